@@ -1,0 +1,85 @@
+// Builds every target with one esbuild context each:
+//  - dist/extension.js: the shipped extension bundle (node/cjs, `vscode` external)
+//  - out/**: src and test compiled file-by-file (not bundled) for mocha, the fixture
+//    servers and the integration suite; never shipped (see .vscodeignore)
+//  - out/test/conformance/client.js: the headless conformance client, bundled so it
+//    runs the same connection code as the extension without the `vscode` module
+// Flags: --watch rebuilds on change, --production minifies the shipped bundle.
+import * as esbuild from 'esbuild';
+import { readdirSync, statSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+function tsFiles(dir) {
+  const found = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) {
+      if (name !== 'node_modules') found.push(...tsFiles(path));
+    } else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) {
+      found.push(path);
+    }
+  }
+  return found;
+}
+
+/** Prints errors the way VS Code's esbuild problem matcher expects. */
+const problemMatcher = {
+  name: 'problem-matcher',
+  setup(build) {
+    build.onStart(() => console.log('[watch] build started'));
+    build.onEnd((result) => {
+      for (const { text, location } of result.errors) {
+        console.error(`✘ [ERROR] ${text}`);
+        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+      }
+      console.log('[watch] build finished');
+    });
+  },
+};
+
+const common = { platform: 'node', format: 'cjs', target: 'node20', sourcemap: true, logLevel: 'warning' };
+
+const targets = [
+  {
+    ...common,
+    entryPoints: ['src/extension.ts'],
+    bundle: true,
+    outfile: 'dist/extension.js',
+    external: ['vscode'],
+    minify: production,
+    sourcemap: !production,
+    sourcesContent: false,
+    plugins: [problemMatcher],
+  },
+  {
+    ...common,
+    entryPoints: [...tsFiles('src'), ...tsFiles('test')],
+    outdir: 'out',
+    outbase: '.',
+    bundle: false,
+  },
+  {
+    ...common,
+    entryPoints: ['test/conformance/client.ts'],
+    bundle: true,
+    outfile: 'out/test/conformance/client.js',
+  },
+];
+
+if (!watch) {
+  rmSync('dist', { recursive: true, force: true });
+  rmSync('out', { recursive: true, force: true });
+}
+const contexts = await Promise.all(targets.map((options) => esbuild.context(options)));
+if (watch) {
+  await Promise.all(contexts.map((ctx) => ctx.watch()));
+} else {
+  try {
+    await Promise.all(contexts.map((ctx) => ctx.rebuild()));
+  } finally {
+    await Promise.all(contexts.map((ctx) => ctx.dispose()));
+  }
+}

@@ -1,0 +1,364 @@
+/**
+ * The MCP server configuration model and its parser. Pure: no `vscode`, no I/O.
+ *
+ * Two file dialects are read:
+ *  - VS Code's `.vscode/mcp.json`: `{ "servers": { name: entry }, "inputs": [...] }`
+ *  - Claude Code / Claude Desktop / Cursor `.mcp.json`: `{ "mcpServers": { name: entry } }`
+ * The `mcpWorkbench.servers` setting uses the entry shape of either (a map of name → entry).
+ *
+ * Files are parsed with jsonc-parser (comments, trailing commas), keeping offsets so every
+ * problem can point at the line the user has to fix.
+ */
+import * as jsonc from 'jsonc-parser';
+
+export type TransportType = 'stdio' | 'http' | 'sse';
+
+/** Per-server timeouts, in seconds (what users think in; converted to ms at the SDK boundary). */
+export interface TimeoutSettings {
+  /** Time allowed for the `initialize` handshake (including spawning the process). */
+  connect: number;
+  /** Time allowed for one request without any response or progress. */
+  request: number;
+  /** Whether a `notifications/progress` for a request restarts its `request` timer. */
+  resetOnProgress: boolean;
+  /** Hard cap on one request's total duration, even with progress; 0 = none. */
+  maxTotal: number;
+}
+
+export const DEFAULT_TIMEOUTS: TimeoutSettings = {
+  connect: 30,
+  request: 60,
+  resetOnProgress: true,
+  maxTotal: 0,
+};
+
+/** A server entry as written in config, before variables are resolved. */
+export interface ServerEntry {
+  type: TransportType;
+  command?: string;
+  args?: string[];
+  /** `null` values remove the variable from the inherited environment. */
+  env?: Record<string, string | null>;
+  envFile?: string;
+  cwd?: string;
+  url?: string;
+  headers?: Record<string, string>;
+  disabled?: boolean;
+  timeouts?: Partial<TimeoutSettings>;
+}
+
+export interface InputDefinition {
+  id: string;
+  type: 'promptString' | 'pickString';
+  description?: string;
+  default?: string;
+  password?: boolean;
+  options?: string[];
+}
+
+export type ConfigFormat = 'vscode' | 'mcpServers';
+
+export type ProblemSeverity = 'error' | 'warning' | 'info';
+
+export interface ConfigProblem {
+  severity: ProblemSeverity;
+  message: string;
+  /** Character offsets into the file text. */
+  offset: number;
+  length: number;
+}
+
+export interface ParsedServer {
+  name: string;
+  entry: ServerEntry;
+  /** Offset and length of the entry's key in the file, so "open config" can jump to it. */
+  offset: number;
+  length: number;
+}
+
+export interface ParsedConfig {
+  format: ConfigFormat | undefined;
+  servers: ParsedServer[];
+  inputs: InputDefinition[];
+  problems: ConfigProblem[];
+}
+
+const TYPE_DIALECTS: Record<string, TransportType> = {
+  streamableHttp: 'http',
+  'streamable-http': 'http',
+  streamable_http: 'http',
+  streamablehttp: 'http',
+  'http-streamable': 'http',
+};
+
+/**
+ * Parses an MCP configuration file. Never throws: everything wrong becomes a problem with
+ * a position, and every entry that can be understood is still returned.
+ */
+export function parseConfigText(text: string, preferredFormat?: ConfigFormat): ParsedConfig {
+  const problems: ConfigProblem[] = [];
+  const syntaxErrors: jsonc.ParseError[] = [];
+  const root = jsonc.parseTree(text, syntaxErrors, { allowTrailingComma: true, disallowComments: false });
+  for (const e of syntaxErrors) {
+    problems.push({
+      severity: 'error',
+      message: `JSON syntax error: ${jsonc.printParseErrorCode(e.error)}`,
+      offset: e.offset,
+      length: Math.max(e.length, 1),
+    });
+  }
+  const result: ParsedConfig = { format: undefined, servers: [], inputs: [], problems };
+  if (!root) {
+    if (text.trim() === '') return result;
+    return result;
+  }
+  if (root.type !== 'object') {
+    problems.push(problemAt(root, 'error', 'The configuration must be a JSON object.'));
+    return result;
+  }
+  const serversNode = jsonc.findNodeAtLocation(root, ['servers']);
+  const mcpServersNode = jsonc.findNodeAtLocation(root, ['mcpServers']);
+  let mapNode: jsonc.Node | undefined;
+  if (serversNode && mcpServersNode) {
+    const chosen = preferredFormat === 'mcpServers' ? mcpServersNode : serversNode;
+    result.format = chosen === serversNode ? 'vscode' : 'mcpServers';
+    const ignored = chosen === serversNode ? mcpServersNode : serversNode;
+    problems.push(
+      problemAt(ignored.parent ?? ignored, 'warning',
+        `Both "servers" and "mcpServers" are present; "${result.format === 'vscode' ? 'servers' : 'mcpServers'}" is used and the other is ignored.`),
+    );
+    mapNode = chosen;
+  } else if (serversNode) {
+    result.format = 'vscode';
+    mapNode = serversNode;
+  } else if (mcpServersNode) {
+    result.format = 'mcpServers';
+    mapNode = mcpServersNode;
+  }
+  if (mapNode) {
+    result.servers = parseServerMap(mapNode, problems);
+  }
+  const inputsNode = jsonc.findNodeAtLocation(root, ['inputs']);
+  if (inputsNode) {
+    result.inputs = parseInputs(inputsNode, problems);
+  }
+  return result;
+}
+
+/** Parses a `{ name: entry }` map given as a plain value (the `mcpWorkbench.servers` setting). */
+export function parseServerMapValue(value: unknown): { servers: ParsedServer[]; problems: ConfigProblem[] } {
+  const problems: ConfigProblem[] = [];
+  const text = JSON.stringify(value ?? {});
+  const node = jsonc.parseTree(text);
+  if (!node) return { servers: [], problems };
+  return { servers: parseServerMap(node, problems), problems };
+}
+
+function parseServerMap(mapNode: jsonc.Node, problems: ConfigProblem[]): ParsedServer[] {
+  if (mapNode.type !== 'object') {
+    problems.push(problemAt(mapNode, 'error', 'The server list must be an object mapping server names to entries.'));
+    return [];
+  }
+  const servers: ParsedServer[] = [];
+  for (const property of mapNode.children ?? []) {
+    const [keyNode, valueNode] = property.children ?? [];
+    if (!keyNode || !valueNode) continue;
+    const name = String(keyNode.value);
+    if (name.trim() === '') {
+      problems.push(problemAt(keyNode, 'error', 'A server name must not be empty.'));
+      continue;
+    }
+    const entry = parseServerEntry(name, valueNode, problems);
+    if (entry) servers.push({ name, entry, offset: keyNode.offset, length: keyNode.length });
+  }
+  return servers;
+}
+
+function parseServerEntry(name: string, node: jsonc.Node, problems: ConfigProblem[]): ServerEntry | undefined {
+  if (node.type !== 'object') {
+    problems.push(problemAt(node, 'error', `Server "${name}" must be an object.`));
+    return undefined;
+  }
+  const value = jsonc.getNodeValue(node) as Record<string, unknown>;
+  const field = (key: string) => jsonc.findNodeAtLocation(node, [key]);
+  const entry: Partial<ServerEntry> = {};
+
+  const str = (key: keyof ServerEntry): string | undefined => {
+    const v = value[key];
+    if (v === undefined || v === null) return undefined;
+    if (typeof v !== 'string') {
+      problems.push(problemAt(field(key)!, 'error', `"${key}" of server "${name}" must be a string.`));
+      return undefined;
+    }
+    return v;
+  };
+
+  entry.command = str('command');
+  entry.url = str('url');
+  entry.cwd = str('cwd');
+  entry.envFile = str('envFile');
+
+  let type: TransportType | undefined;
+  const rawType = value.type;
+  if (rawType !== undefined) {
+    if (rawType === 'stdio' || rawType === 'http' || rawType === 'sse') {
+      type = rawType;
+    } else if (typeof rawType === 'string' && TYPE_DIALECTS[rawType]) {
+      type = TYPE_DIALECTS[rawType];
+      problems.push(problemAt(field('type')!, 'warning',
+        `"type": "${rawType}" is another host's spelling; it is read as "http" (Streamable HTTP). Write "http" to silence this.`));
+    } else {
+      problems.push(problemAt(field('type')!, 'error',
+        `Unknown "type" ${JSON.stringify(rawType)} for server "${name}": use "stdio", "http" or "sse".`));
+      return undefined;
+    }
+  }
+  if (!type) {
+    // Entries without a type are inferred the way every host does: a URL means remote.
+    type = entry.url !== undefined && entry.command === undefined ? 'http' : 'stdio';
+  }
+  entry.type = type;
+
+  if (value.args !== undefined) {
+    if (Array.isArray(value.args) && value.args.every((a) => typeof a === 'string' || typeof a === 'number' || typeof a === 'boolean')) {
+      entry.args = (value.args as unknown[]).map(String);
+    } else {
+      problems.push(problemAt(field('args')!, 'error', `"args" of server "${name}" must be an array of strings.`));
+    }
+  }
+  entry.env = stringMap(value, 'env', name, field, problems, true) as Record<string, string | null> | undefined;
+  entry.headers = stringMap(value, 'headers', name, field, problems, false) as Record<string, string> | undefined;
+
+  if (value.disabled !== undefined) {
+    if (typeof value.disabled === 'boolean') entry.disabled = value.disabled;
+    else problems.push(problemAt(field('disabled')!, 'error', `"disabled" of server "${name}" must be true or false.`));
+  }
+  if (value.timeouts !== undefined) {
+    entry.timeouts = parseTimeouts(value.timeouts, name, field('timeouts')!, problems);
+  }
+
+  if (type === 'stdio') {
+    if (!entry.command) {
+      problems.push(problemAt(node.parent?.children?.[0] ?? node, 'error',
+        `Server "${name}" needs a "command" to start (or a "url" and "type": "http" for a remote server).`));
+      return undefined;
+    }
+    if (entry.url !== undefined) {
+      problems.push(problemAt(field('url')!, 'warning', `"url" is ignored for the stdio server "${name}".`));
+    }
+  } else {
+    if (!entry.url) {
+      problems.push(problemAt(node.parent?.children?.[0] ?? node, 'error', `Server "${name}" of type "${type}" needs a "url".`));
+      return undefined;
+    }
+    if (entry.command !== undefined) {
+      problems.push(problemAt(field('command')!, 'warning', `"command" is ignored for the ${type} server "${name}".`));
+    }
+  }
+  return entry as ServerEntry;
+}
+
+function stringMap(
+  value: Record<string, unknown>,
+  key: 'env' | 'headers',
+  name: string,
+  field: (key: string) => jsonc.Node | undefined,
+  problems: ConfigProblem[],
+  allowNull: boolean,
+): Record<string, string | null> | undefined {
+  const raw = value[key];
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    problems.push(problemAt(field(key)!, 'error', `"${key}" of server "${name}" must be an object of strings.`));
+    return undefined;
+  }
+  const out: Record<string, string | null> = {};
+  for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
+    if (v === null && allowNull) out[k] = null;
+    else if (typeof v === 'string') out[k] = v;
+    else if (typeof v === 'number' || typeof v === 'boolean') out[k] = String(v);
+    else {
+      const node = jsonc.findNodeAtLocation(field(key)!, [k]);
+      problems.push(problemAt(node ?? field(key)!, 'error',
+        `"${key}.${k}" of server "${name}" must be a string${allowNull ? ' (or null to remove it)' : ''}.`));
+    }
+  }
+  return out;
+}
+
+function parseTimeouts(raw: unknown, name: string, node: jsonc.Node, problems: ConfigProblem[]): Partial<TimeoutSettings> | undefined {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    problems.push(problemAt(node, 'error', `"timeouts" of server "${name}" must be an object.`));
+    return undefined;
+  }
+  const out: Partial<TimeoutSettings> = {};
+  for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
+    const child = jsonc.findNodeAtLocation(node, [k]) ?? node;
+    if (k === 'resetOnProgress') {
+      if (typeof v === 'boolean') out.resetOnProgress = v;
+      else problems.push(problemAt(child, 'error', `"timeouts.resetOnProgress" must be true or false.`));
+    } else if (k === 'connect' || k === 'request' || k === 'maxTotal') {
+      if (typeof v === 'number' && v >= 0 && Number.isFinite(v)) out[k] = v;
+      else problems.push(problemAt(child, 'error', `"timeouts.${k}" must be a number of seconds (0 or more).`));
+    } else {
+      problems.push(problemAt(child, 'warning', `Unknown timeout "${k}": use connect, request, resetOnProgress or maxTotal.`));
+    }
+  }
+  return out;
+}
+
+function parseInputs(node: jsonc.Node, problems: ConfigProblem[]): InputDefinition[] {
+  if (node.type !== 'array') {
+    problems.push(problemAt(node, 'error', '"inputs" must be an array.'));
+    return [];
+  }
+  const inputs: InputDefinition[] = [];
+  const seen = new Set<string>();
+  for (const child of node.children ?? []) {
+    const v = jsonc.getNodeValue(child) as Record<string, unknown>;
+    if (typeof v !== 'object' || v === null || typeof v.id !== 'string' || v.id === '') {
+      problems.push(problemAt(child, 'error', 'Each input needs a string "id".'));
+      continue;
+    }
+    const type = v.type ?? 'promptString';
+    if (type !== 'promptString' && type !== 'pickString') {
+      problems.push(problemAt(child, 'error', `Input "${v.id}" has type ${JSON.stringify(type)}; use "promptString" or "pickString".`));
+      continue;
+    }
+    if (seen.has(v.id)) {
+      problems.push(problemAt(child, 'warning', `Input "${v.id}" is defined twice; the first definition is used.`));
+      continue;
+    }
+    seen.add(v.id);
+    inputs.push({
+      id: v.id,
+      type,
+      description: typeof v.description === 'string' ? v.description : undefined,
+      default: typeof v.default === 'string' ? v.default : undefined,
+      password: v.password === true,
+      options: Array.isArray(v.options) ? v.options.filter((o): o is string => typeof o === 'string') : undefined,
+    });
+  }
+  return inputs;
+}
+
+function problemAt(node: jsonc.Node, severity: ProblemSeverity, message: string): ConfigProblem {
+  return { severity, message, offset: node.offset, length: node.length };
+}
+
+/** 0-based line and character of an offset, for diagnostics and "open at line". */
+export function positionAt(text: string, offset: number): { line: number; character: number } {
+  let line = 0;
+  let lineStart = 0;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, character: offset - lineStart };
+}
+
+export function mergeTimeouts(defaults: TimeoutSettings, override?: Partial<TimeoutSettings>): TimeoutSettings {
+  return { ...defaults, ...(override ?? {}) };
+}

@@ -1,0 +1,74 @@
+/**
+ * The state of one server connection, as a discriminated union, with pure helpers the UI
+ * uses. Only `running` carries what the handshake negotiated.
+ */
+export interface ServerInfo {
+  name: string;
+  version: string;
+  title?: string;
+}
+
+export type ServerState =
+  | { kind: 'stopped'; /** Why it is not running when it was not simply stopped by the user. */ reason?: string }
+  | { kind: 'starting' }
+  | {
+      kind: 'running';
+      protocolVersion: string;
+      capabilities: Record<string, unknown>;
+      serverInfo: ServerInfo;
+      instructions?: string;
+      transport: 'stdio' | 'http' | 'sse';
+    }
+  | { kind: 'error'; message: string; detail?: string };
+
+export const STOPPED: ServerState = { kind: 'stopped' };
+
+export function isRunning(state: ServerState): state is Extract<ServerState, { kind: 'running' }> {
+  return state.kind === 'running';
+}
+
+/** A one-line description for status bars, quick picks and tooltips. */
+export function describeState(state: ServerState): string {
+  switch (state.kind) {
+    case 'stopped':
+      return state.reason ? `Stopped: ${state.reason}` : 'Stopped';
+    case 'starting':
+      return 'Starting…';
+    case 'running':
+      return `Running (${state.transport}, protocol ${state.protocolVersion})`;
+    case 'error':
+      return `Error: ${state.message}`;
+  }
+}
+
+/** Codicon id for a state. */
+export function stateIcon(state: ServerState): string {
+  switch (state.kind) {
+    case 'stopped':
+      return 'debug-stop';
+    case 'starting':
+      return 'loading~spin';
+    case 'running':
+      return 'pass-filled';
+    case 'error':
+      return 'error';
+  }
+}
+
+export interface StateCounts {
+  running: number;
+  starting: number;
+  failed: number;
+  stopped: number;
+}
+
+export function countStates(states: Iterable<ServerState>): StateCounts {
+  const counts: StateCounts = { running: 0, starting: 0, failed: 0, stopped: 0 };
+  for (const s of states) {
+    if (s.kind === 'running') counts.running++;
+    else if (s.kind === 'starting') counts.starting++;
+    else if (s.kind === 'error') counts.failed++;
+    else counts.stopped++;
+  }
+  return counts;
+}

@@ -1,0 +1,136 @@
+/**
+ * Finds and reads every MCP config source (workspace files and the user setting), reports
+ * their problems as diagnostics, and fires when any of them changes.
+ */
+import * as vscode from 'vscode';
+import type { ConfigDocument } from '../common/definitionBuilder';
+import { parseConfigText, parseServerMapValue, positionAt, type ConfigFormat, type ConfigProblem } from '../common/serverConfig';
+
+/** Workspace config files, in the order they are listed (the tree and "open config" use it). */
+export const WORKSPACE_CONFIG_FILES: ReadonlyArray<{ path: string; format: ConfigFormat }> = [
+  { path: '.vscode/mcp.json', format: 'vscode' },
+  { path: '.mcp.json', format: 'mcpServers' },
+];
+
+export const SERVERS_SETTING = 'mcpWorkbench.servers';
+
+export class ConfigSources implements vscode.Disposable {
+  private readonly disposables: vscode.Disposable[] = [];
+  private folderWatchers: vscode.Disposable[] = [];
+  private readonly diagnostics = vscode.languages.createDiagnosticCollection('mcp-config');
+  private readonly onDidChangeEmitter = new vscode.EventEmitter<void>();
+  /** Fires (debounced) when a config file or the servers setting changes. */
+  readonly onDidChange = this.onDidChangeEmitter.event;
+  private debounce: NodeJS.Timeout | undefined;
+
+  constructor() {
+    this.disposables.push(this.diagnostics, this.onDidChangeEmitter);
+    this.disposables.push(vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(SERVERS_SETTING)) this.changed();
+    }));
+    this.disposables.push(vscode.workspace.onDidChangeWorkspaceFolders(() => {
+      this.watchFolders();
+      this.changed();
+    }));
+    // Saves are seen directly too: file watching can lag or be unavailable on remote file systems.
+    this.disposables.push(vscode.workspace.onDidSaveTextDocument((doc) => {
+      if (this.isConfigFile(doc.uri)) this.changed();
+    }));
+    this.watchFolders();
+  }
+
+  isConfigFile(uri: vscode.Uri): boolean {
+    const folder = vscode.workspace.getWorkspaceFolder(uri);
+    if (!folder) return false;
+    const relative = vscode.workspace.asRelativePath(uri, false).replace(/\\/g, '/');
+    return WORKSPACE_CONFIG_FILES.some((f) => relative === f.path);
+  }
+
+  /** Existing config files of the workspace. */
+  async existingFiles(): Promise<{ uri: vscode.Uri; folder: vscode.WorkspaceFolder; path: string }[]> {
+    const found: { uri: vscode.Uri; folder: vscode.WorkspaceFolder; path: string }[] = [];
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      for (const file of WORKSPACE_CONFIG_FILES) {
+        const uri = vscode.Uri.joinPath(folder.uri, file.path);
+        if (await exists(uri)) found.push({ uri, folder, path: file.path });
+      }
+    }
+    return found;
+  }
+
+  /** Reads every source; updates diagnostics as a side effect. */
+  async load(): Promise<ConfigDocument[]> {
+    const docs: ConfigDocument[] = [];
+    this.diagnostics.clear();
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      for (const file of WORKSPACE_CONFIG_FILES) {
+        const uri = vscode.Uri.joinPath(folder.uri, file.path);
+        let text: string;
+        try {
+          text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+        } catch {
+          continue; // not there
+        }
+        const parsed = parseConfigText(text, file.format);
+        this.diagnostics.set(uri, parsed.problems.map((p) => toDiagnostic(text, p)));
+        docs.push({
+          source: { scope: 'workspace', label: file.path, file: uri.fsPath, folder: folder.name },
+          parsed,
+          text,
+          folderPath: folder.uri.fsPath,
+        });
+      }
+    }
+    // The setting is application-scoped (see package.json): workspaces cannot define commands through it.
+    const settingValue = vscode.workspace.getConfiguration().get<unknown>(SERVERS_SETTING) ?? {};
+    const fromSetting = parseServerMapValue(settingValue);
+    docs.push({
+      source: { scope: 'user', label: `Settings (${SERVERS_SETTING})` },
+      parsed: { format: 'vscode', servers: fromSetting.servers, inputs: [], problems: fromSetting.problems },
+    });
+    return docs;
+  }
+
+  private watchFolders(): void {
+    this.folderWatchers.forEach((d) => d.dispose());
+    this.folderWatchers = [];
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      const watcher = vscode.workspace.createFileSystemWatcher(
+        new vscode.RelativePattern(folder, `{${WORKSPACE_CONFIG_FILES.map((f) => f.path).join(',')}}`));
+      watcher.onDidChange(() => this.changed());
+      watcher.onDidCreate(() => this.changed());
+      watcher.onDidDelete(() => this.changed());
+      this.folderWatchers.push(watcher);
+    }
+  }
+
+  private changed(): void {
+    clearTimeout(this.debounce);
+    this.debounce = setTimeout(() => this.onDidChangeEmitter.fire(), 150);
+  }
+
+  dispose(): void {
+    clearTimeout(this.debounce);
+    this.folderWatchers.forEach((d) => d.dispose());
+    this.disposables.forEach((d) => d.dispose());
+  }
+}
+
+function toDiagnostic(text: string, problem: ConfigProblem): vscode.Diagnostic {
+  const start = positionAt(text, problem.offset);
+  const end = positionAt(text, problem.offset + problem.length);
+  const severity = problem.severity === 'error' ? vscode.DiagnosticSeverity.Error
+    : problem.severity === 'warning' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Information;
+  const diagnostic = new vscode.Diagnostic(new vscode.Range(start.line, start.character, end.line, end.character), problem.message, severity);
+  diagnostic.source = 'MCP Workbench';
+  return diagnostic;
+}
+
+async function exists(uri: vscode.Uri): Promise<boolean> {
+  try {
+    await vscode.workspace.fs.stat(uri);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * Entry point: builds the one Workbench context and hands it to the features. Everything
+ * heavy (reading config, starting servers) happens after activate() returns.
+ */
+import * as vscode from 'vscode';
+import type { McpWorkbenchApi } from './api';
+import { openServerConfig, registerCommands } from './commands';
+import { registerStatusBar } from './views/statusBar';
+import { Workbench } from './workbench';
+
+let workbench: Workbench | undefined;
+
+export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
+  try {
+    workbench = new Workbench(context);
+    const wb = workbench;
+    context.subscriptions.push(...registerCommands(wb), registerStatusBar(wb), registerFailureNotifications(wb));
+    wb.ready.catch((error) => void vscode.window.showErrorMessage(vscode.l10n.t('MCP Workbench could not read its configuration: {0}', String(error))));
+    return {
+      ready: wb.ready,
+      servers: () => wb.registry.all(),
+      server: (key) => wb.registry.find(key),
+      reload: () => wb.registry.reload(),
+      onDidChange: (listener) => wb.registry.onDidChange(listener),
+    };
+  } catch (error) {
+    void vscode.window.showErrorMessage(vscode.l10n.t('MCP Workbench failed to activate: {0}', String(error)));
+    throw error;
+  }
+}
+
+/** Shows a notification when a server fails, once per failure, with the ways out. */
+function registerFailureNotifications(wb: Workbench): vscode.Disposable {
+  const subscriptions: vscode.Disposable[] = [];
+  const watch = (connection: ReturnType<Workbench['registry']['all']>[number]) => {
+    subscriptions.push(connection.onDidChangeState((state) => {
+      if (state.kind !== 'error') return;
+      const show = vscode.l10n.t('Show Output');
+      const open = vscode.l10n.t('Open Configuration');
+      void vscode.window.showErrorMessage(`MCP ${connection.definition.label}: ${state.message}`, show, open).then((answer) => {
+        if (answer === show) wb.outputs.show(connection.definition);
+        if (answer === open) void openServerConfig(connection);
+      });
+    }));
+  };
+  wb.registry.all().forEach(watch);
+  subscriptions.push(wb.registry.onDidAddConnection(watch));
+  return new vscode.Disposable(() => subscriptions.forEach((s) => s.dispose()));
+}
+
+export async function deactivate(): Promise<void> {
+  await workbench?.dispose();
+  workbench = undefined;
+}

@@ -1,0 +1,110 @@
+/**
+ * Finds the executable a stdio server's `command` names, the way the OS will when it is
+ * spawned, so a failed start can say exactly what was searched. No `vscode` import.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { execFile } from 'node:child_process';
+
+export interface ResolveOptions {
+  /** The PATH the child will be spawned with. */
+  pathValue: string;
+  /** Windows PATHEXT; ignored elsewhere. */
+  pathExt?: string;
+  platform?: NodeJS.Platform;
+  /** Directory relative commands (`./server.js`) are resolved against. */
+  cwd?: string;
+  isExecutableFile?: (file: string) => boolean;
+}
+
+export interface ResolvedCommand {
+  /** Absolute path of the executable, if found. */
+  resolved?: string;
+  /** The directories searched, in order (empty for a command given as a path). */
+  searched: string[];
+  /** On Windows, `.cmd`/`.bat` shims must run through `cmd /c`. */
+  needsShell: boolean;
+}
+
+export function resolveCommand(command: string, options: ResolveOptions): ResolvedCommand {
+  const platform = options.platform ?? process.platform;
+  const p = platform === 'win32' ? path.win32 : path.posix;
+  const isFile = options.isExecutableFile ?? ((f: string) => defaultIsExecutable(f, platform));
+  const extensions = platform === 'win32'
+    ? ['', ...(options.pathExt ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean).map((e) => e.toLowerCase())]
+    : [''];
+  const withExtensions = (base: string): string | undefined => {
+    const hasExt = platform === 'win32' && p.extname(base) !== '';
+    for (const ext of hasExt ? [''] : extensions) {
+      const candidate = base + ext;
+      if (platform === 'win32' && ext === '' && !hasExt) continue; // bare names need an extension on Windows
+      if (isFile(candidate)) return candidate;
+    }
+    return undefined;
+  };
+  const finish = (resolved: string | undefined, searched: string[]): ResolvedCommand => ({
+    resolved,
+    searched,
+    needsShell: platform === 'win32' && !!resolved && /\.(cmd|bat)$/i.test(resolved),
+  });
+
+  if (command.includes('/') || (platform === 'win32' && command.includes('\\'))) {
+    const absolute = p.isAbsolute(command) ? command : p.resolve(options.cwd ?? process.cwd(), command);
+    return finish(withExtensions(absolute), []);
+  }
+  const dirs = options.pathValue.split(platform === 'win32' ? ';' : ':').filter(Boolean);
+  for (const dir of dirs) {
+    const found = withExtensions(p.join(dir, command));
+    if (found) return finish(found, dirs);
+  }
+  return finish(undefined, dirs);
+}
+
+function defaultIsExecutable(file: string, platform: NodeJS.Platform): boolean {
+  try {
+    const stat = fs.statSync(file);
+    if (!stat.isFile()) return false;
+    if (platform === 'win32') return true;
+    fs.accessSync(file, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Message for a command that was not found, naming the PATH searched. */
+export function describeMissingCommand(command: string, result: ResolvedCommand): string {
+  if (result.searched.length === 0) {
+    return `The command "${command}" does not exist or is not executable.`;
+  }
+  return `The command "${command}" was not found on PATH. Searched: ${result.searched.join(path.delimiter)}. `
+    + 'Install it, write its absolute path in "command", or check that the PATH VS Code was started with includes it.';
+}
+
+/**
+ * Reads PATH from the user's login shell (macOS/Linux). GUI-launched editors often miss
+ * what nvm, fnm, asdf, mise or Homebrew add in shell profiles, so `npx` is "not found".
+ */
+export function readLoginShellPath(shell = process.env.SHELL, timeoutMs = 5000): Promise<string | undefined> {
+  if (process.platform === 'win32' || !shell) return Promise.resolve(undefined);
+  const marker = '__MCP_WORKBENCH_PATH__';
+  return new Promise((resolve) => {
+    execFile(shell, ['-ilc', `printf '%s' "${marker}$PATH${marker}"`], { timeout: timeoutMs, env: process.env }, (error, stdout) => {
+      if (error) return resolve(undefined);
+      const m = new RegExp(`${marker}(.*)${marker}`).exec(stdout);
+      resolve(m ? m[1] : undefined);
+    });
+  });
+}
+
+/**
+ * The login shell's PATH in its own order (what the user's terminal runs), then host
+ * entries it lacks. Returns the host PATH untouched when the shell adds nothing new.
+ */
+export function mergePaths(hostPath: string, shellPath: string | undefined): string {
+  if (!shellPath) return hostPath;
+  const host = hostPath.split(path.delimiter).filter(Boolean);
+  const shell = shellPath.split(path.delimiter).filter(Boolean);
+  if (shell.every((d) => host.includes(d))) return hostPath;
+  return [...shell, ...host.filter((d) => !shell.includes(d))].join(path.delimiter);
+}

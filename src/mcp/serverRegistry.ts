@@ -1,0 +1,179 @@
+/**
+ * All configured servers and their connections. Applies a new set of definitions as a diff:
+ * added servers start, removed ones stop, changed ones restart, the rest are left alone.
+ * No `vscode` import: policy (trust, inputs) comes in through `RegistryPolicy`.
+ */
+import { Emitter } from '../common/emitter';
+import { diffDefinitions, type ServerDefinition } from '../common/launchDefinition';
+import { McpServerConnection, type ConnectionHost, type ServerLog } from './serverConnection';
+
+export interface RegistryPolicy {
+  /** Start servers when they appear (on activation and when added to config). */
+  autoStart(): boolean;
+  /** Why a server must not start now (e.g. untrusted workspace), or undefined. */
+  blockedReason(def: ServerDefinition): string | undefined;
+  /**
+   * Asks the user for the inputs a definition still misses. Resolves true when values were
+   * stored, so the registry reloads definitions and starts the completed one.
+   */
+  collectInputs(def: ServerDefinition): Promise<boolean>;
+}
+
+export class ServerRegistry {
+  private readonly connections = new Map<string, McpServerConnection>();
+  /** Servers the user (or auto-start) wants running; restarts follow config changes only for these. */
+  private readonly wanted = new Set<string>();
+  private readonly subscriptions = new Map<string, { dispose(): void }[]>();
+
+  private readonly onDidChangeEmitter = new Emitter<void>();
+  /** Fires when servers are added/removed or any server changes state. */
+  readonly onDidChange = this.onDidChangeEmitter.event;
+  private readonly onDidAddEmitter = new Emitter<McpServerConnection>();
+  readonly onDidAddConnection = this.onDidAddEmitter.event;
+
+  private applying: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly host: ConnectionHost,
+    private readonly createLog: (def: ServerDefinition) => ServerLog,
+    private readonly policy: RegistryPolicy,
+    private readonly loadDefinitions: () => Promise<ServerDefinition[]>,
+  ) {}
+
+  all(): McpServerConnection[] {
+    return [...this.connections.values()];
+  }
+
+  get(id: string): McpServerConnection | undefined {
+    return this.connections.get(id);
+  }
+
+  /** Finds a server by id, label or name (for commands and tests). */
+  find(key: string): McpServerConnection | undefined {
+    return this.connections.get(key)
+      ?? this.all().find((c) => c.definition.label === key)
+      ?? this.all().find((c) => c.definition.name === key);
+  }
+
+  /** Reloads definitions from config and applies the difference. Calls are serialised. */
+  reload(): Promise<void> {
+    this.applying = this.applying.catch(() => undefined).then(async () => this.apply(await this.loadDefinitions()));
+    return this.applying;
+  }
+
+  private async apply(next: ServerDefinition[]): Promise<void> {
+    const previous = this.all().map((c) => c.definition);
+    const diff = diffDefinitions(previous, next);
+    const work: Promise<unknown>[] = [];
+    for (const def of diff.removed) {
+      const connection = this.connections.get(def.id)!;
+      this.connections.delete(def.id);
+      this.wanted.delete(def.id);
+      this.subscriptions.get(def.id)?.forEach((s) => s.dispose());
+      this.subscriptions.delete(def.id);
+      work.push(connection.dispose());
+    }
+    for (const def of diff.unchanged) this.connections.get(def.id)!.updateDefinition(def);
+    for (const def of diff.changed) {
+      const connection = this.connections.get(def.id)!;
+      const wasDisabled = connection.definition.disabled;
+      // A server disabled in config stops; one enabled again starts as if it were new.
+      const shouldRun = !def.disabled && (this.wanted.has(def.id) || (wasDisabled && this.policy.autoStart()));
+      if (shouldRun) this.wanted.add(def.id);
+      else this.wanted.delete(def.id);
+      work.push(connection.stop().then(() => {
+        connection.updateDefinition(def);
+        return shouldRun ? this.startConnection(connection) : this.markIdle(connection);
+      }));
+    }
+    for (const def of diff.added) {
+      const connection = new McpServerConnection(def, this.host, this.createLog(def));
+      this.connections.set(def.id, connection);
+      this.subscriptions.set(def.id, [connection.onDidChangeState(() => this.onDidChangeEmitter.fire())]);
+      this.onDidAddEmitter.fire(connection);
+      if (this.policy.autoStart() && !def.disabled) {
+        this.wanted.add(def.id);
+        work.push(this.startConnection(connection));
+      } else {
+        this.markIdle(connection);
+      }
+    }
+    if (diff.added.length || diff.removed.length || diff.changed.length) this.onDidChangeEmitter.fire();
+    await Promise.all(work);
+  }
+
+  /** Starts a server on the user's request. Resolves when it runs or has failed. */
+  async start(id: string): Promise<void> {
+    const connection = this.connections.get(id);
+    if (!connection) return;
+    this.wanted.add(id);
+    await this.startConnection(connection);
+  }
+
+  async stop(id: string): Promise<void> {
+    this.wanted.delete(id);
+    await this.connections.get(id)?.stop();
+  }
+
+  async restart(id: string): Promise<void> {
+    const connection = this.connections.get(id);
+    if (!connection) return;
+    this.wanted.add(id);
+    await connection.stop();
+    await this.startConnection(connection);
+  }
+
+  async restartAll(): Promise<void> {
+    await Promise.all(this.all().filter((c) => !this.policy.blockedReason(c.definition)).map((c) => this.restart(c.definition.id)));
+  }
+
+  /** Starts every wanted server that is not running (e.g. after trust was granted). */
+  async startWanted(): Promise<void> {
+    await Promise.all(this.all()
+      .filter((c) => this.wanted.has(c.definition.id) && c.state.kind !== 'running' && c.state.kind !== 'starting')
+      .map((c) => this.startConnection(c)));
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all(this.all().map((c) => c.stop()));
+  }
+
+  async dispose(): Promise<void> {
+    await this.applying.catch(() => undefined);
+    const all = this.all();
+    this.connections.clear();
+    for (const subs of this.subscriptions.values()) subs.forEach((s) => s.dispose());
+    this.subscriptions.clear();
+    await Promise.all(all.map((c) => c.dispose()));
+    this.onDidChangeEmitter.dispose();
+    this.onDidAddEmitter.dispose();
+  }
+
+  private async startConnection(connection: McpServerConnection): Promise<void> {
+    const def = connection.definition;
+    const blocked = this.policy.blockedReason(def);
+    if (blocked) {
+      connection.setBlocked(blocked);
+      return;
+    }
+    if (def.missingInputs?.length) {
+      connection.setBlocked(`waiting for input ${def.missingInputs.map((i) => `"${i}"`).join(', ')}`);
+      const provided = await this.policy.collectInputs(def);
+      if (!provided) {
+        connection.setBlocked(`needs input ${def.missingInputs.map((i) => `"${i}"`).join(', ')}; start it again to enter it`);
+        return;
+      }
+      // New input values change the resolved definition; the reload restarts it as "changed"
+      // (not awaited: this may run inside an apply, and reloads are serialised after it).
+      void this.reload();
+      return;
+    }
+    await connection.start();
+  }
+
+  private markIdle(connection: McpServerConnection): void {
+    const def = connection.definition;
+    const reason = this.policy.blockedReason(def) ?? (def.disabled ? 'disabled in config' : undefined);
+    if (reason) connection.setBlocked(reason);
+  }
+}

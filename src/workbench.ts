@@ -1,0 +1,124 @@
+/**
+ * The extension's one context object: builds the registry of server connections from the
+ * config sources and wires it to VS Code (settings, trust, workspace folders, inputs).
+ * Features register against it; everything it creates is disposed in `dispose()`.
+ */
+import * as os from 'node:os';
+import * as vscode from 'vscode';
+import { buildDefinitions, inputKey, type ConfigDocument } from './common/definitionBuilder';
+import type { ServerDefinition } from './common/launchDefinition';
+import type { McpLogLevel } from './common/logLevels';
+import { DEFAULT_TIMEOUTS, type TimeoutSettings } from './common/serverConfig';
+import { formatTrace, type TraceLevel } from './common/trace';
+import { ConfigSources } from './config/configSources';
+import { InputStore } from './config/inputStore';
+import { mergePaths, readLoginShellPath } from './mcp/commandResolution';
+import type { ConnectionHost } from './mcp/serverConnection';
+import { ServerRegistry } from './mcp/serverRegistry';
+import { ServerOutputs } from './output/serverOutputs';
+
+export const UNTRUSTED_REASON = 'the workspace is not trusted; servers defined by the workspace start only in a trusted workspace';
+
+export class Workbench implements vscode.Disposable {
+  readonly outputs = new ServerOutputs();
+  readonly sources = new ConfigSources();
+  readonly inputs: InputStore;
+  readonly registry: ServerRegistry;
+  /** The config documents of the last load, for input prompts and "open config". */
+  private documents: ConfigDocument[] = [];
+  private readonly disposables: vscode.Disposable[] = [];
+  private traceLevel: TraceLevel = 'off';
+  private loginShellPath: Promise<string | undefined> | undefined;
+  /** Resolves when the first load of config has been applied (servers started or blocked). */
+  readonly ready: Promise<void>;
+
+  constructor(readonly context: vscode.ExtensionContext) {
+    this.inputs = new InputStore(context.secrets, context.workspaceState);
+    const host: ConnectionHost = {
+      clientInfo: { name: 'mcp-workbench', version: String(context.extension.packageJSON.version ?? '0.0.0') },
+      roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => ({ uri: f.uri.toString(), name: f.name })),
+      baseEnv: () => this.baseEnv(),
+      serverLogLevel: () => {
+        const level = vscode.workspace.getConfiguration('mcpWorkbench').get<string>('serverLogLevel', 'info');
+        return level === 'off' ? undefined : (level as McpLogLevel);
+      },
+      trace: (def, record) => {
+        if (this.traceLevel !== 'off') this.outputs.channel(def).info(formatTrace(def.label, record, this.traceLevel, def.secrets));
+      },
+    };
+    this.registry = new ServerRegistry(host, (def) => this.outputs.logFor(def), {
+      autoStart: () => vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>('autoStart', true),
+      blockedReason: (def) => (def.source.scope === 'workspace' && !vscode.workspace.isTrusted ? UNTRUSTED_REASON : undefined),
+      collectInputs: (def) => this.collectInputs(def),
+    }, () => this.loadDefinitions());
+
+    this.readSettings();
+    this.disposables.push(
+      this.outputs,
+      this.sources,
+      this.sources.onDidChange(() => void this.registry.reload()),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('mcpWorkbench.trace')) this.readSettings();
+        if (e.affectsConfiguration('mcpWorkbench.serverLogLevel')) {
+          for (const c of this.registry.all()) void c.applyLogLevel();
+        }
+        if (e.affectsConfiguration('mcpWorkbench.timeouts')) void this.registry.reload();
+        if (e.affectsConfiguration('mcpWorkbench.useLoginShellPath')) this.loginShellPath = undefined;
+      }),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => {
+        for (const c of this.registry.all()) void c.notifyRootsChanged();
+      }),
+      vscode.workspace.onDidGrantWorkspaceTrust(async () => {
+        await this.registry.reload();
+        await this.registry.startWanted();
+      }),
+    );
+    this.ready = this.inputs.load().then(() => this.registry.reload());
+  }
+
+  private readSettings(): void {
+    this.traceLevel = vscode.workspace.getConfiguration('mcpWorkbench').get<TraceLevel>('trace', 'off');
+  }
+
+  private async loadDefinitions(): Promise<ServerDefinition[]> {
+    this.documents = await this.sources.load();
+    const configured = vscode.workspace.getConfiguration('mcpWorkbench').get<Partial<TimeoutSettings>>('timeouts', {});
+    return buildDefinitions(this.documents, {
+      workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((f) => ({ name: f.name, path: f.uri.fsPath })),
+      userHome: os.homedir(),
+      env: process.env,
+      defaultTimeouts: { ...DEFAULT_TIMEOUTS, ...configured },
+      inputValue: (doc, input) => this.inputs.get(inputKey(doc.source, input.id)),
+    });
+  }
+
+  private async collectInputs(def: ServerDefinition): Promise<boolean> {
+    const doc = this.documents.find((d) => d.source.file === def.source.file && d.source.label === def.source.label);
+    if (!doc) return false;
+    for (const id of def.missingInputs ?? []) {
+      const input = doc.parsed.inputs.find((i) => i.id === id);
+      if (!input) return false;
+      if (!(await this.inputs.prompt(inputKey(doc.source, id), input, def.label))) return false;
+    }
+    return true;
+  }
+
+  /**
+   * The environment stdio servers inherit: the extension host's, with the login shell's PATH
+   * merged in on macOS/Linux when it has directories the host lacks (GUI launches miss them).
+   */
+  private async baseEnv(): Promise<Record<string, string | undefined>> {
+    const env = { ...process.env };
+    if (process.platform !== 'win32' && vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>('useLoginShellPath', true)) {
+      this.loginShellPath ??= readLoginShellPath();
+      env.PATH = mergePaths(env.PATH ?? '', await this.loginShellPath);
+    }
+    return env;
+  }
+
+  /** Stops every server (awaiting their shutdown) before the channels they log to go away. */
+  async dispose(): Promise<void> {
+    await this.registry.dispose();
+    this.disposables.forEach((d) => d.dispose());
+  }
+}

@@ -1,0 +1,40 @@
+import * as assert from 'node:assert/strict';
+import { describeMissingCommand, mergePaths, resolveCommand } from '../../../src/mcp/commandResolution';
+
+describe('resolveCommand', () => {
+  it('searches PATH in order on POSIX', () => {
+    const files = new Set(['/b/node', '/c/node']);
+    const r = resolveCommand('node', { pathValue: '/a:/b:/c', platform: 'linux', isExecutableFile: (f) => files.has(f) });
+    assert.deepEqual(r, { resolved: '/b/node', searched: ['/a', '/b', '/c'], needsShell: false });
+  });
+
+  it('uses PATHEXT on Windows and runs .cmd shims through cmd', () => {
+    const files = new Set(['C:\\node\\npx.cmd']);
+    const r = resolveCommand('npx', { pathValue: 'C:\\bin;C:\\node', pathExt: '.COM;.EXE;.CMD', platform: 'win32', isExecutableFile: (f) => files.has(f) });
+    assert.equal(r.resolved, 'C:\\node\\npx.cmd');
+    assert.equal(r.needsShell, true);
+    const exe = resolveCommand('node.exe', { pathValue: 'C:\\n', platform: 'win32', isExecutableFile: (f) => f === 'C:\\n\\node.exe' });
+    assert.equal(exe.needsShell, false);
+  });
+
+  it('resolves relative paths against cwd and says what was searched', () => {
+    const r = resolveCommand('./server', { pathValue: '/a', platform: 'linux', cwd: '/w', isExecutableFile: () => false });
+    assert.equal(r.resolved, undefined);
+    assert.match(describeMissingCommand('./server', r), /does not exist/);
+    const missing = resolveCommand('uvx', { pathValue: '/usr/bin:/bin', platform: 'linux', isExecutableFile: () => false });
+    assert.match(describeMissingCommand('uvx', missing), /"uvx" was not found on PATH\. Searched: \/usr\/bin:\/bin\./);
+  });
+
+  it('finds a real executable on this machine', () => {
+    const r = resolveCommand('node', { pathValue: process.env.PATH ?? '' });
+    assert.ok(r.resolved, 'node should be on PATH');
+  });
+});
+
+describe('mergePaths', () => {
+  it('puts the login shell PATH first only when it adds directories', () => {
+    assert.equal(mergePaths('/usr/bin:/bin', '/usr/bin'), '/usr/bin:/bin');
+    assert.equal(mergePaths('/usr/bin:/bin', '/home/u/.nvm/bin:/usr/bin'), '/home/u/.nvm/bin:/usr/bin:/bin');
+    assert.equal(mergePaths('/usr/bin', undefined), '/usr/bin');
+  });
+});

@@ -1,0 +1,87 @@
+/** The registry applying config changes to real stdio fixture servers. */
+import * as assert from 'node:assert/strict';
+import type { ServerDefinition } from '../../../src/common/launchDefinition';
+import { ServerRegistry, type RegistryPolicy } from '../../../src/mcp/serverRegistry';
+import { definition, recordingHost, RecordingLog, stdioLaunch, waitFor } from './testHost';
+
+describe('ServerRegistry', function () {
+  this.timeout(20000);
+  let defs: ServerDefinition[] = [];
+  let registry: ServerRegistry;
+  let policy: RegistryPolicy & { blocked?: string; provide?: boolean };
+  const pid = async (id: string) => {
+    const c = registry.get(id)!;
+    return (c.client as unknown as { transport?: { inner?: { pid?: number } } })?.transport?.inner?.pid;
+  };
+
+  beforeEach(() => {
+    policy = {
+      autoStart: () => true,
+      blockedReason: (d) => (d.source.scope === 'workspace' ? policy.blocked : undefined),
+      collectInputs: async () => false,
+    };
+    registry = new ServerRegistry(recordingHost(), () => new RecordingLog(), policy, async () => defs);
+  });
+  afterEach(() => registry.dispose());
+
+  it('starts added servers, restarts only changed ones and stops removed ones', async () => {
+    defs = [definition(stdioLaunch(), { id: 'a' }), definition(stdioLaunch(), { id: 'b' }), definition(stdioLaunch(), { id: 'c' })];
+    await registry.reload();
+    assert.deepEqual(registry.all().map((c) => c.state.kind), ['running', 'running', 'running']);
+    const [pidA, pidB] = [await pid('a'), await pid('b')];
+    const c = registry.get('c')!;
+    defs = [definition(stdioLaunch(), { id: 'a', label: 'renamed' }), definition(stdioLaunch({ CHANGED: '1' }), { id: 'b' }), definition(stdioLaunch(), { id: 'd' })];
+    await registry.reload();
+    assert.deepEqual(registry.all().map((x) => x.definition.id), ['a', 'b', 'd']);
+    assert.equal(await pid('a'), pidA, 'unchanged server keeps its process');
+    assert.equal(registry.get('a')!.definition.label, 'renamed');
+    assert.notEqual(await pid('b'), pidB, 'changed server restarted');
+    assert.equal(registry.get('b')!.state.kind, 'running');
+    assert.equal(registry.get('d')!.state.kind, 'running');
+    assert.equal(c.state.kind, 'stopped');
+  });
+
+  it('keeps a user-stopped server stopped across config changes', async () => {
+    defs = [definition(stdioLaunch(), { id: 'a' })];
+    await registry.reload();
+    await registry.stop('a');
+    defs = [definition(stdioLaunch({ X: '1' }), { id: 'a' })];
+    await registry.reload();
+    assert.equal(registry.get('a')!.state.kind, 'stopped');
+  });
+
+  it('does not start blocked or disabled servers, and starts them when allowed', async () => {
+    policy.blocked = 'the workspace is not trusted';
+    defs = [
+      definition(stdioLaunch(), { id: 'ws', source: { scope: 'workspace', label: '.vscode/mcp.json' } }),
+      definition(stdioLaunch(), { id: 'user' }),
+      definition(stdioLaunch(), { id: 'off', disabled: true }),
+    ];
+    await registry.reload();
+    assert.deepEqual(registry.get('ws')!.state, { kind: 'stopped', reason: 'the workspace is not trusted' });
+    assert.equal(registry.get('user')!.state.kind, 'running');
+    assert.deepEqual(registry.get('off')!.state, { kind: 'stopped', reason: 'disabled in config' });
+    policy.blocked = undefined;
+    await registry.startWanted();
+    assert.equal(registry.get('ws')!.state.kind, 'running');
+    assert.equal(registry.get('off')!.state.kind, 'stopped');
+    defs = defs.map((d) => (d.id === 'off' ? { ...d, disabled: false } : d));
+    await registry.reload();
+    await waitFor(() => registry.get('off')!.state.kind === 'running', 'the re-enabled server');
+  });
+
+  it('asks for missing inputs and starts once they are provided', async () => {
+    let provided = false;
+    policy.collectInputs = async () => {
+      provided = true;
+      return true;
+    };
+    const launch = stdioLaunch({ KEY: 'from-input' });
+    defs = [definition(stdioLaunch(), { id: 'a', missingInputs: ['key'] })];
+    const loader = async () => (provided ? [definition(launch, { id: 'a' })] : defs);
+    registry = new ServerRegistry(recordingHost(), () => new RecordingLog(), policy, loader);
+    await registry.reload();
+    await waitFor(() => registry.get('a')!.state.kind === 'running', 'the server to start after input');
+    assert.ok(provided);
+  });
+});
