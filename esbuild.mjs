@@ -40,7 +40,9 @@ const problemMatcher = {
   },
 };
 
-const common = { platform: 'node', format: 'cjs', target: 'node20', sourcemap: true, logLevel: 'warning' };
+// jsonc-parser's `main` is a UMD build whose inner requires esbuild cannot follow; its ESM
+// build (`module`) bundles cleanly, so prefer `module` for every bundle.
+const common = { platform: 'node', format: 'cjs', target: 'node20', sourcemap: true, logLevel: 'warning', mainFields: ['module', 'main'] };
 
 const targets = [
   {

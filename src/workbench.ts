@@ -56,24 +56,32 @@ export class Workbench implements vscode.Disposable {
     this.disposables.push(
       this.outputs,
       this.sources,
-      this.sources.onDidChange(() => void this.registry.reload()),
+      this.sources.onDidChange(() => this.reload()),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('mcpWorkbench.trace')) this.readSettings();
         if (e.affectsConfiguration('mcpWorkbench.serverLogLevel')) {
           for (const c of this.registry.all()) void c.applyLogLevel();
         }
-        if (e.affectsConfiguration('mcpWorkbench.timeouts')) void this.registry.reload();
+        if (e.affectsConfiguration('mcpWorkbench.timeouts')) this.reload();
         if (e.affectsConfiguration('mcpWorkbench.useLoginShellPath')) this.loginShellPath = undefined;
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => {
         for (const c of this.registry.all()) void c.notifyRootsChanged();
       }),
-      vscode.workspace.onDidGrantWorkspaceTrust(async () => {
-        await this.registry.reload();
-        await this.registry.startWanted();
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        this.registry.reload().then(() => this.registry.startWanted()).catch((e) => this.reportReloadError(e));
       }),
     );
     this.ready = this.inputs.load().then(() => this.registry.reload());
+  }
+
+  /** Re-reads config in the background; a failure is shown, never left unhandled. */
+  reload(): void {
+    this.registry.reload().catch((e) => this.reportReloadError(e));
+  }
+
+  private reportReloadError(error: unknown): void {
+    void vscode.window.showErrorMessage(vscode.l10n.t('MCP Workbench could not apply the configuration: {0}', error instanceof Error ? error.message : String(error)));
   }
 
   private readSettings(): void {

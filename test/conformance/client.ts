@@ -1,0 +1,153 @@
+/**
+ * Headless MCP client for the official conformance suite (@modelcontextprotocol/conformance).
+ * It drives the extension's own connection code, McpServerConnection, with a headless host.
+ *
+ * The suite starts a test server per scenario and runs `<command> <server-url>`, with the
+ * scenario name in the MCP_CONFORMANCE_SCENARIO environment variable (and, for some auth
+ * scenarios, a JSON object in MCP_CONFORMANCE_CONTEXT). Run it as
+ *   MCP_CONFORMANCE_SCENARIO=tools_call node out/test/conformance/client.js http://localhost:1234/mcp
+ * Exit code 0 when the flow succeeded, 1 otherwise; everything is logged to stderr.
+ *
+ * Scenarios:
+ *  - initialize: connect (initialize + notifications/initialized), then disconnect.
+ *  - everything else (tools_call, sse-retry, ...): connect, list the tools, call each with
+ *    arguments made from its input schema, disconnect. sse-retry needs nothing more: the
+ *    SDK's Streamable HTTP transport reconnects (GET + Last-Event-ID after `retry` ms)
+ *    when the server closes the tools/call stream early.
+ *  - auth/*, elicitation, sampling: the extension does not implement them yet, so this
+ *    client runs the same generic flow and lets the scenario fail (see baseline.json).
+ */
+import { McpServerConnection, errorText, type ConnectionHost, type ServerLog } from '../../src/mcp/serverConnection';
+import { DEFAULT_TIMEOUTS } from '../../src/common/serverConfig';
+import { formatTrace } from '../../src/common/trace';
+import type { ServerDefinition } from '../../src/common/launchDefinition';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+
+const started = Date.now();
+
+function say(message: string): void {
+  process.stderr.write(`[conformance-client +${Date.now() - started}ms] ${message}\n`);
+}
+
+/** JSON-ish value for one input-schema property: its default, first enum value, or a type sample. */
+function sampleValue(schema: Record<string, unknown> | undefined): unknown {
+  if (!schema) return 'test';
+  if ('default' in schema) return schema.default;
+  if ('const' in schema) return schema.const;
+  if (Array.isArray(schema.enum) && schema.enum.length) return schema.enum[0];
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  switch (type) {
+    case 'number':
+    case 'integer':
+      return 1;
+    case 'boolean':
+      return true;
+    case 'array':
+      return [];
+    case 'object':
+      return sampleArguments(schema);
+    case 'null':
+      return null;
+    default:
+      return 'test';
+  }
+}
+
+/** Arguments for a tool: a value for every property of its input schema. */
+function sampleArguments(schema: Record<string, unknown> | undefined): Record<string, unknown> {
+  const properties = (schema?.properties ?? {}) as Record<string, Record<string, unknown>>;
+  return Object.fromEntries(Object.entries(properties).map(([name, prop]) => [name, sampleValue(prop)]));
+}
+
+async function main(): Promise<number> {
+  const url = process.argv[process.argv.length - 1];
+  if (process.argv.length < 3 || !/^https?:\/\//.test(url)) {
+    say('usage: client.js <server-url>   (scenario in MCP_CONFORMANCE_SCENARIO)');
+    return 2;
+  }
+  const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
+  say(`scenario "${scenario || '(none)'}", server ${url}`);
+  if (process.env.MCP_CONFORMANCE_CONTEXT) say(`context: ${process.env.MCP_CONFORMANCE_CONTEXT}`);
+
+  const definition: ServerDefinition = {
+    id: 'user/conformance',
+    name: 'conformance',
+    label: 'conformance',
+    source: { scope: 'user', label: 'conformance' },
+    disabled: false,
+    timeouts: { ...DEFAULT_TIMEOUTS },
+    launch: { type: 'http', url, headers: {} },
+    secrets: [],
+  };
+  // The same host policy as the extension, minus VS Code: no roots, the extension's default
+  // log level ("info"), every JSON-RPC message traced to stderr.
+  const host: ConnectionHost = {
+    clientInfo: { name: 'mcp-workbench', version: process.env.npm_package_version ?? '0.1.0' },
+    roots: () => [],
+    baseEnv: async () => ({ ...process.env }),
+    serverLogLevel: () => 'info',
+    trace: (def, record) => say(formatTrace(def.label, record, 'verbose', def.secrets)),
+  };
+  const log: ServerLog = {
+    log: (level, message) => say(`${level}: ${message}`),
+    stderr: (line) => say(`stderr: ${line}`),
+  };
+
+  const connection = new McpServerConnection(definition, host, log);
+  let ok = true;
+  try {
+    await connection.start();
+    const state = connection.state;
+    if (state.kind !== 'running') {
+      say(`could not connect: ${state.kind === 'error' ? state.message + (state.detail ? `\n${state.detail}` : '') : state.kind}`);
+      return 1;
+    }
+    say(`connected: ${state.serverInfo.name} ${state.serverInfo.version}, protocol ${state.protocolVersion}, over ${state.transport}`);
+
+    if (scenario !== 'initialize') ok = await callEveryTool(connection);
+  } catch (error) {
+    say(`failed: ${errorText(error)}`);
+    ok = false;
+  } finally {
+    await connection.stop().catch((error) => say(`stop failed: ${errorText(error)}`));
+  }
+  return ok ? 0 : 1;
+}
+
+async function callEveryTool(connection: McpServerConnection): Promise<boolean> {
+  let tools: Tool[];
+  try {
+    tools = await connection.list('tools');
+  } catch (error) {
+    say(`tools/list failed: ${errorText(error)}`);
+    return false;
+  }
+  say(`tools: ${tools.map((t) => t.name).join(', ') || '(none)'}`);
+  let ok = true;
+  for (const tool of tools) {
+    const args = sampleArguments(tool.inputSchema as Record<string, unknown>);
+    say(`calling ${tool.name} ${JSON.stringify(args)}`);
+    try {
+      const result = await connection.callTool(tool.name, args, {
+        onprogress: (p) => say(`progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ''}${p.message ? ` ${p.message}` : ''}`),
+      });
+      say(`${tool.name} → ${result.isError ? 'error result' : 'ok'}: ${JSON.stringify(result.content ?? result)}`);
+    } catch (error) {
+      say(`${tool.name} failed: ${errorText(error)}`);
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+main().then(
+  (code) => {
+    say(`exit ${code}`);
+    // Open sockets (a standalone SSE GET the server keeps open) must not keep us alive.
+    process.exit(code);
+  },
+  (error) => {
+    say(`crashed: ${error instanceof Error ? error.stack : String(error)}`);
+    process.exit(1);
+  },
+);
