@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+// `npm start`: builds the extension and opens the demo workspace (demo/) with it.
+//  - a desktop VS Code (`code` on PATH): `code --extensionDevelopmentPath=<repo> demo`
+//  - otherwise: VS Code 1.100.3 from code-server in your browser, served on
+//    http://127.0.0.1:$PORT (default 3010) until Ctrl-C (test/launch/runInCodeServer.mjs
+//    --keep-open; its state lives in .vscode-test/code-server/).
+import { spawn, spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DEMO = path.join(REPO, 'demo');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+const build = spawnSync(npm, ['run', 'build'], { cwd: REPO, stdio: 'inherit' });
+if (build.status !== 0) process.exit(build.status ?? 1);
+
+function onPath(cmd) {
+  const probe = process.platform === 'win32' ? spawnSync('where', [cmd]) : spawnSync('sh', ['-c', `command -v ${cmd}`]);
+  return probe.status === 0;
+}
+
+if (onPath('code') && !process.env.MCPWB_START_IN_BROWSER) {
+  const res = spawnSync('code', [`--extensionDevelopmentPath=${REPO}`, DEMO], {
+    stdio: 'inherit',
+    shell: process.platform === 'win32',
+  });
+  process.exit(res.status ?? 0);
+}
+
+// The browser path needs the cached VS Code build (and on Linux the packages to build it).
+const setup = spawnSync(process.execPath, [path.join(REPO, 'scripts', 'setup.mjs'), '--vscode'], { cwd: REPO, stdio: 'inherit' });
+if (setup.status !== 0) process.exit(setup.status ?? 1);
+
+const port = process.env.PORT || '3010';
+const child = spawn(
+  process.execPath,
+  [path.join(REPO, 'test', 'launch', 'runInCodeServer.mjs'), '--keep-open', '--folder', DEMO, '--port', port],
+  { cwd: REPO, stdio: 'inherit' },
+);
+// Ctrl-C reaches the child through the terminal's process group; just wait for it.
+process.on('SIGINT', () => {});
+process.on('SIGTERM', () => child.kill('SIGTERM'));
+child.on('exit', (code, signal) => process.exit(code ?? (signal === 'SIGINT' ? 130 : 1)));
