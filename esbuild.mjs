@@ -6,7 +6,7 @@
 //    runs the same connection code as the extension without the `vscode` module
 // Flags: --watch rebuilds on change, --production minifies the shipped bundle.
 import * as esbuild from 'esbuild';
-import { readdirSync, statSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const watch = process.argv.includes('--watch');
@@ -58,7 +58,7 @@ const targets = [
   },
   {
     ...common,
-    entryPoints: [...tsFiles('src'), ...tsFiles('test')],
+    entryPoints: [...tsFiles('src'), ...tsFiles('test')],  // webview/ is browser code: bundled below
     outdir: 'out',
     outbase: '.',
     bundle: false,
@@ -70,6 +70,24 @@ const targets = [
     outfile: 'out/test/conformance/client.js',
   },
 ];
+
+// Webview scripts: every webview/<name>/main.ts becomes dist/webview/<name>.js for the browser.
+const webviewEntries = existsSync('webview')
+  ? readdirSync('webview').filter((name) => existsSync(join('webview', name, 'main.ts'))).map((name) => ({ in: join('webview', name, 'main.ts'), out: name }))
+  : [];
+if (webviewEntries.length) {
+  targets.push({
+    entryPoints: webviewEntries,
+    bundle: true,
+    outdir: 'dist/webview',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    minify: production,
+    sourcemap: !production,
+    logLevel: 'warning',
+  });
+}
 
 if (!watch) {
   rmSync('dist', { recursive: true, force: true });

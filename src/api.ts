@@ -3,6 +3,7 @@
  * extensions and for the integration tests (which drive the real extension through it).
  */
 import type { McpServerConnection } from './mcp/serverConnection';
+import type { ServerTreeProvider } from './views/serverTreeProvider';
 
 export interface McpWorkbenchApi {
   /** Resolves when the configuration was read the first time and auto-start has run. */
@@ -15,4 +16,8 @@ export interface McpWorkbenchApi {
   reload(): Promise<void>;
   /** Fires when servers are added or removed or any server changes state. */
   onDidChange(listener: () => void): { dispose(): void };
+  /** For this extension's own integration tests only (views' data providers); not a stable API. */
+  readonly testing: {
+    readonly serverTree: ServerTreeProvider;
+  };
 }

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from './api';
 import { openServerConfig, registerCommands } from './commands';
+import { registerServerTree } from './views/registerServerTree';
 import { registerStatusBar } from './views/statusBar';
 import { Workbench } from './workbench';
 
@@ -14,7 +15,8 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
   try {
     workbench = new Workbench(context);
     const wb = workbench;
-    context.subscriptions.push(...registerCommands(wb), registerStatusBar(wb), registerFailureNotifications(wb));
+    const serverTree = registerServerTree(wb);
+    context.subscriptions.push(...registerCommands(wb), registerStatusBar(wb), registerFailureNotifications(wb), ...serverTree.disposables);
     wb.ready.catch((error) => void vscode.window.showErrorMessage(vscode.l10n.t('MCP Workbench could not read its configuration: {0}', String(error))));
     return {
       ready: wb.ready,
@@ -22,6 +24,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
       server: (key) => wb.registry.find(key),
       reload: () => wb.registry.reload(),
       onDidChange: (listener) => wb.registry.onDidChange(listener),
+      testing: { serverTree: serverTree.provider },
     };
   } catch (error) {
     void vscode.window.showErrorMessage(vscode.l10n.t('MCP Workbench failed to activate: {0}', String(error)));

@@ -9,7 +9,8 @@ import { buildDefinitions, inputKey, type ConfigDocument } from './common/defini
 import type { ServerDefinition } from './common/launchDefinition';
 import type { McpLogLevel } from './common/logLevels';
 import { DEFAULT_TIMEOUTS, type TimeoutSettings } from './common/serverConfig';
-import { formatTrace, type TraceLevel } from './common/trace';
+import { Emitter } from './common/emitter';
+import { formatTrace, type TraceLevel, type TraceRecord } from './common/trace';
 import { ConfigSources } from './config/configSources';
 import { InputStore } from './config/inputStore';
 import { mergePaths, readLoginShellPath } from './mcp/commandResolution';
@@ -28,6 +29,9 @@ export class Workbench implements vscode.Disposable {
   private documents: ConfigDocument[] = [];
   private readonly disposables: vscode.Disposable[] = [];
   private traceLevel: TraceLevel = 'off';
+  private readonly onTraceEmitter = new Emitter<{ server: ServerDefinition; record: TraceRecord; at: number }>();
+  /** Every JSON-RPC message of every server, whatever the trace setting (the Activity view listens). */
+  readonly onTrace = this.onTraceEmitter.event;
   private loginShellPath: Promise<string | undefined> | undefined;
   /** Resolves when the first load of config has been applied (servers started or blocked). */
   readonly ready: Promise<void>;
@@ -43,6 +47,7 @@ export class Workbench implements vscode.Disposable {
         return level === 'off' ? undefined : (level as McpLogLevel);
       },
       trace: (def, record) => {
+        this.onTraceEmitter.fire({ server: def, record, at: Date.now() });
         if (this.traceLevel !== 'off') this.outputs.channel(def).info(formatTrace(def.label, record, this.traceLevel, def.secrets));
       },
     };
@@ -128,5 +133,6 @@ export class Workbench implements vscode.Disposable {
   async dispose(): Promise<void> {
     await this.registry.dispose();
     this.disposables.forEach((d) => d.dispose());
+    this.onTraceEmitter.dispose();
   }
 }

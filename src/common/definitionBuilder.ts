@@ -99,6 +99,7 @@ export function buildDefinitions(docs: readonly ConfigDocument[], ctx: BuildCont
         missingInputs: missingInputs.length ? missingInputs : undefined,
         launch,
         secrets: [...new Set(secrets.filter(Boolean))],
+        entry: server.entry,
       });
     }
   }

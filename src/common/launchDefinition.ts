@@ -3,7 +3,7 @@
  * them differ. Pure. The registry diffs these to restart only the servers whose resolved
  * definition changed when a config file is edited.
  */
-import type { TimeoutSettings } from './serverConfig';
+import type { ServerEntry, TimeoutSettings } from './serverConfig';
 
 export interface StdioLaunch {
   type: 'stdio';
@@ -55,6 +55,8 @@ export interface ServerDefinition {
   launch: Launch;
   /** Values that must never be written to logs or traces. */
   secrets: string[];
+  /** The entry as written in config, variables unresolved ("copy as JSON" shares this, not secrets). */
+  entry?: ServerEntry;
 }
 
 /**

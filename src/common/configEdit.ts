@@ -1,0 +1,43 @@
+/**
+ * Adds a server entry to the text of a config file, keeping the user's comments and
+ * formatting (jsonc-parser edits). Pure.
+ */
+import * as jsonc from 'jsonc-parser';
+import type { ConfigFormat, ServerEntry } from './serverConfig';
+
+export function addServerToConfigText(text: string, format: ConfigFormat, name: string, entry: Partial<ServerEntry> & Record<string, unknown>): string {
+  const base = text.trim() === '' ? (format === 'vscode' ? '{\n\t"servers": {},\n\t"inputs": []\n}\n' : '{\n\t"mcpServers": {}\n}\n') : text;
+  const key = format === 'vscode' ? 'servers' : 'mcpServers';
+  const edits = jsonc.modify(base, [key, name], entry, { formattingOptions: { insertSpaces: false, tabSize: 1, eol: '\n' } });
+  return jsonc.applyEdits(base, edits);
+}
+
+/** A name not yet used in the map, from a suggestion ("weather", "weather-2", …). */
+export function uniqueServerName(existing: readonly string[], suggestion: string): string {
+  const base = suggestion.replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/^-+|-+$/g, '') || 'server';
+  if (!existing.includes(base)) return base;
+  for (let i = 2; ; i++) if (!existing.includes(`${base}-${i}`)) return `${base}-${i}`;
+}
+
+/** A server name suggested by what the user typed: package name without scope/version, host name, or command. */
+export function suggestServerName(kind: 'command' | 'npm' | 'pypi' | 'http', value: string): string {
+  if (kind === 'http') {
+    try {
+      return new URL(value).hostname.split('.').filter((p) => p !== 'www' && p !== 'mcp')[0] ?? 'remote';
+    } catch {
+      return 'remote';
+    }
+  }
+  if (kind === 'npm' || kind === 'pypi') {
+    const pkg = value.trim().split(/\s+/)[0].replace(/^@[^/]+\//, '').replace(/@[^@]*$/, '').replace(/==.*$/, '');
+    return pkg.replace(/^(mcp-server-|server-)/, '').replace(/(-mcp-server|-mcp)$/, '') || pkg;
+  }
+  return value.trim().split(/\s+/)[0].split(/[\\/]/).pop() ?? 'server';
+}
+
+/** Splits a command line on spaces, keeping "quoted parts" together. */
+export function splitCommandLine(line: string): string[] {
+  const words: string[] = [];
+  for (const m of line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) words.push(m[1] ?? m[2] ?? m[3]);
+  return words;
+}

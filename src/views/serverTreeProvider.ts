@@ -1,0 +1,172 @@
+/**
+ * The Servers tree: one node per configured server; under a running one, a group per list the
+ * server advertises. Updates are targeted: a state change refreshes its server node, a
+ * list_changed refreshes its group, so large lists are not rebuilt on every event and
+ * what the user expanded stays expanded (nodes have stable ids).
+ */
+import * as vscode from 'vscode';
+import type { ListKind, McpServerConnection } from '../mcp/serverConnection';
+import type { Workbench } from '../workbench';
+import { GROUP_ORDER, GroupNode, PromptNode, ResourceNode, ServerNode, TemplateNode, ToolNode, type TreeNode } from './serverTreeNodes';
+
+export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
+  private readonly onDidChangeEmitter = new vscode.EventEmitter<TreeNode | undefined>();
+  readonly onDidChangeTreeData = this.onDidChangeEmitter.event;
+  private readonly serverNodes = new Map<string, ServerNode>();
+  private readonly groupNodes = new Map<string, GroupNode>();
+  private readonly perServer = new Map<string, vscode.Disposable[]>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private toolFilter = '';
+  private rootRefresh: NodeJS.Timeout | undefined;
+  /** Ids and labels of the servers last shown at the root; state changes alone do not refresh it. */
+  private rootSnapshot = '';
+
+  constructor(private readonly workbench: Workbench) {
+    const { registry } = workbench;
+    for (const c of registry.all()) this.watch(c);
+    this.disposables.push(
+      this.onDidChangeEmitter,
+      registry.onDidAddConnection((c) => this.watch(c)),
+      // Added/removed/relabelled servers: refresh the root, coalescing bursts.
+      registry.onDidChange(() => {
+        if (this.snapshot() !== this.rootSnapshot) this.scheduleRootRefresh();
+      }),
+    );
+  }
+
+  get filter(): string {
+    return this.toolFilter;
+  }
+
+  setToolFilter(text: string): void {
+    this.toolFilter = text.trim().toLowerCase();
+    void vscode.commands.executeCommand('setContext', 'mcpWorkbench.toolFilterActive', this.toolFilter !== '');
+    this.groupNodes.clear();
+    this.onDidChangeEmitter.fire(undefined);
+  }
+
+  refresh(): void {
+    this.groupNodes.clear();
+    this.onDidChangeEmitter.fire(undefined);
+  }
+
+  getTreeItem(node: TreeNode): vscode.TreeItem {
+    return node.toTreeItem();
+  }
+
+  getParent(node: TreeNode): TreeNode | undefined {
+    if (node instanceof ServerNode) return undefined;
+    if (node instanceof GroupNode) return this.serverNodes.get(node.serverId);
+    const list: ListKind = node instanceof ToolNode ? 'tools' : node instanceof ResourceNode ? 'resources'
+      : node instanceof TemplateNode ? 'resourceTemplates' : 'prompts';
+    return this.groupNodes.get(`${node.serverId}/${list}`);
+  }
+
+  async getChildren(node?: TreeNode): Promise<TreeNode[]> {
+    if (!node) {
+      this.rootSnapshot = this.snapshot();
+      return this.workbench.registry.all().map((c) => this.serverNode(c));
+    }
+    if (node instanceof ServerNode) return this.groups(node.connection);
+    if (node instanceof GroupNode) return this.items(node);
+    return [];
+  }
+
+  private serverNode(c: McpServerConnection): ServerNode {
+    let node = this.serverNodes.get(c.definition.id);
+    if (!node || node.connection !== c) {
+      node = new ServerNode(c);
+      this.serverNodes.set(c.definition.id, node);
+    }
+    return node;
+  }
+
+  private async groups(c: McpServerConnection): Promise<GroupNode[]> {
+    if (c.state.kind !== 'running') return [];
+    const groups: GroupNode[] = [];
+    for (const list of GROUP_ORDER) {
+      if (!c.advertises(list)) continue;
+      const filtering = this.toolFilter !== '' && list === 'tools';
+      if (filtering) await c.list('tools').catch(() => undefined);
+      const count = filtering
+        ? () => c.cached('tools')?.filter((t) => this.matches(t)).length
+        : () => c.cached(list)?.length;
+      const node = new GroupNode(c, list, count, filtering);
+      this.groupNodes.set(`${c.definition.id}/${list}`, node);
+      groups.push(node);
+    }
+    return groups;
+  }
+
+  private async items(group: GroupNode): Promise<TreeNode[]> {
+    const c = group.connection;
+    const id = c.definition.id;
+    try {
+      switch (group.list) {
+        case 'tools': {
+          const tools = await c.list('tools');
+          return (this.toolFilter ? tools.filter((t) => this.matches(t)) : tools).map((t) => new ToolNode(id, t));
+        }
+        case 'resources':
+          return (await c.list('resources')).map((r) => new ResourceNode(id, r));
+        case 'resourceTemplates':
+          return (await c.list('resourceTemplates')).map((t) => new TemplateNode(id, t));
+        case 'prompts':
+          return (await c.list('prompts')).map((p) => new PromptNode(id, p));
+      }
+    } catch (error) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('Could not list {0} of {1}: {2}', group.list, c.definition.label, error instanceof Error ? error.message : String(error)));
+      return [];
+    }
+  }
+
+  private matches(tool: { name: string; title?: string; description?: string }): boolean {
+    const f = this.toolFilter;
+    return tool.name.toLowerCase().includes(f) || !!tool.title?.toLowerCase().includes(f) || !!tool.description?.toLowerCase().includes(f);
+  }
+
+  private watch(c: McpServerConnection): void {
+    const id = c.definition.id;
+    this.perServer.get(id)?.forEach((d) => d.dispose());
+    this.perServer.set(id, [
+      c.onDidChangeState(() => {
+        for (const list of GROUP_ORDER) this.groupNodes.delete(`${id}/${list}`);
+        const node = this.serverNodes.get(id);
+        this.onDidChangeEmitter.fire(node && node.connection === c ? node : undefined);
+      }),
+      c.onDidChangeList((list) => {
+        // Refresh just that group (its count and items); before it was shown, its server.
+        const group = this.groupNodes.get(`${id}/${list}`);
+        const server = this.serverNodes.get(id);
+        if (group && group.connection === c) this.onDidChangeEmitter.fire(group);
+        else if (server && server.connection === c) this.onDidChangeEmitter.fire(server);
+      }),
+    ]);
+  }
+
+  private snapshot(): string {
+    return this.workbench.registry.all().map((c) => `${c.definition.id}\u0000${c.definition.label}`).join('\n');
+  }
+
+  private scheduleRootRefresh(): void {
+    if (this.rootRefresh) return;
+    this.rootRefresh = setTimeout(() => {
+      this.rootRefresh = undefined;
+      const live = new Set(this.workbench.registry.all().map((c) => c.definition.id));
+      for (const [id, subs] of this.perServer) {
+        if (!live.has(id)) {
+          subs.forEach((d) => d.dispose());
+          this.perServer.delete(id);
+          this.serverNodes.delete(id);
+        }
+      }
+      this.onDidChangeEmitter.fire(undefined);
+    }, 50);
+  }
+
+  dispose(): void {
+    clearTimeout(this.rootRefresh);
+    for (const subs of this.perServer.values()) subs.forEach((d) => d.dispose());
+    this.disposables.forEach((d) => d.dispose());
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * The Servers tree, queried through its real data provider inside VS Code, against the
+ * fixture servers of the main workspace.
+ */
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { McpWorkbenchApi } from '../../../src/api';
+import type { GroupNode, ServerNode, ToolNode, TreeNode } from '../../../src/views/serverTreeNodes';
+import { activateApi, folderUri, running, waitFor, writeText } from '../helpers';
+
+suite('Servers tree', function () {
+  this.timeout(90000);
+  let api: McpWorkbenchApi;
+  const tree = () => api.testing.serverTree;
+  const serverNode = async (name: string) => (await tree().getChildren()).find((n) => n.kind === 'server' && n.connection.definition.name === name) as ServerNode;
+  const group = async (name: string, label: string) => {
+    const groups = (await tree().getChildren(await serverNode(name))) as GroupNode[];
+    return groups.find((g) => tree().getTreeItem(g).label === label)!;
+  };
+
+  suiteSetup(async () => {
+    api = await activateApi();
+    await running(api, 'fixture-stdio');
+  });
+
+  test('shows every server with state, transport and a tooltip with what was negotiated', async () => {
+    const roots = await tree().getChildren();
+    assert.deepEqual(roots.map((n) => (n as ServerNode).connection.definition.name).sort(), api.servers().map((s) => s.definition.name).sort());
+    const item = tree().getTreeItem(await serverNode('fixture-stdio'));
+    assert.equal(item.label, 'fixture-stdio');
+    assert.equal(item.contextValue, 'server.running.stdio');
+    assert.equal(item.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
+    const tooltip = (item.tooltip as vscode.MarkdownString).value;
+    assert.match(tooltip, /Protocol: `2025-11-25`/);
+    assert.match(tooltip, /Capabilities: .*`tools`/);
+    assert.match(tooltip.replace(/&nbsp;/g, " "), /Fixture server for MCP Workbench tests/);
+    assert.match(tooltip, /Config: folder-a\/\.vscode\/mcp\\\.json, line \d+/);
+  });
+
+  test('a running server has a group per advertised list, with counts', async () => {
+    const groups = (await tree().getChildren(await serverNode('fixture-stdio'))) as GroupNode[];
+    const items = groups.map((g) => tree().getTreeItem(g));
+    assert.deepEqual(items.map((i) => i.label), ['Tools', 'Resources', 'Resource Templates', 'Prompts']);
+    const connection = api.server('fixture-stdio')!;
+    await connection.list('tools');
+    assert.equal(tree().getTreeItem(groups[0]).description, String(connection.cached('tools')!.length));
+  });
+
+  test('tool items carry title, badges, schema tooltip and the Run Tool command', async () => {
+    const tools = (await tree().getChildren(await group('fixture-stdio', 'Tools'))) as ToolNode[];
+    const echo = tools.find((t) => t.toolName === 'echo')!;
+    const item = tree().getTreeItem(echo);
+    assert.match(String(item.description), /read-only/);
+    assert.match((item.tooltip as vscode.MarkdownString).value, /"text"/);
+    assert.equal(item.command?.command, 'mcpWorkbench.runTool');
+    assert.deepEqual(item.command?.arguments, [{ serverId: echo.serverId, toolName: 'echo' }]);
+    const fail = tree().getTreeItem(tools.find((t) => t.toolName === 'fail')!);
+    assert.match(String(fail.description), /destructive/);
+  });
+
+  test('list_changed refreshes only the expanded group, which then shows the new tool', async () => {
+    const connection = api.server('fixture-stdio')!;
+    const toolsGroup = await group('fixture-stdio', 'Tools');
+    await tree().getChildren(toolsGroup);
+    const events: (TreeNode | undefined)[] = [];
+    const sub = tree().onDidChangeTreeData((e) => events.push(e as TreeNode | undefined));
+    try {
+      await connection.callTool('addTool', { name: 'tree-added' });
+      await waitFor(() => events.length > 0, 'a tree change event');
+      assert.equal(events[0], toolsGroup, 'the Tools group itself is refreshed, not the whole tree');
+      const tools = (await tree().getChildren(toolsGroup)) as ToolNode[];
+      assert.ok(tools.some((t) => t.toolName === 'tree-added'));
+    } finally {
+      sub.dispose();
+    }
+  });
+
+  test('the tool filter matches across servers and expands the matches', async () => {
+    tree().setToolFilter('ECHO');
+    try {
+      const toolsGroup = await group('fixture-stdio', 'Tools');
+      assert.equal(tree().getTreeItem(toolsGroup).collapsibleState, vscode.TreeItemCollapsibleState.Expanded);
+      const shown = (await tree().getChildren(toolsGroup)) as ToolNode[];
+      for (const { tool } of shown) {
+        assert.match(`${tool.name} ${tool.title ?? ''} ${tool.description ?? ''}`, /echo/i);
+      }
+      const names = shown.map((t) => t.toolName);
+      assert.ok(names.includes('echo'));
+      assert.ok(!names.includes('add'));
+    } finally {
+      tree().setToolFilter('');
+    }
+  });
+
+  test('stopping a server refreshes its node and hides its groups', async () => {
+    const c = await running(api, 'user-server');
+    const node = await serverNode('user-server');
+    const events: unknown[] = [];
+    const sub = tree().onDidChangeTreeData((e) => events.push(e));
+    try {
+      await vscode.commands.executeCommand('mcpWorkbench.stopServer', c.definition.id);
+      assert.ok(events.includes(node));
+      assert.equal(tree().getTreeItem(node).contextValue, 'server.stopped.stdio');
+      assert.deepEqual(await tree().getChildren(node), []);
+    } finally {
+      sub.dispose();
+      await vscode.commands.executeCommand('mcpWorkbench.startServer', c.definition.id);
+    }
+  });
+
+  test('a server with 5,000 tools is listed over paginated requests', async () => {
+    const file = vscode.Uri.joinPath(folderUri('folder-b'), '.mcp.json');
+    const original = await vscode.workspace.fs.readFile(file);
+    try {
+      const current = JSON.parse(new TextDecoder().decode(original));
+      current.mcpServers['many-tools'] = {
+        command: 'node', args: ['${env:MCPWB_FIXTURES}/servers/stdioServer.js'],
+        env: { FIXTURE_EXTRA_TOOLS: '5000', FIXTURE_PAGE_SIZE: '500' },
+      };
+      await writeText(file, JSON.stringify(current));
+      const c = await running(api, 'many-tools');
+      const toolsGroup = await group('many-tools', 'Tools');
+      const tools = (await tree().getChildren(toolsGroup)) as ToolNode[];
+      assert.ok(tools.length >= 5000, `${tools.length} tools`);
+      assert.equal(new Set(tools.map((t) => tree().getTreeItem(t).id)).size, tools.length, 'unique ids');
+      assert.equal(tree().getTreeItem(toolsGroup).description, String(c.cached('tools')!.length));
+    } finally {
+      await vscode.workspace.fs.writeFile(file, original);
+      await waitFor(() => !api.server('many-tools'), 'many-tools to be removed');
+    }
+  });
+});
