@@ -496,7 +496,7 @@ export class McpServerConnection {
       return new ServerError(`${target} answered with an error: ${text}`, tail, error);
     }
     if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
-      return new ServerError(`Server "${this._definition.name}" closed the connection during the handshake.${tail ? ' See its output.' : ''}`, tail, error);
+      return new ServerError(`Server "${this._definition.name}" closed the connection during the handshake (${target}).${tail ? ' Its last output is in the server log.' : ''}`, tail, error);
     }
     return new ServerError(`Server "${this._definition.name}" failed to start: ${text}`, tail, error);
   }

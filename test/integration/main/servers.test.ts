@@ -133,6 +133,18 @@ suite('MCP servers in a real workspace', function () {
     await running(api, 'fixture-stdio');
   });
 
+  test('the server log level follows the mcpWorkbench.serverLogLevel setting', async () => {
+    const c = await running(api, 'fixture-stdio');
+    assert.equal(textOf(await c.callTool('logLevel', {})), 'info');
+    const config = vscode.workspace.getConfiguration('mcpWorkbench');
+    await config.update('serverLogLevel', 'debug', vscode.ConfigurationTarget.Global);
+    try {
+      await waitFor(async () => textOf(await c.callTool('logLevel', {})) === 'debug', 'logging/setLevel debug');
+    } finally {
+      await config.update('serverLogLevel', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   test('every command is contributed with category MCP and registered', async () => {
     const ext = vscode.extensions.getExtension('mcp-workbench.mcp-workbench')!;
     const contributed = ext.packageJSON.contributes.commands as { command: string; category: string }[];

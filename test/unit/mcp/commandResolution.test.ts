@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { describeMissingCommand, mergePaths, resolveCommand } from '../../../src/mcp/commandResolution';
+import { describeMissingCommand, mergePaths, readLoginShellPath, resolveCommand } from '../../../src/mcp/commandResolution';
 
 describe('resolveCommand', () => {
   it('searches PATH in order on POSIX', () => {
@@ -36,5 +36,17 @@ describe('mergePaths', () => {
     assert.equal(mergePaths('/usr/bin:/bin', '/usr/bin'), '/usr/bin:/bin');
     assert.equal(mergePaths('/usr/bin:/bin', '/home/u/.nvm/bin:/usr/bin'), '/home/u/.nvm/bin:/usr/bin:/bin');
     assert.equal(mergePaths('/usr/bin', undefined), '/usr/bin');
+  });
+});
+
+describe('readLoginShellPath', () => {
+  it('reads PATH from a real login shell', async function () {
+    this.timeout(10000);
+    const value = await readLoginShellPath('/bin/sh');
+    assert.ok(value && value.split(':').includes('/usr/bin'), String(value));
+  });
+
+  it('gives up quietly when the shell does not exist', async () => {
+    assert.equal(await readLoginShellPath('/no/such/shell'), undefined);
   });
 });
