@@ -89,7 +89,8 @@ export function readLoginShellPath(shell = process.env.SHELL, timeoutMs = 5000):
   if (process.platform === 'win32' || !shell) return Promise.resolve(undefined);
   const marker = '__MCP_WORKBENCH_PATH__';
   return new Promise((resolve) => {
-    execFile(shell, ['-ilc', `printf '%s' "${marker}$PATH${marker}"`], { timeout: timeoutMs, env: process.env }, (error, stdout) => {
+    // Braces matter: `$PATH__MARKER` would read a variable named PATH__MARKER.
+    execFile(shell, ['-ilc', `printf '%s' "${marker}\${PATH}${marker}"`], { timeout: timeoutMs, env: process.env }, (error, stdout) => {
       if (error) return resolve(undefined);
       const m = new RegExp(`${marker}(.*)${marker}`).exec(stdout);
       resolve(m ? m[1] : undefined);

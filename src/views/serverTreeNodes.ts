@@ -200,6 +200,8 @@ function stateIcon(connection: McpServerConnection): vscode.ThemeIcon {
       return new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
     case 'stopped':
       return new vscode.ThemeIcon(connection.state.reason ? 'circle-slash' : 'circle-outline', new vscode.ThemeColor('disabledForeground'));
+    case 'needsAuth':
+      return new vscode.ThemeIcon('account', new vscode.ThemeColor('list.warningForeground'));
   }
 }
 
@@ -221,6 +223,11 @@ function serverTooltip(connection: McpServerConnection): vscode.MarkdownString {
       md.appendMarkdown('\n\n');
     }
   }
+  if (state.kind === 'needsAuth') {
+    md.appendMarkdown('$(account) Sign in required:\n\n');
+    md.appendText(state.message);
+    md.appendMarkdown('\n\n');
+  }
   if (state.kind === 'error') {
     md.appendMarkdown('Last error:\n\n');
     md.appendText(state.message);
@@ -232,6 +239,7 @@ function serverTooltip(connection: McpServerConnection): vscode.MarkdownString {
   return md;
 }
 
+/** Escapes what would change inline markdown; labels never start a line, so list markers can stay. */
 function escapeMd(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+  return text.replace(/[\\`*_[\]<>|]/g, '\\$&');
 }

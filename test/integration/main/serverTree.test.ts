@@ -34,7 +34,7 @@ suite('Servers tree', function () {
     assert.match(tooltip, /Protocol: `2025-11-25`/);
     assert.match(tooltip, /Capabilities: .*`tools`/);
     assert.match(tooltip.replace(/&nbsp;/g, " "), /Fixture server for MCP Workbench tests/);
-    assert.match(tooltip, /Config: folder-a\/\.vscode\/mcp\\\.json, line \d+/);
+    assert.match(tooltip, /Config: folder-a\/\.vscode\/mcp\.json, line \d+/);
   });
 
   test('a running server has a group per advertised list, with counts', async () => {

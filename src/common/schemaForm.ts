@@ -1,0 +1,671 @@
+/**
+ * A tool's `inputSchema` as a form: the field tree the Run Tool webview renders, the values
+ * it edits, and the conversion of those values into call arguments (and back, to pre-fill
+ * remembered arguments).
+ *
+ * Pure TypeScript with no `vscode`, DOM or node import: the extension host and the webview
+ * bundle both use it. Validation (ajv) lives in `schemaValidation.ts`, host side only,
+ * because ajv compiles schemas with `new Function`, which the webview's CSP forbids.
+ *
+ * Parts of a schema a form cannot express become `json` fields (edited as raw JSON) and are
+ * listed in `FormModel.unsupported`; a root the form cannot express at all sets
+ * `FormModel.formSupported` to false and the UI starts in raw-JSON mode.
+ */
+
+/** Any JSON value. Form values are JSON too, so they survive `postMessage` and `setState`. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** JSON Schema as found in tool definitions; only what the form reads is typed. */
+export type JsonSchema = Record<string, unknown>;
+
+interface FieldBase {
+  /** JSON Pointer of the value inside the arguments (`/a/0/b`); `''` for the root. */
+  pointer: string;
+  /** Property name for object members; undefined for array items, choices and the root. */
+  name?: string;
+  /** What the UI shows: the schema's `title`, else the property name. */
+  label: string;
+  description?: string;
+  required: boolean;
+  /** The schema's `default`, if any. */
+  default?: Json;
+  /** The schema also allows `null` (`type: [T, "null"]`, `anyOf: [T, {type: null}]`). */
+  nullable?: boolean;
+  /** `writeOnly` or `format: password`: masked in the form and never remembered. */
+  secret?: boolean;
+  /** Marked deprecated in the schema. */
+  deprecated?: boolean;
+}
+
+export interface StringField extends FieldBase {
+  kind: 'string';
+  format?: string;
+  pattern?: string;
+  minLength?: number;
+  maxLength?: number;
+}
+
+export interface NumberField extends FieldBase {
+  kind: 'number' | 'integer';
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  multipleOf?: number;
+}
+
+export interface BooleanField extends FieldBase {
+  kind: 'boolean';
+}
+
+export interface EnumField extends FieldBase {
+  kind: 'enum';
+  /** The allowed values with their labels (`enumNames`/`oneOf` titles when given). */
+  options: { label: string; value: Json }[];
+}
+
+export interface ConstField extends FieldBase {
+  kind: 'const';
+  value: Json;
+}
+
+export interface ArrayField extends FieldBase {
+  kind: 'array';
+  items: FormField;
+  minItems?: number;
+  maxItems?: number;
+  uniqueItems?: boolean;
+}
+
+export interface ObjectField extends FieldBase {
+  kind: 'object';
+  fields: FormField[];
+}
+
+/** `oneOf` / `anyOf`: the user picks one option, then fills its field. */
+export interface ChoiceField extends FieldBase {
+  kind: 'choice';
+  combinator: 'oneOf' | 'anyOf';
+  options: { label: string; field: FormField }[];
+}
+
+/** A part the form cannot express, edited as raw JSON text. */
+export interface JsonField extends FieldBase {
+  kind: 'json';
+  reason: string;
+}
+
+export type FormField = StringField | NumberField | BooleanField | EnumField | ConstField | ArrayField | ObjectField | ChoiceField | JsonField;
+
+export interface FormModel {
+  root: ObjectField;
+  /** False when the root itself cannot be a form (not an object schema): use raw JSON. */
+  formSupported: boolean;
+  /** Where the form falls back to raw JSON, and why. */
+  unsupported: { pointer: string; reason: string }[];
+}
+
+/** The value of a choice field: which option is picked and that option's value. */
+export interface ChoiceValue {
+  [key: string]: Json;
+  option: number;
+  value: Json;
+}
+
+/**
+ * A problem with one value, located by its JSON Pointer in the arguments: found while
+ * converting form values (e.g. "abc" in a number field) or by schema validation.
+ */
+export interface FieldProblem {
+  /** `''` for the whole value, `/a/0/b` inside it. */
+  pointer: string;
+  /** Reads as a sentence after the location: "must be >= 0". */
+  message: string;
+}
+
+// ---------------------------------------------------------------------------------------
+// schema → model
+
+const MAX_DEPTH = 12;
+
+interface BuildContext {
+  rootSchema: JsonSchema;
+  unsupported: { pointer: string; reason: string }[];
+}
+
+/** A schema with its `$ref`s followed, and the refs expanded on the way to it (to stop at recursion). */
+interface Resolved {
+  schema: JsonSchema;
+  refs: string[];
+}
+
+export function buildFormModel(inputSchema: unknown): FormModel {
+  const schema = isObject(inputSchema) ? inputSchema : {};
+  const ctx: BuildContext = { rootSchema: schema, unsupported: [] };
+  const resolved = resolveRefs(schema, ctx, []);
+  const field = resolved ? buildField(resolved, ctx, { pointer: '', required: true, label: '' }, 0) : undefined;
+  if (field?.kind === 'object') {
+    return { root: field, formSupported: true, unsupported: ctx.unsupported };
+  }
+  const reason = field?.kind === 'json' ? field.reason : 'the input schema is not an object with properties';
+  return {
+    root: { kind: 'object', pointer: '', label: '', required: true, fields: [] },
+    formSupported: false,
+    unsupported: [{ pointer: '', reason }],
+  };
+}
+
+function buildField({ schema, refs }: Resolved, ctx: BuildContext, base: FieldBase, depth: number): FormField {
+  const common: FieldBase = {
+    ...base,
+    label: typeof schema.title === 'string' && schema.title ? schema.title : base.label,
+    ...(typeof schema.description === 'string' && schema.description ? { description: schema.description } : {}),
+    ...(schema.default !== undefined ? { default: schema.default as Json } : {}),
+    ...(schema.writeOnly === true || schema.format === 'password' ? { secret: true } : {}),
+    ...(schema.deprecated === true ? { deprecated: true } : {}),
+  };
+  const unsupported = (reason: string): JsonField => {
+    ctx.unsupported.push({ pointer: base.pointer, reason });
+    return { ...common, kind: 'json', reason };
+  };
+  if (depth > MAX_DEPTH) return unsupported('the schema nests too deeply');
+  if (typeof schema['x-recursive'] === 'string') return unsupported(`the schema is recursive (${schema['x-recursive']})`);
+  const resolve = (s: JsonSchema) => resolveRefs(s, ctx, refs);
+
+  if (schema.const !== undefined) return { ...common, kind: 'const', value: schema.const as Json };
+
+  let types = typeList(schema.type);
+  if (types && types.includes('null') && types.length > 1) {
+    common.nullable = true;
+    types = types.filter((t) => t !== 'null');
+  }
+
+  if (Array.isArray(schema.enum)) {
+    const values = (schema.enum as Json[]).filter((v) => !(v === null && common.nullable));
+    if (values.includes(null)) common.nullable = true;
+    const names = Array.isArray(schema.enumNames) ? (schema.enumNames as unknown[]) : [];
+    return {
+      ...common,
+      kind: 'enum',
+      options: values.filter((v) => v !== null).map((value, i) => ({ label: typeof names[i] === 'string' ? (names[i] as string) : enumLabel(value), value })),
+    };
+  }
+
+  for (const combinator of ['oneOf', 'anyOf'] as const) {
+    const list = schema[combinator];
+    if (!Array.isArray(list)) continue;
+    const options = list.filter(isObject);
+    const nonNull = options.filter((o) => !(o.type === 'null'));
+    if (nonNull.length < options.length) common.nullable = true;
+    // `oneOf` of consts with titles is the JSON Schema way to label enum values.
+    if (nonNull.length && nonNull.every((o) => o.const !== undefined)) {
+      return { ...common, kind: 'enum', options: nonNull.map((o) => ({ label: typeof o.title === 'string' ? o.title : enumLabel(o.const as Json), value: o.const as Json })) };
+    }
+    const siblings = withoutKeys(schema, [combinator, 'title', 'description', 'default']);
+    const merged = nonNull.map((o) => {
+      const r = resolve(o) ?? { schema: {}, refs };
+      return { schema: mergeSchemas(siblings, r.schema), refs: r.refs };
+    });
+    if (merged.length === 1) return buildField(merged[0], ctx, common, depth + 1);
+    if (merged.length === 0) return unsupported(`${combinator} has no usable options`);
+    return {
+      ...common,
+      kind: 'choice',
+      combinator,
+      options: merged.map((option, i) => ({
+        label: optionLabel(option.schema, i),
+        field: buildField(option, ctx, { pointer: base.pointer, required: true, label: optionLabel(option.schema, i) }, depth + 1),
+      })),
+    };
+  }
+
+  if (Array.isArray(schema.allOf)) {
+    const parts = schema.allOf.filter(isObject).map(resolve);
+    if (parts.some((p) => !p)) return unsupported('allOf refers to a schema that cannot be resolved');
+    let merged: JsonSchema = withoutKeys(schema, ['allOf']);
+    let mergedRefs = refs;
+    for (const part of parts as Resolved[]) {
+      const combined = mergeAllOf(merged, part.schema);
+      if (!combined) return unsupported('allOf combines schemas the form cannot merge');
+      merged = combined;
+      mergedRefs = [...new Set([...mergedRefs, ...part.refs])];
+    }
+    return buildField({ schema: merged, refs: mergedRefs }, ctx, common, depth + 1);
+  }
+  if (schema.not !== undefined || schema.if !== undefined) return unsupported('not / if-then-else cannot be shown as a form');
+
+  if (types && types.length > 1) return unsupported(`the value may be any of ${types.join(', ')}`);
+  const type = types?.[0] ?? (schema.properties !== undefined ? 'object' : schema.items !== undefined ? 'array' : undefined);
+  switch (type) {
+    case 'string':
+      return {
+        ...common,
+        kind: 'string',
+        ...pick(schema, { format: 'string', pattern: 'string', minLength: 'number', maxLength: 'number' }),
+      };
+    case 'number':
+    case 'integer':
+      return {
+        ...common,
+        kind: type,
+        ...pick(schema, { minimum: 'number', maximum: 'number', exclusiveMinimum: 'number', exclusiveMaximum: 'number', multipleOf: 'number' }),
+      };
+    case 'boolean':
+      return { ...common, kind: 'boolean' };
+    case 'array': {
+      if (!isObject(schema.items)) {
+        return unsupported(Array.isArray(schema.items) || Array.isArray(schema.prefixItems) ? 'tuple arrays are edited as JSON' : 'the array does not say what its items are');
+      }
+      const itemSchema = resolve(schema.items);
+      if (!itemSchema) return unsupported('the item schema cannot be resolved');
+      const items = buildField(itemSchema, ctx, { pointer: `${base.pointer}/-`, required: true, label: 'item' }, depth + 1);
+      return { ...common, kind: 'array', items, ...pick(schema, { minItems: 'number', maxItems: 'number', uniqueItems: 'boolean' }) };
+    }
+    case 'object': {
+      const properties = isObject(schema.properties) ? schema.properties : {};
+      const hasExtra = (schema.additionalProperties !== undefined && schema.additionalProperties !== false) || schema.patternProperties !== undefined;
+      if (Object.keys(properties).length === 0 && hasExtra && base.pointer !== '') {
+        return unsupported('an object with free-form keys is edited as JSON');
+      }
+      if (Object.keys(properties).length === 0 && hasExtra) return unsupported('the arguments are an object with free-form keys');
+      if (hasExtra) ctx.unsupported.push({ pointer: base.pointer, reason: 'extra properties beyond the listed ones can only be given in the JSON editor' });
+      const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : []);
+      const fields: FormField[] = [];
+      for (const [name, raw] of Object.entries(properties)) {
+        const pointer = `${base.pointer}/${escapePointer(name)}`;
+        const child = isObject(raw) ? resolve(raw) : raw === true ? { schema: {}, refs } : undefined;
+        if (!child) {
+          ctx.unsupported.push({ pointer, reason: 'the property schema cannot be resolved' });
+          fields.push({ kind: 'json', pointer, name, label: name, required: required.has(name), reason: 'the property schema cannot be resolved' });
+          continue;
+        }
+        fields.push(buildField(child, ctx, { pointer, name, label: name, required: required.has(name) }, depth + 1));
+      }
+      return { ...common, kind: 'object', fields };
+    }
+    default:
+      return unsupported('the schema does not give a type');
+  }
+}
+
+/**
+ * Follows local `$ref`s (`#/$defs/x`, `#/definitions/x`); undefined when one cannot be
+ * followed. A ref already expanded above this point is recursion: marked, shown as JSON.
+ */
+function resolveRefs(schema: JsonSchema, ctx: BuildContext, refs: string[]): Resolved | undefined {
+  let current = schema;
+  const followed = [...refs];
+  while (typeof current.$ref === 'string') {
+    const ref = current.$ref;
+    if (followed.includes(ref)) {
+      return { schema: { ...withoutKeys(current, ['$ref']), 'x-recursive': ref }, refs: followed };
+    }
+    followed.push(ref);
+    const target = ref.startsWith('#') ? lookupPointer(ctx.rootSchema, ref.slice(1)) : undefined;
+    if (!isObject(target)) return undefined;
+    // Keywords next to $ref (title, description, default) win over the target's.
+    current = { ...target, ...withoutKeys(current, ['$ref']) };
+  }
+  return { schema: current, refs: followed };
+}
+
+function lookupPointer(root: unknown, pointer: string): unknown {
+  if (pointer === '') return root;
+  let node = root;
+  for (const raw of pointer.replace(/^\//, '').split('/')) {
+    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (!isObject(node) && !Array.isArray(node)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+function mergeSchemas(base: JsonSchema, option: JsonSchema): JsonSchema {
+  if (Object.keys(base).length === 0) return option;
+  return mergeAllOf(base, option) ?? option;
+}
+
+/** Merges two object-ish schemas (properties and required united); undefined on conflicts. */
+function mergeAllOf(a: JsonSchema, b: JsonSchema): JsonSchema | undefined {
+  const merged: JsonSchema = { ...a };
+  for (const [key, value] of Object.entries(b)) {
+    if (key === 'properties' && isObject(value)) {
+      merged.properties = { ...(isObject(a.properties) ? a.properties : {}), ...value };
+    } else if (key === 'required' && Array.isArray(value)) {
+      merged.required = [...new Set([...(Array.isArray(a.required) ? a.required : []), ...value])];
+    } else if (key === 'type' && a.type !== undefined && JSON.stringify(a.type) !== JSON.stringify(value)) {
+      return undefined;
+    } else if (key === 'title' || key === 'description') {
+      if (merged[key] === undefined) merged[key] = value;
+    } else {
+      merged[key] = value;
+    }
+  }
+  return merged;
+}
+
+function optionLabel(option: JsonSchema, index: number): string {
+  if (typeof option.title === 'string' && option.title) return option.title;
+  // Discriminated unions: name the option after its constant property ({kind: {const: "circle"}}).
+  if (isObject(option.properties)) {
+    for (const [name, prop] of Object.entries(option.properties)) {
+      if (isObject(prop) && prop.const !== undefined) return `${name}: ${enumLabel(prop.const as Json)}`;
+    }
+  }
+  const type = typeList(option.type)?.join(' | ') ?? (option.properties ? 'object' : undefined);
+  return type ? `${type}${typeof option.format === 'string' ? ` (${option.format})` : ''}` : `option ${index + 1}`;
+}
+
+function enumLabel(value: Json): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function typeList(type: unknown): string[] | undefined {
+  if (typeof type === 'string') return [type];
+  if (Array.isArray(type) && type.every((t) => typeof t === 'string')) return type as string[];
+  return undefined;
+}
+
+function pick(schema: JsonSchema, keys: Record<string, 'string' | 'number' | 'boolean'>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, type] of Object.entries(keys)) {
+    if (typeof schema[key] === type) out[key] = schema[key];
+  }
+  return out;
+}
+
+function withoutKeys(schema: JsonSchema, keys: string[]): JsonSchema {
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(schema)) if (!keys.includes(key)) out[key] = value;
+  return out;
+}
+
+function escapePointer(name: string): string {
+  return name.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+// ---------------------------------------------------------------------------------------
+// values
+//
+// The form value of each kind: string → the text; number/integer → the text typed (coerced
+// on submit); boolean → true/false, null = not set; enum → index of the option as a string,
+// '' = not set; const → null; array → list of item values; object → map of member values;
+// choice → {option, value}; json → the JSON text, '' = not set.
+
+/** The values a fresh form starts with: the schema's defaults, else empty. */
+export function defaultValues(field: FormField): Json {
+  if (field.default !== undefined && field.kind !== 'const') return valuesFromArguments(field, field.default);
+  switch (field.kind) {
+    case 'string':
+    case 'number':
+    case 'integer':
+    case 'json':
+      return '';
+    case 'boolean':
+      return field.required && !field.nullable ? false : null;
+    case 'enum':
+      return field.required && field.options.length === 1 ? '0' : '';
+    case 'const':
+      return null;
+    case 'array':
+      return Array.from({ length: field.minItems ?? 0 }, () => defaultValues(field.items));
+    case 'object':
+      return Object.fromEntries(field.fields.map((f) => [f.name ?? '', defaultValues(f)]));
+    case 'choice':
+      return { option: 0, value: defaultValues(field.options[0].field) } satisfies ChoiceValue;
+  }
+}
+
+/** Form values showing the given arguments (remembered or typed as JSON). Unknown extra keys are dropped. */
+export function valuesFromArguments(field: FormField, value: unknown): Json {
+  if (value === undefined || (value === null && field.kind !== 'json' && field.kind !== 'const')) {
+    return field.kind === 'boolean' ? null : field.kind === 'array' ? [] : field.kind === 'object' || field.kind === 'choice' ? emptyValues(field) : '';
+  }
+  switch (field.kind) {
+    case 'string':
+      return typeof value === 'string' ? value : JSON.stringify(value);
+    case 'number':
+    case 'integer':
+      return typeof value === 'number' ? String(value) : typeof value === 'string' ? value : '';
+    case 'boolean':
+      return typeof value === 'boolean' ? value : null;
+    case 'enum': {
+      const index = field.options.findIndex((o) => jsonEqual(o.value, value));
+      return index < 0 ? '' : String(index);
+    }
+    case 'const':
+      return null;
+    case 'array':
+      return Array.isArray(value) ? value.map((item) => valuesFromArguments(field.items, item)) : [];
+    case 'object': {
+      const record = isObject(value) ? value : {};
+      return Object.fromEntries(field.fields.map((f) => [f.name ?? '', valuesFromArguments(f, record[f.name ?? ''])]));
+    }
+    case 'choice': {
+      const index = Math.max(0, field.options.findIndex((o) => matches(o.field, value)));
+      return { option: index, value: valuesFromArguments(field.options[index].field, value) } satisfies ChoiceValue;
+    }
+    case 'json':
+      return JSON.stringify(value, null, 2);
+  }
+}
+
+/** Values with nothing filled in (unlike defaultValues, no defaults applied). */
+function emptyValues(field: FormField): Json {
+  if (field.kind === 'object') return Object.fromEntries(field.fields.map((f) => [f.name ?? '', valuesFromArguments(f, undefined)]));
+  if (field.kind === 'choice') return { option: 0, value: emptyValues(field.options[0].field) } satisfies ChoiceValue;
+  return valuesFromArguments(field, undefined);
+}
+
+/** Whether a value has the shape of a field (used to pick the option of a choice). */
+function matches(field: FormField, value: unknown): boolean {
+  switch (field.kind) {
+    case 'string':
+      return typeof value === 'string';
+    case 'number':
+      return typeof value === 'number';
+    case 'integer':
+      return typeof value === 'number' && Number.isInteger(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'enum':
+      return field.options.some((o) => jsonEqual(o.value, value));
+    case 'const':
+      return jsonEqual(field.value, value);
+    case 'array':
+      return Array.isArray(value);
+    case 'object':
+      return isObject(value)
+        && field.fields.every((f) => (f.kind === 'const' ? jsonEqual(f.value, value[f.name ?? '']) : !f.required || value[f.name ?? ''] !== undefined));
+    case 'choice':
+      return field.options.some((o) => matches(o.field, value));
+    case 'json':
+      return true;
+  }
+}
+
+/**
+ * The call arguments the form values describe. Empty optional fields are left out, numbers
+ * are parsed, JSON fields are parsed. `problems` lists what could not be converted; the
+ * arguments are then incomplete and must not be sent.
+ */
+export function formToArguments(model: FormModel, values: Json): { args: Record<string, unknown>; problems: FieldProblem[] } {
+  const problems: FieldProblem[] = [];
+  const args = convert(model.root, values, problems);
+  return { args: isObject(args) ? args : {}, problems };
+}
+
+const EMPTY = Symbol('empty');
+
+function convert(field: FormField, value: Json | undefined, problems: FieldProblem[], pointer = field.pointer): unknown {
+  const empty = (): unknown => (field.required && field.nullable ? null : EMPTY);
+  switch (field.kind) {
+    case 'string': {
+      const text = typeof value === 'string' ? value : '';
+      return text === '' && !field.required ? empty() : text;
+    }
+    case 'number':
+    case 'integer': {
+      const text = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
+      if (text === '') return empty();
+      const n = Number(text);
+      if (!Number.isFinite(n)) {
+        problems.push({ pointer, message: `"${text}" is not a number` });
+        return EMPTY;
+      }
+      if (field.kind === 'integer' && !Number.isInteger(n)) {
+        problems.push({ pointer, message: `${text} is not a whole number` });
+        return EMPTY;
+      }
+      return n;
+    }
+    case 'boolean':
+      return typeof value === 'boolean' ? value : empty();
+    case 'enum': {
+      const index = typeof value === 'string' && value !== '' ? Number(value) : -1;
+      return field.options[index] ? field.options[index].value : empty();
+    }
+    case 'const':
+      return field.value;
+    case 'array': {
+      const items = Array.isArray(value) ? value : [];
+      if (items.length === 0 && !field.required) return EMPTY;
+      return items.map((item, i) => {
+        const converted = convert(field.items, item, problems, `${pointer}/${i}`);
+        if (converted === EMPTY) {
+          problems.push({ pointer: `${pointer}/${i}`, message: 'is empty: fill it in or remove the item' });
+          return null;
+        }
+        return converted;
+      });
+    }
+    case 'object': {
+      const record = isObject(value) ? value : {};
+      const out: Record<string, unknown> = {};
+      for (const child of field.fields) {
+        const name = child.name ?? '';
+        const converted = convert(child, record[name], problems, `${pointer}/${escapePointer(name)}`);
+        if (converted !== EMPTY) out[name] = converted;
+      }
+      // A nested optional object the user left untouched is omitted; the root always exists.
+      if (field.pointer !== '' && !field.required && !hasContent(field, value)) return empty();
+      return out;
+    }
+    case 'choice': {
+      if (!field.required && !hasContent(field, value)) return empty();
+      const choice = isObject(value) ? value : { option: 0, value: null };
+      const option = field.options[typeof choice.option === 'number' ? choice.option : 0] ?? field.options[0];
+      const converted = convert({ ...option.field, required: field.required, nullable: field.nullable }, choice.value as Json, problems, pointer);
+      return converted;
+    }
+    case 'json': {
+      const text = typeof value === 'string' ? value.trim() : '';
+      if (text === '') return empty();
+      try {
+        return JSON.parse(text);
+      } catch (error) {
+        problems.push({ pointer, message: `is not valid JSON (${error instanceof Error ? error.message : String(error)})` });
+        return EMPTY;
+      }
+    }
+  }
+}
+
+/** Whether the user filled in anything below a field (constants do not count). */
+function hasContent(field: FormField, value: Json | undefined): boolean {
+  switch (field.kind) {
+    case 'object': {
+      const record = isObject(value) ? value : {};
+      return field.fields.some((f) => hasContent(f, record[f.name ?? '']));
+    }
+    case 'choice': {
+      const choice = isObject(value) ? value : {};
+      const option = field.options[typeof choice.option === 'number' ? choice.option : 0] ?? field.options[0];
+      return hasContent(option.field, choice.value);
+    }
+    case 'array':
+      return Array.isArray(value) && value.length > 0;
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'const':
+      return false;
+    default:
+      return typeof value === 'string' ? value.trim() !== '' : value !== undefined && value !== null;
+  }
+}
+
+/**
+ * Arguments with secret fields (writeOnly, format password) removed, for remembering: they
+ * must not be written to workspace storage in plain text.
+ */
+export function withoutSecrets(field: FormField, value: unknown): unknown {
+  if (field.kind === 'object' && isObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(value)) {
+      const child = field.fields.find((f) => f.name === key);
+      if (child?.secret) continue;
+      out[key] = child ? withoutSecrets(child, v) : v;
+    }
+    return out;
+  }
+  if (field.kind === 'array' && Array.isArray(value)) return value.map((v) => withoutSecrets(field.items, v));
+  if (field.kind === 'choice') {
+    const option = field.options.find((o) => matches(o.field, value));
+    return option ? withoutSecrets(option.field, value) : value;
+  }
+  return value;
+}
+
+/** The field at a JSON Pointer of the arguments (array indexes match the item field). */
+export function fieldAt(root: FormField, pointer: string): FormField | undefined {
+  if (pointer === '' || pointer === root.pointer) return root;
+  const parts = pointer.replace(/^\//, '').split('/');
+  let field: FormField | undefined = root;
+  for (const part of parts) {
+    while (field?.kind === 'choice') field = field.options[0]?.field;
+    if (!field) return undefined;
+    if (field.kind === 'object') field = field.fields.find((f) => escapePointer(f.name ?? '') === part);
+    else if (field.kind === 'array') field = field.items;
+    else return undefined;
+  }
+  return field;
+}
+
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((v, i) => jsonEqual(v, (b as unknown[])[i]));
+  const ka = Object.keys(a as object);
+  const kb = Object.keys(b as object);
+  return ka.length === kb.length && ka.every((k) => jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+/** Human hints for a field's constraints, shown under the input ("3–20 characters", "≥ 0"). */
+export function constraintHints(field: FormField): string[] {
+  const hints: string[] = [];
+  if (field.kind === 'string') {
+    if (field.minLength !== undefined && field.maxLength !== undefined) hints.push(`${field.minLength}–${field.maxLength} characters`);
+    else if (field.minLength !== undefined) hints.push(`at least ${field.minLength} characters`);
+    else if (field.maxLength !== undefined) hints.push(`at most ${field.maxLength} characters`);
+    if (field.format) hints.push(`format: ${field.format}`);
+    if (field.pattern) hints.push(`pattern: ${field.pattern}`);
+  } else if (field.kind === 'number' || field.kind === 'integer') {
+    if (field.kind === 'integer') hints.push('whole number');
+    if (field.minimum !== undefined) hints.push(`≥ ${field.minimum}`);
+    if (field.exclusiveMinimum !== undefined) hints.push(`> ${field.exclusiveMinimum}`);
+    if (field.maximum !== undefined) hints.push(`≤ ${field.maximum}`);
+    if (field.exclusiveMaximum !== undefined) hints.push(`< ${field.exclusiveMaximum}`);
+    if (field.multipleOf !== undefined) hints.push(`multiple of ${field.multipleOf}`);
+  } else if (field.kind === 'array') {
+    if (field.minItems !== undefined) hints.push(`at least ${field.minItems} items`);
+    if (field.maxItems !== undefined) hints.push(`at most ${field.maxItems} items`);
+    if (field.uniqueItems) hints.push('no duplicates');
+  }
+  if (field.default !== undefined) hints.push(`default: ${JSON.stringify(field.default)}`);
+  return hints;
+}

@@ -1,0 +1,92 @@
+/**
+ * `mcpWorkbench.runTool`: opens the Run Tool panel for a tool. The argument is a ToolRef
+ * (tree nodes carry `serverId` and `toolName`); without one, a quick pick lists the tools of
+ * the running servers. Returns the panel controller (the integration tests drive it).
+ */
+import * as vscode from 'vscode';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolRef } from '../commandArgs';
+import type { McpServerConnection } from '../mcp/serverConnection';
+import type { Workbench } from '../workbench';
+import { ToolRunnerPanel } from './toolRunnerPanel';
+
+export function registerToolRunner(workbench: Workbench): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand('mcpWorkbench.runTool', (arg?: unknown) => runTool(workbench, arg)),
+    new vscode.Disposable(() => ToolRunnerPanel.disposeAll()),
+  ];
+}
+
+function isToolRef(arg: unknown): arg is ToolRef {
+  const ref = arg as Partial<ToolRef> | undefined;
+  return typeof ref?.serverId === 'string' && typeof ref.toolName === 'string';
+}
+
+async function runTool(workbench: Workbench, arg: unknown): Promise<ToolRunnerPanel | undefined> {
+  const picked = isToolRef(arg) ? await resolveRef(workbench, arg) : await pickTool(workbench);
+  return picked && ToolRunnerPanel.show(workbench, picked.connection, picked.tool);
+}
+
+async function resolveRef(workbench: Workbench, ref: ToolRef): Promise<{ connection: McpServerConnection; tool: Tool } | undefined> {
+  let connection = workbench.registry.find(ref.serverId);
+  if (!connection) {
+    void vscode.window.showErrorMessage(vscode.l10n.t('There is no MCP server "{0}" in the configuration.', ref.serverId));
+    return undefined;
+  }
+  if (connection.state.kind !== 'running') {
+    const start = vscode.l10n.t('Start Server');
+    const answer = await vscode.window.showErrorMessage(
+      vscode.l10n.t('MCP server "{0}" is not running, so its tool "{1}" cannot be run.', connection.definition.label, ref.toolName), start);
+    if (answer !== start) return undefined;
+    await vscode.commands.executeCommand('mcpWorkbench.startServer', { serverId: connection.definition.id });
+    connection = workbench.registry.find(ref.serverId);
+    if (connection?.state.kind !== 'running') return undefined;
+  }
+  let tools: Tool[];
+  try {
+    tools = await connection.list('tools');
+  } catch (error) {
+    void vscode.window.showErrorMessage(vscode.l10n.t('Could not list the tools of "{0}": {1}', connection.definition.label, error instanceof Error ? error.message : String(error)));
+    return undefined;
+  }
+  const tool = tools.find((t) => t.name === ref.toolName);
+  if (!tool) {
+    void vscode.window.showErrorMessage(vscode.l10n.t('MCP server "{0}" has no tool "{1}" (it may have been removed).', connection.definition.label, ref.toolName));
+    return undefined;
+  }
+  return { connection, tool };
+}
+
+async function pickTool(workbench: Workbench): Promise<{ connection: McpServerConnection; tool: Tool } | undefined> {
+  const running = workbench.registry.all().filter((c) => c.state.kind === 'running' && c.advertises('tools'));
+  if (running.length === 0) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('No running MCP server offers tools. Start a server first.'));
+    return undefined;
+  }
+  type Item = vscode.QuickPickItem & { connection?: McpServerConnection; tool?: Tool };
+  const load = async (): Promise<Item[]> => {
+    const items: Item[] = [];
+    for (const connection of running) {
+      const tools = await connection.list('tools').catch(() => [] as Tool[]);
+      if (!tools.length) continue;
+      items.push({ label: connection.definition.label, kind: vscode.QuickPickItemKind.Separator });
+      for (const tool of tools) {
+        items.push({
+          label: tool.title ?? tool.annotations?.title ?? tool.name,
+          description: tool.title || tool.annotations?.title ? tool.name : undefined,
+          detail: tool.description,
+          connection,
+          tool,
+        });
+      }
+    }
+    return items;
+  };
+  const choice = await vscode.window.showQuickPick(load(), {
+    title: vscode.l10n.t('Run Tool'),
+    placeHolder: vscode.l10n.t('Tool to run'),
+    matchOnDescription: true,
+    matchOnDetail: true,
+  });
+  return choice?.connection && choice.tool ? { connection: choice.connection, tool: choice.tool } : undefined;
+}

@@ -1,0 +1,380 @@
+/**
+ * The Run Tool panel: one webview panel per tool with a form generated from the tool's
+ * `inputSchema`, the call itself (validation, confirmation, progress, cancellation) and its
+ * result. The controller is usable without the webview (`submit`, `cancel`, `onDidRender`),
+ * which is how the integration tests drive it; the webview is a view of the same state.
+ */
+import * as vscode from 'vscode';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { argumentsPreview, errorOutcome, needsConfirmation, rememberedArgumentsKey, resultOutcome, toolInfo } from '../common/toolCall';
+import { buildFormModel, defaultValues, formToArguments, valuesFromArguments, withoutSecrets, type FieldProblem, type FormModel } from '../common/schemaForm';
+import { validateAgainstSchema } from '../common/schemaValidation';
+import { parseFromWebview, type FromWebview, type ProgressInfo, type RunOutcome, type ToWebview } from '../common/toolRunnerProtocol';
+import type { ServerDefinition } from '../common/launchDefinition';
+import type { McpServerConnection } from '../mcp/serverConnection';
+import type { Workbench } from '../workbench';
+
+/**
+ * Asks the user whether to run a tool that is not marked read-only. This is the one step
+ * that needs a human, so it is a replaceable function: tests set `panel.confirm`.
+ */
+export type ConfirmCall = (tool: Tool, serverLabel: string, args: Record<string, unknown>) => Promise<boolean>;
+
+export const confirmWithModal: ConfirmCall = async (tool, serverLabel, args) => {
+  const run = vscode.l10n.t('Run Tool');
+  const why = tool.annotations?.destructiveHint === true
+    ? vscode.l10n.t('The tool says it may make destructive changes.')
+    : vscode.l10n.t('The tool is not marked read-only: it may change things.');
+  const answer = await vscode.window.showWarningMessage(
+    vscode.l10n.t('Run "{0}" on server "{1}"?', tool.title ?? tool.name, serverLabel),
+    { modal: true, detail: `${why}\n\n${vscode.l10n.t('Arguments:')}\n${argumentsPreview(args)}` },
+    run,
+  );
+  return answer === run;
+};
+
+/** What `submit` ended with: the outcome shown, or why nothing was sent. */
+export type SubmitResult = RunOutcome | { kind: 'invalid'; issues: FieldProblem[] } | { kind: 'declined' } | { kind: 'busy' };
+
+interface RunningCall {
+  requestId: string;
+  abort: AbortController;
+  progress?: ProgressInfo;
+}
+
+let nextRequest = 0;
+function newRequestId(): string {
+  return `host-${Date.now().toString(36)}-${++nextRequest}`;
+}
+
+function panelKey(serverId: string, toolName: string): string {
+  return JSON.stringify([serverId, toolName]);
+}
+
+export class ToolRunnerPanel implements vscode.Disposable {
+  static readonly viewType = 'mcpWorkbench.toolRunner';
+  private static readonly panels = new Map<string, ToolRunnerPanel>();
+
+  /** Opens the panel of a tool, or reveals the one already open. */
+  static show(workbench: Workbench, connection: McpServerConnection, tool: Tool): ToolRunnerPanel {
+    const existing = ToolRunnerPanel.panels.get(panelKey(connection.definition.id, tool.name));
+    if (existing) {
+      existing.panel.reveal();
+      return existing;
+    }
+    return new ToolRunnerPanel(workbench, connection, tool);
+  }
+
+  /** Replaced by tests; see ConfirmCall. */
+  confirm: ConfirmCall = confirmWithModal;
+
+  private readonly panel: vscode.WebviewPanel;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly onDidRenderEmitter = new vscode.EventEmitter<RunOutcome>();
+  /** Fires with every outcome the panel shows (the webview renders the same model). */
+  readonly onDidRender = this.onDidRenderEmitter.event;
+  private readonly onDidProgressEmitter = new vscode.EventEmitter<ProgressInfo>();
+  /** Fires with every `notifications/progress` of the running call. */
+  readonly onDidProgress = this.onDidProgressEmitter.event;
+  private readonly onDidDisposeEmitter = new vscode.EventEmitter<void>();
+  readonly onDidDispose = this.onDidDisposeEmitter.event;
+  /** Resolves when the webview's script has started and asked for its state (the CSP let it run). */
+  readonly webviewReady: Promise<void>;
+  private resolveReady!: () => void;
+
+  private tool: Tool;
+  private form: FormModel;
+  private notice: string | undefined;
+  private running: RunningCall | undefined;
+  private last: { requestId: string; outcome: RunOutcome; result?: CallToolResult } | undefined;
+  private disposed = false;
+  readonly serverId: string;
+  private readonly serverName: string;
+  private readonly serverLabel: string;
+  private readonly initialDefinition: ServerDefinition;
+
+  private constructor(private readonly workbench: Workbench, connection: McpServerConnection, tool: Tool) {
+    this.initialDefinition = connection.definition;
+    this.serverId = connection.definition.id;
+    this.serverName = connection.definition.name;
+    this.serverLabel = connection.definition.label;
+    this.tool = tool;
+    this.form = buildFormModel(tool.inputSchema);
+    this.webviewReady = new Promise((resolve) => (this.resolveReady = resolve));
+
+    const extensionUri = workbench.context.extensionUri;
+    this.panel = vscode.window.createWebviewPanel(
+      ToolRunnerPanel.viewType,
+      this.title(),
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+      {
+        enableScripts: true,
+        // Not retained when hidden (memory); the webview keeps what was typed with setState and the host resends the rest.
+        retainContextWhenHidden: false,
+        localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')],
+      },
+    );
+    this.panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'mcp.svg');
+    this.panel.webview.html = this.html();
+    ToolRunnerPanel.panels.set(panelKey(this.serverId, tool.name), this);
+
+    this.disposables.push(
+      this.panel.onDidDispose(() => this.dispose()),
+      this.panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message)),
+      connection.onDidChangeList((kind) => {
+        if (kind === 'tools') this.toolListChanged();
+      }),
+    );
+  }
+
+  get toolName(): string {
+    return this.tool.name;
+  }
+
+  /** The arguments remembered from the last run of this tool (what the form pre-fills). */
+  get rememberedArguments(): Record<string, unknown> | undefined {
+    return this.workbench.context.workspaceState.get<Record<string, unknown>>(rememberedArgumentsKey(this.serverName, this.tool.name));
+  }
+
+  /** The last outcome shown, if any. */
+  get lastOutcome(): RunOutcome | undefined {
+    return this.last?.outcome;
+  }
+
+  /**
+   * Validates and runs the tool with the arguments, as the webview's Run button does:
+   * invalid arguments are not sent; tools not marked read-only ask `confirm` first.
+   */
+  async submit(args: Record<string, unknown>, requestId = newRequestId()): Promise<SubmitResult> {
+    if (this.running) return { kind: 'busy' };
+    const validation = validateAgainstSchema(this.tool.inputSchema, args);
+    if (validation.valid === false) {
+      this.post({ type: 'invalid', requestId, issues: validation.issues });
+      return { kind: 'invalid', issues: validation.issues };
+    }
+    const schemaNote = validation.valid === undefined
+      ? vscode.l10n.t('The input schema could not be compiled ({0}); the arguments were sent unchecked.', validation.schemaError)
+      : undefined;
+    const tool = this.tool;
+    const running: RunningCall = { requestId, abort: new AbortController() };
+    // Claimed before the confirmation so a second submit cannot slip in while the dialog is open.
+    this.running = running;
+    try {
+      if (needsConfirmation(tool) && !(await this.confirm(tool, this.serverLabel, args))) {
+        this.post({ type: 'declined', requestId });
+        return { kind: 'declined' };
+      }
+      await this.workbench.context.workspaceState.update(rememberedArgumentsKey(this.serverName, tool.name), withoutSecrets(this.form.root, args));
+      this.post({ type: 'started', requestId, ...(schemaNote ? { schemaNote } : {}) });
+      const { outcome, result } = await this.call(tool, args, running);
+      this.last = { requestId, outcome, result };
+      if (!this.disposed) {
+        this.post({ type: 'outcome', requestId, outcome });
+        this.onDidRenderEmitter.fire(outcome);
+      }
+      return outcome;
+    } finally {
+      if (this.running === running) this.running = undefined;
+    }
+  }
+
+  /** Cancels the running call (the SDK sends `notifications/cancelled`). */
+  cancel(requestId?: string): void {
+    if (this.running && (requestId === undefined || this.running.requestId === requestId)) this.running.abort.abort();
+  }
+
+  private async call(tool: Tool, args: Record<string, unknown>, running: RunningCall): Promise<{ outcome: RunOutcome; result?: CallToolResult }> {
+    const started = Date.now();
+    return vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('MCP {0}: {1}', this.serverLabel, tool.title ?? tool.name), cancellable: true },
+      async (progress, token) => {
+        const subscription = token.onCancellationRequested(() => running.abort.abort());
+        let reported = 0;
+        try {
+          const connection = this.workbench.registry.find(this.serverId);
+          if (!connection) throw new Error(vscode.l10n.t('Server "{0}" is no longer configured.', this.serverLabel));
+          const result = await connection.callTool(tool.name, args, {
+            signal: running.abort.signal,
+            onprogress: (p) => {
+              const info: ProgressInfo = { progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message ? { message: p.message } : {}) };
+              running.progress = info;
+              const percent = p.total ? Math.min(100, (p.progress / p.total) * 100) : undefined;
+              const increment = percent !== undefined && percent > reported ? percent - reported : undefined;
+              if (percent !== undefined) reported = Math.max(reported, percent);
+              progress.report({ message: p.message ?? (p.total ? `${p.progress} / ${p.total}` : String(p.progress)), increment });
+              this.post({ type: 'progress', requestId: running.requestId, progress: info });
+              this.onDidProgressEmitter.fire(info);
+            },
+          });
+          return { outcome: resultOutcome(result, tool, Date.now() - started), result };
+        } catch (error) {
+          return { outcome: errorOutcome(error, Date.now() - started, running.abort.signal.aborted) };
+        } finally {
+          subscription.dispose();
+        }
+      },
+    );
+  }
+
+  private receive(raw: unknown): void {
+    const message = parseFromWebview(raw);
+    if (!message) {
+      this.workbench.outputs.logFor(this.definitionForLog()).log('warn', `Run Tool: ignored a malformed webview message: ${JSON.stringify(raw)?.slice(0, 200)}`);
+      return;
+    }
+    void this.handle(message);
+  }
+
+  private async handle(message: FromWebview): Promise<void> {
+    switch (message.type) {
+      case 'ready':
+        this.resolveReady();
+        this.sendInit();
+        return;
+      case 'submit':
+        await this.submit(message.args, message.requestId);
+        return;
+      case 'cancel':
+        this.cancel(message.requestId);
+        return;
+      case 'openResource':
+        try {
+          await vscode.commands.executeCommand('mcpWorkbench.openResource', { serverId: this.serverId, uri: message.uri });
+        } catch (error) {
+          void vscode.window.showErrorMessage(vscode.l10n.t('Could not open the resource {0}: {1}', message.uri, error instanceof Error ? error.message : String(error)));
+        }
+        return;
+      case 'saveBlob':
+        await this.saveBlob(message.requestId, message.index);
+        return;
+      case 'error':
+        this.workbench.outputs.logFor(this.definitionForLog()).log('error', `Run Tool webview: ${message.message}`);
+        return;
+    }
+  }
+
+  private async saveBlob(requestId: string, index: number): Promise<void> {
+    const item = this.last?.requestId === requestId ? this.last.result?.content?.[index] : undefined;
+    const resource = item?.type === 'resource' ? item.resource : undefined;
+    if (!resource || !('blob' in resource) || typeof resource.blob !== 'string') {
+      void vscode.window.showErrorMessage(vscode.l10n.t('That result is no longer available; run the tool again to save it.'));
+      return;
+    }
+    const name = decodeURIComponent(resource.uri.split(/[/\\]/).filter(Boolean).pop() ?? 'resource').replace(/[^\w.-]+/g, '_') || 'resource';
+    const base = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const target = await vscode.window.showSaveDialog({ defaultUri: base ? vscode.Uri.joinPath(base, name) : undefined, title: vscode.l10n.t('Save {0}', resource.uri) });
+    if (!target) return;
+    try {
+      await vscode.workspace.fs.writeFile(target, Buffer.from(resource.blob, 'base64'));
+    } catch (error) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('Could not save {0}: {1}', target.fsPath, error instanceof Error ? error.message : String(error)));
+    }
+  }
+
+  private sendInit(): void {
+    const remembered = this.rememberedArguments;
+    const values = remembered ? valuesFromArguments(this.form.root, remembered) : defaultValues(this.form.root);
+    this.post({
+      type: 'init',
+      tool: toolInfo(this.tool, this.serverLabel, this.notice),
+      form: this.form,
+      schemaKey: this.schemaKey(),
+      values,
+      remembered: remembered !== undefined,
+      arguments: remembered ?? formToArguments(this.form, values).args,
+      ...(this.running ? { running: { requestId: this.running.requestId, ...(this.running.progress ? { progress: this.running.progress } : {}) } } : {}),
+      ...(this.last ? { last: { requestId: this.last.requestId, outcome: this.last.outcome } } : {}),
+    });
+  }
+
+  /** Follows the server's tool list: a changed schema rebuilds the form, a removed tool shows a notice. */
+  private toolListChanged(): void {
+    const connection = this.workbench.registry.find(this.serverId);
+    const updated = connection?.cached('tools')?.find((t) => t.name === this.tool.name);
+    const notice = updated ? undefined : vscode.l10n.t('The server no longer lists this tool; running it will probably fail.');
+    const schemaChanged = updated && JSON.stringify(updated.inputSchema) !== JSON.stringify(this.tool.inputSchema);
+    if (!schemaChanged && notice === this.notice && (!updated || JSON.stringify(updated) === JSON.stringify(this.tool))) return;
+    if (updated) {
+      this.tool = updated;
+      this.form = buildFormModel(updated.inputSchema);
+    }
+    this.notice = notice;
+    this.panel.title = this.title();
+    this.post({ type: 'toolChanged', tool: toolInfo(this.tool, this.serverLabel, this.notice), form: this.form, schemaKey: this.schemaKey() });
+  }
+
+  private schemaKey(): string {
+    const text = JSON.stringify(this.tool.inputSchema);
+    let hash = 0;
+    for (let i = 0; i < text.length; i++) hash = (hash * 31 + text.charCodeAt(i)) | 0;
+    return `${this.serverName}/${this.tool.name}/${(hash >>> 0).toString(36)}`;
+  }
+
+  private title(): string {
+    return vscode.l10n.t('Run {0}', this.tool.title ?? this.tool.annotations?.title ?? this.tool.name);
+  }
+
+  private definitionForLog(): ServerDefinition {
+    return this.workbench.registry.find(this.serverId)?.definition ?? this.initialDefinition;
+  }
+
+  private post(message: ToWebview): void {
+    if (!this.disposed) void this.panel.webview.postMessage(message);
+  }
+
+  private html(): string {
+    const webview = this.panel.webview;
+    const nonce = randomNonce();
+    const root = vscode.Uri.joinPath(this.workbench.context.extensionUri, 'dist', 'webview');
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(root, 'toolRunner.js'));
+    const style = webview.asWebviewUri(vscode.Uri.joinPath(root, 'toolRunner.css'));
+    const csp = [
+      "default-src 'none'",
+      `img-src ${webview.cspSource} data:`,
+      'media-src data:',
+      `style-src ${webview.cspSource}`,
+      `script-src 'nonce-${nonce}'`,
+    ].join('; ');
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${style}">
+<title>${escapeAttribute(this.title())}</title>
+</head>
+<body>
+<main id="app" aria-live="polite"><p class="loading">${escapeAttribute(vscode.l10n.t('Loading…'))}</p></main>
+<script nonce="${nonce}" src="${script}"></script>
+</body>
+</html>`;
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    ToolRunnerPanel.panels.delete(panelKey(this.serverId, this.tool.name));
+    this.panel.dispose();
+    this.disposables.forEach((d) => d.dispose());
+    this.onDidDisposeEmitter.fire();
+    this.onDidRenderEmitter.dispose();
+    this.onDidProgressEmitter.dispose();
+    this.onDidDisposeEmitter.dispose();
+  }
+
+  /** Closes every open Run Tool panel (extension shutdown). */
+  static disposeAll(): void {
+    for (const panel of [...ToolRunnerPanel.panels.values()]) panel.dispose();
+  }
+}
+
+function randomNonce(): string {
+  const bytes = new Uint8Array(24);
+  globalThis.crypto.getRandomValues(bytes);
+  return Buffer.from(bytes).toString('base64').replace(/[^A-Za-z0-9]/g, '');
+}
+
+function escapeAttribute(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}

@@ -1,0 +1,156 @@
+/**
+ * Run Tool inside a real VS Code: the command opens a webview panel whose script loads under
+ * its CSP, and the panel controller (which the webview drives) calls fixture tools. The
+ * confirmation modal is the one human step; tests replace `panel.confirm`.
+ */
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { McpWorkbenchApi } from '../../../src/api';
+import type { RunOutcome } from '../../../src/common/toolRunnerProtocol';
+import type { ToolRunnerPanel } from '../../../src/toolRunner/toolRunnerPanel';
+import { activateApi, running, textOf, waitFor } from '../helpers';
+
+suite('Run Tool panel', function () {
+  this.timeout(60000);
+  let api: McpWorkbenchApi;
+  let serverId: string;
+  const opened: ToolRunnerPanel[] = [];
+
+  async function open(toolName: string): Promise<ToolRunnerPanel> {
+    const panel = await vscode.commands.executeCommand<ToolRunnerPanel | undefined>('mcpWorkbench.runTool', { serverId, toolName });
+    assert.ok(panel, `no panel for ${toolName}`);
+    opened.push(panel);
+    return panel;
+  }
+
+  suiteSetup(async () => {
+    api = await activateApi();
+    const c = await running(api, 'fixture-stdio');
+    serverId = c.definition.id;
+    await c.list('tools');
+  });
+
+  suiteTeardown(() => {
+    for (const panel of opened) panel.dispose();
+  });
+
+  test('the panel opens once per tool and its webview script runs under the CSP', async () => {
+    const panel = await open('echo');
+    assert.equal(await open('echo'), panel, 'the open panel is revealed, not duplicated');
+    await Promise.race([panel.webviewReady, new Promise((_, reject) => setTimeout(() => reject(new Error('webview never sent ready')), 20000))]);
+  });
+
+  test('every content type is rendered and structuredContent is checked against the outputSchema', async () => {
+    const panel = await open('allContent');
+    const rendered = new Promise<RunOutcome>((resolve) => panel.onDidRender(resolve));
+    const outcome = await panel.submit({});
+    assert.deepEqual(await rendered, outcome);
+    assert.equal(outcome.kind, 'result');
+    if (outcome.kind !== 'result') return;
+    assert.equal(outcome.isError, false);
+    assert.deepEqual(outcome.blocks.map((b) => b.kind), ['text', 'markdown', 'image', 'audio', 'resourceLink', 'resourceText', 'resourceBlob']);
+    const [plain, markdown, image, audio, link, text, blob] = outcome.blocks;
+    assert.deepEqual(plain, { kind: 'text', text: 'plain <b>text</b> result' });
+    assert.ok(markdown.kind === 'markdown' && markdown.html.includes('<h1>Report</h1>') && markdown.html.includes('&lt;script&gt;') && !markdown.html.includes('<script>'));
+    assert.ok(image.kind === 'image' && image.dataUri.startsWith('data:image/png;base64,'));
+    assert.ok(audio.kind === 'audio' && audio.dataUri.startsWith('data:audio/wav;base64,'));
+    assert.deepEqual(link, { kind: 'resourceLink', uri: 'fixture://static/hello', name: 'hello', title: 'Hello', mimeType: 'text/plain' });
+    assert.deepEqual(text, { kind: 'resourceText', uri: 'fixture://static/hello', mimeType: 'text/plain', text: 'Hello from the fixture' });
+    assert.ok(blob.kind === 'resourceBlob' && blob.bytes > 0 && blob.mimeType === 'image/png');
+    assert.deepEqual(outcome.structured?.validation, { valid: true });
+    assert.equal(JSON.parse(outcome.structured!.json).count, 7);
+  });
+
+  test('structuredContent that violates the outputSchema is shown, with the violations', async () => {
+    const panel = await open('badOutput');
+    const outcome = await panel.submit({});
+    assert.equal(outcome.kind, 'result');
+    if (outcome.kind !== 'result') return;
+    assert.ok(outcome.structured, 'the structured content is still shown');
+    assert.equal(outcome.structured.validation?.valid, false);
+  });
+
+  test('a tool error (isError) and a protocol error (unknown tool) are told apart', async () => {
+    const fail = await open('fail');
+    let asked = 0;
+    fail.confirm = async () => ++asked > 0;
+    const toolError = await fail.submit({});
+    assert.equal(asked, 1, 'a destructive tool asks for confirmation');
+    assert.ok(toolError.kind === 'result' && toolError.isError);
+    assert.ok(toolError.kind === 'result' && toolError.blocks[0].kind === 'text' && toolError.blocks[0].text === 'fixture failure');
+
+    // A tool that disappears after the panel opened: the server answers -32602.
+    const c = await running(api, 'fixture-stdio');
+    await c.callTool('addTool', { name: 'ephemeral' });
+    await waitFor(() => c.cached('tools')?.some((t) => t.name === 'ephemeral'), 'the ephemeral tool');
+    const gone = await open('ephemeral');
+    gone.confirm = async () => true;
+    await c.callTool('removeTool', { name: 'ephemeral' });
+    await waitFor(() => !c.cached('tools')?.some((t) => t.name === 'ephemeral'), 'the tool to be removed');
+    const protocolError = await gone.submit({ text: 'x' });
+    assert.deepEqual(protocolError.kind === 'protocolError' && [protocolError.code, protocolError.message], [-32602, 'Unknown tool: ephemeral']);
+  });
+
+  test('declining the confirmation sends nothing', async () => {
+    const panel = await open('formDemo');
+    panel.confirm = async () => false;
+    assert.deepEqual(await panel.submit({ name: 'Ada', count: 2 }), { kind: 'declined' });
+  });
+
+  test('invalid arguments are blocked by schema validation before anything is sent', async () => {
+    const panel = await open('formDemo');
+    let asked = false;
+    panel.confirm = async () => (asked = true);
+    const result = await panel.submit({ name: 'A', count: 11, code: 'abc', target: { nope: 1 } });
+    assert.equal(result.kind, 'invalid');
+    assert.equal(asked, false, 'no confirmation for arguments that are not sent');
+    const pointers = result.kind === 'invalid' ? result.issues.map((i) => i.pointer).sort() : [];
+    assert.deepEqual(pointers, ['/code', '/count', '/name', '/target', '/target/path', '/target/url'].sort());
+    const slow = await open('slow');
+    assert.deepEqual(await slow.submit({ steps: -1 }), { kind: 'invalid', issues: [{ pointer: '/steps', message: 'must be >= 0' }] });
+  });
+
+  test('the last arguments are remembered per tool and pre-filled', async () => {
+    const panel = await open('formDemo');
+    panel.confirm = async () => true;
+    const args = { name: 'Grace', count: 4, color: 'blue', tags: ['x', 'y'], target: { path: '/tmp/a' } };
+    const outcome = await panel.submit(args);
+    assert.ok(outcome.kind === 'result' && !outcome.isError);
+    assert.deepEqual(JSON.parse(outcome.kind === 'result' && outcome.blocks[0].kind === 'text' ? outcome.blocks[0].text : '{}'), args);
+    panel.dispose();
+    const again = await open('formDemo');
+    assert.notEqual(again, panel);
+    assert.deepEqual(again.rememberedArguments, args);
+    const c = await running(api, 'fixture-stdio');
+    assert.equal(textOf(await c.callTool('echo', { text: 'still fine' })), 'echo: still fine');
+  });
+
+  test('progress is reported and Cancel sends notifications/cancelled', async () => {
+    const c = await running(api, 'fixture-stdio');
+    const before = JSON.parse(textOf(await c.callTool('cancellations', {}))).count as number;
+    const panel = await open('slow');
+    panel.confirm = async () => true;
+    const progressed = new Promise<void>((resolve) => panel.onDidProgress((p) => {
+      if (p.progress >= 2) resolve();
+    }));
+    const run = panel.submit({ steps: 100, delayMs: 50 });
+    await progressed;
+    panel.cancel();
+    const outcome = await run;
+    assert.equal(outcome.kind, 'cancelled');
+    const seen = await waitFor(async () => {
+      const r = JSON.parse(textOf(await c.callTool('cancellations', {})));
+      return r.count > before && r;
+    }, 'the server to see notifications/cancelled');
+    assert.equal(seen.tools.at(-1), 'slow');
+    assert.equal(panel.lastOutcome?.kind, 'cancelled');
+  });
+
+  test('a second run while one is going on is refused', async () => {
+    const panel = await open('slow');
+    panel.confirm = async () => true;
+    const first = panel.submit({ steps: 3, delayMs: 100 });
+    assert.deepEqual(await panel.submit({ steps: 1 }), { kind: 'busy' });
+    assert.equal((await first).kind, 'result');
+  });
+});
