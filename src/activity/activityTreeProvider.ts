@@ -1,0 +1,128 @@
+/**
+ * The Activity tree: one item per JSON-RPC exchange, newest first. Refreshes are throttled
+ * (at most one per REFRESH_MS) so a busy server never costs a re-render per message.
+ */
+import * as vscode from 'vscode';
+import { durationOf, formatBytes, formatDuration, type ActivityEntry, type ActivityLog } from '../common/activityLog';
+
+export const REFRESH_MS = 250;
+
+/** contextValue of entries that "Re-run" applies to (client `tools/call`). */
+export const RERUNNABLE_CONTEXT = 'activityToolCall';
+
+export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityEntry>, vscode.Disposable {
+  private readonly onDidChangeTreeDataEmitter = new vscode.EventEmitter<ActivityEntry | undefined>();
+  readonly onDidChangeTreeData = this.onDidChangeTreeDataEmitter.event;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private lastFire = 0;
+  private _filter: string | undefined;
+  private readonly subscription: { dispose(): void };
+
+  constructor(private readonly log: ActivityLog) {
+    this.subscription = log.onDidChange(() => this.scheduleRefresh());
+  }
+
+  get filter(): string | undefined {
+    return this._filter;
+  }
+
+  set filter(value: string | undefined) {
+    this._filter = value?.trim() || undefined;
+    this.refreshNow();
+  }
+
+  getChildren(element?: ActivityEntry): ActivityEntry[] {
+    return element ? [] : this.log.entries(this._filter);
+  }
+
+  getParent(): undefined {
+    return undefined;
+  }
+
+  getTreeItem(entry: ActivityEntry): vscode.TreeItem {
+    const item = new vscode.TreeItem(entry.method, vscode.TreeItemCollapsibleState.None);
+    item.id = `activity-${entry.seq}`;
+    item.description = describe(entry);
+    item.iconPath = iconFor(entry);
+    item.tooltip = tooltipFor(entry);
+    item.contextValue = entry.rerun ? RERUNNABLE_CONTEXT : entry.kind === 'request' ? 'activityRequest' : 'activityNotification';
+    item.command = { command: 'mcpWorkbench.showActivityEntry', title: vscode.l10n.t('Show Request and Response'), arguments: [entry] };
+    item.accessibilityInformation = { label: `${entry.method}, ${describe(entry)}, ${statusText(entry)}` };
+    return item;
+  }
+
+  /** Immediate refresh (user actions: filter, clear). */
+  refreshNow(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.lastFire = Date.now();
+    this.onDidChangeTreeDataEmitter.fire(undefined);
+  }
+
+  private scheduleRefresh(): void {
+    if (this.timer) return;
+    const wait = Math.max(0, this.lastFire + REFRESH_MS - Date.now());
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.lastFire = Date.now();
+      this.onDidChangeTreeDataEmitter.fire(undefined);
+    }, wait);
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.subscription.dispose();
+    this.onDidChangeTreeDataEmitter.dispose();
+  }
+}
+
+function describe(entry: ActivityEntry): string {
+  const parts = [entry.direction === 'receive' ? `${entry.serverLabel} ⇠` : entry.serverLabel];
+  const duration = durationOf(entry);
+  if (entry.kind === 'request') parts.push(duration === undefined ? vscode.l10n.t('pending') : formatDuration(duration));
+  parts.push(formatBytes(entry.requestSize + (entry.responseSize ?? 0)));
+  return parts.join(' · ');
+}
+
+function statusText(entry: ActivityEntry): string {
+  const s = entry.status;
+  switch (s.kind) {
+    case 'pending': return vscode.l10n.t('pending');
+    case 'ok': return entry.kind === 'notification' ? vscode.l10n.t('notification') : vscode.l10n.t('ok');
+    case 'cancelled': return s.reason ? vscode.l10n.t('cancelled: {0}', s.reason) : vscode.l10n.t('cancelled');
+    case 'error': return s.code !== undefined ? vscode.l10n.t('error {0}: {1}', s.code, s.message) : vscode.l10n.t('error: {0}', s.message);
+  }
+}
+
+function iconFor(entry: ActivityEntry): vscode.ThemeIcon {
+  switch (entry.status.kind) {
+    case 'pending': return new vscode.ThemeIcon('loading~spin');
+    case 'error': return new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
+    case 'cancelled': return new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('testing.iconSkipped'));
+    case 'ok':
+      return entry.kind === 'notification'
+        ? new vscode.ThemeIcon(entry.direction === 'send' ? 'arrow-right' : 'bell')
+        : new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'));
+  }
+}
+
+function tooltipFor(entry: ActivityEntry): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(undefined, true);
+  md.appendMarkdown(`**${escape(entry.method)}**${entry.id !== undefined ? ` #${escape(String(entry.id))}` : ''}\n\n`);
+  const duration = durationOf(entry);
+  const rows: [string, string][] = [
+    [vscode.l10n.t('Server'), entry.serverLabel],
+    [vscode.l10n.t('Direction'), entry.direction === 'send' ? vscode.l10n.t('client → server') : vscode.l10n.t('server → client')],
+    [vscode.l10n.t('Status'), statusText(entry)],
+    [vscode.l10n.t('Started'), new Date(entry.startedAt).toLocaleTimeString()],
+  ];
+  if (duration !== undefined && entry.kind === 'request') rows.push([vscode.l10n.t('Duration'), formatDuration(duration)]);
+  rows.push([entry.kind === 'request' ? vscode.l10n.t('Request size') : vscode.l10n.t('Size'), formatBytes(entry.requestSize)]);
+  if (entry.responseSize !== undefined) rows.push([vscode.l10n.t('Response size'), formatBytes(entry.responseSize)]);
+  md.appendMarkdown(rows.map(([k, v]) => `${escape(k)}: ${escape(v)}`).join('  \n'));
+  return md;
+}
+
+function escape(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}

@@ -1,0 +1,187 @@
+/**
+ * The Activity view: every JSON-RPC exchange of every server, with filter, clear, a
+ * request ↔ response view and "Re-run" for tool calls.
+ */
+import * as vscode from 'vscode';
+import { ActivityLog, type ActivityEntry } from '../common/activityLog';
+import type { Workbench } from '../workbench';
+import { ActivityTreeProvider } from './activityTreeProvider';
+
+export const ACTIVITY_VIEW = 'mcpWorkbench.activity';
+export const ACTIVITY_SCHEME = 'mcp-activity';
+const MAX_ENTRIES_SETTING = 'activity.maxEntries';
+const DEFAULT_MAX_ENTRIES = 1000;
+
+export function registerActivity(workbench: Workbench): vscode.Disposable[] {
+  const readMax = () => {
+    const n = vscode.workspace.getConfiguration('mcpWorkbench').get<number>(MAX_ENTRIES_SETTING, DEFAULT_MAX_ENTRIES);
+    return Number.isFinite(n) && n >= 1 ? Math.floor(n) : DEFAULT_MAX_ENTRIES;
+  };
+  const log = new ActivityLog(readMax());
+  const provider = new ActivityTreeProvider(log);
+  const view = vscode.window.createTreeView(ACTIVITY_VIEW, { treeDataProvider: provider, showCollapseAll: false });
+  const documents = new ActivityDocuments(log);
+
+  const updateDescription = () => {
+    view.description = provider.filter ? vscode.l10n.t('filter: {0}', provider.filter) : undefined;
+    view.message = provider.filter && log.size > 0 && provider.getChildren().length === 0
+      ? vscode.l10n.t('No entries match "{0}".', provider.filter)
+      : undefined;
+    void vscode.commands.executeCommand('setContext', 'mcpWorkbench.activityFiltered', !!provider.filter);
+  };
+
+  const subscriptions: { dispose(): void }[] = [];
+  const watched = new Set<unknown>();
+  const watchConnection = (connection: ReturnType<Workbench['registry']['all']>[number]) => {
+    if (watched.has(connection)) return;
+    watched.add(connection);
+    // Requests that were in flight when the connection went away will never be answered.
+    subscriptions.push(connection.onDidChangeState((state) => {
+      if (state.kind !== 'running' && state.kind !== 'starting') log.abandon(connection.definition.id, Date.now());
+    }));
+  };
+  subscriptions.push(
+    workbench.onTrace(({ server, record, at }) => log.add({ id: server.id, label: server.label, secrets: server.secrets }, record, at)),
+    workbench.registry.onDidAddConnection(watchConnection),
+  );
+  workbench.registry.all().forEach(watchConnection);
+
+  const showEntry = async (arg?: ActivityEntry | number) => {
+    const entry = typeof arg === 'number' ? log.find(arg) : arg ?? view.selection[0];
+    if (!entry) return;
+    const request = ActivityDocuments.uri(entry, 'request');
+    const title = `${entry.method}${entry.id !== undefined ? ` #${entry.id}` : ''} · ${entry.serverLabel}`;
+    if (entry.kind === 'notification') {
+      await vscode.window.showTextDocument(request, { preview: true });
+      return;
+    }
+    await vscode.commands.executeCommand('vscode.diff', request, ActivityDocuments.uri(entry, 'response'),
+      vscode.l10n.t('{0} (request ↔ response)', title), { preview: true });
+  };
+
+  const rerun = async (arg?: ActivityEntry | number): Promise<ActivityEntry | undefined> => {
+    const entry = typeof arg === 'number' ? log.find(arg) : arg ?? view.selection[0];
+    if (!entry?.rerun) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('Only tool calls (tools/call) can be re-run.'));
+      return undefined;
+    }
+    const connection = workbench.registry.get(entry.serverId) ?? workbench.registry.find(entry.serverLabel);
+    if (!connection?.client) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('Cannot re-run {0}: MCP server "{1}" is not running.', entry.rerun.name, entry.serverLabel));
+      return undefined;
+    }
+    const { name, arguments: args } = entry.rerun;
+    let created: ActivityEntry | undefined;
+    const sub = workbench.onTrace(({ server, record }) => {
+      if (!created && server.id === connection.definition.id && record.kind === 'request' && record.method === 'tools/call' && record.direction === 'send') {
+        created = log.entries().find((e) => e.serverId === server.id && e.id === record.id && e.method === 'tools/call');
+      }
+    });
+    try {
+      const result = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Running tool {0} on {1}', name, connection.definition.label), cancellable: true },
+        (progress, token) => {
+          const controller = new AbortController();
+          token.onCancellationRequested(() => controller.abort());
+          return connection.callTool(name, args, {
+            signal: controller.signal,
+            onprogress: (p) => progress.report({ message: p.message ?? (p.total ? `${p.progress}/${p.total}` : String(p.progress)) }),
+          });
+        },
+      );
+      if (result.isError) void vscode.window.showWarningMessage(vscode.l10n.t('Tool {0} reported an error; see the new Activity entry.', name));
+    } catch (error) {
+      if ((error as { name?: string })?.name !== 'AbortError') {
+        void vscode.window.showErrorMessage(vscode.l10n.t('Re-running tool {0} on MCP server "{1}" failed: {2}', name, connection.definition.label,
+          error instanceof Error ? error.message : String(error)));
+      }
+    } finally {
+      sub.dispose();
+    }
+    if (created) void view.reveal(created, { select: true, focus: false }).then(undefined, () => undefined);
+    return created;
+  };
+
+  return [
+    log,
+    provider,
+    view,
+    documents,
+    vscode.workspace.registerTextDocumentContentProvider(ACTIVITY_SCHEME, documents),
+    { dispose: () => subscriptions.forEach((s) => s.dispose()) },
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(`mcpWorkbench.${MAX_ENTRIES_SETTING}`)) log.setMaxEntries(readMax());
+    }),
+    vscode.commands.registerCommand('mcpWorkbench.showActivityEntry', showEntry),
+    vscode.commands.registerCommand('mcpWorkbench.rerunActivityEntry', rerun),
+    vscode.commands.registerCommand('mcpWorkbench.clearActivity', () => {
+      log.clear();
+      provider.refreshNow();
+      updateDescription();
+    }),
+    vscode.commands.registerCommand('mcpWorkbench.filterActivity', async (preset?: string) => {
+      const value = typeof preset === 'string' ? preset : await vscode.window.showInputBox({
+        title: vscode.l10n.t('Filter MCP Activity'),
+        prompt: vscode.l10n.t('Words to match in the server name or method (all must match); empty shows everything'),
+        value: provider.filter ?? '',
+        placeHolder: vscode.l10n.t('e.g. tools/call fixture'),
+      });
+      if (value === undefined) return;
+      provider.filter = value;
+      updateDescription();
+    }),
+    vscode.commands.registerCommand('mcpWorkbench.clearActivityFilter', () => {
+      provider.filter = undefined;
+      updateDescription();
+    }),
+    // Not in the palette: the log behind the view, for the integration tests.
+    vscode.commands.registerCommand('_mcpWorkbench.activityLog', () => log),
+  ];
+}
+
+/** Read-only JSON documents of an entry's request and response (`mcp-activity:/<seq>/request.json`). */
+class ActivityDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.emitter.event;
+  private readonly subscription: { dispose(): void };
+  /** Documents of pending requests, refreshed when their response arrives. */
+  private readonly open = new Set<string>();
+
+  constructor(private readonly log: ActivityLog) {
+    this.subscription = log.onDidChange(() => {
+      for (const key of this.open) {
+        const entry = this.log.find(Number(key));
+        if (entry && entry.status.kind !== 'pending') {
+          this.open.delete(key);
+          this.emitter.fire(ActivityDocuments.uri(entry, 'response'));
+        }
+      }
+    });
+  }
+
+  static uri(entry: ActivityEntry, part: 'request' | 'response'): vscode.Uri {
+    return vscode.Uri.from({ scheme: ACTIVITY_SCHEME, path: `/${entry.seq}/${part}.json` });
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    const [, seq, file] = uri.path.split('/');
+    const entry = this.log.find(Number(seq));
+    if (!entry) return `// ${vscode.l10n.t('This entry is no longer in the activity log (see the mcpWorkbench.activity.maxEntries setting).')}\n`;
+    if (file === 'request.json') return JSON.stringify(entry.request, null, 2) + '\n';
+    if (entry.status.kind === 'pending') {
+      this.open.add(seq);
+      return `// ${vscode.l10n.t('No response yet.')}\n`;
+    }
+    if (entry.response === undefined) {
+      return entry.status.kind === 'cancelled'
+        ? `// ${vscode.l10n.t('Cancelled before a response arrived{0}.', entry.status.reason ? `: ${entry.status.reason}` : '')}\n`
+        : `// ${vscode.l10n.t('No response: {0}', entry.status.kind === 'error' ? entry.status.message : entry.status.kind)}\n`;
+    }
+    return JSON.stringify(entry.response, null, 2) + '\n';
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.emitter.dispose();
+  }
+}
