@@ -22,6 +22,14 @@ export class ConfigSources implements vscode.Disposable {
   /** Fires (debounced) when a config file or the servers setting changes. */
   readonly onDidChange = this.onDidChangeEmitter.event;
   private debounce: NodeJS.Timeout | undefined;
+  /** The last load's diagnostics per file, so they can be republished when documents open or close. */
+  private lastDiagnostics = new Map<string, { uri: vscode.Uri; diagnostics: vscode.Diagnostic[] }>();
+  /**
+   * Set by the config language client while it runs: documents it covers get their diagnostics
+   * (these parse problems included) from the language server while they are open, so they are
+   * not published twice. Closed files keep the diagnostics of the last load.
+   */
+  coveredByLanguageServer: ((doc: vscode.TextDocument) => boolean) | undefined;
 
   constructor() {
     this.disposables.push(this.diagnostics, this.onDidChangeEmitter);
@@ -36,6 +44,10 @@ export class ConfigSources implements vscode.Disposable {
     this.disposables.push(vscode.workspace.onDidSaveTextDocument((doc) => {
       if (this.isConfigFile(doc.uri)) this.changed();
     }));
+    this.disposables.push(
+      vscode.workspace.onDidOpenTextDocument(() => this.publishDiagnostics()),
+      vscode.workspace.onDidCloseTextDocument(() => this.publishDiagnostics()),
+    );
     this.watchFolders();
   }
 
@@ -61,7 +73,7 @@ export class ConfigSources implements vscode.Disposable {
   /** Reads every source; updates diagnostics as a side effect. */
   async load(): Promise<ConfigDocument[]> {
     const docs: ConfigDocument[] = [];
-    this.diagnostics.clear();
+    this.lastDiagnostics.clear();
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       for (const file of WORKSPACE_CONFIG_FILES) {
         const uri = vscode.Uri.joinPath(folder.uri, file.path);
@@ -72,7 +84,7 @@ export class ConfigSources implements vscode.Disposable {
           continue; // not there
         }
         const parsed = parseConfigText(text, file.format);
-        this.diagnostics.set(uri, parsed.problems.map((p) => toDiagnostic(text, p)));
+        this.lastDiagnostics.set(uri.toString(), { uri, diagnostics: parsed.problems.map((p) => toDiagnostic(text, p)) });
         docs.push({
           source: { scope: 'workspace', label: file.path, file: uri.fsPath, folder: folder.name },
           parsed,
@@ -81,6 +93,7 @@ export class ConfigSources implements vscode.Disposable {
         });
       }
     }
+    this.publishDiagnostics();
     // The setting is application-scoped (see package.json): workspaces cannot define commands through it.
     const settingValue = vscode.workspace.getConfiguration().get<unknown>(SERVERS_SETTING) ?? {};
     const fromSetting = parseServerMapValue(settingValue);
@@ -89,6 +102,16 @@ export class ConfigSources implements vscode.Disposable {
       parsed: { format: 'vscode', servers: fromSetting.servers, inputs: [], problems: fromSetting.problems },
     });
     return docs;
+  }
+
+  /** Publishes the last load's diagnostics, leaving out documents the language server covers while open. */
+  publishDiagnostics(): void {
+    const covered = this.coveredByLanguageServer;
+    const open = new Set(vscode.workspace.textDocuments.filter((d) => covered?.(d)).map((d) => d.uri.toString()));
+    this.diagnostics.clear();
+    for (const [key, { uri, diagnostics }] of this.lastDiagnostics) {
+      if (!open.has(key)) this.diagnostics.set(uri, diagnostics);
+    }
   }
 
   private watchFolders(): void {

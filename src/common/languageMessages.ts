@@ -1,0 +1,46 @@
+/**
+ * The contract between the config language client (src/language/, in the extension host)
+ * and the config language server (src/server/, its own Node process). Defined once here so
+ * both sides agree; plain types and method names only, no `vscode` and no LSP library.
+ */
+
+/** Passed by the client as `initializationOptions` when it starts the server. */
+export interface McpLanguageServerOptions {
+  /**
+   * True when VS Code's JSON language features are active: they already validate these files
+   * against schemas/mcp-config.schema.json (contributes.jsonValidation) and offer its key
+   * completions and hovers, so the server leaves schema work to them to avoid every message
+   * and completion showing twice. False (or absent) makes the server do it itself.
+   */
+  hostProvidesJsonSchema: boolean;
+  /** The `mcpWorkbench.useLoginShellPath` setting: commands are looked up as the extension will spawn them. */
+  useLoginShellPath: boolean;
+}
+
+/**
+ * Client → server notification, sent when an `mcpWorkbench.*` setting the server uses changes
+ * (only `useLoginShellPath` today), so command diagnostics follow the PATH the extension
+ * will spawn servers with.
+ */
+export const SettingsChangedNotification = 'mcpWorkbench/settingsChanged';
+export type SettingsChangedParams = Pick<McpLanguageServerOptions, 'useLoginShellPath'>;
+
+/**
+ * Server → client request, sent while building a hover over `${input:id}`: stored input
+ * values live in the extension's SecretStorage / workspace state, which only the client can
+ * read. The client answers whether a value is stored and returns it only when `secret` is
+ * false, so a password never crosses into the server process.
+ */
+export const InputValueRequest = 'mcpWorkbench/inputValue';
+export interface InputValueParams {
+  /** Absolute path of the config file that defines the input (stored values are per file). */
+  file: string;
+  id: string;
+  /** The input is `"password": true`, or its value looks like a secret: never send the value. */
+  secret: boolean;
+}
+export interface InputValueResult {
+  stored: boolean;
+  /** Present only when stored and not secret. */
+  value?: string;
+}

@@ -1,0 +1,86 @@
+/**
+ * Starts the MCP config language server (dist/server.js) the first time a covered config file
+ * is open, answers its requests for stored input values, and adds the live-state code lenses.
+ */
+import * as vscode from 'vscode';
+import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import {
+  InputValueRequest, SettingsChangedNotification,
+  type InputValueParams, type InputValueResult, type McpLanguageServerOptions, type SettingsChangedParams,
+} from '../common/languageMessages';
+import { inputKey } from '../common/definitionBuilder';
+import type { Workbench } from '../workbench';
+import { registerServerCodeLenses } from './serverCodeLenses';
+
+/** Every file an MCP host reads servers from, by the patterns users know them by. */
+export const CONFIG_FILE_PATTERNS = ['**/.vscode/mcp.json', '**/.mcp.json', '**/.cursor/mcp.json', '**/claude_desktop_config.json'];
+
+/** Plain filters, so the same value serves VS Code's and the language client's selector types. */
+export const CONFIG_DOCUMENT_SELECTOR: { language: string; pattern: string }[] = CONFIG_FILE_PATTERNS.flatMap((pattern) =>
+  ['json', 'jsonc'].map((language) => ({ language, pattern })));
+
+export function isCoveredConfigDocument(doc: vscode.TextDocument): boolean {
+  return vscode.languages.match(CONFIG_DOCUMENT_SELECTOR, doc) > 0;
+}
+
+export function registerLanguageClient(wb: Workbench): vscode.Disposable[] {
+  let client: LanguageClient | undefined;
+  const disposables: vscode.Disposable[] = [];
+
+  const start = () => {
+    if (client) return;
+    const module = vscode.Uri.joinPath(wb.context.extensionUri, 'dist', 'server.js').fsPath;
+    const serverOptions: ServerOptions = {
+      run: { module, transport: TransportKind.ipc },
+      debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6011'] } },
+    };
+    const initializationOptions: McpLanguageServerOptions = {
+      hostProvidesJsonSchema: !!vscode.extensions.getExtension('vscode.json-language-features'),
+      useLoginShellPath: vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>('useLoginShellPath', true),
+    };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: CONFIG_DOCUMENT_SELECTOR,
+      initializationOptions,
+      diagnosticCollectionName: 'mcp-language',
+      synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher(`{${CONFIG_FILE_PATTERNS.join(',')}}`) },
+    };
+    client = new LanguageClient('mcpWorkbench.config', vscode.l10n.t('MCP Config Language Server'), serverOptions, clientOptions);
+    client.onRequest(InputValueRequest, (params: InputValueParams): InputValueResult => {
+      const value = wb.inputs.get(inputKey({ scope: 'workspace', label: '', file: params.file }, params.id));
+      return value === undefined ? { stored: false } : params.secret ? { stored: true } : { stored: true, value };
+    });
+    wb.sources.coveredByLanguageServer = isCoveredConfigDocument;
+    wb.sources.publishDiagnostics();
+    client.start().catch((error) => {
+      wb.sources.coveredByLanguageServer = undefined;
+      wb.sources.publishDiagnostics();
+      void vscode.window.showErrorMessage(vscode.l10n.t('The MCP config language server could not start: {0}', String(error)));
+    });
+  };
+
+  if (vscode.workspace.textDocuments.some(isCoveredConfigDocument)) start();
+  else {
+    const waiting = vscode.workspace.onDidOpenTextDocument((doc) => {
+      if (!isCoveredConfigDocument(doc)) return;
+      waiting.dispose();
+      start();
+    });
+    disposables.push(waiting);
+  }
+
+  disposables.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (client?.isRunning() && e.affectsConfiguration('mcpWorkbench.useLoginShellPath')) {
+        const params: SettingsChangedParams = { useLoginShellPath: vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>('useLoginShellPath', true) };
+        void client.sendNotification(SettingsChangedNotification, params);
+      }
+    }),
+    ...registerServerCodeLenses(wb, CONFIG_DOCUMENT_SELECTOR),
+    new vscode.Disposable(() => {
+      wb.sources.coveredByLanguageServer = undefined;
+      void client?.stop();
+      client = undefined;
+    }),
+  );
+  return disposables;
+}

@@ -1,0 +1,75 @@
+/**
+ * Code lenses above each server entry of a config file, from the extension's live registry:
+ * state, tool count, and Start / Stop / Restart / Show Output.
+ *
+ * They live in the extension host, not in the language server: the state, the tool lists and
+ * the commands are all here, so the lenses follow every state change without mirroring the
+ * registry into another process (and without lenses lagging one round-trip behind).
+ */
+import * as vscode from 'vscode';
+import type { ServerRef } from '../commandArgs';
+import { parseConfigText } from '../common/serverConfig';
+import type { ServerState } from '../common/serverState';
+import type { McpServerConnection } from '../mcp/serverConnection';
+import type { Workbench } from '../workbench';
+
+export function registerServerCodeLenses(wb: Workbench, selector: vscode.DocumentSelector): vscode.Disposable[] {
+  const changed = new vscode.EventEmitter<void>();
+  const watched = new Set<McpServerConnection>();
+  const subscriptions: vscode.Disposable[] = [];
+  const watch = (c: McpServerConnection) => {
+    if (watched.has(c)) return;
+    watched.add(c);
+    subscriptions.push(c.onDidChangeList((kind) => kind === 'tools' && changed.fire()));
+  };
+  wb.registry.all().forEach(watch);
+  subscriptions.push(
+    wb.registry.onDidAddConnection(watch),
+    wb.registry.onDidChange(() => changed.fire()),
+  );
+
+  const provider: vscode.CodeLensProvider = {
+    onDidChangeCodeLenses: changed.event,
+    provideCodeLenses(doc) {
+      const format = /[\\/]\.vscode[\\/]mcp\.json$/.test(doc.uri.fsPath) ? 'vscode' : 'mcpServers';
+      const lenses: vscode.CodeLens[] = [];
+      for (const server of parseConfigText(doc.getText(), format).servers) {
+        const connection = wb.registry.all().find((c) => c.definition.source.file === doc.uri.fsPath && c.definition.name === server.name);
+        if (!connection) continue;
+        const range = doc.lineAt(doc.positionAt(server.offset).line).range;
+        const ref: ServerRef = { serverId: connection.definition.id };
+        const lens = (title: string, command = '', tooltip?: string) =>
+          lenses.push(new vscode.CodeLens(range, { title, command, tooltip, arguments: command ? [ref] : undefined }));
+        const state = connection.state;
+        lens(stateTitle(state), '', 'message' in state ? state.message : state.kind === 'stopped' ? state.reason : undefined);
+        const tools = connection.cached('tools');
+        if (state.kind === 'running' && tools) lens(tools.length === 1 ? vscode.l10n.t('1 tool') : vscode.l10n.t('{0} tools', tools.length));
+        if (state.kind !== 'running' && state.kind !== 'starting') lens(vscode.l10n.t('Start'), 'mcpWorkbench.startServer');
+        else lens(vscode.l10n.t('Stop'), 'mcpWorkbench.stopServer');
+        lens(vscode.l10n.t('Restart'), 'mcpWorkbench.restartServer');
+        lens(vscode.l10n.t('Show Output'), 'mcpWorkbench.showOutput');
+      }
+      return lenses;
+    },
+  };
+  return [
+    vscode.languages.registerCodeLensProvider(selector, provider),
+    changed,
+    new vscode.Disposable(() => subscriptions.forEach((s) => s.dispose())),
+  ];
+}
+
+function stateTitle(state: ServerState): string {
+  switch (state.kind) {
+    case 'running':
+      return vscode.l10n.t('$(pass-filled) running');
+    case 'starting':
+      return vscode.l10n.t('$(loading~spin) starting');
+    case 'stopped':
+      return vscode.l10n.t('$(debug-stop) stopped');
+    case 'error':
+      return vscode.l10n.t('$(error) error');
+    default:
+      return state.kind;
+  }
+}

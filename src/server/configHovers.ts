@@ -1,0 +1,52 @@
+/**
+ * Hovers over `${…}` variables: what the variable means and what it resolves to here.
+ * Secrets are never shown: password inputs and secret-sounding environment variables are masked.
+ */
+import type { Hover } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { InputValueParams, InputValueResult } from '../common/languageMessages';
+import { resolveValue, VARIABLES } from './configDiagnostics';
+import { variableAt, type ConfigModel } from './configModel';
+import type { LanguageContext } from './serverContext';
+
+const SECRET_ENV = /(token|secret|password|passwd|api[_-]?key|apikey|credential|private[_-]?key|auth|cookie|session)/i;
+export const MASK = '••••••••';
+
+export type InputValueLookup = (params: InputValueParams) => Promise<InputValueResult | undefined>;
+
+export async function hoverVariable(model: ConfigModel, doc: TextDocument, offset: number, ctx: LanguageContext, inputValue?: InputValueLookup): Promise<Hover | null> {
+  const v = variableAt(model, offset);
+  if (!v) return null;
+  const range = { start: doc.positionAt(v.start), end: doc.positionAt(v.end) };
+  const lines: string[] = [];
+  const code = (s: string) => '`' + s.replace(/`/g, "'") + '`';
+  if (v.name.startsWith('input:')) {
+    const id = v.name.slice('input:'.length);
+    const input = model.inputs.find((i) => i.id === id);
+    if (!input) {
+      lines.push(`**\${input:${id}}**: no input with this id is defined in \`inputs\`.`);
+    } else {
+      lines.push(`**\${input:${id}}**: ${input.description ?? 'an input'} (${String(input.type ?? 'promptString')}${input.password ? ', password' : ''})`);
+      const answer = ctx.filePath && inputValue ? await inputValue({ file: ctx.filePath, id, secret: input.password }).catch(() => undefined) : undefined;
+      if (answer?.stored) lines.push(`Stored value: ${input.password || answer.value === undefined ? MASK : code(answer.value)}`);
+      else if (answer) lines.push('Not stored yet: you are asked for it when a server that uses it starts.');
+      if (input.password) lines.push("Kept in VS Code's secret storage and never written to logs.");
+    }
+  } else if (v.name.startsWith('env:')) {
+    const name = v.name.slice('env:'.length);
+    const value = ctx.env[name];
+    lines.push(`**\${env:${name}}**: environment variable of VS Code.`);
+    lines.push(value === undefined ? 'Not set: resolves to an empty string.' : `Value: ${SECRET_ENV.test(name) ? MASK : code(value)}`);
+  } else {
+    const family = v.name.includes(':') ? VARIABLES.find((k) => k.family && v.name.startsWith(k.name)) : undefined;
+    const known = family ?? VARIABLES.find((k) => !k.family && k.name === v.name);
+    if (!known) {
+      lines.push(`**\${${v.name}}**: unknown variable; it is left as written.`);
+    } else {
+      lines.push(`**\${${v.name}}**: ${known.description}`);
+      const value = resolveValue(`\${${v.name}}`, ctx);
+      lines.push(value === undefined ? 'Cannot be resolved here.' : `Value: ${code(value)}`);
+    }
+  }
+  return { contents: { kind: 'markdown', value: lines.join('\n\n') }, range };
+}

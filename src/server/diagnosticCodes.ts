@@ -1,0 +1,46 @@
+/**
+ * Codes of the config language server's diagnostics. Quick fixes (and tests) find the
+ * diagnostics they act on by these codes, never by message text.
+ */
+export const DiagnosticCode = {
+  /** A problem the extension's config parser reports (the same text as when it loads the file). */
+  parse: 'mcp.parse',
+  commandNotFound: 'mcp.command-not-found',
+  cwdMissing: 'mcp.cwd-missing',
+  envFileMissing: 'mcp.envfile-missing',
+  inputUndefined: 'mcp.input-undefined',
+  inputUnused: 'mcp.input-unused',
+  variableUnknown: 'mcp.variable-unknown',
+  workspaceFolderUnknown: 'mcp.workspace-folder-unknown',
+  envUnset: 'mcp.env-unset',
+  serverDuplicate: 'mcp.server-duplicate',
+  typeDialect: 'mcp.type-dialect',
+  urlOnStdio: 'mcp.url-on-stdio',
+  commandOnHttp: 'mcp.command-on-http',
+  urlInvalid: 'mcp.url-invalid',
+  urlInsecure: 'mcp.url-insecure',
+  secretLiteral: 'mcp.secret-literal',
+  /** Schema validation, when the server does it itself (VS Code's JSON features are off). */
+  schema: 'mcp.schema',
+} as const;
+
+export type DiagnosticCodeValue = (typeof DiagnosticCode)[keyof typeof DiagnosticCode];
+
+/** The diagnostics' `source`: short, as in the Problems panel. */
+export const DIAGNOSTIC_SOURCE = 'MCP';
+
+/** `data` of diagnostics that carry what their quick fix needs. */
+export interface SecretLiteralData {
+  server: string;
+  field: 'env' | 'headers';
+  key: string;
+  /** Text kept in front of the secret (e.g. `Bearer `); empty when the whole value is the secret. */
+  prefix: string;
+  suggestedId: string;
+}
+export interface InputUndefinedData {
+  id: string;
+}
+export interface VariableUnknownData {
+  suggestion?: string;
+}

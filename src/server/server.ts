@@ -1,0 +1,160 @@
+/**
+ * Entry of the MCP config language server (bundled to dist/server.js, started by
+ * src/language/languageClient.ts over IPC). Wires McpConfigService to the LSP connection and
+ * keeps what it needs to know about the machine: the PATH servers start with, the workspace
+ * folders and the servers of the workspace's other config files.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { CodeActionKind, createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind } from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import {
+  InputValueRequest, SettingsChangedNotification,
+  type InputValueParams, type InputValueResult, type McpLanguageServerOptions, type SettingsChangedParams,
+} from '../common/languageMessages';
+import { parseConfigText } from '../common/serverConfig';
+import { mergePaths, readLoginShellPath } from '../mcp/commandResolution';
+import { formatForPath } from './configModel';
+import { McpConfigService } from './mcpConfigService';
+import { folderOf, statOnDisk, type LanguageContext, type OtherServer } from './serverContext';
+import { loadSchema } from './schemaService';
+
+/** The files the extension loads servers from, per workspace folder (duplicates matter only among these). */
+const LOADED_FILES = ['.vscode/mcp.json', '.mcp.json'];
+
+const connection = createConnection(ProposedFeatures.all);
+const documents = new TextDocuments(TextDocument);
+const service = new McpConfigService(
+  loadSchema(path.join(__dirname, '..', 'schemas', 'mcp-config.schema.json')),
+  (params: InputValueParams) => connection.sendRequest<InputValueResult>(InputValueRequest, params),
+);
+
+let options: McpLanguageServerOptions = { hostProvidesJsonSchema: false, useLoginShellPath: true };
+let folders: { name: string; path: string }[] = [];
+let loginShellPath: string | undefined;
+
+connection.onInitialize((params) => {
+  options = { ...options, ...(params.initializationOptions as Partial<McpLanguageServerOptions> | undefined) };
+  folders = (params.workspaceFolders ?? []).filter((f) => f.uri.startsWith('file:')).map((f) => ({ name: f.name, path: fileURLToPath(f.uri) }));
+  return {
+    capabilities: {
+      textDocumentSync: TextDocumentSyncKind.Incremental,
+      completionProvider: { triggerCharacters: ['{', ':', '"'] },
+      hoverProvider: true,
+      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite] },
+      documentLinkProvider: { resolveProvider: false },
+      workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+    },
+  };
+});
+
+connection.onInitialized(() => {
+  void refreshLoginShellPath();
+  connection.workspace.onDidChangeWorkspaceFolders((e) => {
+    const removed = new Set(e.removed.map((f) => f.uri));
+    const kept = folders.filter((f) => !removed.has(pathToFileURL(f.path).toString()));
+    folders = [...kept, ...e.added.filter((f) => f.uri.startsWith('file:')).map((f) => ({ name: f.name, path: fileURLToPath(f.uri) }))];
+    validateAll();
+  });
+});
+
+connection.onNotification(SettingsChangedNotification, (params: SettingsChangedParams) => {
+  options = { ...options, useLoginShellPath: params.useLoginShellPath };
+  void refreshLoginShellPath();
+});
+
+async function refreshLoginShellPath(): Promise<void> {
+  loginShellPath = options.useLoginShellPath && process.platform !== 'win32' ? await readLoginShellPath() : undefined;
+  validateAll();
+}
+
+function context(uri: string): LanguageContext {
+  const filePath = uri.startsWith('file:') ? fileURLToPath(uri) : undefined;
+  const hostPath = process.env.PATH ?? '';
+  const pathValue = mergePaths(hostPath, loginShellPath);
+  return {
+    filePath,
+    folderPath: filePath ? folderOf(filePath, folders) : undefined,
+    workspaceFolders: folders,
+    userHome: os.homedir(),
+    env: process.env,
+    pathValue,
+    loginShellPath: pathValue !== hostPath,
+    platform: process.platform,
+    stat: statOnDisk,
+    otherServers: filePath ? otherServers(filePath) : [],
+    hostProvidesJsonSchema: options.hostProvidesJsonSchema,
+  };
+}
+
+/** Servers of the other files the extension loads, read from open documents first, then disk. */
+function otherServers(filePath: string): OtherServer[] {
+  const folder = folderOf(filePath, folders);
+  if (!folder || !LOADED_FILES.some((f) => path.join(folder, f) === filePath)) return [];
+  const found: OtherServer[] = [];
+  for (const f of folders) {
+    for (const file of LOADED_FILES) {
+      const other = path.join(f.path, file);
+      if (other === filePath) continue;
+      const open = documents.get(pathToFileURL(other).toString());
+      let text: string | undefined = open?.getText();
+      try {
+        text ??= fs.readFileSync(other, 'utf8');
+      } catch {
+        continue;
+      }
+      const where = folders.length > 1 ? `${f.name}/${file}` : file;
+      for (const s of parseConfigText(text, formatForPath(other)).servers) found.push({ name: s.name, where });
+    }
+  }
+  return found;
+}
+
+const pending = new Map<string, NodeJS.Timeout>();
+
+function validate(doc: TextDocument, delay = 200): void {
+  clearTimeout(pending.get(doc.uri));
+  pending.set(doc.uri, setTimeout(() => {
+    pending.delete(doc.uri);
+    service.diagnostics(doc, context(doc.uri))
+      .then((diagnostics) => connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics }))
+      .catch((error) => connection.console.error(`MCP config diagnostics failed: ${String(error)}`));
+  }, delay));
+}
+
+function validateAll(): void {
+  for (const doc of documents.all()) validate(doc, 0);
+}
+
+documents.onDidChangeContent((e) => {
+  validate(e.document);
+  // A rename in one file changes the duplicate-name warnings of the others.
+  for (const doc of documents.all()) if (doc.uri !== e.document.uri) validate(doc, 400);
+});
+documents.onDidClose((e) => {
+  clearTimeout(pending.get(e.document.uri));
+  void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
+});
+connection.onDidChangeWatchedFiles(() => validateAll());
+
+connection.onCompletion((params) => {
+  const doc = documents.get(params.textDocument.uri);
+  return doc ? service.completions(doc, params.position, context(doc.uri)) : [];
+});
+connection.onHover((params) => {
+  const doc = documents.get(params.textDocument.uri);
+  return doc ? service.hover(doc, params.position, context(doc.uri)) : null;
+});
+connection.onCodeAction((params) => {
+  const doc = documents.get(params.textDocument.uri);
+  return doc ? service.codeActions(doc, params.range, params.context.diagnostics, { platform: process.platform }) : [];
+});
+connection.onDocumentLinks((params) => {
+  const doc = documents.get(params.textDocument.uri);
+  return doc ? service.links(doc, context(doc.uri)) : [];
+});
+
+documents.listen(connection);
+connection.listen();

@@ -1,0 +1,53 @@
+/**
+ * What the language server's features know about the machine and the workspace: injected so
+ * every feature is a pure function of (document, context) and can be tested on fixtures.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export interface OtherServer {
+  name: string;
+  /** Where it is defined, e.g. `folder-b/.mcp.json`. */
+  where: string;
+}
+
+export interface LanguageContext {
+  /** Absolute path of the document, when it is a file. */
+  filePath?: string;
+  /** The workspace folder holding the document: `${workspaceFolder}` and relative paths. */
+  folderPath?: string;
+  workspaceFolders: ReadonlyArray<{ name: string; path: string }>;
+  userHome: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** The PATH stdio servers are spawned with (VS Code's, merged with the login shell's). */
+  pathValue: string;
+  /** True when `pathValue` includes the login shell's directories. */
+  loginShellPath: boolean;
+  platform: NodeJS.Platform;
+  /** What is on disk; injected so tests use fixtures. */
+  stat(p: string): 'file' | 'directory' | undefined;
+  isExecutableFile?(p: string): boolean;
+  /** Servers of the workspace's other config files, for duplicate names. */
+  otherServers: readonly OtherServer[];
+  /** VS Code's JSON language features validate and complete against the schema already. */
+  hostProvidesJsonSchema: boolean;
+}
+
+export function statOnDisk(p: string): 'file' | 'directory' | undefined {
+  try {
+    const s = fs.statSync(p);
+    return s.isDirectory() ? 'directory' : s.isFile() ? 'file' : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The folder `${workspaceFolder}` means for a file: the workspace folder containing it, the deepest one. */
+export function folderOf(filePath: string, folders: ReadonlyArray<{ name: string; path: string }>): string | undefined {
+  let best: string | undefined;
+  for (const f of folders) {
+    const rel = path.relative(f.path, filePath);
+    if (!rel.startsWith('..') && !path.isAbsolute(rel) && (!best || f.path.length > best.length)) best = f.path;
+  }
+  return best;
+}

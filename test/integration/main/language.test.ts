@@ -1,0 +1,99 @@
+/**
+ * The MCP config language server inside a real VS Code: diagnostics from the running server,
+ * a quick fix applied through the code action API, code lenses from the live registry,
+ * completion and hover. Edits stay in the unsaved document and are reverted, so the fixture
+ * file on disk (and the servers it starts) never change.
+ */
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { McpWorkbenchApi } from '../../../src/api';
+import { activateApi, folderUri, running, waitFor } from '../helpers';
+
+suite('MCP config language server', function () {
+  this.timeout(60000);
+  let api: McpWorkbenchApi;
+  let uri: vscode.Uri;
+  let editor: vscode.TextEditor;
+
+  suiteSetup(async () => {
+    api = await activateApi();
+    uri = vscode.Uri.joinPath(folderUri('folder-a'), '.vscode', 'mcp.json');
+    editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+  });
+
+  suiteTeardown(async () => {
+    if (editor.document.isDirty) {
+      await vscode.window.showTextDocument(editor.document);
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    }
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  async function replaceText(text: string): Promise<void> {
+    const doc = editor.document;
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text);
+    assert.ok(await vscode.workspace.applyEdit(edit));
+  }
+
+  function position(marker: string, delta = 0): vscode.Position {
+    const i = editor.document.getText().indexOf(marker);
+    assert.ok(i >= 0, `${marker} not in the document`);
+    return editor.document.positionAt(i + delta);
+  }
+
+  test('code lenses show the live state and tool count, with the lifecycle commands', async () => {
+    const server = await running(api, 'fixture-stdio');
+    await waitFor(() => server.cached('tools'), 'the tool list');
+    const lenses = await waitFor(async () => {
+      const found = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri);
+      const titles = found.map((l) => l.command?.title ?? '');
+      return titles.some((t) => /running/.test(t)) && titles.some((t) => /\d+ tools?/.test(t)) && found;
+    }, 'code lenses with the running state');
+    const titles = lenses.map((l) => l.command!.title);
+    assert.ok(titles.some((t) => t === `${server.cached('tools')!.length} tools`), titles.join(' | '));
+    const restart = lenses.find((l) => l.command?.command === 'mcpWorkbench.restartServer')!;
+    assert.deepEqual(restart.command!.arguments, [{ serverId: server.definition.id }]);
+    assert.ok(lenses.some((l) => l.command?.command === 'mcpWorkbench.stopServer'));
+    assert.ok(lenses.some((l) => l.command?.command === 'mcpWorkbench.showOutput'));
+  });
+
+  test('diagnostics come from the running server and a quick fix adds the missing input', async () => {
+    await replaceText(`{
+  "servers": {
+    "fixture-stdio": {
+      "type": "stdio",
+      "command": "node",
+      "args": ["\${env:MCPWB_FIXTURES}/servers/stdioServer.js"],
+      "env": { "FIXTURE_SERVER_NAME": "stdio-in-\${workspaceFolderBasename}", "FIXTURE_PAGE_SIZE": "4", "TOKEN": "\${input:itest-token}" },
+    },
+  },
+  "inputs": [],
+}`);
+    const diagnostic = await waitFor(() => vscode.languages.getDiagnostics(uri).find((d) => d.code === 'mcp.input-undefined'), 'the input-undefined diagnostic');
+    assert.equal(diagnostic.source, 'MCP');
+    assert.equal(diagnostic.range.start.line, 6);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, diagnostic.range);
+    const fix = actions.find((a) => a.title === 'Add input "itest-token" to "inputs"');
+    assert.ok(fix?.edit, actions.map((a) => a.title).join(' | '));
+    assert.ok(await vscode.workspace.applyEdit(fix.edit));
+    assert.match(editor.document.getText(), /"id": "itest-token"/);
+    await waitFor(() => !vscode.languages.getDiagnostics(uri).some((d) => d.code === 'mcp.input-undefined'), 'the diagnostic to go away');
+    // The parse problems of this open file come from the language server only, not twice.
+    assert.ok(!vscode.languages.getDiagnostics(uri).some((d) => d.source === 'MCP Workbench'));
+  });
+
+  test('completion offers input ids after ${input: and variables after ${', async () => {
+    const inputs = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', uri, position('${input:itest', 8));
+    assert.ok(inputs.items.some((i) => (typeof i.label === 'string' ? i.label : i.label.label) === 'input:itest-token'),
+      inputs.items.map((i) => i.label).join(', '));
+    const variables = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', uri, position('${workspaceFolderBasename', 2));
+    assert.ok(variables.items.some((i) => i.label === 'userHome'));
+  });
+
+  test('hover shows what a variable resolves to', async () => {
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, position('workspaceFolderBasename', 3));
+    const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+    assert.match(text, /Value: `folder-a`/);
+  });
+});

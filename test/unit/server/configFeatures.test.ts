@@ -1,0 +1,166 @@
+import * as assert from 'node:assert/strict';
+import type { CodeAction, CompletionItem, Diagnostic, Hover, MarkupContent, TextEdit } from 'vscode-languageserver';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { DiagnosticCode } from '../../../src/server/diagnosticCodes';
+import { at, context, doc, service, WORKSPACE } from './languageTestKit';
+
+function labels(items: CompletionItem[]): string[] {
+  return items.map((i) => i.label);
+}
+function hoverText(hover: Hover | null): string {
+  if (!hover) return '';
+  const parts = Array.isArray(hover.contents) ? hover.contents : [hover.contents];
+  return parts.map((p) => (typeof p === 'string' ? p : (p as MarkupContent).value)).join('\n');
+}
+function apply(d: TextDocument, action: CodeAction): string {
+  const edits = action.edit!.changes![d.uri] as TextEdit[];
+  return TextDocument.applyEdits(d, edits);
+}
+async function fixes(text: string, code: string, platform: NodeJS.Platform = 'linux', file?: string) {
+  const d = doc(text, file);
+  const s = service();
+  const diagnostics = await s.diagnostics(d, context());
+  const diagnostic = diagnostics.find((x) => x.code === code) as Diagnostic;
+  assert.ok(diagnostic, `no ${code} in ${JSON.stringify(diagnostics)}`);
+  return { d, actions: s.codeActions(d, diagnostic.range, [diagnostic], { platform }) };
+}
+
+describe('config language server: completions', () => {
+  it('offers variables after ${', async () => {
+    const d = doc(`{ "servers": { "a": { "command": "node", "args": ["\${"] } }, "inputs": [{ "id": "tok" }] }`);
+    const items = await service().completions(d, at(d, '${', 2), context());
+    assert.deepEqual(labels(items), ['workspaceFolder', 'workspaceFolderBasename', 'workspaceFolder:', 'userHome', 'pathSeparator', '/', 'env:', 'input:', 'input:tok']);
+    assert.equal(items[0].textEdit && 'range' in items[0].textEdit ? items[0].textEdit.newText : '', 'workspaceFolder}');
+  });
+
+  it('offers input ids inside ${input:, environment names inside ${env:', async () => {
+    const d = doc(`{ "servers": { "a": { "command": "node", "env": { "A": "\${input:}", "B": "\${env:G}" } } }, "inputs": [{ "id": "tok", "password": true }, { "id": "other" }] }`);
+    const s = service();
+    const inputs = await s.completions(d, at(d, '${input:', 8), context());
+    assert.deepEqual(labels(inputs), ['input:tok', 'input:other']);
+    // The closing brace is already there: the edit replaces it rather than adding a second.
+    const edit = inputs[0].textEdit as TextEdit;
+    assert.equal(TextDocument.applyEdits(d, [edit]).includes('"${input:tok}"'), true);
+    const env = await s.completions(d, at(d, '${env:', 6), context());
+    assert.ok(labels(env).includes('env:GITHUB_TOKEN'));
+  });
+
+  it('offers executables on PATH for command', async () => {
+    const d = doc(`{ "servers": { "a": { "command": "n" } } }`);
+    const ctx = context({ pathValue: `${__dirname}` });
+    ctx.isExecutableFile = (p) => p.endsWith('.js');
+    const items = await service().completions(d, at(d, '"n"', 2), ctx);
+    assert.ok(labels(items).includes('configFeatures.test.js'), JSON.stringify(labels(items)));
+    assert.equal(items[0].filterText?.startsWith('"'), true);
+  });
+
+  it('offers keys and type values from the schema when VS Code JSON support is absent', async () => {
+    const d = doc(`{ "servers": { "a": { "type": "", "command": "node",  } } }`);
+    const s = service();
+    const keys = await s.completions(d, at(d, '"node",', 8), context({ hostProvidesJsonSchema: false }));
+    for (const key of ['args', 'env', 'envFile', 'cwd', 'url', 'headers', 'disabled', 'timeouts']) assert.ok(labels(keys).some((l) => l.includes(key)), key);
+    const types = await s.completions(d, at(d, '"type": "', 9), context({ hostProvidesJsonSchema: false }));
+    assert.deepEqual(labels(types).map((l) => l.replace(/"/g, '')).sort(), ['http', 'sse', 'stdio']);
+  });
+});
+
+describe('config language server: hovers', () => {
+  it('shows what a variable resolves to', async () => {
+    const d = doc(`{ "servers": { "a": { "command": "node", "args": ["\${workspaceFolder}/x", "\${env:HOME}", "\${env:GITHUB_TOKEN}", "\${nope}"] } } }`);
+    const s = service();
+    assert.match(hoverText(await s.hover(d, at(d, 'workspaceFolder}'), context())), /Value: `\/work\/ws`/);
+    assert.match(hoverText(await s.hover(d, at(d, 'env:HOME'), context())), /Value: `\/home\/me`/);
+    const token = hoverText(await s.hover(d, at(d, 'env:GITHUB'), context()));
+    assert.match(token, /••••••••/);
+    assert.doesNotMatch(token, /ghp_/);
+    assert.match(hoverText(await s.hover(d, at(d, 'nope'), context())), /unknown variable/);
+  });
+
+  it('shows an input definition and its stored value, masked for passwords', async () => {
+    const asked: unknown[] = [];
+    const s = service(async (params) => {
+      asked.push(params);
+      return params.secret ? { stored: true } : { stored: true, value: 'eu-west' };
+    });
+    const d = doc(`{ "servers": { "a": { "command": "node", "env": { "T": "\${input:tok}", "R": "\${input:region}" } } },
+  "inputs": [{ "id": "tok", "description": "API token", "password": true }, { "id": "region", "description": "Region" }] }`);
+    const tok = hoverText(await s.hover(d, at(d, 'input:tok'), context()));
+    assert.match(tok, /API token \(promptString, password\)/);
+    assert.match(tok, /Stored value: ••••••••/);
+    assert.match(hoverText(await s.hover(d, at(d, 'input:region'), context())), /Stored value: `eu-west`/);
+    assert.deepEqual(asked, [{ file: `${WORKSPACE}/.vscode/mcp.json`, id: 'tok', secret: true }, { file: `${WORKSPACE}/.vscode/mcp.json`, id: 'region', secret: false }]);
+  });
+
+  it('shows key documentation from the schema when VS Code JSON support is absent', async () => {
+    const d = doc(`{ "servers": { "a": { "command": "node", "envFile": ".env" } } }`);
+    assert.match(hoverText(await service().hover(d, at(d, 'envFile', 2), context({ hostProvidesJsonSchema: false }))), /dotenv file/);
+  });
+});
+
+describe('config language server: code actions', () => {
+  it('adds a missing input definition', async () => {
+    const { d, actions } = await fixes(`{
+  "servers": { "a": { "command": "node", "env": { "K": "\${input:api-token}" } } }
+}`, DiagnosticCode.inputUndefined);
+    assert.equal(actions[0].title, 'Add input "api-token" to "inputs"');
+    const fixed = JSON.parse(apply(d, actions[0]));
+    assert.deepEqual(fixed.inputs, [{ type: 'promptString', id: 'api-token', description: 'api-token', password: true }]);
+  });
+
+  it('appends to an existing inputs array', async () => {
+    const { d, actions } = await fixes(`{
+  "servers": { "a": { "command": "node", "env": { "K": "\${input:region}", "L": "\${input:x}" } } },
+  "inputs": [{ "id": "x" }]
+}`, DiagnosticCode.inputUndefined);
+    assert.deepEqual(JSON.parse(apply(d, actions[0])).inputs, [{ id: 'x' }, { type: 'promptString', id: 'region', description: 'region' }]);
+  });
+
+  it('normalises a type dialect', async () => {
+    const { d, actions } = await fixes(`{ "servers": { "a": { "type": "streamable-http", "url": "https://x.example/mcp" } } }`, DiagnosticCode.typeDialect);
+    assert.equal(JSON.parse(apply(d, actions[0])).servers.a.type, 'http');
+  });
+
+  it('moves a literal secret into a password input', async () => {
+    const { d, actions } = await fixes(`{
+  "servers": {
+    "api": { "type": "http", "url": "https://x.example/mcp", "headers": { "Authorization": "Bearer abcdefghij1234567890KLMNOP" } }
+  }
+}`, DiagnosticCode.secretLiteral);
+    const fixed = JSON.parse(apply(d, actions[0]));
+    assert.equal(fixed.servers.api.headers.Authorization, 'Bearer ${input:api-authorization}');
+    assert.deepEqual(fixed.inputs, [{ type: 'promptString', id: 'api-authorization', description: 'Authorization for api', password: true }]);
+  });
+
+  it('replaces an unknown variable with the suggestion', async () => {
+    const { d, actions } = await fixes(`{ "servers": { "a": { "command": "node", "args": ["\${workspacefolder}/x"] } } }`, DiagnosticCode.variableUnknown);
+    assert.deepEqual(JSON.parse(apply(d, actions[0])).servers.a.args, ['${workspaceFolder}/x']);
+  });
+
+  it('converts between servers and mcpServers', async () => {
+    const d = doc(`{ "mcpServers": { "a": { "command": "node" } } }`, `${WORKSPACE}/.mcp.json`);
+    const s = service();
+    const actions = s.codeActions(d, { start: at(d, '"a"'), end: at(d, '"a"') }, [], { platform: 'linux' });
+    const convert = actions.find((a) => a.title.startsWith('Convert to "servers"'))!;
+    assert.deepEqual(JSON.parse(apply(d, convert)), { servers: { a: { command: 'node' } } });
+    const back = doc(`{ "servers": { "a": { "command": "node" } } }`);
+    const toClaude = s.codeActions(back, { start: at(back, 'servers'), end: at(back, 'servers') }, [], { platform: 'linux' });
+    assert.ok(toClaude.some((a) => a.title.startsWith('Convert to "mcpServers"')));
+  });
+
+  it('wraps npx in cmd /c only on Windows', async () => {
+    const d = doc(`{ "servers": { "a": { "command": "npx", "args": ["-y", "pkg"] } } }`);
+    const s = service();
+    const range = { start: at(d, 'npx'), end: at(d, 'npx') };
+    assert.equal(s.codeActions(d, range, [], { platform: 'linux' }).some((a) => a.title.includes('cmd /c')), false);
+    const wrap = s.codeActions(d, range, [], { platform: 'win32' }).find((a) => a.title.includes('cmd /c'))!;
+    assert.deepEqual(JSON.parse(apply(d, wrap)).servers.a, { command: 'cmd', args: ['/c', 'npx', '-y', 'pkg'] });
+  });
+});
+
+describe('config language server: document links', () => {
+  it('links existing paths in args, cwd and envFile', () => {
+    const d = doc(`{ "servers": { "a": { "command": "node", "args": ["-y", "\${workspaceFolder}/server.js", "./missing.js"], "cwd": "src", "envFile": ".env" } } }`);
+    const links = service().links(d, context());
+    assert.deepEqual(links.map((l) => l.target), [`file://${WORKSPACE}/server.js`, `file://${WORKSPACE}/src`, `file://${WORKSPACE}/.env`]);
+  });
+});
