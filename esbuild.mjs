@@ -1,5 +1,6 @@
 // Builds every target with one esbuild context each:
 //  - dist/extension.js: the shipped extension bundle (node/cjs, `vscode` external)
+//  - dist/server.js: the MCP config language server (node/cjs, never imports `vscode`)
 //  - out/**: src and test compiled file-by-file (not bundled) for mocha, the fixture
 //    servers and the integration suite; never shipped (see .vscodeignore)
 //  - out/test/conformance/client.js: the headless conformance client, bundled so it
@@ -62,6 +63,17 @@ const targets = [
     outdir: 'out',
     outbase: '.',
     bundle: false,
+  },
+  {
+    // The MCP config language server, started by the extension in its own Node process.
+    ...common,
+    entryPoints: ['src/server/server.ts'],
+    bundle: true,
+    outfile: 'dist/server.js',
+    minify: production,
+    sourcemap: !production,
+    sourcesContent: false,
+    plugins: [problemMatcher],
   },
   {
     ...common,

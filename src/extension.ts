@@ -4,9 +4,14 @@
  */
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from './api';
+import { registerActivity } from './activity/registerActivity';
+import { registerAuth } from './auth/registerAuth';
 import { openServerConfig, registerCommands } from './commands';
+import { registerLanguageClient } from './language/languageClient';
+import { registerResources } from './resources/resourceCommands';
 import { registerServerTree } from './views/registerServerTree';
 import { registerStatusBar } from './views/statusBar';
+import { registerToolRunner } from './toolRunner/registerToolRunner';
 import { Workbench } from './workbench';
 
 let workbench: Workbench | undefined;
@@ -16,7 +21,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
     workbench = new Workbench(context);
     const wb = workbench;
     const serverTree = registerServerTree(wb);
-    context.subscriptions.push(...registerCommands(wb), registerStatusBar(wb), registerFailureNotifications(wb), ...serverTree.disposables);
+    context.subscriptions.push(...registerCommands(wb), registerStatusBar(wb), registerFailureNotifications(wb), ...serverTree.disposables, ...registerResources(wb), ...registerActivity(wb), ...registerToolRunner(wb), ...registerLanguageClient(wb), ...registerAuth(wb));
     wb.ready.catch((error) => void vscode.window.showErrorMessage(vscode.l10n.t('MCP Workbench could not read its configuration: {0}', String(error))));
     return {
       ready: wb.ready,

@@ -14,7 +14,7 @@ import { formatTrace, type TraceLevel, type TraceRecord } from './common/trace';
 import { ConfigSources } from './config/configSources';
 import { InputStore } from './config/inputStore';
 import { mergePaths, readLoginShellPath } from './mcp/commandResolution';
-import type { ConnectionHost } from './mcp/serverConnection';
+import type { ConnectionAuthHost, ConnectionHost } from './mcp/serverConnection';
 import { ServerRegistry } from './mcp/serverRegistry';
 import { ServerOutputs } from './output/serverOutputs';
 
@@ -35,6 +35,8 @@ export class Workbench implements vscode.Disposable {
   private loginShellPath: Promise<string | undefined> | undefined;
   /** Resolves when the first load of config has been applied (servers started or blocked). */
   readonly ready: Promise<void>;
+  /** OAuth for protected HTTP servers, set by registerAuth (src/auth). */
+  auth: ConnectionAuthHost | undefined;
 
   constructor(readonly context: vscode.ExtensionContext) {
     this.inputs = new InputStore(context.secrets, context.workspaceState);
@@ -49,6 +51,10 @@ export class Workbench implements vscode.Disposable {
       trace: (def, record) => {
         this.onTraceEmitter.fire({ server: def, record, at: Date.now() });
         if (this.traceLevel !== 'off') this.outputs.channel(def).info(formatTrace(def.label, record, this.traceLevel, def.secrets));
+      },
+      auth: {
+        provider: (def, launch) => this.auth?.provider(def, launch),
+        mayPrompt: (def, reason) => this.auth?.mayPrompt?.(def, reason) ?? false,
       },
     };
     this.registry = new ServerRegistry(host, (def) => this.outputs.logFor(def), {

@@ -83,7 +83,8 @@ export function buildDefinitions(docs: readonly ConfigDocument[], ctx: BuildCont
         };
         for (const [k, v] of Object.entries(entry.env ?? {})) if (v && SECRET_ENV.test(k)) secrets.push(v);
       } else {
-        launch = { type: entry.type, url: entry.url!, headers: entry.headers ?? {} };
+        launch = { type: entry.type, url: entry.url!, headers: entry.headers ?? {}, ...(entry.oauth ? { oauth: entry.oauth } : {}) };
+        if (entry.oauth?.clientSecret) secrets.push(entry.oauth.clientSecret);
         for (const [k, v] of Object.entries(entry.headers ?? {})) {
           if (SECRET_HEADER.test(k)) secrets.push(v, v.replace(/^Bearer\s+/i, ''));
         }

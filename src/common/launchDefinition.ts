@@ -3,7 +3,7 @@
  * them differ. Pure. The registry diffs these to restart only the servers whose resolved
  * definition changed when a config file is edited.
  */
-import type { ServerEntry, TimeoutSettings } from './serverConfig';
+import type { OAuthSettings, ServerEntry, TimeoutSettings } from './serverConfig';
 
 export interface StdioLaunch {
   type: 'stdio';
@@ -21,6 +21,8 @@ export interface HttpLaunch {
   type: 'http' | 'sse';
   url: string;
   headers: Record<string, string>;
+  /** OAuth client settings from config; credentials themselves live in the host's store. */
+  oauth?: OAuthSettings;
 }
 
 export type Launch = StdioLaunch | HttpLaunch;

@@ -19,7 +19,9 @@ export type ServerState =
       instructions?: string;
       transport: 'stdio' | 'http' | 'sse';
     }
-  | { kind: 'error'; message: string; detail?: string };
+  | { kind: 'error'; message: string; detail?: string }
+  /** A protected HTTP server that needs the user to sign in (OAuth) before it can start. */
+  | { kind: 'needsAuth'; message: string; detail?: string };
 
 export const STOPPED: ServerState = { kind: 'stopped' };
 
@@ -38,6 +40,8 @@ export function describeState(state: ServerState): string {
       return `Running (${state.transport}, protocol ${state.protocolVersion})`;
     case 'error':
       return `Error: ${state.message}`;
+    case 'needsAuth':
+      return `Sign-in required: ${state.message}`;
   }
 }
 
@@ -52,6 +56,8 @@ export function stateIcon(state: ServerState): string {
       return 'pass-filled';
     case 'error':
       return 'error';
+    case 'needsAuth':
+      return 'account';
   }
 }
 
@@ -60,15 +66,20 @@ export interface StateCounts {
   starting: number;
   failed: number;
   stopped: number;
+  /** Waiting for the user to sign in (also counted in `stopped`). */
+  needsAuth: number;
 }
 
 export function countStates(states: Iterable<ServerState>): StateCounts {
-  const counts: StateCounts = { running: 0, starting: 0, failed: 0, stopped: 0 };
+  const counts: StateCounts = { running: 0, starting: 0, failed: 0, stopped: 0, needsAuth: 0 };
   for (const s of states) {
     if (s.kind === 'running') counts.running++;
     else if (s.kind === 'starting') counts.starting++;
     else if (s.kind === 'error') counts.failed++;
-    else counts.stopped++;
+    else {
+      counts.stopped++;
+      if (s.kind === 'needsAuth') counts.needsAuth++;
+    }
   }
   return counts;
 }

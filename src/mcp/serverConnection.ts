@@ -12,9 +12,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
+  CallToolResultSchema,
   ErrorCode,
   ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
@@ -40,6 +42,7 @@ import { redactText } from '../common/redact';
 import { STOPPED, type ServerState } from '../common/serverState';
 import type { TraceRecord } from '../common/trace';
 import { describeMissingCommand, resolveCommand } from './commandResolution';
+import type { WorkbenchOAuthProvider } from './oauthProvider';
 import { TracingTransport } from './tracingTransport';
 
 /** Where a connection writes what the user may want to read. */
@@ -62,6 +65,39 @@ export interface ConnectionHost {
   trace?(server: ServerDefinition, record: TraceRecord): void;
   /** Grace periods of the stdio shutdown sequence (ms), injectable for tests. */
   readonly shutdownGraceMs?: number;
+  /** OAuth for protected HTTP servers (MCP authorization); without it a 401 is an error. */
+  readonly auth?: ConnectionAuthHost;
+}
+
+/** What a host provides so connections can authorize against protected HTTP servers. */
+export interface ConnectionAuthHost {
+  /**
+   * The OAuth client of an HTTP server: credentials stored per server URL, the redirect
+   * handling, settings from the entry's `oauth` field. Undefined: the server gets no OAuth.
+   */
+  provider(server: ServerDefinition, launch: HttpLaunch): WorkbenchOAuthProvider | undefined | Promise<WorkbenchOAuthProvider | undefined>;
+  /**
+   * Whether the user may be sent to the browser now without having asked to sign in:
+   * `start` for a start not begun by `signIn()`, `request` when a running server asks for new
+   * authorization (expired session without refresh token, more scopes). Default: no.
+   */
+  mayPrompt?(server: ServerDefinition, reason: 'start' | 'request'): boolean | Promise<boolean>;
+}
+
+/** Authorization attempts for one start or one request (step-up included) before giving up. */
+const MAX_AUTH_ATTEMPTS = 3;
+
+export interface StartOptions {
+  /** The user asked to sign in: a protected server may open the browser. */
+  interactive?: boolean;
+}
+
+/** The SDK transport refused to go on until the user authorizes (its `auth()` returned REDIRECT). */
+class AuthorizationNeeded extends Error {
+  constructor(readonly transport: StreamableHTTPClientTransport | SSEClientTransport, override readonly cause: unknown) {
+    super('The server requires authorization.');
+    this.name = 'AuthorizationNeeded';
+  }
 }
 
 export type ListKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
@@ -102,6 +138,8 @@ interface Session {
   closedByUs: boolean;
   /** Transport errors during the handshake are reported by the handshake itself, not logged twice. */
   handshaking: boolean;
+  /** Replaced by a new session after the server forgot this one (its pending requests are retried). */
+  replaced?: boolean;
 }
 
 export class McpServerConnection {
@@ -110,6 +148,10 @@ export class McpServerConnection {
   /** Bumped on every start/stop so a start that lost the race cleans up after itself. */
   private generation = 0;
   private readonly caches = new Map<ListKind, { items?: unknown[]; chain: Promise<unknown>; queued: boolean }>();
+  /** The OAuth client of the current launch (HTTP servers, when the host provides auth). */
+  private oauth: WorkbenchOAuthProvider | undefined;
+  private authorizing: Promise<void> | undefined;
+  private renewing: Promise<void> | undefined;
 
   private readonly onDidChangeStateEmitter = new Emitter<ServerState>();
   readonly onDidChangeState = this.onDidChangeStateEmitter.event;
@@ -152,7 +194,7 @@ export class McpServerConnection {
     this.setState({ kind: 'stopped', reason });
   }
 
-  async start(): Promise<void> {
+  async start(options: StartOptions = {}): Promise<void> {
     if (this._state.kind === 'running' || this._state.kind === 'starting') return;
     const generation = ++this.generation;
     this.caches.clear();
@@ -164,9 +206,15 @@ export class McpServerConnection {
     }
     let session: Session | undefined;
     try {
-      session = def.launch.type === 'stdio'
-        ? await this.connectStdio(def.launch, generation)
-        : await this.connectHttp(def.launch, generation);
+      if (def.launch.type === 'stdio') {
+        this.oauth = undefined;
+        session = await this.connectStdio(def.launch, generation);
+      } else {
+        const launch = def.launch;
+        this.oauth = this.host.auth ? await this.host.auth.provider(def, launch) : undefined;
+        session = await this.withAuthorization(generation, 'start', options.interactive === true, () => this.connectHttp(launch, generation));
+        if (!session) return;
+      }
     } catch (error) {
       this.fail(generation, error);
       return;
@@ -211,6 +259,85 @@ export class McpServerConnection {
   async restart(): Promise<void> {
     await this.stop();
     await this.start();
+  }
+
+  /**
+   * Starts (or restarts) a protected server on the user's request, sending them to the browser
+   * when the server asks for authorization. Resolves when it runs or has failed.
+   */
+  async signIn(): Promise<void> {
+    if (this._definition.launch.type === 'stdio') {
+      throw new ServerError(`Server "${this._definition.label}" runs over stdio; only HTTP servers use sign-in.`);
+    }
+    if (!this.host.auth) throw new ServerError('This host does not support signing in to servers.');
+    if (this._state.kind === 'running' || this._state.kind === 'starting') await this.stop();
+    await this.start({ interactive: true });
+  }
+
+  /**
+   * Forgets the tokens and the client registration kept for this server's URL, and stops it if
+   * it runs (its next start asks the user to sign in again).
+   */
+  async signOut(): Promise<void> {
+    const launch = this._definition.launch;
+    if (launch.type === 'stdio' || !this.host.auth) return;
+    const provider = this.oauth ?? (await this.host.auth.provider(this._definition, launch));
+    if (this._state.kind === 'running' || this._state.kind === 'starting' || this._state.kind === 'needsAuth') {
+      await this.stop('signed out');
+    }
+    await provider?.signOut();
+    this.oauth = undefined;
+    this.log.log('info', 'Signed out: stored tokens and client registration were removed.');
+  }
+
+  /**
+   * Runs `connect`, and when the server demands authorization, sends the user to the browser
+   * (if allowed), exchanges the code and connects again, a bounded number of times. Returns
+   * undefined when the server was left in `needsAuth` (or the start was superseded).
+   */
+  private async withAuthorization(generation: number, reason: 'start', interactive: boolean, connect: () => Promise<Session>): Promise<Session | undefined> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await connect();
+      } catch (error) {
+        if (!(error instanceof AuthorizationNeeded) || generation !== this.generation) throw error;
+        const provider = this.oauth;
+        if (!provider?.pendingAuthorization) {
+          throw new ServerError(`Server "${this._definition.name}" refused the authorization it was given.`, errorText(error.cause), error.cause);
+        }
+        const allowed = interactive || (await this.host.auth?.mayPrompt?.(this._definition, reason)) === true;
+        if (generation !== this.generation) return undefined;
+        if (!allowed) {
+          this.log.log('info', 'The server requires you to sign in.');
+          this.setState({ kind: 'needsAuth', message: `Server "${this._definition.label}" requires you to sign in.` });
+          return undefined;
+        }
+        if (attempt > MAX_AUTH_ATTEMPTS) {
+          throw new ServerError(`Server "${this._definition.name}" still refused after ${MAX_AUTH_ATTEMPTS} authorizations.`);
+        }
+        this.log.log('info', 'Waiting for authorization in the browser…');
+        await this.completeAuthorization(provider, error.transport);
+        if (generation !== this.generation) return undefined;
+        this.log.log('info', 'Authorized; connecting again.');
+      }
+    }
+  }
+
+  /** One authorization at a time: concurrent callers share it. */
+  private completeAuthorization(provider: WorkbenchOAuthProvider, transport: StreamableHTTPClientTransport | SSEClientTransport): Promise<void> {
+    this.authorizing ??= (async () => {
+      try {
+        const code = await provider.authorize();
+        // The SDK exchanges the code (PKCE verifier, `resource`, client authentication).
+        await transport.finishAuth(code);
+      } catch (error) {
+        throw new ServerError(`Signing in to server "${this._definition.name}" failed: ${errorText(error)}`, undefined, error);
+      } finally {
+        provider.endAuthorization();
+        this.authorizing = undefined;
+      }
+    })();
+    return this.authorizing;
   }
 
   async dispose(): Promise<void> {
@@ -282,24 +409,22 @@ export class McpServerConnection {
   }
 
   async callTool(name: string, args: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<CallToolResult> {
-    const client = this.requireClient();
-    return this.withFriendlyErrors('tools/call', async () =>
-      (await client.callTool({ name, arguments: args }, undefined, this.requestOptions('tools/call', options))) as CallToolResult);
+    // A plain request, not client.callTool: that one throws away a result whose
+    // structuredContent breaks the tool's outputSchema, and the user needs to see both.
+    return this.withFriendlyErrors('tools/call', (client) =>
+      client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, this.requestOptions('tools/call', options)));
   }
 
   async readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
-    const client = this.requireClient();
-    return this.withFriendlyErrors('resources/read', () => client.readResource({ uri }, this.requestOptions('resources/read', options)));
+    return this.withFriendlyErrors('resources/read', (client) => client.readResource({ uri }, this.requestOptions('resources/read', options)));
   }
 
   async getPrompt(name: string, args?: Record<string, string>, options: CallOptions = {}): Promise<GetPromptResult> {
-    const client = this.requireClient();
-    return this.withFriendlyErrors('prompts/get', () => client.getPrompt({ name, arguments: args }, this.requestOptions('prompts/get', options)));
+    return this.withFriendlyErrors('prompts/get', (client) => client.getPrompt({ name, arguments: args }, this.requestOptions('prompts/get', options)));
   }
 
   async ping(options: CallOptions = {}): Promise<void> {
-    const client = this.requireClient();
-    await this.withFriendlyErrors('ping', () => client.ping(this.requestOptions('ping', options)));
+    await this.withFriendlyErrors('ping', (client) => client.ping(this.requestOptions('ping', options)));
   }
 
   /** SDK request options from the server's timeouts. A progress handler is always set so progress can reset the timer. */
@@ -322,12 +447,91 @@ export class McpServerConnection {
     return client;
   }
 
-  private async withFriendlyErrors<T>(method: string, run: () => Promise<T>): Promise<T> {
-    try {
-      return await run();
-    } catch (error) {
-      throw this.explain(method, error);
+  /**
+   * Runs a request on the current session and handles what HTTP servers may answer mid-session:
+   * a demand for (more) authorization — the SDK has refreshed tokens when it could and asks for
+   * the browser otherwise — and a 404 for the session id, which means the server dropped the
+   * session: spec 2025-11-25 says to start a new one, so the request is sent again on it.
+   */
+  private async withFriendlyErrors<T>(method: string, run: (client: Client) => Promise<T>): Promise<T> {
+    let authAttempts = 0;
+    let renewed = false;
+    for (;;) {
+      const session = this.session;
+      const client = this.requireClient();
+      const tokenBefore = this.oauth ? (await this.oauth.tokens())?.access_token : undefined;
+      try {
+        return await run(client);
+      } catch (error) {
+        if (session && error instanceof UnauthorizedError && this.oauth) {
+          // Another request may have authorized meanwhile: then only this one is retried.
+          const tokenNow = (await this.oauth.tokens())?.access_token;
+          if (++authAttempts > MAX_AUTH_ATTEMPTS) throw this.explain(method, error);
+          if (this.oauth.authorizing || (tokenNow && tokenNow !== tokenBefore)) {
+            await this.authorizing?.catch(() => undefined);
+          } else {
+            if (!this.oauth.pendingAuthorization) throw this.explain(method, error);
+            const allowed = (await this.host.auth?.mayPrompt?.(this._definition, 'request')) === true;
+            if (!allowed) {
+              throw new ServerError(`Server "${this._definition.label}" asks you to sign in again before ${method}. Use "MCP: Sign In to Server".`, undefined, error);
+            }
+            await this.completeAuthorization(this.oauth, session.transport.inner as StreamableHTTPClientTransport | SSEClientTransport);
+          }
+          continue;
+        }
+        if (session && !renewed && (session.replaced || this.isSessionGone(session, error))) {
+          renewed = true;
+          await this.renewSession(session);
+          continue;
+        }
+        throw this.explain(method, error);
+      }
     }
+  }
+
+  private isSessionGone(session: Session, error: unknown): boolean {
+    return session.kind === 'http' && error instanceof StreamableHTTPError && error.code === 404
+      && !!(session.transport.inner as StreamableHTTPClientTransport).sessionId;
+  }
+
+  /** Replaces a session the server forgot with a new one (new `initialize`, no session id). */
+  private renewSession(stale: Session): Promise<void> {
+    if (this.session !== stale) return this.renewing ?? Promise.resolve();
+    this.renewing ??= (async () => {
+      const launch = this._definition.launch;
+      const generation = this.generation;
+      try {
+        if (launch.type === 'stdio') return;
+        this.log.log('info', 'The server no longer knows this session (HTTP 404); starting a new session.');
+        stale.closedByUs = true;
+        stale.replaced = true;
+        // No DELETE: the server has already dropped the session.
+        await stale.client.close().catch(() => undefined);
+        const session = this.newSession(this.createHttpTransport(new URL(launch.url), launch, 'http'), 'http');
+        await this.handshake(session, generation, launch.url);
+        if (generation !== this.generation) {
+          session.closedByUs = true;
+          await this.closeSession(session);
+          return;
+        }
+        this.session = session;
+        await this.applyLogLevel();
+        for (const kind of ['tools', 'resources', 'resourceTemplates', 'prompts'] as ListKind[]) {
+          if (this.advertises(kind)) this.refresh(kind).catch(() => undefined);
+        }
+      } catch (error) {
+        if (generation === this.generation && this.session === stale) {
+          this.session = undefined;
+          this.fail(generation, error instanceof AuthorizationNeeded
+            ? new ServerError(`Server "${this._definition.label}" requires you to sign in again.`)
+            : error);
+        }
+        throw error;
+      } finally {
+        this.renewing = undefined;
+      }
+    })();
+    return this.renewing;
   }
 
   /** Rewrites SDK timeouts into messages that name the setting to change. */
@@ -402,14 +606,13 @@ export class McpServerConnection {
     } catch {
       throw new ServerError(`The url "${launch.url}" of server "${def.name}" is not a valid URL.`);
     }
-    const requestInit: RequestInit = { headers: launch.headers };
     if (launch.type === 'sse') {
-      const session = this.newSession(new SSEClientTransport(url, { requestInit }), 'sse');
+      const session = this.newSession(this.createHttpTransport(url, launch, 'sse'), 'sse');
       await this.handshake(session, generation, url.href);
       return session;
     }
     this.log.log('info', `Connecting to ${url.href} (Streamable HTTP)…`);
-    const session = this.newSession(new StreamableHTTPClientTransport(url, { requestInit }), 'http');
+    const session = this.newSession(this.createHttpTransport(url, launch, 'http'), 'http');
     try {
       await this.handshake(session, generation, url.href);
       return session;
@@ -418,12 +621,32 @@ export class McpServerConnection {
       // server may only speak the 2024-11-05 HTTP+SSE transport; try a GET for its stream.
       const cause = error instanceof ServerError ? error.cause : error;
       const status = cause instanceof StreamableHTTPError ? cause.code : undefined;
-      if (status === undefined || status < 400 || status >= 500 || status === 401 || generation !== this.generation) throw error;
+      if (status === undefined || status < 400 || status >= 500 || status === 401 || status === 403 || generation !== this.generation) throw error;
       this.log.log('info', `Streamable HTTP was refused (HTTP ${status}); trying the legacy HTTP+SSE transport.`);
-      const legacy = this.newSession(new SSEClientTransport(url, { requestInit }), 'sse');
+      const legacy = this.newSession(this.createHttpTransport(url, launch, 'sse'), 'sse');
       await this.handshake(legacy, generation, url.href);
       return legacy;
     }
+  }
+
+  /**
+   * The SDK's HTTP transports with the OAuth client: they add the bearer token to every request
+   * and run discovery, refresh and step-up themselves. Tokens live in HTTP headers, below the
+   * tracing wrapper, so traces never see them.
+   */
+  private createHttpTransport(url: URL, launch: HttpLaunch, kind: 'http' | 'sse'): StreamableHTTPClientTransport | SSEClientTransport {
+    const requestInit: RequestInit = { headers: launch.headers };
+    const authProvider = this.oauth;
+    // The SDK answers 403 insufficient_scope with auth(), which prefers a refresh; a refresh
+    // cannot add scopes, so the provider is told to ask for a new authorization instead.
+    const fetchFn: typeof fetch | undefined = authProvider && (async (input, init) => {
+      const response = await fetch(input, init);
+      if (response.status === 403 && /insufficient_scope/.test(response.headers.get('www-authenticate') ?? '')) authProvider.requireNewAuthorization();
+      return response;
+    });
+    return kind === 'sse'
+      ? new SSEClientTransport(url, { requestInit, authProvider, fetch: fetchFn })
+      : new StreamableHTTPClientTransport(url, { requestInit, authProvider, fetch: fetchFn });
   }
 
   private newSession(sdkTransport: Transport, kind: Session['kind']): Session {
@@ -478,6 +701,9 @@ export class McpServerConnection {
       session.closedByUs = true;
       await this.closeSession(session);
       if (generation !== this.generation) throw new ServerError('Start was superseded.');
+      if (error instanceof UnauthorizedError && session.kind !== 'stdio') {
+        throw new AuthorizationNeeded(session.transport.inner as StreamableHTTPClientTransport | SSEClientTransport, error);
+      }
       if (error instanceof ServerError) throw error;
       throw this.describeConnectError(error, session, target);
     } finally {
@@ -525,7 +751,10 @@ export class McpServerConnection {
   }
 
   private async fetchAll(kind: ListKind): Promise<unknown[]> {
-    const client = this.requireClient();
+    return this.withFriendlyErrors(`${kind}/list`, (client) => this.fetchPages(client, kind));
+  }
+
+  private async fetchPages(client: Client, kind: ListKind): Promise<unknown[]> {
     const items: unknown[] = [];
     const seenCursors = new Set<string>();
     let cursor: string | undefined;

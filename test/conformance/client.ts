@@ -14,16 +14,27 @@
  *    arguments made from its input schema, disconnect. sse-retry needs nothing more: the
  *    SDK's Streamable HTTP transport reconnects (GET + Last-Event-ID after `retry` ms)
  *    when the server closes the tools/call stream early.
- *  - auth/*, elicitation, sampling: the extension does not implement them yet, so this
- *    client runs the same generic flow and lets the scenario fail (see baseline.json).
+ *  - auth/*: the same flow against a protected server. The connection runs the extension's
+ *    OAuth client (src/mcp/oauthProvider.ts) with a memory store, and the "browser" is headless:
+ *    it follows the authorization URL with fetch and takes the code from the redirect. The
+ *    auth/pre-registration context's client_id/client_secret play the role of the `oauth`
+ *    config field; the Client ID Metadata Document URL is the one the suite expects a client
+ *    to have published (the extension itself publishes none yet).
+ *  - elicitation, sampling: not implemented yet; the scenario fails (see baseline.json).
  */
 import { McpServerConnection, errorText, type ConnectionHost, type ServerLog } from '../../src/mcp/serverConnection';
 import { DEFAULT_TIMEOUTS } from '../../src/common/serverConfig';
 import { formatTrace } from '../../src/common/trace';
 import type { ServerDefinition } from '../../src/common/launchDefinition';
+import type { OAuthSettings } from '../../src/common/serverConfig';
+import { MemoryOAuthStore, WorkbenchOAuthProvider, followAuthorizationHeadlessly } from '../../src/mcp/oauthProvider';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 
 const started = Date.now();
+
+/** The Client ID Metadata Document URL the suite's auth/basic-cimd scenario expects as client_id. */
+const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
+const REDIRECT_URL = 'http://127.0.0.1:33418/oauth/callback';
 
 function say(message: string): void {
   process.stderr.write(`[conformance-client +${Date.now() - started}ms] ${message}\n`);
@@ -67,7 +78,12 @@ async function main(): Promise<number> {
   }
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
   say(`scenario "${scenario || '(none)'}", server ${url}`);
-  if (process.env.MCP_CONFORMANCE_CONTEXT) say(`context: ${process.env.MCP_CONFORMANCE_CONTEXT}`);
+  const context = parseContext(process.env.MCP_CONFORMANCE_CONTEXT);
+  // Only the keys, never the values: the context may carry a client secret.
+  if (context) say(`context keys: ${Object.keys(context).join(', ')}`);
+  const oauth: OAuthSettings | undefined = typeof context?.client_id === 'string'
+    ? { clientId: context.client_id, clientSecret: typeof context.client_secret === 'string' ? context.client_secret : undefined }
+    : undefined;
 
   const definition: ServerDefinition = {
     id: 'user/conformance',
@@ -76,9 +92,10 @@ async function main(): Promise<number> {
     source: { scope: 'user', label: 'conformance' },
     disabled: false,
     timeouts: { ...DEFAULT_TIMEOUTS },
-    launch: { type: 'http', url, headers: {} },
-    secrets: [],
+    launch: { type: 'http', url, headers: {}, ...(oauth ? { oauth } : {}) },
+    secrets: oauth?.clientSecret ? [oauth.clientSecret] : [],
   };
+  const store = new MemoryOAuthStore();
   // The same host policy as the extension, minus VS Code: no roots, the extension's default
   // log level ("info"), every JSON-RPC message traced to stderr.
   const host: ConnectionHost = {
@@ -87,6 +104,21 @@ async function main(): Promise<number> {
     baseEnv: async () => ({ ...process.env }),
     serverLogLevel: () => 'info',
     trace: (def, record) => say(formatTrace(def.label, record, 'verbose', def.secrets)),
+    auth: {
+      provider: (_def, launch) => new WorkbenchOAuthProvider({
+        keyPrefix: launch.url,
+        store,
+        redirectUrl: REDIRECT_URL,
+        settings: launch.oauth,
+        clientMetadataUrl: CLIENT_METADATA_URL,
+        authorize: async (authorizationUrl, redirectUrl) => {
+          say(`authorizing (headless) at ${authorizationUrl.origin}${authorizationUrl.pathname}`);
+          return followAuthorizationHeadlessly(authorizationUrl, redirectUrl);
+        },
+      }),
+      // Headless: there is no user to ask, every authorization is followed at once.
+      mayPrompt: () => true,
+    },
   };
   const log: ServerLog = {
     log: (level, message) => say(`${level}: ${message}`),
@@ -99,7 +131,7 @@ async function main(): Promise<number> {
     await connection.start();
     const state = connection.state;
     if (state.kind !== 'running') {
-      say(`could not connect: ${state.kind === 'error' ? state.message + (state.detail ? `\n${state.detail}` : '') : state.kind}`);
+      say(`could not connect: ${state.kind === 'error' || state.kind === 'needsAuth' ? state.message + (state.detail ? `\n${state.detail}` : '') : state.kind}`);
       return 1;
     }
     say(`connected: ${state.serverInfo.name} ${state.serverInfo.version}, protocol ${state.protocolVersion}, over ${state.transport}`);
@@ -112,6 +144,17 @@ async function main(): Promise<number> {
     await connection.stop().catch((error) => say(`stop failed: ${errorText(error)}`));
   }
   return ok ? 0 : 1;
+}
+
+function parseContext(text: string | undefined): Record<string, unknown> | undefined {
+  if (!text) return undefined;
+  try {
+    const value = JSON.parse(text) as unknown;
+    return value && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    say('MCP_CONFORMANCE_CONTEXT is not JSON; ignored');
+    return undefined;
+  }
 }
 
 async function callEveryTool(connection: McpServerConnection): Promise<boolean> {

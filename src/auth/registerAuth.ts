@@ -1,0 +1,177 @@
+/**
+ * VS Code glue for MCP authorization: credentials in SecretStorage per server URL, the browser
+ * round trip through the extension's URI handler (or a loopback listener when the server's
+ * `oauth.redirectUri` is one), the sign-in prompts, and the Sign In / Sign Out commands.
+ * The OAuth logic itself is in src/mcp/oauthProvider.ts and the SDK.
+ */
+import * as vscode from 'vscode';
+import type { ServerRef } from '../commandArgs';
+import type { HttpLaunch, ServerDefinition } from '../common/launchDefinition';
+import { isLoopbackRedirect, listenForLoopbackRedirect } from '../mcp/loopbackRedirect';
+import { WorkbenchOAuthProvider, parseAuthorizationResponse, type AuthorizationResponse, type OAuthStore } from '../mcp/oauthProvider';
+import type { ConnectionAuthHost, McpServerConnection } from '../mcp/serverConnection';
+import type { Workbench } from '../workbench';
+
+export const CALLBACK_PATH = '/oauth/callback';
+const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
+
+/** SecretStorage as the provider's store; keys are `mcpWorkbench.oauth/<server url>#<what>`. */
+export class SecretOAuthStore implements OAuthStore {
+  constructor(private readonly secrets: vscode.SecretStorage) {}
+  async get<T>(key: string): Promise<T | undefined> {
+    const text = await this.secrets.get(`mcpWorkbench.oauth/${key}`);
+    if (text === undefined) return undefined;
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      return undefined;
+    }
+  }
+  async set(key: string, value: unknown): Promise<void> {
+    await this.secrets.store(`mcpWorkbench.oauth/${key}`, JSON.stringify(value));
+  }
+  async delete(key: string): Promise<void> {
+    await this.secrets.delete(`mcpWorkbench.oauth/${key}`);
+  }
+}
+
+/** Redirects that arrive through the URI handler, matched to the sign-in waiting for them by `state`. */
+export class OAuthCallbacks implements vscode.UriHandler {
+  private readonly waiting = new Map<string, (response: AuthorizationResponse) => void>();
+
+  handleUri(uri: vscode.Uri): void {
+    if (uri.path !== CALLBACK_PATH) return;
+    const response = parseAuthorizationResponse(`http://callback/?${uri.query}`);
+    const waiter = response.state !== undefined ? this.waiting.get(response.state) : undefined;
+    if (waiter) waiter(response);
+    else void vscode.window.showWarningMessage(vscode.l10n.t('MCP: an OAuth redirect arrived that no sign-in is waiting for; it was ignored.'));
+  }
+
+  wait(state: string, signal: AbortSignal): Promise<AuthorizationResponse> {
+    return new Promise((resolve, reject) => {
+      const done = () => this.waiting.delete(state);
+      this.waiting.set(state, (response) => {
+        done();
+        resolve(response);
+      });
+      signal.addEventListener('abort', () => {
+        done();
+        reject(new Error(String(signal.reason ?? 'Sign-in was cancelled.')));
+      }, { once: true });
+    });
+  }
+}
+
+export function registerAuth(workbench: Workbench): vscode.Disposable[] {
+  const store = new SecretOAuthStore(workbench.context.secrets);
+  const callbacks = new OAuthCallbacks();
+  let handlerUri: Promise<string> | undefined;
+  const callbackUri = () => handlerUri ??= Promise.resolve(vscode.env.asExternalUri(
+    vscode.Uri.parse(`${vscode.env.uriScheme}://${workbench.context.extension.id}${CALLBACK_PATH}`),
+  )).then((uri) => uri.toString(true));
+
+  const authorizeInBrowser = (server: ServerDefinition) => (authorizationUrl: URL, redirectUrl: string): Promise<AuthorizationResponse> =>
+    Promise.resolve(vscode.window.withProgress({
+      location: vscode.ProgressLocation.Notification,
+      title: vscode.l10n.t('Signing in to MCP server {0} in your browser…', server.label),
+      cancellable: true,
+    }, async (_progress, token) => {
+      const abort = new AbortController();
+      const timer = setTimeout(() => abort.abort(vscode.l10n.t('Sign-in timed out.')), SIGN_IN_TIMEOUT_MS);
+      token.onCancellationRequested(() => abort.abort(vscode.l10n.t('Sign-in was cancelled.')));
+      try {
+        const answer = isLoopbackRedirect(redirectUrl)
+          ? (await listenForLoopbackRedirect(redirectUrl, abort.signal)).response
+          : callbacks.wait(authorizationUrl.searchParams.get('state') ?? '', abort.signal);
+        // URLSearchParams writes spaces as "+", which vscode.Uri would re-encode as a literal "+".
+        const opened = await vscode.env.openExternal(vscode.Uri.parse(authorizationUrl.href.replace(/\+/g, '%20')));
+        if (!opened) abort.abort(vscode.l10n.t('The browser was not opened.'));
+        return await answer;
+      } finally {
+        clearTimeout(timer);
+      }
+    }));
+
+  const auth: ConnectionAuthHost = {
+    provider: async (server: ServerDefinition, launch: HttpLaunch) => new WorkbenchOAuthProvider({
+      keyPrefix: launch.url,
+      store,
+      redirectUrl: launch.oauth?.redirectUri ?? (await callbackUri()),
+      settings: launch.oauth,
+      clientName: 'MCP Workbench',
+      authorize: authorizeInBrowser(server),
+    }),
+    // Automatic starts never open the browser (they end in "sign-in required"); a running
+    // server that asks for more is a consequence of what the user just did, so ask them.
+    mayPrompt: async (server, reason) => {
+      if (reason === 'start') return false;
+      const signIn = vscode.l10n.t('Sign In');
+      const answer = await vscode.window.showInformationMessage(
+        vscode.l10n.t('MCP server {0} asks you to sign in again (for example for more permissions).', server.label), signIn);
+      return answer === signIn;
+    },
+  };
+  workbench.auth = auth;
+
+  const find = async (arg: ServerRef | string | undefined, placeHolder: string): Promise<McpServerConnection | undefined> => {
+    const id = typeof arg === 'string' ? arg : arg?.serverId;
+    if (id) return workbench.registry.find(id);
+    const candidates = workbench.registry.all().filter((c) => c.definition.launch.type !== 'stdio');
+    if (candidates.length === 0) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('No HTTP MCP server is configured; only HTTP servers use sign-in.'));
+      return undefined;
+    }
+    if (candidates.length === 1) return candidates[0];
+    const picked = await vscode.window.showQuickPick(candidates.map((c) => ({
+      label: c.definition.label,
+      description: c.definition.launch.type !== 'stdio' ? c.definition.launch.url : undefined,
+      detail: c.state.kind === 'needsAuth' ? vscode.l10n.t('Sign-in required') : undefined,
+      connection: c,
+    })), { placeHolder });
+    return picked?.connection;
+  };
+
+  const signIn = async (connection: McpServerConnection) => {
+    const def = connection.definition;
+    if (def.source.scope === 'workspace' && !vscode.workspace.isTrusted) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('MCP server {0} is defined by the workspace, which is not trusted.', def.label));
+      return;
+    }
+    await connection.signIn();
+  };
+
+  const notified = new WeakSet<McpServerConnection>();
+  const watch = (connection: McpServerConnection) => connection.onDidChangeState((state) => {
+    if (state.kind !== 'needsAuth') {
+      if (state.kind === 'running') notified.delete(connection);
+      return;
+    }
+    if (notified.has(connection)) return;
+    notified.add(connection);
+    const action = vscode.l10n.t('Sign In');
+    void vscode.window.showInformationMessage(`MCP ${connection.definition.label}: ${state.message}`, action).then((answer) => {
+      notified.delete(connection);
+      if (answer === action) void signIn(connection);
+    });
+  });
+  const watches = workbench.registry.all().map(watch);
+
+  return [
+    vscode.window.registerUriHandler(callbacks),
+    vscode.commands.registerCommand('mcpWorkbench.signIn', async (arg?: ServerRef | string) => {
+      const connection = await find(arg, vscode.l10n.t('Server to sign in to'));
+      if (connection) await signIn(connection);
+    }),
+    vscode.commands.registerCommand('mcpWorkbench.signOut', async (arg?: ServerRef | string) => {
+      const connection = await find(arg, vscode.l10n.t('Server to sign out of'));
+      if (!connection) return;
+      await connection.signOut();
+      void vscode.window.showInformationMessage(vscode.l10n.t('Signed out of MCP server {0}.', connection.definition.label));
+    }),
+    workbench.registry.onDidAddConnection((c) => watches.push(watch(c))),
+    new vscode.Disposable(() => {
+      watches.forEach((w) => w.dispose());
+      if (workbench.auth === auth) workbench.auth = undefined;
+    }),
+  ];
+}

@@ -1,0 +1,186 @@
+/**
+ * MCP authorization end to end: McpServerConnection with the extension's OAuth client
+ * (WorkbenchOAuthProvider, memory store, headless "browser") against the in-process protected
+ * fixture (the SDK's auth router + bearer middleware). No mocks on either side.
+ */
+import * as assert from 'node:assert/strict';
+import { McpServerConnection, type ConnectionAuthHost } from '../../../src/mcp/serverConnection';
+import { MemoryOAuthStore, WorkbenchOAuthProvider, followAuthorizationHeadlessly, type AuthorizationResponse } from '../../../src/mcp/oauthProvider';
+import { formatTrace } from '../../../src/common/trace';
+import type { OAuthSettings } from '../../../src/common/serverConfig';
+import { startProtectedFixture, type ProtectedFixture, type ProtectedFixtureOptions } from '../../fixtures/servers/protectedServer';
+import { definition, recordingHost, RecordingLog, textOf, waitFor } from './testHost';
+
+const REDIRECT = 'http://127.0.0.1:1/oauth/callback';
+
+describe('McpServerConnection with OAuth', function () {
+  this.timeout(20000);
+  let fixture: ProtectedFixture | undefined;
+  const open: McpServerConnection[] = [];
+
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((c) => c.dispose()));
+    await fixture?.close();
+    fixture = undefined;
+  });
+
+  async function setUp(options: ProtectedFixtureOptions & { mayPrompt?: boolean; oauth?: OAuthSettings; authorize?: (url: URL, redirect: string) => Promise<AuthorizationResponse> } = {}) {
+    fixture = await startProtectedFixture(options);
+    const store = new MemoryOAuthStore();
+    const browserVisits: URL[] = [];
+    const auth: ConnectionAuthHost = {
+      provider: (_def, launch) => new WorkbenchOAuthProvider({
+        keyPrefix: launch.url,
+        store,
+        redirectUrl: options.oauth?.redirectUri ?? REDIRECT,
+        settings: launch.oauth,
+        authorize: options.authorize ?? (async (url, redirect) => {
+          browserVisits.push(url);
+          return followAuthorizationHeadlessly(url, redirect);
+        }),
+      }),
+      mayPrompt: () => options.mayPrompt ?? false,
+    };
+    const host = { ...recordingHost(), auth };
+    const log = new RecordingLog();
+    const c = new McpServerConnection(definition({ type: 'http', url: fixture.url, headers: {}, ...(options.oauth ? { oauth: options.oauth } : {}) }), host, log);
+    open.push(c);
+    return { c, host, log, store, browserVisits, fixture };
+  }
+
+  it('an automatic start of a protected server ends in needsAuth, without opening the browser', async () => {
+    const { c, browserVisits } = await setUp();
+    await c.start();
+    assert.equal(c.state.kind, 'needsAuth');
+    assert.equal(browserVisits.length, 0);
+  });
+
+  it('signIn runs discovery, registration, PKCE and the code exchange, then sends the bearer on every request', async () => {
+    const { c, fixture: f, browserVisits, store } = await setUp();
+    await c.signIn();
+    assert.equal(c.state.kind, 'running', JSON.stringify(c.state));
+    assert.equal(browserVisits.length, 1);
+    const visit = browserVisits[0];
+    assert.equal(visit.searchParams.get('code_challenge_method'), 'S256');
+    assert.ok(visit.searchParams.get('state'));
+    assert.equal(visit.searchParams.get('resource'), f.url);
+    assert.equal(f.stats.registrations, 1);
+    assert.deepEqual(f.stats.tokenRequests.map((t) => t.grantType), ['authorization_code']);
+    const result = await c.callTool('echo', { text: 'hi' });
+    assert.equal(textOf(result), 'echo: hi');
+    assert.ok(f.stats.bearerTokens.length >= 2);
+    assert.ok(f.stats.bearerTokens.every((h) => h === `Bearer ${f.stats.issuedTokens[0]}`));
+    assert.ok([...store.values.keys()].some((k) => k.startsWith(f.url) && k.endsWith('#tokens')));
+  });
+
+  it('a second start reuses the stored tokens: no browser', async () => {
+    const { c, browserVisits } = await setUp();
+    await c.signIn();
+    await c.stop();
+    await c.start();
+    assert.equal(c.state.kind, 'running');
+    assert.equal(browserVisits.length, 1);
+  });
+
+  it('refreshes an expired access token without the browser', async () => {
+    const { c, fixture: f, browserVisits } = await setUp({ accessTokenTtlSeconds: 1 });
+    await c.signIn();
+    await new Promise((r) => setTimeout(r, 1200));
+    const result = await c.callTool('echo', { text: 'later' });
+    assert.equal(textOf(result), 'echo: later');
+    assert.deepEqual(f.stats.tokenRequests.map((t) => t.grantType), ['authorization_code', 'refresh_token']);
+    assert.equal(browserVisits.length, 1);
+  });
+
+  it('sign-out forgets tokens and the registration; the next start needs sign-in again', async () => {
+    const { c, store, fixture: f } = await setUp();
+    await c.signIn();
+    await c.signOut();
+    assert.equal(c.state.kind, 'stopped');
+    assert.equal([...store.values.keys()].length, 0);
+    await c.start();
+    assert.equal(c.state.kind, 'needsAuth');
+    await c.signIn();
+    assert.equal((c.state as { kind: string }).kind, 'running');
+    assert.equal(f.stats.registrations, 2);
+  });
+
+  it('steps up on 403 insufficient_scope and retries the request once authorized', async () => {
+    const { c, fixture: f, browserVisits } = await setUp({ stepUpTool: 'echo', mayPrompt: true });
+    await c.signIn();
+    const result = await c.callTool('echo', { text: 'admin' });
+    assert.equal(textOf(result), 'echo: admin');
+    assert.equal(browserVisits.length, 2);
+    assert.deepEqual(f.stats.authorizationRequests.map((a) => a.scope), ['mcp:read', 'mcp:read mcp:admin']);
+  });
+
+  it('gives up on step-up when the server keeps refusing (bounded retries)', async () => {
+    let visits = 0;
+    const { c } = await setUp({
+      stepUpTool: 'echo',
+      mayPrompt: true,
+      // The "user" approves, but the authorization server never grants mcp:admin.
+      authorize: async (url, redirect) => {
+        visits++;
+        if (visits > 1) url.searchParams.set('scope', 'mcp:read');
+        return followAuthorizationHeadlessly(url, redirect);
+      },
+    });
+    await c.signIn();
+    await assert.rejects(c.callTool('echo', { text: 'admin' }), /403/);
+    assert.ok(visits <= 4, `${visits} authorizations`);
+    assert.equal(c.state.kind, 'running');
+  });
+
+  it('does not prompt mid-session when the host does not allow it', async () => {
+    const { c } = await setUp({ stepUpTool: 'echo', mayPrompt: false });
+    await c.signIn();
+    await assert.rejects(c.callTool('echo', { text: 'admin' }), /sign in again/);
+  });
+
+  it('starts a new session transparently when the server answers 404 for the session id', async () => {
+    const { c, fixture: f, log } = await setUp();
+    await c.signIn();
+    assert.equal(f.stats.sessionsCreated, 1);
+    f.dropSessions();
+    const result = await c.callTool('echo', { text: 'again' });
+    assert.equal(textOf(result), 'echo: again');
+    assert.equal(f.stats.sessionsCreated, 2);
+    assert.ok(f.stats.notFound >= 1);
+    assert.match(log.text(), /starting a new session/);
+    assert.equal(c.state.kind, 'running');
+  });
+
+  it('uses pre-registered client credentials from config, without registering', async () => {
+    const oauth = { clientId: 'workbench-pre', clientSecret: 'pre-secret-value', redirectUri: REDIRECT };
+    const { c, fixture: f, store } = await setUp({ oauth, preRegistered: { clientId: oauth.clientId, clientSecret: oauth.clientSecret, redirectUri: REDIRECT } });
+    await c.signIn();
+    assert.equal(c.state.kind, 'running', JSON.stringify(c.state));
+    assert.equal(f.stats.registrations, 0);
+    assert.equal(f.stats.authorizationRequests[0].clientId, 'workbench-pre');
+    assert.ok(![...store.values.values()].some((v) => v.includes('pre-secret-value')), 'the configured secret is never stored');
+  });
+
+  it('rejects an authorization response whose state does not match', async () => {
+    const { c } = await setUp({
+      authorize: async (url, redirect) => ({ ...(await followAuthorizationHeadlessly(url, redirect)), state: 'forged' }),
+    });
+    await c.signIn();
+    assert.equal(c.state.kind, 'error');
+    assert.match(JSON.stringify(c.state), /state/);
+  });
+
+  it('never writes tokens to the log or the trace', async () => {
+    const { c, host, log, fixture: f } = await setUp({ accessTokenTtlSeconds: 1 });
+    await c.signIn();
+    await new Promise((r) => setTimeout(r, 1200));
+    await c.callTool('echo', { text: 'x' });
+    await waitFor(() => f.stats.issuedTokens.length >= 2, 'a refreshed token');
+    const traced = host.traces.map((r) => formatTrace('fixture', r, 'verbose', [])).join('\n') + JSON.stringify(host.traces);
+    for (const token of f.stats.issuedTokens) {
+      assert.ok(!traced.includes(token), 'token in trace');
+      assert.ok(!log.text().includes(token), 'token in log');
+    }
+    assert.ok(!/fixture-rt-/.test(traced + log.text()), 'refresh token in trace or log');
+  });
+});
