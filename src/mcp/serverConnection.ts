@@ -18,6 +18,7 @@ import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.j
 import {
   CallToolResultSchema,
   ErrorCode,
+  type ClientCapabilities,
   ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
   McpError,
@@ -63,10 +64,20 @@ export interface ConnectionHost {
   serverLogLevel(): McpLogLevel | undefined;
   /** Receives every JSON-RPC message when tracing is on. */
   trace?(server: ServerDefinition, record: TraceRecord): void;
-  /** Grace periods of the stdio shutdown sequence (ms), injectable for tests. */
-  readonly shutdownGraceMs?: number;
+  /**
+   * Client features a host implements beyond roots (sampling, elicitation): the capabilities
+   * it declares and the request handlers it installs on every new SDK client. Only declare
+   * what really works: servers rely on it.
+   */
+  readonly clientFeatures?: ClientFeatures;
   /** OAuth for protected HTTP servers (MCP authorization); without it a 401 is an error. */
   readonly auth?: ConnectionAuthHost;
+}
+
+export interface ClientFeatures {
+  capabilities(): ClientCapabilities;
+  /** Called for each launch's new Client, before `initialize` is sent. */
+  install(client: Client, server: ServerDefinition): void;
 }
 
 /** What a host provides so connections can authorize against protected HTTP servers. */
@@ -652,8 +663,10 @@ export class McpServerConnection {
   private newSession(sdkTransport: Transport, kind: Session['kind']): Session {
     const def = this._definition;
     const transport = new TracingTransport(sdkTransport, this.host.trace ? (record) => this.host.trace!(def, record) : undefined);
-    const client = new Client(this.host.clientInfo, { capabilities: { roots: { listChanged: true } } });
+    const features = this.host.clientFeatures;
+    const client = new Client(this.host.clientInfo, { capabilities: { ...features?.capabilities(), roots: { listChanged: true } } });
     const session: Session = { client, transport, kind, stderrTail: [], closedByUs: false, handshaking: true };
+    features?.install(client, def);
     client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.host.roots() }));
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
       this.log.log(channelLevelFor(n.params.level), redactText(formatLogData(n.params.logger, n.params.data), def.secrets));
