@@ -22,6 +22,8 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
     const wb = workbench;
     const serverTree = registerServerTree(wb);
     context.subscriptions.push(...registerCommands(wb), registerStatusBar(wb), registerFailureNotifications(wb), ...serverTree.disposables, ...registerResources(wb), ...registerActivity(wb), ...registerToolRunner(wb), ...registerLanguageClient(wb), ...registerAuth(wb));
+    // The Servers view's welcome ("no servers configured") must not show before config was read.
+    wb.ready.finally(() => void vscode.commands.executeCommand('setContext', 'mcpWorkbench.configLoaded', true)).catch(() => undefined);
     wb.ready.catch((error) => void vscode.window.showErrorMessage(vscode.l10n.t('MCP Workbench could not read its configuration: {0}', String(error))));
     return {
       ready: wb.ready,

@@ -183,37 +183,59 @@ export class ToolRunnerPanel implements vscode.Disposable {
     if (this.running && (requestId === undefined || this.running.requestId === requestId)) this.running.abort.abort();
   }
 
+  /** Calls after this long get a cancellable progress notification; quicker ones would only flash one. */
+  private static readonly PROGRESS_DELAY_MS = 400;
+
   private async call(tool: Tool, args: Record<string, unknown>, running: RunningCall): Promise<{ outcome: RunOutcome; result?: CallToolResult }> {
     const started = Date.now();
-    return vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('MCP {0}: {1}', this.serverLabel, tool.title ?? tool.name), cancellable: true },
-      async (progress, token) => {
-        const subscription = token.onCancellationRequested(() => running.abort.abort());
-        let reported = 0;
-        try {
-          const connection = this.workbench.registry.find(this.serverId);
-          if (!connection) throw new Error(vscode.l10n.t('Server "{0}" is no longer configured.', this.serverLabel));
-          const result = await connection.callTool(tool.name, args, {
-            signal: running.abort.signal,
-            onprogress: (p) => {
-              const info: ProgressInfo = { progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message ? { message: p.message } : {}) };
-              running.progress = info;
-              const percent = p.total ? Math.min(100, (p.progress / p.total) * 100) : undefined;
-              const increment = percent !== undefined && percent > reported ? percent - reported : undefined;
-              if (percent !== undefined) reported = Math.max(reported, percent);
-              progress.report({ message: p.message ?? (p.total ? `${p.progress} / ${p.total}` : String(p.progress)), increment });
-              this.post({ type: 'progress', requestId: running.requestId, progress: info });
-              this.onDidProgressEmitter.fire(info);
-            },
-          });
-          return { outcome: resultOutcome(result, tool, Date.now() - started), result };
-        } catch (error) {
-          return { outcome: errorOutcome(error, Date.now() - started, running.abort.signal.aborted) };
-        } finally {
-          subscription.dispose();
-        }
-      },
-    );
+    let notification: vscode.Progress<{ message?: string; increment?: number }> | undefined;
+    let lastMessage: string | undefined;
+    let reported = 0;
+    const execute = async (): Promise<{ outcome: RunOutcome; result?: CallToolResult }> => {
+      try {
+        const connection = this.workbench.registry.find(this.serverId);
+        if (!connection) throw new Error(vscode.l10n.t('Server "{0}" is no longer configured.', this.serverLabel));
+        const result = await connection.callTool(tool.name, args, {
+          signal: running.abort.signal,
+          onprogress: (p) => {
+            const info: ProgressInfo = { progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message ? { message: p.message } : {}) };
+            running.progress = info;
+            const percent = p.total ? Math.min(100, (p.progress / p.total) * 100) : undefined;
+            const increment = percent !== undefined && percent > reported ? percent - reported : undefined;
+            if (percent !== undefined) reported = Math.max(reported, percent);
+            lastMessage = p.message ?? (p.total ? `${p.progress} / ${p.total}` : String(p.progress));
+            notification?.report({ message: lastMessage, increment });
+            this.post({ type: 'progress', requestId: running.requestId, progress: info });
+            this.onDidProgressEmitter.fire(info);
+          },
+        });
+        return { outcome: resultOutcome(result, tool, Date.now() - started), result };
+      } catch (error) {
+        return { outcome: errorOutcome(error, Date.now() - started, running.abort.signal.aborted) };
+      }
+    };
+    const outcome = execute();
+    const timer = setTimeout(() => {
+      void vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('MCP {0}: {1}', this.serverLabel, tool.title ?? tool.name), cancellable: true },
+        async (progress, token) => {
+          notification = progress;
+          if (lastMessage) progress.report({ message: lastMessage, increment: reported || undefined });
+          const subscription = token.onCancellationRequested(() => running.abort.abort());
+          try {
+            await outcome;
+          } finally {
+            subscription.dispose();
+            notification = undefined;
+          }
+        },
+      );
+    }, ToolRunnerPanel.PROGRESS_DELAY_MS);
+    try {
+      return await outcome;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private receive(raw: unknown): void {

@@ -81,7 +81,8 @@ export class ToolNode {
     item.id = `server:${this.serverId}/tool/${tool.name}`;
     const badges = toolBadges(tool);
     item.description = [title && title !== tool.name ? tool.name : undefined, ...badges].filter(Boolean).join(' · ');
-    item.iconPath = new vscode.ThemeIcon(tool.annotations?.destructiveHint ? 'warning' : tool.annotations?.readOnlyHint ? 'eye' : 'tools');
+    // Not the group's wrench: items and their group should look different.
+    item.iconPath = new vscode.ThemeIcon(tool.annotations?.destructiveHint ? 'warning' : tool.annotations?.readOnlyHint ? 'eye' : 'symbol-method');
     item.contextValue = 'tool';
     const md = new vscode.MarkdownString();
     md.appendMarkdown(`**${escapeMd(title ?? tool.name)}**${title ? ` \`${tool.name}\`` : ''}\n\n`);

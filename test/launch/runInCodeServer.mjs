@@ -5,6 +5,7 @@
 //
 //   node test/launch/runInCodeServer.mjs [--suite NAME]... [--vsix FILE]
 //        [--extension-path DIR]... [--keep-open [--folder DIR] [--port N]]
+//   node test/launch/runInCodeServer.mjs --e2e [MODULE]... [--vsix FILE] [--extension-path DIR]...
 //
 // --suite NAME         run test/integration/NAME (compiled in out/) against a fresh copy
 //                      of test/fixtures/workspaces/NAME (opened as its single top-level
@@ -18,6 +19,24 @@
 //   --folder DIR       the folder (or .code-workspace file) to open (default: a copy of
 //                      the `main` workspace)
 //   --port N           the port (default: env PORT, else 3010); host: env HOST or 127.0.0.1
+//
+// --e2e [MODULE]...    instead of the mocha suites, run Playwright end-to-end tests that
+//                      click through the real workbench: every test/e2e/*.e2e.mjs, or the
+//                      given ones (a path, or a name: `explorer` = test/e2e/explorer.e2e.mjs).
+//                      Each module exports `async function run({ page, step, screenshot,
+//                      workspace, workspaceFile, log })` and gets its own VS Code server and
+//                      browser, on a fresh copy of the `main` fixture workspace (settings as
+//                      for --suite main), opened with the extension(s) under development and
+//                      no extensionTestsPath. `step(title, fn, { timeout })` runs and reports
+//                      one step (default timeout MCPWB_E2E_STEP_TIMEOUT_MS, 60 s; Playwright
+//                      actions: MCPWB_E2E_ACTION_TIMEOUT_MS, 30 s); the first failing step
+//                      ends the module. `screenshot(name)` saves test-results/e2e/<name>.png
+//                      (the folder is emptied at the start of an --e2e run). On failure:
+//                      test-results/e2e/<module>.failure.png, <module>-logs/,
+//                      <module>.browser-console.log, <module>.server.log and log tails
+//                      printed. Last line: `e2e: N passed, M failed`, counting steps (the
+//                      launcher's "open the workbench" step included; steps after a failure
+//                      are not counted); exit code 0 only if all passed.
 //
 // Environment: MCPWB_SUITE_TIMEOUT_MS (default 600000 per suite), MCPWB_VSCODE_CACHE
 // (see scripts/install-vscode.sh), MCPWB_KEEP_TMP=1 keeps the temp folders,
@@ -38,7 +57,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -335,10 +354,18 @@ function baseSettings(trusted) {
 }
 
 // ---------------------------------------------------------------------------------
-async function runSuite(suite, { vscodeDir, extensionPaths, chromium }) {
-  const started = Date.now();
-  const host = '127.0.0.1';
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `mcpwb-${suite}-`));
+// Building blocks shared by the mocha suites (runSuite) and the Playwright e2e tests
+// (runE2eModule): a sandbox with a fresh workspace copy and settings, the browser, the
+// artifacts of a failure, and stopping what a run started.
+
+/**
+ * A fresh temp folder for one run: `workspace/` (a copy of test/fixtures/workspaces/<fixture>),
+ * VS Code's user, server and extension dirs with the base settings plus
+ * test/fixtures/workspaces/<fixture>.settings.json, and a Chromium profile dir.
+ * On Ctrl-C the folder goes too (the run's own end handles the other cases).
+ */
+function prepareSandbox(label, fixture) {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `mcpwb-${label}-`));
   const dirs = {
     workspace: path.join(tmp, 'workspace'),
     userData: path.join(tmp, 'user-data'),
@@ -347,31 +374,132 @@ async function runSuite(suite, { vscodeDir, extensionPaths, chromium }) {
     browser: path.join(tmp, 'chromium'),
   };
   for (const d of Object.values(dirs)) fs.mkdirSync(d, { recursive: true });
-  // On Ctrl-C the temp folder goes too (the suite's own end handles the other cases).
-  const localCleanups = cleanups.length;
   cleanups.push(() => interrupted && !process.env.MCPWB_KEEP_TMP && fs.rmSync(tmp, { recursive: true, force: true }));
-  const resultFile = path.join(tmp, 'result.json');
-  const serverLog = path.join(tmp, 'server.log');
-  const outputFile = path.join(tmp, 'output.log');
-  const testsIndex = path.join(REPO, 'out', 'test', 'integration', 'index.js');
-  if (!fs.existsSync(testsIndex)) throw new Error(`${testsIndex} is missing: run \`npm run build\` first`);
 
-  fs.cpSync(path.join(REPO, 'test', 'fixtures', 'workspaces', suite), dirs.workspace, { recursive: true });
+  fs.cpSync(path.join(REPO, 'test', 'fixtures', 'workspaces', fixture), dirs.workspace, { recursive: true });
 
-  const settings = baseSettings(suite === 'untrusted' ? 'untrusted' : 'trusted');
-  const extraSettings = path.join(REPO, 'test', 'fixtures', 'workspaces', `${suite}.settings.json`);
+  const settings = baseSettings(fixture === 'untrusted' ? 'untrusted' : 'trusted');
+  const extraSettings = path.join(REPO, 'test', 'fixtures', 'workspaces', `${fixture}.settings.json`);
   const userSettings = { ...settings, ...(fs.existsSync(extraSettings) ? readJson(extraSettings) : {}) };
   writeJson(path.join(dirs.userData, 'User', 'settings.json'), userSettings);
   writeJson(path.join(dirs.serverData, 'data', 'Machine', 'settings.json'), settings);
+  return { tmp, dirs, serverLog: path.join(tmp, 'server.log') };
+}
+
+/** The environment every VS Code server gets (the fixture configs read MCPWB_FIXTURES). */
+function sandboxEnv(dirs) {
+  return {
+    MCPWB_REPO: REPO,
+    MCPWB_FIXTURES: path.join(REPO, 'out', 'test', 'fixtures'),
+    MCPWB_WORKSPACE: dirs.workspace,
+  };
+}
+
+/** Headless Chromium on a persistent profile; returns { context, page, browserConsole }. */
+async function launchBrowser(chromium, profileDir) {
+  const context = await chromium.launchPersistentContext(profileDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1400, height: 900 },
+    // Our own handlers close everything in order; Playwright's would exit the process first.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
+  cleanups.push(() => context.close());
+  const page = context.pages()[0] ?? (await context.newPage());
+  const browserConsole = [];
+  page.on('console', (msg) => {
+    const text = `[${msg.type()}] ${msg.text()}`;
+    browserConsole.push(text);
+    if (browserConsole.length > 5000) browserConsole.shift();
+    if (VERBOSE) console.log(`[browser] ${text}`);
+  });
+  page.on('pageerror', (err) => browserConsole.push(`[pageerror] ${err.stack || err}`));
+  return { context, page, browserConsole };
+}
+
+/**
+ * After a failure: a screenshot (`shot`), the tails of VS Code's server/extension host logs
+ * and of our extension's log channels printed, and in `outDir`: <name>-logs/ (VS Code's log
+ * files), <name>.browser-console.log and <name>.server.log.
+ */
+async function saveFailureArtifacts({ outDir, name, shot, page, tmp, dirs, server, serverLog, browserConsole }) {
+  fs.mkdirSync(outDir, { recursive: true });
+  // The most common cause of a window without our UI, said first.
+  const activation = browserConsole.find((l) => /Activating extension '[^']+' failed/.test(l));
+  if (activation) {
+    console.log(`[launcher] ${activation.replace(/^\[\w+\] (Error: )?/, '')}`);
+    if (/ENOENT[^\n]*\/(dist|out)\//.test(activation)) {
+      console.log('[launcher] (dist/ or out/ vanished: an `npm run build` running at the same time empties them)');
+    }
+  }
+  if (shot) {
+    try {
+      await page.screenshot({ path: shot, timeout: 10_000 });
+      log(`screenshot: ${path.relative(REPO, shot)}`);
+    } catch (err) {
+      log(`screenshot failed: ${err.message}`);
+    }
+  }
+  // The server writes its logs under <user-data-dir>/logs/<timestamp>/: remoteagent.log,
+  // exthost1/remoteexthost.log, and exthost1/<extension id>/<channel>.log for each
+  // extension's LogOutputChannel (ours included).
+  const logFiles = [dirs.userData, dirs.serverData].flatMap((d) => findFiles(path.join(d, 'logs'), /\.log$/));
+  for (const file of logFiles) {
+    const rel = path.relative(tmp, file);
+    if (/remoteexthost\.log$|remoteagent\.log$/.test(file) || rel.includes('mcp-workbench')) {
+      const text = fs.readFileSync(file, 'utf8').trim();
+      if (text) console.log(`\n--- tail of ${rel} ---\n${tail(text, 60)}`);
+    }
+  }
+  const savedLogs = path.join(outDir, `${name}-logs`);
+  fs.rmSync(savedLogs, { recursive: true, force: true });
+  for (const file of logFiles) {
+    const dest = path.join(savedLogs, path.relative(tmp, file));
+    fs.mkdirSync(path.dirname(dest), { recursive: true });
+    fs.copyFileSync(file, dest);
+  }
+  if (!logFiles.some((f) => f.endsWith('remoteagent.log'))) {
+    console.log(`\n--- tail of the server output ---\n${tail(server.output, 30)}`);
+  }
+  // Errors the offline workbench always logs (no gallery, no service worker, no manifest).
+  const noise = /Failed to load resource|Manifest fetch|ServiceWorker|Service Worker|open-vsx|bad HTTP response code/;
+  const errors = browserConsole.filter((l) => /^\[(error|pageerror)\]/.test(l) && !noise.test(l));
+  if (errors.length) console.log(`\n--- browser console errors (last 20) ---\n${errors.slice(-20).join('\n')}`);
+  fs.writeFileSync(path.join(outDir, `${name}.browser-console.log`), browserConsole.join('\n') + '\n');
+  if (fs.existsSync(serverLog)) fs.copyFileSync(serverLog, path.join(outDir, `${name}.server.log`));
+}
+
+/** Runs (in reverse order) the cleanups registered since `mark` = cleanups.length. */
+async function cleanupSince(mark) {
+  while (cleanups.length > mark) {
+    try {
+      await cleanups.pop()();
+    } catch {
+      // best effort
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------
+async function runSuite(suite, { vscodeDir, extensionPaths, chromium }) {
+  const started = Date.now();
+  const host = '127.0.0.1';
+  const testsIndex = path.join(REPO, 'out', 'test', 'integration', 'index.js');
+  if (!fs.existsSync(testsIndex)) throw new Error(`${testsIndex} is missing: run \`npm run build\` first`);
+  const localCleanups = cleanups.length;
+  const { tmp, dirs, serverLog } = prepareSandbox(suite, suite);
+  const resultFile = path.join(tmp, 'result.json');
+  const outputFile = path.join(tmp, 'output.log');
 
   const port = await freePort(host);
   const env = {
     MCPWB_SUITE: suite,
     MCPWB_RESULT_FILE: resultFile,
     MCPWB_OUTPUT_FILE: outputFile,
-    MCPWB_REPO: REPO,
-    MCPWB_FIXTURES: path.join(REPO, 'out', 'test', 'fixtures'),
-    MCPWB_WORKSPACE: dirs.workspace,
+    ...sandboxEnv(dirs),
   };
 
   console.log(`\n=== suite ${suite} (workspace ${workspaceTarget(dirs.workspace)}) ===`);
@@ -405,26 +533,7 @@ async function runSuite(suite, { vscodeDir, extensionPaths, chromium }) {
     });
   });
 
-  const context = await chromium.launchPersistentContext(dirs.browser, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1400, height: 900 },
-    // Our own handlers close everything in order; Playwright's would exit the process first.
-    handleSIGINT: false,
-    handleSIGTERM: false,
-    handleSIGHUP: false,
-  });
-  cleanups.push(() => context.close());
-  const page = context.pages()[0] ?? (await context.newPage());
-  const browserConsole = [];
-  page.on('console', (msg) => {
-    const text = `[${msg.type()}] ${msg.text()}`;
-    browserConsole.push(text);
-    if (browserConsole.length > 5000) browserConsole.shift();
-    if (VERBOSE) console.log(`[browser] ${text}`);
-  });
-  page.on('pageerror', (err) => browserConsole.push(`[pageerror] ${err.stack || err}`));
+  const { page, browserConsole } = await launchBrowser(chromium, dirs.browser);
 
   const payload = [
     ...extensionPaths.map((p) => ['extensionDevelopmentPath', server.remote(p)]),
@@ -495,57 +604,181 @@ async function runSuite(suite, { vscodeDir, extensionPaths, chromium }) {
 
   if (!ok) {
     if (problem) console.log(`\n[launcher] suite ${suite}: ${problem}`);
-    fs.mkdirSync(path.join(REPO, 'test-results'), { recursive: true });
-    const shot = path.join(REPO, 'test-results', `${suite}.png`);
-    try {
-      await page.screenshot({ path: shot, timeout: 10_000 });
-      log(`screenshot: ${path.relative(REPO, shot)}`);
-    } catch (err) {
-      log(`screenshot failed: ${err.message}`);
-    }
-    // The server writes its logs under <user-data-dir>/logs/<timestamp>/: remoteagent.log,
-    // exthost1/remoteexthost.log, and exthost1/<extension id>/<channel>.log for each
-    // extension's LogOutputChannel (ours included).
-    const logFiles = [dirs.userData, dirs.serverData].flatMap((d) => findFiles(path.join(d, 'logs'), /\.log$/));
-    for (const file of logFiles) {
-      const rel = path.relative(tmp, file);
-      if (/remoteexthost\.log$|remoteagent\.log$/.test(file) || rel.includes('mcp-workbench')) {
-        const text = fs.readFileSync(file, 'utf8').trim();
-        if (text) console.log(`\n--- tail of ${rel} ---\n${tail(text, 60)}`);
-      }
-    }
-    const savedLogs = path.join(REPO, 'test-results', `${suite}-logs`);
-    fs.rmSync(savedLogs, { recursive: true, force: true });
-    for (const file of logFiles) {
-      const dest = path.join(savedLogs, path.relative(tmp, file));
-      fs.mkdirSync(path.dirname(dest), { recursive: true });
-      fs.copyFileSync(file, dest);
-    }
-    if (!logFiles.some((f) => f.endsWith('remoteagent.log'))) {
-      console.log(`\n--- tail of the server output ---\n${tail(server.output, 30)}`);
-    }
-    // Errors the offline workbench always logs (no gallery, no service worker, no manifest).
-    const noise = /Failed to load resource|Manifest fetch|ServiceWorker|Service Worker|open-vsx|bad HTTP response code/;
-    const errors = browserConsole.filter((l) => /^\[(error|pageerror)\]/.test(l) && !noise.test(l));
-    if (errors.length) console.log(`\n--- browser console errors (last 20) ---\n${errors.slice(-20).join('\n')}`);
-    fs.writeFileSync(path.join(REPO, 'test-results', `${suite}.browser-console.log`), browserConsole.join('\n') + '\n');
-    fs.copyFileSync(serverLog, path.join(REPO, 'test-results', `${suite}.server.log`));
+    const outDir = path.join(REPO, 'test-results');
+    await saveFailureArtifacts({ outDir, name: suite, shot: path.join(outDir, `${suite}.png`), page, tmp, dirs, server, serverLog, browserConsole });
   }
 
   // Stop the browser and the server (and everything registered since this suite began).
-  while (cleanups.length > localCleanups) {
-    try {
-      await cleanups.pop()();
-    } catch {
-      // best effort
-    }
-  }
+  await cleanupSince(localCleanups);
   if (ok && !process.env.MCPWB_KEEP_TMP) fs.rmSync(tmp, { recursive: true, force: true });
   else log(`kept temp folder ${tmp}`);
 
   const secs = ((Date.now() - started) / 1000).toFixed(1);
   console.log(`=== suite ${suite}: ${passed} passed, ${failed} failed${problem ? ` (${problem})` : ''} in ${secs} s ===`);
   return { passed, failed, crashed: !!problem };
+}
+
+// ---------------------------------------------------------------------------------
+// Playwright e2e tests: test/e2e/<name>.e2e.mjs modules that click through the real
+// workbench. Each runs in a normal window (no extensionTestsPath) on a fresh copy of the
+// `main` fixture workspace, with the extension(s) under development loaded.
+const E2E_DIR = path.join(REPO, 'test', 'e2e');
+const E2E_RESULTS = path.join(REPO, 'test-results', 'e2e');
+const E2E_STEP_TIMEOUT_MS = Number(process.env.MCPWB_E2E_STEP_TIMEOUT_MS || 60_000);
+const E2E_ACTION_TIMEOUT_MS = Number(process.env.MCPWB_E2E_ACTION_TIMEOUT_MS || 30_000);
+
+/** The modules to run: the given files or names (`explorer` = test/e2e/explorer.e2e.mjs), else all. */
+function e2eModules(given) {
+  if (!given.length) {
+    const all = fs.existsSync(E2E_DIR) ? fs.readdirSync(E2E_DIR).filter((n) => n.endsWith('.e2e.mjs')).sort() : [];
+    if (!all.length) throw new Error('no test/e2e/*.e2e.mjs modules found');
+    return all.map((n) => path.join(E2E_DIR, n));
+  }
+  return given.map((g) => {
+    const candidates = [path.resolve(g), path.join(E2E_DIR, g), path.join(E2E_DIR, `${g}.e2e.mjs`)];
+    const found = candidates.find((c) => fs.existsSync(c) && fs.statSync(c).isFile());
+    if (!found) throw new Error(`e2e module ${g} not found (tried ${candidates.map((c) => path.relative(REPO, c)).join(', ')})`);
+    return found;
+  });
+}
+
+/** The first lines of an error: Playwright's call logs are long; the stack is noise here. */
+function errorSummary(err, lines = 12) {
+  const text = String(err?.message ?? err).replace(/\u001b\[[0-9;]*m/g, '');
+  return text.split('\n').slice(0, lines).join('\n');
+}
+
+class StepFailed extends Error {}
+
+/**
+ * Writes every frame's URL and the start of its visible text: webviews are nested iframes
+ * the screenshot cannot explain (blank, still loading, or showing an error).
+ */
+async function saveFrames(page, file) {
+  const parts = [];
+  for (const frame of page.frames()) {
+    let depth = 0;
+    for (let f = frame.parentFrame(); f; f = f.parentFrame()) depth++;
+    const text = await frame
+      .evaluate(() => document.body?.innerText ?? '(no body)')
+      .catch((err) => `(not readable: ${String(err.message ?? err).split('\n')[0]})`);
+    const indent = '  '.repeat(depth);
+    parts.push(`${indent}${frame.url()}\n${indent}  ${text.slice(0, 1000).replace(/\n/g, `\n${indent}  `)}`);
+  }
+  try {
+    fs.writeFileSync(file, parts.join('\n\n') + '\n');
+    log(`frames: ${path.relative(REPO, file)}`);
+  } catch (err) {
+    log(`frames not saved: ${err.message}`);
+  }
+}
+
+/**
+ * Runs one e2e module: `export async function run({ page, screenshot, step, workspace, ... })`.
+ * Counts steps: the launcher's own "open the workbench" step plus every step() of the module.
+ * After the first failing step the module is stopped (later steps are neither run nor counted).
+ */
+async function runE2eModule(file, { vscodeDir, extensionPaths, chromium }) {
+  const started = Date.now();
+  const name = path.basename(file).replace(/\.e2e\.mjs$|\.mjs$/, '');
+  const host = '127.0.0.1';
+  const mod = await import(pathToFileURL(file).href);
+  if (typeof mod.run !== 'function') throw new Error(`${path.relative(REPO, file)} does not export run()`);
+  const localCleanups = cleanups.length;
+  const { tmp, dirs, serverLog } = prepareSandbox(`e2e-${name}`, 'main');
+  const target = workspaceTarget(dirs.workspace);
+  console.log(`\n=== e2e ${name} (workspace ${target}) ===`);
+
+  const server = await startServer({
+    vscodeDir,
+    host,
+    port: await freePort(host),
+    userDataDir: dirs.userData,
+    serverDataDir: dirs.serverData,
+    extensionsDir: dirs.extensions,
+    env: { MCPWB_E2E: name, ...sandboxEnv(dirs) },
+    logFile: serverLog,
+  });
+  if (VERBOSE) server.onLine((line) => console.log(`[server] ${line}`));
+  const { page, browserConsole } = await launchBrowser(chromium, dirs.browser);
+  page.setDefaultTimeout(E2E_ACTION_TIMEOUT_MS);
+
+  let passed = 0;
+  let failure; // { title, message }
+  let stepNo = 0;
+  const step = async (title, fn, { timeout = E2E_STEP_TIMEOUT_MS } = {}) => {
+    if (failure) throw new StepFailed(`not run after the failure of "${failure.title}"`);
+    const n = ++stepNo;
+    const t0 = Date.now();
+    let timer;
+    try {
+      await Promise.race([
+        Promise.resolve().then(fn),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`step timed out after ${timeout / 1000} s`)), timeout);
+        }),
+        server.exited.then((code) => {
+          throw new Error(`the VS Code server exited (${code})`);
+        }),
+      ]);
+    } catch (err) {
+      if (interrupted) return new Promise(() => {}); // the signal handler cleans up and exits
+      const secs = ((Date.now() - t0) / 1000).toFixed(1);
+      failure = { title, message: errorSummary(err) };
+      console.log(`  FAIL ${n}. ${title} (${secs} s)\n${failure.message.replace(/^/gm, '       ')}`);
+      throw new StepFailed(`step "${title}" failed: ${failure.message.split('\n')[0]}`);
+    } finally {
+      clearTimeout(timer);
+    }
+    passed++;
+    console.log(`  ok   ${n}. ${title} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  };
+  const screenshot = async (shotName, options = {}) => {
+    const file = path.join(E2E_RESULTS, `${shotName}.png`);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    await page.screenshot({ ...options, path: file });
+    console.log(`       screenshot ${path.relative(REPO, file)}`);
+    return file;
+  };
+
+  try {
+    await step('open the workbench with the extension loaded', async () => {
+      const payload = extensionPaths.map((p) => ['extensionDevelopmentPath', server.remote(p)]);
+      const url = server.url(target, payload);
+      if (VERBOSE) log(`opening ${url}`);
+      await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+      await page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
+    }, { timeout: 90_000 });
+    await mod.run({
+      page,
+      step,
+      screenshot,
+      workspace: dirs.workspace,
+      workspaceFile: target,
+      log: (...args) => console.log('      ', ...args),
+    });
+  } catch (err) {
+    if (interrupted) return new Promise(() => {});
+    if (!failure) {
+      // Thrown outside any step (or a step's error swallowed and another thrown).
+      failure = { title: '(outside a step)', message: errorSummary(err) };
+      console.log(`  FAIL ${name}: ${failure.message.replace(/\n/g, '\n       ')}`);
+    }
+  }
+  if (!failure && passed < 2) failure = { title: '(module)', message: 'run() ran no steps' };
+
+  if (failure) {
+    console.log(`\n[launcher] e2e ${name}: failed at "${failure.title}"`);
+    await saveFailureArtifacts({ outDir: E2E_RESULTS, name, shot: path.join(E2E_RESULTS, `${name}.failure.png`), page, tmp, dirs, server, serverLog, browserConsole });
+    await saveFrames(page, path.join(E2E_RESULTS, `${name}.frames.txt`));
+  }
+  await cleanupSince(localCleanups);
+  if (!failure && !process.env.MCPWB_KEEP_TMP) fs.rmSync(tmp, { recursive: true, force: true });
+  else log(`kept temp folder ${tmp}`);
+  const failed = failure ? 1 : 0;
+  const secs = ((Date.now() - started) / 1000).toFixed(1);
+  console.log(`=== e2e ${name}: ${passed} steps passed, ${failed} failed in ${secs} s ===`);
+  return { passed, failed };
 }
 
 /**
@@ -631,7 +864,7 @@ async function keepOpen({ vscodeDir, extensionPaths, folder, port }) {
 
 // ---------------------------------------------------------------------------------
 async function main() {
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     options: {
       suite: { type: 'string', multiple: true },
       vsix: { type: 'string' },
@@ -639,9 +872,13 @@ async function main() {
       'keep-open': { type: 'boolean' },
       folder: { type: 'string' },
       port: { type: 'string' },
+      e2e: { type: 'boolean' },
     },
     strict: true,
+    allowPositionals: true,
   });
+  if (positionals.length && !values.e2e) throw new Error(`unexpected argument ${positionals[0]} (module names are for --e2e)`);
+  if (values.e2e && (values.suite?.length || values['keep-open'])) throw new Error('--e2e cannot be combined with --suite or --keep-open');
 
   const vscodeDir = ensureVSCode();
 
@@ -665,6 +902,8 @@ async function main() {
     await keepOpen({ vscodeDir, extensionPaths, folder, port });
     return 0;
   }
+
+  if (values.e2e) return runE2e(positionals, { vscodeDir, extensionPaths });
 
   let suites = values.suite;
   if (!suites?.length) {
@@ -708,13 +947,41 @@ async function main() {
   return failed > 0 || crashed.length ? 1 : 0;
 }
 
+async function runE2e(given, { vscodeDir, extensionPaths }) {
+  const modules = e2eModules(given);
+  if (!fs.existsSync(path.join(REPO, 'dist', 'extension.js')) || !fs.existsSync(path.join(REPO, 'out', 'test', 'fixtures', 'servers', 'stdioServer.js'))) {
+    throw new Error('dist/extension.js or out/test/fixtures is missing: run `npm run build` first');
+  }
+  // Screenshots of this run only: stale ones would pass for the current UI.
+  fs.rmSync(E2E_RESULTS, { recursive: true, force: true });
+  const { chromium } = await import('playwright-core');
+  let passed = 0;
+  let failed = 0;
+  for (const file of modules) {
+    let r;
+    try {
+      r = await runE2eModule(file, { vscodeDir, extensionPaths, chromium });
+    } catch (err) {
+      if (interrupted) return new Promise(() => {}); // the signal handler exits
+      console.error(`[launcher] e2e ${path.basename(file)} crashed: ${err.stack || err}`);
+      await cleanupAll();
+      r = { passed: 0, failed: 1 };
+    }
+    passed += r.passed;
+    failed += r.failed;
+  }
+  await cleanupAll();
+  console.log(`e2e: ${passed} passed, ${failed} failed`);
+  return failed > 0 ? 1 : 0;
+}
+
 main().then(
   (code) => process.exit(code),
   async (err) => {
     if (interrupted) return; // the signal handler cleans up and exits
     console.error(`[launcher] ${err.stack || err}`);
     await cleanupAll();
-    console.log('integration: 0 passed, 1 failed');
+    console.log(`${process.argv.includes('--e2e') ? 'e2e' : 'integration'}: 0 passed, 1 failed`);
     process.exit(1);
   },
 );
