@@ -8,7 +8,7 @@
 // Flags: --watch rebuilds on change, --production minifies the shipped bundle.
 import * as esbuild from 'esbuild';
 import { existsSync, readdirSync, statSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -101,17 +101,33 @@ if (webviewEntries.length) {
   });
 }
 
-if (!watch) {
-  rmSync('dist', { recursive: true, force: true });
-  rmSync('out', { recursive: true, force: true });
-}
-const contexts = await Promise.all(targets.map((options) => esbuild.context(options)));
+const contexts = await Promise.all(targets.map((options) => esbuild.context({ ...options, metafile: true })));
 if (watch) {
   await Promise.all(contexts.map((ctx) => ctx.watch()));
 } else {
   try {
-    await Promise.all(contexts.map((ctx) => ctx.rebuild()));
+    const results = await Promise.all(contexts.map((ctx) => ctx.rebuild()));
+    pruneStaleOutputs(results.flatMap((r) => Object.keys(r.metafile?.outputs ?? {})));
   } finally {
     await Promise.all(contexts.map((ctx) => ctx.dispose()));
   }
+}
+
+/**
+ * Removes files a previous build left in dist/ and out/ that this one did not write (e.g. a
+ * deleted test), after the fact: the folders are never emptied first, so a test run or a
+ * VS Code window using them while a rebuild happens keeps finding its files.
+ */
+function pruneStaleOutputs(outputs) {
+  const keep = new Set(outputs.map((file) => resolve(file)));
+  const walk = (dir) => {
+    if (!existsSync(dir)) return;
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (!keep.has(resolve(path))) rmSync(path);
+    }
+  };
+  walk('dist');
+  walk('out');
 }

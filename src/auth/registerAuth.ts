@@ -62,7 +62,18 @@ export class OAuthCallbacks implements vscode.UriHandler {
   }
 }
 
+/** Opens the authorization URL in the user's browser: the one step that needs a person. */
+type Browser = (authorizationUrl: string) => Thenable<boolean>;
+/**
+ * The URL goes to openExternal as the string it is. A vscode.Uri would percent-decode the
+ * query, and a redirect_uri that has a query of its own (VS Code in a browser gives one:
+ * `…/callback?vscode-reqid=…&vscode-scheme=…`) would spill into the authorization request.
+ * openExternal keeps a string argument verbatim at run time, although its type says Uri.
+ */
+const systemBrowser: Browser = (url) => vscode.env.openExternal(url as unknown as vscode.Uri);
+
 export function registerAuth(workbench: Workbench): vscode.Disposable[] {
+  let browser = systemBrowser;
   const store = new SecretOAuthStore(workbench.context.secrets);
   const callbacks = new OAuthCallbacks();
   let handlerUri: Promise<string> | undefined;
@@ -70,7 +81,12 @@ export function registerAuth(workbench: Workbench): vscode.Disposable[] {
     vscode.Uri.parse(`${vscode.env.uriScheme}://${workbench.context.extension.id}${CALLBACK_PATH}`),
   )).then((uri) => uri.toString(true));
 
-  const authorizeInBrowser = (server: ServerDefinition) => (authorizationUrl: URL, redirectUrl: string): Promise<AuthorizationResponse> =>
+  /**
+   * `listenOnLoopback` is for a configured loopback `oauth.redirectUri` only: the extension's
+   * own callback URI can be a loopback http URL too (VS Code in a browser serves it), and that
+   * one is delivered through the URI handler, not by a listener of ours.
+   */
+  const authorizeInBrowser = (server: ServerDefinition, listenOnLoopback: boolean) => (authorizationUrl: URL, redirectUrl: string): Promise<AuthorizationResponse> =>
     Promise.resolve(vscode.window.withProgress({
       location: vscode.ProgressLocation.Notification,
       title: vscode.l10n.t('Signing in to MCP server {0} in your browser…', server.label),
@@ -80,11 +96,10 @@ export function registerAuth(workbench: Workbench): vscode.Disposable[] {
       const timer = setTimeout(() => abort.abort(vscode.l10n.t('Sign-in timed out.')), SIGN_IN_TIMEOUT_MS);
       token.onCancellationRequested(() => abort.abort(vscode.l10n.t('Sign-in was cancelled.')));
       try {
-        const answer = isLoopbackRedirect(redirectUrl)
+        const answer = listenOnLoopback && isLoopbackRedirect(redirectUrl)
           ? (await listenForLoopbackRedirect(redirectUrl, abort.signal)).response
           : callbacks.wait(authorizationUrl.searchParams.get('state') ?? '', abort.signal);
-        // URLSearchParams writes spaces as "+", which vscode.Uri would re-encode as a literal "+".
-        const opened = await vscode.env.openExternal(vscode.Uri.parse(authorizationUrl.href.replace(/\+/g, '%20')));
+        const opened = await browser(authorizationUrl.href);
         if (!opened) abort.abort(vscode.l10n.t('The browser was not opened.'));
         return await answer;
       } finally {
@@ -99,7 +114,7 @@ export function registerAuth(workbench: Workbench): vscode.Disposable[] {
       redirectUrl: launch.oauth?.redirectUri ?? (await callbackUri()),
       settings: launch.oauth,
       clientName: 'MCP Workbench',
-      authorize: authorizeInBrowser(server),
+      authorize: authorizeInBrowser(server, launch.oauth?.redirectUri !== undefined),
     }),
     // Automatic starts never open the browser (they end in "sign-in required"); a running
     // server that asks for more is a consequence of what the user just did, so ask them.
@@ -158,6 +173,12 @@ export function registerAuth(workbench: Workbench): vscode.Disposable[] {
 
   return [
     vscode.window.registerUriHandler(callbacks),
+    // For this extension's integration tests: stand in for the user's browser (which a test
+    // cannot drive) and get the URI handler that the browser's redirect reaches.
+    vscode.commands.registerCommand('_mcpWorkbench.testing.oauthBrowser', (replacement?: Browser) => {
+      browser = replacement ?? systemBrowser;
+      return (uri: vscode.Uri) => callbacks.handleUri(uri);
+    }),
     vscode.commands.registerCommand('mcpWorkbench.signIn', async (arg?: ServerRef | string) => {
       const connection = await find(arg, vscode.l10n.t('Server to sign in to'));
       if (connection) await signIn(connection);

@@ -5,6 +5,7 @@
 // Both launchers (test/launch/runInCodeServer.mjs and runInElectron.mjs) use it:
 //  - MCPWB_SUITE        which folder next to this file to run (default `main`)
 //  - MCPWB_RESULT_FILE  if set, a JSON summary is written there before run() settles
+//  - MCPWB_GREP         if set, only tests whose full title matches it run
 //  - MCPWB_OUTPUT_FILE  if set, everything printed with console.* in the extension host
 //                       while the tests run (mocha's spec reporter, the extension's own
 //                       logs) is also appended there; the launcher streams it live. In the
@@ -122,7 +123,8 @@ async function runSuite(): Promise<void> {
     throw new Error(error);
   }
 
-  const mocha = new Mocha({ ui: 'tdd', timeout: 60_000, color: false, reporter: 'spec' });
+  // MCPWB_GREP runs only matching tests (e.g. `MCPWB_GREP='OAuth' npm run test:integration`).
+  const mocha = new Mocha({ ui: 'tdd', timeout: 60_000, color: false, reporter: 'spec', ...(process.env.MCPWB_GREP ? { grep: process.env.MCPWB_GREP } : {}) });
   for (const file of files) mocha.addFile(file);
 
   const { EVENT_TEST_PASS, EVENT_TEST_FAIL, EVENT_TEST_PENDING } = Mocha.Runner.constants;

@@ -51,6 +51,7 @@
 // <suite>.browser-console.log and <suite>.server.log; the temp folder is kept.
 // Last line printed: `integration: N passed, M failed`; exit code 0 only if all passed.
 import { spawn, spawnSync } from 'node:child_process';
+import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as net from 'node:net';
@@ -408,6 +409,12 @@ async function launchBrowser(chromium, profileDir) {
     handleSIGHUP: false,
   });
   cleanups.push(() => context.close());
+  // VS Code in a browser encrypts SecretStorage with a key it POSTs for at <base>/mint-key.
+  // code-server's own CLI serves that route; the bare server-main we start does not (405), so
+  // every secrets.store() would fail. Answer it here with one random key per run, as the
+  // code-server host would (desktop VS Code uses the OS keychain instead).
+  const mintKey = crypto.randomBytes(32);
+  await context.route(/\/mint-key$/, (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body: mintKey }));
   const page = context.pages()[0] ?? (await context.newPage());
   const browserConsole = [];
   page.on('console', (msg) => {
@@ -417,6 +424,13 @@ async function launchBrowser(chromium, profileDir) {
     if (VERBOSE) console.log(`[browser] ${text}`);
   });
   page.on('pageerror', (err) => browserConsole.push(`[pageerror] ${err.stack || err}`));
+  // Pages the workbench opens (vscode.env.openExternal, e.g. an OAuth sign-in) are logged.
+  context.on('page', (popup) => {
+    if (popup === page) return;
+    popup.on('framenavigated', (frame) => {
+      if (frame === popup.mainFrame()) browserConsole.push(`[popup] ${frame.url()}`);
+    });
+  });
   return { context, page, browserConsole };
 }
 
