@@ -20,7 +20,10 @@
  *    auth/pre-registration context's client_id/client_secret play the role of the `oauth`
  *    config field; the Client ID Metadata Document URL is the one the suite expects a client
  *    to have published (the extension itself publishes none yet).
- *  - elicitation, sampling: not implemented yet; the scenario fails (see baseline.json).
+ *  - elicitation/sampling requests from the server during those calls are answered by the
+ *    headless policy of src/mcp/clientFeatures.ts (the extension's own handler code, without
+ *    a user): form elicitations accepted with the schema's defaults (SEP-1034), URL
+ *    elicitations declined, sampling rejected.
  */
 import { McpServerConnection, errorText, type ConnectionHost, type ServerLog } from '../../src/mcp/serverConnection';
 import { DEFAULT_TIMEOUTS } from '../../src/common/serverConfig';
@@ -29,6 +32,7 @@ import type { ServerDefinition } from '../../src/common/launchDefinition';
 import type { OAuthSettings } from '../../src/common/serverConfig';
 import { MemoryOAuthStore, WorkbenchOAuthProvider, followAuthorizationHeadlessly } from '../../src/mcp/oauthProvider';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { headlessClientFeatures } from '../../src/mcp/clientFeatures';
 
 const started = Date.now();
 
@@ -104,6 +108,7 @@ async function main(): Promise<number> {
     baseEnv: async () => ({ ...process.env }),
     serverLogLevel: () => 'info',
     trace: (def, record) => say(formatTrace(def.label, record, 'verbose', def.secrets)),
+    clientFeatures: headlessClientFeatures(say),
     auth: {
       provider: (_def, launch) => new WorkbenchOAuthProvider({
         keyPrefix: launch.url,

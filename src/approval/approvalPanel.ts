@@ -1,0 +1,172 @@
+/**
+ * The one approval panel: a webview showing the queue of pending sampling and elicitation
+ * requests across servers. It is a view of ApprovalService's state; the webview's buttons
+ * call the same service methods the tests call. Not retained when hidden: drafts live in the
+ * service (sent by the webview as `samplingDraft` / `formDraft`), so nothing typed is lost.
+ */
+import * as vscode from 'vscode';
+import { parseFromWebview, type FromWebview, type ToWebview } from '../common/approvalProtocol';
+import type { ApprovalService } from './approvalService';
+
+export class ApprovalPanel implements vscode.Disposable {
+  static readonly viewType = 'mcpWorkbench.approval';
+  private static current: ApprovalPanel | undefined;
+
+  /** Opens the panel (or reveals it), optionally on one request. */
+  static show(extensionUri: vscode.Uri, service: ApprovalService, select?: string, preserveFocus = false): ApprovalPanel {
+    const panel = ApprovalPanel.current ?? new ApprovalPanel(extensionUri, service);
+    if (select) panel.selected = select;
+    panel.panel.reveal(undefined, preserveFocus);
+    panel.postState();
+    return panel;
+  }
+
+  static get instance(): ApprovalPanel | undefined {
+    return ApprovalPanel.current;
+  }
+
+  private readonly panel: vscode.WebviewPanel;
+  private readonly disposables: vscode.Disposable[] = [];
+  private selected: string | undefined;
+  private disposed = false;
+  /** Resolves when the webview's script ran (the CSP let it) and asked for the state. */
+  readonly webviewReady: Promise<void>;
+  private resolveReady!: () => void;
+
+  private constructor(private readonly extensionUri: vscode.Uri, private readonly service: ApprovalService) {
+    this.webviewReady = new Promise((resolve) => (this.resolveReady = resolve));
+    this.panel = vscode.window.createWebviewPanel(ApprovalPanel.viewType, vscode.l10n.t('MCP Requests'), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
+      enableScripts: true,
+      retainContextWhenHidden: false,
+      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')],
+    });
+    this.panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'mcp.svg');
+    this.panel.webview.html = this.html();
+    ApprovalPanel.current = this;
+    this.disposables.push(
+      this.panel.onDidDispose(() => this.dispose()),
+      this.panel.webview.onDidReceiveMessage((m: unknown) => this.receive(m)),
+      service.onDidChange(() => this.postState()),
+      service.onDidStream((c) => this.post({ type: 'chunk', requestId: c.requestId, text: c.text })),
+    );
+  }
+
+  private receive(raw: unknown): void {
+    const message = parseFromWebview(raw);
+    if (!message) {
+      console.warn(`MCP Workbench approval panel: ignored a malformed webview message: ${JSON.stringify(raw)?.slice(0, 200)}`);
+      return;
+    }
+    void this.handle(message).catch((error) => void vscode.window.showErrorMessage(String(error instanceof Error ? error.message : error)));
+  }
+
+  private async handle(m: FromWebview): Promise<void> {
+    const s = this.service;
+    switch (m.type) {
+      case 'ready':
+        this.resolveReady();
+        this.postState();
+        return;
+      case 'select':
+        this.selected = m.requestId;
+        return;
+      case 'samplingDraft':
+        s.setSamplingDraft(m.requestId, m.draft);
+        return;
+      case 'send': {
+        const r = await s.send(m.requestId, m.draft);
+        if (!r.ok) this.postState();
+        return;
+      }
+      case 'stop':
+        s.stop(m.requestId);
+        return;
+      case 'approve': {
+        const r = s.approve(m.requestId, m.draft);
+        if (!r.ok) void vscode.window.showWarningMessage(r.reason);
+        return;
+      }
+      case 'deny':
+        s.deny(m.requestId);
+        return;
+      case 'setPolicy': {
+        const view = s.views().find((v) => v.id === m.requestId);
+        if (view) await s.setPolicy(view.server.name, m.policy);
+        if (m.policy === 'never' && view?.kind === 'sampling') s.deny(m.requestId);
+        return;
+      }
+      case 'formDraft':
+        s.setFormValues(m.requestId, m.values);
+        return;
+      case 'accept':
+        s.accept(m.requestId, m.values);
+        return;
+      case 'decline':
+        s.decline(m.requestId);
+        return;
+      case 'cancel':
+        s.cancel(m.requestId);
+        return;
+      case 'openUrl': {
+        const view = s.views().find((v) => v.id === m.requestId);
+        if (view?.kind !== 'elicitUrl') return;
+        const open = vscode.l10n.t('Open {0}', view.domain ?? view.url);
+        const answer = await vscode.window.showWarningMessage(
+          vscode.l10n.t('Open this address from MCP server "{0}" in your browser?', view.server.label),
+          { modal: true, detail: `${view.url}\n\n${vscode.l10n.t('Domain: {0}', view.domain ?? '?')}` },
+          open,
+        );
+        if (answer !== open) return;
+        const r = await s.openUrl(m.requestId);
+        if (!r.ok) void vscode.window.showErrorMessage(r.reason);
+        return;
+      }
+      case 'error':
+        console.error(`MCP Workbench approval webview: ${m.message}`);
+        return;
+    }
+  }
+
+  postState(): void {
+    const pending = this.service.views();
+    if (this.selected && !pending.some((p) => p.id === this.selected)) this.selected = undefined;
+    this.post({ type: 'state', pending, ...(this.selected ? { selected: this.selected } : {}) });
+  }
+
+  private post(message: ToWebview): void {
+    if (!this.disposed) void this.panel.webview.postMessage(message);
+  }
+
+  private html(): string {
+    const webview = this.panel.webview;
+    const bytes = new Uint8Array(24);
+    globalThis.crypto.getRandomValues(bytes);
+    const nonce = Buffer.from(bytes).toString('base64').replace(/[^A-Za-z0-9]/g, '');
+    const root = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(root, 'approval.js'));
+    const style = webview.asWebviewUri(vscode.Uri.joinPath(root, 'approval.css'));
+    const csp = ["default-src 'none'", `img-src ${webview.cspSource} data:`, 'media-src data:', `style-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${style}">
+<title>MCP Requests</title>
+</head>
+<body>
+<main id="app" aria-live="polite"><p class="loading">Loading…</p></main>
+<script nonce="${nonce}" src="${script}"></script>
+</body>
+</html>`;
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    if (ApprovalPanel.current === this) ApprovalPanel.current = undefined;
+    this.panel.dispose();
+    this.disposables.forEach((d) => d.dispose());
+  }
+}

@@ -1,0 +1,460 @@
+/**
+ * Sampling and elicitation requests from servers, decided by the user: the queue of pending
+ * requests (shown by the approval panel), the per-server policy and rate limit, time-outs,
+ * and the answers sent back. The service is the panel's controller: the webview calls the
+ * same methods (`send`, `approve`, `deny`, `accept`…) that the integration tests call.
+ */
+import * as vscode from 'vscode';
+import { ErrorCode, McpError, type CreateMessageRequestParams, type CreateMessageResult, type ElicitRequestFormParams, type ElicitRequestURLParams, type ElicitResult, type SamplingMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ApprovalQueue, type QueueEntry } from '../common/approvalQueue';
+import { RateLimiter, USER_REJECTED_SAMPLING, decidesAlone, effectivePolicy, rateLimitMessage, type SamplingPolicy } from '../common/approvalPolicy';
+import type { ElicitUrlView, MessageBlockView, PendingView, SamplingDraft } from '../common/approvalProtocol';
+import { buildElicitationForm, elicitationContent, initialElicitationValues, type ElicitationFormModel, type ElicitationValues } from '../common/elicitationForm';
+import type { ServerDefinition } from '../common/launchDefinition';
+import type { FieldProblem } from '../common/schemaForm';
+import { validateAgainstSchema } from '../common/schemaValidation';
+import { checkElicitationUrl, type UrlCheck } from '../common/urlSafety';
+import { createClientFeatures, samplingRejected } from '../mcp/clientFeatures';
+import type { ClientFeatures } from '../mcp/serverConnection';
+import type { ModelContent, ModelInfo, ModelMessage, ModelRequest } from '../models/modelBackend';
+import type { ModelService } from '../models/modelService';
+
+interface SamplingData {
+  kind: 'sampling';
+  server: ServerDefinition;
+  params: CreateMessageRequestParams;
+  models: ModelInfo[];
+  draft: SamplingDraft;
+  response?: { model: string; stopReason: string };
+  error?: string;
+  generation?: AbortController;
+}
+
+interface ElicitFormData {
+  kind: 'elicitForm';
+  server: ServerDefinition;
+  params: ElicitRequestFormParams;
+  form: ElicitationFormModel;
+  values: ElicitationValues;
+  issues?: FieldProblem[];
+}
+
+interface ElicitUrlData {
+  kind: 'elicitUrl';
+  server: ServerDefinition;
+  params: ElicitRequestURLParams;
+  check: UrlCheck;
+}
+
+type PendingData = SamplingData | ElicitFormData | ElicitUrlData;
+type Entry = QueueEntry<PendingData, CreateMessageResult | ElicitResult>;
+
+/** What an action on a request ended with (for the webview and the tests). */
+export type ActionResult = { ok: true } | { ok: false; reason: string; issues?: FieldProblem[] };
+
+const config = () => vscode.workspace.getConfiguration('mcpWorkbench');
+
+export class ApprovalService implements vscode.Disposable {
+  readonly queue = new ApprovalQueue<PendingData, CreateMessageResult | ElicitResult>('req');
+  /** Fires on every change of the queue (and of the URL elicitations waiting for completion). */
+  readonly onDidChange: vscode.Event<void>;
+  private readonly changeEmitter = new vscode.EventEmitter<void>();
+  private readonly streamEmitter = new vscode.EventEmitter<{ requestId: string; text: string }>();
+  /** Streamed reply chunks of a generating request. */
+  readonly onDidStream = this.streamEmitter.event;
+  private readonly requestEmitter = new vscode.EventEmitter<PendingView>();
+  /** Fires when a request starts waiting for the user (the panel opens on it). */
+  readonly onDidRequest = this.requestEmitter.event;
+  private readonly sessionPolicies = new Map<string, SamplingPolicy>();
+  private readonly limiter = new RateLimiter(60_000);
+  /** URL elicitations the user opened, by server id + elicitationId, until the server reports completion. */
+  private readonly waitingUrls = new Map<string, ElicitUrlView>();
+  private readonly completed = new vscode.EventEmitter<{ serverId: string; elicitationId: string }>();
+  readonly onDidCompleteElicitation = this.completed.event;
+  private expiryTimer: ReturnType<typeof setInterval> | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  /** Opens a URL outside VS Code; tests replace it. */
+  openExternal: (uri: vscode.Uri) => Thenable<boolean> = (uri) => vscode.env.openExternal(uri);
+  readonly features: ClientFeatures;
+
+  constructor(private readonly models: ModelService) {
+    this.onDidChange = this.changeEmitter.event;
+    this.disposables.push({ dispose: this.queue.onDidChange(() => this.changed()).dispose });
+    this.features = createClientFeatures({
+      sample: (server, params, signal) => this.sample(server, params, signal),
+      elicitForm: (server, params, signal) => this.elicitForm(server, params, signal),
+      elicitUrl: (server, params, signal) => this.elicitUrl(server, params, signal),
+      elicitationComplete: (server, id) => this.elicitationComplete(server, id),
+    });
+  }
+
+  /** Requests waiting for an answer (the badge count). */
+  get pendingCount(): number {
+    return this.queue.size;
+  }
+
+  /** Everything the panel shows: pending requests (oldest first), then opened URL elicitations. */
+  views(): PendingView[] {
+    return [...this.queue.pending().map((e) => this.view(e)), ...this.waitingUrls.values()];
+  }
+
+  view(entry: Entry): PendingView {
+    const d = entry.data;
+    const server = { id: d.server.id, label: d.server.label, name: d.server.name };
+    const common = { id: entry.id, server, receivedAt: entry.receivedAt, ...(entry.deadline ? { deadline: entry.deadline } : {}) };
+    if (d.kind === 'sampling') {
+      const p = d.params;
+      const prefs = p.modelPreferences;
+      return {
+        ...common,
+        kind: 'sampling',
+        stage: entry.stage,
+        messages: p.messages.map((m) => ({ role: m.role, blocks: blocksOf(m).map(blockView) })),
+        ...(p.systemPrompt !== undefined ? { systemPrompt: p.systemPrompt } : {}),
+        ...(p.includeContext ? { includeContext: p.includeContext } : {}),
+        ...(prefs ? { modelPreferences: { hints: (prefs.hints ?? []).map((h) => h.name ?? '').filter(Boolean), costPriority: prefs.costPriority, speedPriority: prefs.speedPriority, intelligencePriority: prefs.intelligencePriority } } : {}),
+        maxTokens: p.maxTokens,
+        ...(p.temperature !== undefined ? { temperature: p.temperature } : {}),
+        ...(p.stopSequences?.length ? { stopSequences: p.stopSequences } : {}),
+        models: d.models.map((m) => ({ id: m.id, label: m.label, backend: m.backend })),
+        policy: this.policyOf(d.server),
+        draft: d.draft,
+        ...(d.response ? { response: d.response } : {}),
+        ...(d.error ? { error: d.error } : {}),
+      };
+    }
+    if (d.kind === 'elicitForm') {
+      return { ...common, kind: 'elicitForm', message: d.params.message, form: d.form, values: d.values, ...(d.issues ? { issues: d.issues } : {}) };
+    }
+    return {
+      ...common,
+      kind: 'elicitUrl',
+      message: d.params.message,
+      url: d.params.url,
+      ...(d.check.domain ? { domain: d.check.domain } : {}),
+      ...(d.check.ok ? {} : { blocked: d.check.reason }),
+      opened: false,
+    };
+  }
+
+  policyOf(server: ServerDefinition | string): SamplingPolicy {
+    const name = typeof server === 'string' ? server : server.name;
+    return effectivePolicy(name, config().get<Record<string, unknown>>('sampling.serverPolicies', {}), this.sessionPolicies);
+  }
+
+  /**
+   * Sets a server's sampling policy: `session` is remembered until VS Code closes; `always`,
+   * `never` and `ask` are written to the user setting `mcpWorkbench.sampling.serverPolicies`.
+   */
+  async setPolicy(serverName: string, policy: SamplingPolicy): Promise<void> {
+    if (policy === 'session') {
+      this.sessionPolicies.set(serverName, 'session');
+    } else {
+      this.sessionPolicies.delete(serverName);
+      const current = { ...config().get<Record<string, unknown>>('sampling.serverPolicies', {}) };
+      if (policy === 'ask') delete current[serverName];
+      else current[serverName] = policy;
+      await config().update('sampling.serverPolicies', Object.keys(current).length ? current : undefined, vscode.ConfigurationTarget.Global);
+    }
+    this.changed();
+  }
+
+  /** Forgets the session choices and rate-limit history (tests, "reset"). */
+  resetSession(): void {
+    this.sessionPolicies.clear();
+    this.limiter.reset();
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // sampling
+
+  private async sample(server: ServerDefinition, params: CreateMessageRequestParams, signal: AbortSignal): Promise<CreateMessageResult> {
+    const limit = config().get<number>('sampling.rateLimitPerMinute', 10);
+    const slot = this.limiter.tryAcquire(server.id, limit, Date.now());
+    if (!slot.ok) throw new McpError(-32000, rateLimitMessage(server.label, limit, slot.retryAfterMs));
+    const policy = this.policyOf(server);
+    const alone = decidesAlone(policy);
+    if (alone === 'reject') throw samplingRejected(`the sampling policy for server "${server.name}" is "never" (setting mcpWorkbench.sampling.serverPolicies)`);
+    const models = await this.models.models();
+    const picked = await this.models.pick(params.modelPreferences, models);
+    if (alone === 'allow' && picked && picked.backend !== 'manual') {
+      const response = await this.models.generate(picked, toModelRequest(params, { texts: {} }), () => undefined, signal)
+        .catch((error) => {
+          throw new McpError(ErrorCode.InternalError, `Sampling failed with ${picked.label}: ${error instanceof Error ? error.message : String(error)}`);
+        });
+      return { role: 'assistant', content: { type: 'text', text: response.text }, model: response.model, stopReason: response.stopReason };
+    }
+    const data: SamplingData = { kind: 'sampling', server, params, models, draft: { texts: {}, ...(picked ? { modelId: picked.id } : {}) } };
+    return this.wait(data, signal) as Promise<CreateMessageResult>;
+  }
+
+  /** Updates what the user edited (messages, system prompt, model, reply) without acting. */
+  setSamplingDraft(id: string, draft: Partial<SamplingDraft>): ActionResult {
+    const entry = this.queue.get(id);
+    if (entry?.data.kind !== 'sampling') return { ok: false, reason: 'no such sampling request' };
+    entry.data.draft = { ...entry.data.draft, ...draft, texts: { ...entry.data.draft.texts, ...(draft.texts ?? {}) } };
+    return { ok: true };
+  }
+
+  /**
+   * Sends the (edited) request to the chosen model; the reply becomes the editable response.
+   * With "answer by hand" nothing is generated: the response editor opens empty.
+   */
+  async send(id: string, draft?: Partial<SamplingDraft>): Promise<ActionResult> {
+    if (draft) this.setSamplingDraft(id, draft);
+    const entry = this.queue.get(id);
+    if (entry?.data.kind !== 'sampling') return { ok: false, reason: 'no such sampling request' };
+    const data = entry.data;
+    const model = data.models.find((m) => m.id === data.draft.modelId) ?? (await this.models.models()).find((m) => m.id === data.draft.modelId);
+    if (!model) return { ok: false, reason: 'choose a model first' };
+    if (!this.queue.transition(id, 'generating')) return { ok: false, reason: `cannot send while ${entry.stage}` };
+    data.error = undefined;
+    if (model.backend === 'manual') {
+      data.response = { model: model.model, stopReason: 'endTurn' };
+      data.draft.responseText = data.draft.responseText ?? '';
+      this.queue.transition(id, 'response');
+      return { ok: true };
+    }
+    const abort = new AbortController();
+    data.generation = abort;
+    data.draft.responseText = '';
+    try {
+      const response = await this.models.generate(model, toModelRequest(data.params, data.draft), (text) => this.streamEmitter.fire({ requestId: id, text }), abort.signal);
+      if (!this.queue.get(id)) return { ok: false, reason: 'the request was settled meanwhile' };
+      data.response = { model: response.model, stopReason: response.stopReason };
+      data.draft.responseText = response.text;
+      this.queue.transition(id, 'response');
+      return { ok: true };
+    } catch (error) {
+      if (!this.queue.get(id)) return { ok: false, reason: 'the request was settled meanwhile' };
+      data.error = abort.signal.aborted ? vscode.l10n.t('Generation stopped.') : error instanceof Error ? error.message : String(error);
+      this.queue.transition(id, 'review');
+      return { ok: false, reason: data.error };
+    } finally {
+      data.generation = undefined;
+    }
+  }
+
+  /** Stops a running generation (the request goes back to review). */
+  stop(id: string): void {
+    const entry = this.queue.get(id);
+    if (entry?.data.kind === 'sampling') entry.data.generation?.abort();
+  }
+
+  /** Returns the (edited) response to the server. */
+  approve(id: string, draft?: Partial<SamplingDraft>): ActionResult {
+    if (draft) this.setSamplingDraft(id, draft);
+    const entry = this.queue.get(id);
+    if (entry?.data.kind !== 'sampling') return { ok: false, reason: 'no such sampling request' };
+    if (entry.stage !== 'response' || !entry.data.response) return { ok: false, reason: 'there is no response to approve yet: Send first' };
+    const { model, stopReason } = entry.data.response;
+    const result: CreateMessageResult = { role: 'assistant', content: { type: 'text', text: entry.data.draft.responseText ?? '' }, model, stopReason };
+    this.queue.settle(id, { kind: 'resolved', value: result });
+    return { ok: true };
+  }
+
+  /** Rejects with the spec's "User rejected sampling request". */
+  deny(id: string): ActionResult {
+    const entry = this.queue.get(id);
+    if (entry?.data.kind !== 'sampling') return { ok: false, reason: 'no such sampling request' };
+    entry.data.generation?.abort();
+    this.queue.settle(id, { kind: 'rejected', code: -1, message: USER_REJECTED_SAMPLING });
+    return { ok: true };
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // elicitation
+
+  private async elicitForm(server: ServerDefinition, params: ElicitRequestFormParams, signal: AbortSignal): Promise<ElicitResult> {
+    const form = buildElicitationForm(params.requestedSchema);
+    const data: ElicitFormData = { kind: 'elicitForm', server, params, form, values: initialElicitationValues(form) };
+    return this.wait(data, signal) as Promise<ElicitResult>;
+  }
+
+  setFormValues(id: string, values: ElicitationValues): ActionResult {
+    const entry = this.queue.get(id);
+    if (entry?.data.kind !== 'elicitForm') return { ok: false, reason: 'no such form' };
+    entry.data.values = { ...entry.data.values, ...values };
+    return { ok: true };
+  }
+
+  /** Accepts a form: validated against the schema first; nothing is sent while it is invalid. */
+  accept(id: string, values?: ElicitationValues): ActionResult {
+    if (values) this.setFormValues(id, values);
+    const entry = this.queue.get(id);
+    if (entry?.data.kind !== 'elicitForm') return { ok: false, reason: 'no such form' };
+    const data = entry.data;
+    const { content, problems } = elicitationContent(data.form, data.values);
+    let issues = problems;
+    if (!issues.length) {
+      const validation = validateAgainstSchema(data.params.requestedSchema, content);
+      if (validation.valid === false) issues = validation.issues;
+    }
+    if (issues.length) {
+      data.issues = issues;
+      this.queue.touch();
+      return { ok: false, reason: 'the form is not valid', issues };
+    }
+    this.queue.settle(id, { kind: 'resolved', value: { action: 'accept', content } });
+    return { ok: true };
+  }
+
+  /** Declines a form or URL elicitation (the user said no). */
+  decline(id: string): ActionResult {
+    return this.answerElicitation(id, { action: 'decline' });
+  }
+
+  /** Cancels (the user dismissed it without choosing); for an opened URL, stops waiting. */
+  cancel(id: string): ActionResult {
+    for (const [key, view] of this.waitingUrls) {
+      if (view.id === id) {
+        this.waitingUrls.delete(key);
+        this.changed();
+        return { ok: true };
+      }
+    }
+    return this.answerElicitation(id, { action: 'cancel' });
+  }
+
+  private answerElicitation(id: string, result: ElicitResult): ActionResult {
+    const entry = this.queue.get(id);
+    if (entry?.data.kind !== 'elicitForm' && entry?.data.kind !== 'elicitUrl') return { ok: false, reason: 'no such elicitation' };
+    this.queue.settle(id, { kind: 'resolved', value: result });
+    return { ok: true };
+  }
+
+  private async elicitUrl(server: ServerDefinition, params: ElicitRequestURLParams, signal: AbortSignal): Promise<ElicitResult> {
+    const data: ElicitUrlData = { kind: 'elicitUrl', server, params, check: checkElicitationUrl(params.url) };
+    return this.wait(data, signal) as Promise<ElicitResult>;
+  }
+
+  /**
+   * The user agreed to open the URL: opened outside VS Code (only https, or http on
+   * loopback), answered `accept`, then shown as waiting until the server's completion.
+   */
+  async openUrl(id: string): Promise<ActionResult> {
+    const entry = this.queue.get(id);
+    if (entry?.data.kind !== 'elicitUrl') return { ok: false, reason: 'no such URL request' };
+    const { check, params, server } = entry.data;
+    if (!check.ok) return { ok: false, reason: `this URL cannot be opened: ${check.reason}` };
+    const opened = await this.openExternal(vscode.Uri.parse(check.url, true));
+    if (!opened) return { ok: false, reason: 'the URL could not be opened' };
+    const view = this.view(entry) as ElicitUrlView;
+    this.waitingUrls.set(`${server.id}\u0000${params.elicitationId}`, { ...view, opened: true });
+    this.queue.settle(id, { kind: 'resolved', value: { action: 'accept' } });
+    return { ok: true };
+  }
+
+  /** URL elicitations opened and not yet completed by their server. */
+  waiting(): ElicitUrlView[] {
+    return [...this.waitingUrls.values()];
+  }
+
+  private elicitationComplete(server: ServerDefinition, elicitationId: string): void {
+    const key = `${server.id}\u0000${elicitationId}`;
+    const view = this.waitingUrls.get(key);
+    this.waitingUrls.delete(key);
+    this.completed.fire({ serverId: server.id, elicitationId });
+    if (view) {
+      this.changed();
+      void vscode.window.setStatusBarMessage(vscode.l10n.t('MCP {0}: the request at {1} is complete.', server.label, view.domain ?? view.url), 5000);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------
+
+  /** Queues a request for the user and waits for the answer, a time-out or the server's cancel. */
+  private async wait(data: PendingData, signal: AbortSignal): Promise<CreateMessageResult | ElicitResult> {
+    const timeoutSeconds = config().get<number>('approval.timeoutSeconds', 600);
+    const { entry, settled } = this.queue.add(data, Date.now(), timeoutSeconds > 0 ? timeoutSeconds * 1000 : undefined);
+    const onAbort = () => {
+      if (entry.data.kind === 'sampling') entry.data.generation?.abort();
+      this.queue.settle(entry.id, { kind: 'rejected', code: ErrorCode.RequestTimeout, message: 'The server cancelled the request.' });
+    };
+    signal.addEventListener('abort', onAbort);
+    this.ensureExpiryTimer();
+    this.requestEmitter.fire(this.view(entry));
+    try {
+      const result = await settled;
+      if (result.kind === 'rejected') throw new McpError(result.code, result.message);
+      return result.value;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private ensureExpiryTimer(): void {
+    if (this.expiryTimer) return;
+    this.expiryTimer = setInterval(() => {
+      for (const id of this.queue.expired(Date.now())) this.expire(id);
+      if (this.queue.size === 0 && this.expiryTimer) {
+        clearInterval(this.expiryTimer);
+        this.expiryTimer = undefined;
+      }
+    }, 250);
+  }
+
+  private expire(id: string): void {
+    const entry = this.queue.get(id);
+    if (!entry) return;
+    const seconds = Math.round(((entry.deadline ?? entry.receivedAt) - entry.receivedAt) / 1000);
+    if (entry.data.kind === 'sampling') {
+      entry.data.generation?.abort();
+      this.queue.settle(id, { kind: 'rejected', code: ErrorCode.RequestTimeout, message: `The sampling request was not answered within ${seconds} s (setting mcpWorkbench.approval.timeoutSeconds).` });
+    } else {
+      // Elicitation has no error for this: the user did not choose, which is "cancel".
+      this.queue.settle(id, { kind: 'resolved', value: { action: 'cancel' } });
+    }
+  }
+
+  private changed(): void {
+    this.changeEmitter.fire();
+  }
+
+  dispose(): void {
+    for (const entry of this.queue.pending()) {
+      if (entry.data.kind === 'sampling') entry.data.generation?.abort();
+      this.queue.settle(entry.id, { kind: 'rejected', code: ErrorCode.InternalError, message: 'VS Code is closing.' });
+    }
+    if (this.expiryTimer) clearInterval(this.expiryTimer);
+    this.queue.dispose();
+    this.disposables.forEach((d) => d.dispose());
+    this.changeEmitter.dispose();
+    this.streamEmitter.dispose();
+    this.requestEmitter.dispose();
+    this.completed.dispose();
+  }
+}
+
+function blocksOf(message: SamplingMessage): SamplingMessage['content'] extends infer C ? (C extends unknown[] ? C : C[]) : never {
+  return (Array.isArray(message.content) ? message.content : [message.content]) as never;
+}
+
+function blockView(block: { type: string } & Record<string, unknown>): MessageBlockView {
+  if (block.type === 'text' && typeof block.text === 'string') return { kind: 'text', text: block.text };
+  if ((block.type === 'image' || block.type === 'audio') && typeof block.data === 'string' && typeof block.mimeType === 'string') {
+    return { kind: block.type, mimeType: block.mimeType, dataUri: `data:${block.mimeType};base64,${block.data}`, bytes: Math.round((block.data.length * 3) / 4) };
+  }
+  return { kind: 'other', type: block.type, json: JSON.stringify(block, null, 2) };
+}
+
+/** The request as the model gets it: the user's edits of text blocks and system prompt applied. */
+export function toModelRequest(params: CreateMessageRequestParams, draft: SamplingDraft): ModelRequest {
+  const messages: ModelMessage[] = params.messages.map((m, mi) => ({
+    role: m.role,
+    content: (blocksOf(m) as ({ type: string } & Record<string, unknown>)[]).map((b, bi): ModelContent => {
+      const edited = draft.texts[`${mi}.${bi}`];
+      if (b.type === 'text') return { type: 'text', text: edited ?? String(b.text ?? '') };
+      if (b.type === 'image' || b.type === 'audio') return { type: b.type, data: String(b.data), mimeType: String(b.mimeType) };
+      return { type: 'text', text: JSON.stringify(b) };
+    }),
+  }));
+  const systemPrompt = draft.systemPrompt ?? params.systemPrompt;
+  return {
+    messages,
+    ...(systemPrompt ? { systemPrompt } : {}),
+    maxTokens: params.maxTokens,
+    ...(params.temperature !== undefined ? { temperature: params.temperature } : {}),
+    ...(params.stopSequences?.length ? { stopSequences: params.stopSequences } : {}),
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * Sampling and elicitation for every server: the approval service (installed on each new
+ * SDK client through the Workbench's `clientFeatures`), the approval panel that opens when
+ * a request waits, the badge on the MCP view, and the model commands.
+ *
+ * `mcpWorkbench.showRequests` opens the panel and returns the ApprovalService (the panel's
+ * controller), which the integration tests drive.
+ */
+import * as vscode from 'vscode';
+import { modelServiceParts, setOpenAiApiKey } from '../models/modelService';
+import type { Workbench } from '../workbench';
+import { ApprovalPanel } from './approvalPanel';
+import { ApprovalService } from './approvalService';
+
+export function registerApproval(workbench: Workbench): vscode.Disposable[] {
+  const { service: models } = modelServiceParts(workbench.context);
+  const service = new ApprovalService(models);
+  workbench.clientFeatures = service.features;
+  const updateBadge = () => {
+    const count = service.pendingCount;
+    workbench.setServersBadge(count ? { value: count, tooltip: vscode.l10n.t('{0} MCP request(s) waiting for you', count) } : undefined);
+  };
+  return [
+    service,
+    service.onDidChange(updateBadge),
+    service.onDidRequest((view) => {
+      ApprovalPanel.show(workbench.context.extensionUri, service, ApprovalPanel.instance ? undefined : view.id, true);
+    }),
+    vscode.commands.registerCommand('mcpWorkbench.showRequests', () => {
+      ApprovalPanel.show(workbench.context.extensionUri, service);
+      return service;
+    }),
+    vscode.commands.registerCommand('mcpWorkbench.setOpenAiApiKey', () => setOpenAiApiKey(workbench.context)),
+    vscode.commands.registerCommand('mcpWorkbench.selectSamplingModel', async () => {
+      const items = (await models.models()).map((m) => ({ label: m.label, description: m.backend, id: m.id }));
+      const choice = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Preferred model for sampling and prompts') });
+      if (choice) await vscode.workspace.getConfiguration('mcpWorkbench.models').update('preferred', choice.id, vscode.ConfigurationTarget.Global);
+    }),
+    new vscode.Disposable(() => {
+      ApprovalPanel.instance?.dispose();
+      workbench.clientFeatures = undefined;
+    }),
+  ];
+}

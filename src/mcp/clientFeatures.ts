@@ -1,0 +1,89 @@
+/**
+ * Sampling and elicitation on the SDK client: the capabilities declared in `initialize` and
+ * the handlers installed on every new client. No `vscode` import: the extension plugs in its
+ * approval panel, the headless conformance client a policy without a user.
+ *
+ * Declared: `sampling` (no `tools`: no backend does tool calls yet, so requests with `tools`
+ * are refused as the spec requires; no `context`: includeContext is shown but not acted on)
+ * and `elicitation` with `form` and `url`.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ElicitationCompleteNotificationSchema,
+  ErrorCode,
+  McpError,
+  type ClientCapabilities,
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+  type ElicitRequestFormParams,
+  type ElicitRequestURLParams,
+  type ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ServerDefinition } from '../common/launchDefinition';
+import { applyElicitationDefaults } from '../common/elicitationForm';
+import { USER_REJECTED_SAMPLING } from '../common/approvalPolicy';
+import type { ClientFeatures } from './serverConnection';
+
+export interface ClientFeatureHandlers {
+  sample(server: ServerDefinition, params: CreateMessageRequestParams, signal: AbortSignal): Promise<CreateMessageResult>;
+  elicitForm(server: ServerDefinition, params: ElicitRequestFormParams, signal: AbortSignal): Promise<ElicitResult>;
+  elicitUrl(server: ServerDefinition, params: ElicitRequestURLParams, signal: AbortSignal): Promise<ElicitResult>;
+  /** `notifications/elicitation/complete` from a server. */
+  elicitationComplete(server: ServerDefinition, elicitationId: string): void;
+}
+
+export const CLIENT_FEATURE_CAPABILITIES: ClientCapabilities = { sampling: {}, elicitation: { form: {}, url: {} } };
+
+export function createClientFeatures(handlers: ClientFeatureHandlers): ClientFeatures {
+  return {
+    capabilities: () => structuredClone(CLIENT_FEATURE_CAPABILITIES),
+    install(client: Client, server: ServerDefinition) {
+      client.setRequestHandler(CreateMessageRequestSchema, async (request, extra) => {
+        if (request.params.tools !== undefined || request.params.toolChoice !== undefined) {
+          throw new McpError(ErrorCode.InvalidParams, 'This client does not support tool use in sampling (sampling.tools was not declared).');
+        }
+        return handlers.sample(server, request.params, extra.signal);
+      });
+      client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+        const params = request.params;
+        if (params.mode === 'url') return handlers.elicitUrl(server, params, extra.signal);
+        return handlers.elicitForm(server, params as ElicitRequestFormParams, extra.signal);
+      });
+      client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) => {
+        handlers.elicitationComplete(server, notification.params.elicitationId);
+      });
+    },
+  };
+}
+
+/** The JSON-RPC error for a sampling request the user (or the policy) rejected. */
+export function samplingRejected(reason?: string): McpError {
+  // -1 is the code the spec's example uses for "User rejected sampling request".
+  return new McpError(-1, reason ? `${USER_REJECTED_SAMPLING}: ${reason}` : USER_REJECTED_SAMPLING);
+}
+
+/**
+ * The policy when there is no user (conformance client, automation): form elicitations are
+ * accepted with the schema's defaults (SEP-1034), URL elicitations declined (no browser),
+ * sampling rejected (no model, no human).
+ */
+export function headlessClientFeatures(log: (message: string) => void = () => undefined): ClientFeatures {
+  return createClientFeatures({
+    sample: async (server) => {
+      log(`sampling request from ${server.label} rejected (headless)`);
+      throw samplingRejected('no user to approve it (headless client)');
+    },
+    elicitForm: async (server, params) => {
+      const content = applyElicitationDefaults(params.requestedSchema, {});
+      log(`elicitation from ${server.label} accepted with defaults: ${JSON.stringify(content)}`);
+      return { action: 'accept', content: content as ElicitResult['content'] };
+    },
+    elicitUrl: async (server, params) => {
+      log(`URL elicitation from ${server.label} declined (headless): ${params.url}`);
+      return { action: 'decline' };
+    },
+    elicitationComplete: (server, id) => log(`elicitation ${id} of ${server.label} completed`),
+  });
+}

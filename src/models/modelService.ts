@@ -1,0 +1,107 @@
+/**
+ * The models the extension samples with, over every backend, in priority order: `vscode.lm`
+ * chat models, the OpenAI-compatible endpoint, "answer by hand". Shared by sampling
+ * (src/approval) and prompts/chat. API: `models()`, `pick(preferences)`, `generate(...)`.
+ */
+import * as vscode from 'vscode';
+import { chooseModel, type ModelPreferencesLike } from '../common/modelSelection';
+import { ManualBackend, type ManualAnswer } from './manualBackend';
+import type { ModelBackend, ModelInfo, ModelRequest, ModelResponse } from './modelBackend';
+import { OPENAI_KEY_SECRET, OpenAiCompatibleBackend } from './openAiCompatibleBackend';
+import { VscodeLmBackend } from './vscodeLmBackend';
+
+export type { ModelInfo, ModelRequest, ModelResponse } from './modelBackend';
+
+export class ModelService {
+  constructor(readonly backends: readonly ModelBackend[], private readonly preferredId: () => string | undefined = () => undefined) {}
+
+  /** Every model available now, backends in priority order (a failing backend lists none). */
+  async models(): Promise<ModelInfo[]> {
+    const lists = await Promise.all(this.backends.map((b) => b.models().catch(() => [] as ModelInfo[])));
+    return lists.flat();
+  }
+
+  /**
+   * The model to use: the user's `mcpWorkbench.models.preferred` when available, else the
+   * first matching a hint of the (MCP) model preferences, else the first available.
+   */
+  async pick(preferences?: ModelPreferencesLike, models?: ModelInfo[]): Promise<ModelInfo | undefined> {
+    return chooseModel(models ?? (await this.models()), preferences, this.preferredId());
+  }
+
+  /** Generates with the model's backend; `onText` receives streamed chunks. */
+  async generate(model: ModelInfo, request: ModelRequest, onText: (chunk: string) => void = () => undefined, signal: AbortSignal = new AbortController().signal): Promise<ModelResponse> {
+    const backend = this.backends.find((b) => b.kind === model.backend);
+    if (!backend) throw new Error(`No backend for model ${model.id}`);
+    return backend.generate(model, request, onText, signal);
+  }
+}
+
+/** Asks for a hand-typed reply in an input box (callers outside the approval panel). */
+export const answerInInputBox: ManualAnswer = async (request, signal) => {
+  const last = [...request.messages].reverse().find((m) => m.role === 'user');
+  const lastText = last?.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join(' ') ?? '';
+  const source = new vscode.CancellationTokenSource();
+  signal.addEventListener('abort', () => source.cancel());
+  try {
+    return await vscode.window.showInputBox({
+      title: vscode.l10n.t('Answer by hand: type the assistant message'),
+      prompt: lastText.slice(0, 300),
+      ignoreFocusOut: true,
+    }, source.token);
+  } finally {
+    source.dispose();
+  }
+};
+
+/** The model service of the extension, reading the `mcpWorkbench.models.*` settings. */
+export function createModelService(context: vscode.ExtensionContext): { service: ModelService; manual: ManualBackend } {
+  const config = () => vscode.workspace.getConfiguration('mcpWorkbench.models');
+  const manual = new ManualBackend(answerInInputBox);
+  const service = new ModelService([
+    new VscodeLmBackend(),
+    new OpenAiCompatibleBackend(
+      () => {
+        const url = config().get<string>('openaiCompatible.url', '').trim();
+        return url ? { url, model: config().get<string>('openaiCompatible.model', '').trim() } : undefined;
+      },
+      () => Promise.resolve(context.secrets.get(OPENAI_KEY_SECRET)),
+    ),
+    manual,
+  ], () => config().get<string>('preferred', '').trim() || undefined);
+  return { service, manual };
+}
+
+/** "MCP: Set OpenAI-Compatible API Key": stores (or, when emptied, deletes) the key in SecretStorage. */
+export async function setOpenAiApiKey(context: vscode.ExtensionContext): Promise<void> {
+  const key = await vscode.window.showInputBox({
+    title: vscode.l10n.t('API key for the OpenAI-compatible endpoint'),
+    prompt: vscode.l10n.t('Kept in VS Code\'s secret storage. Leave empty to remove the stored key.'),
+    password: true,
+    ignoreFocusOut: true,
+  });
+  if (key === undefined) return;
+  if (key.trim()) await context.secrets.store(OPENAI_KEY_SECRET, key.trim());
+  else await context.secrets.delete(OPENAI_KEY_SECRET);
+  void vscode.window.showInformationMessage(key.trim() ? vscode.l10n.t('The API key is stored.') : vscode.l10n.t('The stored API key was removed.'));
+}
+
+const services = new WeakMap<vscode.ExtensionContext, { service: ModelService; manual: ManualBackend }>();
+
+/**
+ * The one model service of the extension (created on first use): sampling and prompts/chat
+ * share it, so a model picked or configured once applies to both.
+ */
+export function modelServiceFor(context: vscode.ExtensionContext): ModelService {
+  return modelServiceParts(context).service;
+}
+
+/** The service and its manual backend (the approval panel replaces how the manual answer is asked). */
+export function modelServiceParts(context: vscode.ExtensionContext): { service: ModelService; manual: ManualBackend } {
+  let parts = services.get(context);
+  if (!parts) {
+    parts = createModelService(context);
+    services.set(context, parts);
+  }
+  return parts;
+}

@@ -1,0 +1,160 @@
+/**
+ * Sampling inside a real VS Code: the fixture server's `sample` / `sampleMany` tools send
+ * sampling/createMessage; the approval service (the panel's controller, returned by
+ * `mcpWorkbench.showRequests`) answers as the user would. Backends: "answer by hand" and the
+ * OpenAI-compatible endpoint against a fake server on 127.0.0.1.
+ */
+import * as assert from 'node:assert/strict';
+import * as http from 'node:http';
+import * as vscode from 'vscode';
+import type { ApprovalService } from '../../../src/approval/approvalService';
+import type { SamplingView } from '../../../src/common/approvalProtocol';
+import type { McpServerConnection } from '../../../src/mcp/serverConnection';
+import { activateApi, running, textOf, waitFor } from '../helpers';
+
+type Outcome = { ok: boolean; result?: { content: { text: string }; model: string; stopReason: string }; code?: number; message?: string };
+
+suite('Sampling', function () {
+  this.timeout(60000);
+  let service: ApprovalService;
+  let connection: McpServerConnection;
+  let fake: http.Server;
+  let fakeUrl = '';
+  const seen: unknown[] = [];
+  const cfg = () => vscode.workspace.getConfiguration('mcpWorkbench');
+
+  async function sampling(): Promise<SamplingView> {
+    return waitFor(() => service.views().find((v): v is SamplingView => v.kind === 'sampling'), 'a sampling request in the panel');
+  }
+  const call = (name: string, args: Record<string, unknown>) => connection.callTool(name, args).then((r) => JSON.parse(textOf(r)) as Outcome);
+
+  suiteSetup(async () => {
+    const api = await activateApi();
+    connection = await running(api, 'fixture-stdio');
+    service = (await vscode.commands.executeCommand<ApprovalService>('mcpWorkbench.showRequests'))!;
+    service.resetSession();
+    fake = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        const json = JSON.parse(body);
+        seen.push(json);
+        const last = json.messages[json.messages.length - 1].content;
+        if (json.stream) {
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          for (const part of ['fake ', 'says: ', String(last)]) res.write(`data: ${JSON.stringify({ model: 'fake-model-1', choices: [{ delta: { content: part } }] })}\n\n`);
+          res.write(`data: ${JSON.stringify({ model: 'fake-model-1', choices: [{ delta: {}, finish_reason: 'length' }] })}\n\n`);
+          res.end('data: [DONE]\n\n');
+        }
+      });
+    });
+    await new Promise<void>((r) => fake.listen(0, '127.0.0.1', r));
+    fakeUrl = `http://127.0.0.1:${(fake.address() as { port: number }).port}/v1`;
+  });
+
+  suiteTeardown(async () => {
+    fake?.close();
+    await cfg().update('models.openaiCompatible.url', undefined, vscode.ConfigurationTarget.Global);
+    await cfg().update('models.openaiCompatible.model', undefined, vscode.ConfigurationTarget.Global);
+    await cfg().update('sampling.serverPolicies', undefined, vscode.ConfigurationTarget.Global);
+    await cfg().update('approval.timeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
+    await cfg().update('sampling.rateLimitPerMinute', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  setup(() => service.resetSession());
+
+  test('the client declares sampling (without tools) and elicitation form + url; the badge follows the queue', async () => {
+    const caps = service.features.capabilities();
+    assert.deepEqual(caps, { sampling: {}, elicitation: { form: {}, url: {} } });
+  });
+
+  test('answer by hand: the request is shown, the typed reply is approved with model "human"', async () => {
+    const result = call('sample', { prompt: 'Say hi', maxTokens: 42, systemPrompt: 'Be brief', temperature: 0.3, stopSequences: ['END'], hints: ['nothing-matches'], image: true });
+    const view = await sampling();
+    assert.equal(view.server.name, 'fixture-stdio');
+    assert.equal(view.maxTokens, 42);
+    assert.equal(view.systemPrompt, 'Be brief');
+    assert.equal(view.temperature, 0.3);
+    assert.deepEqual(view.stopSequences, ['END']);
+    assert.deepEqual(view.modelPreferences?.hints, ['nothing-matches']);
+    assert.deepEqual(view.messages[0].blocks, [{ kind: 'text', text: 'Say hi' }]);
+    assert.equal(view.messages[1].blocks[0].kind, 'image');
+    assert.equal(service.pendingCount, 1, 'badge count');
+    assert.equal(view.draft.modelId, 'manual', 'no other backend is configured: answer by hand');
+    assert.deepEqual(service.approve(view.id), { ok: false, reason: 'there is no response to approve yet: Send first' });
+    assert.deepEqual(await service.send(view.id), { ok: true });
+    assert.deepEqual(service.approve(view.id, { responseText: 'Hi there' }), { ok: true });
+    const outcome = await result;
+    assert.deepEqual(outcome, { ok: true, result: { role: 'assistant', content: { type: 'text', text: 'Hi there' }, model: 'human', stopReason: 'endTurn' } });
+    assert.equal(service.pendingCount, 0);
+  });
+
+  test('deny returns the JSON-RPC error "User rejected sampling request"', async () => {
+    const result = call('sample', { prompt: 'no' });
+    const view = await sampling();
+    service.deny(view.id);
+    const outcome = await result;
+    assert.equal(outcome.ok, false);
+    assert.equal(outcome.code, -1);
+    assert.match(String(outcome.message), /User rejected sampling request/);
+  });
+
+  test('OpenAI-compatible backend: hints pre-select it; edited prompt is sent; edited reply approved; stopReason and model truthful', async () => {
+    await cfg().update('models.openaiCompatible.url', fakeUrl, vscode.ConfigurationTarget.Global);
+    await cfg().update('models.openaiCompatible.model', 'fake-model', vscode.ConfigurationTarget.Global);
+    const result = call('sample', { prompt: 'original prompt', hints: ['fake-model'], maxTokens: 7 });
+    const view = await sampling();
+    assert.equal(view.draft.modelId, 'openai:fake-model');
+    const chunks: string[] = [];
+    const sub = service.onDidStream((c) => chunks.push(c.text));
+    assert.deepEqual(await service.send(view.id, { texts: { '0.0': 'edited prompt' }, systemPrompt: 'edited system' }), { ok: true });
+    sub.dispose();
+    const sent = seen[seen.length - 1] as { messages: { role: string; content: string }[]; max_tokens: number; model: string };
+    assert.deepEqual(sent.messages, [{ role: 'system', content: 'edited system' }, { role: 'user', content: 'edited prompt' }]);
+    assert.equal(sent.max_tokens, 7);
+    assert.equal(chunks.join(''), 'fake says: edited prompt');
+    const after = service.views().find((v): v is SamplingView => v.id === view.id)!;
+    assert.equal(after.stage, 'response');
+    assert.equal(after.draft.responseText, 'fake says: edited prompt');
+    service.approve(view.id, { responseText: 'fake says: edited by the user' });
+    const outcome = await result;
+    assert.deepEqual(outcome.result, { role: 'assistant', content: { type: 'text', text: 'fake says: edited by the user' }, model: 'fake-model-1', stopReason: 'maxTokens' });
+  });
+
+  test('policy "always" answers without asking; "never" rejects at once', async () => {
+    await cfg().update('models.openaiCompatible.url', fakeUrl, vscode.ConfigurationTarget.Global);
+    await cfg().update('models.openaiCompatible.model', 'fake-model', vscode.ConfigurationTarget.Global);
+    await service.setPolicy('fixture-stdio', 'always');
+    const outcome = await call('sample', { prompt: 'auto' });
+    assert.equal(outcome.ok, true);
+    assert.equal(outcome.result?.content.text, 'fake says: auto');
+    assert.equal(service.pendingCount, 0);
+    await service.setPolicy('fixture-stdio', 'never');
+    const rejected = await call('sample', { prompt: 'nope' });
+    assert.equal(rejected.ok, false);
+    assert.match(String(rejected.message), /User rejected sampling request.*never/);
+    await service.setPolicy('fixture-stdio', 'ask');
+    assert.equal(service.policyOf('fixture-stdio'), 'ask');
+  });
+
+  test('several concurrent requests queue up; the rate limit rejects beyond it with a clear error', async () => {
+    await cfg().update('sampling.rateLimitPerMinute', 3, vscode.ConfigurationTarget.Global);
+    const result = call('sampleMany', { prompt: 'many', count: 5 }) as unknown as Promise<Outcome[]>;
+    await waitFor(() => service.pendingCount === 3, '3 queued requests');
+    for (const v of service.views()) service.deny(v.id);
+    const outcomes = (await result) as unknown as Outcome[];
+    assert.equal(outcomes.length, 5);
+    assert.equal(outcomes.filter((o) => /rate limit/.test(String(o.message))).length, 2);
+    assert.match(String(outcomes.find((o) => /rate limit/.test(String(o.message)))?.message), /mcpWorkbench\.sampling\.rateLimitPerMinute/);
+    await cfg().update('sampling.rateLimitPerMinute', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  test('a request nobody answers times out cleanly', async () => {
+    await cfg().update('approval.timeoutSeconds', 1, vscode.ConfigurationTarget.Global);
+    const outcome = await call('sample', { prompt: 'wait' });
+    assert.equal(outcome.ok, false);
+    assert.match(String(outcome.message), /not answered within 1 s/);
+    assert.equal(service.pendingCount, 0);
+    await cfg().update('approval.timeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
+  });
+});

@@ -1,0 +1,330 @@
+/**
+ * The approval panel's webview: the queue of pending requests on the left, the selected one
+ * on the right (sampling review, elicitation form, or URL confirmation). A view of the host's
+ * state (`state` messages); every button posts an action with the request's id. What the user
+ * types is posted as a draft (debounced) so it survives the panel being hidden.
+ *
+ * DOM ids (stable, for end-to-end tests): #queue (buttons .queue-item[data-id]), #detail;
+ * sampling: #system-prompt, #msg-<m>-<b> (text blocks), #model, #send, #stop, #response,
+ * #approve, #deny, #policy; elicitation: #elicit-form, #field-<name> (checkbox lists:
+ * #field-<name>-<i>), #problem-<name>, #accept, #decline, #cancel; URL: #url-full,
+ * #url-domain, #open-url, #decline, #cancel.
+ */
+import type { ElicitFormView, ElicitUrlView, FromWebview, PendingView, SamplingDraft, SamplingView, ToWebview } from '../../src/common/approvalProtocol';
+import { elicitationContent, elicitationHints, type ElicitationField, type ElicitationValues } from '../../src/common/elicitationForm';
+import './style.css';
+
+declare function acquireVsCodeApi(): { postMessage(message: FromWebview): void; getState(): unknown; setState(state: unknown): void };
+const vscode = acquireVsCodeApi();
+const app = document.getElementById('app') as HTMLElement;
+
+let pending: PendingView[] = [];
+let selected: string | undefined = (vscode.getState() as { selected?: string } | undefined)?.selected;
+let renderedKey = '';
+const samplingDrafts = new Map<string, SamplingDraft>();
+const formValues = new Map<string, ElicitationValues>();
+const streaming = new Map<string, string>();
+
+function post(message: FromWebview): void {
+  vscode.postMessage(message);
+}
+
+window.addEventListener('error', (e) => post({ type: 'error', message: String(e.message) }));
+window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
+  const m = event.data;
+  if (m?.type === 'state') {
+    pending = m.pending;
+    for (const p of pending) {
+      if (p.kind === 'sampling' && !samplingDrafts.has(p.id)) samplingDrafts.set(p.id, structuredClone(p.draft));
+      if (p.kind === 'sampling' && p.stage === 'response' && p.draft.responseText !== undefined) {
+        const d = samplingDrafts.get(p.id)!;
+        if (d.responseText === undefined || streaming.has(p.id)) d.responseText = p.draft.responseText;
+        streaming.delete(p.id);
+      }
+      if (p.kind === 'elicitForm' && !formValues.has(p.id)) formValues.set(p.id, structuredClone(p.values));
+    }
+    if (m.selected) selected = m.selected;
+    if (!pending.some((p) => p.id === selected)) selected = pending[0]?.id;
+    render();
+  } else if (m?.type === 'chunk') {
+    streaming.set(m.requestId, (streaming.get(m.requestId) ?? '') + m.text);
+    const box = document.getElementById('response') as HTMLTextAreaElement | null;
+    if (box && m.requestId === selected) box.value = streaming.get(m.requestId) ?? '';
+  }
+});
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: (Node | string | undefined)[]): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  for (const c of children) if (c !== undefined) node.append(c);
+  return node;
+}
+
+function button(id: string, label: string, onClick: () => void, kind: 'primary' | 'secondary' = 'secondary', disabled = false): HTMLButtonElement {
+  const b = el('button', { id, type: 'button', class: kind });
+  b.textContent = label;
+  b.disabled = disabled;
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+const timers = new Map<string, ReturnType<typeof setTimeout>>();
+function debounce(key: string, fn: () => void): void {
+  clearTimeout(timers.get(key));
+  timers.set(key, setTimeout(fn, 250));
+}
+
+function keyOf(p: PendingView | undefined): string {
+  if (!p) return 'none';
+  const ids = pending.map((x) => `${x.id}:${x.kind === 'sampling' ? x.stage : x.kind === 'elicitUrl' ? String(x.opened) : ''}`).join(',');
+  const extra = p.kind === 'sampling' ? JSON.stringify([p.error, p.response, p.policy, p.models.length]) : p.kind === 'elicitForm' ? JSON.stringify(p.issues ?? []) : '';
+  return `${ids}|${p.id}|${extra}`;
+}
+
+function render(): void {
+  vscode.setState({ selected });
+  const current = pending.find((p) => p.id === selected);
+  const key = keyOf(current);
+  if (key === renderedKey) return;
+  renderedKey = key;
+  const focused = document.activeElement?.id;
+  app.replaceChildren();
+  if (!pending.length) {
+    app.append(el('p', { class: 'empty', id: 'empty' }, 'No requests are waiting. Sampling and elicitation requests from MCP servers appear here.'));
+    return;
+  }
+  const queue = el('nav', { id: 'queue', 'aria-label': 'Pending requests' });
+  for (const p of pending) {
+    const b = el('button', { type: 'button', class: `queue-item${p.id === selected ? ' selected' : ''}`, 'data-id': p.id, 'aria-current': String(p.id === selected) });
+    b.append(el('span', { class: 'server' }, p.server.label), el('span', { class: 'kind' }, p.kind === 'sampling' ? `sampling · ${p.stage}` : p.kind === 'elicitForm' ? 'form' : p.opened ? 'URL · waiting for completion' : 'URL'));
+    b.addEventListener('click', () => {
+      selected = p.id;
+      post({ type: 'select', requestId: p.id });
+      render();
+    });
+    queue.append(b);
+  }
+  const detail = el('section', { id: 'detail' });
+  if (current?.kind === 'sampling') renderSampling(detail, current);
+  else if (current?.kind === 'elicitForm') renderForm(detail, current);
+  else if (current?.kind === 'elicitUrl') renderUrl(detail, current);
+  app.append(queue, detail);
+  if (focused) document.getElementById(focused)?.focus();
+}
+
+function header(p: PendingView, title: string): HTMLElement {
+  const h = el('header');
+  h.append(el('h1', {}, title), el('p', { class: 'asker' }, 'Asked by MCP server ', el('strong', { id: 'asker' }, p.server.label)));
+  if (p.deadline) h.append(el('p', { class: 'deadline' }, `Answer before ${new Date(p.deadline).toLocaleTimeString()} or it is cancelled.`));
+  return h;
+}
+
+function renderSampling(root: HTMLElement, p: SamplingView): void {
+  const draft = samplingDrafts.get(p.id) ?? { texts: {} };
+  const save = () => debounce(p.id, () => post({ type: 'samplingDraft', requestId: p.id, draft }));
+  root.append(header(p, 'Sampling request'));
+  const info = el('dl', { class: 'params' });
+  const row = (k: string, v: string) => info.append(el('dt', {}, k), el('dd', {}, v));
+  row('maxTokens', String(p.maxTokens));
+  if (p.temperature !== undefined) row('temperature', String(p.temperature));
+  if (p.stopSequences) row('stop sequences', p.stopSequences.map((s) => JSON.stringify(s)).join(', '));
+  if (p.includeContext) row('includeContext', `${p.includeContext}${p.includeContext !== 'none' ? ' (not supported: no context is added)' : ''}`);
+  if (p.modelPreferences) {
+    const mp = p.modelPreferences;
+    row('model hints', mp.hints.join(', ') || '(none)');
+    const prio = [['cost', mp.costPriority], ['speed', mp.speedPriority], ['intelligence', mp.intelligencePriority]].filter(([, v]) => v !== undefined).map(([k, v]) => `${k} ${v}`);
+    if (prio.length) row('priorities', prio.join(', '));
+  }
+  root.append(info);
+
+  const sys = el('textarea', { id: 'system-prompt', rows: '2', 'aria-label': 'System prompt' });
+  sys.value = draft.systemPrompt ?? p.systemPrompt ?? '';
+  sys.addEventListener('input', () => {
+    draft.systemPrompt = sys.value;
+    save();
+  });
+  root.append(el('label', { for: 'system-prompt' }, 'System prompt'), sys);
+
+  const messages = el('ol', { class: 'messages' });
+  p.messages.forEach((m, mi) => {
+    const li = el('li', { class: `message ${m.role}` }, el('span', { class: 'role' }, m.role));
+    m.blocks.forEach((b, bi) => {
+      if (b.kind === 'text') {
+        const t = el('textarea', { id: `msg-${mi}-${bi}`, rows: '3', 'aria-label': `${m.role} message ${mi + 1}` });
+        t.value = draft.texts[`${mi}.${bi}`] ?? b.text;
+        t.addEventListener('input', () => {
+          draft.texts[`${mi}.${bi}`] = t.value;
+          save();
+        });
+        li.append(t);
+      } else if (b.kind === 'image') {
+        li.append(el('img', { src: b.dataUri, alt: `image ${b.mimeType}, ${b.bytes} bytes` }));
+      } else if (b.kind === 'audio') {
+        li.append(el('audio', { src: b.dataUri, controls: '' }));
+      } else {
+        li.append(el('pre', {}, b.json));
+      }
+    });
+    messages.append(li);
+  });
+  root.append(el('h2', {}, 'Messages'), messages);
+
+  const model = el('select', { id: 'model', 'aria-label': 'Model' });
+  for (const m of p.models) {
+    const o = el('option', { value: m.id }, `${m.label} — ${m.backend}`);
+    if (m.id === draft.modelId) o.selected = true;
+    model.append(o);
+  }
+  model.addEventListener('change', () => {
+    draft.modelId = model.value;
+    save();
+  });
+  const generating = p.stage === 'generating';
+  const actions = el('div', { class: 'actions' }, el('label', { for: 'model' }, 'Model '), model,
+    button('send', p.stage === 'response' ? 'Send again' : 'Send', () => post({ type: 'send', requestId: p.id, draft }), 'primary', generating || !p.models.length),
+    generating ? button('stop', 'Stop', () => post({ type: 'stop', requestId: p.id })) : undefined);
+  root.append(actions);
+  if (p.error) root.append(el('p', { class: 'error', role: 'alert' }, p.error));
+
+  if (p.stage !== 'review') {
+    const response = el('textarea', { id: 'response', rows: '6', 'aria-label': 'Response' });
+    response.value = generating ? streaming.get(p.id) ?? '' : draft.responseText ?? '';
+    response.readOnly = generating;
+    response.addEventListener('input', () => {
+      draft.responseText = response.value;
+      save();
+    });
+    root.append(el('h2', {}, 'Response'), response);
+    if (p.response) root.append(el('p', { class: 'meta' }, `model ${p.response.model}, stopReason ${p.response.stopReason}`));
+  }
+  const policy = el('select', { id: 'policy', 'aria-label': 'Sampling policy for this server' });
+  for (const [value, label] of [['ask', 'Ask every time'], ['session', 'Allow for this session'], ['always', 'Always allow'], ['never', 'Never allow']]) {
+    const o = el('option', { value }, label);
+    if (value === p.policy) o.selected = true;
+    policy.append(o);
+  }
+  policy.addEventListener('change', () => post({ type: 'setPolicy', requestId: p.id, policy: policy.value as SamplingView['policy'] }));
+  root.append(el('div', { class: 'actions final' },
+    button('approve', 'Approve', () => post({ type: 'approve', requestId: p.id, draft }), 'primary', p.stage !== 'response'),
+    button('deny', 'Deny', () => post({ type: 'deny', requestId: p.id })),
+    el('label', { for: 'policy' }, `Requests from ${p.server.label}: `), policy));
+}
+
+function renderForm(root: HTMLElement, p: ElicitFormView): void {
+  const values = formValues.get(p.id) ?? {};
+  const save = () => debounce(p.id, () => post({ type: 'formDraft', requestId: p.id, values }));
+  root.append(header(p, 'Information requested'), el('p', { class: 'message-text', id: 'elicit-message' }, p.message));
+  root.append(el('p', { class: 'note' }, 'Servers must not ask for passwords or other secrets this way. Do not enter any.'));
+  const form = el('form', { id: 'elicit-form', novalidate: '' });
+  const problems = new Map((p.issues ?? []).map((i) => [i.pointer.slice(1), i.message]));
+  for (const f of p.form.fields) form.append(field(f, values, save, problems.get(f.name)));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    accept();
+  });
+  const accept = () => {
+    const local = elicitationContent(p.form, values).problems;
+    if (local.length) {
+      for (const f of p.form.fields) {
+        const slot = document.getElementById(`problem-${f.name}`);
+        if (slot) slot.textContent = local.find((x) => x.pointer.slice(1) === f.name)?.message ?? '';
+      }
+      return;
+    }
+    post({ type: 'accept', requestId: p.id, values });
+  };
+  root.append(form, el('div', { class: 'actions final' },
+    button('accept', 'Accept', accept, 'primary'),
+    button('decline', 'Decline', () => post({ type: 'decline', requestId: p.id })),
+    button('cancel', 'Cancel', () => post({ type: 'cancel', requestId: p.id }))));
+}
+
+function field(f: ElicitationField, values: ElicitationValues, save: () => void, problem: string | undefined): HTMLElement {
+  const id = `field-${f.name}`;
+  const wrap = el('div', { class: 'field' });
+  const label = el('label', { for: id }, f.label, f.required ? el('span', { class: 'required', title: 'required' }, ' *') : undefined);
+  wrap.append(label);
+  if (f.description) wrap.append(el('p', { class: 'description' }, f.description));
+  switch (f.kind) {
+    case 'string':
+    case 'number':
+    case 'integer': {
+      const type = f.kind !== 'string' ? 'text' : f.format === 'email' ? 'email' : f.format === 'uri' ? 'url' : f.format === 'date' ? 'date' : 'text';
+      const input = el('input', { id, type, ...(f.kind !== 'string' ? { inputmode: 'decimal' } : {}), ...(f.kind === 'string' && f.format === 'date-time' ? { placeholder: '2025-01-31T14:30:00Z' } : {}) });
+      input.value = typeof values[f.name] === 'string' ? (values[f.name] as string) : '';
+      if (f.required) input.required = true;
+      input.addEventListener('input', () => {
+        values[f.name] = input.value;
+        save();
+      });
+      wrap.append(input);
+      break;
+    }
+    case 'boolean': {
+      const input = el('input', { id, type: 'checkbox' });
+      input.checked = values[f.name] === true;
+      input.addEventListener('change', () => {
+        values[f.name] = input.checked;
+        save();
+      });
+      label.prepend(input);
+      label.removeAttribute('for');
+      break;
+    }
+    case 'enum': {
+      const select = el('select', { id });
+      select.append(el('option', { value: '' }, f.required ? '— choose —' : '(none)'));
+      for (const o of f.options) {
+        const option = el('option', { value: o.value }, o.label);
+        if (values[f.name] === o.value) option.selected = true;
+        select.append(option);
+      }
+      select.addEventListener('change', () => {
+        values[f.name] = select.value;
+        save();
+      });
+      wrap.append(select);
+      break;
+    }
+    case 'multiEnum': {
+      const list = el('fieldset', { id, class: 'choices' });
+      const current = new Set(Array.isArray(values[f.name]) ? (values[f.name] as string[]) : []);
+      f.options.forEach((o, i) => {
+        const box = el('input', { id: `${id}-${i}`, type: 'checkbox', value: o.value });
+        box.checked = current.has(o.value);
+        box.addEventListener('change', () => {
+          if (box.checked) current.add(o.value);
+          else current.delete(o.value);
+          values[f.name] = f.options.map((x) => x.value).filter((v) => current.has(v));
+          save();
+        });
+        list.append(el('label', {}, box, ` ${o.label}`));
+      });
+      wrap.append(list);
+      break;
+    }
+    case 'unsupported':
+      wrap.append(el('p', { class: 'error' }, `This field cannot be filled in here: ${f.reason}`));
+      break;
+  }
+  const hints = elicitationHints(f);
+  if (hints.length) wrap.append(el('p', { class: 'hint' }, hints.join(' · ')));
+  wrap.append(el('p', { class: 'problem', id: `problem-${f.name}`, role: 'alert' }, problem ?? ''));
+  return wrap;
+}
+
+function renderUrl(root: HTMLElement, p: ElicitUrlView): void {
+  root.append(header(p, p.opened ? 'Waiting for the server' : 'Open a web page?'), el('p', { class: 'message-text' }, p.message));
+  root.append(el('p', { class: 'domain' }, 'Domain: ', el('strong', { id: 'url-domain' }, p.domain ?? '(none)')), el('p', { class: 'url' }, el('code', { id: 'url-full' }, p.url)));
+  if (p.blocked) root.append(el('p', { class: 'error', role: 'alert' }, `This address will not be opened: ${p.blocked}.`));
+  if (p.opened) {
+    root.append(el('p', {}, 'The page was opened in your browser. This entry goes away when the server reports that you finished.'), el('div', { class: 'actions final' }, button('cancel', 'Dismiss', () => post({ type: 'cancel', requestId: p.id }))));
+    return;
+  }
+  root.append(el('div', { class: 'actions final' },
+    button('open-url', 'Open in browser…', () => post({ type: 'openUrl', requestId: p.id }), 'primary', !!p.blocked),
+    button('decline', 'Decline', () => post({ type: 'decline', requestId: p.id })),
+    button('cancel', 'Cancel', () => post({ type: 'cancel', requestId: p.id }))));
+}
+
+post({ type: 'ready' });
