@@ -15,6 +15,7 @@ export function registerServerTree(workbench: Workbench): { provider: ServerTree
   const disposables: vscode.Disposable[] = [
     provider,
     view,
+    workbench.onDidChangeServersBadge((badge) => (view.badge = badge)),
     vscode.commands.registerCommand('mcpWorkbench.refreshServers', () => workbench.registry.reload().then(() => provider.refresh())),
     vscode.commands.registerCommand('mcpWorkbench.filterTools', async () => {
       const text = await vscode.window.showInputBox({

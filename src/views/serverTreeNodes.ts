@@ -68,7 +68,7 @@ export class GroupNode {
 
 export class ToolNode {
   readonly kind = 'tool';
-  constructor(readonly serverId: string, readonly tool: Tool) {}
+  constructor(readonly serverId: string, readonly tool: Tool, readonly disabledInChat = false) {}
 
   get toolName(): string {
     return this.tool.name;
@@ -80,14 +80,15 @@ export class ToolNode {
     const item = new vscode.TreeItem(title ?? tool.name, vscode.TreeItemCollapsibleState.None);
     item.id = `server:${this.serverId}/tool/${tool.name}`;
     const badges = toolBadges(tool);
-    item.description = [title && title !== tool.name ? tool.name : undefined, ...badges].filter(Boolean).join(' · ');
+    item.description = [title && title !== tool.name ? tool.name : undefined, ...badges, this.disabledInChat ? vscode.l10n.t('not in chat') : undefined].filter(Boolean).join(' · ');
     // Not the group's wrench: items and their group should look different.
     item.iconPath = new vscode.ThemeIcon(tool.annotations?.destructiveHint ? 'warning' : tool.annotations?.readOnlyHint ? 'eye' : 'symbol-method');
-    item.contextValue = 'tool';
+    item.contextValue = this.disabledInChat ? 'tool.disabledInChat' : 'tool';
     const md = new vscode.MarkdownString();
     md.appendMarkdown(`**${escapeMd(title ?? tool.name)}**${title ? ` \`${tool.name}\`` : ''}\n\n`);
     if (tool.description) md.appendText(tool.description + '\n\n');
     if (badges.length) md.appendMarkdown(`_${badges.join(', ')}_\n\n`);
+    if (this.disabledInChat) md.appendMarkdown(`${vscode.l10n.t('Not offered to chat in this workspace.')}\n\n`);
     md.appendMarkdown('Input schema:\n');
     md.appendCodeblock(JSON.stringify(tool.inputSchema, null, 2), 'json');
     if (tool.outputSchema) {

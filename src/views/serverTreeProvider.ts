@@ -27,6 +27,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     this.disposables.push(
       this.onDidChangeEmitter,
       registry.onDidAddConnection((c) => this.watch(c)),
+      workbench.chatTools.onDidChange(() => this.refresh()),
       // Added/removed/relabelled servers: refresh the root, coalescing bursts.
       registry.onDidChange(() => {
         if (this.snapshot() !== this.rootSnapshot) this.scheduleRootRefresh();
@@ -105,7 +106,9 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
       switch (group.list) {
         case 'tools': {
           const tools = await c.list('tools');
-          return (this.toolFilter ? tools.filter((t) => this.matches(t)) : tools).map((t) => new ToolNode(id, t));
+          const chat = this.workbench.chatTools;
+          return (this.toolFilter ? tools.filter((t) => this.matches(t)) : tools)
+            .map((t) => new ToolNode(id, t, chat.isDisabled(c.definition.name, t.name)));
         }
         case 'resources':
           return (await c.list('resources')).map((r) => new ResourceNode(id, r));

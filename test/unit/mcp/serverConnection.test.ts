@@ -61,7 +61,7 @@ describe('McpServerConnection', function () {
       assert.ok(tools.some((t) => t.name === 'tool-0020'));
       const listCalls = host.traces.filter((t) => t.direction === 'send' && t.method === 'tools/list').length;
       assert.equal(listCalls, Math.ceil(tools.length / 3));
-      assert.deepEqual((await c.list('prompts')).map((p) => p.name).sort(), ['greet', 'noargs']);
+      assert.deepEqual((await c.list('prompts')).map((p) => p.name).sort(), ['describe-image', 'greet', 'noargs', 'review']);
       assert.ok((await c.list('resourceTemplates')).some((t) => t.uriTemplate === 'fixture://items/{id}'));
     });
 

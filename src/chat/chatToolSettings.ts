@@ -1,0 +1,34 @@
+/** Which MCP tools are kept out of chat in this workspace (the tree shows it too). */
+import * as vscode from 'vscode';
+import { DISABLED_CHAT_TOOLS_KEY, toolKey } from '../common/chatTools';
+
+/** The tools disabled for chat in this workspace, by `toolKey(serverName, toolName)`. */
+export class ChatToolSettings {
+  private readonly onDidChangeEmitter = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.onDidChangeEmitter.event;
+
+  constructor(private readonly state: vscode.Memento) {}
+
+  disabledKeys(): string[] {
+    return this.state.get<string[]>(DISABLED_CHAT_TOOLS_KEY, []);
+  }
+
+  isDisabled(serverName: string, toolName: string): boolean {
+    return this.disabledKeys().includes(toolKey(serverName, toolName));
+  }
+
+  async setEnabled(serverName: string, toolName: string, enabled: boolean): Promise<string[]> {
+    const key = toolKey(serverName, toolName);
+    const keys = new Set(this.disabledKeys());
+    if (enabled) keys.delete(key);
+    else keys.add(key);
+    const next = [...keys].sort();
+    await this.state.update(DISABLED_CHAT_TOOLS_KEY, next.length ? next : undefined);
+    this.onDidChangeEmitter.fire();
+    return next;
+  }
+
+  dispose(): void {
+    this.onDidChangeEmitter.dispose();
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * The `@mcp` chat participant (when this VS Code has chat), and the per-tool switch that
+ * keeps a tool out of chat (`mcpWorkbench.enableToolInChat` / `disableToolInChat` on tool
+ * nodes), persisted per workspace.
+ */
+import * as vscode from 'vscode';
+import type { ToolRef } from '../commandArgs';
+import { quickInputPromptPrompter } from '../prompts/promptPrompter';
+import type { Workbench } from '../workbench';
+import { confirmWithModal, createChatHandler, type ChatDeps, type ResourceChoice } from './chatHandler';
+
+export const CHAT_PARTICIPANT_ID = 'mcpWorkbench.mcp';
+
+async function pickResource(choices: ResourceChoice[]): Promise<ResourceChoice | undefined> {
+  type Item = vscode.QuickPickItem & { choice?: ResourceChoice };
+  const items: Item[] = [];
+  let server: string | undefined;
+  for (const choice of choices) {
+    if (choice.serverId !== server) {
+      server = choice.serverId;
+      items.push({ label: choice.serverLabel, kind: vscode.QuickPickItemKind.Separator });
+    }
+    items.push({ label: choice.resource.title ?? choice.resource.name, description: choice.resource.uri, detail: choice.resource.description, choice });
+  }
+  const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Attach MCP Resource'), matchOnDescription: true });
+  return picked?.choice;
+}
+
+export function registerChat(workbench: Workbench): vscode.Disposable[] {
+  const settings = workbench.chatTools;
+  const deps: ChatDeps = {
+    registry: workbench.registry,
+    isToolDisabled: (server, tool) => settings.isDisabled(server, tool),
+    maxTools: () => vscode.workspace.getConfiguration('mcpWorkbench').get<number>('chat.maxTools', 128),
+    confirm: confirmWithModal,
+    prompter: quickInputPromptPrompter,
+    pickResource,
+  };
+  const toggle = (enabled: boolean) => async (ref?: ToolRef): Promise<string[] | undefined> => {
+    const connection = ref?.serverId ? workbench.registry.find(ref.serverId) : undefined;
+    if (!connection || !ref?.toolName) return undefined;
+    const keys = await settings.setEnabled(connection.definition.name, ref.toolName, enabled);
+    void vscode.window.setStatusBarMessage(enabled
+      ? vscode.l10n.t('MCP tool "{0}" is offered in chat again', ref.toolName)
+      : vscode.l10n.t('MCP tool "{0}" is no longer offered in chat', ref.toolName), 3000);
+    return keys;
+  };
+  const disposables: vscode.Disposable[] = [
+    vscode.commands.registerCommand('mcpWorkbench.enableToolInChat', toggle(true)),
+    vscode.commands.registerCommand('mcpWorkbench.disableToolInChat', toggle(false)),
+  ];
+  // The chat API is missing where the build has no chat (e.g. the VS Code in code-server).
+  const chat = (vscode as { chat?: typeof vscode.chat }).chat;
+  if (typeof chat?.createChatParticipant === 'function') {
+    try {
+      const participant = chat.createChatParticipant(CHAT_PARTICIPANT_ID, createChatHandler(deps));
+      participant.iconPath = new vscode.ThemeIcon('server-process');
+      disposables.push(participant);
+    } catch (error) {
+      console.warn(`MCP Workbench: the @mcp chat participant is not available: ${String(error)}`);
+    }
+  }
+  return disposables;
+}

@@ -1,0 +1,119 @@
+/**
+ * The steps of running a prompt, shared by the command, the dynamic prompt commands and the
+ * `@mcp /prompt` chat command: choose a prompt, fill its arguments (with server completions),
+ * then `prompts/get`.
+ */
+import type { GetPromptResult, Prompt } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServerConnection } from '../mcp/serverConnection';
+import type { ServerRegistry } from '../mcp/serverRegistry';
+import { BACK, type PromptChoice, type PromptPrompter } from './promptPrompter';
+
+export interface FilledPrompt {
+  connection: McpServerConnection;
+  prompt: Prompt;
+  arguments: Record<string, string>;
+}
+
+export interface GotPrompt extends FilledPrompt {
+  result: GetPromptResult;
+}
+
+/** Every prompt of every running server that offers prompts, in server order. */
+export async function promptChoices(registry: Pick<ServerRegistry, 'all'>): Promise<PromptChoice[]> {
+  const running = registry.all().filter((c) => c.state.kind === 'running' && c.advertises('prompts'));
+  const lists = await Promise.all(running.map((c) => c.list('prompts').catch(() => [] as Prompt[])));
+  return running.flatMap((c, i) => lists[i].map((prompt) => ({ serverId: c.definition.id, serverLabel: c.definition.label, prompt })));
+}
+
+/** `completion/complete` for one prompt argument, with the values given so far as context. */
+export async function completePromptArgument(connection: McpServerConnection, promptName: string, argument: string, value: string,
+  known: Record<string, string>, signal?: AbortSignal): Promise<string[]> {
+  const client = connection.client;
+  if (!client) return [];
+  const result = await client.complete(
+    { ref: { type: 'ref/prompt', name: promptName }, argument: { name: argument, value }, ...(Object.keys(known).length ? { context: { arguments: known } } : {}) },
+    { ...connection.requestOptions('completion/complete'), signal },
+  );
+  return result.completion.values;
+}
+
+export interface FillOptions {
+  /** Values that are not asked for. */
+  preset?: Record<string, string>;
+  /** Whether Back on the first argument returns `BACK` (to the prompt list). */
+  canGoBackFromFirst?: boolean;
+}
+
+/**
+ * Asks for the arguments not preset, one step each; Back returns to the previous step.
+ * Empty optional values are left out. Returns undefined when cancelled, `BACK` when the user
+ * went back from the first step (and was allowed to).
+ */
+export async function fillArguments(connection: McpServerConnection, prompt: Prompt, prompter: PromptPrompter, options: FillOptions = {}): Promise<Record<string, string> | undefined | typeof BACK> {
+  const declared = prompt.arguments ?? [];
+  const preset = options.preset ?? {};
+  const toAsk = declared.filter((a) => preset[a.name] === undefined);
+  const values: Record<string, string> = {};
+  const completes = connection.state.kind === 'running' && !!connection.state.capabilities.completions;
+  for (let i = 0; i < toAsk.length;) {
+    const argument = toAsk[i];
+    const known = { ...preset, ...values };
+    delete known[argument.name];
+    const answer = await prompter.ask({
+      serverLabel: connection.definition.label,
+      prompt,
+      argument,
+      step: i + 1,
+      totalSteps: toAsk.length,
+      ...(values[argument.name] !== undefined ? { value: values[argument.name] } : {}),
+      known,
+      suggest: completes ? (value, signal) => completePromptArgument(connection, prompt.name, argument.name, value, known, signal) : undefined,
+      canGoBack: i > 0 || options.canGoBackFromFirst === true,
+    });
+    if (answer === undefined) return undefined;
+    if (answer === BACK) {
+      if (i === 0) return BACK;
+      i--;
+      continue;
+    }
+    values[argument.name] = answer;
+    i++;
+  }
+  const args: Record<string, string> = {};
+  for (const a of declared) {
+    const v = preset[a.name] ?? values[a.name];
+    if (v !== undefined && v !== '') args[a.name] = v;
+  }
+  for (const [k, v] of Object.entries(preset)) if (!(k in args) && v !== '') args[k] = v;
+  return args;
+}
+
+/**
+ * The whole interactive flow. With `choice` the prompt list is skipped; otherwise the user
+ * picks, and Back from the first argument returns to the list.
+ */
+export async function choosePromptAndArguments(registry: Pick<ServerRegistry, 'all' | 'find'>, prompter: PromptPrompter,
+  choice?: PromptChoice, preset?: Record<string, string>): Promise<FilledPrompt | undefined> {
+  for (;;) {
+    let current = choice;
+    if (!current) {
+      const choices = await promptChoices(registry);
+      if (!choices.length) throw new NoPromptsError();
+      current = await prompter.pickPrompt(choices);
+      if (!current) return undefined;
+    }
+    const connection = registry.find(current.serverId);
+    if (!connection) return undefined;
+    const args = await fillArguments(connection, current.prompt, prompter, { preset, canGoBackFromFirst: !choice });
+    if (args === undefined) return undefined;
+    if (args === BACK) continue;
+    return { connection, prompt: current.prompt, arguments: args };
+  }
+}
+
+export class NoPromptsError extends Error {
+  constructor() {
+    super('No running MCP server offers prompts. Start a server that has prompts first.');
+    this.name = 'NoPromptsError';
+  }
+}

@@ -1,0 +1,212 @@
+/**
+ * The `@mcp` chat participant's handler, called with a fake request, model and response
+ * stream (the VS Code build under test may have no chat UI; the handler does not need it):
+ * /tools, /<server>.<prompt> key=value, plain requests with MCP tools offered to the model and
+ * called through the real connections with the confirmation rules, the budget and the
+ * per-tool switch.
+ */
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { McpWorkbenchApi } from '../../../src/api';
+import { createChatHandler, type ChatDeps, type McpChatMetadata, type ToolConfirmation } from '../../../src/chat/chatHandler';
+import { toolKey } from '../../../src/common/chatTools';
+import type { McpServerConnection } from '../../../src/mcp/serverConnection';
+import { activateApi, running, waitFor } from '../helpers';
+
+type Part = vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart;
+
+/** A model that answers each round with the parts the script returns for the messages so far. */
+function fakeModel(script: (messages: vscode.LanguageModelChatMessage[], options: vscode.LanguageModelChatRequestOptions, round: number) => Part[]) {
+  const calls: { messages: vscode.LanguageModelChatMessage[]; options: vscode.LanguageModelChatRequestOptions }[] = [];
+  const model = {
+    id: 'fake', name: 'Fake', vendor: 'test', family: 'fake', version: '1', maxInputTokens: 100000,
+    countTokens: async () => 1,
+    sendRequest: async (messages: vscode.LanguageModelChatMessage[], options: vscode.LanguageModelChatRequestOptions = {}) => {
+      calls.push({ messages: [...messages], options });
+      const parts = script(messages, options, calls.length);
+      return {
+        stream: (async function* () { yield* parts; })(),
+        text: (async function* () { for (const p of parts) if (p instanceof vscode.LanguageModelTextPart) yield p.value; })(),
+      };
+    },
+  };
+  return { model: model as unknown as vscode.LanguageModelChat, calls };
+}
+
+function fakeStream() {
+  const out = { markdown: [] as string[], progress: [] as string[] };
+  const stream = {
+    markdown: (v: string | vscode.MarkdownString) => out.markdown.push(typeof v === 'string' ? v : v.value),
+    progress: (v: string) => out.progress.push(v),
+    reference: () => undefined, anchor: () => undefined, button: () => undefined, filetree: () => undefined, push: () => undefined,
+  };
+  return { stream: stream as unknown as vscode.ChatResponseStream, out, text: () => out.markdown.join('') };
+}
+
+const token = new vscode.CancellationTokenSource().token;
+
+function request(prompt: string, model: vscode.LanguageModelChat, command?: string): vscode.ChatRequest {
+  return { prompt, command, model, references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest;
+}
+
+const context = { history: [] } as unknown as vscode.ChatContext;
+
+function partText(message: vscode.LanguageModelChatMessage): string {
+  return (message.content as unknown[]).map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value
+    : p instanceof vscode.LanguageModelToolResultPart ? p.content.map((c) => (c instanceof vscode.LanguageModelTextPart ? c.value : '')).join('') : '')).join('');
+}
+
+suite('Chat participant @mcp', function () {
+  this.timeout(60000);
+  let api: McpWorkbenchApi;
+  let c: McpServerConnection;
+  let confirmations: ToolConfirmation[];
+  let confirmAnswer: boolean;
+  let disabled: Set<string>;
+  let maxTools: number;
+
+  const deps = (): ChatDeps => ({
+    registry: { all: () => api.servers(), find: (key: string) => api.server(key) },
+    isToolDisabled: (server, tool) => disabled.has(toolKey(server, tool)),
+    maxTools: () => maxTools,
+    confirm: async (r) => {
+      confirmations.push(r);
+      return confirmAnswer;
+    },
+    prompter: { pickPrompt: async () => undefined, ask: async () => undefined },
+    pickResource: async (choices) => choices.find((ch) => ch.serverId === c.definition.id && ch.resource.uri === 'fixture://static/hello'),
+  });
+
+  suiteSetup(async () => {
+    api = await activateApi();
+    c = await running(api, 'fixture-stdio');
+    await waitFor(() => c.cached('prompts')?.length && c.cached('tools')?.length, 'the lists');
+  });
+
+  setup(() => {
+    confirmations = [];
+    confirmAnswer = true;
+    disabled = new Set();
+    maxTools = 128;
+  });
+
+  test('the participant is registered when this VS Code has the chat API', () => {
+    const hasChat = typeof (vscode as { chat?: typeof vscode.chat }).chat?.createChatParticipant === 'function';
+    console.log(`    (vscode.chat.createChatParticipant is ${hasChat ? 'present' : 'absent'} in VS Code ${vscode.version}; the handler is tested directly)`);
+    const ext = vscode.extensions.getExtension('mcp-workbench.mcp-workbench')!;
+    const participants = ext.packageJSON.contributes.chatParticipants as { id: string; commands: { name: string }[] }[];
+    assert.deepEqual(participants.map((p) => p.id), ['mcpWorkbench.mcp']);
+    assert.deepEqual(participants[0].commands.map((x) => x.name), ['prompt', 'tools', 'resource']);
+  });
+
+  test('/tools lists the tools of the running servers with their chat names', async () => {
+    const { model } = fakeModel(() => []);
+    const { stream, text } = fakeStream();
+    const result = await createChatHandler(deps())(request('', model, 'tools'), context, stream, token);
+    assert.equal((result as { metadata: McpChatMetadata }).metadata.command, 'tools');
+    assert.match(text(), /\*\*fixture-stdio\*\*/);
+    assert.match(text(), /- `echo` \(read-only\) — chat name `fixture-stdio_echo`: Echoes the text back/);
+    assert.match(text(), /- `fail` \(asks first\)/);
+  });
+
+  test('/<server>.<prompt> key=value gets the prompt and answers with the model', async () => {
+    const { model, calls } = fakeModel(() => [new vscode.LanguageModelTextPart('Good day to you too.')]);
+    const { stream, text } = fakeStream();
+    const result = await createChatHandler(deps())(request('/fixture-stdio.greet name="Ada Lovelace" style=formal', model), context, stream, token);
+    const metadata = (result as { metadata: McpChatMetadata }).metadata;
+    assert.deepEqual(metadata.prompt, { server: 'fixture-stdio', name: 'greet', arguments: { name: 'Ada Lovelace', style: 'formal' } });
+    assert.equal(partText(calls[0].messages[0]), 'Good day, Ada Lovelace. Please greet me formally.');
+    assert.match(text(), /Good day to you too\.$/);
+  });
+
+  test('/<server>.<prompt> with an unknown key or a missing required one answers with a clear error', async () => {
+    const { model, calls } = fakeModel(() => []);
+    const first = fakeStream();
+    const r1 = await createChatHandler(deps())(request('/fixture-stdio.greet nme=Ada', model), context, first.stream, token);
+    assert.equal(r1?.errorDetails?.message, 'Unknown argument "nme" for /fixture-stdio.greet. Its arguments: name (required), style.');
+    const second = fakeStream();
+    const r2 = await createChatHandler(deps())(request('/fixture-stdio.greet style=formal', model), context, second.stream, token);
+    assert.match(r2?.errorDetails?.message ?? '', /Missing required argument "name"/);
+    const third = fakeStream();
+    const r3 = await createChatHandler(deps())(request('/fixture-stdio.nope', model), context, third.stream, token);
+    assert.match(r3?.errorDetails?.message ?? '', /There is no prompt "fixture-stdio.nope"/);
+    assert.equal(calls.length, 0, 'the model is not asked');
+  });
+
+  test('a plain request offers MCP tools; a read-only tool call runs without asking and its result goes back', async () => {
+    const { model, calls } = fakeModel((messages, _options, round) => round === 1
+      ? [new vscode.LanguageModelTextPart('Let me echo. '), new vscode.LanguageModelToolCallPart('call-1', 'fixture-stdio_echo', { text: 'hello' })]
+      : [new vscode.LanguageModelTextPart(`The tool said: ${partText(messages[messages.length - 1])}`)]);
+    const { stream, text, out } = fakeStream();
+    const result = await createChatHandler(deps())(request('please echo hello', model), context, stream, token);
+    const metadata = (result as { metadata: McpChatMetadata }).metadata;
+    const tools = calls[0].options.tools ?? [];
+    assert.ok(tools.length > 20);
+    for (const t of tools) assert.match(t.name, /^[A-Za-z0-9_-]{1,64}$/);
+    assert.equal(new Set(tools.map((t) => t.name)).size, tools.length);
+    assert.equal(tools[0].name.endsWith('_echo'), true, 'the most relevant tool first');
+    assert.deepEqual(metadata.toolCalls, [{ server: 'fixture-stdio', tool: 'echo', chatName: 'fixture-stdio_echo', outcome: 'ok' }]);
+    assert.equal(confirmations.length, 0);
+    assert.match(text(), /Ran `echo` on fixture-stdio/);
+    assert.match(text(), /The tool said: echo: hello$/);
+    assert.ok(out.progress.some((p) => /Running echo on fixture-stdio/.test(p)));
+  });
+
+  test('a tool that is not read-only asks first; declining tells the model, accepting runs it', async () => {
+    const script = (messages: vscode.LanguageModelChatMessage[], _o: unknown, round: number): Part[] => round % 2 === 1
+      ? [new vscode.LanguageModelToolCallPart(`call-${round}`, 'fixture-stdio_fail', {})]
+      : [new vscode.LanguageModelTextPart(partText(messages[messages.length - 1]))];
+    confirmAnswer = false;
+    const declined = fakeModel(script);
+    const s1 = fakeStream();
+    const r1 = await createChatHandler(deps())(request('run fail', declined.model), context, s1.stream, token);
+    assert.equal((r1 as { metadata: McpChatMetadata }).metadata.toolCalls?.[0].outcome, 'declined');
+    assert.equal(confirmations.length, 1);
+    assert.equal(confirmations[0].tool.name, 'fail');
+    assert.match(s1.text(), /The user declined to run this tool\.$/);
+    confirmAnswer = true;
+    const accepted = fakeModel(script);
+    const s2 = fakeStream();
+    const r2 = await createChatHandler(deps())(request('run fail', accepted.model), context, s2.stream, token);
+    assert.equal((r2 as { metadata: McpChatMetadata }).metadata.toolCalls?.[0].outcome, 'error');
+    assert.match(s2.text(), /Tool error: fixture failure$/);
+  });
+
+  test('progress of a running tool is streamed', async () => {
+    const { model } = fakeModel((_m, _o, round) => round === 1 ? [new vscode.LanguageModelToolCallPart('c1', 'fixture-stdio_slow', { steps: 2, delayMs: 20 })] : []);
+    const { stream, out } = fakeStream();
+    confirmAnswer = true;
+    await createChatHandler(deps())(request('slow', model), context, stream, token);
+    assert.ok(out.progress.some((p) => p === 'slow: step 2 of 2'), JSON.stringify(out.progress));
+  });
+
+  test('the tool budget offers the most relevant tools; disabled tools are never offered', async () => {
+    maxTools = 3;
+    disabled.add(toolKey('fixture-stdio', 'echo'));
+    const { model, calls } = fakeModel(() => [new vscode.LanguageModelTextPart('ok')]);
+    const { stream } = fakeStream();
+    const result = await createChatHandler(deps())(request('echo the text back', model), context, stream, token);
+    const names = (calls[0].options.tools ?? []).map((t) => t.name);
+    assert.equal(names.length, 3);
+    assert.ok(!names.includes('fixture-stdio_echo'));
+    assert.ok(names.slice(0, 2).every((n) => n.endsWith('_echo')), names.join(', '));
+    assert.ok(((result as { metadata: McpChatMetadata }).metadata.droppedTools ?? 0) > 0);
+  });
+
+  test('/resource attaches the resource content and answers about it', async () => {
+    const { model, calls } = fakeModel(() => [new vscode.LanguageModelTextPart('It greets.')]);
+    const { stream, text } = fakeStream();
+    const result = await createChatHandler(deps())(request('what does it say?', model, 'resource'), context, stream, token);
+    assert.equal((result as { metadata: McpChatMetadata }).metadata.resource, 'fixture://static/hello');
+    assert.match(text(), /Hello from the fixture/);
+    assert.match(partText(calls[0].messages[0]), /Hello from the fixture/);
+    assert.match(text(), /It greets\.$/);
+  });
+
+  test('Don\'t Offer Tool in Chat / Offer Tool in Chat persist per workspace', async () => {
+    const off = await vscode.commands.executeCommand<string[]>('mcpWorkbench.disableToolInChat', { serverId: c.definition.id, toolName: 'add' });
+    assert.ok(off?.includes(toolKey('fixture-stdio', 'add')));
+    const on = await vscode.commands.executeCommand<string[]>('mcpWorkbench.enableToolInChat', { serverId: c.definition.id, toolName: 'add' });
+    assert.ok(!on?.includes(toolKey('fixture-stdio', 'add')));
+  });
+});

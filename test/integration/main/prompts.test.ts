@@ -1,0 +1,200 @@
+/**
+ * Prompts in the real editor: MCP: Run Prompt… driven with injected answers (prompt list,
+ * argument steps with server completions, Back), the markdown preview and its actions, Run
+ * with model streaming into an editor, and the per-prompt commands that follow list_changed.
+ */
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { McpWorkbenchApi } from '../../../src/api';
+import type { McpServerConnection } from '../../../src/mcp/serverConnection';
+import type { ArgumentRequest, PromptChoice, PromptPrompter } from '../../../src/prompts/promptPrompter';
+import type { PromptModelService, RunPromptResult, RunWithModelResult } from '../../../src/prompts/registerPrompts';
+import { activateApi, running, textOf, waitFor } from '../helpers';
+
+/** Scripted answers: `pick` chooses from the prompt list; `answers` answer the argument steps in order. */
+function scripted(pick: (choices: PromptChoice[]) => PromptChoice | undefined, answers: ((r: ArgumentRequest) => Promise<string | undefined | 'back'> | string | undefined | 'back')[]) {
+  const asked: ArgumentRequest[] = [];
+  const listed: PromptChoice[][] = [];
+  const prompter: PromptPrompter = {
+    async pickPrompt(choices) {
+      listed.push(choices);
+      return pick(choices);
+    },
+    async ask(request) {
+      asked.push(request);
+      const next = answers.shift();
+      if (!next) throw new Error(`unexpected question for ${request.argument.name}`);
+      return next(request);
+    },
+  };
+  return { prompter, asked, listed };
+}
+
+const runPrompt = (...args: unknown[]) => vscode.commands.executeCommand<RunPromptResult | undefined>('mcpWorkbench.runPrompt', ...args);
+
+suite('Prompts', function () {
+  this.timeout(60000);
+  let api: McpWorkbenchApi;
+  let c: McpServerConnection;
+
+  suiteSetup(async () => {
+    api = await activateApi();
+    c = await running(api, 'fixture-stdio');
+    await waitFor(() => c.cached('prompts')?.length, 'the prompt list');
+  });
+
+  teardown(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  test('the prompt list groups all prompts of the running servers, then each argument is asked with completions and Back', async () => {
+    const completions: string[][] = [];
+    const { prompter, asked, listed } = scripted(
+      (choices) => choices.find((ch) => ch.serverId === c.definition.id && ch.prompt.name === 'review'),
+      [
+        () => 'x := 1',
+        async (r) => {
+          assert.ok(r.suggest, 'the fixture advertises completions');
+          completions.push(await r.suggest('py'));
+          completions.push(await r.suggest(''));
+          return 'back';
+        },
+        (r) => {
+          assert.equal(r.argument.name, 'code');
+          assert.equal(r.value, 'x := 1', 'Back shows the value given before');
+          return 'y := 2';
+        },
+        (r) => {
+          assert.deepEqual(r.known, { code: 'y := 2' });
+          return 'python';
+        },
+        () => '',
+      ],
+    );
+    const result = await runPrompt({ prompter });
+    assert.ok(result);
+    // Grouped by server, in server order, every running server with prompts present.
+    const servers = [...new Set(listed[0].map((ch) => ch.serverId))];
+    assert.ok(servers.length >= 2, 'several servers offer prompts');
+    assert.deepEqual(listed[0].map((ch) => ch.serverId), [...listed[0].map((ch) => ch.serverId)].sort((a, b) => servers.indexOf(a) - servers.indexOf(b)));
+    assert.ok(listed[0].some((ch) => ch.prompt.description === 'Reviews code in a language (embeds the team style guide)'));
+    // Steps: code (1/3), language (2/3) back to code, language, focus.
+    assert.deepEqual(asked.map((r) => `${r.argument.name}${r.argument.required ? '*' : ''} ${r.step}/${r.totalSteps}`), ['code* 1/3', 'language 2/3', 'code* 1/3', 'language 2/3', 'focus 3/3']);
+    assert.equal(asked[0].canGoBack, true, 'Back from the first step returns to the prompt list');
+    assert.deepEqual(completions, [['python'], ['typescript', 'javascript', 'python', 'rust', 'go']]);
+    // The server saw the typed prefix.
+    const seen = JSON.parse(textOf(await c.callTool('promptCompletions', {}))) as { value: string }[];
+    assert.ok(seen.some((s) => s.value === 'py'), JSON.stringify(seen));
+    // An empty optional value is left out.
+    assert.deepEqual(result.arguments, { code: 'y := 2', language: 'python' });
+    const doc = vscode.window.activeTextEditor?.document;
+    assert.ok(doc);
+    assert.equal(doc.uri.toString(), result.uri.toString());
+    assert.equal(doc.uri.scheme, 'mcp-prompt');
+    assert.equal(doc.languageId, 'markdown');
+    const md = doc.getText();
+    assert.match(md, /^# Code review/);
+    assert.match(md, /## 1\. User\n\nReview this python code:\n\ny := 2/);
+    assert.match(md, /## 2\. User\n\nEmbedded resource `fixture:\/\/static\/style-guide` \(text\/markdown\):\n\n```markdown\n# Style guide/);
+  });
+
+  test('Back from the first argument returns to the prompt list', async () => {
+    let picks = 0;
+    const { prompter, listed } = scripted(
+      (choices) => choices.find((ch) => ch.serverId === c.definition.id && ch.prompt.name === (picks++ === 0 ? 'greet' : 'noargs')),
+      [() => 'back'],
+    );
+    const result = await runPrompt(undefined, { prompter });
+    assert.equal(listed.length, 2);
+    assert.equal(result?.promptName, 'noargs');
+  });
+
+  test('a prompt without arguments runs in one step; the preview shows roles and the image', async () => {
+    const { prompter, asked } = scripted(() => undefined, []);
+    const result = await runPrompt({ serverId: c.definition.id, promptName: 'describe-image' }, { prompter });
+    assert.ok(result);
+    assert.equal(asked.length, 0);
+    const md = vscode.window.activeTextEditor!.document.getText();
+    assert.match(md, /## 2\. User\n\n!\[image \(image\/png, 70 bytes\)\]\[image-1\]/);
+    assert.match(md, /## 3\. Assistant\n\nA single transparent pixel\./);
+    assert.match(md, /\[image-1\]: data:image\/png;base64,iVBOR/);
+  });
+
+  test('preset arguments (a keybinding\'s args) are not asked; a cancelled step runs nothing', async () => {
+    const { prompter, asked } = scripted(() => undefined, [() => undefined]);
+    const result = await runPrompt({ serverId: c.definition.id, promptName: 'greet', prompter, arguments: { style: 'formal' } });
+    assert.equal(result, undefined);
+    assert.deepEqual(asked.map((r) => r.argument.name), ['name']);
+    const ok = await runPrompt({ serverId: c.definition.id, promptName: 'greet', arguments: { name: 'Ada', style: 'formal' }, prompter: scripted(() => undefined, []).prompter });
+    assert.equal(ok?.text, 'Good day, Ada. Please greet me formally.');
+  });
+
+  test('Copy, Insert at Cursor and Send to Chat act on the preview', async () => {
+    const target = await vscode.workspace.openTextDocument({ content: 'before||after' });
+    const editor = await vscode.window.showTextDocument(target);
+    editor.selection = new vscode.Selection(0, 7, 0, 7);
+    // `style` is optional: an empty answer leaves it out.
+    const result = await runPrompt({ serverId: c.definition.id, promptName: 'greet', arguments: { name: 'Bob' }, prompter: scripted(() => undefined, [() => '']).prompter });
+    assert.ok(result);
+    assert.equal(await vscode.commands.executeCommand('mcpWorkbench.promptPreview.copy', result.uri), 'Hi Bob! Say hello casually.');
+    assert.equal(await vscode.env.clipboard.readText(), 'Hi Bob! Say hello casually.');
+    assert.equal(await vscode.commands.executeCommand('mcpWorkbench.promptPreview.insertAtCursor', result.uri), true);
+    assert.equal(target.getText(), 'before|Hi Bob! Say hello casually.|after');
+    await vscode.env.clipboard.writeText('');
+    const sent = await vscode.commands.executeCommand<string>('mcpWorkbench.promptPreview.sendToChat', result.uri);
+    const hasChat = (await vscode.commands.getCommands(true)).includes('workbench.action.chat.open');
+    console.log(`    (this VS Code ${hasChat ? 'has' : 'has no'} chat view: Send to Chat went to the ${sent})`);
+    assert.equal(sent, hasChat ? 'chat' : 'clipboard');
+    if (!hasChat) assert.equal(await vscode.env.clipboard.readText(), 'Hi Bob! Say hello casually.');
+  });
+
+  test('Run with model streams the answer into an editor', async () => {
+    const result = await runPrompt({ serverId: c.definition.id, promptName: 'describe-image', prompter: scripted(() => undefined, []).prompter });
+    assert.ok(result);
+    const requests: unknown[] = [];
+    const models: PromptModelService = {
+      async models() {
+        return [{ id: 'fake:one', label: 'Fake One', model: 'one', backend: 'openai-compatible' }];
+      },
+      async generate(_model, request, onText) {
+        requests.push(request);
+        for (const chunk of ['Tiny', ' and ', 'clear.']) {
+          onText(chunk);
+          await new Promise((r) => setTimeout(r, 10));
+        }
+        return { text: 'Tiny and clear.', stopReason: 'endTurn', model: 'one' };
+      },
+    };
+    const run = await vscode.commands.executeCommand<RunWithModelResult | undefined>('mcpWorkbench.promptPreview.runWithModel', result.uri, { models, modelId: 'fake:one' });
+    assert.ok(run);
+    assert.equal(run.response.text, 'Tiny and clear.');
+    assert.match(run.document.getText(), /Tiny and clear\.$/);
+    assert.equal(run.document.languageId, 'markdown');
+    const sent = requests[0] as { messages: { role: string; content: { type: string }[] }[] };
+    assert.deepEqual(sent.messages.map((m) => [m.role, m.content.map((p) => p.type)]), [['user', ['text', 'image']], ['assistant', ['text']], ['user', ['text']]]);
+  });
+
+  test('every prompt is a command; list_changed adds and removes them', async () => {
+    const id = (prompt: string) => `mcpWorkbench.prompt.fixture-stdio.${prompt}`;
+    const commands = async () => (await vscode.commands.getCommands(true)).filter((x) => x.startsWith('mcpWorkbench.prompt.'));
+    await waitFor(async () => (await commands()).includes(id('greet')), 'the greet command');
+    assert.ok((await commands()).includes(id('noargs')));
+    await c.callTool('addPrompt', { name: 'dyn-one' });
+    await waitFor(async () => (await commands()).includes(id('dyn-one')), 'the new prompt\'s command');
+    const result = await vscode.commands.executeCommand<RunPromptResult | undefined>(id('dyn-one'));
+    assert.equal(result?.text, 'Dynamic prompt dyn-one');
+    await c.callTool('removePrompt', { name: 'dyn-one' });
+    await waitFor(async () => !(await commands()).includes(id('dyn-one')), 'the removed prompt\'s command to go');
+    assert.ok((await commands()).includes(id('greet')));
+  });
+
+  test('prompt commands go away when the server stops and come back when it starts', async () => {
+    const id = 'mcpWorkbench.prompt.fixture-stdio.greet';
+    const has = async () => (await vscode.commands.getCommands(true)).includes(id);
+    await vscode.commands.executeCommand('mcpWorkbench.stopServer', { serverId: c.definition.id });
+    await waitFor(async () => !(await has()), 'the command to go with the server');
+    await vscode.commands.executeCommand('mcpWorkbench.startServer', { serverId: c.definition.id });
+    c = await running(api, 'fixture-stdio');
+    await waitFor(() => has(), 'the command to come back');
+  });
+});
