@@ -47,6 +47,14 @@ export interface ServerEntry {
   timeouts?: Partial<TimeoutSettings>;
   /** OAuth client settings for a protected `http`/`sse` server (MCP authorization). */
   oauth?: OAuthSettings;
+  /** Development settings (VS Code's `dev` field): used by the `mcp` debug type. */
+  dev?: DevSettings;
+}
+
+/** `dev` of a stdio server: files whose change restarts it under the debugger, and the debugger to use. */
+export interface DevSettings {
+  watch?: string[];
+  debug?: { type?: 'node' | 'debugpy' };
 }
 
 /**
@@ -257,6 +265,10 @@ function parseServerEntry(name: string, node: jsonc.Node, problems: ConfigProble
     entry.oauth = parseOAuth(value.oauth, name, field('oauth')!, problems);
   }
 
+  if (value.dev !== undefined && value.dev !== null) {
+    entry.dev = parseDev(value.dev, name, field('dev')!, problems);
+  }
+
   if (type === 'stdio') {
     if (!entry.command) {
       problems.push(problemAt(node.parent?.children?.[0] ?? node, 'error',
@@ -276,6 +288,24 @@ function parseServerEntry(name: string, node: jsonc.Node, problems: ConfigProble
     }
   }
   return entry as ServerEntry;
+}
+
+function parseDev(raw: unknown, name: string, node: jsonc.Node, problems: ConfigProblem[]): DevSettings | undefined {
+  if (typeof raw !== 'object' || Array.isArray(raw) || raw === null) {
+    problems.push(problemAt(node, 'error', `"dev" of server "${name}" must be an object.`));
+    return undefined;
+  }
+  const dev: DevSettings = {};
+  const { watch, debug } = raw as { watch?: unknown; debug?: unknown };
+  if (typeof watch === 'string') dev.watch = [watch];
+  else if (Array.isArray(watch) && watch.every((w) => typeof w === 'string')) dev.watch = watch as string[];
+  else if (watch !== undefined) problems.push(problemAt(jsonc.findNodeAtLocation(node, ['watch']) ?? node, 'error', `"dev.watch" of server "${name}" must be a glob or a list of globs.`));
+  if (debug !== undefined) {
+    const type = (debug as { type?: unknown } | null)?.type;
+    if (type === 'node' || type === 'debugpy') dev.debug = { type };
+    else problems.push(problemAt(jsonc.findNodeAtLocation(node, ['debug']) ?? node, 'error', `"dev.debug.type" of server "${name}" must be "node" or "debugpy".`));
+  }
+  return dev;
 }
 
 function stringMap(

@@ -37,9 +37,10 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { Emitter } from '../common/emitter';
-import { parseEnvFile, type HttpLaunch, type ServerDefinition, type StdioLaunch } from '../common/launchDefinition';
+import { parseEnvFile, type HttpLaunch, type Launch, type ServerDefinition, type StdioLaunch } from '../common/launchDefinition';
 import { channelLevelFor, formatLogData, type ChannelLevel, type McpLogLevel } from '../common/logLevels';
 import { redactText } from '../common/redact';
+import type { TimeoutSettings } from '../common/serverConfig';
 import { STOPPED, type ServerState } from '../common/serverState';
 import type { TraceRecord } from '../common/trace';
 import { describeMissingCommand, resolveCommand } from './commandResolution';
@@ -132,6 +133,16 @@ export interface CallOptions {
   onprogress?: (progress: Progress) => void;
 }
 
+/**
+ * A temporary replacement of the configured launch (e.g. the same server under a debugger).
+ * It lasts until cleared; config reloads keep it, since they diff the configured definition.
+ */
+export interface LaunchOverride {
+  launch: Launch;
+  /** Timeouts to use meanwhile (a debuggee paused at a breakpoint answers late). */
+  timeouts?: Partial<TimeoutSettings>;
+}
+
 /** Raised for failures a user can act on; `detail` holds what a log reader needs. */
 export class ServerError extends Error {
   constructor(message: string, readonly detail?: string, override readonly cause?: unknown) {
@@ -166,6 +177,10 @@ export class McpServerConnection {
 
   private readonly onDidChangeStateEmitter = new Emitter<ServerState>();
   readonly onDidChangeState = this.onDidChangeStateEmitter.event;
+  private override: LaunchOverride | undefined;
+  private readonly onDidWriteStderrEmitter = new Emitter<string>();
+  /** Each stderr line of the server process (already redacted), e.g. for a Debug Console. */
+  readonly onDidWriteStderr = this.onDidWriteStderrEmitter.event;
   private readonly onDidChangeListEmitter = new Emitter<ListKind>();
   /** Fires after a list was (re)fetched, e.g. on `notifications/tools/list_changed`. */
   readonly onDidChangeList = this.onDidChangeListEmitter.event;
@@ -189,6 +204,22 @@ export class McpServerConnection {
     return this._state;
   }
 
+  /** The override in effect, if any (see `setLaunchOverride`). */
+  get launchOverride(): LaunchOverride | undefined {
+    return this.override;
+  }
+
+  /** Sets or clears the launch override; takes effect at the next start. */
+  setLaunchOverride(override: LaunchOverride | undefined): void {
+    this.override = override;
+  }
+
+  /** The definition a start uses: the configured one with the override applied. */
+  private get effective(): ServerDefinition {
+    const o = this.override;
+    return o ? { ...this._definition, launch: o.launch, timeouts: { ...this._definition.timeouts, ...o.timeouts } } : this._definition;
+  }
+
   /** The SDK client of the current launch, for features built on top (tree, forms). */
   get client(): Client | undefined {
     return this._state.kind === 'running' ? this.session?.client : undefined;
@@ -210,7 +241,7 @@ export class McpServerConnection {
     const generation = ++this.generation;
     this.caches.clear();
     this.setState({ kind: 'starting' });
-    const def = this._definition;
+    const def = this.effective;
     if (def.error) {
       this.fail(generation, new ServerError(def.error));
       return;
@@ -355,6 +386,7 @@ export class McpServerConnection {
     await this.stop();
     this.onDidChangeStateEmitter.dispose();
     this.onDidChangeListEmitter.dispose();
+    this.onDidWriteStderrEmitter.dispose();
   }
 
   /** Tells the server the roots changed, if it is running (it will call `roots/list`). */
@@ -440,7 +472,7 @@ export class McpServerConnection {
 
   /** SDK request options from the server's timeouts. A progress handler is always set so progress can reset the timer. */
   requestOptions(method: string, options: CallOptions = {}): RequestOptions {
-    const t = this._definition.timeouts;
+    const t = this.effective.timeouts;
     return {
       timeout: secondsToMs(t.request),
       resetTimeoutOnProgress: t.resetOnProgress,
@@ -602,7 +634,9 @@ export class McpServerConnection {
       readline.createInterface({ input: stderr as unknown as NodeJS.ReadableStream }).on('line', (line) => {
         session.stderrTail.push(line);
         if (session.stderrTail.length > 20) session.stderrTail.shift();
-        this.log.stderr(redactText(line, def.secrets));
+        const redacted = redactText(line, def.secrets);
+        this.log.stderr(redacted);
+        this.onDidWriteStderrEmitter.fire(redacted);
       });
     }
     await this.handshake(session, generation, `the server process (${found.resolved})`);
@@ -699,7 +733,7 @@ export class McpServerConnection {
 
   /** Runs `initialize` with the connect timeout, which also covers spawning and the SSE GET. */
   private async handshake(session: Session, generation: number, target: string): Promise<void> {
-    const seconds = this._definition.timeouts.connect;
+    const seconds = this.effective.timeouts.connect;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new ServerError(

@@ -5,7 +5,7 @@
  */
 import { Emitter } from '../common/emitter';
 import { diffDefinitions, type ServerDefinition } from '../common/launchDefinition';
-import { McpServerConnection, type ConnectionHost, type ServerLog } from './serverConnection';
+import { McpServerConnection, type ConnectionHost, type LaunchOverride, type ServerLog } from './serverConnection';
 
 export interface RegistryPolicy {
   /** Start servers when they appear (on activation and when added to config). */
@@ -24,6 +24,8 @@ export class ServerRegistry {
   /** Servers the user (or auto-start) wants running; restarts follow config changes only for these. */
   private readonly wanted = new Set<string>();
   private readonly subscriptions = new Map<string, { dispose(): void }[]>();
+  /** Servers added at run time (e.g. an inline debug configuration), not from config: reloads leave them alone. */
+  private readonly transient = new Set<string>();
 
   private readonly onDidChangeEmitter = new Emitter<void>();
   /** Fires when servers are added/removed or any server changes state. */
@@ -62,7 +64,7 @@ export class ServerRegistry {
   }
 
   private async apply(next: ServerDefinition[]): Promise<void> {
-    const previous = this.all().map((c) => c.definition);
+    const previous = this.all().filter((c) => !this.transient.has(c.definition.id)).map((c) => c.definition);
     const diff = diffDefinitions(previous, next);
     const work: Promise<unknown>[] = [];
     for (const def of diff.removed) {
@@ -121,6 +123,48 @@ export class ServerRegistry {
     this.wanted.add(id);
     await connection.stop();
     await this.startConnection(connection);
+  }
+
+  /**
+   * Runs a server with another launch (e.g. under a debugger) until cleared: the connection
+   * restarts with the override; clearing it stops that process and starts the configured
+   * launch again if the server was wanted. Resolves when the new start has run or failed.
+   */
+  async overrideLaunch(id: string, override: LaunchOverride | undefined, options: { restoreRunning?: boolean } = {}): Promise<void> {
+    const connection = this.connections.get(id);
+    if (!connection) return;
+    connection.setLaunchOverride(override);
+    await connection.stop();
+    if (override) {
+      await this.startConnection(connection);
+    } else if (options.restoreRunning ?? this.wanted.has(id)) {
+      this.wanted.add(id);
+      await this.startConnection(connection);
+    }
+  }
+
+  /** Adds a server that is not in config (kept across reloads until `removeTransient`). */
+  addTransient(def: ServerDefinition): McpServerConnection {
+    const existing = this.connections.get(def.id);
+    if (existing) return existing;
+    const connection = new McpServerConnection(def, this.host, this.createLog(def));
+    this.transient.add(def.id);
+    this.connections.set(def.id, connection);
+    this.subscriptions.set(def.id, [connection.onDidChangeState(() => this.onDidChangeEmitter.fire())]);
+    this.onDidAddEmitter.fire(connection);
+    this.onDidChangeEmitter.fire();
+    return connection;
+  }
+
+  async removeTransient(id: string): Promise<void> {
+    if (!this.transient.delete(id)) return;
+    const connection = this.connections.get(id);
+    this.connections.delete(id);
+    this.wanted.delete(id);
+    this.subscriptions.get(id)?.forEach((s) => s.dispose());
+    this.subscriptions.delete(id);
+    this.onDidChangeEmitter.fire();
+    await connection?.dispose();
   }
 
   async restartAll(): Promise<void> {

@@ -1,0 +1,47 @@
+/** Wires the `mcp` debug type: configuration providers, resolvers, the inline adapter and the Debug Server command. */
+import * as vscode from 'vscode';
+import type { ServerRef } from '../commandArgs';
+import type { McpServerConnection } from '../mcp/serverConnection';
+import type { Workbench } from '../workbench';
+import {
+  DEBUG_TYPE,
+  McpDebugConfigurationProvider,
+  McpDebugConfigurationResolver,
+  McpDynamicConfigurationProvider,
+  serverConfiguration,
+  type DebugServers,
+} from './debugConfigurationProvider';
+import { McpDebugAdapter } from './mcpDebugAdapter';
+
+export function registerDebug(workbench: Workbench): vscode.Disposable[] {
+  const servers: DebugServers = {
+    stdioServers: () => workbench.registry.all().map((c) => c.definition).filter((d) => d.launch.type === 'stdio' && !d.id.startsWith('debug::')),
+    find: (key) => workbench.registry.find(key)?.definition,
+  };
+  const showError = (message: string) => void vscode.window.showErrorMessage(message);
+  return [
+    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, new McpDebugConfigurationProvider(servers), vscode.DebugConfigurationProviderTriggerKind.Initial),
+    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, new McpDynamicConfigurationProvider(servers), vscode.DebugConfigurationProviderTriggerKind.Dynamic),
+    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, new McpDebugConfigurationResolver(servers, showError)),
+    vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, {
+      createDebugAdapterDescriptor: (session) => new vscode.DebugAdapterInlineImplementation(new McpDebugAdapter(session, workbench)),
+    }),
+    vscode.commands.registerCommand('mcpWorkbench.debugServer', async (arg?: ServerRef | McpServerConnection) => {
+      await workbench.ready.catch(() => undefined);
+      let connection = arg && ('serverId' in arg ? workbench.registry.get(arg.serverId) : arg);
+      if (!connection) {
+        const candidates = servers.stdioServers();
+        const pick = await vscode.window.showQuickPick(candidates.map((d) => ({ label: d.label, description: d.source.label, id: d.id })), { placeHolder: vscode.l10n.t('Server to debug') });
+        connection = pick && workbench.registry.get(pick.id);
+      }
+      if (!connection) return false;
+      const def = connection.definition;
+      if (def.launch.type !== 'stdio') {
+        void vscode.window.showErrorMessage(vscode.l10n.t('MCP server "{0}" is not started by a command; it cannot be debugged.', def.label));
+        return false;
+      }
+      const folder = vscode.workspace.workspaceFolders?.find((f) => f.name === def.source.folder);
+      return vscode.debug.startDebugging(folder, serverConfiguration(def));
+    }),
+  ];
+}
