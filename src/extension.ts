@@ -5,9 +5,13 @@
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from './api';
 import { registerActivity } from './activity/registerActivity';
+import { registerApproval } from './approval/registerApproval';
 import { registerAuth } from './auth/registerAuth';
+import { registerChat } from './chat/registerChat';
+import { registerDebug } from './debug/registerDebug';
 import { openServerConfig, registerCommands } from './commands';
 import { registerLanguageClient } from './language/languageClient';
+import { registerPrompts } from './prompts/registerPrompts';
 import { registerResources } from './resources/resourceCommands';
 import { registerServerTree } from './views/registerServerTree';
 import { registerStatusBar } from './views/statusBar';
@@ -21,7 +25,21 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
     workbench = new Workbench(context);
     const wb = workbench;
     const serverTree = registerServerTree(wb);
-    context.subscriptions.push(...registerCommands(wb), registerStatusBar(wb), registerFailureNotifications(wb), ...serverTree.disposables, ...registerResources(wb), ...registerActivity(wb), ...registerToolRunner(wb), ...registerLanguageClient(wb), ...registerAuth(wb));
+    context.subscriptions.push(
+      ...registerCommands(wb),
+      registerStatusBar(wb),
+      registerFailureNotifications(wb),
+      ...serverTree.disposables,
+      ...registerToolRunner(wb),
+      ...registerResources(wb),
+      ...registerActivity(wb),
+      ...registerPrompts(wb),
+      ...registerChat(wb),
+      ...registerApproval(wb),
+      ...registerAuth(wb),
+      ...registerDebug(wb),
+      ...registerLanguageClient(wb),
+    );
     // The Servers view's welcome ("no servers configured") must not show before config was read.
     wb.ready.finally(() => void vscode.commands.executeCommand('setContext', 'mcpWorkbench.configLoaded', true)).catch(() => undefined);
     wb.ready.catch((error) => void vscode.window.showErrorMessage(vscode.l10n.t('MCP Workbench could not read its configuration: {0}', String(error))));

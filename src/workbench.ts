@@ -11,10 +11,11 @@ import type { McpLogLevel } from './common/logLevels';
 import { DEFAULT_TIMEOUTS, type TimeoutSettings } from './common/serverConfig';
 import { Emitter } from './common/emitter';
 import { formatTrace, type TraceLevel, type TraceRecord } from './common/trace';
+import { ChatToolSettings } from './chat/chatToolSettings';
 import { ConfigSources } from './config/configSources';
 import { InputStore } from './config/inputStore';
 import { mergePaths, readLoginShellPath } from './mcp/commandResolution';
-import type { ConnectionAuthHost, ConnectionHost } from './mcp/serverConnection';
+import type { ClientFeatures, ConnectionAuthHost, ConnectionHost } from './mcp/serverConnection';
 import { ServerRegistry } from './mcp/serverRegistry';
 import { ServerOutputs } from './output/serverOutputs';
 
@@ -24,6 +25,8 @@ export class Workbench implements vscode.Disposable {
   readonly outputs = new ServerOutputs();
   readonly sources = new ConfigSources();
   readonly inputs: InputStore;
+  /** Tools kept out of chat per workspace: the chat participant and the tree both read it. */
+  readonly chatTools: ChatToolSettings;
   readonly registry: ServerRegistry;
   /** The config documents of the last load, for input prompts and "open config". */
   private documents: ConfigDocument[] = [];
@@ -37,9 +40,18 @@ export class Workbench implements vscode.Disposable {
   readonly ready: Promise<void>;
   /** OAuth for protected HTTP servers, set by registerAuth (src/auth). */
   auth: ConnectionAuthHost | undefined;
+  /** Sampling and elicitation, set by registerApproval (src/approval); installed on every new client. */
+  clientFeatures: ClientFeatures | undefined;
+  private readonly onDidChangeServersBadgeEmitter = new Emitter<vscode.ViewBadge | undefined>();
+  /** The badge the MCP Servers view shows (pending approval requests); registerServerTree applies it. */
+  readonly onDidChangeServersBadge = this.onDidChangeServersBadgeEmitter.event;
+  setServersBadge(badge: vscode.ViewBadge | undefined): void {
+    this.onDidChangeServersBadgeEmitter.fire(badge);
+  }
 
   constructor(readonly context: vscode.ExtensionContext) {
     this.inputs = new InputStore(context.secrets, context.workspaceState);
+    this.chatTools = new ChatToolSettings(context.workspaceState);
     const host: ConnectionHost = {
       clientInfo: { name: 'mcp-workbench', version: String(context.extension.packageJSON.version ?? '0.0.0') },
       roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => ({ uri: f.uri.toString(), name: f.name })),
@@ -51,6 +63,10 @@ export class Workbench implements vscode.Disposable {
       trace: (def, record) => {
         this.onTraceEmitter.fire({ server: def, record, at: Date.now() });
         if (this.traceLevel !== 'off') this.outputs.channel(def).info(formatTrace(def.label, record, this.traceLevel, def.secrets));
+      },
+      clientFeatures: {
+        capabilities: () => this.clientFeatures?.capabilities() ?? {},
+        install: (client, def) => this.clientFeatures?.install(client, def),
       },
       auth: {
         provider: (def, launch) => this.auth?.provider(def, launch),
@@ -140,5 +156,7 @@ export class Workbench implements vscode.Disposable {
     await this.registry.dispose();
     this.disposables.forEach((d) => d.dispose());
     this.onTraceEmitter.dispose();
+    this.chatTools.dispose();
+    this.onDidChangeServersBadgeEmitter.dispose();
   }
 }
