@@ -114,11 +114,16 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
 
   async function runChosenPrompt(request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
     let filled;
+    // A cancelled request closes the open question instead of waiting for it forever.
+    const controller = new AbortController();
+    const sub = token.onCancellationRequested(() => controller.abort());
     try {
-      filled = await choosePromptAndArguments(deps.registry, deps.prompter);
+      filled = await choosePromptAndArguments(deps.registry, deps.prompter, undefined, undefined, controller.signal);
     } catch (error) {
       stream.markdown(error instanceof NoPromptsError ? error.message : vscode.l10n.t('Could not list prompts: {0}', errorText(error)));
       return { metadata: { command: 'prompt' } satisfies McpChatMetadata };
+    } finally {
+      sub.dispose();
     }
     if (!filled) {
       stream.markdown(vscode.l10n.t('Cancelled.'));

@@ -10,6 +10,14 @@ export const MANUAL_MODEL: ModelInfo = { id: 'manual', label: 'Answer by hand', 
 /** Asks the user for the reply; undefined when they gave none (then generation fails as cancelled). */
 export type ManualAnswer = (request: ModelRequest, signal: AbortSignal) => Promise<string | undefined>;
 
+/** The user gave no answer (dismissed the input box) or the run was cancelled: a cancel, not a model failure. */
+export class NoManualAnswerError extends Error {
+  constructor() {
+    super('No answer was typed.');
+    this.name = 'NoManualAnswerError';
+  }
+}
+
 export class ManualBackend implements ModelBackend {
   readonly kind = 'manual' as const;
 
@@ -21,7 +29,7 @@ export class ManualBackend implements ModelBackend {
 
   async generate(_model: ModelInfo, request: ModelRequest, onText: (chunk: string) => void, signal: AbortSignal): Promise<ModelResponse> {
     const text = await this.answer(request, signal);
-    if (text === undefined || signal.aborted) throw new Error('No answer was typed.');
+    if (text === undefined || signal.aborted) throw new NoManualAnswerError();
     onText(text);
     return { text, stopReason: 'endTurn', model: MANUAL_MODEL.model };
   }

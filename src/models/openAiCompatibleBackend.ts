@@ -88,7 +88,11 @@ export class OpenAiCompatibleBackend implements ModelBackend {
       };
       let done = false;
       for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
-        for (const data of reader.push(decoder.decode(bytes, { stream: true }))) done = handle(data) || done;
+        for (const data of reader.push(decoder.decode(bytes, { stream: true }))) {
+          // One read can hold several events: none is delivered after an abort.
+          signal.throwIfAborted();
+          done = handle(data) || done;
+        }
         if (done) break;
       }
       if (!done) for (const data of reader.flush()) handle(data);

@@ -42,6 +42,30 @@ export interface FillOptions {
   preset?: Record<string, string>;
   /** Whether Back on the first argument returns `BACK` (to the prompt list). */
   canGoBackFromFirst?: boolean;
+  /** Gives up (returns undefined) when aborted, even if the prompter does not notice. */
+  signal?: AbortSignal;
+}
+
+/**
+ * The prompter's answer, or undefined as soon as `signal` aborts: a cancelled chat request
+ * must not stay blocked on a question nobody will answer.
+ */
+function untilAborted<T>(answer: Promise<T>, signal: AbortSignal | undefined): Promise<T | undefined> {
+  if (!signal) return answer;
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise<T | undefined>((resolve, reject) => {
+    const onAbort = () => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    answer.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      });
+  });
 }
 
 /**
@@ -59,7 +83,7 @@ export async function fillArguments(connection: McpServerConnection, prompt: Pro
     const argument = toAsk[i];
     const known = { ...preset, ...values };
     delete known[argument.name];
-    const answer = await prompter.ask({
+    const answer = await untilAborted(prompter.ask({
       serverLabel: connection.definition.label,
       prompt,
       argument,
@@ -69,8 +93,9 @@ export async function fillArguments(connection: McpServerConnection, prompt: Pro
       known,
       suggest: completes ? (value, signal) => completePromptArgument(connection, prompt.name, argument.name, value, known, signal) : undefined,
       canGoBack: i > 0 || options.canGoBackFromFirst === true,
-    });
-    if (answer === undefined) return undefined;
+      ...(options.signal ? { signal: options.signal } : {}),
+    }), options.signal);
+    if (answer === undefined || options.signal?.aborted) return undefined;
     if (answer === BACK) {
       if (i === 0) return BACK;
       i--;
@@ -93,18 +118,18 @@ export async function fillArguments(connection: McpServerConnection, prompt: Pro
  * picks, and Back from the first argument returns to the list.
  */
 export async function choosePromptAndArguments(registry: Pick<ServerRegistry, 'all' | 'find'>, prompter: PromptPrompter,
-  choice?: PromptChoice, preset?: Record<string, string>): Promise<FilledPrompt | undefined> {
+  choice?: PromptChoice, preset?: Record<string, string>, signal?: AbortSignal): Promise<FilledPrompt | undefined> {
   for (;;) {
     let current = choice;
     if (!current) {
       const choices = await promptChoices(registry);
       if (!choices.length) throw new NoPromptsError();
-      current = await prompter.pickPrompt(choices);
-      if (!current) return undefined;
+      current = await untilAborted(prompter.pickPrompt(choices, signal), signal);
+      if (!current || signal?.aborted) return undefined;
     }
     const connection = registry.find(current.serverId);
     if (!connection) return undefined;
-    const args = await fillArguments(connection, current.prompt, prompter, { preset, canGoBackFromFirst: !choice });
+    const args = await fillArguments(connection, current.prompt, prompter, { preset, canGoBackFromFirst: !choice, signal });
     if (args === undefined) return undefined;
     if (args === BACK) continue;
     return { connection, prompt: current.prompt, arguments: args };

@@ -32,11 +32,13 @@ export interface ArgumentRequest {
   suggest?: (value: string, signal?: AbortSignal) => Promise<string[]>;
   /** Whether Back leads somewhere (an earlier argument or the prompt list). */
   canGoBack: boolean;
+  /** Aborts when the caller gave up (a cancelled chat request): close the question. */
+  signal?: AbortSignal;
 }
 
 export interface PromptPrompter {
   /** The prompt to run, from all prompts of the running servers (grouped by server). */
-  pickPrompt(choices: PromptChoice[]): Promise<PromptChoice | undefined>;
+  pickPrompt(choices: PromptChoice[], signal?: AbortSignal): Promise<PromptChoice | undefined>;
   /** One argument's value; `''` leaves an optional argument out; undefined cancels. */
   ask(request: ArgumentRequest): Promise<string | undefined | Back>;
 }
@@ -65,7 +67,7 @@ function preview(text: string): string {
 }
 
 export const quickInputPromptPrompter: PromptPrompter = {
-  async pickPrompt(choices) {
+  async pickPrompt(choices, signal) {
     type Item = vscode.QuickPickItem & { choice?: PromptChoice };
     const items: Item[] = [];
     let server: string | undefined;
@@ -83,13 +85,21 @@ export const quickInputPromptPrompter: PromptPrompter = {
         choice,
       });
     }
-    const picked = await vscode.window.showQuickPick(items, {
-      title: vscode.l10n.t('Run MCP Prompt'),
-      placeHolder: vscode.l10n.t('Prompt to run (* = required argument)'),
-      matchOnDescription: true,
-      matchOnDetail: true,
-    });
-    return picked?.choice;
+    const source = new vscode.CancellationTokenSource();
+    const onAbort = () => source.cancel();
+    signal?.addEventListener('abort', onAbort);
+    try {
+      const picked = await vscode.window.showQuickPick(items, {
+        title: vscode.l10n.t('Run MCP Prompt'),
+        placeHolder: vscode.l10n.t('Prompt to run (* = required argument)'),
+        matchOnDescription: true,
+        matchOnDetail: true,
+      }, source.token);
+      return picked?.choice;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      source.dispose();
+    }
   },
 
   async ask(request) {
@@ -119,6 +129,8 @@ export const quickInputPromptPrompter: PromptPrompter = {
       }
       pick.items = items;
     };
+    const hide = () => pick.hide();
+    request.signal?.addEventListener('abort', hide);
     const debouncer = suggest ? new CompletionDebouncer((value, signal) => suggest(value, signal)) : undefined;
     const update = (value: string) => {
       if (!debouncer) return;
@@ -153,11 +165,13 @@ export const quickInputPromptPrompter: PromptPrompter = {
           pick.hide();
         });
         pick.onDidHide(() => resolve(undefined));
+        if (request.signal?.aborted) resolve(undefined);
         render();
         pick.show();
         update(pick.value);
       });
     } finally {
+      request.signal?.removeEventListener('abort', hide);
       debouncer?.dispose();
       pick.dispose();
     }

@@ -12,6 +12,7 @@ import * as vscode from 'vscode';
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import type { PromptRef } from '../commandArgs';
 import { promptResultMarkdown, promptResultModelMessages, promptResultText } from '../common/promptPreview';
+import { ManualBackend, NoManualAnswerError, type ManualAnswer } from '../models/manualBackend';
 import type { ModelInfo, ModelRequest, ModelResponse } from '../models/modelBackend';
 import type { Workbench } from '../workbench';
 import { PromptCommandRegistry } from './promptCommandRegistry';
@@ -44,10 +45,14 @@ export interface RunPromptResult {
   text: string;
 }
 
-/** What "Run with model" returns. */
+/** What "Run with model" returns (undefined when nothing ran: no model, none picked, or it failed). */
 export interface RunWithModelResult {
+  /** The editor document the answer streamed into (it keeps what arrived before a cancel). */
   document: vscode.TextDocument;
-  response: ModelResponse;
+  /** The model's response; absent when the run was cancelled. */
+  response?: ModelResponse;
+  /** True when the user (or `options.token`) stopped the run before the model finished. */
+  cancelled?: boolean;
 }
 
 /** Options of `mcpWorkbench.promptPreview.runWithModel` (second argument). */
@@ -56,6 +61,14 @@ export interface RunWithModelOptions {
   modelId?: string;
   /** Another model service (tests); the extension's own by default. */
   models?: PromptModelService;
+  /**
+   * Who types the assistant message when the model is "Answer by hand". This is the human
+   * boundary: by default the manual backend asks in an input box (src/models/modelService.ts
+   * `answerInInputBox`); tests inject the typed text here. Only this run uses it.
+   */
+  answerByHand?: ManualAnswer;
+  /** Stops the run like the notification's Cancel button (callers and tests). */
+  token?: vscode.CancellationToken;
 }
 
 /** The model access "Run with model" needs; the ModelService of src/models provides it. */
@@ -241,28 +254,46 @@ export function registerPrompts(workbench: Workbench): vscode.Disposable[] {
     const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: `<!-- ${entry.promptName} · ${model.label} -->\n\n` });
     await vscode.window.showTextDocument(document, { preview: false, viewColumn: vscode.ViewColumn.Beside });
     // Edits are chained so chunks land in order even when the model streams faster than edits apply.
+    const controller = new AbortController();
     let writing: Thenable<unknown> = Promise.resolve();
     const append = (text: string) => {
+      // Nothing lands after a cancel, even a chunk the backend had already read.
+      if (controller.signal.aborted) return;
       writing = writing.then(() => {
         const edit = new vscode.WorkspaceEdit();
         edit.insert(document.uri, document.lineAt(document.lineCount - 1).range.end, text);
         return vscode.workspace.applyEdit(edit);
       });
     };
+    const request: ModelRequest = { messages: promptResultModelMessages(entry.result) };
+    const chosen = model;
+    const generate = (signal: AbortSignal) => chosen.backend === 'manual' && options.answerByHand
+      ? new ManualBackend(options.answerByHand).generate(chosen, request, append, signal)
+      : service.generate(chosen, request, append, signal);
+    const subscriptions: vscode.Disposable[] = [];
+    if (options.token) subscriptions.push(options.token.onCancellationRequested(() => controller.abort()));
     try {
+      if (options.token?.isCancellationRequested) controller.abort();
       const response = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Running prompt "{0}" with {1}…', entry.promptName, model.label), cancellable: true },
         (_p, token) => {
-          const controller = new AbortController();
-          token.onCancellationRequested(() => controller.abort());
-          return service.generate(model, { messages: promptResultModelMessages(entry.result) }, append, controller.signal);
+          subscriptions.push(token.onCancellationRequested(() => controller.abort()));
+          return generate(controller.signal);
         });
       await writing;
       return { document, response };
     } catch (error) {
       await writing;
+      // A cancel (or an answer by hand left empty) is the user's choice, not a model failure:
+      // keep what arrived, say it stopped.
+      if (controller.signal.aborted || error instanceof NoManualAnswerError) {
+        void vscode.window.setStatusBarMessage(vscode.l10n.t('Stopped running prompt "{0}"', entry.promptName), 5000);
+        return { document, cancelled: true };
+      }
       void vscode.window.showErrorMessage(vscode.l10n.t('The model failed: {0}', errorText(error)));
       return undefined;
+    } finally {
+      subscriptions.forEach((d) => d.dispose());
     }
   };
 

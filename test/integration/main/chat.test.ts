@@ -11,6 +11,8 @@ import type { McpWorkbenchApi } from '../../../src/api';
 import { createChatHandler, type ChatDeps, type McpChatMetadata, type ToolConfirmation } from '../../../src/chat/chatHandler';
 import { toolKey } from '../../../src/common/chatTools';
 import type { McpServerConnection } from '../../../src/mcp/serverConnection';
+import type { ArgumentRequest, PromptPrompter } from '../../../src/prompts/promptPrompter';
+import type { RunPromptResult, RunWithModelResult } from '../../../src/prompts/registerPrompts';
 import { activateApi, running, waitFor } from '../helpers';
 
 type Part = vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart;
@@ -117,6 +119,58 @@ suite('Chat participant @mcp', function () {
     assert.deepEqual(metadata.prompt, { server: 'fixture-stdio', name: 'greet', arguments: { name: 'Ada Lovelace', style: 'formal' } });
     assert.equal(partText(calls[0].messages[0]), 'Good day, Ada Lovelace. Please greet me formally.');
     assert.match(text(), /Good day to you too\.$/);
+  });
+
+  test('/prompt picks and fills a prompt, then answers with the request\'s own model (request.model)', async () => {
+    const { model, calls } = fakeModel(() => [new vscode.LanguageModelTextPart('Hello, Grace.')]);
+    const { stream, text } = fakeStream();
+    const asked: string[] = [];
+    const prompter: PromptPrompter = {
+      pickPrompt: async (choices) => choices.find((ch) => ch.serverId === c.definition.id && ch.prompt.name === 'greet'),
+      ask: async (r) => {
+        asked.push(r.argument.name);
+        return r.argument.name === 'name' ? 'Grace' : '';
+      },
+    };
+    const result = await createChatHandler({ ...deps(), prompter })(request('', model, 'prompt'), context, stream, token);
+    const metadata = (result as { metadata: McpChatMetadata }).metadata;
+    assert.deepEqual(asked, ['name', 'style']);
+    assert.deepEqual(metadata.prompt, { server: 'fixture-stdio', name: 'greet', arguments: { name: 'Grace' } });
+    assert.equal(calls.length, 1, 'the chat\'s selected model answers');
+    assert.equal(partText(calls[0].messages[0]), 'Hi Grace! Say hello casually.');
+    assert.match(text(), /Hello, Grace\.$/);
+  });
+
+  test('/prompt waiting for an answer does not block "Run with model"; cancelling the request closes the question', async () => {
+    const { model, calls } = fakeModel(() => [new vscode.LanguageModelTextPart('never')]);
+    const { stream, text } = fakeStream();
+    let question: ArgumentRequest | undefined;
+    // The user never answers this question (the prompter ignores the signal on purpose).
+    const prompter: PromptPrompter = {
+      pickPrompt: async (choices) => choices.find((ch) => ch.serverId === c.definition.id && ch.prompt.name === 'greet'),
+      ask: (r) => {
+        question = r;
+        return new Promise(() => undefined);
+      },
+    };
+    const cancel = new vscode.CancellationTokenSource();
+    const chat = createChatHandler({ ...deps(), prompter })(request('', model, 'prompt'), context, stream, cancel.token);
+    await waitFor(() => question, '/prompt to ask for an argument');
+    // Meanwhile Run with model (answer by hand) runs to the end through the shared model service.
+    const preview = await vscode.commands.executeCommand<RunPromptResult>('mcpWorkbench.runPrompt',
+      { serverId: c.definition.id, promptName: 'noargs', noPreview: true, prompter });
+    const run = await vscode.commands.executeCommand<RunWithModelResult | undefined>('mcpWorkbench.promptPreview.runWithModel', preview.uri,
+      { modelId: 'manual', answerByHand: async () => 'typed while /prompt waits' });
+    assert.equal(run?.response?.text, 'typed while /prompt waits');
+    assert.equal(question?.signal?.aborted, false);
+    cancel.cancel();
+    const result = await Promise.race([chat, new Promise((r) => setTimeout(() => r('still waiting'), 3000))]);
+    assert.notEqual(result, 'still waiting', 'the cancelled request returns');
+    assert.equal(question?.signal?.aborted, true, 'the open question is told to close');
+    assert.equal(calls.length, 0, 'the model is not asked');
+    assert.match(text(), /Cancelled\./);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    cancel.dispose();
   });
 
   test('/<server>.<prompt> with an unknown key or a missing required one answers with a clear error', async () => {

@@ -9,6 +9,8 @@ import type { McpWorkbenchApi } from '../../../src/api';
 import type { McpServerConnection } from '../../../src/mcp/serverConnection';
 import type { ArgumentRequest, PromptChoice, PromptPrompter } from '../../../src/prompts/promptPrompter';
 import type { PromptModelService, RunPromptResult, RunWithModelResult } from '../../../src/prompts/registerPrompts';
+import type { ManualAnswer } from '../../../src/models/manualBackend';
+import { startFakeOpenAi, type FakeOpenAi } from '../fakeOpenAi';
 import { activateApi, running, textOf, waitFor } from '../helpers';
 
 /** Scripted answers: `pick` chooses from the prompt list; `answers` answer the argument steps in order. */
@@ -31,6 +33,32 @@ function scripted(pick: (choices: PromptChoice[]) => PromptChoice | undefined, a
 }
 
 const runPrompt = (...args: unknown[]) => vscode.commands.executeCommand<RunPromptResult | undefined>('mcpWorkbench.runPrompt', ...args);
+const runWithModel = (uri: vscode.Uri, options: Record<string, unknown>) =>
+  vscode.commands.executeCommand<RunWithModelResult | undefined>('mcpWorkbench.promptPreview.runWithModel', uri, options);
+
+/** The answer editor "Run with model" opens: an untitled markdown document headed by the prompt and model. */
+function answerDocuments(header: string) {
+  const snapshots: string[] = [];
+  let document: vscode.TextDocument | undefined;
+  const sub = vscode.workspace.onDidChangeTextDocument((e) => {
+    // Events without content changes (dirty state, language) are not edits.
+    if (!e.contentChanges.length || e.document.uri.scheme !== 'untitled' || !e.document.getText().startsWith(header)) return;
+    document = e.document;
+    snapshots.push(e.document.getText().slice(header.length));
+  });
+  const opened = vscode.workspace.onDidOpenTextDocument((d) => {
+    if (d.uri.scheme === 'untitled' && d.getText().startsWith(header)) document = d;
+  });
+  return {
+    snapshots,
+    /** The answer so far (after the header). */
+    text: () => document?.getText().slice(header.length),
+    dispose: () => {
+      sub.dispose();
+      opened.dispose();
+    },
+  };
+}
 
 suite('Prompts', function () {
   this.timeout(60000);
@@ -167,11 +195,123 @@ suite('Prompts', function () {
     };
     const run = await vscode.commands.executeCommand<RunWithModelResult | undefined>('mcpWorkbench.promptPreview.runWithModel', result.uri, { models, modelId: 'fake:one' });
     assert.ok(run);
-    assert.equal(run.response.text, 'Tiny and clear.');
+    assert.equal(run.response?.text, 'Tiny and clear.');
     assert.match(run.document.getText(), /Tiny and clear\.$/);
     assert.equal(run.document.languageId, 'markdown');
     const sent = requests[0] as { messages: { role: string; content: { type: string }[] }[] };
     assert.deepEqual(sent.messages.map((m) => [m.role, m.content.map((p) => p.type)]), [['user', ['text', 'image']], ['assistant', ['text']], ['user', ['text']]]);
+  });
+
+  suite('Run with model through the real model service', () => {
+    const cfg = () => vscode.workspace.getConfiguration('mcpWorkbench');
+    const keys = ['models.openaiCompatible.url', 'models.openaiCompatible.model'] as const;
+    let saved: unknown[] = [];
+    let fake: FakeOpenAi;
+
+    suiteSetup(async () => {
+      fake = await startFakeOpenAi();
+      saved = keys.map((k) => cfg().inspect(k)?.globalValue);
+      await cfg().update('models.openaiCompatible.url', fake.url, vscode.ConfigurationTarget.Global);
+      await cfg().update('models.openaiCompatible.model', 'fake-model', vscode.ConfigurationTarget.Global);
+    });
+
+    suiteTeardown(async () => {
+      for (const [i, k] of keys.entries()) await cfg().update(k, saved[i], vscode.ConfigurationTarget.Global);
+      await fake?.close();
+    });
+
+    const greet = async () => {
+      const result = await runPrompt({ serverId: c.definition.id, promptName: 'greet', arguments: { name: 'Ada', style: 'formal' }, prompter: scripted(() => undefined, []).prompter });
+      assert.ok(result);
+      return result;
+    };
+    const header = () => `<!-- greet · fake-model (${new URL(fake.url).host}) -->\n\n`;
+
+    test('the OpenAI-compatible endpoint streams the answer into the editor chunk by chunk, in order', async () => {
+      const preview = await greet();
+      const parts = ['Good ', 'day ', 'to you, ', 'Ada', '.'];
+      const docs = answerDocuments(header());
+      // Each chunk is sent only once the previous one is in the editor: the answer streams.
+      fake.script = async (answer) => {
+        let sent = '';
+        for (const part of parts) {
+          answer.chunk(part);
+          sent += part;
+          await waitFor(() => docs.text() === sent, `"${sent}" in the answer editor (now ${JSON.stringify(docs.text())})`);
+        }
+        answer.finish('stop');
+      };
+      try {
+        const run = await runWithModel(preview.uri, { modelId: 'openai:fake-model' });
+        assert.ok(run);
+        assert.equal(run.cancelled, undefined);
+        assert.deepEqual(run.response, { text: 'Good day to you, Ada.', stopReason: 'endTurn', model: 'fake-model-1' });
+        assert.equal(run.document.getText(), `${header()}Good day to you, Ada.`);
+        assert.equal(run.document.languageId, 'markdown');
+        assert.deepEqual(docs.snapshots, ['Good ', 'Good day ', 'Good day to you, ', 'Good day to you, Ada', 'Good day to you, Ada.']);
+        assert.equal(vscode.window.activeTextEditor?.document, run.document, 'the answer editor is shown');
+      } finally {
+        docs.dispose();
+      }
+      const sent = fake.requests[fake.requests.length - 1];
+      assert.equal(sent.model, 'fake-model');
+      assert.equal(sent.stream, true);
+      assert.deepEqual(sent.messages, [{ role: 'user', content: 'Good day, Ada. Please greet me formally.' }]);
+    });
+
+    test('cancelling mid-stream aborts the request and nothing more lands in the editor', async () => {
+      const preview = await greet();
+      const docs = answerDocuments(header());
+      const cancel = new vscode.CancellationTokenSource();
+      let aborted = false;
+      fake.script = async (answer) => {
+        answer.chunk('First ');
+        answer.chunk('part.');
+        await waitFor(() => docs.text() === 'First part.', 'the first chunks in the editor');
+        cancel.cancel();
+        await Promise.race([answer.aborted, new Promise((r) => setTimeout(r, 5000))]);
+        aborted = answer.closed;
+        answer.chunk(' Never shown.');
+        answer.finish('stop');
+      };
+      try {
+        const run = await runWithModel(preview.uri, { modelId: 'openai:fake-model', token: cancel.token });
+        assert.ok(run, 'a cancelled run still returns its editor');
+        assert.equal(run.cancelled, true);
+        assert.equal(run.response, undefined);
+        await waitFor(() => aborted, 'the endpoint to see the request aborted', 5000);
+        await new Promise((r) => setTimeout(r, 300));
+        assert.equal(run.document.getText(), `${header()}First part.`, 'what arrived before the cancel stays; nothing after it');
+      } finally {
+        docs.dispose();
+        cancel.dispose();
+      }
+    });
+
+    test('answer by hand: the typed assistant message is the answer (model "human"); no answer stops the run', async () => {
+      const preview = await greet();
+      const asked: Parameters<ManualAnswer>[0][] = [];
+      // The human boundary: what the user would type into the input box.
+      const answerByHand: ManualAnswer = async (request) => {
+        asked.push(request);
+        return 'Good day to you too.';
+      };
+      const run = await runWithModel(preview.uri, { modelId: 'manual', answerByHand });
+      assert.ok(run);
+      assert.deepEqual(run.response, { text: 'Good day to you too.', stopReason: 'endTurn', model: 'human' });
+      assert.equal(run.document.getText(), '<!-- greet · Answer by hand -->\n\nGood day to you too.');
+      assert.deepEqual(asked.map((r) => r.messages), [[{ role: 'user', content: [{ type: 'text', text: 'Good day, Ada. Please greet me formally.' }] }]]);
+      const none = await runWithModel(preview.uri, { modelId: 'manual', answerByHand: async () => undefined });
+      assert.equal(none?.cancelled, true, 'a dismissed input box is a cancel, not a model failure');
+      assert.equal(none?.document.getText(), '<!-- greet · Answer by hand -->\n\n');
+    });
+
+    test('an unknown model id is an error, not a silent fallback to another model', async () => {
+      const preview = await greet();
+      const before = fake.requests.length;
+      assert.equal(await runWithModel(preview.uri, { modelId: 'openai:not-configured', answerByHand: async () => 'never asked' }), undefined);
+      assert.equal(fake.requests.length, before);
+    });
   });
 
   test('every prompt is a command; list_changed adds and removes them', async () => {
