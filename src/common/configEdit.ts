@@ -3,13 +3,30 @@
  * formatting (jsonc-parser edits). Pure.
  */
 import * as jsonc from 'jsonc-parser';
-import type { ConfigFormat, ServerEntry } from './serverConfig';
+import type { ConfigFormat, InputDefinition, ServerEntry } from './serverConfig';
+
+const FORMAT: jsonc.FormattingOptions = { insertSpaces: false, tabSize: 1, eol: '\n' };
 
 export function addServerToConfigText(text: string, format: ConfigFormat, name: string, entry: Partial<ServerEntry> & Record<string, unknown>): string {
   const base = text.trim() === '' ? (format === 'vscode' ? '{\n\t"servers": {},\n\t"inputs": []\n}\n' : '{\n\t"mcpServers": {}\n}\n') : text;
   const key = format === 'vscode' ? 'servers' : 'mcpServers';
-  const edits = jsonc.modify(base, [key, name], entry, { formattingOptions: { insertSpaces: false, tabSize: 1, eol: '\n' } });
+  const edits = jsonc.modify(base, [key, name], entry, { formattingOptions: FORMAT });
   return jsonc.applyEdits(base, edits);
+}
+
+/** Appends input definitions to `inputs` of a `.vscode/mcp.json` text (creating the array), keeping comments. */
+export function addInputsToConfigText(text: string, inputs: readonly InputDefinition[]): string {
+  let out = text;
+  for (const input of inputs) {
+    const root = jsonc.parseTree(out);
+    const existing = root && jsonc.findNodeAtLocation(root, ['inputs']);
+    const clean = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+    const edits = existing?.type === 'array'
+      ? jsonc.modify(out, ['inputs', existing.children?.length ?? 0], clean, { isArrayInsertion: true, formattingOptions: FORMAT })
+      : jsonc.modify(out, ['inputs'], [clean], { formattingOptions: FORMAT });
+    out = jsonc.applyEdits(out, edits);
+  }
+  return out;
 }
 
 /** A name not yet used in the map, from a suggestion ("weather", "weather-2", …). */

@@ -15,6 +15,8 @@ export interface ConfigDocument {
   text?: string;
   /** Folder that `${workspaceFolder}` and relative paths mean for this document. */
   folderPath?: string;
+  /** Default working directory and base of relative paths, when not `folderPath` (other apps' user-level files: the home directory). */
+  cwd?: string;
 }
 
 export interface BuildContext {
@@ -26,8 +28,9 @@ export interface BuildContext {
   inputValue(doc: ConfigDocument, input: InputDefinition): string | undefined;
 }
 
-const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|x-api-key|api-key)$/i;
-const SECRET_ENV = /(token|secret|password|passwd|api[_-]?key|credential)/i;
+/** Header and env names whose values are secrets (kept out of logs; moved into inputs on import). */
+export const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|x-api-key|api-key)$/i;
+export const SECRET_ENV = /(token|secret|password|passwd|api[_-]?key|credential)/i;
 
 /** Identity of a stored input value: the config file it is defined in, and its id. */
 export function inputKey(source: ServerSource, id: string): string {
@@ -69,7 +72,7 @@ export function buildDefinitions(docs: readonly ConfigDocument[], ctx: BuildCont
       for (const id of undefinedInputs) {
         realErrors.push(`\${input:${id}} is used but no input with id "${id}" is defined in "inputs" of ${doc.source.label}.`);
       }
-      const base = doc.folderPath ?? ctx.workspaceFolders[0]?.path ?? ctx.userHome;
+      const base = doc.cwd ?? doc.folderPath ?? ctx.workspaceFolders[0]?.path ?? ctx.userHome;
       const absolute = (p: string | undefined) => (p === undefined ? undefined : path.resolve(base, p));
       let launch: Launch;
       if (entry.type === 'stdio') {

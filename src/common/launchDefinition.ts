@@ -3,6 +3,7 @@
  * them differ. Pure. The registry diffs these to restart only the servers whose resolved
  * definition changed when a config file is edited.
  */
+import type { DiscoverySourceId } from './discoverySources';
 import type { OAuthSettings, ServerEntry, TimeoutSettings } from './serverConfig';
 
 export interface StdioLaunch {
@@ -39,6 +40,8 @@ export interface ServerSource {
   line?: number;
   /** Name of the workspace folder the file belongs to. */
   folder?: string;
+  /** Set when the file is another app's config found by discovery (`mcpWorkbench.discovery.enabled`). */
+  discovered?: DiscoverySourceId;
 }
 
 export interface ServerDefinition {

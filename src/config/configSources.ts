@@ -1,9 +1,15 @@
 /**
- * Finds and reads every MCP config source (workspace files and the user setting), reports
- * their problems as diagnostics, and fires when any of them changes.
+ * Finds and reads every MCP config source (workspace files, the user setting and, with
+ * discovery on, other apps' config files), reports their problems as diagnostics, and fires
+ * when any of them changes.
  */
+import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { ConfigDocument } from '../common/definitionBuilder';
+import {
+  adaptDiscoveredText, CURSOR_WORKSPACE_FILE, DISCOVERY_SETTING, DISCOVERY_SOURCES, discoveryEnvironment, userDiscoveryFiles,
+  type DiscoveryFile,
+} from '../common/discoverySources';
 import { parseConfigText, parseServerMapValue, positionAt, type ConfigFormat, type ConfigProblem } from '../common/serverConfig';
 
 /** Workspace config files, in the order they are listed (the tree and "open config" use it). */
@@ -17,6 +23,7 @@ export const SERVERS_SETTING = 'mcpWorkbench.servers';
 export class ConfigSources implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private folderWatchers: vscode.Disposable[] = [];
+  private discoveryWatchers: vscode.Disposable[] = [];
   private readonly diagnostics = vscode.languages.createDiagnosticCollection('mcp-config');
   private readonly onDidChangeEmitter = new vscode.EventEmitter<void>();
   /** Fires (debounced) when a config file or the servers setting changes. */
@@ -35,20 +42,50 @@ export class ConfigSources implements vscode.Disposable {
     this.disposables.push(this.diagnostics, this.onDidChangeEmitter);
     this.disposables.push(vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(SERVERS_SETTING)) this.changed();
+      if (e.affectsConfiguration(DISCOVERY_SETTING)) {
+        this.watchDiscovered();
+        this.changed();
+      }
     }));
     this.disposables.push(vscode.workspace.onDidChangeWorkspaceFolders(() => {
       this.watchFolders();
+      this.watchDiscovered();
       this.changed();
     }));
     // Saves are seen directly too: file watching can lag or be unavailable on remote file systems.
     this.disposables.push(vscode.workspace.onDidSaveTextDocument((doc) => {
-      if (this.isConfigFile(doc.uri)) this.changed();
+      if (this.isConfigFile(doc.uri) || (this.discoveryEnabled() && this.discoveryFiles().some((f) => f.uri.toString() === doc.uri.toString()))) this.changed();
     }));
     this.disposables.push(
       vscode.workspace.onDidOpenTextDocument(() => this.publishDiagnostics()),
       vscode.workspace.onDidCloseTextDocument(() => this.publishDiagnostics()),
     );
     this.watchFolders();
+    this.watchDiscovered();
+  }
+
+  /** Whether servers from other apps' config files are shown (`mcpWorkbench.discovery.enabled`). */
+  discoveryEnabled(): boolean {
+    return vscode.workspace.getConfiguration().get<boolean>(DISCOVERY_SETTING, false);
+  }
+
+  /** Other apps' config files that may hold servers: user-level ones, then each folder's `.cursor/mcp.json`. */
+  discoveryFiles(): (DiscoveryFile & { uri: vscode.Uri; folder?: vscode.WorkspaceFolder })[] {
+    const env = discoveryEnvironment(process.platform, os.homedir(), process.env);
+    return [
+      ...userDiscoveryFiles(env).map((f) => ({ ...f, uri: vscode.Uri.file(f.path) })),
+      ...(vscode.workspace.workspaceFolders ?? []).map((folder) => {
+        const uri = vscode.Uri.joinPath(folder.uri, CURSOR_WORKSPACE_FILE);
+        return { source: DISCOVERY_SOURCES.cursorWorkspace, path: uri.fsPath, uri, folder };
+      }),
+    ];
+  }
+
+  /** The discoverable files that exist, whether or not discovery is on (for the one-time question). */
+  async existingDiscoveryFiles(): Promise<(DiscoveryFile & { uri: vscode.Uri })[]> {
+    const found: (DiscoveryFile & { uri: vscode.Uri })[] = [];
+    for (const file of this.discoveryFiles()) if (await exists(file.uri)) found.push(file);
+    return found;
   }
 
   isConfigFile(uri: vscode.Uri): boolean {
@@ -93,6 +130,7 @@ export class ConfigSources implements vscode.Disposable {
         });
       }
     }
+    if (this.discoveryEnabled()) docs.push(...await this.loadDiscovered());
     this.publishDiagnostics();
     // The setting is application-scoped (see package.json): workspaces cannot define commands through it.
     const settingValue = vscode.workspace.getConfiguration().get<unknown>(SERVERS_SETTING) ?? {};
@@ -101,6 +139,29 @@ export class ConfigSources implements vscode.Disposable {
       source: { scope: 'user', label: `Settings (${SERVERS_SETTING})` },
       parsed: { format: 'vscode', servers: fromSetting.servers, inputs: [], problems: fromSetting.problems },
     });
+    return docs;
+  }
+
+  private async loadDiscovered(): Promise<ConfigDocument[]> {
+    const docs: ConfigDocument[] = [];
+    for (const file of this.discoveryFiles()) {
+      let text: string;
+      try {
+        text = adaptDiscoveredText(new TextDecoder().decode(await vscode.workspace.fs.readFile(file.uri)));
+      } catch {
+        continue;
+      }
+      const parsed = parseConfigText(text, 'mcpServers');
+      this.lastDiagnostics.set(file.uri.toString(), { uri: file.uri, diagnostics: parsed.problems.map((p) => toDiagnostic(text, p)) });
+      docs.push({
+        source: { scope: file.source.scope, label: file.source.label, file: file.uri.fsPath, folder: file.folder?.name, discovered: file.source.id },
+        parsed,
+        text,
+        // Cursor's project file means its folder; user-level files run from the home directory, as VS Code runs them.
+        folderPath: file.folder?.uri.fsPath,
+        cwd: file.folder ? undefined : discoveryEnvironment(process.platform, os.homedir(), process.env).home,
+      });
+    }
     return docs;
   }
 
@@ -127,6 +188,21 @@ export class ConfigSources implements vscode.Disposable {
     }
   }
 
+  /** Watches other apps' files only while discovery is on; they live outside the workspace. */
+  private watchDiscovered(): void {
+    this.discoveryWatchers.forEach((d) => d.dispose());
+    this.discoveryWatchers = [];
+    if (!this.discoveryEnabled()) return;
+    for (const file of this.discoveryFiles()) {
+      const dir = vscode.Uri.joinPath(file.uri, '..');
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(dir, file.uri.path.split('/').pop()!));
+      watcher.onDidChange(() => this.changed());
+      watcher.onDidCreate(() => this.changed());
+      watcher.onDidDelete(() => this.changed());
+      this.discoveryWatchers.push(watcher);
+    }
+  }
+
   private changed(): void {
     clearTimeout(this.debounce);
     this.debounce = setTimeout(() => this.onDidChangeEmitter.fire(), 150);
@@ -135,6 +211,7 @@ export class ConfigSources implements vscode.Disposable {
   dispose(): void {
     clearTimeout(this.debounce);
     this.folderWatchers.forEach((d) => d.dispose());
+    this.discoveryWatchers.forEach((d) => d.dispose());
     this.disposables.forEach((d) => d.dispose());
   }
 }

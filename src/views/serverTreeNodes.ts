@@ -36,8 +36,11 @@ export class ServerNode {
     item.description = state.kind === 'running'
       ? `${state.transport}${state.serverInfo.version ? ` · v${state.serverInfo.version}` : ''}`
       : `${transport} · ${describeState(state).toLowerCase()}`;
+    // Servers of other apps' configs say so, and get the "Import into .vscode/mcp.json" action.
+    const discovered = definition.source.discovered !== undefined;
+    if (discovered) item.description += ` · ${vscode.l10n.t('from {0}', definition.source.label)}`;
     item.iconPath = stateIcon(this.connection);
-    item.contextValue = `server.${state.kind}.${transport}`;
+    item.contextValue = `server.${state.kind}.${transport}${discovered ? '.discovered' : ''}`;
     item.tooltip = serverTooltip(this.connection);
     item.accessibilityInformation = { label: `${definition.label}, ${describeState(state)}` };
     return item;
@@ -238,6 +241,9 @@ function serverTooltip(connection: McpServerConnection): vscode.MarkdownString {
   }
   const src = definition.source;
   md.appendMarkdown(`Config: ${escapeMd(src.folder ? `${src.folder}/` : '')}${escapeMd(src.label)}${src.line !== undefined ? `, line ${src.line + 1}` : ''}`);
+  if (src.discovered && src.file) {
+    md.appendMarkdown(`\n\n$(info) ${escapeMd(vscode.l10n.t('Found by discovery in the config of {0}:', src.label))} \`${src.file.replace(/`/g, '')}\``);
+  }
   return md;
 }
 
