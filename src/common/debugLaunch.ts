@@ -376,3 +376,74 @@ export function splitWatchGlob(glob: string, base: string, vars: { workspaceFold
   }
   return { base: parts.slice(0, firstGlob).join('/') || '/', pattern: parts.slice(firstGlob).join('/') };
 }
+
+/** How long a debuggee started for an HTTP server may take before its URL answers (seconds). */
+export const DEFAULT_URL_TIMEOUT_S = 60;
+
+/** Is this an `http:`/`https:` URL a debuggee's server can be reached at? */
+export function isHttpUrl(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** The part of `fetch` waitForUrl uses (injected in tests). */
+export type ProbeFetch = (url: string, init: { method: string; signal: AbortSignal; headers: Record<string, string> }) => Promise<{ status: number }>;
+
+export interface WaitForUrlOptions {
+  timeoutMs: number;
+  /** Pause between attempts. */
+  intervalMs?: number;
+  /** Longest a single attempt may take. */
+  attemptMs?: number;
+  fetch?: ProbeFetch;
+  /** A reason to stop waiting (the process exited, the session ended), checked between attempts. */
+  abort?: () => string | undefined;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/**
+ * Polls `url` until it answers with any HTTP status (a 400 or 405 to a bare GET still means
+ * the server listens) and resolves with that status. Rejects with a DebugLaunchError naming
+ * the URL and the timeout, or the abort reason.
+ */
+export async function waitForUrl(url: string, options: WaitForUrlOptions): Promise<number> {
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const probe: ProbeFetch = options.fetch ?? ((u, init) => fetch(u, init));
+  const interval = options.intervalMs ?? 250;
+  const deadline = now() + options.timeoutMs;
+  let lastError = '';
+  for (;;) {
+    const reason = options.abort?.();
+    if (reason) throw new DebugLaunchError(`Stopped waiting for ${url} to answer: ${reason}.`);
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), Math.max(1, Math.min(options.attemptMs ?? 2000, deadline - now())));
+    try {
+      // Aborting after the status line also drops a streamed body (a GET may open an SSE stream).
+      const response = await probe(url, { method: 'GET', signal: controller.signal, headers: { accept: 'application/json, text/event-stream' } });
+      return response.status;
+    } catch (error) {
+      lastError = probeErrorText(error);
+    } finally {
+      clearTimeout(timer);
+      controller.abort();
+    }
+    if (now() >= deadline) {
+      const seconds = Math.round(options.timeoutMs / 100) / 10;
+      throw new DebugLaunchError(`The server did not answer at ${url} within ${seconds} s${lastError ? ` (last attempt: ${lastError})` : ''}. Check "url" (host, port and path) in the launch configuration, or raise "urlTimeout".`);
+    }
+    await sleep(Math.min(interval, Math.max(0, deadline - now())));
+  }
+}
+
+function probeErrorText(error: unknown): string {
+  const e = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (e?.name === 'AbortError') return 'no answer';
+  return e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(error);
+}

@@ -4,6 +4,7 @@
  * configuration before the adapter starts. The registry comes in through `DebugServers`.
  */
 import * as vscode from 'vscode';
+import { isHttpUrl } from '../common/debugLaunch';
 import type { ServerDefinition } from '../common/launchDefinition';
 
 export const DEBUG_TYPE = 'mcp';
@@ -12,9 +13,16 @@ export const DEBUG_TYPE = 'mcp';
 export interface McpDebugConfiguration extends vscode.DebugConfiguration {
   type: typeof DEBUG_TYPE;
   request: 'launch';
-  /** Name, label or id of a configured stdio server. */
+  /**
+   * Name, label or id of a configured server: a stdio server runs its own command; an
+   * `http`/`sse` server needs `command` here (its config has none) and is reached at its url.
+   */
   server?: string;
   command?: string;
+  /** The server started by `command` serves MCP over HTTP here (inline, or instead of a configured server's url). */
+  url?: string;
+  /** Seconds to wait for `url` to answer once the debugger is attached (default 60). */
+  urlTimeout?: number;
   args?: string[];
   env?: Record<string, string | null>;
   envFile?: string;
@@ -99,10 +107,18 @@ export function validateConfiguration(config: McpDebugConfiguration, servers: De
   if (config.server !== undefined) {
     const def = servers.find(config.server);
     if (!def) return vscode.l10n.t('There is no MCP server "{0}" in the configuration.', config.server);
-    if (def.launch.type !== 'stdio') return vscode.l10n.t('MCP server "{0}" is a remote ({1}) server; only servers started by a command can be debugged.', config.server, def.launch.type);
-    return undefined;
+    if (def.launch.type === 'stdio') {
+      if (config.url !== undefined) return vscode.l10n.t('MCP server "{0}" is a stdio server; "url" applies only to servers that serve HTTP.', config.server);
+    } else if (!config.command) {
+      return vscode.l10n.t('MCP server "{0}" is a remote ({1}) server: add "command" (and "args") that start it, and it is debugged at its url.', config.server, def.launch.type);
+    }
+  } else if (!config.command) {
+    return vscode.l10n.t('The "mcp" launch configuration "{0}" needs "server" (a configured server) or "command".', config.name);
   }
-  if (!config.command) return vscode.l10n.t('The "mcp" launch configuration "{0}" needs "server" (a configured server) or "command".', config.name);
+  if (config.url !== undefined && !isHttpUrl(config.url)) return vscode.l10n.t('"url" must be an http:// or https:// URL, not "{0}".', String(config.url));
+  if (config.urlTimeout !== undefined && !(typeof config.urlTimeout === 'number' && config.urlTimeout > 0)) {
+    return vscode.l10n.t('"urlTimeout" must be a number of seconds greater than 0.');
+  }
   if (config.args !== undefined && (!Array.isArray(config.args) || config.args.some((a) => typeof a !== 'string'))) {
     return vscode.l10n.t('"args" must be an array of strings.');
   }

@@ -5,16 +5,26 @@
  * debugger that attaches to it, mirrors the server's protocol trace and stderr to the Debug
  * Console, restarts on `restart` and watched file changes, and restores the normal
  * connection when the session ends.
+ *
+ * A server that serves HTTP (an inline configuration with `url`, or a configured `http`/`sse`
+ * server given a `command`) is started by the adapter itself: the process runs under the
+ * debugger, the child session attaches (the process waits for it), then the URL is polled
+ * until it answers and the connection goes there over HTTP. The process's output goes to the
+ * Debug Console and the server's log; stopping kills the process.
  */
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { DebugLaunchError, normalizeWatch, planDebugLaunch, splitWatchGlob, Throttle, type DebugPlan, type RuntimeSetting } from '../common/debugLaunch';
-import type { ServerDefinition, StdioLaunch } from '../common/launchDefinition';
-import { DEFAULT_TIMEOUTS } from '../common/serverConfig';
+import {
+  DEFAULT_URL_TIMEOUT_S, DebugLaunchError, normalizeWatch, planDebugLaunch, splitWatchGlob, Throttle, waitForUrl, type DebugPlan, type RuntimeSetting,
+} from '../common/debugLaunch';
+import type { HttpLaunch, ServerDefinition, StdioLaunch } from '../common/launchDefinition';
+import { redactText } from '../common/redact';
+import { DEFAULT_TIMEOUTS, type TimeoutSettings } from '../common/serverConfig';
 import { formatTrace } from '../common/trace';
 import { resolveCommand } from '../mcp/commandResolution';
+import { DebuggeeProcess, type ProcessExit } from '../mcp/debuggeeProcess';
 import type { McpServerConnection } from '../mcp/serverConnection';
 import type { Workbench } from '../workbench';
 import type { McpDebugConfiguration } from './debugConfigurationProvider';
@@ -25,6 +35,16 @@ const WATCH_DELAY_MS = 400;
 /** Marks the child session's configuration so the adapter finds its own child. */
 const CHILD_MARKER = '__mcpWorkbenchParent';
 export const PYTHON_DEBUGGER_EXTENSION = 'ms-python.debugpy';
+
+/** A server the adapter starts itself and reaches over HTTP. */
+interface HttpTarget {
+  /** What the connection uses meanwhile. */
+  launch: HttpLaunch;
+  /** The command that starts the server (before the debugger's rewriting). */
+  process: StdioLaunch;
+  /** Whether the configured connection runs again afterwards (it ran before the session). */
+  restoreRunning: boolean;
+}
 
 interface DapMessage {
   seq: number;
@@ -59,6 +79,10 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
   private relaunching = false;
   private ended = false;
   private launchCount = 0;
+  private http: HttpTarget | undefined;
+  private process: DebuggeeProcess | undefined;
+  /** True while a start runs: its own errors report a process that exits early. */
+  private starting = false;
 
   constructor(private readonly session: vscode.DebugSession, private readonly workbench: Workbench) {}
 
@@ -116,11 +140,19 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
     if (config.server !== undefined) {
       const connection = registry.find(config.server);
       if (!connection) throw new Error(vscode.l10n.t('There is no MCP server "{0}" in the configuration.', config.server));
-      if (connection.definition.launch.type !== 'stdio') throw new Error(vscode.l10n.t('MCP server "{0}" is not started by a command; it cannot be debugged.', config.server));
       this.connection = connection;
       def = connection.definition;
+      if (def.launch.type !== 'stdio') {
+        if (!config.command) throw new Error(vscode.l10n.t('MCP server "{0}" is a remote ({1}) server: add "command" (and "args") that start it, and it is debugged at its url.', config.server, def.launch.type));
+        this.http = {
+          launch: { ...def.launch, url: config.url ?? def.launch.url },
+          process: processLaunch(config, this.session),
+          restoreRunning: connection.state.kind === 'running',
+        };
+      }
     } else {
       def = inlineDefinition(config, this.session);
+      if (def.launch.type !== 'stdio') this.http = { launch: def.launch, process: processLaunch(config, this.session), restoreRunning: false };
       this.transientId = def.id;
       this.connection = registry.addTransient(def);
     }
@@ -143,7 +175,16 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
 
   /** Starts the debuggee and the child session that attaches to it. */
   private async start(config: McpDebugConfiguration, def: ServerDefinition): Promise<void> {
-    const base = def.launch as StdioLaunch;
+    this.starting = true;
+    try {
+      await this.startOnce(config, def);
+    } finally {
+      this.starting = false;
+    }
+  }
+
+  private async startOnce(config: McpDebugConfiguration, def: ServerDefinition): Promise<void> {
+    const base = this.http?.process ?? (def.launch as StdioLaunch);
     const port = await freePort();
     const runtime: RuntimeSetting = config.runtime ?? devRuntime(def) ?? 'auto';
     let plan: DebugPlan;
@@ -165,7 +206,67 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
     }
     this.output('console', `Starting ${plan.launch.command} ${plan.launch.args.join(' ')} with the ${plan.runtime === 'node' ? 'Node.js inspector' : 'debugpy'} on ${String(plan.attach.port ?? port)} (${plan.method}).\n`);
     const connection = this.connection!;
-    const started = this.workbench.registry.overrideLaunch(connection.definition.id, { launch: plan.launch, timeouts: { ...DEBUG_TIMEOUTS, resetOnProgress: DEFAULT_TIMEOUTS.resetOnProgress } });
+    const timeouts = { ...DEBUG_TIMEOUTS, resetOnProgress: DEFAULT_TIMEOUTS.resetOnProgress };
+    if (this.http) {
+      await this.startHttp(config, def, plan, port, this.http, timeouts);
+      return;
+    }
+    const started = this.workbench.registry.overrideLaunch(connection.definition.id, { launch: plan.launch, timeouts });
+    await this.attach(plan, port);
+    await started;
+    this.checkRunning(def);
+  }
+
+  /**
+   * An HTTP server: start its process under the debugger, attach (the runtime waits for the
+   * debugger before running any code), wait for the URL to answer, then connect over HTTP.
+   */
+  private async startHttp(config: McpDebugConfiguration, def: ServerDefinition, plan: DebugPlan, port: number, http: HttpTarget, timeouts: Partial<TimeoutSettings>): Promise<void> {
+    const proc = await DebuggeeProcess.start(plan.launch, await this.workbench.baseEnv(), def.label);
+    this.process = proc;
+    const log = this.workbench.outputs.logFor(def);
+    proc.onLine(({ stream, line }) => {
+      const text = redactText(line, def.secrets);
+      log.stderr(text);
+      this.output(stream, text + '\n');
+    });
+    void proc.exit.then((exit) => {
+      // Exits during a start are reported by the start; a stop or restart ends the process itself.
+      if (this.process !== proc || this.ended || this.relaunching || this.starting) return;
+      this.output('stderr', `The server process exited (${describeExit(exit)}).\n`);
+      void this.end().then(() => this.event('terminated'));
+    });
+    await this.attach(plan, port);
+    const url = http.launch.url;
+    const seconds = config.urlTimeout ?? DEFAULT_URL_TIMEOUT_S;
+    this.output('console', `Waiting up to ${seconds} s for ${url} to answer…\n`);
+    try {
+      await waitForUrl(url, {
+        timeoutMs: seconds * 1000,
+        abort: () => {
+          if (this.ended) return 'the debug session ended';
+          const exit = proc.exited;
+          return exit && `the server process exited (${describeExit(exit)})${proc.tail.length ? `. Last output:\n${proc.tail.join('\n')}` : ''}`;
+        },
+      });
+    } catch (error) {
+      throw new Error(error instanceof DebugLaunchError ? error.message : String(error));
+    }
+    await this.workbench.registry.overrideLaunch(this.connection!.definition.id, { launch: http.launch, timeouts });
+    this.checkRunning(def);
+  }
+
+  private checkRunning(def: ServerDefinition): void {
+    const connection = this.connection!;
+    if (connection.state.kind !== 'running') {
+      const state = connection.state;
+      throw new Error(state.kind === 'error' ? state.message : vscode.l10n.t('The server did not start ({0}).', state.kind));
+    }
+    this.output('console', `MCP server "${def.label}" runs under the debugger${this.http ? ` (connected to ${this.http.launch.url})` : ''}.\n`);
+  }
+
+  /** Starts the child session of the runtime's debugger that attaches to the debuggee. */
+  private async attach(plan: DebugPlan, port: number): Promise<void> {
     const childStarted = new Promise<vscode.DebugSession | undefined>((resolve) => {
       const sub = vscode.debug.onDidStartDebugSession((s) => {
         if (s.configuration[CHILD_MARKER] === this.session.id && s.configuration.port === plan.attach.port && s.configuration.name === plan.attach.name) {
@@ -186,12 +287,6 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
     });
     if (!ok) throw new Error(vscode.l10n.t('The {0} debugger did not start.', plan.attach.type));
     this.child = await childStarted;
-    await started;
-    if (connection.state.kind !== 'running') {
-      const state = connection.state;
-      throw new Error(state.kind === 'error' ? state.message : vscode.l10n.t('The server did not start ({0}).', state.kind));
-    }
-    this.output('console', `MCP server "${def.label}" runs under the debugger.\n`);
   }
 
   /** Restart (toolbar or watch): a new debuggee and a new child session; breakpoints are VS Code's, so they stay. */
@@ -201,6 +296,11 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
     try {
       this.output('console', `Restarting (${reason})…\n`);
       await this.stopChild();
+      if (this.http) {
+        // End the HTTP session while the server still answers, then the process.
+        await this.connection.stop();
+        await this.stopProcess();
+      }
       const config = this.session.configuration as McpDebugConfiguration;
       await this.start(config, this.connection.definition);
     } finally {
@@ -212,7 +312,7 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
     const globs = config.watch !== undefined ? normalizeWatch(config.watch) : normalizeWatch(def.entry?.dev?.watch);
     if (!globs.length) return;
     const folder = this.session.workspaceFolder?.uri.fsPath ?? (def.source.file ? path.dirname(path.dirname(def.source.file)) : undefined);
-    const cwd = (def.launch as StdioLaunch).cwd ?? folder ?? process.cwd();
+    const cwd = (this.http?.process ?? (def.launch as StdioLaunch)).cwd ?? folder ?? process.cwd();
     this.throttle = new Throttle(() => this.relaunch('files changed'), WATCH_DELAY_MS);
     for (const glob of globs) {
       const { base, pattern } = splitWatchGlob(glob, cwd, { workspaceFolder: folder, cwd });
@@ -231,7 +331,13 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
     await Promise.resolve(child.customRequest('disconnect', { restart: false, terminateDebuggee: false })).catch(() => undefined);
   }
 
-  /** Ends everything once: watchers, the child session, the override (or the inline server). */
+  private async stopProcess(): Promise<void> {
+    const proc = this.process;
+    this.process = undefined;
+    await proc?.kill();
+  }
+
+  /** Ends everything once: watchers, the child session, the process, the override (or the inline server). */
   private async end(): Promise<void> {
     if (this.ended) return;
     this.ended = true;
@@ -239,11 +345,15 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
     this.watchers.splice(0).forEach((w) => w.dispose());
     this.subscriptions.splice(0).forEach((s) => s.dispose());
     await this.stopChild();
+    if (this.http) {
+      await this.connection?.stop();
+      await this.stopProcess();
+    }
     const registry = this.workbench.registry;
     if (this.transientId) {
       await registry.removeTransient(this.transientId);
     } else if (this.connection) {
-      await registry.overrideLaunch(this.connection.definition.id, undefined);
+      await registry.overrideLaunch(this.connection.definition.id, undefined, this.http ? { restoreRunning: this.http.restoreRunning } : {});
     }
   }
 
@@ -281,10 +391,42 @@ function devRuntime(def: ServerDefinition): RuntimeSetting | undefined {
   return type === 'node' ? 'node' : type === 'debugpy' ? 'python' : undefined;
 }
 
-/** The definition of a server written inline in the launch configuration (not in mcp.json). */
-function inlineDefinition(config: McpDebugConfiguration, session: vscode.DebugSession): ServerDefinition {
+function describeExit(exit: ProcessExit): string {
+  if (exit.error) return exit.error;
+  return exit.signal ? `signal ${exit.signal}` : `code ${String(exit.code)}`;
+}
+
+/** The command of a launch configuration (`command`, `args`, `env`, `envFile`, `cwd`). */
+function processLaunch(config: McpDebugConfiguration, session: vscode.DebugSession): StdioLaunch {
   const folder = session.workspaceFolder?.uri.fsPath;
   const cwd = config.cwd ? path.resolve(folder ?? process.cwd(), config.cwd) : folder;
+  return {
+    type: 'stdio',
+    command: config.command!,
+    args: config.args ?? [],
+    env: config.env ?? {},
+    cwd,
+    ...(config.envFile ? { envFile: path.resolve(cwd ?? process.cwd(), config.envFile) } : {}),
+  };
+}
+
+/** The definition of a server written inline in the launch configuration (not in mcp.json). */
+function inlineDefinition(config: McpDebugConfiguration, session: vscode.DebugSession): ServerDefinition {
+  const dev = config.watch ? { dev: { watch: normalizeWatch(config.watch) } } : {};
+  if (config.url) {
+    return {
+      id: `debug::${session.id}`,
+      name: config.name,
+      label: config.name,
+      source: { scope: 'user', label: 'launch configuration', folder: session.workspaceFolder?.name },
+      disabled: false,
+      timeouts: { ...DEFAULT_TIMEOUTS },
+      launch: { type: 'http', url: config.url, headers: {} },
+      secrets: [],
+      entry: { type: 'http', url: config.url, ...dev },
+    };
+  }
+  const launch = processLaunch(config, session);
   return {
     id: `debug::${session.id}`,
     name: config.name,
@@ -292,16 +434,9 @@ function inlineDefinition(config: McpDebugConfiguration, session: vscode.DebugSe
     source: { scope: 'user', label: 'launch configuration', folder: session.workspaceFolder?.name },
     disabled: false,
     timeouts: { ...DEFAULT_TIMEOUTS },
-    launch: {
-      type: 'stdio',
-      command: config.command!,
-      args: config.args ?? [],
-      env: config.env ?? {},
-      cwd,
-      ...(config.envFile ? { envFile: path.resolve(cwd ?? process.cwd(), config.envFile) } : {}),
-    },
+    launch,
     secrets: [],
-    entry: { type: 'stdio', command: config.command, args: config.args, ...(config.watch ? { dev: { watch: normalizeWatch(config.watch) } } : {}) },
+    entry: { type: 'stdio', command: config.command, args: config.args, ...dev },
   };
 }
 

@@ -6,16 +6,43 @@
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
 import { McpDebugConfigurationProvider, McpDynamicConfigurationProvider, type DebugServers } from '../../../src/debug/debugConfigurationProvider';
-import type { StdioLaunch } from '../../../src/common/launchDefinition';
+import type { HttpLaunch, StdioLaunch } from '../../../src/common/launchDefinition';
 import { activateApi, EXTENSION_ID, folderUri, pidOf, running, textOf, waitFor } from '../helpers';
 
 const REPO = process.env.MCPWB_REPO ?? path.resolve(process.env.MCPWB_FIXTURES ?? '', '..', '..', '..');
 const DEBUGGEE = path.join(REPO, 'test', 'fixtures', 'debuggee', 'debuggeeServer.js');
 const BREAKPOINT_LINE = fs.readFileSync(DEBUGGEE, 'utf8').split('\n').findIndex((l) => l.includes('BREAKPOINT: echo'));
+const HTTP_DEBUGGEE = path.join(REPO, 'test', 'fixtures', 'debuggee', 'httpDebuggee.js');
+const HTTP_BREAKPOINT_LINE = fs.readFileSync(HTTP_DEBUGGEE, 'utf8').split('\n').findIndex((l) => l.includes('BREAKPOINT: http echo'));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
+  }
+}
 
 interface Seen {
   session: vscode.DebugSession;
@@ -75,13 +102,14 @@ suite('Debugging MCP servers (mcp debug type)', function () {
     assert.ok(pkg.activationEvents.includes('onDebugResolve:mcp'));
     assert.ok(pkg.activationEvents.includes('onDebugDynamicConfigurations:mcp'));
     const props = dbg.configurationAttributes.launch.properties;
-    for (const key of ['server', 'command', 'args', 'env', 'cwd', 'runtime', 'sourceMaps', 'outFiles', 'watch']) assert.ok(props[key], key);
+    for (const key of ['server', 'command', 'args', 'env', 'cwd', 'url', 'urlTimeout', 'runtime', 'sourceMaps', 'outFiles', 'watch']) assert.ok(props[key], key);
     for (const c of dbg.initialConfigurations) {
       assert.equal(c.type, 'mcp');
       assert.equal(c.request, 'launch');
       assert.ok(c.name && (c.server || c.command));
     }
     assert.ok(dbg.configurationSnippets.length >= 3);
+    assert.ok(dbg.configurationSnippets.some((s: { body: { url?: string; command?: string } }) => s.body.url && s.body.command), 'an HTTP server snippet');
     for (const s of dbg.configurationSnippets) {
       assert.ok(s.label && s.description, 'label and description');
       assert.equal(s.body.type, 'mcp');
@@ -166,6 +194,80 @@ suite('Debugging MCP servers (mcp debug type)', function () {
     // An inline server lives only as long as its session.
     await waitFor(() => !api.server('Debug debuggee'), 'the inline server to go away');
     await waitFor(() => allEnded(parent), 'every session of the debug run to end');
+  });
+
+  test('an HTTP server started by a command: debugger attached, URL awaited, connection over HTTP; stop kills it', async () => {
+    assert.ok(HTTP_BREAKPOINT_LINE > 0, 'marker line found');
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}/mcp`;
+    const bp = new vscode.SourceBreakpoint(new vscode.Location(vscode.Uri.file(HTTP_DEBUGGEE), new vscode.Position(HTTP_BREAKPOINT_LINE, 0)));
+    vscode.debug.addBreakpoints([bp]);
+    const name = 'Debug HTTP debuggee';
+    const parent = await startMcp({ name, command: 'node', args: [HTTP_DEBUGGEE, String(port)], url, urlTimeout: 30 });
+    let pid = 0;
+    try {
+      const c = await running(api, name);
+      const launch = c.launchOverride?.launch as HttpLaunch;
+      assert.deepEqual([launch.type, launch.url], ['http', url]);
+      assert.equal(c.state.kind === 'running' && c.state.transport, 'http');
+      const child = await waitFor(() => childOf(parent), 'the attached pwa-node child session');
+      assert.equal(child.configuration.request, 'attach');
+
+      const from = seen.length;
+      const call = c.callTool('echo', { text: 'over http' });
+      const stop = await stopped(from);
+      assert.ok(descendsFrom(stop.session, child), 'stopped in the attached session');
+      const trace = await stop.session.customRequest('stackTrace', { threadId: stop.message.body!.threadId, startFrame: 0, levels: 1 });
+      assert.equal(trace.stackFrames[0].line, HTTP_BREAKPOINT_LINE + 1);
+      assert.ok(String(trace.stackFrames[0].source.path).endsWith('test/fixtures/debuggee/httpDebuggee.js'), trace.stackFrames[0].source.path);
+      await vscode.commands.executeCommand('workbench.action.debug.continue');
+      assert.equal(textOf(await call), 'echo: over http');
+      pid = Number(textOf(await c.callTool('pid', {})));
+      assert.ok(pid > 0 && alive(pid));
+
+      // The process's stdout and stderr and the protocol trace reach the Debug Console.
+      const outputs = await waitFor(() => {
+        const o = seen.filter((s) => s.session.id === parent.id && s.message.event === 'output').map((s) => String(s.message.body?.output));
+        return o.some((x) => x.includes('tools/call')) && o;
+      }, 'the trace in the Debug Console');
+      assert.ok(outputs.some((o) => o.includes(`LISTENING ${url}`)), 'stdout in the Debug Console');
+      assert.ok(outputs.some((o) => o.includes('http debuggee ready')), 'stderr in the Debug Console');
+    } finally {
+      vscode.debug.removeBreakpoints([bp]);
+      await vscode.debug.stopDebugging(parent);
+    }
+    await waitFor(() => !api.server(name), 'the inline server to go away');
+    await waitFor(() => !alive(pid), 'the server process to be gone');
+    await waitFor(() => allEnded(parent), 'every session of the debug run to end');
+  });
+
+  test('a configured http server with "command" in the launch configuration: debugged at its url; stop restores its state', async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}/mcp`;
+    const settings = vscode.workspace.getConfiguration('mcpWorkbench');
+    const original = settings.inspect<Record<string, unknown>>('servers')?.globalValue;
+    await settings.update('servers', { ...original, 'http-dev': { type: 'http', url } }, vscode.ConfigurationTarget.Global);
+    let pid = 0;
+    try {
+      // Nothing listens at the url yet: the configured connection does not run.
+      const c = await waitFor(() => { const x = api.server('http-dev'); return x && x.state.kind !== 'starting' && x; }, 'the configured http server to settle');
+      assert.notEqual(c.state.kind, 'running');
+      const parent = await startMcp({ name: 'Debug http-dev', server: 'http-dev', command: 'node', args: [HTTP_DEBUGGEE, String(port)] });
+      await waitFor(() => c.launchOverride && c.state.kind === 'running', 'the debuggee connection');
+      assert.deepEqual(c.launchOverride!.launch, { ...c.definition.launch, url });
+      await waitFor(() => childOf(parent), 'the attached child session');
+      assert.equal(textOf(await c.callTool('echo', { text: 'configured' })), 'echo: configured');
+      pid = Number(textOf(await c.callTool('pid', {})));
+      assert.ok(pid > 0 && alive(pid));
+      await vscode.debug.stopDebugging(parent);
+      await waitFor(() => !c.launchOverride && c.state.kind !== 'running', 'the configured state back (not running, as before)');
+      await waitFor(() => !alive(pid), 'the server process to be gone');
+      await waitFor(() => allEnded(parent), 'every session of the debug run to end');
+      assert.equal(api.server('http-dev'), c, 'the same configured connection');
+    } finally {
+      await settings.update('servers', original, vscode.ConfigurationTarget.Global);
+      await waitFor(() => !api.server('http-dev'), 'the temporary server to go away');
+    }
   });
 
   test('debugging a configured server replaces its connection; stopping restores the normal one', async () => {

@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import {
-  commandName, DebugLaunchError, detectRuntime, entryPointCode, normalizeWatch, parseShebang, planDebugLaunch, splitWatchGlob, Throttle,
+  commandName, DebugLaunchError, detectRuntime, entryPointCode, isHttpUrl, normalizeWatch, parseShebang, planDebugLaunch, splitWatchGlob, Throttle, waitForUrl,
 } from '../../../src/common/debugLaunch';
 import type { StdioLaunch } from '../../../src/common/launchDefinition';
 
@@ -157,6 +159,71 @@ describe('debugLaunch', () => {
       assert.equal(runs, 2);
       release();
       t.dispose();
+    });
+  });
+
+  describe('HTTP servers: waiting for the URL', () => {
+    it('tells http(s) URLs from the rest', () => {
+      assert.ok(isHttpUrl('http://127.0.0.1:3000/mcp'));
+      assert.ok(isHttpUrl('https://example.com/mcp'));
+      for (const v of ['ftp://x/y', '127.0.0.1:3000', '', 3, undefined]) assert.ok(!isHttpUrl(v), String(v));
+    });
+
+    it('any HTTP status means the server answers; refused connections are retried', async () => {
+      let calls = 0;
+      const status = await waitForUrl('http://127.0.0.1:1/mcp', {
+        timeoutMs: 5000,
+        intervalMs: 1,
+        fetch: async (_url, init) => {
+          assert.equal(init.method, 'GET');
+          if (++calls < 3) throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } });
+          return { status: 400 };
+        },
+      });
+      assert.equal(status, 400);
+      assert.equal(calls, 3);
+    });
+
+    it('times out with the URL, the timeout and the last error', async () => {
+      let clock = 0;
+      await assert.rejects(waitForUrl('http://127.0.0.1:4567/mcp', {
+        timeoutMs: 1500,
+        now: () => clock,
+        sleep: async (ms) => { clock += Math.max(ms, 1); },
+        fetch: async () => { clock += 100; throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } }); },
+      }), (e: Error) => e instanceof DebugLaunchError
+        && e.message.includes('http://127.0.0.1:4567/mcp') && e.message.includes('1.5 s') && e.message.includes('ECONNREFUSED') && e.message.includes('"urlTimeout"'));
+    });
+
+    it('stops early with the abort reason (the process exited)', async () => {
+      let calls = 0;
+      await assert.rejects(waitForUrl('http://127.0.0.1:4567/mcp', {
+        timeoutMs: 60000,
+        intervalMs: 1,
+        abort: () => (calls >= 2 ? 'the server process exited (code 1)' : undefined),
+        fetch: async () => { calls++; throw new TypeError('fetch failed'); },
+      }), /Stopped waiting for http:\/\/127\.0\.0\.1:4567\/mcp to answer: the server process exited \(code 1\)/);
+      assert.equal(calls, 2);
+    });
+
+    it('against a real server: waits until it listens, and does not hang on a streamed answer', async () => {
+      // Reserve a port, start listening only later; the server answers GET with a never-ending stream.
+      const server = http.createServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(': open\n\n');
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      const { port } = server.address() as AddressInfo;
+      await new Promise<void>((r) => server.close(() => r()));
+      setTimeout(() => server.listen(port, '127.0.0.1'), 300);
+      try {
+        const started = Date.now();
+        assert.equal(await waitForUrl(`http://127.0.0.1:${port}/mcp`, { timeoutMs: 10000, intervalMs: 50 }), 200);
+        assert.ok(Date.now() - started >= 250, 'it waited for the server to listen');
+      } finally {
+        server.closeAllConnections();
+        await new Promise<void>((r) => server.close(() => r()));
+      }
     });
   });
 });
