@@ -8,6 +8,7 @@ import { registerActivity } from './activity/registerActivity';
 import { registerApproval } from './approval/registerApproval';
 import { registerAuth } from './auth/registerAuth';
 import { registerChat } from './chat/registerChat';
+import { registerDiscovery } from './config/registerDiscovery';
 import { registerDebug } from './debug/registerDebug';
 import { openServerConfig, registerCommands } from './commands';
 import { registerLanguageClient } from './language/languageClient';
@@ -39,6 +40,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
       ...registerAuth(wb),
       ...registerDebug(wb),
       ...registerLanguageClient(wb),
+      ...registerDiscovery(wb),
     );
     // The Servers view's welcome ("no servers configured") must not show before config was read.
     wb.ready.finally(() => void vscode.commands.executeCommand('setContext', 'mcpWorkbench.configLoaded', true)).catch(() => undefined);

@@ -6,7 +6,8 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { buildDefinitions, inputKey, type ConfigDocument } from './common/definitionBuilder';
-import type { ServerDefinition } from './common/launchDefinition';
+import { withoutDuplicateDiscoveries } from './common/discoverySources';
+import { assignLabels, type ServerDefinition } from './common/launchDefinition';
 import type { McpLogLevel } from './common/logLevels';
 import { DEFAULT_TIMEOUTS, type TimeoutSettings } from './common/serverConfig';
 import { Emitter } from './common/emitter';
@@ -118,13 +119,16 @@ export class Workbench implements vscode.Disposable {
   private async loadDefinitions(): Promise<ServerDefinition[]> {
     this.documents = await this.sources.load();
     const configured = vscode.workspace.getConfiguration('mcpWorkbench').get<Partial<TimeoutSettings>>('timeouts', {});
-    return buildDefinitions(this.documents, {
+    const defs = buildDefinitions(this.documents, {
       workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((f) => ({ name: f.name, path: f.uri.fsPath })),
       userHome: os.homedir(),
       env: process.env,
       defaultTimeouts: { ...DEFAULT_TIMEOUTS, ...configured },
       inputValue: (doc, input) => this.inputs.get(inputKey(doc.source, input.id)),
     });
+    const kept = withoutDuplicateDiscoveries(defs);
+    if (kept.length !== defs.length) assignLabels(kept);
+    return kept;
   }
 
   private async collectInputs(def: ServerDefinition): Promise<boolean> {
@@ -142,7 +146,7 @@ export class Workbench implements vscode.Disposable {
    * The environment stdio servers inherit: the extension host's, with the login shell's PATH
    * merged in on macOS/Linux when it has directories the host lacks (GUI launches miss them).
    */
-  private async baseEnv(): Promise<Record<string, string | undefined>> {
+  async baseEnv(): Promise<Record<string, string | undefined>> {
     const env = { ...process.env };
     if (process.platform !== 'win32' && vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>('useLoginShellPath', true)) {
       this.loginShellPath ??= readLoginShellPath();

@@ -77,7 +77,8 @@ export class ApprovalService implements vscode.Disposable {
   openExternal: (uri: vscode.Uri) => Thenable<boolean> = (uri) => vscode.env.openExternal(uri);
   readonly features: ClientFeatures;
 
-  constructor(private readonly models: ModelService) {
+  /** `models`: the extension's one ModelService (modelServiceFor), also for the tests. */
+  constructor(readonly models: ModelService) {
     this.onDidChange = this.changeEmitter.event;
     this.disposables.push({ dispose: this.queue.onDidChange(() => this.changed()).dispose });
     this.features = createClientFeatures({

@@ -42,15 +42,35 @@ export class VscodeLmBackend implements ModelBackend {
       if (request.maxTokens !== undefined) modelOptions.max_tokens = request.maxTokens;
       if (request.temperature !== undefined) modelOptions.temperature = request.temperature;
       const response = await chat.sendRequest(messages, { justification: vscode.l10n.t('An MCP server asked to sample a reply (sampling/createMessage).'), modelOptions }, source.token);
+      // VS Code (1.100) forwards the token's cancellation to the provider only while the
+      // request is being started, not once it streams: the provider goes on. So stop reading
+      // at once on abort instead of waiting for the stream's next part or end.
+      const aborted = new Promise<never>((_, reject) => {
+        const fail = () => reject(new Error(vscode.l10n.t('Cancelled')));
+        if (signal.aborted) fail();
+        else signal.addEventListener('abort', fail, { once: true });
+      });
+      aborted.catch(() => undefined);
+      const parts = response.text[Symbol.asyncIterator]();
       let text = '';
       let emitted = 0;
-      for await (const chunk of response.text) {
+      for (;;) {
+        let next: IteratorResult<string>;
+        try {
+          next = await Promise.race([parts.next(), aborted]);
+        } catch (error) {
+          if (signal.aborted) void parts.return?.()?.catch(() => undefined);
+          throw error;
+        }
+        if (next.done) break;
+        const chunk = next.value;
         text += chunk;
         const cut = applyStopSequences(text, request.stopSequences);
         // Hold back what could still turn into a stop sequence only when one matched.
         if (cut.stopped) {
           if (cut.text.length > emitted) onText(cut.text.slice(emitted));
           source.cancel();
+          void parts.return?.()?.catch(() => undefined);
           return { text: cut.text, stopReason: 'stopSequence', model: chat.id };
         }
         onText(text.slice(emitted));

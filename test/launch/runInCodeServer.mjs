@@ -15,6 +15,18 @@
 // --vsix FILE          test the packaged extension: unzip FILE and load its extension/
 // --extension-path DIR load DIR as development extension instead of the repo root
 //                      (repeatable, e.g. for a test-only fixture extension)
+//
+//                      NOTE: the browser workbench keeps only the LAST extensionDevelopmentPath
+//                      of its `payload` (it becomes a Map), so with several paths only the
+//                      last one loads; the launcher warns. Fixture extensions are installed
+//                      instead (below).
+//
+// Test-only fixture extensions: every test/fixtures/extensions/<dir>/ with a package.json
+// (e.g. fake-model, a deterministic vscode.lm chat model) is copied into the run's
+// --extensions-dir as an installed extension, with --enable-proposed-api <publisher.name>,
+// for the `main` suite and for --e2e, whatever extension is under test (repo, --vsix or
+// --extension-path). (code-server's build also allows the proposals every extension
+// declares.) MCPWB_NO_FIXTURE_EXTENSIONS=1 leaves them out.
 // --keep-open          run no tests: start VS Code, print the URL, wait for Ctrl-C
 //   --folder DIR       the folder (or .code-workspace file) to open (default: a copy of
 //                      the `main` workspace)
@@ -190,6 +202,34 @@ function tail(text, lines) {
 }
 
 // ---------------------------------------------------------------------------------
+// Test-only fixture extensions (test/fixtures/extensions/<dir>/package.json), installed next
+// to the extension under test for the `main` suite and the e2e tests.
+const FIXTURE_EXTENSIONS_DIR = path.join(REPO, 'test', 'fixtures', 'extensions');
+const FIXTURE_EXTENSION_RUNS = new Set(['main', 'e2e']);
+
+/**
+ * Copies the fixture extensions into `extensionsDir` (a fresh --extensions-dir: VS Code's
+ * server registers what it finds there when it starts) for the runs that use them. Returns
+ * the server arguments enabling their proposed API.
+ */
+function installFixtureExtensions(run, extensionsDir) {
+  if (!FIXTURE_EXTENSION_RUNS.has(run) || process.env.MCPWB_NO_FIXTURE_EXTENSIONS || !fs.existsSync(FIXTURE_EXTENSIONS_DIR)) return [];
+  const args = [];
+  const names = [];
+  for (const e of fs.readdirSync(FIXTURE_EXTENSIONS_DIR, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    const dir = path.join(FIXTURE_EXTENSIONS_DIR, e.name);
+    if (!e.isDirectory() || !fs.existsSync(path.join(dir, 'package.json'))) continue;
+    const manifest = readJson(path.join(dir, 'package.json'));
+    const id = `${manifest.publisher}.${manifest.name}`;
+    fs.cpSync(dir, path.join(extensionsDir, `${id}-${manifest.version}`), { recursive: true });
+    if (manifest.enabledApiProposals?.length) args.push('--enable-proposed-api', id);
+    names.push(id);
+  }
+  if (names.length) log(`installed test fixture extension(s): ${names.join(', ')}`);
+  return args;
+}
+
+// ---------------------------------------------------------------------------------
 // VSIX: a zip; the extension lives under extension/.
 function unzipVsix(vsix, dest) {
   fs.mkdirSync(dest, { recursive: true });
@@ -240,7 +280,7 @@ function extractZip(buf, dest) {
 /**
  * Starts VS Code's server. Returns { port, url(folder, payload), output, onLine, stop, exited }.
  */
-async function startServer({ vscodeDir, host, port, userDataDir, serverDataDir, extensionsDir, env, logFile }) {
+async function startServer({ vscodeDir, host, port, userDataDir, serverDataDir, extensionsDir, env, logFile, extraArgs = [] }) {
   const args = [
     path.join(vscodeDir, 'out', 'server-main.js'),
     '--host', host,
@@ -250,6 +290,7 @@ async function startServer({ vscodeDir, host, port, userDataDir, serverDataDir, 
     '--user-data-dir', userDataDir,
     '--server-data-dir', serverDataDir,
     '--extensions-dir', extensionsDir,
+    ...extraArgs,
   ];
   const childEnv = { ...process.env, ...env };
   // Variables of a surrounding VS Code (integrated terminal) would confuse this one.
@@ -526,6 +567,7 @@ async function runSuite(suite, { vscodeDir, extensionPaths, chromium }) {
     extensionsDir: dirs.extensions,
     env,
     logFile: serverLog,
+    extraArgs: installFixtureExtensions(suite, dirs.extensions),
   });
 
   // console.* in the extension host (mocha's reporter too) lands only in the browser's
@@ -712,6 +754,7 @@ async function runE2eModule(file, { vscodeDir, extensionPaths, chromium }) {
     extensionsDir: dirs.extensions,
     env: { MCPWB_E2E: name, ...sandboxEnv(dirs) },
     logFile: serverLog,
+    extraArgs: installFixtureExtensions('e2e', dirs.extensions),
   });
   if (VERBOSE) server.onLine((line) => console.log(`[server] ${line}`));
   const { page, browserConsole } = await launchBrowser(chromium, dirs.browser);
@@ -905,6 +948,9 @@ async function main() {
     extensionPaths = [ext, ...extensionPaths];
   }
   if (extensionPaths.length === 0) extensionPaths = [REPO];
+  if (extensionPaths.length > 1) {
+    log(`warning: the browser workbench loads only the last extensionDevelopmentPath (${extensionPaths[extensionPaths.length - 1]}); put test-only extensions in test/fixtures/extensions/ instead`);
+  }
 
   if (values['keep-open']) {
     const port = Number(values.port || process.env.PORT || 3010);

@@ -77,6 +77,20 @@ async function runUntrusted({ extensionDevelopmentPath, extensionTestsPath, laun
   if (code !== 0) throw new Error(`VS Code exited with ${code}`);
 }
 
+/** test/fixtures/extensions/<dir>/ with a package.json: { dir, id: publisher.name }. */
+function fixtureExtensions() {
+  const root = path.join(REPO, 'test', 'fixtures', 'extensions');
+  if (process.env.MCPWB_NO_FIXTURE_EXTENSIONS || !fs.existsSync(root)) return [];
+  return fs
+    .readdirSync(root, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && fs.existsSync(path.join(root, e.name, 'package.json')))
+    .map((e) => {
+      const dir = path.join(root, e.name);
+      const manifest = readJson(path.join(dir, 'package.json'));
+      return { dir, id: `${manifest.publisher}.${manifest.name}` };
+    });
+}
+
 async function runSuite(suite, extensionDevelopmentPath) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `mcpwb-electron-${suite}-`));
   const workspace = path.join(tmp, 'workspace');
@@ -98,11 +112,15 @@ async function runSuite(suite, extensionDevelopmentPath) {
   const extra = path.join(REPO, 'test', 'fixtures', 'workspaces', `${suite}.settings.json`);
   writeJson(path.join(userData, 'User', 'settings.json'), { ...settings, ...(fs.existsSync(extra) ? readJson(extra) : {}) });
 
+  // The test-only fixture extensions (test/fixtures/extensions/*, e.g. the fake vscode.lm
+  // model) for the `main` suite, as further development extensions with their proposed API
+  // enabled (stable builds allow proposals only with --enable-proposed-api).
+  const fixtures = suite === 'main' ? fixtureExtensions() : [];
   const options = {
     version: VSCODE_VERSION,
-    extensionDevelopmentPath,
+    extensionDevelopmentPath: fixtures.length ? [extensionDevelopmentPath, ...fixtures.map((f) => f.dir)] : extensionDevelopmentPath,
     extensionTestsPath: path.join(REPO, 'out', 'test', 'integration', 'index.js'),
-    launchArgs: [workspaceTarget(workspace), '--disable-extensions', `--user-data-dir=${userData}`, `--extensions-dir=${extensionsDir}`],
+    launchArgs: [workspaceTarget(workspace), '--disable-extensions', `--user-data-dir=${userData}`, `--extensions-dir=${extensionsDir}`, ...fixtures.flatMap((f) => ['--enable-proposed-api', f.id])],
     extensionTestsEnv: {
       MCPWB_SUITE: suite,
       MCPWB_RESULT_FILE: resultFile,

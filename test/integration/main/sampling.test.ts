@@ -5,11 +5,11 @@
  * OpenAI-compatible endpoint against a fake server on 127.0.0.1.
  */
 import * as assert from 'node:assert/strict';
-import * as http from 'node:http';
 import * as vscode from 'vscode';
 import type { ApprovalService } from '../../../src/approval/approvalService';
 import type { SamplingView } from '../../../src/common/approvalProtocol';
 import type { McpServerConnection } from '../../../src/mcp/serverConnection';
+import { startFakeOpenAi, type FakeOpenAi } from '../fakeOpenAi';
 import { activateApi, running, textOf, waitFor } from '../helpers';
 
 type Outcome = { ok: boolean; result?: { content: { text: string }; model: string; stopReason: string }; code?: number; message?: string };
@@ -18,9 +18,8 @@ suite('Sampling', function () {
   this.timeout(60000);
   let service: ApprovalService;
   let connection: McpServerConnection;
-  let fake: http.Server;
+  let fake: FakeOpenAi;
   let fakeUrl = '';
-  const seen: unknown[] = [];
   const cfg = () => vscode.workspace.getConfiguration('mcpWorkbench');
 
   async function sampling(): Promise<SamplingView> {
@@ -33,27 +32,12 @@ suite('Sampling', function () {
     connection = await running(api, 'fixture-stdio');
     service = (await vscode.commands.executeCommand<ApprovalService>('mcpWorkbench.showRequests'))!;
     service.resetSession();
-    fake = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => (body += c));
-      req.on('end', () => {
-        const json = JSON.parse(body);
-        seen.push(json);
-        const last = json.messages[json.messages.length - 1].content;
-        if (json.stream) {
-          res.writeHead(200, { 'content-type': 'text/event-stream' });
-          for (const part of ['fake ', 'says: ', String(last)]) res.write(`data: ${JSON.stringify({ model: 'fake-model-1', choices: [{ delta: { content: part } }] })}\n\n`);
-          res.write(`data: ${JSON.stringify({ model: 'fake-model-1', choices: [{ delta: {}, finish_reason: 'length' }] })}\n\n`);
-          res.end('data: [DONE]\n\n');
-        }
-      });
-    });
-    await new Promise<void>((r) => fake.listen(0, '127.0.0.1', r));
-    fakeUrl = `http://127.0.0.1:${(fake.address() as { port: number }).port}/v1`;
+    fake = await startFakeOpenAi();
+    fakeUrl = fake.url;
   });
 
   suiteTeardown(async () => {
-    fake?.close();
+    await fake?.close();
     await cfg().update('models.openaiCompatible.url', undefined, vscode.ConfigurationTarget.Global);
     await cfg().update('models.openaiCompatible.model', undefined, vscode.ConfigurationTarget.Global);
     await cfg().update('sampling.serverPolicies', undefined, vscode.ConfigurationTarget.Global);
@@ -80,9 +64,12 @@ suite('Sampling', function () {
     assert.deepEqual(view.messages[0].blocks, [{ kind: 'text', text: 'Say hi' }]);
     assert.equal(view.messages[1].blocks[0].kind, 'image');
     assert.equal(service.pendingCount, 1, 'badge count');
-    assert.equal(view.draft.modelId, 'manual', 'no other backend is configured: answer by hand');
+    // No hint matches: the first model is pre-selected (vscode.lm models come first: the test
+    // fixture extension's fake model when the launcher loaded it), "answer by hand" is last.
+    assert.equal(view.draft.modelId, view.models[0].id);
+    assert.equal(view.models[view.models.length - 1].id, 'manual');
     assert.deepEqual(service.approve(view.id), { ok: false, reason: 'there is no response to approve yet: Send first' });
-    assert.deepEqual(await service.send(view.id), { ok: true });
+    assert.deepEqual(await service.send(view.id, { modelId: 'manual' }), { ok: true });
     assert.deepEqual(service.approve(view.id, { responseText: 'Hi there' }), { ok: true });
     const outcome = await result;
     assert.deepEqual(outcome, { ok: true, result: { role: 'assistant', content: { type: 'text', text: 'Hi there' }, model: 'human', stopReason: 'endTurn' } });
@@ -109,7 +96,7 @@ suite('Sampling', function () {
     const sub = service.onDidStream((c) => chunks.push(c.text));
     assert.deepEqual(await service.send(view.id, { texts: { '0.0': 'edited prompt' }, systemPrompt: 'edited system' }), { ok: true });
     sub.dispose();
-    const sent = seen[seen.length - 1] as { messages: { role: string; content: string }[]; max_tokens: number; model: string };
+    const sent = fake.requests[fake.requests.length - 1] as { messages: { role: string; content: string }[]; max_tokens: number; model: string };
     assert.deepEqual(sent.messages, [{ role: 'system', content: 'edited system' }, { role: 'user', content: 'edited prompt' }]);
     assert.equal(sent.max_tokens, 7);
     assert.equal(chunks.join(''), 'fake says: edited prompt');
@@ -125,7 +112,7 @@ suite('Sampling', function () {
     await cfg().update('models.openaiCompatible.url', fakeUrl, vscode.ConfigurationTarget.Global);
     await cfg().update('models.openaiCompatible.model', 'fake-model', vscode.ConfigurationTarget.Global);
     await service.setPolicy('fixture-stdio', 'always');
-    const outcome = await call('sample', { prompt: 'auto' });
+    const outcome = await call('sample', { prompt: 'auto', hints: ['fake-model'] });
     assert.equal(outcome.ok, true);
     assert.equal(outcome.result?.content.text, 'fake says: auto');
     assert.equal(service.pendingCount, 0);

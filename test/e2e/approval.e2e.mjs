@@ -1,0 +1,208 @@
+// End-to-end, through the real workbench: the approval panel (MCP Requests) as a user sees it.
+// 1. Sampling: run the fixture tool `sample` from the Run Tool panel; the server's
+//    sampling/createMessage opens the approval panel; edit the prompt, pick the fake
+//    vscode.lm model (test/fixtures/extensions/fake-model, installed by the launcher), Send,
+//    edit the streamed reply, Approve; the Run Tool panel shows the approved text.
+// 2. Elicitation: run the fixture tool `elicit`; the form opens in the same panel; an invalid
+//    name shows its problem, the fixed form is accepted; the tool result has the content.
+// Run with `npm run test:e2e` (test/launch/runInCodeServer.mjs --e2e documents the run()
+// contract). Screenshots: test-results/e2e/approval-*.png.
+
+const FAKE_MODEL = 'vscode-lm:mcpwb-fake/mcpwb-fake-echo';
+
+export async function run({ page, step, screenshot }) {
+  const tag = Date.now().toString(36);
+  const servers = page.getByRole('tree', { name: /^Servers\b/ });
+  const serverItem = servers.getByRole('treeitem', { name: /^fixture-stdio,/ });
+  const toolsGroup = servers.getByRole('treeitem', { name: /^Tools \d+$/ });
+  const sampleItem = servers.getByRole('treeitem', { name: /^Sample sample\b/ });
+  const elicitItem = servers.getByRole('treeitem', { name: /^Elicit elicit\b/ });
+  const restMouse = () => page.mouse.move(700, 880);
+
+  // Both panels are webviews of the same extension (nested iframes); tell them apart by content.
+  const approval = () => frameWith(page, '#queue, #empty, #app > .loading');
+  // The Run Tool panel of one tool: its h1 is "<title> <code>name</code>".
+  const runner = (tool) => frameWith(page, `h1 code:text-is("${tool}")`);
+
+  await step('open the MCP view; fixture-stdio runs; expand its Tools', async () => {
+    await page.getByRole('tab', { name: /^MCP\b/ }).click();
+    await serverItem.filter({ hasText: 'stdio · v1.0.0' }).waitFor({ state: 'visible' });
+    await serverItem.click();
+    await expectAttribute(serverItem, 'aria-expanded', 'true');
+    await toolsGroup.click();
+    await expectAttribute(toolsGroup, 'aria-expanded', 'true');
+    await sampleItem.waitFor({ state: 'visible' });
+  });
+
+  // ---------------------------------------------------------------------------------------
+  // Sampling
+  const prompt = `Write a haiku about tests ${tag}`;
+  const edited = `Write a haiku about Playwright ${tag}`;
+  const approved = `Green checks in a row,\nthe webview clicked by a bot (${tag})`;
+
+  await step('run the `sample` tool: the approval panel opens on the sampling request', async () => {
+    await sampleItem.click();
+    await page.getByRole('tab', { name: /^Run Sample\b/ }).waitFor({ state: 'visible' });
+    const form = await runner('sample');
+    await form.locator('.field[data-pointer="/prompt"]').getByRole('textbox').fill(prompt);
+    await form.getByRole('button', { name: 'Run', exact: true }).click();
+    await page.getByRole('tab', { name: /^MCP Requests\b/ }).waitFor({ state: 'visible' });
+    const panel = await approval();
+    await panel.locator('.queue-item[data-id]').first().waitFor({ state: 'visible' });
+    await expectText(panel.locator('#asker'), 'fixture-stdio');
+    await expectValue(panel.locator('#msg-0-0'), prompt);
+    const models = await panel.locator('#model option').evaluateAll((os) => os.map((o) => o.value));
+    if (!models.includes(FAKE_MODEL) || !models.includes('manual')) throw new Error(`#model offers ${JSON.stringify(models)}; expected the fake vscode.lm model and "manual"`);
+    if (!(await panel.locator('#approve').isDisabled())) throw new Error('Approve is enabled before anything was sent');
+    await restMouse();
+    await screenshot('approval-01-sampling-request');
+  });
+
+  await step('edit the prompt, pick the fake vscode.lm model, Send: the reply streams into the response', async () => {
+    const panel = await approval();
+    await panel.locator('#msg-0-0').fill(edited);
+    await panel.locator('#model').selectOption(FAKE_MODEL);
+    await panel.locator('#send').click();
+    await expectValue(panel.locator('#response'), `fake reply to: ${edited}`);
+    await expectText(panel.locator('.meta'), 'model mcpwb-fake-echo, stopReason endTurn');
+    await panel.locator('#approve:enabled').waitFor();
+    await restMouse();
+    await screenshot('approval-02-sampling-response');
+  });
+
+  await step('edit the response and Approve: the queue empties, the tool result has the approved text', async () => {
+    const panel = await approval();
+    await panel.locator('#response').fill(approved);
+    await screenshot('approval-03-sampling-edited');
+    await panel.locator('#approve').click();
+    await panel.locator('#empty').waitFor({ state: 'visible' });
+    const form = await runner('sample');
+    const result = form.locator('#result .outcome pre.text').first();
+    await result.waitFor({ state: 'visible' });
+    const text = await waitForText(result, (t) => t.includes('"ok"'));
+    const outcome = JSON.parse(text);
+    const expected = { role: 'assistant', content: { type: 'text', text: approved }, model: 'mcpwb-fake-echo', stopReason: 'endTurn' };
+    if (!outcome.ok || !sameJson(outcome.result, expected)) {
+      throw new Error(`tool result ${text}, expected the approved reply ${JSON.stringify(expected)}`);
+    }
+    await restMouse();
+    await screenshot('approval-04-sampling-result');
+  });
+
+  // ---------------------------------------------------------------------------------------
+  // Elicitation (form mode, the fixture's default schema: every field kind)
+  await step('run the `elicit` tool: the form opens in the approval panel, defaults filled in', async () => {
+    await elicitItem.click();
+    await page.getByRole('tab', { name: /^Run Elicit\b/ }).waitFor({ state: 'visible' });
+    const form = await runner('elicit');
+    await form.getByRole('heading', { level: 1, name: /^Elicit/ }).waitFor({ state: 'visible' });
+    await form.getByRole('button', { name: 'Run', exact: true }).click();
+    const panel = await approval();
+    await panel.locator('#elicit-form').waitFor({ state: 'visible' });
+    await expectText(panel.locator('#asker'), 'fixture-stdio');
+    await expectValue(panel.locator('#field-age'), '30');
+    await expectValue(panel.locator('#field-nickname'), 'buddy');
+    if (!(await panel.locator('#field-subscribe').isChecked())) throw new Error('#field-subscribe (default true) is not checked');
+    await restMouse();
+    await screenshot('approval-05-elicit-form');
+  });
+
+  await step('an invalid name ("X", minLength 2): Accept shows the problem next to it, nothing is sent', async () => {
+    const panel = await approval();
+    await panel.locator('#field-name').fill('X');
+    // The tool call's progress toast (bottom right, "MCP fixture-stdio: Elicit  Cancel") lies
+    // over the form's buttons when the form is taller than the panel: a mouse click on Accept
+    // hits the toast. Keyboard, as a user would then: focus the button, press Enter.
+    await panel.locator('#accept').press('Enter');
+    const problem = await waitForText(panel.locator('#problem-name'), (t) => t.trim().length > 0);
+    if (!/2/.test(problem)) throw new Error(`#problem-name says ${JSON.stringify(problem)}; expected the minimum length 2`);
+    await panel.locator('#elicit-form').waitFor({ state: 'visible' }); // still waiting for the user
+    await restMouse();
+    await screenshot('approval-06-elicit-invalid');
+  });
+
+  await step('fix the name, fill email and size, Accept: the tool result has the accepted content', async () => {
+    const panel = await approval();
+    await panel.locator('#field-name').fill('Ada Lovelace');
+    await panel.locator('#field-email').fill('ada@example.com');
+    await panel.locator('#field-size').selectOption('m');
+    await panel.locator('#accept').press('Enter');
+    await panel.locator('#empty').waitFor({ state: 'visible' });
+    // The Run Elicit panel opened in the approval panel's editor group, behind it: show it.
+    await page.getByRole('tab', { name: /^Run Elicit\b/ }).click();
+    const form = await runner('elicit');
+    const result = form.locator('#result .outcome pre.text').first();
+    const text = await waitForText(result, (t) => t.includes('"accept"'));
+    const outcome = JSON.parse(text);
+    const content = outcome.result?.content ?? {};
+    const expected = { name: 'Ada Lovelace', email: 'ada@example.com', age: 30, subscribe: true, color: 'green', size: 'm', toppings: ['cheese'], nickname: 'buddy' };
+    for (const [key, value] of Object.entries(expected)) {
+      if (!sameJson(content[key], value)) throw new Error(`accepted ${key} = ${JSON.stringify(content[key])}, expected ${JSON.stringify(value)}; result ${text}`);
+    }
+    if (outcome.result.action !== 'accept') throw new Error(`action ${outcome.result.action}`);
+    await restMouse();
+    await screenshot('approval-07-elicit-result');
+  });
+}
+
+/** Deep equality of JSON values, whatever the order of object keys. */
+function sameJson(a, b) {
+  const norm = (v) => (Array.isArray(v) ? v.map(norm) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, norm(v[k])])) : v);
+  return JSON.stringify(norm(a)) === JSON.stringify(norm(b));
+}
+
+/**
+ * The webview frame (the inner iframe#active-frame of a webview) that has an element matching
+ * `selector`; polls, since webviews load (and the approval panel re-renders) asynchronously.
+ */
+async function frameWith(page, selector, timeout = 20_000) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    for (const frame of page.frames()) {
+      if (frame === page.mainFrame() || frame.isDetached()) continue;
+      const count = await frame.locator(selector).count().catch(() => 0);
+      if (count > 0) return frame;
+    }
+    if (Date.now() > deadline) throw new Error(`no webview shows ${selector} within ${timeout / 1000} s`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function waitForText(locator, ok, timeout = 15_000) {
+  const deadline = Date.now() + timeout;
+  let seen;
+  while (Date.now() < deadline) {
+    seen = await locator.textContent({ timeout: Math.max(1, deadline - Date.now()) }).catch(() => seen);
+    if (seen !== undefined && seen !== null && ok(seen)) return seen;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${locator}: text ${JSON.stringify(seen)} did not become what was expected`);
+}
+
+async function expectText(locator, expected, timeout = 15_000) {
+  return waitForText(locator, (t) => t.trim() === expected, timeout).catch((err) => {
+    throw new Error(`${err.message} (expected ${JSON.stringify(expected)})`);
+  });
+}
+
+async function expectValue(locator, expected, timeout = 15_000) {
+  const deadline = Date.now() + timeout;
+  let seen;
+  while (Date.now() < deadline) {
+    seen = await locator.inputValue({ timeout: Math.max(1, deadline - Date.now()) }).catch(() => seen);
+    if (seen === expected) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${locator}: value ${JSON.stringify(seen)}, expected ${JSON.stringify(expected)}`);
+}
+
+async function expectAttribute(locator, name, value, timeout = 10_000) {
+  const deadline = Date.now() + timeout;
+  let seen;
+  while (Date.now() < deadline) {
+    seen = await locator.getAttribute(name, { timeout: deadline - Date.now() }).catch(() => seen);
+    if (seen === value) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`expected ${name}="${value}" on ${locator}, last seen ${JSON.stringify(seen)}`);
+}
