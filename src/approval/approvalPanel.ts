@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { parseFromWebview, type FromWebview, type ToWebview } from '../common/approvalProtocol';
 import type { ApprovalService } from './approvalService';
+import { webviewHtml, webviewResourceRoots } from '../webviews/webviewHtml';
 
 export class ApprovalPanel implements vscode.Disposable {
   static readonly viewType = 'mcpWorkbench.approval';
@@ -38,7 +39,7 @@ export class ApprovalPanel implements vscode.Disposable {
     this.panel = vscode.window.createWebviewPanel(ApprovalPanel.viewType, vscode.l10n.t('MCP Requests'), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
       enableScripts: true,
       retainContextWhenHidden: false,
-      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')],
+      localResourceRoots: webviewResourceRoots(extensionUri),
     });
     this.panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'mcp.svg');
     this.panel.webview.html = this.html();
@@ -138,28 +139,7 @@ export class ApprovalPanel implements vscode.Disposable {
   }
 
   private html(): string {
-    const webview = this.panel.webview;
-    const bytes = new Uint8Array(24);
-    globalThis.crypto.getRandomValues(bytes);
-    const nonce = Buffer.from(bytes).toString('base64').replace(/[^A-Za-z0-9]/g, '');
-    const root = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(root, 'approval.js'));
-    const style = webview.asWebviewUri(vscode.Uri.joinPath(root, 'approval.css'));
-    const csp = ["default-src 'none'", `img-src ${webview.cspSource} data:`, 'media-src data:', `style-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style}">
-<title>MCP Requests</title>
-</head>
-<body>
-<main id="app" aria-live="polite"><p class="loading">Loading…</p></main>
-<script nonce="${nonce}" src="${script}"></script>
-</body>
-</html>`;
+    return webviewHtml(this.panel.webview, this.extensionUri, 'approval', vscode.l10n.t('MCP Requests'));
   }
 
   dispose(): void {

@@ -5,11 +5,10 @@
  * line by line; `kill` ends the whole process tree. No `vscode` import.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import * as fs from 'node:fs/promises';
 import * as readline from 'node:readline';
-import { parseEnvFile, type StdioLaunch } from '../common/launchDefinition';
+import type { StdioLaunch } from '../common/launchDefinition';
 import { Emitter } from '../common/emitter';
-import { describeMissingCommand, resolveCommand } from './commandResolution';
+import { planStdioSpawn } from './stdioSpawn';
 
 export interface ProcessExit {
   code: number | null;
@@ -67,26 +66,7 @@ export class DebuggeeProcess {
    * on top. Throws an Error a user can act on when the command or `cwd` is missing.
    */
   static async start(launch: StdioLaunch, baseEnv: Record<string, string | undefined>, label: string): Promise<DebuggeeProcess> {
-    const env: Record<string, string | undefined> = { ...baseEnv };
-    if (launch.envFile) {
-      const text = await fs.readFile(launch.envFile, 'utf8').catch((error: unknown) => {
-        throw new Error(`The envFile "${launch.envFile}" of "${label}" cannot be read: ${(error as Error).message}.`);
-      });
-      Object.assign(env, parseEnvFile(text));
-    }
-    for (const [key, value] of Object.entries(launch.env)) {
-      if (value === null) delete env[key];
-      else env[key] = value;
-    }
-    if (launch.cwd) {
-      const stat = await fs.stat(launch.cwd).catch(() => undefined);
-      if (!stat?.isDirectory()) throw new Error(`The working directory "${launch.cwd}" of "${label}" does not exist.`);
-    }
-    const pathValue = env.PATH ?? env.Path ?? '';
-    const found = resolveCommand(launch.command, { pathValue, pathExt: env.PATHEXT, cwd: launch.cwd });
-    if (!found.resolved) throw new Error(`Cannot start "${label}": ${describeMissingCommand(launch.command, found)}`);
-    const command = found.needsShell ? (env.ComSpec ?? 'cmd.exe') : found.resolved;
-    const args = found.needsShell ? ['/d', '/s', '/c', found.resolved, ...launch.args] : launch.args;
+    const { command, args, env, resolved } = await planStdioSpawn(launch, baseEnv, `"${label}"`);
     const child = spawn(command, args, {
       cwd: launch.cwd,
       env: env as NodeJS.ProcessEnv,
@@ -95,7 +75,7 @@ export class DebuggeeProcess {
       detached: process.platform !== 'win32',
       windowsHide: true,
     });
-    return new DebuggeeProcess(child, [found.resolved, ...launch.args].join(' '));
+    return new DebuggeeProcess(child, [resolved, ...launch.args].join(' '));
   }
 
   /** SIGTERM to the process tree, SIGKILL after a grace period; resolves once it has exited. */

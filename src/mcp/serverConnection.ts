@@ -6,7 +6,6 @@
  * No `vscode` import: the extension, the unit tests and the headless conformance client all
  * drive this same class.
  */
-import * as fs from 'node:fs/promises';
 import * as readline from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -37,13 +36,13 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { Emitter } from '../common/emitter';
-import { parseEnvFile, type HttpLaunch, type Launch, type ServerDefinition, type StdioLaunch } from '../common/launchDefinition';
+import type { HttpLaunch, Launch, ServerDefinition, StdioLaunch } from '../common/launchDefinition';
 import { channelLevelFor, formatLogData, type ChannelLevel, type McpLogLevel } from '../common/logLevels';
 import { redactText } from '../common/redact';
 import type { TimeoutSettings } from '../common/serverConfig';
 import { STOPPED, type ServerState } from '../common/serverState';
 import type { TraceRecord } from '../common/trace';
-import { describeMissingCommand, resolveCommand } from './commandResolution';
+import { planStdioSpawn, SpawnError, type StdioSpawnPlan } from './stdioSpawn';
 import type { WorkbenchOAuthProvider } from './oauthProvider';
 import { TracingTransport } from './tracingTransport';
 
@@ -595,35 +594,14 @@ export class McpServerConnection {
 
   private async connectStdio(launch: StdioLaunch, generation: number): Promise<Session> {
     const def = this._definition;
-    const env: Record<string, string | undefined> = { ...(await this.host.baseEnv()) };
-    if (launch.envFile) {
-      let text: string;
-      try {
-        text = await fs.readFile(launch.envFile, 'utf8');
-      } catch (error) {
-        throw new ServerError(`The envFile "${launch.envFile}" of server "${def.name}" cannot be read: ${errorText(error)}.`);
-      }
-      Object.assign(env, parseEnvFile(text));
+    let plan: StdioSpawnPlan;
+    try {
+      plan = await planStdioSpawn(launch, await this.host.baseEnv(), `server "${def.name}"`, def.source.label);
+    } catch (error) {
+      throw error instanceof SpawnError ? new ServerError(error.message, error.detail) : error;
     }
-    for (const [key, value] of Object.entries(launch.env)) {
-      if (value === null) delete env[key];
-      else env[key] = value;
-    }
-    if (launch.cwd) {
-      const stat = await fs.stat(launch.cwd).catch(() => undefined);
-      if (!stat?.isDirectory()) {
-        throw new ServerError(`The working directory "${launch.cwd}" of server "${def.name}" does not exist. Fix "cwd" in ${def.source.label}.`);
-      }
-    }
-    const pathValue = env.PATH ?? env.Path ?? '';
-    const found = resolveCommand(launch.command, { pathValue, pathExt: env.PATHEXT, cwd: launch.cwd });
-    if (!found.resolved) {
-      throw new ServerError(`Cannot start server "${def.name}": ${describeMissingCommand(launch.command, found)}`,
-        `command: ${launch.command}\nPATH: ${pathValue}`);
-    }
-    const command = found.needsShell ? (env.ComSpec ?? 'cmd.exe') : found.resolved;
-    const args = found.needsShell ? ['/d', '/s', '/c', found.resolved, ...launch.args] : launch.args;
-    this.log.log('info', redactText(`Starting ${found.resolved}${launch.args.length ? ' ' + launch.args.join(' ') : ''}${launch.cwd ? ` in ${launch.cwd}` : ''}`, def.secrets));
+    const { command, args, env, resolved } = plan;
+    this.log.log('info', redactText(`Starting ${resolved}${launch.args.length ? ' ' + launch.args.join(' ') : ''}${launch.cwd ? ` in ${launch.cwd}` : ''}`, def.secrets));
 
     // Variables removed with `env: { X: null }` stay undefined, which child_process skips; the
     // SDK's own default environment would otherwise bring PATH/HOME back.
@@ -639,7 +617,7 @@ export class McpServerConnection {
         this.onDidWriteStderrEmitter.fire(redacted);
       });
     }
-    await this.handshake(session, generation, `the server process (${found.resolved})`);
+    await this.handshake(session, generation, `the server process (${resolved})`);
     return session;
   }
 

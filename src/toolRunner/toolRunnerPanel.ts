@@ -13,6 +13,7 @@ import { parseFromWebview, type FromWebview, type ProgressInfo, type RunOutcome,
 import type { ServerDefinition } from '../common/launchDefinition';
 import type { McpServerConnection } from '../mcp/serverConnection';
 import type { Workbench } from '../workbench';
+import { webviewHtml, webviewResourceRoots } from '../webviews/webviewHtml';
 
 /**
  * Asks the user whether to run a tool that is not marked read-only. This is the one step
@@ -111,7 +112,7 @@ export class ToolRunnerPanel implements vscode.Disposable {
         enableScripts: true,
         // Not retained when hidden (memory); the webview keeps what was typed with setState and the host resends the rest.
         retainContextWhenHidden: false,
-        localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')],
+        localResourceRoots: webviewResourceRoots(extensionUri),
       },
     );
     this.panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'mcp.svg');
@@ -345,32 +346,7 @@ export class ToolRunnerPanel implements vscode.Disposable {
   }
 
   private html(): string {
-    const webview = this.panel.webview;
-    const nonce = randomNonce();
-    const root = vscode.Uri.joinPath(this.workbench.context.extensionUri, 'dist', 'webview');
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(root, 'toolRunner.js'));
-    const style = webview.asWebviewUri(vscode.Uri.joinPath(root, 'toolRunner.css'));
-    const csp = [
-      "default-src 'none'",
-      `img-src ${webview.cspSource} data:`,
-      'media-src data:',
-      `style-src ${webview.cspSource}`,
-      `script-src 'nonce-${nonce}'`,
-    ].join('; ');
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style}">
-<title>${escapeAttribute(this.title())}</title>
-</head>
-<body>
-<main id="app" aria-live="polite"><p class="loading">${escapeAttribute(vscode.l10n.t('Loading…'))}</p></main>
-<script nonce="${nonce}" src="${script}"></script>
-</body>
-</html>`;
+    return webviewHtml(this.panel.webview, this.workbench.context.extensionUri, 'toolRunner', this.title());
   }
 
   dispose(): void {
@@ -389,14 +365,4 @@ export class ToolRunnerPanel implements vscode.Disposable {
   static disposeAll(): void {
     for (const panel of [...ToolRunnerPanel.panels.values()]) panel.dispose();
   }
-}
-
-function randomNonce(): string {
-  const bytes = new Uint8Array(24);
-  globalThis.crypto.getRandomValues(bytes);
-  return Buffer.from(bytes).toString('base64').replace(/[^A-Za-z0-9]/g, '');
-}
-
-function escapeAttribute(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
