@@ -44,6 +44,13 @@ printf '{\n  "name": "mcp-workbench-vscode-cache",\n  "private": true\n}\n' > pa
 NPM=(npm --no-audit --no-fund --loglevel=error)
 export npm_config_yes=true        # node-pty's install calls `npx node-gyp`
 export npm_config_update_notifier=false
+# Native modules build against the installed Node's headers; without them node-gyp would try to
+# download headers, which these machines cannot. Use the system's when npm has no nodedir set.
+if [[ -z "$(npm config get nodedir 2>/dev/null | grep -v '^undefined$' || true)" ]]; then
+  for d in /usr /usr/local; do
+    if [[ -f "$d/include/node/node.h" ]]; then export npm_config_nodedir="$d"; break; fi
+  done
+fi
 
 log "npm install code-server@$CODE_SERVER_VERSION (no install scripts)"
 "${NPM[@]}" install --ignore-scripts --no-save "code-server@$CODE_SERVER_VERSION" >&2
