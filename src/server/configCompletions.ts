@@ -1,7 +1,8 @@
 /**
  * Completions the schema cannot give: variables after `${`, input ids inside `${input:…}`,
- * environment names inside `${env:…}`, folder names inside `${workspaceFolder:…}`, and the
- * executables on PATH for `command`. Keys and `type` values come from the schema.
+ * environment names inside `${env:…}`, folder names inside `${workspaceFolder:…}`, the
+ * executables on PATH for `command`, and for `npx` servers the npm packages the workspace
+ * already uses. Keys and `type` values come from the schema.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -10,7 +11,7 @@ import { CompletionItemKind, type CompletionItem, type Position } from 'vscode-l
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { VARIABLES } from './configDiagnostics';
 import type { ConfigModel } from './configModel';
-import type { LanguageContext } from './serverContext';
+import { readTextOnDisk, type LanguageContext } from './serverContext';
 
 /** Commands most servers are started with, offered first. */
 const COMMON_COMMANDS = ['npx', 'uvx', 'node', 'python3', 'python', 'uv', 'docker', 'deno', 'bun', 'bunx', 'pnpm', 'dotnet', 'java'];
@@ -37,7 +38,56 @@ export function completeVariablesAndCommands(model: ConfigModel, doc: TextDocume
       textEdit: { range: replace, newText: JSON.stringify(name) },
     }));
   }
+  if (model.mapKey && p.length === 4 && p[0] === model.mapKey && p[2] === 'args' && commandOf(model, String(p[1])) === 'npx') {
+    const replace = { start: doc.positionAt(node.offset), end: doc.positionAt(Math.max(offset, node.offset + node.length)) };
+    return workspacePackages(model, ctx).map(({ name, from }) => ({
+      label: name,
+      kind: CompletionItemKind.Module,
+      detail: from,
+      filterText: JSON.stringify(name),
+      textEdit: { range: replace, newText: JSON.stringify(name) },
+    }));
+  }
   return [];
+}
+
+function commandOf(model: ConfigModel, server: string): string | undefined {
+  const root = jsonc.parseTree(model.text);
+  const command = root && jsonc.findNodeAtLocation(root, [model.mapKey!, server, 'command']);
+  return typeof command?.value === 'string' ? command.value.replace(/(\.cmd)?$/i, '') : undefined;
+}
+
+/**
+ * npm packages already in use here: those other npx servers of this file run, then the
+ * dependencies of the workspace folders' package.json files.
+ */
+function workspacePackages(model: ConfigModel, ctx: LanguageContext): { name: string; from: string }[] {
+  const found = new Map<string, string>();
+  const root = jsonc.parseTree(model.text);
+  const servers = root && model.mapKey ? jsonc.findNodeAtLocation(root, [model.mapKey]) : undefined;
+  for (const entry of servers?.children ?? []) {
+    const value = entry.children?.[1] && jsonc.getNodeValue(entry.children[1]) as { command?: unknown; args?: unknown };
+    if (value?.command !== 'npx' || !Array.isArray(value.args)) continue;
+    const pkg = value.args.find((a): a is string => typeof a === 'string' && !a.startsWith('-'));
+    if (pkg && !found.has(pkg)) found.set(pkg, `used by "${String(entry.children?.[0]?.value)}"`);
+  }
+  const read = ctx.readText ?? readTextOnDisk;
+  for (const folder of ctx.workspaceFolders) {
+    const text = read(path.join(folder.path, 'package.json'));
+    if (!text) continue;
+    let manifest: Record<string, unknown>;
+    try {
+      manifest = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      continue;
+    }
+    for (const field of ['dependencies', 'devDependencies']) {
+      const deps = manifest[field];
+      if (!deps || typeof deps !== 'object') continue;
+      for (const name of Object.keys(deps)) if (!found.has(name)) found.set(name, `${field} of ${folder.name}/package.json`);
+    }
+  }
+  return [...found].map(([name, from]) => ({ name, from }));
 }
 
 function completeVariable(model: ConfigModel, doc: TextDocument, typed: string, start: number, offset: number, ctx: LanguageContext): CompletionItem[] {

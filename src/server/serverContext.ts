@@ -26,6 +26,8 @@ export interface LanguageContext {
   platform: NodeJS.Platform;
   /** What is on disk; injected so tests use fixtures. */
   stat(p: string): 'file' | 'directory' | undefined;
+  /** A file's text, or undefined; injected like `stat`. Defaults to reading the disk. */
+  readText?(p: string): string | undefined;
   isExecutableFile?(p: string): boolean;
   /** Servers of the workspace's other config files, for duplicate names. */
   otherServers: readonly OtherServer[];
@@ -50,4 +52,12 @@ export function folderOf(filePath: string, folders: ReadonlyArray<{ name: string
     if (!rel.startsWith('..') && !path.isAbsolute(rel) && (!best || f.path.length > best.length)) best = f.path;
   }
   return best;
+}
+
+export function readTextOnDisk(p: string): string | undefined {
+  try {
+    return fs.readFileSync(p, 'utf8');
+  } catch {
+    return undefined;
+  }
 }

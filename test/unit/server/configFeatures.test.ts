@@ -26,6 +26,20 @@ async function fixes(text: string, code: string, platform: NodeJS.Platform = 'li
 }
 
 describe('config language server: completions', () => {
+  it('offers npm packages the workspace already uses for npx args', async () => {
+    const d = doc('{"servers": {\n"a": {"command": "npx", "args": ["-y", "@scope/used-elsewhere"]},\n"b": {"command": "npx", "args": ["-y", ""]}\n}}');
+    const ctx = context({ readText: (p) => (p === `${WORKSPACE}/package.json` ? JSON.stringify({ devDependencies: { '@modelcontextprotocol/server-everything': '1.0.0' } }) : undefined) });
+    const items = await service().completions(d, at(d, '["-y", ""]', 8), ctx);
+    const labels = items.map((i) => i.label);
+    assert.ok(labels.includes('@scope/used-elsewhere'), labels.join());
+    assert.ok(labels.includes('@modelcontextprotocol/server-everything'), labels.join());
+    const nodeDoc = doc('{"servers": {"n": {"command": "npx", "args": ["a"]}, "m": {"command": "node", "args": [""]}}}');
+    const forNpx = await service().completions(nodeDoc, at(nodeDoc, '["a"]', 2), ctx);
+    assert.ok(forNpx.some((i) => i.label === '@modelcontextprotocol/server-everything'), 'the npx entry gets packages');
+    const forNode = await service().completions(nodeDoc, at(nodeDoc, '[""]', 2), ctx);
+    assert.ok(!forNode.some((i) => i.label === '@modelcontextprotocol/server-everything'), 'a node entry does not');
+  });
+
   it('offers variables after ${', async () => {
     const d = doc(`{ "servers": { "a": { "command": "node", "args": ["\${"] } }, "inputs": [{ "id": "tok" }] }`);
     const items = await service().completions(d, at(d, '${', 2), context());
