@@ -1,6 +1,7 @@
 // Builds every target with one esbuild context each:
 //  - dist/extension.js: the shipped extension bundle (node/cjs, `vscode` external)
 //  - dist/server.js: the MCP config language server (node/cjs, never imports `vscode`)
+//  - dist/languageClient.js: vscode-languageclient, required only once a config file opens
 //  - out/**: src and test compiled file-by-file (not bundled) for mocha, the fixture
 //    servers and the integration suite; never shipped (see .vscodeignore)
 //  - out/test/conformance/client.js: the headless conformance client, bundled so it
@@ -74,6 +75,17 @@ const targets = [
     sourcemap: !production,
     sourcesContent: false,
     plugins: [problemMatcher],
+  },
+  {
+    // The language client library, kept out of dist/extension.js so activation does not load it.
+    ...common,
+    entryPoints: ['src/language/languageClientFactory.ts'],
+    bundle: true,
+    outfile: 'dist/languageClient.js',
+    external: ['vscode'],
+    minify: production,
+    sourcemap: !production,
+    sourcesContent: false,
   },
   {
     ...common,

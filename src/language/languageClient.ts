@@ -3,7 +3,7 @@
  * is open, answers its requests for stored input values, and adds the live-state code lenses.
  */
 import * as vscode from 'vscode';
-import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import type { LanguageClient, LanguageClientOptions } from './languageClientFactory';
 import {
   InputValueRequest, SettingsChangedNotification,
   type InputValueParams, type InputValueResult, type McpLanguageServerOptions, type SettingsChangedParams,
@@ -29,11 +29,10 @@ export function registerLanguageClient(wb: Workbench): vscode.Disposable[] {
 
   const start = () => {
     if (client) return;
-    const module = vscode.Uri.joinPath(wb.context.extensionUri, 'dist', 'server.js').fsPath;
-    const serverOptions: ServerOptions = {
-      run: { module, transport: TransportKind.ipc },
-      debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6011'] } },
-    };
+    const dist = vscode.Uri.joinPath(wb.context.extensionUri, 'dist');
+    // Loaded here, not at activation: most windows never open an MCP config file.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const factory = require(vscode.Uri.joinPath(dist, 'languageClient.js').fsPath) as typeof import('./languageClientFactory');
     const initializationOptions: McpLanguageServerOptions = {
       hostProvidesJsonSchema: !!vscode.extensions.getExtension('vscode.json-language-features'),
       useLoginShellPath: vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>('useLoginShellPath', true),
@@ -44,7 +43,7 @@ export function registerLanguageClient(wb: Workbench): vscode.Disposable[] {
       diagnosticCollectionName: 'mcp-language',
       synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher(`{${CONFIG_FILE_PATTERNS.join(',')}}`) },
     };
-    client = new LanguageClient('mcpWorkbench.config', vscode.l10n.t('MCP Config Language Server'), serverOptions, clientOptions);
+    client = factory.createLanguageClient(vscode.Uri.joinPath(dist, 'server.js').fsPath, vscode.l10n.t('MCP Config Language Server'), clientOptions);
     client.onRequest(InputValueRequest, (params: InputValueParams): InputValueResult => {
       const value = wb.inputs.get(inputKey({ scope: 'workspace', label: '', file: params.file }, params.id));
       return value === undefined ? { stored: false } : params.secret ? { stored: true } : { stored: true, value };
