@@ -61,21 +61,18 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
 
 /** Shows a notification when a server fails, once per failure, with the ways out. */
 function registerFailureNotifications(wb: Workbench): vscode.Disposable {
-  const subscriptions: vscode.Disposable[] = [];
-  const watch = (connection: ReturnType<Workbench['registry']['all']>[number]) => {
-    subscriptions.push(connection.onDidChangeState((state) => {
-      if (state.kind !== 'error') return;
-      const show = vscode.l10n.t('Show Output');
-      const open = vscode.l10n.t('Open Configuration');
-      void vscode.window.showErrorMessage(`MCP ${connection.definition.label}: ${state.message}`, show, open).then((answer) => {
-        if (answer === show) wb.outputs.show(connection.definition);
-        if (answer === open) void openServerConfig(connection);
-      });
-    }));
-  };
-  wb.registry.all().forEach(watch);
-  subscriptions.push(wb.registry.onDidAddConnection(watch));
-  return new vscode.Disposable(() => subscriptions.forEach((s) => s.dispose()));
+  return wb.registry.forEachConnection((connection) => connection.onDidChangeState((state) => {
+    if (state.kind !== 'error') return;
+    const show = vscode.l10n.t('Show Output');
+    const open = vscode.l10n.t('Open Configuration');
+    void vscode.window.showErrorMessage(`MCP ${connection.definition.label}: ${state.message}`, show, open).then((answer) => {
+      if (answer === show) wb.outputs.show(connection.definition);
+      if (answer === open) {
+        openServerConfig(connection).catch((error) => void vscode.window.showErrorMessage(
+          vscode.l10n.t('Could not open the configuration of {0}: {1}', connection.definition.label, error instanceof Error ? error.message : String(error))));
+      }
+    });
+  }));
 }
 
 export async function deactivate(): Promise<void> {

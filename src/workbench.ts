@@ -78,6 +78,7 @@ export class Workbench implements vscode.Disposable {
       autoStart: () => vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>('autoStart', true),
       blockedReason: (def) => (def.source.scope === 'workspace' && !vscode.workspace.isTrusted ? UNTRUSTED_REASON : undefined),
       collectInputs: (def) => this.collectInputs(def),
+      reportError: (error) => this.reportReloadError(error),
     }, () => this.loadDefinitions());
 
     this.readSettings();

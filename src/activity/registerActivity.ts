@@ -30,21 +30,13 @@ export function registerActivity(workbench: Workbench): vscode.Disposable[] {
     void vscode.commands.executeCommand('setContext', 'mcpWorkbench.activityFiltered', !!provider.filter);
   };
 
-  const subscriptions: { dispose(): void }[] = [];
-  const watched = new Set<unknown>();
-  const watchConnection = (connection: ReturnType<Workbench['registry']['all']>[number]) => {
-    if (watched.has(connection)) return;
-    watched.add(connection);
-    // Requests that were in flight when the connection went away will never be answered.
-    subscriptions.push(connection.onDidChangeState((state) => {
-      if (state.kind !== 'running' && state.kind !== 'starting') log.abandon(connection.definition.id, Date.now());
-    }));
-  };
-  subscriptions.push(
+  const subscriptions: { dispose(): void }[] = [
     workbench.onTrace(({ server, record, at }) => log.add({ id: server.id, label: server.label, secrets: server.secrets }, record, at)),
-    workbench.registry.onDidAddConnection(watchConnection),
-  );
-  workbench.registry.all().forEach(watchConnection);
+    // Requests that were in flight when the connection went away will never be answered.
+    workbench.registry.forEachConnection((connection) => connection.onDidChangeState((state) => {
+      if (state.kind !== 'running' && state.kind !== 'starting') log.abandon(connection.definition.id, Date.now());
+    })),
+  ];
 
   const showEntry = async (arg?: ActivityEntry | number) => {
     const entry = typeof arg === 'number' ? log.find(arg) : arg ?? view.selection[0];

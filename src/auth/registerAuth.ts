@@ -166,10 +166,12 @@ export function registerAuth(workbench: Workbench): vscode.Disposable[] {
     const action = vscode.l10n.t('Sign In');
     void vscode.window.showInformationMessage(`MCP ${connection.definition.label}: ${state.message}`, action).then((answer) => {
       notified.delete(connection);
-      if (answer === action) void signIn(connection);
+      if (answer === action) {
+        signIn(connection).catch((error) => void vscode.window.showErrorMessage(
+          vscode.l10n.t('Could not sign in to MCP server {0}: {1}', connection.definition.label, error instanceof Error ? error.message : String(error))));
+      }
     });
   });
-  const watches = workbench.registry.all().map(watch);
 
   return [
     vscode.window.registerUriHandler(callbacks),
@@ -189,9 +191,8 @@ export function registerAuth(workbench: Workbench): vscode.Disposable[] {
       await connection.signOut();
       void vscode.window.showInformationMessage(vscode.l10n.t('Signed out of MCP server {0}.', connection.definition.label));
     }),
-    workbench.registry.onDidAddConnection((c) => watches.push(watch(c))),
+    workbench.registry.forEachConnection(watch),
     new vscode.Disposable(() => {
-      watches.forEach((w) => w.dispose());
       if (workbench.auth === auth) workbench.auth = undefined;
     }),
   ];

@@ -323,14 +323,15 @@ export function normalizeWatch(value: unknown): string[] {
 
 /**
  * Calls `run` at most once per `delayMs` after the last of a burst of triggers (a save often
- * touches several files); a trigger while `run` is in progress queues one more run.
+ * touches several files); a trigger while `run` is in progress queues one more run. A failed
+ * run goes to `onError`: nobody awaits it, and the user must learn that the restart failed.
  */
 export class Throttle {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private running: Promise<void> | undefined;
   private again = false;
 
-  constructor(private readonly run: () => Promise<void>, private readonly delayMs: number) {}
+  constructor(private readonly run: () => Promise<void>, private readonly delayMs: number, private readonly onError: (error: unknown) => void) {}
 
   trigger(): void {
     if (this.running) {
@@ -343,7 +344,7 @@ export class Throttle {
 
   private async fire(): Promise<void> {
     this.timer = undefined;
-    this.running = this.run().catch(() => undefined);
+    this.running = this.run().catch((error) => this.onError(error));
     await this.running;
     this.running = undefined;
     if (this.again) {

@@ -313,7 +313,9 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
     if (!globs.length) return;
     const folder = this.session.workspaceFolder?.uri.fsPath ?? (def.source.file ? path.dirname(path.dirname(def.source.file)) : undefined);
     const cwd = (this.http?.process ?? (def.launch as StdioLaunch)).cwd ?? folder ?? process.cwd();
-    this.throttle = new Throttle(() => this.relaunch('files changed'), WATCH_DELAY_MS);
+    this.throttle = new Throttle(() => this.relaunch('files changed'), WATCH_DELAY_MS, (error) => {
+      if (!this.ended) this.output('stderr', `Restarting after the change failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    });
     for (const glob of globs) {
       const { base, pattern } = splitWatchGlob(glob, cwd, { workspaceFolder: folder, cwd });
       const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(base), pattern));

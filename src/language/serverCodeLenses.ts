@@ -10,23 +10,14 @@ import * as vscode from 'vscode';
 import type { ServerRef } from '../commandArgs';
 import { parseConfigText } from '../common/serverConfig';
 import type { ServerState } from '../common/serverState';
-import type { McpServerConnection } from '../mcp/serverConnection';
 import type { Workbench } from '../workbench';
 
 export function registerServerCodeLenses(wb: Workbench, selector: vscode.DocumentSelector): vscode.Disposable[] {
   const changed = new vscode.EventEmitter<void>();
-  const watched = new Set<McpServerConnection>();
-  const subscriptions: vscode.Disposable[] = [];
-  const watch = (c: McpServerConnection) => {
-    if (watched.has(c)) return;
-    watched.add(c);
-    subscriptions.push(c.onDidChangeList((kind) => kind === 'tools' && changed.fire()));
-  };
-  wb.registry.all().forEach(watch);
-  subscriptions.push(
-    wb.registry.onDidAddConnection(watch),
+  const subscriptions = [
+    wb.registry.forEachConnection((c) => c.onDidChangeList((kind) => kind === 'tools' && changed.fire())),
     wb.registry.onDidChange(() => changed.fire()),
-  );
+  ];
 
   const provider: vscode.CodeLensProvider = {
     onDidChangeCodeLenses: changed.event,

@@ -3,7 +3,7 @@
  * added servers start, removed ones stop, changed ones restart, the rest are left alone.
  * No `vscode` import: policy (trust, inputs) comes in through `RegistryPolicy`.
  */
-import { Emitter } from '../common/emitter';
+import { Emitter, type Disposable } from '../common/emitter';
 import { diffDefinitions, type ServerDefinition } from '../common/launchDefinition';
 import { McpServerConnection, type ConnectionHost, type LaunchOverride, type ServerLog } from './serverConnection';
 
@@ -17,6 +17,8 @@ export interface RegistryPolicy {
    * stored, so the registry reloads definitions and starts the completed one.
    */
   collectInputs(def: ServerDefinition): Promise<boolean>;
+  /** Shows a failure of work nobody awaits (the reload that follows entered inputs). */
+  reportError(error: unknown): void;
 }
 
 export class ServerRegistry {
@@ -32,6 +34,9 @@ export class ServerRegistry {
   readonly onDidChange = this.onDidChangeEmitter.event;
   private readonly onDidAddEmitter = new Emitter<McpServerConnection>();
   readonly onDidAddConnection = this.onDidAddEmitter.event;
+  private readonly onDidRemoveEmitter = new Emitter<McpServerConnection>();
+  /** Fires when a connection leaves the registry (removed from config, transient removed, registry disposed). */
+  readonly onDidRemoveConnection = this.onDidRemoveEmitter.event;
 
   private applying: Promise<void> = Promise.resolve();
 
@@ -57,6 +62,32 @@ export class ServerRegistry {
       ?? this.all().find((c) => c.definition.name === key);
   }
 
+  /**
+   * Runs `setup` for every connection, now and as they are added, and disposes what it returned
+   * when that connection leaves the registry: a feature's per-connection listeners live exactly
+   * as long as the connection. Disposing the result disposes all of them.
+   */
+  forEachConnection(setup: (connection: McpServerConnection) => Disposable | Disposable[] | void): Disposable {
+    const scopes = new Map<McpServerConnection, Disposable[]>();
+    const add = (c: McpServerConnection) => {
+      if (scopes.has(c)) return;
+      const owned = setup(c);
+      scopes.set(c, owned ? (Array.isArray(owned) ? owned : [owned]) : []);
+    };
+    const drop = (c: McpServerConnection) => {
+      scopes.get(c)?.forEach((d) => d.dispose());
+      scopes.delete(c);
+    };
+    this.all().forEach(add);
+    const subscriptions = [this.onDidAddConnection(add), this.onDidRemoveConnection(drop)];
+    return {
+      dispose: () => {
+        subscriptions.forEach((s) => s.dispose());
+        [...scopes.keys()].forEach(drop);
+      },
+    };
+  }
+
   /** Reloads definitions from config and applies the difference. Calls are serialised. */
   reload(): Promise<void> {
     this.applying = this.applying.catch(() => undefined).then(async () => this.apply(await this.loadDefinitions()));
@@ -73,6 +104,7 @@ export class ServerRegistry {
       this.wanted.delete(def.id);
       this.subscriptions.get(def.id)?.forEach((s) => s.dispose());
       this.subscriptions.delete(def.id);
+      this.onDidRemoveEmitter.fire(connection);
       work.push(connection.dispose());
     }
     for (const def of diff.unchanged) this.connections.get(def.id)!.updateDefinition(def);
@@ -163,6 +195,7 @@ export class ServerRegistry {
     this.wanted.delete(id);
     this.subscriptions.get(id)?.forEach((s) => s.dispose());
     this.subscriptions.delete(id);
+    if (connection) this.onDidRemoveEmitter.fire(connection);
     this.onDidChangeEmitter.fire();
     await connection?.dispose();
   }
@@ -188,9 +221,11 @@ export class ServerRegistry {
     this.connections.clear();
     for (const subs of this.subscriptions.values()) subs.forEach((s) => s.dispose());
     this.subscriptions.clear();
+    all.forEach((c) => this.onDidRemoveEmitter.fire(c));
     await Promise.all(all.map((c) => c.dispose()));
     this.onDidChangeEmitter.dispose();
     this.onDidAddEmitter.dispose();
+    this.onDidRemoveEmitter.dispose();
   }
 
   private async startConnection(connection: McpServerConnection): Promise<void> {
@@ -209,7 +244,7 @@ export class ServerRegistry {
       }
       // New input values change the resolved definition; the reload restarts it as "changed"
       // (not awaited: this may run inside an apply, and reloads are serialised after it).
-      void this.reload();
+      this.reload().catch((error) => this.policy.reportError(error));
       return;
     }
     await connection.start();

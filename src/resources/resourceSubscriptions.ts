@@ -20,7 +20,6 @@ interface Subscription {
 export class ResourceSubscriptions implements vscode.Disposable {
   private readonly subscribed = new Map<string, Subscription>();
   private readonly disposables: vscode.Disposable[] = [];
-  private readonly watched = new Set<McpServerConnection>();
   private scheduled = false;
 
   constructor(private readonly registry: ServerRegistry, private readonly fs: ResourceFileSystem) {
@@ -32,8 +31,7 @@ export class ResourceSubscriptions implements vscode.Disposable {
       vscode.window.tabGroups.onDidChangeTabs(schedule),
       vscode.window.tabGroups.onDidChangeTabGroups(schedule),
     );
-    registry.all().forEach((c) => this.watch(c));
-    this.disposables.push(registry.onDidAddConnection((c) => this.watch(c)));
+    this.disposables.push(registry.forEachConnection((c) => this.watch(c)));
     this.schedule();
   }
 
@@ -100,9 +98,7 @@ export class ResourceSubscriptions implements vscode.Disposable {
     }
   }
 
-  private watch(connection: McpServerConnection): void {
-    if (this.watched.has(connection)) return;
-    this.watched.add(connection);
+  private watch(connection: McpServerConnection): { dispose(): void } {
     const install = () => {
       const client = connection.client;
       if (!client) return;
@@ -113,11 +109,11 @@ export class ResourceSubscriptions implements vscode.Disposable {
       });
     };
     install();
-    this.disposables.push(connection.onDidChangeState((state) => {
+    return connection.onDidChangeState((state) => {
       if (state.kind === 'running') install();
       // Subscriptions die with the old client; renew them on the new one (or drop them).
       this.schedule();
-    }));
+    });
   }
 
   dispose(): void {

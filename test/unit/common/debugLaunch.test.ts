@@ -149,7 +149,7 @@ describe('debugLaunch', () => {
     it('Throttle runs once per burst, and once more for triggers during a run', async () => {
       let runs = 0;
       let release: () => void = () => undefined;
-      const t = new Throttle(() => { runs++; return new Promise<void>((r) => { release = r; }); }, 20);
+      const t = new Throttle(() => { runs++; return new Promise<void>((r) => { release = r; }); }, 20, (e) => { throw e; });
       t.trigger(); t.trigger(); t.trigger();
       await new Promise((r) => setTimeout(r, 60));
       assert.equal(runs, 1);
@@ -158,6 +158,22 @@ describe('debugLaunch', () => {
       await new Promise((r) => setTimeout(r, 80));
       assert.equal(runs, 2);
       release();
+      t.dispose();
+    });
+
+    it('Throttle hands a failed run to onError instead of dropping it', async () => {
+      const errors: unknown[] = [];
+      let runs = 0;
+      const t = new Throttle(async () => {
+        if (++runs === 1) throw new Error('restart failed');
+      }, 5, (e) => errors.push(e));
+      t.trigger();
+      await new Promise((r) => setTimeout(r, 40));
+      assert.deepEqual(errors.map((e) => (e as Error).message), ['restart failed']);
+      t.trigger();
+      await new Promise((r) => setTimeout(r, 40));
+      assert.equal(runs, 2, 'a failure does not stop later runs');
+      assert.equal(errors.length, 1);
       t.dispose();
     });
   });

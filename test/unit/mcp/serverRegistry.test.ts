@@ -19,6 +19,7 @@ describe('ServerRegistry', function () {
       autoStart: () => true,
       blockedReason: (d) => (d.source.scope === 'workspace' ? policy.blocked : undefined),
       collectInputs: async () => false,
+      reportError: (e) => assert.fail(`unexpected background error: ${String(e)}`),
     };
     registry = new ServerRegistry(recordingHost(), () => new RecordingLog(), policy, async () => defs);
   });
@@ -83,5 +84,55 @@ describe('ServerRegistry', function () {
     await registry.reload();
     await waitFor(() => registry.get('a')!.state.kind === 'running', 'the server to start after input');
     assert.ok(provided);
+  });
+
+  it('reports a failing reload after inputs were entered instead of leaving it unhandled', async () => {
+    const reported: unknown[] = [];
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      let calls = 0;
+      policy.collectInputs = async () => true;
+      policy.reportError = (e) => reported.push(e);
+      const loader = async () => {
+        if (++calls > 1) throw new Error('config unreadable');
+        return [definition(stdioLaunch(), { id: 'a', missingInputs: ['key'] })];
+      };
+      registry = new ServerRegistry(recordingHost(), () => new RecordingLog(), policy, loader);
+      await registry.reload();
+      await waitFor(() => reported.length > 0, 'the failed reload to be reported');
+      await new Promise((r) => setTimeout(r, 20));
+      assert.deepEqual(reported.map((e) => (e as Error).message), ['config unreadable']);
+      assert.deepEqual(unhandled, []);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
+  it('forEachConnection disposes per-connection listeners when a server leaves the registry', async () => {
+    const live = new Set<string>();
+    defs = [definition(stdioLaunch(), { id: 'a' }), definition(stdioLaunch(), { id: 'b' })];
+    policy.autoStart = () => false;
+    await registry.reload();
+    const scope = registry.forEachConnection((c) => {
+      live.add(c.definition.id);
+      return { dispose: () => live.delete(c.definition.id) };
+    });
+    assert.deepEqual([...live].sort(), ['a', 'b'], 'existing connections');
+    defs = [definition(stdioLaunch(), { id: 'b' }), definition(stdioLaunch(), { id: 'c' })];
+    await registry.reload();
+    assert.deepEqual([...live].sort(), ['b', 'c'], 'a removed, c added');
+    registry.addTransient(definition(stdioLaunch(), { id: 't' }));
+    assert.ok(live.has('t'));
+    await registry.removeTransient('t');
+    assert.ok(!live.has('t'), 'transient removed');
+    scope.dispose();
+    assert.deepEqual([...live], [], 'disposing the scope disposes every connection\'s listeners');
+    const again = registry.forEachConnection((c) => ({ dispose: () => live.delete(c.definition.id) }));
+    live.add('b').add('c');
+    await registry.dispose();
+    assert.deepEqual([...live], [], 'disposing the registry ends every scope');
+    again.dispose();
   });
 });
