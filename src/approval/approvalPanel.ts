@@ -17,7 +17,7 @@ export class ApprovalPanel implements vscode.Disposable {
   static show(extensionUri: vscode.Uri, service: ApprovalService, select?: string, preserveFocus = false): ApprovalPanel {
     const panel = ApprovalPanel.current ?? new ApprovalPanel(extensionUri, service);
     if (select) panel.selected = select;
-    panel.panel.reveal(undefined, preserveFocus);
+    panel.panel.reveal(panel.revealColumn(), preserveFocus);
     panel.postState();
     return panel;
   }
@@ -50,6 +50,20 @@ export class ApprovalPanel implements vscode.Disposable {
       service.onDidChange(() => this.postState()),
       service.onDidStream((c) => this.post({ type: 'chunk', requestId: c.requestId, text: c.text })),
     );
+  }
+
+  /**
+   * Where to reveal: where the panel is, unless that is the active editor group showing
+   * something else (typically the Run Tool panel whose call asked): revealing there would
+   * hide it, so the panel moves to another group (the next one to the right, else the
+   * last other one, else a new group beside).
+   */
+  private revealColumn(): vscode.ViewColumn | undefined {
+    const column = this.panel.viewColumn;
+    const active = vscode.window.tabGroups.activeTabGroup;
+    if (column === undefined || column !== active.viewColumn || this.panel.visible) return undefined;
+    const others = vscode.window.tabGroups.all.filter((g) => g.viewColumn !== column).sort((x, y) => x.viewColumn - y.viewColumn);
+    return (others.find((g) => g.viewColumn > column) ?? others[others.length - 1])?.viewColumn ?? vscode.ViewColumn.Beside;
   }
 
   private receive(raw: unknown): void {

@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { ErrorCode, McpError, type CreateMessageRequestParams, type CreateMessageResult, type ElicitRequestFormParams, type ElicitRequestURLParams, type ElicitResult, type SamplingMessage } from '@modelcontextprotocol/sdk/types.js';
+import { approvalActivity } from '../common/approvalActivity';
 import { ApprovalQueue, type QueueEntry } from '../common/approvalQueue';
 import { RateLimiter, USER_REJECTED_SAMPLING, decidesAlone, effectivePolicy, rateLimitMessage, type SamplingPolicy } from '../common/approvalPolicy';
 import type { ElicitUrlView, MessageBlockView, PendingView, SamplingDraft } from '../common/approvalProtocol';
@@ -409,6 +410,7 @@ export class ApprovalService implements vscode.Disposable {
   }
 
   private changed(): void {
+    approvalActivity.update(this.queue.pending().map((e) => e.data.server.id));
     this.changeEmitter.fire();
   }
 
@@ -419,6 +421,7 @@ export class ApprovalService implements vscode.Disposable {
     }
     if (this.expiryTimer) clearInterval(this.expiryTimer);
     this.queue.dispose();
+    approvalActivity.update([]);
     this.disposables.forEach((d) => d.dispose());
     this.changeEmitter.dispose();
     this.streamEmitter.dispose();

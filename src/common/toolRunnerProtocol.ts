@@ -75,7 +75,7 @@ export type ToWebview =
     /** The same starting point as arguments, for the raw JSON editor (which the form may not cover). */
     arguments: Record<string, unknown>;
     /** A run still going on (the webview was re-created meanwhile). */
-    running?: { requestId: string; progress?: ProgressInfo };
+    running?: { requestId: string; progress?: ProgressInfo; awaitingUser?: boolean };
     /** The last outcome, so it survives the panel being hidden. */
     last?: { requestId: string; outcome: RunOutcome };
   }
@@ -86,6 +86,11 @@ export type ToWebview =
   /** Validation passed (and confirmation, if asked): the call is on its way. */
   | { type: 'started'; requestId: string; schemaNote?: string }
   | { type: 'progress'; requestId: string; progress: ProgressInfo }
+  /**
+   * The running call's server has a sampling/elicitation request waiting for the user (or no
+   * longer has): the call waits for an answer in the MCP Requests panel, not for the server.
+   */
+  | { type: 'awaitingUser'; requestId: string; awaitingUser: boolean }
   | { type: 'outcome'; requestId: string; outcome: RunOutcome }
   /** The user declined the confirmation: nothing was sent. */
   | { type: 'declined'; requestId: string };
@@ -105,6 +110,8 @@ export type FromWebview =
   | { type: 'openResource'; uri: string }
   /** Save an embedded blob of the last outcome (`ResultBlock.index`). */
   | { type: 'saveBlob'; requestId: string; index: number }
+  /** Reveal the MCP Requests panel (the call waits for an answer there). */
+  | { type: 'showRequests' }
   /** An uncaught error in the webview script, for the log. */
   | { type: 'error'; message: string };
 
@@ -117,6 +124,8 @@ export function parseFromWebview(message: unknown): FromWebview | undefined {
   switch (message.type) {
     case 'ready':
       return { type: 'ready' };
+    case 'showRequests':
+      return { type: 'showRequests' };
     case 'submit':
       return isString(message.requestId) && isRecord(message.args) ? { type: 'submit', requestId: message.requestId, args: message.args } : undefined;
     case 'cancel':

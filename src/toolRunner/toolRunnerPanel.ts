@@ -14,6 +14,7 @@ import type { ServerDefinition } from '../common/launchDefinition';
 import type { McpServerConnection } from '../mcp/serverConnection';
 import type { Workbench } from '../workbench';
 import { webviewHtml, webviewResourceRoots } from '../webviews/webviewHtml';
+import { approvalActivity } from '../common/approvalActivity';
 
 /**
  * Asks the user whether to run a tool that is not marked read-only. This is the one step
@@ -41,6 +42,18 @@ interface RunningCall {
   requestId: string;
   abort: AbortController;
   progress?: ProgressInfo;
+  /** The server has a sampling/elicitation request waiting for the user (MCP Requests panel). */
+  awaitingUser?: boolean;
+  /** The webview was told the call started (before that, awaitingUser is not tracked). */
+  started?: boolean;
+  /** Called when the call ends or `awaitingUser` changes (the progress indicator follows). */
+  wakers: Set<() => void>;
+}
+
+function wake(running: RunningCall): void {
+  const wakers = [...running.wakers];
+  running.wakers.clear();
+  for (const w of wakers) w();
 }
 
 let nextRequest = 0;
@@ -125,7 +138,23 @@ export class ToolRunnerPanel implements vscode.Disposable {
       connection.onDidChangeList((kind) => {
         if (kind === 'tools') this.toolListChanged();
       }),
+      approvalActivity.onDidChange(() => this.updateAwaitingUser()),
     );
+  }
+
+  /** True while a call runs and its server waits for the user's answer in MCP Requests. */
+  get awaitingUser(): boolean {
+    return this.running?.awaitingUser === true;
+  }
+
+  private updateAwaitingUser(): void {
+    const running = this.running;
+    if (!running?.started) return;
+    const awaiting = approvalActivity.waitingFor(this.serverId) > 0;
+    if (awaiting === (running.awaitingUser === true)) return;
+    running.awaitingUser = awaiting;
+    this.post({ type: 'awaitingUser', requestId: running.requestId, awaitingUser: awaiting });
+    wake(running);
   }
 
   get toolName(): string {
@@ -157,7 +186,7 @@ export class ToolRunnerPanel implements vscode.Disposable {
       ? vscode.l10n.t('The input schema could not be compiled ({0}); the arguments were sent unchecked.', validation.schemaError)
       : undefined;
     const tool = this.tool;
-    const running: RunningCall = { requestId, abort: new AbortController() };
+    const running: RunningCall = { requestId, abort: new AbortController(), wakers: new Set() };
     // Claimed before the confirmation so a second submit cannot slip in while the dialog is open.
     this.running = running;
     try {
@@ -166,7 +195,9 @@ export class ToolRunnerPanel implements vscode.Disposable {
         return { kind: 'declined' };
       }
       await this.workbench.context.workspaceState.update(rememberedArgumentsKey(this.serverName, tool.name), withoutSecrets(this.form.root, args));
+      running.started = true;
       this.post({ type: 'started', requestId, ...(schemaNote ? { schemaNote } : {}) });
+      this.updateAwaitingUser();
       const { outcome, result } = await this.call(tool, args, running);
       this.last = { requestId, outcome, result };
       if (!this.disposed) {
@@ -216,26 +247,55 @@ export class ToolRunnerPanel implements vscode.Disposable {
       }
     };
     const outcome = execute();
-    const timer = setTimeout(() => {
-      void vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('MCP {0}: {1}', this.serverLabel, tool.title ?? tool.name), cancellable: true },
-        async (progress, token) => {
-          notification = progress;
-          if (lastMessage) progress.report({ message: lastMessage, increment: reported || undefined });
-          const subscription = token.onCancellationRequested(() => running.abort.abort());
-          try {
-            await outcome;
-          } finally {
-            subscription.dispose();
-            notification = undefined;
-          }
-        },
-      );
-    }, ToolRunnerPanel.PROGRESS_DELAY_MS);
+    let done = false;
+    const untilChange = () => new Promise<void>((resolve) => (done ? resolve() : running.wakers.add(resolve)));
+    const title = vscode.l10n.t('MCP {0}: {1}', this.serverLabel, tool.title ?? tool.name);
+    // Slow calls get a cancellable progress notification, shown after a short delay. While
+    // the server waits for the user (sampling/elicitation), the notification would lie over
+    // the MCP Requests panel's buttons: it is closed and the status bar shows the wait
+    // instead; the Run Tool panel keeps its Cancel button all along.
+    const indicate = async () => {
+      let delay = ToolRunnerPanel.PROGRESS_DELAY_MS;
+      while (!done) {
+        if (running.awaitingUser) {
+          await vscode.window.withProgress(
+            { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('{0} (waiting for your answer in MCP Requests)', title) },
+            async () => {
+              while (!done && running.awaitingUser) await untilChange();
+            },
+          );
+          delay = ToolRunnerPanel.PROGRESS_DELAY_MS;
+          continue;
+        }
+        if (delay) {
+          let timer: ReturnType<typeof setTimeout> | undefined;
+          await Promise.race([new Promise<void>((resolve) => (timer = setTimeout(resolve, delay))), untilChange()]);
+          clearTimeout(timer);
+          delay = 0;
+          continue;
+        }
+        await vscode.window.withProgress(
+          { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+          async (progress, token) => {
+            notification = progress;
+            if (lastMessage) progress.report({ message: lastMessage, increment: reported || undefined });
+            const subscription = token.onCancellationRequested(() => running.abort.abort());
+            try {
+              while (!done && !running.awaitingUser) await untilChange();
+            } finally {
+              subscription.dispose();
+              notification = undefined;
+            }
+          },
+        );
+      }
+    };
+    void indicate();
     try {
       return await outcome;
     } finally {
-      clearTimeout(timer);
+      done = true;
+      wake(running);
     }
   }
 
@@ -259,6 +319,9 @@ export class ToolRunnerPanel implements vscode.Disposable {
         return;
       case 'cancel':
         this.cancel(message.requestId);
+        return;
+      case 'showRequests':
+        await vscode.commands.executeCommand('mcpWorkbench.showRequests');
         return;
       case 'openResource':
         try {
@@ -305,7 +368,7 @@ export class ToolRunnerPanel implements vscode.Disposable {
       values,
       remembered: remembered !== undefined,
       arguments: remembered ?? formToArguments(this.form, values).args,
-      ...(this.running ? { running: { requestId: this.running.requestId, ...(this.running.progress ? { progress: this.running.progress } : {}) } } : {}),
+      ...(this.running ? { running: { requestId: this.running.requestId, ...(this.running.progress ? { progress: this.running.progress } : {}), ...(this.running.awaitingUser ? { awaitingUser: true } : {}) } } : {}),
       ...(this.last ? { last: { requestId: this.last.requestId, outcome: this.last.outcome } } : {}),
     });
   }

@@ -4,7 +4,9 @@
 //    vscode.lm model (test/fixtures/extensions/fake-model, installed by the launcher), Send,
 //    edit the streamed reply, Approve; the Run Tool panel shows the approved text.
 // 2. Elicitation: run the fixture tool `elicit`; the form opens in the same panel; an invalid
-//    name shows its problem, the fixed form is accepted; the tool result has the content.
+//    name shows its problem and gets the focus, the fixed form is accepted through the sticky
+//    action bar (checked to be on screen and uncovered); the tool result has the content,
+//    with the Run Tool panel left visible beside the approval panel all along.
 // Run with `npm run test:e2e` (test/launch/runInCodeServer.mjs --e2e documents the run()
 // contract). Screenshots: test-results/e2e/approval-*.png.
 
@@ -54,6 +56,8 @@ export async function run({ page, step, screenshot }) {
     const models = await panel.locator('#model option').evaluateAll((os) => os.map((o) => o.value));
     if (!models.includes(FAKE_MODEL) || !models.includes('manual')) throw new Error(`#model offers ${JSON.stringify(models)}; expected the fake vscode.lm model and "manual"`);
     if (!(await panel.locator('#approve').isDisabled())) throw new Error('Approve is enabled before anything was sent');
+    // The Run Tool panel, still visible beside it, says the call waits for the user, not the server.
+    await expectText((await runner('sample')).locator('#awaiting-user > span'), 'The server is waiting for your answer in MCP Requests.');
     await restMouse();
     await screenshot('approval-01-sampling-request');
   });
@@ -99,6 +103,13 @@ export async function run({ page, step, screenshot }) {
     await form.getByRole('button', { name: 'Run', exact: true }).click();
     const panel = await approval();
     await panel.locator('#elicit-form').waitFor({ state: 'visible' });
+    // The approval panel did not hide the Run Elicit panel (hidden webviews are not kept, so
+    // finding its frame means it is shown), which links to the waiting request.
+    const waiting = (await runner('elicit')).locator('#awaiting-user');
+    await expectText(waiting.locator('span'), 'The server is waiting for your answer in MCP Requests.');
+    await waiting.locator('#show-requests').click();
+    await (await approval()).locator('#elicit-form').waitFor({ state: 'visible' });
+    await expectNoToast(page);
     await expectText(panel.locator('#asker'), 'fixture-stdio');
     await expectValue(panel.locator('#field-age'), '30');
     await expectValue(panel.locator('#field-nickname'), 'buddy');
@@ -110,12 +121,16 @@ export async function run({ page, step, screenshot }) {
   await step('an invalid name ("X", minLength 2): Accept shows the problem next to it, nothing is sent', async () => {
     const panel = await approval();
     await panel.locator('#field-name').fill('X');
-    // The tool call's progress toast (bottom right, "MCP fixture-stdio: Elicit  Cancel") lies
-    // over the form's buttons when the form is taller than the panel: a mouse click on Accept
-    // hits the toast. Keyboard, as a user would then: focus the button, press Enter.
-    await panel.locator('#accept').press('Enter');
+    // The form is taller than the panel: Accept sits in the sticky action bar at the bottom,
+    // visible and not covered (the tool call's progress toast is not shown while it waits).
+    await panel.evaluate(() => window.scrollTo(0, 0));
+    await expectClickable(page, panel.locator('#accept'));
+    await expectClickable(page, panel.locator('#decline'));
+    await panel.locator('#accept').click();
     const problem = await waitForText(panel.locator('#problem-name'), (t) => t.trim().length > 0);
     if (!/2/.test(problem)) throw new Error(`#problem-name says ${JSON.stringify(problem)}; expected the minimum length 2`);
+    // The first invalid field has the focus.
+    await waitForValue(() => panel.evaluate(() => document.activeElement?.id), 'field-name', 'the focused element');
     await panel.locator('#elicit-form').waitFor({ state: 'visible' }); // still waiting for the user
     await restMouse();
     await screenshot('approval-06-elicit-invalid');
@@ -126,10 +141,10 @@ export async function run({ page, step, screenshot }) {
     await panel.locator('#field-name').fill('Ada Lovelace');
     await panel.locator('#field-email').fill('ada@example.com');
     await panel.locator('#field-size').selectOption('m');
-    await panel.locator('#accept').press('Enter');
+    await expectClickable(page, panel.locator('#accept'));
+    await panel.locator('#accept').click();
     await panel.locator('#empty').waitFor({ state: 'visible' });
-    // The Run Elicit panel opened in the approval panel's editor group, behind it: show it.
-    await page.getByRole('tab', { name: /^Run Elicit\b/ }).click();
+    // The Run Elicit panel stayed visible beside the approval panel: no tab to click.
     const form = await runner('elicit');
     const result = form.locator('#result .outcome pre.text').first();
     const text = await waitForText(result, (t) => t.includes('"accept"'));
@@ -143,6 +158,48 @@ export async function run({ page, step, screenshot }) {
     await restMouse();
     await screenshot('approval-07-elicit-result');
   });
+}
+
+/** Fails when a notification toast is shown (it would lie over the webviews' buttons). */
+async function expectNoToast(page) {
+  await new Promise((r) => setTimeout(r, 800)); // past the tool call's 400 ms progress delay
+  const toasts = await page.locator('.notification-toast-container').count();
+  if (toasts) throw new Error(`${toasts} notification toast(s) shown: ${await page.locator('.notification-toast-container').first().textContent()}`);
+}
+
+/**
+ * Fails unless the middle of the element (in a webview) is on screen and the topmost element
+ * of the workbench there is the webview's iframe (not a notification toast over it).
+ */
+async function expectClickable(page, locator) {
+  await locator.waitFor({ state: 'visible' });
+  const box = await locator.boundingBox();
+  if (!box) throw new Error(`${locator} has no box`);
+  const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+  const viewport = page.viewportSize();
+  if (viewport && (y < 0 || y > viewport.height || x < 0 || x > viewport.width)) throw new Error(`${locator} is off screen at ${x},${y}`);
+  const hit = await page.evaluate(([px, py]) => {
+    const e = document.elementFromPoint(px, py);
+    return e ? `${e.tagName}${e.closest('.notifications-toasts, .notification-toast-container') ? ' (notification toast)' : ''}` : 'nothing';
+  }, [x, y]);
+  if (hit !== 'IFRAME') throw new Error(`${locator} is covered at ${Math.round(x)},${Math.round(y)} by ${hit}`);
+  const inner = await locator.evaluate((b) => {
+    const r = b.getBoundingClientRect();
+    const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return top === b || b.contains(top);
+  });
+  if (!inner) throw new Error(`${locator} is covered inside its webview`);
+}
+
+async function waitForValue(read, expected, what, timeout = 5_000) {
+  const deadline = Date.now() + timeout;
+  let seen;
+  while (Date.now() < deadline) {
+    seen = await read().catch(() => seen);
+    if (seen === expected) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${what}: ${JSON.stringify(seen)}, expected ${JSON.stringify(expected)}`);
 }
 
 /** Deep equality of JSON values, whatever the order of object keys. */

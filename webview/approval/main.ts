@@ -8,7 +8,8 @@
  * sampling: #system-prompt, #msg-<m>-<b> (text blocks), #model, #send, #stop, #response,
  * #approve, #deny, #policy; elicitation: #elicit-form, #field-<name> (checkbox lists:
  * #field-<name>-<i>), #problem-<name>, #accept, #decline, #cancel; URL: #url-full,
- * #url-domain, #open-url, #decline, #cancel.
+ * #url-domain, #open-url, #decline, #cancel. The final buttons (.actions.final) are a sticky
+ * bar at the bottom; a failed Accept focuses the first invalid field.
  */
 import type { ElicitFormView, ElicitUrlView, FromWebview, PendingView, SamplingDraft, SamplingView, ToWebview } from '../../src/common/approvalProtocol';
 import { elicitationContent, elicitationHints, type ElicitationField, type ElicitationValues } from '../../src/common/elicitationForm';
@@ -24,6 +25,8 @@ let renderedKey = '';
 const samplingDrafts = new Map<string, SamplingDraft>();
 const formValues = new Map<string, ElicitationValues>();
 const streaming = new Map<string, string>();
+/** The form whose Accept was just pressed: when its answer lists problems, the first invalid field gets the focus. */
+let focusProblemOf: string | undefined;
 
 function post(message: FromWebview): void {
   vscode.postMessage(message);
@@ -46,6 +49,11 @@ window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
     if (m.selected) selected = m.selected;
     if (!pending.some((p) => p.id === selected)) selected = pending[0]?.id;
     render();
+    const current = pending.find((p) => p.id === selected);
+    if (current?.kind === 'elicitForm' && focusProblemOf === current.id && current.issues?.length) {
+      focusProblemOf = undefined;
+      focusFirstProblem(current, new Set(current.issues.map((i) => i.pointer.slice(1).split('/')[0])));
+    }
   } else if (m?.type === 'chunk') {
     streaming.set(m.requestId, (streaming.get(m.requestId) ?? '') + m.text);
     const box = document.getElementById('response') as HTMLTextAreaElement | null;
@@ -226,11 +234,15 @@ function renderForm(root: HTMLElement, p: ElicitFormView): void {
     const local = elicitationContent(p.form, values).problems;
     if (local.length) {
       for (const f of p.form.fields) {
+        const message = local.find((x) => x.pointer.slice(1) === f.name)?.message ?? '';
         const slot = document.getElementById(`problem-${f.name}`);
-        if (slot) slot.textContent = local.find((x) => x.pointer.slice(1) === f.name)?.message ?? '';
+        if (slot) slot.textContent = message;
+        markInvalid(f.name, !!message);
       }
+      focusFirstProblem(p, new Set(local.map((x) => x.pointer.slice(1))));
       return;
     }
+    focusProblemOf = p.id;
     post({ type: 'accept', requestId: p.id, values });
   };
   root.append(form, el('div', { class: 'actions final' },
@@ -310,7 +322,27 @@ function field(f: ElicitationField, values: ElicitationValues, save: () => void,
   const hints = elicitationHints(f);
   if (hints.length) wrap.append(el('p', { class: 'hint' }, hints.join(' · ')));
   wrap.append(el('p', { class: 'problem', id: `problem-${f.name}`, role: 'alert' }, problem ?? ''));
+  if (problem) for (const c of wrap.querySelectorAll('input, select')) c.setAttribute('aria-invalid', 'true');
   return wrap;
+}
+
+function markInvalid(name: string, invalid: boolean): void {
+  const wrap = document.getElementById(`problem-${name}`)?.closest('.field');
+  for (const c of wrap?.querySelectorAll('input, select') ?? []) {
+    if (invalid) c.setAttribute('aria-invalid', 'true');
+    else c.removeAttribute('aria-invalid');
+  }
+}
+
+/** Focuses the first field (in form order) with a problem and scrolls it into view, clear of the sticky action bar. */
+function focusFirstProblem(p: ElicitFormView, names: Set<string>): void {
+  const first = p.form.fields.find((f) => names.has(f.name));
+  if (!first) return;
+  const target = document.getElementById(`field-${first.name}`);
+  const focusable = target instanceof HTMLFieldSetElement ? target.querySelector<HTMLElement>('input') : target;
+  const wrap = target?.closest('.field') as HTMLElement | null;
+  focusable?.focus({ preventScroll: true });
+  (wrap ?? focusable)?.scrollIntoView({ block: 'center' });
 }
 
 function renderUrl(root: HTMLElement, p: ElicitUrlView): void {

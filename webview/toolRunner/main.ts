@@ -2,6 +2,8 @@
 // arguments (schemaForm.ts, shared with the host), and shows progress and the outcome.
 // Validation against the schema happens in the host (ajv needs `new Function`, which this
 // page's CSP forbids). Everything typed is kept with setState, so hiding the panel loses nothing.
+// While the server waits for a sampling/elicitation answer, #awaiting-user says so, with
+// #show-requests revealing the MCP Requests panel.
 import './style.css';
 import {
   constraintHints,
@@ -39,7 +41,7 @@ interface ViewState extends SavedState {
   /** A status line under the buttons (declined, validation notes). */
   status?: { text: string; kind: 'info' | 'error' };
   pending?: string;
-  running?: { requestId: string; progress?: ProgressInfo };
+  running?: { requestId: string; progress?: ProgressInfo; awaitingUser?: boolean };
   last?: { requestId: string; outcome: RunOutcome };
 }
 
@@ -121,6 +123,11 @@ window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
     case 'progress':
       if (!view?.running || view.running.requestId !== message.requestId) return;
       view.running.progress = message.progress;
+      renderProgress();
+      return;
+    case 'awaitingUser':
+      if (!view?.running || view.running.requestId !== message.requestId) return;
+      view.running.awaitingUser = message.awaitingUser;
       renderProgress();
       return;
     case 'outcome':
@@ -488,6 +495,13 @@ function renderProgress(): void {
   const running = view.running;
   if (!running) {
     holder.replaceChildren();
+    return;
+  }
+  if (running.awaitingUser) {
+    // The server asked for sampling or elicitation: the call waits for the user, not the server.
+    holder.replaceChildren(h('div', { class: 'progress awaiting-user', id: 'awaiting-user', role: 'status' },
+      h('span', {}, 'The server is waiting for your answer in MCP Requests.'),
+      button('Show MCP Requests', () => post({ type: 'showRequests' }), { class: 'link', id: 'show-requests' })));
     return;
   }
   const p = running.progress;

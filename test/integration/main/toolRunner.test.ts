@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
 import type { RunOutcome } from '../../../src/common/toolRunnerProtocol';
 import type { ToolRunnerPanel } from '../../../src/toolRunner/toolRunnerPanel';
+import type { ApprovalService } from '../../../src/approval/approvalService';
 import { activateApi, running, textOf, waitFor } from '../helpers';
 
 suite('Run Tool panel', function () {
@@ -144,6 +145,20 @@ suite('Run Tool panel', function () {
     }, 'the server to see notifications/cancelled');
     assert.equal(seen.tools.at(-1), 'slow');
     assert.equal(panel.lastOutcome?.kind, 'cancelled');
+  });
+
+  test('while the server waits for an elicitation answer, the panel knows the call waits for the user', async () => {
+    const service = (await vscode.commands.executeCommand<ApprovalService>('mcpWorkbench.showRequests'))!;
+    const panel = await open('elicit');
+    panel.confirm = async () => true;
+    assert.equal(panel.awaitingUser, false);
+    const run = panel.submit({});
+    const request = await waitFor(() => service.views().find((v) => v.kind === 'elicitForm' && v.server.id === serverId), 'the form in MCP Requests');
+    await waitFor(() => panel.awaitingUser, 'the panel to learn that the call waits for the user');
+    service.decline(request.id);
+    const outcome = await run;
+    assert.equal(outcome.kind, 'result');
+    assert.equal(panel.awaitingUser, false);
   });
 
   test('a second run while one is going on is refused', async () => {
