@@ -15,10 +15,11 @@ import type { ServerDefinition } from '../common/launchDefinition';
 import type { FieldProblem } from '../common/schemaForm';
 import { validateAgainstSchema } from '../common/schemaValidation';
 import { checkElicitationUrl, type UrlCheck } from '../common/urlSafety';
+import { modelTools, parseToolCallsJson, samplingBlockToModelContent, toolCallsJson, toolResultContent } from '../common/samplingTools';
 import { createClientFeatures, samplingRejected } from '../mcp/clientFeatures';
 import type { ClientFeatures } from '../mcp/serverConnection';
-import type { ModelContent, ModelInfo, ModelMessage, ModelRequest } from '../models/modelBackend';
-import type { ModelService } from '../models/modelService';
+import type { ModelInfo, ModelMessage, ModelRequest, ModelResponse } from '../models/modelBackend';
+import { toolsUnsupportedMessage, type ModelService } from '../models/modelService';
 
 interface SamplingData {
   kind: 'sampling';
@@ -118,6 +119,8 @@ export class ApprovalService implements vscode.Disposable {
         maxTokens: p.maxTokens,
         ...(p.temperature !== undefined ? { temperature: p.temperature } : {}),
         ...(p.stopSequences?.length ? { stopSequences: p.stopSequences } : {}),
+        ...(p.tools?.length ? { tools: p.tools.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), inputSchema: JSON.stringify(t.inputSchema, null, 2) })) } : {}),
+        ...(p.toolChoice?.mode ? { toolChoice: p.toolChoice.mode } : {}),
         models: d.models.map((m) => ({ id: m.id, label: m.label, backend: m.backend })),
         policy: this.policyOf(d.server),
         draft: d.draft,
@@ -177,14 +180,25 @@ export class ApprovalService implements vscode.Disposable {
     const policy = this.policyOf(server);
     const alone = decidesAlone(policy);
     if (alone === 'reject') throw samplingRejected(`the sampling policy for server "${server.name}" is "never" (setting mcpWorkbench.sampling.serverPolicies)`);
-    const models = await this.models.models();
+    let models = await this.models.models();
+    if (params.tools?.length) {
+      // Only models whose backend can do tool calls may answer a request that offers tools.
+      // Answered without the user, the model chosen in mcpWorkbench.models.preferred must be one.
+      const preferred = models.find((m) => m.id === this.models.preferredModelId());
+      const able = models.filter((m) => this.models.supportsTools(m));
+      const unable = alone === 'allow' && preferred && !this.models.supportsTools(preferred) ? preferred : !able.length ? models[0] : undefined;
+      if (unable || !models.length) {
+        throw new McpError(ErrorCode.InvalidRequest, `This sampling request offers tools, but the model to answer it cannot use them. ${unable ? toolsUnsupportedMessage(unable) : 'No model is available.'}`);
+      }
+      models = able;
+    }
     const picked = await this.models.pick(params.modelPreferences, models);
     if (alone === 'allow' && picked && picked.backend !== 'manual') {
       const response = await this.models.generate(picked, toModelRequest(params, { texts: {} }), () => undefined, signal)
         .catch((error) => {
           throw new McpError(ErrorCode.InternalError, `Sampling failed with ${picked.label}: ${error instanceof Error ? error.message : String(error)}`);
         });
-      return { role: 'assistant', content: { type: 'text', text: response.text }, model: response.model, stopReason: response.stopReason };
+      return resultOf(params, response.text, response.toolCalls ?? [], response.model, response.stopReason);
     }
     const data: SamplingData = { kind: 'sampling', server, params, models, draft: { texts: {}, ...(picked ? { modelId: picked.id } : {}) } };
     return this.wait(data, signal) as Promise<CreateMessageResult>;
@@ -211,9 +225,15 @@ export class ApprovalService implements vscode.Disposable {
     if (!model) return { ok: false, reason: 'choose a model first' };
     if (!this.queue.transition(id, 'generating')) return { ok: false, reason: `cannot send while ${entry.stage}` };
     data.error = undefined;
+    if (data.params.tools?.length && !this.models.supportsTools(model)) {
+      this.queue.transition(id, 'review');
+      data.error = toolsUnsupportedMessage(model);
+      return { ok: false, reason: data.error };
+    }
     if (model.backend === 'manual') {
       data.response = { model: model.model, stopReason: 'endTurn' };
       data.draft.responseText = data.draft.responseText ?? '';
+      if (data.params.tools?.length) data.draft.toolCallsJson = data.draft.toolCallsJson ?? '[]';
       this.queue.transition(id, 'response');
       return { ok: true };
     }
@@ -225,6 +245,7 @@ export class ApprovalService implements vscode.Disposable {
       if (!this.queue.get(id)) return { ok: false, reason: 'the request was settled meanwhile' };
       data.response = { model: response.model, stopReason: response.stopReason };
       data.draft.responseText = response.text;
+      if (data.params.tools?.length) data.draft.toolCallsJson = toolCallsJson(response.toolCalls);
       this.queue.transition(id, 'response');
       return { ok: true };
     } catch (error) {
@@ -250,8 +271,14 @@ export class ApprovalService implements vscode.Disposable {
     if (entry?.data.kind !== 'sampling') return { ok: false, reason: 'no such sampling request' };
     if (entry.stage !== 'response' || !entry.data.response) return { ok: false, reason: 'there is no response to approve yet: Send first' };
     const { model, stopReason } = entry.data.response;
-    const result: CreateMessageResult = { role: 'assistant', content: { type: 'text', text: entry.data.draft.responseText ?? '' }, model, stopReason };
-    this.queue.settle(id, { kind: 'resolved', value: result });
+    const params = entry.data.params;
+    let calls: NonNullable<ModelResponse['toolCalls']> = [];
+    if (params.tools?.length) {
+      const parsed = parseToolCallsJson(entry.data.draft.toolCallsJson, params.tools);
+      if (!parsed.ok) return { ok: false, reason: parsed.reason };
+      calls = parsed.calls;
+    }
+    this.queue.settle(id, { kind: 'resolved', value: resultOf(params, entry.data.draft.responseText ?? '', calls, model, stopReason) });
     return { ok: true };
   }
 
@@ -442,17 +469,23 @@ function blockView(block: { type: string } & Record<string, unknown>): MessageBl
   return { kind: 'other', type: block.type, json: JSON.stringify(block, null, 2) };
 }
 
+/**
+ * The sampling result: plain text as before when the request offered no tools; with tools,
+ * the text and `tool_use` blocks, `stopReason: 'toolUse'` when there are calls.
+ */
+function resultOf(params: CreateMessageRequestParams, text: string, calls: NonNullable<ModelResponse['toolCalls']>, model: string, stopReason: string): CreateMessageResult {
+  if (!params.tools?.length && !params.toolChoice) return { role: 'assistant', content: { type: 'text', text }, model, stopReason };
+  const withTools = toolResultContent(text, calls, stopReason);
+  return { role: 'assistant', content: withTools.content, model, stopReason: withTools.stopReason } as unknown as CreateMessageResult;
+}
+
 /** The request as the model gets it: the user's edits of text blocks and system prompt applied. */
 export function toModelRequest(params: CreateMessageRequestParams, draft: SamplingDraft): ModelRequest {
   const messages: ModelMessage[] = params.messages.map((m, mi) => ({
     role: m.role,
-    content: (blocksOf(m) as ({ type: string } & Record<string, unknown>)[]).map((b, bi): ModelContent => {
-      const edited = draft.texts[`${mi}.${bi}`];
-      if (b.type === 'text') return { type: 'text', text: edited ?? String(b.text ?? '') };
-      if (b.type === 'image' || b.type === 'audio') return { type: b.type, data: String(b.data), mimeType: String(b.mimeType) };
-      return { type: 'text', text: JSON.stringify(b) };
-    }),
+    content: (blocksOf(m) as ({ type: string } & Record<string, unknown>)[]).map((b, bi) => samplingBlockToModelContent(b, draft.texts[`${mi}.${bi}`])),
   }));
+  const tools = modelTools(params.tools as never);
   const systemPrompt = draft.systemPrompt ?? params.systemPrompt;
   return {
     messages,
@@ -460,5 +493,7 @@ export function toModelRequest(params: CreateMessageRequestParams, draft: Sampli
     maxTokens: params.maxTokens,
     ...(params.temperature !== undefined ? { temperature: params.temperature } : {}),
     ...(params.stopSequences?.length ? { stopSequences: params.stopSequences } : {}),
+    ...(tools?.length ? { tools } : {}),
+    ...(tools?.length && params.toolChoice?.mode ? { toolChoice: params.toolChoice.mode } : {}),
   };
 }

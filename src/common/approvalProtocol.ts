@@ -41,6 +41,10 @@ export interface SamplingView {
   maxTokens: number;
   temperature?: number;
   stopSequences?: string[];
+  /** Tools the server offers the model (`sampling.tools`); `inputSchema` as pretty JSON. */
+  tools?: { name: string; description?: string; inputSchema: string }[];
+  /** `toolChoice.mode`, when the server set it. */
+  toolChoice?: string;
   models: ModelChoice[];
   policy: SamplingPolicy;
   draft: SamplingDraft;
@@ -58,6 +62,8 @@ export interface SamplingDraft {
   modelId?: string;
   /** The reply text as shown and edited. */
   responseText?: string;
+  /** The reply's tool calls as editable JSON (`[{"id","name","input"}]`), when tools were offered. */
+  toolCallsJson?: string;
 }
 
 export interface ElicitFormView {
@@ -125,12 +131,13 @@ function parseDraft(v: unknown): SamplingDraft | undefined {
     if (!/^\d+\.\d+$/.test(k) || !isString(t)) return undefined;
     texts[k] = t;
   }
-  for (const key of ['systemPrompt', 'modelId', 'responseText'] as const) if (v[key] !== undefined && !isString(v[key])) return undefined;
+  for (const key of ['systemPrompt', 'modelId', 'responseText', 'toolCallsJson'] as const) if (v[key] !== undefined && !isString(v[key])) return undefined;
   return {
     texts,
     ...(isString(v.systemPrompt) ? { systemPrompt: v.systemPrompt } : {}),
     ...(isString(v.modelId) ? { modelId: v.modelId } : {}),
     ...(isString(v.responseText) ? { responseText: v.responseText } : {}),
+    ...(isString(v.toolCallsJson) ? { toolCallsJson: v.toolCallsJson } : {}),
   };
 }
 

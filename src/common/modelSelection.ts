@@ -61,6 +61,9 @@ export function stopReasonFromFinish(finish: string | null | undefined): string 
       return 'endTurn';
     case 'length':
       return 'maxTokens';
+    case 'tool_calls':
+    case 'function_call':
+      return 'toolUse';
     default:
       return finish;
   }

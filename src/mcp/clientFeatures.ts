@@ -3,16 +3,16 @@
  * the handlers installed on every new client. No `vscode` import: the extension plugs in its
  * approval panel, the headless conformance client a policy without a user.
  *
- * Declared: `sampling` (no `tools`: no backend does tool calls yet, so requests with `tools`
- * are refused as the spec requires; no `context`: includeContext is shown but not acted on)
- * and `elicitation` with `form` and `url`.
+ * Declared: `sampling` with `tools` (2025-11-25: the OpenAI-compatible backend and "answer
+ * by hand" can return tool calls; a request with tools for a model whose backend cannot gets
+ * a JSON-RPC error naming why; no `context`: includeContext is shown but not acted on) and
+ * `elicitation` with `form` and `url`.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
   ElicitationCompleteNotificationSchema,
-  ErrorCode,
   McpError,
   type ClientCapabilities,
   type CreateMessageRequestParams,
@@ -34,16 +34,13 @@ export interface ClientFeatureHandlers {
   elicitationComplete(server: ServerDefinition, elicitationId: string): void;
 }
 
-export const CLIENT_FEATURE_CAPABILITIES: ClientCapabilities = { sampling: {}, elicitation: { form: {}, url: {} } };
+export const CLIENT_FEATURE_CAPABILITIES: ClientCapabilities = { sampling: { tools: {} }, elicitation: { form: {}, url: {} } };
 
 export function createClientFeatures(handlers: ClientFeatureHandlers): ClientFeatures {
   return {
     capabilities: () => structuredClone(CLIENT_FEATURE_CAPABILITIES),
     install(client: Client, server: ServerDefinition) {
       client.setRequestHandler(CreateMessageRequestSchema, async (request, extra) => {
-        if (request.params.tools !== undefined || request.params.toolChoice !== undefined) {
-          throw new McpError(ErrorCode.InvalidParams, 'This client does not support tool use in sampling (sampling.tools was not declared).');
-        }
         return handlers.sample(server, request.params, extra.signal);
       });
       client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {

@@ -20,6 +20,8 @@ export class NoManualAnswerError extends Error {
 
 export class ManualBackend implements ModelBackend {
   readonly kind = 'manual' as const;
+  /** The user can type tool calls (as JSON) in the approval panel. */
+  readonly supportsTools = true;
 
   constructor(public answer: ManualAnswer) {}
 

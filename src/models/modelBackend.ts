@@ -16,7 +16,25 @@ export interface ModelMessage {
 export type ModelContent =
   | { type: 'text'; text: string }
   | { type: 'image'; data: string; mimeType: string }
-  | { type: 'audio'; data: string; mimeType: string };
+  | { type: 'audio'; data: string; mimeType: string }
+  /** The assistant asked to call a tool (MCP `tool_use`). */
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
+  /** The result of a tool call (MCP `tool_result`), flattened to text (structured content as JSON). */
+  | { type: 'tool_result'; toolUseId: string; text: string; isError?: boolean };
+
+/** A tool the model may call (MCP sampling `tools`). */
+export interface ModelTool {
+  name: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+}
+
+/** A tool call in a model's reply. */
+export interface ModelToolCall {
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+}
 
 export interface ModelRequest {
   messages: ModelMessage[];
@@ -24,6 +42,10 @@ export interface ModelRequest {
   maxTokens?: number;
   temperature?: number;
   stopSequences?: string[];
+  /** Tools the model may call; only for backends with `supportsTools`. */
+  tools?: ModelTool[];
+  /** MCP `toolChoice.mode` (default `auto`). */
+  toolChoice?: 'auto' | 'required' | 'none';
 }
 
 export interface ModelInfo {
@@ -41,10 +63,14 @@ export interface ModelResponse {
   /** Truthful: `endTurn`, `maxTokens`, `stopSequence`, or what the backend reported. */
   stopReason: string;
   model: string;
+  /** Tools the model called (then `stopReason` is `toolUse`). */
+  toolCalls?: ModelToolCall[];
 }
 
 export interface ModelBackend {
   readonly kind: ModelInfo['backend'];
+  /** Whether `generate` honours `tools` (tool calls in the reply, tool_use/tool_result in messages). */
+  readonly supportsTools: boolean;
   /** Models available now (may be empty). */
   models(): Promise<ModelInfo[]>;
   /** Generates a reply, streaming text chunks to `onText`; honours cancellation. */

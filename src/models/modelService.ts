@@ -16,6 +16,16 @@ export class ModelService {
   constructor(readonly backends: readonly ModelBackend[], private readonly preferredId: () => string | undefined = () => undefined) {}
 
   /** Every model available now, backends in priority order (a failing backend lists none). */
+  /** The id of the user's `mcpWorkbench.models.preferred`, if set. */
+  preferredModelId(): string | undefined {
+    return this.preferredId();
+  }
+
+  /** Whether the model's backend can take `tools` and return tool calls. */
+  supportsTools(model: ModelInfo): boolean {
+    return this.backends.find((b) => b.kind === model.backend)?.supportsTools ?? false;
+  }
+
   async models(): Promise<ModelInfo[]> {
     const lists = await Promise.all(this.backends.map((b) => b.models().catch(() => [] as ModelInfo[])));
     return lists.flat();
@@ -33,8 +43,15 @@ export class ModelService {
   async generate(model: ModelInfo, request: ModelRequest, onText: (chunk: string) => void = () => undefined, signal: AbortSignal = new AbortController().signal): Promise<ModelResponse> {
     const backend = this.backends.find((b) => b.kind === model.backend);
     if (!backend) throw new Error(`No backend for model ${model.id}`);
+    if (request.tools?.length && !backend.supportsTools) throw new Error(toolsUnsupportedMessage(model));
     return backend.generate(model, request, onText, signal);
   }
+}
+
+/** Why a model cannot answer a request that offers tools. */
+export function toolsUnsupportedMessage(model: ModelInfo): string {
+  const backend = model.backend === 'vscode-lm' ? 'VS Code language model (vscode.lm)' : model.backend;
+  return `The model "${model.label}" cannot use tools: its backend (${backend}) does not support tool calls in MCP Workbench. Choose an OpenAI-compatible endpoint (setting mcpWorkbench.models.openaiCompatible.url) or answer by hand.`;
 }
 
 /** Asks for a hand-typed reply in an input box (callers outside the approval panel). */

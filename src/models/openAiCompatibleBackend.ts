@@ -4,7 +4,7 @@
  * with server-sent events and also accepts a plain JSON answer.
  */
 import { SseDataReader, applyStopSequences, stopReasonFromFinish } from '../common/modelSelection';
-import type { ModelBackend, ModelContent, ModelInfo, ModelRequest, ModelResponse } from './modelBackend';
+import type { ModelBackend, ModelContent, ModelInfo, ModelRequest, ModelResponse, ModelToolCall } from './modelBackend';
 
 export interface OpenAiCompatibleSettings {
   /** The endpoint: a base URL (`http://localhost:11434/v1`) or the full `/chat/completions` URL. */
@@ -21,6 +21,8 @@ export function chatCompletionsUrl(url: string): string {
 
 export class OpenAiCompatibleBackend implements ModelBackend {
   readonly kind = 'openai-compatible' as const;
+  /** Tools go out as `tools` (function calling), calls come back as `tool_calls`. */
+  readonly supportsTools = true;
 
   constructor(
     private readonly settings: () => OpenAiCompatibleSettings | undefined,
@@ -43,13 +45,14 @@ export class OpenAiCompatibleBackend implements ModelBackend {
     const s = this.settings();
     if (!s?.url) throw new Error('No OpenAI-compatible endpoint is configured (setting mcpWorkbench.models.openaiCompatible.url).');
     const key = await this.apiKey();
-    const messages: unknown[] = [];
-    if (request.systemPrompt) messages.push({ role: 'system', content: request.systemPrompt });
-    for (const m of request.messages) messages.push({ role: m.role, content: m.content.length === 1 && m.content[0].type === 'text' ? m.content[0].text : m.content.map(toPart) });
-    const body: Record<string, unknown> = { model: model.model, messages, stream: true };
+    const body: Record<string, unknown> = { model: model.model, messages: toOpenAiMessages(request), stream: true };
     if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
     if (request.temperature !== undefined) body.temperature = request.temperature;
     if (request.stopSequences?.length) body.stop = request.stopSequences;
+    if (request.tools?.length) {
+      body.tools = toOpenAiTools(request);
+      if (request.toolChoice) body.tool_choice = request.toolChoice;
+    }
     const response = await fetch(chatCompletionsUrl(s.url), {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'text/event-stream, application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
@@ -64,12 +67,13 @@ export class OpenAiCompatibleBackend implements ModelBackend {
     let text = '';
     let finish: string | undefined;
     let reportedModel: string | undefined;
+    const calls = new ToolCallAccumulator();
     if (type.includes('text/event-stream') && response.body) {
       const reader = new SseDataReader();
       const decoder = new TextDecoder();
       const handle = (data: string): boolean => {
         if (data.trim() === '[DONE]') return true;
-        let event: { model?: string; choices?: { delta?: { content?: string | null }; finish_reason?: string | null }[]; error?: { message?: string } };
+        let event: { model?: string; choices?: { delta?: { content?: string | null; tool_calls?: OpenAiToolCallDelta[] }; finish_reason?: string | null }[]; error?: { message?: string } };
         try {
           event = JSON.parse(data);
         } catch {
@@ -83,6 +87,7 @@ export class OpenAiCompatibleBackend implements ModelBackend {
           text += chunk;
           onText(chunk);
         }
+        for (const delta of choice?.delta?.tool_calls ?? []) calls.push(delta);
         if (choice?.finish_reason) finish = choice.finish_reason;
         return false;
       };
@@ -97,18 +102,103 @@ export class OpenAiCompatibleBackend implements ModelBackend {
       }
       if (!done) for (const data of reader.flush()) handle(data);
     } else {
-      const json = (await response.json()) as { model?: string; choices?: { message?: { content?: string | null }; finish_reason?: string | null }[] };
+      const json = (await response.json()) as { model?: string; choices?: { message?: { content?: string | null; tool_calls?: OpenAiToolCallDelta[] }; finish_reason?: string | null }[] };
       const choice = json.choices?.[0];
       if (!choice) throw new Error('The model endpoint returned no choices.');
       text = choice.message?.content ?? '';
       finish = choice.finish_reason ?? undefined;
       reportedModel = json.model;
+      (choice.message?.tool_calls ?? []).forEach((c, i) => calls.push({ index: i, ...c }));
       if (text) onText(text);
     }
     // Endpoints that ignore `stop` still must not return text past a stop sequence.
     const cut = applyStopSequences(text, request.stopSequences);
+    const toolCalls = request.tools?.length ? calls.result() : [];
+    if (toolCalls.length) return { text: cut.text, stopReason: 'toolUse', model: reportedModel || model.model, toolCalls };
     return { text: cut.text, stopReason: cut.stopped ? 'stopSequence' : stopReasonFromFinish(finish), model: reportedModel || model.model };
   }
+}
+
+/** One entry of `delta.tool_calls` (streamed: `arguments` arrives in pieces) or of `message.tool_calls`. */
+export interface OpenAiToolCallDelta {
+  index?: number;
+  id?: string;
+  type?: string;
+  function?: { name?: string; arguments?: string };
+}
+
+/** Collects streamed `tool_calls` deltas (by index) into complete calls. */
+export class ToolCallAccumulator {
+  private readonly calls = new Map<number, { id: string; name: string; args: string }>();
+
+  push(delta: OpenAiToolCallDelta): void {
+    const index = delta.index ?? this.calls.size;
+    const call = this.calls.get(index) ?? { id: '', name: '', args: '' };
+    if (delta.id) call.id = delta.id;
+    if (delta.function?.name) call.name += delta.function.name;
+    if (delta.function?.arguments) call.args += delta.function.arguments;
+    this.calls.set(index, call);
+  }
+
+  /** The calls in index order; arguments that are not a JSON object throw (the reply cannot be used). */
+  result(): ModelToolCall[] {
+    return [...this.calls.entries()].sort(([a], [b]) => a - b).map(([index, c]) => {
+      let input: unknown = {};
+      if (c.args.trim()) {
+        try {
+          input = JSON.parse(c.args);
+        } catch {
+          throw new Error(`The model called tool "${c.name}" with arguments that are not JSON: ${c.args.slice(0, 200)}`);
+        }
+      }
+      if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new Error(`The model called tool "${c.name}" with arguments that are not a JSON object.`);
+      return { id: c.id || `call_${index}`, name: c.name, input: input as Record<string, unknown> };
+    });
+  }
+}
+
+/** The request's `tools` in OpenAI's function-calling format. */
+export function toOpenAiTools(request: ModelRequest): unknown[] {
+  return (request.tools ?? []).map((t) => ({
+    type: 'function',
+    function: { name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.inputSchema },
+  }));
+}
+
+/**
+ * The messages in chat-completions form: the system prompt first; an assistant message's
+ * `tool_use` blocks become its `tool_calls`; a user message's `tool_result` blocks become
+ * `role: tool` messages (in order, before the rest of that user message, if any).
+ */
+export function toOpenAiMessages(request: ModelRequest): unknown[] {
+  const messages: unknown[] = [];
+  if (request.systemPrompt) messages.push({ role: 'system', content: request.systemPrompt });
+  for (const m of request.messages) {
+    const plain = m.content.filter((c) => c.type !== 'tool_use' && c.type !== 'tool_result');
+    if (m.role === 'assistant') {
+      const uses = m.content.filter((c): c is Extract<ModelContent, { type: 'tool_use' }> => c.type === 'tool_use');
+      const text = plain.map((c) => (c.type === 'text' ? c.text : '')).join('');
+      if (!uses.length) {
+        messages.push({ role: 'assistant', content: contentOf(plain) });
+        continue;
+      }
+      messages.push({
+        role: 'assistant',
+        content: text || null,
+        tool_calls: uses.map((u) => ({ id: u.id, type: 'function', function: { name: u.name, arguments: JSON.stringify(u.input) } })),
+      });
+      continue;
+    }
+    for (const c of m.content) {
+      if (c.type === 'tool_result') messages.push({ role: 'tool', tool_call_id: c.toolUseId, content: c.isError ? `Error: ${c.text}` : c.text });
+    }
+    if (plain.length || !m.content.length) messages.push({ role: 'user', content: contentOf(plain) });
+  }
+  return messages;
+}
+
+function contentOf(content: ModelContent[]): unknown {
+  return content.length === 1 && content[0].type === 'text' ? content[0].text : content.map(toPart);
 }
 
 function toPart(content: ModelContent): unknown {
@@ -119,5 +209,9 @@ function toPart(content: ModelContent): unknown {
       return { type: 'image_url', image_url: { url: `data:${content.mimeType};base64,${content.data}` } };
     case 'audio':
       return { type: 'input_audio', input_audio: { data: content.data, format: content.mimeType.includes('mp') ? 'mp3' : 'wav' } };
+    case 'tool_use':
+    case 'tool_result':
+      // Handled by toOpenAiMessages: never reaches a content part.
+      return { type: 'text', text: JSON.stringify(content) };
   }
 }

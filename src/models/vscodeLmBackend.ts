@@ -12,6 +12,8 @@ const PREFIX = 'vscode-lm:';
 
 export class VscodeLmBackend implements ModelBackend {
   readonly kind = 'vscode-lm' as const;
+  /** Not yet: tool calls via LanguageModelChatTool / LanguageModelToolCallPart are not wired up. */
+  readonly supportsTools = false;
 
   async models(): Promise<ModelInfo[]> {
     let chatModels: vscode.LanguageModelChat[];
@@ -93,5 +95,9 @@ function contentAsText(content: ModelContent): string {
       return `[image ${content.mimeType}, ${Math.round((content.data.length * 3) / 4)} bytes, not sent: this model API takes text only]`;
     case 'audio':
       return `[audio ${content.mimeType}, ${Math.round((content.data.length * 3) / 4)} bytes, not sent: this model API takes text only]`;
+    case 'tool_use':
+      return `[tool call ${content.name} ${JSON.stringify(content.input)}]`;
+    case 'tool_result':
+      return `[tool result for ${content.toolUseId}: ${content.text}]`;
   }
 }

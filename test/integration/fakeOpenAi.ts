@@ -8,11 +8,13 @@ import * as http from 'node:http';
 
 export interface ChatCompletionsBody {
   model: string;
-  messages: { role: string; content: unknown }[];
+  messages: { role: string; content: unknown; tool_calls?: unknown[]; tool_call_id?: string }[];
   stream?: boolean;
   max_tokens?: number;
   temperature?: number;
   stop?: string[];
+  tools?: { type: string; function: { name: string; description?: string; parameters: unknown } }[];
+  tool_choice?: unknown;
 }
 
 /** One streamed answer: write chunks, then finish. Writes after the client went away are dropped. */
@@ -20,6 +22,8 @@ export interface SseAnswer {
   readonly body: ChatCompletionsBody;
   /** Sends `data: {choices:[{delta:{content}}]}`. */
   chunk(content: string): void;
+  /** Streams one tool call (`delta.tool_calls`), its arguments split in two chunks; finish with `tool_calls`. */
+  toolCall(index: number, id: string, name: string, args: Record<string, unknown>): void;
   /** Sends the finish reason (default `stop`) and `[DONE]`, and ends the response. */
   finish(reason?: string): void;
   /** True once the client closed the connection (e.g. it aborted the request). */
@@ -72,6 +76,12 @@ export async function startFakeOpenAi(script: FakeScript = echoScript, reportedM
       const answer: SseAnswer = {
         body,
         chunk: (content) => send({ model: reportedModel, choices: [{ index: 0, delta: { content } }] }),
+        toolCall: (index, id, name, args) => {
+          const json = JSON.stringify(args);
+          const half = Math.floor(json.length / 2);
+          send({ model: reportedModel, choices: [{ index: 0, delta: { tool_calls: [{ index, id, type: 'function', function: { name, arguments: json.slice(0, half) } }] } }] });
+          send({ model: reportedModel, choices: [{ index: 0, delta: { tool_calls: [{ index, function: { arguments: json.slice(half) } }] } }] });
+        },
         finish: (reason = 'stop') => {
           send({ model: reportedModel, choices: [{ index: 0, delta: {}, finish_reason: reason }] });
           finished = true;

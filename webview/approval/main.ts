@@ -5,8 +5,8 @@
  * types is posted as a draft (debounced) so it survives the panel being hidden.
  *
  * DOM ids (stable, for end-to-end tests): #queue (buttons .queue-item[data-id]), #detail;
- * sampling: #system-prompt, #msg-<m>-<b> (text blocks), #model, #send, #stop, #response,
- * #approve, #deny, #policy; elicitation: #elicit-form, #field-<name> (checkbox lists:
+ * sampling: #system-prompt, #msg-<m>-<b> (text blocks), #tools (li.tool[data-name]), #model,
+ * #send, #stop, #response, #tool-calls (when tools are offered), #approve, #deny, #policy; elicitation: #elicit-form, #field-<name> (checkbox lists:
  * #field-<name>-<i>), #problem-<name>, #accept, #decline, #cancel; URL: #url-full,
  * #url-domain, #open-url, #decline, #cancel. The final buttons (.actions.final) are a sticky
  * bar at the bottom; a failed Accept focuses the first invalid field.
@@ -42,6 +42,7 @@ window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
       if (p.kind === 'sampling' && p.stage === 'response' && p.draft.responseText !== undefined) {
         const d = samplingDrafts.get(p.id)!;
         if (d.responseText === undefined || streaming.has(p.id)) d.responseText = p.draft.responseText;
+        if (d.toolCallsJson === undefined && p.draft.toolCallsJson !== undefined) d.toolCallsJson = p.draft.toolCallsJson;
         streaming.delete(p.id);
       }
       if (p.kind === 'elicitForm' && !formValues.has(p.id)) formValues.set(p.id, structuredClone(p.values));
@@ -170,12 +171,20 @@ function renderSampling(root: HTMLElement, p: SamplingView): void {
       } else if (b.kind === 'audio') {
         li.append(el('audio', { src: b.dataUri, controls: '' }));
       } else {
-        li.append(el('pre', {}, b.json));
+        li.append(el('span', { class: 'block-type' }, b.type === 'tool_use' ? 'tool call' : b.type === 'tool_result' ? 'tool result' : b.type), el('pre', { class: `block ${b.type}` }, b.json));
       }
     });
     messages.append(li);
   });
   root.append(el('h2', {}, 'Messages'), messages);
+  if (p.tools?.length) {
+    const tools = el('ul', { id: 'tools', class: 'tools' });
+    for (const t of p.tools) {
+      const details = el('details', {}, el('summary', {}, 'input schema'), el('pre', {}, t.inputSchema));
+      tools.append(el('li', { class: 'tool', 'data-name': t.name }, el('code', {}, t.name), t.description ? ` — ${t.description}` : '', details));
+    }
+    root.append(el('h2', {}, `Tools offered to the model${p.toolChoice ? ` (toolChoice: ${p.toolChoice})` : ''}`), tools);
+  }
 
   const model = el('select', { id: 'model', 'aria-label': 'Model' });
   for (const m of p.models) {
@@ -189,7 +198,12 @@ function renderSampling(root: HTMLElement, p: SamplingView): void {
   });
   const generating = p.stage === 'generating';
   const actions = el('div', { class: 'actions' }, el('label', { for: 'model' }, 'Model '), model,
-    button('send', p.stage === 'response' ? 'Send again' : 'Send', () => post({ type: 'send', requestId: p.id, draft }), 'primary', generating || !p.models.length),
+    button('send', p.stage === 'response' ? 'Send again' : 'Send', () => {
+      post({ type: 'send', requestId: p.id, draft });
+      // The new reply (text and tool calls) comes from the host with the next state.
+      delete draft.responseText;
+      delete draft.toolCallsJson;
+    }, 'primary', generating || !p.models.length),
     generating ? button('stop', 'Stop', () => post({ type: 'stop', requestId: p.id })) : undefined);
   root.append(actions);
   if (p.error) root.append(el('p', { class: 'error', role: 'alert' }, p.error));
@@ -203,6 +217,16 @@ function renderSampling(root: HTMLElement, p: SamplingView): void {
       save();
     });
     root.append(el('h2', {}, 'Response'), response);
+    if (p.tools?.length) {
+      const calls = el('textarea', { id: 'tool-calls', rows: '6', class: 'json', 'aria-label': 'Tool calls (JSON)', spellcheck: 'false' });
+      calls.value = generating ? '' : draft.toolCallsJson ?? '[]';
+      calls.readOnly = generating;
+      calls.addEventListener('input', () => {
+        draft.toolCallsJson = calls.value;
+        save();
+      });
+      root.append(el('label', { for: 'tool-calls' }, 'Tool calls in the reply (JSON array of {"id", "name", "input"}; empty array: none)'), calls);
+    }
     if (p.response) root.append(el('p', { class: 'meta' }, `model ${p.response.model}, stopReason ${p.response.stopReason}`));
   }
   const policy = el('select', { id: 'policy', 'aria-label': 'Sampling policy for this server' });

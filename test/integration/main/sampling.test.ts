@@ -2,14 +2,16 @@
  * Sampling inside a real VS Code: the fixture server's `sample` / `sampleMany` tools send
  * sampling/createMessage; the approval service (the panel's controller, returned by
  * `mcpWorkbench.showRequests`) answers as the user would. Backends: "answer by hand" and the
- * OpenAI-compatible endpoint against a fake server on 127.0.0.1.
+ * OpenAI-compatible endpoint against a fake server on 127.0.0.1. `sampleWithTools` offers a
+ * tool (sampling.tools): the fake endpoint calls it, the server gets `tool_use`, then a second
+ * round with the `tool_result` gets a text answer.
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ApprovalService } from '../../../src/approval/approvalService';
 import type { SamplingView } from '../../../src/common/approvalProtocol';
 import type { McpServerConnection } from '../../../src/mcp/serverConnection';
-import { startFakeOpenAi, type FakeOpenAi } from '../fakeOpenAi';
+import { echoScript, startFakeOpenAi, type FakeOpenAi } from '../fakeOpenAi';
 import { activateApi, running, textOf, waitFor } from '../helpers';
 
 type Outcome = { ok: boolean; result?: { content: { text: string }; model: string; stopReason: string }; code?: number; message?: string };
@@ -47,9 +49,9 @@ suite('Sampling', function () {
 
   setup(() => service.resetSession());
 
-  test('the client declares sampling (without tools) and elicitation form + url; the badge follows the queue', async () => {
+  test('the client declares sampling (with tools) and elicitation form + url; the badge follows the queue', async () => {
     const caps = service.features.capabilities();
-    assert.deepEqual(caps, { sampling: {}, elicitation: { form: {}, url: {} } });
+    assert.deepEqual(caps, { sampling: { tools: {} }, elicitation: { form: {}, url: {} } });
   });
 
   test('answer by hand: the request is shown, the typed reply is approved with model "human"', async () => {
@@ -106,6 +108,82 @@ suite('Sampling', function () {
     service.approve(view.id, { responseText: 'fake says: edited by the user' });
     const outcome = await result;
     assert.deepEqual(outcome.result, { role: 'assistant', content: { type: 'text', text: 'fake says: edited by the user' }, model: 'fake-model-1', stopReason: 'maxTokens' });
+  });
+
+  test('tools: the fake endpoint calls the offered tool, the user reviews and approves; the server gets tool_use and stopReason toolUse; the tool_result round gets text', async () => {
+    await cfg().update('models.openaiCompatible.url', fakeUrl, vscode.ConfigurationTarget.Global);
+    await cfg().update('models.openaiCompatible.model', 'fake-model', vscode.ConfigurationTarget.Global);
+    fake.script = (answer) => {
+      const last = answer.body.messages[answer.body.messages.length - 1];
+      if (answer.body.tools?.length && last.role !== 'tool') {
+        answer.chunk('Let me check. ');
+        answer.toolCall(0, 'call_weather_1', 'get_weather', { city: 'Paris' });
+        answer.finish('tool_calls');
+      } else {
+        answer.chunk(`It is ${String(last.content)} in Paris.`);
+        answer.finish('stop');
+      }
+    };
+    try {
+      // Round 1: the model calls the tool.
+      const first = call('sampleWithTools', { prompt: 'What is the weather in Paris?', hints: ['fake-model'], toolChoice: 'auto' });
+      const view = await sampling();
+      assert.deepEqual(view.tools?.map((t) => t.name), ['get_weather']);
+      assert.match(view.tools![0].inputSchema, /"city"/);
+      assert.equal(view.toolChoice, 'auto');
+      assert.ok(view.models.every((m) => m.backend !== 'vscode-lm'), 'models without tool calls are not offered');
+      assert.equal(view.draft.modelId, 'openai:fake-model');
+      assert.deepEqual(await service.send(view.id), { ok: true });
+      const sent = fake.requests[fake.requests.length - 1];
+      assert.deepEqual(sent.tools, [{ type: 'function', function: { name: 'get_weather', description: 'The current weather in a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }]);
+      assert.equal(sent.tool_choice, 'auto');
+      const shown = service.views().find((v): v is SamplingView => v.id === view.id)!;
+      assert.equal(shown.response?.stopReason, 'toolUse');
+      assert.equal(shown.draft.responseText, 'Let me check. ');
+      assert.deepEqual(JSON.parse(shown.draft.toolCallsJson!), [{ id: 'call_weather_1', name: 'get_weather', input: { city: 'Paris' } }]);
+      // A tool call naming a tool that was not offered cannot be approved.
+      const bad = service.approve(view.id, { toolCallsJson: '[{"name":"rm_rf","input":{}}]' });
+      assert.equal(bad.ok, false);
+      assert.match((bad as { reason: string }).reason, /not one of the offered tools/);
+      // The user edits the call's input and drops the text, then approves.
+      assert.deepEqual(service.approve(view.id, { responseText: '', toolCallsJson: '[{"id":"call_weather_1","name":"get_weather","input":{"city":"Paris, FR"}}]' }), { ok: true });
+      const outcome1 = (await first) as unknown as { ok: boolean; result: Record<string, unknown> };
+      assert.deepEqual(outcome1, { ok: true, result: { role: 'assistant', content: { type: 'tool_use', id: 'call_weather_1', name: 'get_weather', input: { city: 'Paris, FR' } }, model: 'fake-model-1', stopReason: 'toolUse' } });
+
+      // Round 2: the server sends the tool_result; the model answers in text.
+      const second = call('sampleWithTools', { prompt: 'What is the weather in Paris?', hints: ['fake-model'], toolUse: { id: 'call_weather_1', name: 'get_weather', input: { city: 'Paris, FR' } }, toolResult: 'sunny' });
+      const view2 = await sampling();
+      assert.equal(view2.messages[1].blocks[0].kind, 'other');
+      assert.deepEqual(await service.send(view2.id), { ok: true });
+      const sent2 = fake.requests[fake.requests.length - 1];
+      assert.deepEqual(sent2.messages, [
+        { role: 'user', content: 'What is the weather in Paris?' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'call_weather_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris, FR"}' } }] },
+        { role: 'tool', tool_call_id: 'call_weather_1', content: 'sunny' },
+      ]);
+      const shown2 = service.views().find((v): v is SamplingView => v.id === view2.id)!;
+      assert.deepEqual(JSON.parse(shown2.draft.toolCallsJson!), []);
+      assert.deepEqual(service.approve(view2.id), { ok: true });
+      const outcome2 = (await second) as unknown as { ok: boolean; result: Record<string, unknown> };
+      assert.deepEqual(outcome2, { ok: true, result: { role: 'assistant', content: { type: 'text', text: 'It is sunny in Paris.' }, model: 'fake-model-1', stopReason: 'endTurn' } });
+    } finally {
+      fake.script = echoScript;
+    }
+  });
+
+  test('tools: a model whose backend cannot call tools gets a JSON-RPC error naming why', async () => {
+    await cfg().update('models.preferred', 'vscode-lm:mcpwb-fake/mcpwb-fake-echo', vscode.ConfigurationTarget.Global);
+    await service.setPolicy('fixture-stdio', 'always');
+    try {
+      const outcome = await call('sampleWithTools', { prompt: 'weather?' });
+      assert.equal(outcome.ok, false);
+      assert.equal(outcome.code, -32600);
+      assert.match(String(outcome.message), /cannot use tools.*vscode\.lm/);
+      assert.equal(service.pendingCount, 0);
+    } finally {
+      await service.setPolicy('fixture-stdio', 'ask');
+      await cfg().update('models.preferred', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 
   test('policy "always" answers without asking; "never" rejects at once', async () => {

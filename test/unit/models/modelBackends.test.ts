@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import { MANUAL_MODEL, ManualBackend, NoManualAnswerError } from '../../../src/models/manualBackend';
 import type { ModelInfo, ModelRequest } from '../../../src/models/modelBackend';
-import { OpenAiCompatibleBackend, chatCompletionsUrl } from '../../../src/models/openAiCompatibleBackend';
+import { OpenAiCompatibleBackend, ToolCallAccumulator, chatCompletionsUrl, toOpenAiMessages, toOpenAiTools } from '../../../src/models/openAiCompatibleBackend';
 
 type Handler = (req: http.IncomingMessage, body: Record<string, unknown>, res: http.ServerResponse) => void;
 
@@ -153,6 +153,57 @@ describe('OpenAI-compatible backend', () => {
     assert.equal(response.text, 'keep this ');
     assert.equal(response.stopReason, 'stopSequence');
   });
+
+  const weather = { name: 'get_weather', description: 'Weather', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } };
+
+  it('tools: sends `tools` and `tool_choice`; streamed tool_calls (arguments in pieces, two calls) come back as tool calls with stopReason toolUse', async () => {
+    const toolDelta = (d: unknown) => `data: ${JSON.stringify({ model: 'served-model', choices: [{ delta: { tool_calls: [d] } }] })}\n\n`;
+    handler = (_req, body, res) => {
+      assert.deepEqual(body.tools, [{ type: 'function', function: { name: 'get_weather', description: 'Weather', parameters: weather.inputSchema } }]);
+      assert.equal(body.tool_choice, 'required');
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(sse('Checking. ')
+        + toolDelta({ index: 0, id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"ci' } })
+        + toolDelta({ index: 1, id: 'call_2', type: 'function', function: { name: 'get_weather', arguments: '{}' } })
+        + toolDelta({ index: 0, function: { arguments: 'ty":"Oslo"}' } })
+        + finish('tool_calls') + 'data: [DONE]\n\n');
+    };
+    const response = await backend().generate(model, { ...request, tools: [weather], toolChoice: 'required' }, () => undefined, new AbortController().signal);
+    assert.deepEqual(response, {
+      text: 'Checking. ',
+      stopReason: 'toolUse',
+      model: 'served-model',
+      toolCalls: [{ id: 'call_1', name: 'get_weather', input: { city: 'Oslo' } }, { id: 'call_2', name: 'get_weather', input: {} }],
+    });
+  });
+
+  it('tools: a plain JSON answer with message.tool_calls; no tools offered means no tools sent', async () => {
+    handler = (_req, body, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      if (!body.tools) {
+        res.end(JSON.stringify({ choices: [{ message: { content: 'plain' }, finish_reason: 'stop' }] }));
+        return;
+      }
+      res.end(JSON.stringify({ model: 'j', choices: [{ message: { content: null, tool_calls: [{ id: 'c9', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Rome"}' } }] }, finish_reason: 'tool_calls' }] }));
+    };
+    assert.deepEqual(await backend().generate(model, { ...request, tools: [weather] }, () => undefined, new AbortController().signal),
+      { text: '', stopReason: 'toolUse', model: 'j', toolCalls: [{ id: 'c9', name: 'get_weather', input: { city: 'Rome' } }] });
+    const plain = await backend().generate(model, request, () => undefined, new AbortController().signal);
+    assert.equal(plain.text, 'plain');
+    assert.equal(plain.toolCalls, undefined);
+  });
+
+  it('tools: arguments that are not a JSON object fail clearly', () => {
+    const acc = new ToolCallAccumulator();
+    acc.push({ index: 0, id: 'x', function: { name: 'get_weather', arguments: '{"city":' } });
+    assert.throws(() => acc.result(), /get_weather.*not JSON/);
+    const arr = new ToolCallAccumulator();
+    arr.push({ id: 'y', function: { name: 'get_weather', arguments: '[1]' } });
+    assert.throws(() => arr.result(), /not a JSON object/);
+    const none = new ToolCallAccumulator();
+    none.push({ function: { name: 'get_weather' } });
+    assert.deepEqual(none.result(), [{ id: 'call_0', name: 'get_weather', input: {} }]);
+  });
 });
 
 describe('answer by hand backend', () => {
@@ -173,5 +224,47 @@ describe('answer by hand backend', () => {
     const aborted = new AbortController();
     aborted.abort();
     await assert.rejects(new ManualBackend(async () => 'late').generate(MANUAL_MODEL, request, () => undefined, aborted.signal), NoManualAnswerError);
+  });
+});
+
+describe('OpenAI format conversions (tool use)', () => {
+  it('tool_use becomes an assistant message with tool_calls; tool_result becomes role "tool" messages before the rest of the user message', () => {
+    const messages = toOpenAiMessages({
+      systemPrompt: 'sys',
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'weather in Oslo and Rome?' }] },
+        { role: 'assistant', content: [{ type: 'text', text: 'Checking.' }, { type: 'tool_use', id: 'a', name: 'get_weather', input: { city: 'Oslo' } }, { type: 'tool_use', id: 'b', name: 'get_weather', input: { city: 'Rome' } }] },
+        { role: 'user', content: [{ type: 'tool_result', toolUseId: 'a', text: 'rain' }, { type: 'tool_result', toolUseId: 'b', text: 'timeout', isError: true }, { type: 'text', text: 'and be brief' }] },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'c', name: 'noop', input: {} }] },
+        { role: 'user', content: [{ type: 'tool_result', toolUseId: 'c', text: '' }] },
+      ],
+    });
+    assert.deepEqual(messages, [
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: 'weather in Oslo and Rome?' },
+      { role: 'assistant', content: 'Checking.', tool_calls: [
+        { id: 'a', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } },
+        { id: 'b', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Rome"}' } },
+      ] },
+      { role: 'tool', tool_call_id: 'a', content: 'rain' },
+      { role: 'tool', tool_call_id: 'b', content: 'Error: timeout' },
+      { role: 'user', content: 'and be brief' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'noop', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'c', content: '' },
+    ]);
+  });
+
+  it('messages without tool blocks keep their form (text as a string, images as parts)', () => {
+    assert.deepEqual(toOpenAiMessages({ messages: [
+      { role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'hello' }] },
+    ] }), [
+      { role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }] },
+      { role: 'assistant', content: 'hello' },
+    ]);
+  });
+
+  it('tools become function definitions', () => {
+    assert.deepEqual(toOpenAiTools({ messages: [], tools: [{ name: 't', inputSchema: { type: 'object' } }] }), [{ type: 'function', function: { name: 't', parameters: { type: 'object' } } }]);
   });
 });
