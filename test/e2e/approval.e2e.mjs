@@ -10,6 +10,7 @@
 // Run with `npm run test:e2e` (test/launch/runInCodeServer.mjs --e2e documents the run()
 // contract). Screenshots: test-results/e2e/approval-*.png.
 
+import { clickUntilTab, expectAttribute } from './workbench.mjs';
 const FAKE_MODEL = 'vscode-lm:mcpwb-fake/mcpwb-fake-echo';
 
 export async function run({ page, step, screenshot }) {
@@ -43,8 +44,7 @@ export async function run({ page, step, screenshot }) {
   const approved = `Green checks in a row,\nthe webview clicked by a bot (${tag})`;
 
   await step('run the `sample` tool: the approval panel opens on the sampling request', async () => {
-    await sampleItem.click();
-    await page.getByRole('tab', { name: /^Run Sample\b/ }).waitFor({ state: 'visible' });
+    await clickUntilTab(page, sampleItem, /^Run Sample\b/);
     const form = await runner('sample');
     await form.locator('.field[data-pointer="/prompt"]').getByRole('textbox').fill(prompt);
     await form.getByRole('button', { name: 'Run', exact: true }).click();
@@ -96,8 +96,7 @@ export async function run({ page, step, screenshot }) {
   // ---------------------------------------------------------------------------------------
   // Elicitation (form mode, the fixture's default schema: every field kind)
   await step('run the `elicit` tool: the form opens in the approval panel, defaults filled in', async () => {
-    await elicitItem.click();
-    await page.getByRole('tab', { name: /^Run Elicit\b/ }).waitFor({ state: 'visible' });
+    await clickUntilTab(page, elicitItem, /^Run Elicit\b/);
     const form = await runner('elicit');
     await form.getByRole('heading', { level: 1, name: /^Elicit/ }).waitFor({ state: 'visible' });
     await form.getByRole('button', { name: 'Run', exact: true }).click();
@@ -251,15 +250,4 @@ async function expectValue(locator, expected, timeout = 15_000) {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`${locator}: value ${JSON.stringify(seen)}, expected ${JSON.stringify(expected)}`);
-}
-
-async function expectAttribute(locator, name, value, timeout = 10_000) {
-  const deadline = Date.now() + timeout;
-  let seen;
-  while (Date.now() < deadline) {
-    seen = await locator.getAttribute(name, { timeout: deadline - Date.now() }).catch(() => seen);
-    if (seen === value) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`expected ${name}="${value}" on ${locator}, last seen ${JSON.stringify(seen)}`);
 }

@@ -5,6 +5,7 @@
 // run() contract). Workspace: a fresh copy of test/fixtures/workspaces/main, whose
 // folder-a/.vscode/mcp.json defines `fixture-stdio` (test/fixtures/servers/stdioServer.ts).
 
+import { clickUntilTab, expectAttribute } from './workbench.mjs';
 const EXTENSION_ID = 'mcp-workbench.mcp-workbench';
 
 export async function run({ page, step, screenshot }) {
@@ -47,8 +48,7 @@ export async function run({ page, step, screenshot }) {
   });
 
   await step('click the echo tool: the Run Tool panel opens with its form', async () => {
-    await echoItem.click();
-    await page.getByRole('tab', { name: /^Run Echo\b/ }).waitFor({ state: 'visible' });
+    await clickUntilTab(page, echoItem, /^Run Echo\b/);
     // The h1 is "Echo" + <code>echo</code>: accessible name "Echoecho".
     await webview.getByRole('heading', { level: 1, name: /^Echo/ }).waitFor({ state: 'visible' });
     await textField.waitFor({ state: 'visible' });
@@ -81,16 +81,4 @@ export async function run({ page, step, screenshot }) {
     await restMouse();
     await screenshot('04-result');
   });
-}
-
-/** Waits until the locator's element has attribute `name` = `value` (the tree updates asynchronously). */
-async function expectAttribute(locator, name, value, timeout = 10_000) {
-  const deadline = Date.now() + timeout;
-  let seen;
-  while (Date.now() < deadline) {
-    seen = await locator.getAttribute(name, { timeout: deadline - Date.now() }).catch(() => seen);
-    if (seen === value) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`expected ${name}="${value}" on ${locator}, last seen ${JSON.stringify(seen)}`);
 }

@@ -1,0 +1,31 @@
+/** Helpers the e2e modules share for driving the real workbench. */
+
+/**
+ * Clicks a tree item until the editor tab it opens appears. A click that lands while VS Code
+ * re-renders the tree (a server's lists arriving) can reach a command handle that was just
+ * replaced ("Actual command not found"), and a user would simply click again.
+ */
+export async function clickUntilTab(page, item, tabName, attempts = 3) {
+  const tab = page.getByRole('tab', { name: tabName });
+  for (let i = 1; ; i++) {
+    await item.click();
+    try {
+      await tab.waitFor({ state: 'visible', timeout: 5_000 });
+      return;
+    } catch (error) {
+      if (i >= attempts) throw error;
+    }
+  }
+}
+
+/** Waits until the locator's element has attribute `name` = `value` (the tree updates asynchronously). */
+export async function expectAttribute(locator, name, value, timeout = 10_000) {
+  const deadline = Date.now() + timeout;
+  let seen;
+  while (Date.now() < deadline) {
+    seen = await locator.getAttribute(name, { timeout: deadline - Date.now() }).catch(() => seen);
+    if (seen === value) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`expected ${name}="${value}" on ${locator}, last seen ${JSON.stringify(seen)}`);
+}
