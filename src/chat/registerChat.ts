@@ -7,23 +7,17 @@ import * as vscode from 'vscode';
 import type { ToolRef } from '../commandArgs';
 import { quickInputPromptPrompter } from '../prompts/promptPrompter';
 import type { Workbench } from '../workbench';
+import { groupedByServer } from '../views/serverGroupedItems';
 import { confirmWithModal, createChatHandler, type ChatDeps, type ResourceChoice } from './chatHandler';
 
 export const CHAT_PARTICIPANT_ID = 'mcpWorkbench.mcp';
 
 async function pickResource(choices: ResourceChoice[]): Promise<ResourceChoice | undefined> {
-  type Item = vscode.QuickPickItem & { choice?: ResourceChoice };
-  const items: Item[] = [];
-  let server: string | undefined;
-  for (const choice of choices) {
-    if (choice.serverId !== server) {
-      server = choice.serverId;
-      items.push({ label: choice.serverLabel, kind: vscode.QuickPickItemKind.Separator });
-    }
-    items.push({ label: choice.resource.title ?? choice.resource.name, description: choice.resource.uri, detail: choice.resource.description, choice });
-  }
+  const items = groupedByServer(choices, (choice) => ({
+    label: choice.resource.title ?? choice.resource.name, description: choice.resource.uri, detail: choice.resource.description, choice,
+  }));
   const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Attach MCP Resource'), matchOnDescription: true });
-  return picked?.choice;
+  return picked && 'choice' in picked ? picked.choice : undefined;
 }
 
 export function registerChat(workbench: Workbench): vscode.Disposable[] {

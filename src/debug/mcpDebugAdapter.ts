@@ -19,7 +19,7 @@ import * as vscode from 'vscode';
 import {
   DEFAULT_URL_TIMEOUT_S, DebugLaunchError, normalizeWatch, planDebugLaunch, splitWatchGlob, Throttle, waitForUrl, type DebugPlan, type RuntimeSetting,
 } from '../common/debugLaunch';
-import type { HttpLaunch, ServerDefinition, StdioLaunch } from '../common/launchDefinition';
+import type { HttpLaunch, Launch, ServerDefinition, StdioLaunch } from '../common/launchDefinition';
 import { redactText } from '../common/redact';
 import { DEFAULT_TIMEOUTS, type TimeoutSettings } from '../common/serverConfig';
 import { formatTrace } from '../common/trace';
@@ -415,20 +415,7 @@ function processLaunch(config: McpDebugConfiguration, session: vscode.DebugSessi
 /** The definition of a server written inline in the launch configuration (not in mcp.json). */
 function inlineDefinition(config: McpDebugConfiguration, session: vscode.DebugSession): ServerDefinition {
   const dev = config.watch ? { dev: { watch: normalizeWatch(config.watch) } } : {};
-  if (config.url) {
-    return {
-      id: `debug::${session.id}`,
-      name: config.name,
-      label: config.name,
-      source: { scope: 'user', label: 'launch configuration', folder: session.workspaceFolder?.name },
-      disabled: false,
-      timeouts: { ...DEFAULT_TIMEOUTS },
-      launch: { type: 'http', url: config.url, headers: {} },
-      secrets: [],
-      entry: { type: 'http', url: config.url, ...dev },
-    };
-  }
-  const launch = processLaunch(config, session);
+  const launch: Launch = config.url ? { type: 'http', url: config.url, headers: {} } : processLaunch(config, session);
   return {
     id: `debug::${session.id}`,
     name: config.name,
@@ -438,7 +425,9 @@ function inlineDefinition(config: McpDebugConfiguration, session: vscode.DebugSe
     timeouts: { ...DEFAULT_TIMEOUTS },
     launch,
     secrets: [],
-    entry: { type: 'stdio', command: config.command, args: config.args, ...dev },
+    entry: config.url
+      ? { type: 'http', url: config.url, ...dev }
+      : { type: 'stdio', command: config.command, args: config.args, ...dev },
   };
 }
 

@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import type { Prompt, PromptArgument } from '@modelcontextprotocol/sdk/types.js';
 import { CompletionDebouncer } from '../resources/templatePrompter';
+import { groupedByServer } from '../views/serverGroupedItems';
 
 /** Returned by `ask` when the user pressed Back. */
 export const BACK = 'back' as const;
@@ -68,23 +69,16 @@ function preview(text: string): string {
 
 export const quickInputPromptPrompter: PromptPrompter = {
   async pickPrompt(choices, signal) {
-    type Item = vscode.QuickPickItem & { choice?: PromptChoice };
-    const items: Item[] = [];
-    let server: string | undefined;
-    for (const choice of choices) {
-      if (choice.serverId !== server) {
-        server = choice.serverId;
-        items.push({ label: choice.serverLabel, kind: vscode.QuickPickItemKind.Separator });
-      }
+    const items = groupedByServer(choices, (choice) => {
       const p = choice.prompt;
       const args = p.arguments ?? [];
-      items.push({
+      return {
         label: p.title ?? p.name,
         description: [p.title ? p.name : undefined, args.length ? args.map((a) => (a.required ? `${a.name}*` : a.name)).join(', ') : undefined].filter(Boolean).join(' · ') || undefined,
         detail: p.description,
         choice,
-      });
-    }
+      };
+    });
     const source = new vscode.CancellationTokenSource();
     const onAbort = () => source.cancel();
     signal?.addEventListener('abort', onAbort);
@@ -95,7 +89,7 @@ export const quickInputPromptPrompter: PromptPrompter = {
         matchOnDescription: true,
         matchOnDetail: true,
       }, source.token);
-      return picked?.choice;
+      return picked && 'choice' in picked ? picked.choice : undefined;
     } finally {
       signal?.removeEventListener('abort', onAbort);
       source.dispose();
