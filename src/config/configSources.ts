@@ -234,3 +234,12 @@ async function exists(uri: vscode.Uri): Promise<boolean> {
     return false;
   }
 }
+
+/** A config file's text, or '' when it does not exist yet (wizard and import then create it). */
+export async function readConfigTextOrEmpty(uri: vscode.Uri): Promise<string> {
+  try {
+    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+  } catch {
+    return '';
+  }
+}

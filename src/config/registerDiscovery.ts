@@ -13,6 +13,7 @@ import {
 import { parseConfigText } from '../common/serverConfig';
 import type { McpServerConnection } from '../mcp/serverConnection';
 import type { Workbench } from '../workbench';
+import { readConfigTextOrEmpty } from './configSources';
 
 /** A tree node or a server id; `folder` (a workspace folder name) picks the target without asking (keybindings, tests). */
 type ImportServerArg = Partial<ServerRef> & { folder?: string };
@@ -81,12 +82,7 @@ async function importServer(workbench: Workbench, connection: McpServerConnectio
     return;
   }
   const uri = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
-  let text = '';
-  try {
-    text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-  } catch {
-    // a new file
-  }
+  const text = await readConfigTextOrEmpty(uri);
   const existing = parseConfigText(text, 'vscode');
   const name = uniqueServerName(existing.servers.map((s) => s.name), definition.name);
   const imported = toWorkspaceEntry(name, definition.entry, existing.inputs.map((i) => i.id));

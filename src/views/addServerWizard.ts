@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import * as jsonc from 'jsonc-parser';
 import { addServerToConfigText, splitCommandLine, suggestServerName, uniqueServerName } from '../common/configEdit';
-import { SERVERS_SETTING } from '../config/configSources';
+import { SERVERS_SETTING, readConfigTextOrEmpty } from '../config/configSources';
 import type { Workbench } from '../workbench';
 
 type Kind = 'command' | 'npm' | 'pypi' | 'http';
@@ -63,12 +63,7 @@ export async function addServerWizard(workbench: Workbench): Promise<void> {
     return;
   }
   const uri = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
-  let text = '';
-  try {
-    text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-  } catch {
-    // a new file
-  }
+  const text = await readConfigTextOrEmpty(uri);
   const updated = addServerToConfigText(text, 'vscode', name.trim(), entry);
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(updated));
   const offset = jsonc.findNodeAtLocation(jsonc.parseTree(updated)!, ['servers', name.trim()])?.parent?.offset ?? 0;
