@@ -3,7 +3,7 @@
  * extensions and for the integration tests (which drive the real extension through it).
  */
 import type { McpServerConnection } from './mcp/serverConnection';
-import type { ServerTreeProvider } from './views/serverTreeProvider';
+import type { ServerTreeProvider } from './servers/serverTreeProvider';
 
 export interface McpWorkbenchApi {
   /** Resolves when the configuration was read the first time and auto-start has run. */

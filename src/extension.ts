@@ -10,12 +10,12 @@ import { registerAuth } from './auth/registerAuth';
 import { registerChat } from './chat/registerChat';
 import { registerDiscovery } from './config/registerDiscovery';
 import { registerDebug } from './debug/registerDebug';
-import { openServerConfig, registerCommands } from './commands';
+import { openServerConfig, registerCommands } from './servers/serverCommands';
 import { registerLanguageClient } from './language/languageClient';
 import { registerPrompts } from './prompts/registerPrompts';
 import { registerResources } from './resources/resourceCommands';
-import { registerServerTree } from './views/registerServerTree';
-import { registerStatusBar } from './views/statusBar';
+import { registerServerTree } from './servers/registerServerTree';
+import { registerStatusBar } from './servers/statusBar';
 import { registerToolRunner } from './toolRunner/registerToolRunner';
 import { Workbench } from './workbench';
 

@@ -5,20 +5,20 @@
  */
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { buildDefinitions, inputKey, type ConfigDocument } from './common/definitionBuilder';
-import { withoutDuplicateDiscoveries } from './common/discoverySources';
-import { assignLabels, type ServerDefinition } from './common/launchDefinition';
-import type { McpLogLevel } from './common/logLevels';
-import { DEFAULT_TIMEOUTS, type TimeoutSettings } from './common/serverConfig';
-import { Emitter } from './common/emitter';
-import { formatTrace, type TraceLevel, type TraceRecord } from './common/trace';
+import { buildDefinitions, inputKey, type ConfigDocument } from './config/common/definitionBuilder';
+import { withoutDuplicateDiscoveries } from './config/common/discoverySources';
+import { assignLabels, type ServerDefinition } from './config/common/launchDefinition';
+import type { McpLogLevel } from './shared/common/logLevels';
+import { DEFAULT_TIMEOUTS, type TimeoutSettings } from './config/common/serverConfig';
+import { Emitter } from './shared/common/emitter';
+import { formatTrace, type TraceLevel, type TraceRecord } from './mcp/trace';
 import { ChatToolSettings } from './chat/chatToolSettings';
 import { ConfigSources } from './config/configSources';
 import { InputStore } from './config/inputStore';
 import { mergePaths, readLoginShellPath } from './mcp/commandResolution';
 import type { ClientFeatures, ConnectionAuthHost, ConnectionHost } from './mcp/serverConnection';
 import { ServerRegistry } from './mcp/serverRegistry';
-import { ServerOutputs } from './output/serverOutputs';
+import { ServerOutputs } from './servers/serverOutputs';
 
 export const UNTRUSTED_REASON = 'the workspace is not trusted; servers defined by the workspace start only in a trusted workspace';
 

@@ -3,7 +3,7 @@
  * (at most one per REFRESH_MS) so a busy server never costs a re-render per message.
  */
 import * as vscode from 'vscode';
-import { durationOf, formatBytes, formatDuration, type ActivityEntry, type ActivityLog } from '../common/activityLog';
+import { durationOf, formatBytes, formatDuration, type ActivityEntry, type ActivityLog } from './common/activityLog';
 
 export const REFRESH_MS = 250;
 

@@ -5,9 +5,9 @@
  * service (sent by the webview as `samplingDraft` / `formDraft`), so nothing typed is lost.
  */
 import * as vscode from 'vscode';
-import { parseFromWebview, type FromWebview, type ToWebview } from '../common/approvalProtocol';
+import { parseFromWebview, type FromWebview, type ToWebview } from './common/approvalProtocol';
 import type { ApprovalService } from './approvalService';
-import { webviewHtml, webviewResourceRoots } from '../webviews/webviewHtml';
+import { webviewHtml, webviewResourceRoots } from '../shared/webviewHtml';
 
 export class ApprovalPanel implements vscode.Disposable {
   static readonly viewType = 'mcpWorkbench.approval';

@@ -6,19 +6,19 @@
  */
 import * as vscode from 'vscode';
 import { ErrorCode, McpError, type CreateMessageRequestParams, type CreateMessageResult, type ElicitRequestFormParams, type ElicitRequestURLParams, type ElicitResult, type SamplingMessage } from '@modelcontextprotocol/sdk/types.js';
-import { approvalActivity } from '../common/approvalActivity';
-import { ApprovalQueue, type QueueEntry } from '../common/approvalQueue';
-import { RateLimiter, USER_REJECTED_SAMPLING, decidesAlone, effectivePolicy, rateLimitMessage, type SamplingPolicy } from '../common/approvalPolicy';
-import type { ElicitUrlView, MessageBlockView, PendingView, SamplingDraft } from '../common/approvalProtocol';
-import { buildElicitationForm, elicitationContent, initialElicitationValues, type ElicitationFormModel, type ElicitationValues } from '../common/elicitationForm';
-import type { ServerDefinition } from '../common/launchDefinition';
-import type { FieldProblem } from '../common/schemaForm';
-import { validateAgainstSchema } from '../common/schemaValidation';
-import { checkElicitationUrl, type UrlCheck } from '../common/urlSafety';
-import { modelTools, parseToolCallsJson, samplingBlockToModelContent, toolCallsJson, toolResultContent } from '../common/samplingTools';
+import { approvalActivity } from './common/approvalActivity';
+import { ApprovalQueue, type QueueEntry } from './common/approvalQueue';
+import { RateLimiter, USER_REJECTED_SAMPLING, decidesAlone, effectivePolicy, rateLimitMessage, type SamplingPolicy } from './common/approvalPolicy';
+import type { ElicitUrlView, MessageBlockView, PendingView, SamplingDraft } from './common/approvalProtocol';
+import { buildElicitationForm, elicitationContent, initialElicitationValues, type ElicitationFormModel, type ElicitationValues } from './common/elicitationForm';
+import type { ServerDefinition } from '../config/common/launchDefinition';
+import type { FieldProblem } from '../toolRunner/common/schemaForm';
+import { validateAgainstSchema } from '../toolRunner/common/schemaValidation';
+import { checkElicitationUrl, type UrlCheck } from '../shared/common/urlSafety';
+import { modelTools, parseToolCallsJson, samplingBlockToModelContent, toolCallsJson, toolResultContent } from '../models/common/samplingTools';
 import { createClientFeatures, samplingRejected } from '../mcp/clientFeatures';
 import type { ClientFeatures } from '../mcp/serverConnection';
-import type { ModelInfo, ModelMessage, ModelRequest, ModelResponse } from '../models/modelBackend';
+import type { ModelInfo, ModelMessage, ModelRequest, ModelResponse } from '../models/common/modelBackend';
 import { toolsUnsupportedMessage, type ModelService } from '../models/modelService';
 
 interface SamplingData {

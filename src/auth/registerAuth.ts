@@ -5,8 +5,8 @@
  * The OAuth logic itself is in src/mcp/oauthProvider.ts and the SDK.
  */
 import * as vscode from 'vscode';
-import type { ServerRef } from '../commandArgs';
-import type { HttpLaunch, ServerDefinition } from '../common/launchDefinition';
+import type { ServerRef } from '../shared/common/commandArgs';
+import type { HttpLaunch, ServerDefinition } from '../config/common/launchDefinition';
 import { isLoopbackRedirect, listenForLoopbackRedirect } from '../mcp/loopbackRedirect';
 import { WorkbenchOAuthProvider, parseAuthorizationResponse, type AuthorizationResponse, type OAuthStore } from '../mcp/oauthProvider';
 import type { ConnectionAuthHost, McpServerConnection } from '../mcp/serverConnection';

@@ -6,10 +6,10 @@
  */
 import * as vscode from 'vscode';
 import type { CallToolResult, PromptMessage, Resource, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { applyToolBudget, assignChatToolNames, toolKey, type ChatToolSource } from '../common/chatTools';
-import { bindPromptArguments, parsePromptCommandLine, quoteArgument, resolvePromptTarget } from '../common/promptCommandLine';
-import { contentText, promptResultText } from '../common/promptPreview';
-import { argumentsPreview, needsConfirmation } from '../common/toolCall';
+import { applyToolBudget, assignChatToolNames, toolKey, type ChatToolSource } from './common/chatTools';
+import { bindPromptArguments, parsePromptCommandLine, quoteArgument, resolvePromptTarget } from '../prompts/common/promptCommandLine';
+import { contentText, promptResultText } from '../prompts/common/promptPreview';
+import { argumentsPreview, needsConfirmation } from '../toolRunner/common/toolCall';
 import type { McpServerConnection } from '../mcp/serverConnection';
 import type { ServerRegistry } from '../mcp/serverRegistry';
 import { choosePromptAndArguments, NoPromptsError, promptChoices } from '../prompts/promptFlow';

@@ -1,6 +1,6 @@
 /** Which MCP tools are kept out of chat in this workspace (the tree shows it too). */
 import * as vscode from 'vscode';
-import { DISABLED_CHAT_TOOLS_KEY, toolKey } from '../common/chatTools';
+import { DISABLED_CHAT_TOOLS_KEY, toolKey } from './common/chatTools';
 
 /** The tools disabled for chat in this workspace, by `toolKey(serverName, toolName)`. */
 export class ChatToolSettings {

@@ -4,10 +4,10 @@
  * nodes), persisted per workspace.
  */
 import * as vscode from 'vscode';
-import type { ToolRef } from '../commandArgs';
+import type { ToolRef } from '../shared/common/commandArgs';
 import { quickInputPromptPrompter } from '../prompts/promptPrompter';
 import type { Workbench } from '../workbench';
-import { groupedByServer } from '../views/serverGroupedItems';
+import { groupedByServer } from '../shared/serverGroupedItems';
 import { confirmWithModal, createChatHandler, type ChatDeps, type ResourceChoice } from './chatHandler';
 
 export const CHAT_PARTICIPANT_ID = 'mcpWorkbench.mcp';

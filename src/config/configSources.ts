@@ -5,12 +5,12 @@
  */
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import type { ConfigDocument } from '../common/definitionBuilder';
+import type { ConfigDocument } from './common/definitionBuilder';
 import {
   adaptDiscoveredText, CURSOR_WORKSPACE_FILE, DISCOVERY_SETTING, DISCOVERY_SOURCES, discoveryEnvironment, userDiscoveryFiles,
   type DiscoveryFile,
-} from '../common/discoverySources';
-import { parseConfigText, parseServerMapValue, positionAt, type ConfigFormat, type ConfigProblem } from '../common/serverConfig';
+} from './common/discoverySources';
+import { parseConfigText, parseServerMapValue, positionAt, type ConfigFormat, type ConfigProblem } from './common/serverConfig';
 
 /** Workspace config files, in the order they are listed (the tree and "open config" use it). */
 export const WORKSPACE_CONFIG_FILES: ReadonlyArray<{ path: string; format: ConfigFormat }> = [

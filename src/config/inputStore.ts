@@ -3,7 +3,7 @@
  * SecretStorage (never in settings or logs), others in the workspace state.
  */
 import * as vscode from 'vscode';
-import type { InputDefinition } from '../common/serverConfig';
+import type { InputDefinition } from './common/serverConfig';
 
 const PLAIN_KEY = 'mcpWorkbench.inputs';
 const SECRET_KEYS = 'mcpWorkbench.secretInputKeys';

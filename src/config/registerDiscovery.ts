@@ -4,13 +4,13 @@
  */
 import * as jsonc from 'jsonc-parser';
 import * as vscode from 'vscode';
-import type { ServerRef } from '../commandArgs';
-import { addInputsToConfigText, addServerToConfigText, uniqueServerName } from '../common/configEdit';
-import { inputKey } from '../common/definitionBuilder';
+import type { ServerRef } from '../shared/common/commandArgs';
+import { addInputsToConfigText, addServerToConfigText, uniqueServerName } from './common/configEdit';
+import { inputKey } from './common/definitionBuilder';
 import {
   DISCOVERY_ACCEPT, DISCOVERY_DECLINE, DISCOVERY_SETTING, discoveryPromptMessage, discoveryPromptOutcome, shouldOfferDiscovery, toWorkspaceEntry,
-} from '../common/discoverySources';
-import { parseConfigText } from '../common/serverConfig';
+} from './common/discoverySources';
+import { parseConfigText } from './common/serverConfig';
 import type { McpServerConnection } from '../mcp/serverConnection';
 import type { Workbench } from '../workbench';
 import { readConfigTextOrEmpty } from './configSources';

@@ -4,8 +4,8 @@
  * configuration before the adapter starts. The registry comes in through `DebugServers`.
  */
 import * as vscode from 'vscode';
-import { isHttpUrl } from '../common/debugLaunch';
-import type { ServerDefinition } from '../common/launchDefinition';
+import { isHttpUrl } from './common/debugLaunch';
+import type { ServerDefinition } from '../config/common/launchDefinition';
 
 export const DEBUG_TYPE = 'mcp';
 

@@ -18,13 +18,13 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
   DEFAULT_URL_TIMEOUT_S, DebugLaunchError, normalizeWatch, planDebugLaunch, splitWatchGlob, Throttle, waitForUrl, type DebugPlan, type RuntimeSetting,
-} from '../common/debugLaunch';
-import type { HttpLaunch, Launch, ServerDefinition, StdioLaunch } from '../common/launchDefinition';
-import { redactText } from '../common/redact';
-import { DEFAULT_TIMEOUTS, type TimeoutSettings } from '../common/serverConfig';
-import { formatTrace } from '../common/trace';
+} from './common/debugLaunch';
+import type { HttpLaunch, Launch, ServerDefinition, StdioLaunch } from '../config/common/launchDefinition';
+import { redactText } from '../shared/common/redact';
+import { DEFAULT_TIMEOUTS, type TimeoutSettings } from '../config/common/serverConfig';
+import { formatTrace } from '../mcp/trace';
 import { resolveCommand } from '../mcp/commandResolution';
-import { DebuggeeProcess, type ProcessExit } from '../mcp/debuggeeProcess';
+import { DebuggeeProcess, type ProcessExit } from './common/debuggeeProcess';
 import type { McpServerConnection } from '../mcp/serverConnection';
 import type { Workbench } from '../workbench';
 import type { McpDebugConfiguration } from './debugConfigurationProvider';

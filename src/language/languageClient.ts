@@ -7,8 +7,8 @@ import type { LanguageClient, LanguageClientOptions } from './languageClientFact
 import {
   InputValueRequest, SettingsChangedNotification,
   type InputValueParams, type InputValueResult, type McpLanguageServerOptions, type SettingsChangedParams,
-} from '../common/languageMessages';
-import { inputKey } from '../common/definitionBuilder';
+} from './common/languageMessages';
+import { inputKey } from '../config/common/definitionBuilder';
 import type { Workbench } from '../workbench';
 import { registerServerCodeLenses } from './serverCodeLenses';
 

@@ -7,9 +7,9 @@
  * registry into another process (and without lenses lagging one round-trip behind).
  */
 import * as vscode from 'vscode';
-import type { ServerRef } from '../commandArgs';
-import { parseConfigText } from '../common/serverConfig';
-import type { ServerState } from '../common/serverState';
+import type { ServerRef } from '../shared/common/commandArgs';
+import { parseConfigText } from '../config/common/serverConfig';
+import type { ServerState } from '../mcp/serverState';
 import type { Workbench } from '../workbench';
 
 export function registerServerCodeLenses(wb: Workbench, selector: vscode.DocumentSelector): vscode.Disposable[] {

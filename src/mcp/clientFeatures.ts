@@ -21,9 +21,9 @@ import {
   type ElicitRequestURLParams,
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { ServerDefinition } from '../common/launchDefinition';
-import { applyElicitationDefaults } from '../common/elicitationForm';
-import { USER_REJECTED_SAMPLING } from '../common/approvalPolicy';
+import type { ServerDefinition } from '../config/common/launchDefinition';
+import { applyElicitationDefaults } from '../approval/common/elicitationForm';
+import { USER_REJECTED_SAMPLING } from '../approval/common/approvalPolicy';
 import type { ClientFeatures } from './serverConnection';
 
 export interface ClientFeatureHandlers {

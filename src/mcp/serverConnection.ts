@@ -35,13 +35,13 @@ import {
   type Root,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { Emitter } from '../common/emitter';
-import type { HttpLaunch, Launch, ServerDefinition, StdioLaunch } from '../common/launchDefinition';
-import { channelLevelFor, formatLogData, type ChannelLevel, type McpLogLevel } from '../common/logLevels';
-import { redactText } from '../common/redact';
-import type { TimeoutSettings } from '../common/serverConfig';
-import { STOPPED, type ServerState } from '../common/serverState';
-import type { TraceRecord } from '../common/trace';
+import { Emitter } from '../shared/common/emitter';
+import type { HttpLaunch, Launch, ServerDefinition, StdioLaunch } from '../config/common/launchDefinition';
+import { channelLevelFor, formatLogData, type ChannelLevel, type McpLogLevel } from '../shared/common/logLevels';
+import { redactText } from '../shared/common/redact';
+import type { TimeoutSettings } from '../config/common/serverConfig';
+import { STOPPED, type ServerState } from './serverState';
+import type { TraceRecord } from './trace';
 import { planStdioSpawn, SpawnError, type StdioSpawnPlan } from './stdioSpawn';
 import type { WorkbenchOAuthProvider } from './oauthProvider';
 import { TracingTransport } from './tracingTransport';

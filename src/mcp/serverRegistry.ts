@@ -3,8 +3,8 @@
  * added servers start, removed ones stop, changed ones restart, the rest are left alone.
  * No `vscode` import: policy (trust, inputs) comes in through `RegistryPolicy`.
  */
-import { Emitter, type Disposable } from '../common/emitter';
-import { diffDefinitions, type ServerDefinition } from '../common/launchDefinition';
+import { Emitter, type Disposable } from '../shared/common/emitter';
+import { diffDefinitions, type ServerDefinition } from '../config/common/launchDefinition';
 import { McpServerConnection, type ConnectionHost, type LaunchOverride, type ServerLog } from './serverConnection';
 
 export interface RegistryPolicy {

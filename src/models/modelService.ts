@@ -4,13 +4,13 @@
  * (src/approval) and prompts/chat. API: `models()`, `pick(preferences)`, `generate(...)`.
  */
 import * as vscode from 'vscode';
-import { chooseModel, type ModelPreferencesLike } from '../common/modelSelection';
-import { ManualBackend, type ManualAnswer } from './manualBackend';
-import type { ModelBackend, ModelInfo, ModelRequest, ModelResponse } from './modelBackend';
-import { OPENAI_KEY_SECRET, OpenAiCompatibleBackend } from './openAiCompatibleBackend';
+import { chooseModel, type ModelPreferencesLike } from './common/modelSelection';
+import { ManualBackend, type ManualAnswer } from './common/manualBackend';
+import type { ModelBackend, ModelInfo, ModelRequest, ModelResponse } from './common/modelBackend';
+import { OPENAI_KEY_SECRET, OpenAiCompatibleBackend } from './common/openAiCompatibleBackend';
 import { VscodeLmBackend } from './vscodeLmBackend';
 
-export type { ModelInfo, ModelRequest, ModelResponse } from './modelBackend';
+export type { ModelInfo, ModelRequest, ModelResponse } from './common/modelBackend';
 
 export class ModelService {
   constructor(readonly backends: readonly ModelBackend[], private readonly preferredId: () => string | undefined = () => undefined) {}

@@ -5,8 +5,8 @@
  * stream here (the API has no option for them).
  */
 import * as vscode from 'vscode';
-import { applyStopSequences } from '../common/modelSelection';
-import type { ModelBackend, ModelContent, ModelInfo, ModelRequest, ModelResponse } from './modelBackend';
+import { applyStopSequences } from './common/modelSelection';
+import type { ModelBackend, ModelContent, ModelInfo, ModelRequest, ModelResponse } from './common/modelBackend';
 
 const PREFIX = 'vscode-lm:';
 

@@ -5,8 +5,8 @@
  * server stops, is removed, or its `prompts/list_changed` drops it).
  */
 import * as vscode from 'vscode';
-import type { PromptRef } from '../commandArgs';
-import { promptCommandIds } from '../common/promptCommands';
+import type { PromptRef } from '../shared/common/commandArgs';
+import { promptCommandIds } from './common/promptCommands';
 import type { McpServerConnection } from '../mcp/serverConnection';
 import type { ServerRegistry } from '../mcp/serverRegistry';
 

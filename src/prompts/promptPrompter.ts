@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { Prompt, PromptArgument } from '@modelcontextprotocol/sdk/types.js';
 import { CompletionDebouncer } from '../resources/templatePrompter';
-import { groupedByServer } from '../views/serverGroupedItems';
+import { groupedByServer } from '../shared/serverGroupedItems';
 
 /** Returned by `ask` when the user pressed Back. */
 export const BACK = 'back' as const;

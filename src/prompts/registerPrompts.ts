@@ -10,10 +10,10 @@
  */
 import * as vscode from 'vscode';
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
-import type { PromptRef } from '../commandArgs';
-import { promptResultMarkdown, promptResultModelMessages, promptResultText } from '../common/promptPreview';
-import { ManualBackend, NoManualAnswerError, type ManualAnswer } from '../models/manualBackend';
-import type { ModelInfo, ModelRequest, ModelResponse } from '../models/modelBackend';
+import type { PromptRef } from '../shared/common/commandArgs';
+import { promptResultMarkdown, promptResultModelMessages, promptResultText } from './common/promptPreview';
+import { ManualBackend, NoManualAnswerError, type ManualAnswer } from '../models/common/manualBackend';
+import type { ModelInfo, ModelRequest, ModelResponse } from '../models/common/modelBackend';
 import type { Workbench } from '../workbench';
 import { PromptCommandRegistry } from './promptCommandRegistry';
 import { choosePromptAndArguments, NoPromptsError, type GotPrompt } from './promptFlow';

@@ -5,10 +5,10 @@
  */
 import * as vscode from 'vscode';
 import type { ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
-import type { ResourceRef, TemplateRef } from '../commandArgs';
-import { formatBytes } from '../common/activityLog';
-import { isImageName } from '../common/resourceNames';
-import { expandUriTemplate, templateVariables, type TemplateValues } from '../common/uriTemplate';
+import type { ResourceRef, TemplateRef } from '../shared/common/commandArgs';
+import { formatBytes } from '../activity/common/activityLog';
+import { isImageName } from './common/resourceNames';
+import { expandUriTemplate, templateVariables, type TemplateValues } from './common/uriTemplate';
 import type { McpServerConnection } from '../mcp/serverConnection';
 import type { Workbench } from '../workbench';
 import {

@@ -4,7 +4,7 @@
  * an interface so tests (and other callers) can answer without UI.
  */
 import * as vscode from 'vscode';
-import type { TemplateVariable } from '../common/uriTemplate';
+import type { TemplateVariable } from './common/uriTemplate';
 
 export interface VariableRequest {
   variable: TemplateVariable;

@@ -4,7 +4,7 @@
  */
 import type { Hover } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { InputValueParams, InputValueResult } from '../common/languageMessages';
+import type { InputValueParams, InputValueResult } from '../language/common/languageMessages';
 import { resolveValue, VARIABLES } from './configDiagnostics';
 import { variableAt, type ConfigModel } from './configModel';
 import type { LanguageContext } from './serverContext';

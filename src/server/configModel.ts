@@ -4,7 +4,7 @@
  * the extension's own parser makes of it. Pure: no I/O, no `vscode`.
  */
 import * as jsonc from 'jsonc-parser';
-import { parseConfigText, type ConfigFormat, type ParsedConfig } from '../common/serverConfig';
+import { parseConfigText, type ConfigFormat, type ParsedConfig } from '../config/common/serverConfig';
 
 export interface ServerNode {
   name: string;

@@ -13,8 +13,8 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   InputValueRequest, SettingsChangedNotification,
   type InputValueParams, type InputValueResult, type McpLanguageServerOptions, type SettingsChangedParams,
-} from '../common/languageMessages';
-import { parseConfigText } from '../common/serverConfig';
+} from '../language/common/languageMessages';
+import { parseConfigText } from '../config/common/serverConfig';
 import { mergePaths, readLoginShellPath } from '../mcp/commandResolution';
 import { formatForPath } from './configModel';
 import { McpConfigService } from './mcpConfigService';

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolRef } from '../commandArgs';
+import type { ToolRef } from '../shared/common/commandArgs';
 import type { McpServerConnection } from '../mcp/serverConnection';
 import type { Workbench } from '../workbench';
 import { ToolRunnerPanel } from './toolRunnerPanel';

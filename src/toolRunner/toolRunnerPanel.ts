@@ -6,15 +6,15 @@
  */
 import * as vscode from 'vscode';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { argumentsPreview, errorOutcome, needsConfirmation, rememberedArgumentsKey, resultOutcome, toolInfo } from '../common/toolCall';
-import { buildFormModel, defaultValues, formToArguments, valuesFromArguments, withoutSecrets, type FieldProblem, type FormModel } from '../common/schemaForm';
-import { validateAgainstSchema } from '../common/schemaValidation';
-import { parseFromWebview, type FromWebview, type ProgressInfo, type RunOutcome, type ToWebview } from '../common/toolRunnerProtocol';
-import type { ServerDefinition } from '../common/launchDefinition';
+import { argumentsPreview, errorOutcome, needsConfirmation, rememberedArgumentsKey, resultOutcome, toolInfo } from './common/toolCall';
+import { buildFormModel, defaultValues, formToArguments, valuesFromArguments, withoutSecrets, type FieldProblem, type FormModel } from './common/schemaForm';
+import { validateAgainstSchema } from './common/schemaValidation';
+import { parseFromWebview, type FromWebview, type ProgressInfo, type RunOutcome, type ToWebview } from './common/toolRunnerProtocol';
+import type { ServerDefinition } from '../config/common/launchDefinition';
 import type { McpServerConnection } from '../mcp/serverConnection';
 import type { Workbench } from '../workbench';
-import { webviewHtml, webviewResourceRoots } from '../webviews/webviewHtml';
-import { approvalActivity } from '../common/approvalActivity';
+import { webviewHtml, webviewResourceRoots } from '../shared/webviewHtml';
+import { approvalActivity } from '../approval/common/approvalActivity';
 
 /**
  * Asks the user whether to run a tool that is not marked read-only. This is the one step

@@ -26,10 +26,10 @@
  *    elicitations declined, sampling rejected.
  */
 import { McpServerConnection, errorText, type ConnectionHost, type ServerLog } from '../../src/mcp/serverConnection';
-import { DEFAULT_TIMEOUTS } from '../../src/common/serverConfig';
-import { formatTrace } from '../../src/common/trace';
-import type { ServerDefinition } from '../../src/common/launchDefinition';
-import type { OAuthSettings } from '../../src/common/serverConfig';
+import { DEFAULT_TIMEOUTS } from '../../src/config/common/serverConfig';
+import { formatTrace } from '../../src/mcp/trace';
+import type { ServerDefinition } from '../../src/config/common/launchDefinition';
+import type { OAuthSettings } from '../../src/config/common/serverConfig';
 import { MemoryOAuthStore, WorkbenchOAuthProvider, followAuthorizationHeadlessly } from '../../src/mcp/oauthProvider';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { headlessClientFeatures } from '../../src/mcp/clientFeatures';

@@ -11,8 +11,8 @@
  * #url-domain, #open-url, #decline, #cancel. The final buttons (.actions.final) are a sticky
  * bar at the bottom; a failed Accept focuses the first invalid field.
  */
-import type { ElicitFormView, ElicitUrlView, FromWebview, PendingView, SamplingDraft, SamplingView, ToWebview } from '../../src/common/approvalProtocol';
-import { elicitationContent, elicitationHints, type ElicitationField, type ElicitationValues } from '../../src/common/elicitationForm';
+import type { ElicitFormView, ElicitUrlView, FromWebview, PendingView, SamplingDraft, SamplingView, ToWebview } from '../../src/approval/common/approvalProtocol';
+import { elicitationContent, elicitationHints, type ElicitationField, type ElicitationValues } from '../../src/approval/common/elicitationForm';
 import './style.css';
 
 declare function acquireVsCodeApi(): { postMessage(message: FromWebview): void; getState(): unknown; setState(state: unknown): void };

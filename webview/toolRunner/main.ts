@@ -14,8 +14,8 @@ import {
   type FormField,
   type FormModel,
   type Json,
-} from '../../src/common/schemaForm';
-import type { FromWebview, ProgressInfo, ResultBlock, RunOutcome, ToolInfo, ToWebview } from '../../src/common/toolRunnerProtocol';
+} from '../../src/toolRunner/common/schemaForm';
+import type { FromWebview, ProgressInfo, ResultBlock, RunOutcome, ToolInfo, ToWebview } from '../../src/toolRunner/common/toolRunnerProtocol';
 
 interface VsCodeApi {
   postMessage(message: FromWebview): void;

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
-import type { ActivityEntry, ActivityLog } from '../../../src/common/activityLog';
+import type { ActivityEntry, ActivityLog } from '../../../src/activity/common/activityLog';
 import type { McpServerConnection } from '../../../src/mcp/serverConnection';
 import { activateApi, running, waitFor } from '../helpers';
 

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
 import { McpDebugConfigurationProvider, McpDynamicConfigurationProvider, type DebugServers } from '../../../src/debug/debugConfigurationProvider';
-import type { HttpLaunch, StdioLaunch } from '../../../src/common/launchDefinition';
+import type { HttpLaunch, StdioLaunch } from '../../../src/config/common/launchDefinition';
 import { activateApi, EXTENSION_ID, folderUri, pidOf, running, textOf, waitFor } from '../helpers';
 
 const REPO = process.env.MCPWB_REPO ?? path.resolve(process.env.MCPWB_FIXTURES ?? '', '..', '..', '..');

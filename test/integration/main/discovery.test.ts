@@ -11,8 +11,8 @@ import * as path from 'node:path';
 import * as jsonc from 'jsonc-parser';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
-import { DISCOVERY_HOME_ENV, userDiscoveryFiles } from '../../../src/common/discoverySources';
-import type { ServerNode } from '../../../src/views/serverTreeNodes';
+import { DISCOVERY_HOME_ENV, userDiscoveryFiles } from '../../../src/config/common/discoverySources';
+import type { ServerNode } from '../../../src/servers/serverTreeNodes';
 import { activateApi, folderUri, running, textOf, waitFor, writeText } from '../helpers';
 
 suite('Discovery of other apps\' servers', function () {

@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ApprovalService } from '../../../src/approval/approvalService';
-import type { ElicitFormView, ElicitUrlView } from '../../../src/common/approvalProtocol';
+import type { ElicitFormView, ElicitUrlView } from '../../../src/approval/common/approvalProtocol';
 import type { McpServerConnection } from '../../../src/mcp/serverConnection';
 import { activateApi, running, textOf, waitFor } from '../helpers';
 

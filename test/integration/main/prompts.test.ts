@@ -9,7 +9,7 @@ import type { McpWorkbenchApi } from '../../../src/api';
 import type { McpServerConnection } from '../../../src/mcp/serverConnection';
 import type { ArgumentRequest, PromptChoice, PromptPrompter } from '../../../src/prompts/promptPrompter';
 import type { PromptModelService, RunPromptResult, RunWithModelResult } from '../../../src/prompts/registerPrompts';
-import type { ManualAnswer } from '../../../src/models/manualBackend';
+import type { ManualAnswer } from '../../../src/models/common/manualBackend';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakeOpenAi';
 import { activateApi, running, textOf, waitFor } from '../helpers';
 

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
-import type { GroupNode, ServerNode, ToolNode, TreeNode } from '../../../src/views/serverTreeNodes';
+import type { GroupNode, ServerNode, ToolNode, TreeNode } from '../../../src/servers/serverTreeNodes';
 import { activateApi, folderUri, running, waitFor, writeText } from '../helpers';
 
 suite('Servers tree', function () {

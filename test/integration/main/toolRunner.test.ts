@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
-import type { RunOutcome } from '../../../src/common/toolRunnerProtocol';
+import type { RunOutcome } from '../../../src/toolRunner/common/toolRunnerProtocol';
 import type { ToolRunnerPanel } from '../../../src/toolRunner/toolRunnerPanel';
 import type { ApprovalService } from '../../../src/approval/approvalService';
 import { activateApi, running, textOf, waitFor } from '../helpers';

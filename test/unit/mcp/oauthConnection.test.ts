@@ -6,8 +6,8 @@
 import * as assert from 'node:assert/strict';
 import { McpServerConnection, type ConnectionAuthHost } from '../../../src/mcp/serverConnection';
 import { MemoryOAuthStore, WorkbenchOAuthProvider, followAuthorizationHeadlessly, type AuthorizationResponse } from '../../../src/mcp/oauthProvider';
-import { formatTrace } from '../../../src/common/trace';
-import type { OAuthSettings } from '../../../src/common/serverConfig';
+import { formatTrace } from '../../../src/mcp/trace';
+import type { OAuthSettings } from '../../../src/config/common/serverConfig';
 import { startProtectedFixture, type ProtectedFixture, type ProtectedFixtureOptions } from '../../fixtures/servers/protectedServer';
 import { definition, recordingHost, RecordingLog, textOf, waitFor } from './testHost';
 

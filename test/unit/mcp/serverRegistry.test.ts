@@ -1,6 +1,6 @@
 /** The registry applying config changes to real stdio fixture servers. */
 import * as assert from 'node:assert/strict';
-import type { ServerDefinition } from '../../../src/common/launchDefinition';
+import type { ServerDefinition } from '../../../src/config/common/launchDefinition';
 import { ServerRegistry, type RegistryPolicy } from '../../../src/mcp/serverRegistry';
 import { definition, recordingHost, RecordingLog, stdioLaunch, waitFor } from './testHost';
 

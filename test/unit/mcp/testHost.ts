@@ -1,8 +1,8 @@
 /** Shared helpers for connection tests: a definition builder, a recording host and log. */
 import * as path from 'node:path';
-import type { ServerDefinition, Launch } from '../../../src/common/launchDefinition';
-import { DEFAULT_TIMEOUTS, type TimeoutSettings } from '../../../src/common/serverConfig';
-import type { TraceRecord } from '../../../src/common/trace';
+import type { ServerDefinition, Launch } from '../../../src/config/common/launchDefinition';
+import { DEFAULT_TIMEOUTS, type TimeoutSettings } from '../../../src/config/common/serverConfig';
+import type { TraceRecord } from '../../../src/mcp/trace';
 import type { ConnectionHost, ServerLog } from '../../../src/mcp/serverConnection';
 
 export const FIXTURES = path.resolve(__dirname, '../../fixtures/servers');

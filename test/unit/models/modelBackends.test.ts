@@ -5,9 +5,9 @@
  */
 import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
-import { MANUAL_MODEL, ManualBackend, NoManualAnswerError } from '../../../src/models/manualBackend';
-import type { ModelInfo, ModelRequest } from '../../../src/models/modelBackend';
-import { OpenAiCompatibleBackend, ToolCallAccumulator, chatCompletionsUrl, toOpenAiMessages, toOpenAiTools } from '../../../src/models/openAiCompatibleBackend';
+import { MANUAL_MODEL, ManualBackend, NoManualAnswerError } from '../../../src/models/common/manualBackend';
+import type { ModelInfo, ModelRequest } from '../../../src/models/common/modelBackend';
+import { OpenAiCompatibleBackend, ToolCallAccumulator, chatCompletionsUrl, toOpenAiMessages, toOpenAiTools } from '../../../src/models/common/openAiCompatibleBackend';
 
 type Handler = (req: http.IncomingMessage, body: Record<string, unknown>, res: http.ServerResponse) => void;
 

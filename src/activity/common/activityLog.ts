@@ -1,0 +1,253 @@
+/**
+ * The Activity view's model: JSON-RPC trace records of every server, paired into entries
+ * (request + response, or a lone notification) and kept in a ring buffer of bounded size.
+ * Pure: no `vscode`; the view subscribes to `onDidChange` and throttles its own refresh.
+ */
+import { Emitter } from '../../shared/common/emitter';
+import { redactValue } from '../../shared/common/redact';
+import type { TraceRecord } from '../../mcp/trace';
+
+export type ActivityStatus =
+  | { kind: 'pending' }
+  | { kind: 'ok' }
+  | { kind: 'error'; code?: number; message: string }
+  | { kind: 'cancelled'; reason?: string };
+
+export interface ActivityEntry {
+  /** Unique, increasing; the tree's item id. */
+  readonly seq: number;
+  readonly serverId: string;
+  readonly serverLabel: string;
+  readonly method: string;
+  readonly kind: 'request' | 'notification';
+  /** JSON-RPC id of requests. */
+  readonly id?: string | number;
+  /** `send` = client → server, `receive` = server → client. */
+  readonly direction: 'send' | 'receive';
+  readonly startedAt: number;
+  endedAt?: number;
+  status: ActivityStatus;
+  /** Bytes of the message's JSON. */
+  readonly requestSize: number;
+  responseSize?: number;
+  /** The message with secrets redacted (large ones truncated, see MAX_STORED_BYTES). */
+  readonly request: unknown;
+  response?: unknown;
+  /** For client `tools/call` only: the unredacted name and arguments, so "Re-run" sends what was sent. Never shown. */
+  readonly rerun?: { name: string; arguments?: Record<string, unknown> };
+}
+
+export interface ActivityServer {
+  id: string;
+  label: string;
+  secrets: readonly string[];
+}
+
+/** Messages bigger than this are stored as a truncated preview (sizes stay exact). */
+export const MAX_STORED_BYTES = 1024 * 1024;
+const PREVIEW_CHARS = 64 * 1024;
+
+export function durationOf(entry: ActivityEntry): number | undefined {
+  return entry.endedAt === undefined ? undefined : entry.endedAt - entry.startedAt;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+/** Case-insensitive; every whitespace-separated word must occur in the server label or method. */
+export function matchesFilter(entry: ActivityEntry, filter: string | undefined): boolean {
+  const words = (filter ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+  if (!words.length) return true;
+  const hay = `${entry.serverLabel} ${entry.method}`.toLowerCase();
+  return words.every((w) => hay.includes(w));
+}
+
+export class ActivityLog {
+  private buffer: (ActivityEntry | undefined)[];
+  private start = 0;
+  private count = 0;
+  private nextSeq = 1;
+  /** Requests waiting for their response, by server + request direction + id. */
+  private readonly pending = new Map<string, ActivityEntry>();
+  private readonly onDidChangeEmitter = new Emitter<void>();
+  /** Fires on every change; listeners must throttle (this can fire per message). */
+  readonly onDidChange = this.onDidChangeEmitter.event;
+
+  constructor(private capacity: number) {
+    this.capacity = Math.max(1, Math.floor(capacity));
+    this.buffer = new Array(this.capacity);
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  get maxEntries(): number {
+    return this.capacity;
+  }
+
+  /** Changes the bound, keeping the newest entries. */
+  setMaxEntries(capacity: number): void {
+    const next = Math.max(1, Math.floor(capacity));
+    if (next === this.capacity) return;
+    const kept = this.oldestFirst().slice(-next);
+    for (const e of this.oldestFirst().slice(0, Math.max(0, this.count - next))) this.forget(e);
+    this.capacity = next;
+    this.buffer = new Array(next);
+    kept.forEach((e, i) => (this.buffer[i] = e));
+    this.start = 0;
+    this.count = kept.length;
+    this.onDidChangeEmitter.fire();
+  }
+
+  /** Newest first, optionally filtered (see matchesFilter). */
+  entries(filter?: string): ActivityEntry[] {
+    const out: ActivityEntry[] = [];
+    for (let i = this.count - 1; i >= 0; i--) {
+      const e = this.buffer[(this.start + i) % this.capacity]!;
+      if (matchesFilter(e, filter)) out.push(e);
+    }
+    return out;
+  }
+
+  find(seq: number): ActivityEntry | undefined {
+    return this.oldestFirst().find((e) => e.seq === seq);
+  }
+
+  clear(): void {
+    this.buffer = new Array(this.capacity);
+    this.start = 0;
+    this.count = 0;
+    this.pending.clear();
+    this.onDidChangeEmitter.fire();
+  }
+
+  /** Takes one trace record; returns the entry it created or completed, if any. */
+  add(server: ActivityServer, record: TraceRecord, at: number): ActivityEntry | undefined {
+    const raw = record.message as { id?: string | number; method?: string; params?: Record<string, unknown>; result?: unknown; error?: { code?: number; message?: string } };
+    const { size, stored } = this.store(record.message, server.secrets);
+    if (record.kind === 'request' || record.kind === 'notification') {
+      const method = record.method ?? raw.method ?? '(unknown)';
+      const isToolCall = record.kind === 'request' && record.direction === 'send' && method === 'tools/call' && typeof raw.params?.name === 'string';
+      const entry: ActivityEntry = {
+        seq: this.nextSeq++,
+        serverId: server.id,
+        serverLabel: server.label,
+        method,
+        kind: record.kind,
+        id: record.kind === 'request' ? record.id ?? raw.id : undefined,
+        direction: record.direction,
+        startedAt: at,
+        endedAt: record.kind === 'notification' ? at : undefined,
+        status: record.kind === 'notification' ? { kind: 'ok' } : { kind: 'pending' },
+        requestSize: size,
+        request: stored,
+        ...(isToolCall ? { rerun: { name: raw.params!.name as string, arguments: raw.params!.arguments as Record<string, unknown> | undefined } } : {}),
+      };
+      this.push(entry);
+      if (entry.kind === 'request' && entry.id !== undefined) this.pending.set(this.key(server.id, entry.direction, entry.id), entry);
+      if (method === 'notifications/cancelled') this.cancel(server.id, record.direction, raw.params, at);
+      this.onDidChangeEmitter.fire();
+      return entry;
+    }
+    // A response travels the other way from its request.
+    const id = record.id ?? raw.id;
+    if (id === undefined) return undefined;
+    const requestDirection = record.direction === 'send' ? 'receive' : 'send';
+    const key = this.key(server.id, requestDirection, id);
+    const entry = this.pending.get(key);
+    if (!entry) return undefined;
+    this.pending.delete(key);
+    entry.response = stored;
+    entry.responseSize = size;
+    if (entry.status.kind !== 'cancelled') {
+      entry.endedAt = at;
+      entry.status = record.kind === 'error'
+        ? { kind: 'error', code: record.errorCode ?? raw.error?.code, message: record.errorMessage ?? raw.error?.message ?? 'error' }
+        : { kind: 'ok' };
+    }
+    this.onDidChangeEmitter.fire();
+    return entry;
+  }
+
+  /** Ends the pending requests of a server whose connection went away. */
+  abandon(serverId: string, at: number, message = 'no response: the connection closed'): void {
+    let changed = false;
+    for (const [key, entry] of this.pending) {
+      if (entry.serverId !== serverId) continue;
+      this.pending.delete(key);
+      if (entry.status.kind === 'pending') {
+        entry.status = { kind: 'error', message };
+        entry.endedAt = at;
+      }
+      changed = true;
+    }
+    if (changed) this.onDidChangeEmitter.fire();
+  }
+
+  dispose(): void {
+    this.onDidChangeEmitter.dispose();
+  }
+
+  private cancel(serverId: string, direction: 'send' | 'receive', params: Record<string, unknown> | undefined, at: number): void {
+    const requestId = params?.requestId as string | number | undefined;
+    if (requestId === undefined) return;
+    // The side that sent the request is the side that cancels it; a late response still attaches.
+    const entry = this.pending.get(this.key(serverId, direction, requestId));
+    if (!entry || entry.status.kind !== 'pending') return;
+    const reason = typeof params?.reason === 'string' ? params.reason : undefined;
+    entry.status = { kind: 'cancelled', ...(reason ? { reason } : {}) };
+    entry.endedAt = at;
+  }
+
+  private push(entry: ActivityEntry): void {
+    if (this.count === this.capacity) {
+      const evicted = this.buffer[this.start]!;
+      this.forget(evicted);
+      this.buffer[this.start] = entry;
+      this.start = (this.start + 1) % this.capacity;
+    } else {
+      this.buffer[(this.start + this.count) % this.capacity] = entry;
+      this.count++;
+    }
+  }
+
+  private forget(entry: ActivityEntry): void {
+    if (entry.kind === 'request' && entry.id !== undefined) {
+      const key = this.key(entry.serverId, entry.direction, entry.id);
+      if (this.pending.get(key) === entry) this.pending.delete(key);
+    }
+  }
+
+  private oldestFirst(): ActivityEntry[] {
+    const out: ActivityEntry[] = [];
+    for (let i = 0; i < this.count; i++) out.push(this.buffer[(this.start + i) % this.capacity]!);
+    return out;
+  }
+
+  private key(serverId: string, direction: 'send' | 'receive', id: string | number): string {
+    return `${serverId}\u0000${direction}\u0000${typeof id}:${id}`;
+  }
+
+  private store(message: unknown, secrets: readonly string[]): { size: number; stored: unknown } {
+    let json: string;
+    try {
+      json = JSON.stringify(message) ?? 'null';
+    } catch {
+      return { size: 0, stored: { unserializable: true } };
+    }
+    const size = Buffer.byteLength(json, 'utf8');
+    if (size <= MAX_STORED_BYTES) return { size, stored: redactValue(message, secrets) };
+    const preview = JSON.stringify(redactValue(message, secrets)).slice(0, PREVIEW_CHARS);
+    return { size, stored: { truncated: `message of ${formatBytes(size)}; the first ${PREVIEW_CHARS / 1024} KB of its JSON follow`, preview } };
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * Turns parsed config documents into resolved `ServerDefinition`s. Pure: the caller gives the
+ * folders, environment and known input values; nothing here prompts or reads files.
+ */
+import * as path from 'node:path';
+import { assignLabels, type Launch, type ServerDefinition, type ServerSource } from './launchDefinition';
+import { mergeTimeouts, positionAt, type InputDefinition, type ParsedConfig, type TimeoutSettings } from './serverConfig';
+import { SECRET_ENV, SECRET_HEADER } from './secretNames';
+import { inputIdsUsed, resolveEntry, type VariableContext } from './variables';
+
+export interface ConfigDocument {
+  /** Source without `line`; each server's line is filled in here. */
+  source: ServerSource;
+  parsed: ParsedConfig;
+  /** The file's text, for line numbers; absent for settings. */
+  text?: string;
+  /** Folder that `${workspaceFolder}` and relative paths mean for this document. */
+  folderPath?: string;
+  /** Default working directory and base of relative paths, when not `folderPath` (other apps' user-level files: the home directory). */
+  cwd?: string;
+}
+
+export interface BuildContext {
+  workspaceFolders: ReadonlyArray<{ name: string; path: string }>;
+  userHome: string;
+  env: Readonly<Record<string, string | undefined>>;
+  defaultTimeouts: TimeoutSettings;
+  /** Known input values, keyed by `inputKey(document, id)`. */
+  inputValue(doc: ConfigDocument, input: InputDefinition): string | undefined;
+}
+
+
+/** Identity of a stored input value: the config file it is defined in, and its id. */
+export function inputKey(source: ServerSource, id: string): string {
+  return `${source.file ?? source.label}#${id}`;
+}
+
+export function buildDefinitions(docs: readonly ConfigDocument[], ctx: BuildContext): ServerDefinition[] {
+  const defs: ServerDefinition[] = [];
+  for (const doc of docs) {
+    for (const server of doc.parsed.servers) {
+      const source: ServerSource = { ...doc.source, line: doc.text !== undefined ? positionAt(doc.text, server.offset).line : undefined };
+      const inputs: Record<string, string> = {};
+      const missingInputs: string[] = [];
+      const undefinedInputs: string[] = [];
+      const secrets: string[] = [];
+      for (const id of inputIdsUsed(server.entry)) {
+        const input = doc.parsed.inputs.find((i) => i.id === id);
+        if (!input) {
+          undefinedInputs.push(id);
+          continue;
+        }
+        const value = ctx.inputValue(doc, input);
+        if (value === undefined) missingInputs.push(id);
+        else {
+          inputs[id] = value;
+          if (input.password) secrets.push(value);
+        }
+      }
+      const vars: VariableContext = {
+        workspaceFolder: doc.folderPath,
+        workspaceFolders: ctx.workspaceFolders,
+        userHome: ctx.userHome,
+        env: ctx.env,
+        inputs,
+      };
+      const { entry, errors } = resolveEntry(server.entry, vars);
+      // Unresolved inputs are reported through missingInputs, not as errors.
+      const realErrors = errors.filter((e) => !/^\$\{input:.*has no value\.$/.test(e));
+      for (const id of undefinedInputs) {
+        realErrors.push(`\${input:${id}} is used but no input with id "${id}" is defined in "inputs" of ${doc.source.label}.`);
+      }
+      const base = doc.cwd ?? doc.folderPath ?? ctx.workspaceFolders[0]?.path ?? ctx.userHome;
+      const absolute = (p: string | undefined) => (p === undefined ? undefined : path.resolve(base, p));
+      let launch: Launch;
+      if (entry.type === 'stdio') {
+        launch = {
+          type: 'stdio',
+          command: entry.command!,
+          args: entry.args ?? [],
+          env: entry.env ?? {},
+          cwd: absolute(entry.cwd) ?? base,
+          ...(entry.envFile ? { envFile: absolute(entry.envFile) } : {}),
+        };
+        for (const [k, v] of Object.entries(entry.env ?? {})) if (v && SECRET_ENV.test(k)) secrets.push(v);
+      } else {
+        launch = { type: entry.type, url: entry.url!, headers: entry.headers ?? {}, ...(entry.oauth ? { oauth: entry.oauth } : {}) };
+        if (entry.oauth?.clientSecret) secrets.push(entry.oauth.clientSecret);
+        for (const [k, v] of Object.entries(entry.headers ?? {})) {
+          if (SECRET_HEADER.test(k)) secrets.push(v, v.replace(/^Bearer\s+/i, ''));
+        }
+      }
+      defs.push({
+        id: `${doc.source.file ?? doc.source.label}::${server.name}`,
+        name: server.name,
+        label: server.name,
+        source,
+        disabled: entry.disabled ?? false,
+        timeouts: mergeTimeouts(ctx.defaultTimeouts, entry.timeouts),
+        error: realErrors.length ? `Server "${server.name}" in ${doc.source.label}: ${realErrors.join(' ')}` : undefined,
+        missingInputs: missingInputs.length ? missingInputs : undefined,
+        launch,
+        secrets: [...new Set(secrets.filter(Boolean))],
+        entry: server.entry,
+      });
+    }
+  }
+  assignLabels(defs);
+  return defs;
+}

@@ -1,0 +1,44 @@
+/** The MCP view container's Servers view and its title/item commands. */
+import * as vscode from 'vscode';
+import type { ServerRef } from '../shared/common/commandArgs';
+import type { Workbench } from '../workbench';
+import { addServerWizard } from './addServerWizard';
+import { ServerTreeProvider } from './serverTreeProvider';
+
+export function registerServerTree(workbench: Workbench): { provider: ServerTreeProvider; disposables: vscode.Disposable[] } {
+  const provider = new ServerTreeProvider(workbench);
+  const view = vscode.window.createTreeView('mcpWorkbench.servers', { treeDataProvider: provider, showCollapseAll: true });
+  const setDescription = () => {
+    view.description = provider.filter ? vscode.l10n.t('tools matching "{0}"', provider.filter) : undefined;
+  };
+  void vscode.commands.executeCommand('setContext', 'mcpWorkbench.toolFilterActive', false);
+  const disposables: vscode.Disposable[] = [
+    provider,
+    view,
+    workbench.onDidChangeServersBadge((badge) => (view.badge = badge)),
+    vscode.commands.registerCommand('mcpWorkbench.refreshServers', () => workbench.registry.reload().then(() => provider.refresh())),
+    vscode.commands.registerCommand('mcpWorkbench.filterTools', async () => {
+      const text = await vscode.window.showInputBox({
+        title: vscode.l10n.t('Filter tools of all servers'),
+        prompt: vscode.l10n.t('Matches tool names, titles and descriptions'),
+        value: provider.filter,
+      });
+      if (text === undefined) return;
+      provider.setToolFilter(text);
+      setDescription();
+    }),
+    vscode.commands.registerCommand('mcpWorkbench.clearToolFilter', () => {
+      provider.setToolFilter('');
+      setDescription();
+    }),
+    vscode.commands.registerCommand('mcpWorkbench.addServer', () => addServerWizard(workbench)),
+    vscode.commands.registerCommand('mcpWorkbench.copyServerJson', async (arg?: ServerRef) => {
+      const c = arg?.serverId ? workbench.registry.find(arg.serverId) : undefined;
+      if (!c) return;
+      // The entry as written (variables unresolved), so no resolved secret leaves the editor.
+      await vscode.env.clipboard.writeText(JSON.stringify({ [c.definition.name]: c.definition.entry ?? {} }, null, 2));
+      void vscode.window.setStatusBarMessage(vscode.l10n.t('Copied the definition of {0}', c.definition.label), 3000);
+    }),
+  ];
+  return { provider, disposables };
+}

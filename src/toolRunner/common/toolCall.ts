@@ -1,0 +1,151 @@
+/**
+ * The decisions and display model around one tool call, without `vscode`: which tools need
+ * the user's confirmation, the annotation badges, the storage key of remembered arguments,
+ * and how a result or an error becomes what the Run Tool panel shows.
+ */
+import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { looksLikeMarkdown, renderMarkdown } from '../../shared/common/markdownLite';
+import { validateAgainstSchema, formatIssue } from './schemaValidation';
+import type { ResultBlock, RunOutcome, ToolInfo } from './toolRunnerProtocol';
+
+/**
+ * Whether calling the tool needs an explicit yes first. The spec's defaults are
+ * `readOnlyHint: false` and `destructiveHint: true`, so a tool confirms unless it says it is
+ * read-only; a read-only tool that still claims to be destructive confirms too.
+ */
+export function needsConfirmation(tool: Pick<Tool, 'annotations'>): boolean {
+  const a = tool.annotations ?? {};
+  return a.destructiveHint === true || a.readOnlyHint !== true;
+}
+
+/** Badges for the annotations the tool states (nothing is shown for hints it leaves out). */
+export function toolBadges(tool: Pick<Tool, 'annotations'>): ToolInfo['badges'] {
+  const a = tool.annotations ?? {};
+  const badges: ToolInfo['badges'] = [];
+  if (a.readOnlyHint === true) badges.push({ label: 'read-only', kind: 'safe' });
+  if (a.readOnlyHint !== true && a.destructiveHint === true) badges.push({ label: 'destructive', kind: 'warning' });
+  if (a.readOnlyHint !== true && a.destructiveHint === false) badges.push({ label: 'non-destructive', kind: 'info' });
+  if (a.idempotentHint === true) badges.push({ label: 'idempotent', kind: 'info' });
+  if (a.openWorldHint === true) badges.push({ label: 'open-world', kind: 'warning' });
+  if (a.openWorldHint === false) badges.push({ label: 'closed-world', kind: 'info' });
+  return badges;
+}
+
+/** workspaceState key of a tool's last arguments: by server name (stable across restarts) and tool name. */
+export function rememberedArgumentsKey(serverName: string, toolName: string): string {
+  return `mcpWorkbench.toolRunner.lastArguments/${JSON.stringify([serverName, toolName])}`;
+}
+
+/** The arguments as the confirmation dialog shows them: pretty JSON, cut at `max` characters. */
+export function argumentsPreview(args: Record<string, unknown>, max = 1500): string {
+  const text = Object.keys(args).length ? JSON.stringify(args, null, 2) : '(no arguments)';
+  return text.length > max ? `${text.slice(0, max)}\n… (${text.length - max} more characters)` : text;
+}
+
+const MIME = /^[\w.+-]+\/[\w.+-]+$/;
+const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
+
+function base64Bytes(data: string): number {
+  const clean = data.replace(/\s/g, '');
+  return Math.floor((clean.length * 3) / 4) - (clean.endsWith('==') ? 2 : clean.endsWith('=') ? 1 : 0);
+}
+
+function dataUri(mimeType: unknown, data: unknown, family: 'image' | 'audio'): { mimeType: string; dataUri: string; bytes: number } | undefined {
+  if (typeof mimeType !== 'string' || !MIME.test(mimeType) || !mimeType.startsWith(`${family}/`)) return undefined;
+  if (typeof data !== 'string' || !BASE64.test(data)) return undefined;
+  return { mimeType, dataUri: `data:${mimeType};base64,${data.replace(/\s/g, '')}`, bytes: base64Bytes(data) };
+}
+
+function unknownBlock(item: unknown): ResultBlock {
+  const type = typeof (item as { type?: unknown })?.type === 'string' ? (item as { type: string }).type : 'unknown';
+  return { kind: 'unknown', type, json: JSON.stringify(item, null, 2) };
+}
+
+/** One content item of a result as a display block. Malformed items are shown as JSON. */
+export function contentBlock(item: unknown, index: number): ResultBlock {
+  const c = item as Record<string, unknown>;
+  switch (c?.type) {
+    case 'text': {
+      if (typeof c.text !== 'string') return unknownBlock(item);
+      return looksLikeMarkdown(c.text) ? { kind: 'markdown', text: c.text, html: renderMarkdown(c.text) } : { kind: 'text', text: c.text };
+    }
+    case 'image':
+    case 'audio': {
+      const uri = dataUri(c.mimeType, c.data, c.type);
+      return uri ? { kind: c.type, ...uri } : unknownBlock(item);
+    }
+    case 'resource_link':
+      if (typeof c.uri !== 'string') return unknownBlock(item);
+      return {
+        kind: 'resourceLink',
+        uri: c.uri,
+        name: typeof c.name === 'string' ? c.name : c.uri,
+        ...(typeof c.title === 'string' ? { title: c.title } : {}),
+        ...(typeof c.description === 'string' ? { description: c.description } : {}),
+        ...(typeof c.mimeType === 'string' ? { mimeType: c.mimeType } : {}),
+        ...(typeof c.size === 'number' ? { size: c.size } : {}),
+      };
+    case 'resource': {
+      const r = c.resource as Record<string, unknown> | undefined;
+      if (typeof r?.uri !== 'string') return unknownBlock(item);
+      const mimeType = typeof r.mimeType === 'string' ? { mimeType: r.mimeType } : {};
+      if (typeof r.text === 'string') return { kind: 'resourceText', uri: r.uri, ...mimeType, text: r.text };
+      if (typeof r.blob === 'string' && BASE64.test(r.blob)) return { kind: 'resourceBlob', uri: r.uri, ...mimeType, bytes: base64Bytes(r.blob), index };
+      return unknownBlock(item);
+    }
+    default:
+      return unknownBlock(item);
+  }
+}
+
+/** A tools/call result as the panel shows it, with structuredContent checked against the outputSchema. */
+export function resultOutcome(result: CallToolResult, tool: Pick<Tool, 'outputSchema'> | undefined, durationMs: number): RunOutcome {
+  const content = Array.isArray(result.content) ? result.content : [];
+  const outcome: Extract<RunOutcome, { kind: 'result' }> = {
+    kind: 'result',
+    isError: result.isError === true,
+    blocks: content.map(contentBlock),
+    durationMs,
+  };
+  if (result.structuredContent !== undefined) {
+    let validation: NonNullable<typeof outcome.structured>['validation'];
+    if (tool?.outputSchema && !outcome.isError) {
+      const checked = validateAgainstSchema(tool.outputSchema, result.structuredContent);
+      validation = checked.valid === false ? { valid: false, issues: checked.issues.map((i) => formatIssue(i, 'The structured content')) } : checked;
+    }
+    outcome.structured = { json: JSON.stringify(result.structuredContent, null, 2), ...(validation ? { validation } : {}) };
+  }
+  return outcome;
+}
+
+/** A thrown error of a tools/call as the panel shows it. `cancelled` wins: the user asked for it. */
+export function errorOutcome(error: unknown, durationMs: number, cancelled: boolean): RunOutcome {
+  if (cancelled) return { kind: 'cancelled', durationMs };
+  if (error instanceof McpError) {
+    // The SDK prefixes "MCP error <code>: " on each side, so a relayed error can carry it twice.
+    const message = error.message.replace(/^(MCP error -?\d+: )+/, '');
+    if (error.code === ErrorCode.ConnectionClosed) return { kind: 'failure', message: `The connection to the server closed during the call (${message}).`, durationMs };
+    return {
+      kind: 'protocolError',
+      code: error.code,
+      message,
+      ...(error.data !== undefined ? { data: JSON.stringify(error.data, null, 2) } : {}),
+      durationMs,
+    };
+  }
+  return { kind: 'failure', message: error instanceof Error ? error.message : String(error), durationMs };
+}
+
+/** The tool's header info for the panel. */
+export function toolInfo(tool: Tool, serverLabel: string, notice?: string): ToolInfo {
+  return {
+    serverLabel,
+    name: tool.name,
+    ...(tool.title ?? tool.annotations?.title ? { title: tool.title ?? tool.annotations?.title } : {}),
+    ...(tool.description ? { description: tool.description } : {}),
+    badges: toolBadges(tool),
+    inputSchemaJson: JSON.stringify(tool.inputSchema, null, 2),
+    hasOutputSchema: tool.outputSchema !== undefined,
+    ...(notice ? { notice } : {}),
+  };
+}

@@ -1,0 +1,169 @@
+import * as assert from 'node:assert/strict';
+import { ActivityLog, durationOf, formatBytes, MAX_STORED_BYTES, matchesFilter, type ActivityServer } from '../../../src/activity/common/activityLog';
+import { REDACTED } from '../../../src/shared/common/redact';
+import type { TraceRecord } from '../../../src/mcp/trace';
+
+const A: ActivityServer = { id: 'file-a::alpha', label: 'alpha', secrets: ['sekrit-value'] };
+const B: ActivityServer = { id: 'file-b::beta', label: 'beta', secrets: [] };
+
+const req = (id: number | string, method: string, params: unknown = {}, direction: 'send' | 'receive' = 'send'): TraceRecord =>
+  ({ direction, kind: 'request', method, id, message: { jsonrpc: '2.0', id, method, params } });
+const res = (id: number | string, result: unknown = {}, direction: 'send' | 'receive' = 'receive'): TraceRecord =>
+  ({ direction, kind: 'response', id, message: { jsonrpc: '2.0', id, result } });
+const err = (id: number | string, code: number, message: string): TraceRecord =>
+  ({ direction: 'receive', kind: 'error', id, errorCode: code, errorMessage: message, message: { jsonrpc: '2.0', id, error: { code, message } } });
+const note = (method: string, params: unknown = {}, direction: 'send' | 'receive' = 'send'): TraceRecord =>
+  ({ direction, kind: 'notification', method, message: { jsonrpc: '2.0', method, params } });
+
+const bytes = (message: unknown) => Buffer.byteLength(JSON.stringify(message));
+
+describe('ActivityLog', () => {
+  it('pairs a request with its response: status, duration, sizes, newest first', () => {
+    const log = new ActivityLog(100);
+    const request = req(1, 'tools/call', { name: 'echo', arguments: { text: 'hi' } });
+    log.add(A, request, 1000);
+    const pending = log.entries()[0];
+    assert.equal(pending.status.kind, 'pending');
+    assert.equal(durationOf(pending), undefined);
+    const response = res(1, { content: [{ type: 'text', text: 'echo: hi' }] });
+    log.add(A, response, 1012);
+    const [entry] = log.entries();
+    assert.equal(entry.method, 'tools/call');
+    assert.equal(entry.id, 1);
+    assert.equal(entry.direction, 'send');
+    assert.deepEqual(entry.status, { kind: 'ok' });
+    assert.equal(durationOf(entry), 12);
+    assert.equal(entry.requestSize, bytes(request.message));
+    assert.equal(entry.responseSize, bytes(response.message));
+    assert.deepEqual(entry.response, response.message);
+    assert.deepEqual(entry.rerun, { name: 'echo', arguments: { text: 'hi' } });
+    log.add(A, req(2, 'resources/list'), 1020);
+    assert.deepEqual(log.entries().map((e) => e.id), [2, 1]);
+  });
+
+  it('keys pairs by server and direction, not by id alone', () => {
+    const log = new ActivityLog(100);
+    log.add(A, req(1, 'tools/list'), 0);
+    log.add(B, req(1, 'prompts/list'), 0);
+    log.add(A, req(1, 'roots/list', {}, 'receive'), 0); // server → client request with the same id
+    log.add(B, res(1), 5);
+    log.add(A, res(1, { roots: [] }, 'send'), 7); // our answer to roots/list
+    const byMethod = Object.fromEntries(log.entries().map((e) => [e.method, e]));
+    assert.equal(byMethod['prompts/list'].status.kind, 'ok');
+    assert.equal(byMethod['roots/list'].status.kind, 'ok');
+    assert.equal(byMethod['roots/list'].direction, 'receive');
+    assert.equal(byMethod['tools/list'].status.kind, 'pending');
+    // A response nobody asked for is ignored.
+    assert.equal(log.add(A, res(99), 9), undefined);
+  });
+
+  it('records protocol errors with code and message', () => {
+    const log = new ActivityLog(10);
+    log.add(A, req(3, 'tools/call', { name: 'nope' }), 0);
+    log.add(A, err(3, -32602, 'Unknown tool: nope'), 4);
+    assert.deepEqual(log.entries()[0].status, { kind: 'error', code: -32602, message: 'Unknown tool: nope' });
+    assert.equal(durationOf(log.entries()[0]), 4);
+  });
+
+  it('marks a request cancelled by notifications/cancelled from the same side; a late response still attaches', () => {
+    const log = new ActivityLog(10);
+    log.add(A, req(4, 'tools/call', { name: 'slow' }), 0);
+    log.add(A, note('notifications/cancelled', { requestId: 4, reason: 'user' }), 30);
+    const [cancel, call] = log.entries();
+    assert.equal(cancel.kind, 'notification');
+    assert.equal(cancel.method, 'notifications/cancelled');
+    assert.deepEqual(call.status, { kind: 'cancelled', reason: 'user' });
+    assert.equal(durationOf(call), 30);
+    log.add(A, res(4), 50);
+    assert.equal(call.status.kind, 'cancelled');
+    assert.equal(durationOf(call), 30);
+    assert.ok(call.responseSize);
+    // A cancel from the other side (server cancelling its own request) does not touch ours.
+    log.add(A, req(5, 'tools/call', { name: 'x' }), 0);
+    log.add(A, note('notifications/cancelled', { requestId: 5 }, 'receive'), 1);
+    assert.equal(log.entries().find((e) => e.id === 5)!.status.kind, 'pending');
+  });
+
+  it('notifications are entries without a response', () => {
+    const log = new ActivityLog(10);
+    log.add(A, note('notifications/initialized'), 5);
+    const [n] = log.entries();
+    assert.equal(n.kind, 'notification');
+    assert.equal(n.status.kind, 'ok');
+    assert.equal(n.response, undefined);
+    assert.equal(n.rerun, undefined);
+  });
+
+  it('is a ring: keeps the newest maxEntries, and eviction forgets pending pairs', () => {
+    const log = new ActivityLog(3);
+    for (let i = 1; i <= 5; i++) log.add(A, req(i, `m${i}`), i);
+    assert.equal(log.size, 3);
+    assert.deepEqual(log.entries().map((e) => e.method), ['m5', 'm4', 'm3']);
+    assert.equal(log.add(A, res(1), 10), undefined, 'the evicted request is not completed');
+    assert.equal(log.add(A, res(4), 10)?.method, 'm4');
+    log.setMaxEntries(2);
+    assert.deepEqual(log.entries().map((e) => e.method), ['m5', 'm4']);
+    log.setMaxEntries(5);
+    for (let i = 6; i <= 8; i++) log.add(A, req(i, `m${i}`), i);
+    assert.deepEqual(log.entries().map((e) => e.method), ['m8', 'm7', 'm6', 'm5', 'm4']);
+    assert.ok(log.find(log.entries()[0].seq));
+    log.clear();
+    assert.equal(log.size, 0);
+    assert.deepEqual(log.entries(), []);
+  });
+
+  it('filters on server label and method, all words, case-insensitive', () => {
+    const log = new ActivityLog(10);
+    log.add(A, req(1, 'tools/call', { name: 'echo' }), 0);
+    log.add(B, req(1, 'tools/list'), 0);
+    log.add(B, note('notifications/initialized'), 0);
+    assert.deepEqual(log.entries('TOOLS').map((e) => e.method), ['tools/list', 'tools/call']);
+    assert.deepEqual(log.entries('beta tools').map((e) => e.method), ['tools/list']);
+    assert.deepEqual(log.entries('  ').length, 3);
+    assert.equal(matchesFilter(log.entries()[0], 'gamma'), false);
+  });
+
+  it('redacts secrets before storing but measures the real size; rerun keeps the real arguments', () => {
+    const log = new ActivityLog(10);
+    const request = req(1, 'tools/call', { name: 'login', arguments: { token: 'abc123456', note: 'uses sekrit-value' } });
+    log.add(A, request, 0);
+    const [e] = log.entries();
+    const stored = e.request as { params: { arguments: Record<string, string> } };
+    assert.equal(stored.params.arguments.token, REDACTED);
+    assert.equal(stored.params.arguments.note, `uses ${REDACTED}`);
+    assert.equal(e.requestSize, bytes(request.message));
+    assert.deepEqual(e.rerun, { name: 'login', arguments: { token: 'abc123456', note: 'uses sekrit-value' } });
+  });
+
+  it('stores huge messages as a preview, keeping the exact size', () => {
+    const log = new ActivityLog(10);
+    log.add(A, req(1, 'resources/read', { uri: 'x' }), 0);
+    const big = res(1, { contents: [{ uri: 'x', blob: 'A'.repeat(MAX_STORED_BYTES + 10) }] });
+    log.add(A, big, 1);
+    const [e] = log.entries();
+    assert.equal(e.responseSize, bytes(big.message));
+    assert.match(String((e.response as { truncated: string }).truncated), /message of 1\.0 MB/);
+    assert.equal((e.response as { preview: string }).preview.length, 64 * 1024);
+  });
+
+  it('abandon() ends a server\'s pending requests when its connection closes', () => {
+    const log = new ActivityLog(10);
+    log.add(A, req(1, 'tools/call', { name: 'slow' }), 0);
+    log.add(B, req(1, 'tools/call', { name: 'slow' }), 0);
+    log.abandon(A.id, 9);
+    const [b, a] = log.entries();
+    assert.equal(a.status.kind, 'error');
+    assert.equal(b.status.kind, 'pending');
+  });
+
+  it('fires onDidChange and formats sizes', () => {
+    const log = new ActivityLog(10);
+    let fired = 0;
+    log.onDidChange(() => fired++);
+    log.add(A, note('notifications/initialized'), 0);
+    assert.equal(fired, 1);
+    assert.equal(formatBytes(512), '512 B');
+    assert.equal(formatBytes(1229), '1.2 KB');
+    assert.equal(formatBytes(3 * 1024 * 1024), '3.0 MB');
+  });
+});

@@ -1,0 +1,80 @@
+import * as assert from 'node:assert/strict';
+import { parseConfigText, parseServerMapValue, positionAt } from '../../../src/config/common/serverConfig';
+
+describe('parseConfigText', () => {
+  it('reads the VS Code format with comments, trailing commas and inputs', () => {
+    const text = `{
+      // a comment
+      "servers": {
+        "weather": { "type": "stdio", "command": "node", "args": ["server.js", 3], "env": { "A": "1", "B": null }, },
+        "remote": { "type": "http", "url": "https://example.com/mcp", "headers": { "X": "y" } },
+      },
+      "inputs": [{ "type": "promptString", "id": "key", "password": true, "description": "API key" }],
+    }`;
+    const parsed = parseConfigText(text);
+    assert.equal(parsed.format, 'vscode');
+    assert.deepEqual(parsed.problems, []);
+    assert.equal(parsed.servers.length, 2);
+    assert.deepEqual(parsed.servers[0].entry, {
+      type: 'stdio', command: 'node', args: ['server.js', '3'], env: { A: '1', B: null },
+      url: undefined, cwd: undefined, envFile: undefined, headers: undefined,
+    });
+    assert.equal(parsed.servers[1].entry.type, 'http');
+    assert.deepEqual(parsed.inputs, [{ id: 'key', type: 'promptString', description: 'API key', default: undefined, password: true, options: undefined }]);
+    assert.equal(positionAt(text, parsed.servers[1].offset).line, 4);
+  });
+
+  it('reads the mcpServers format and infers types', () => {
+    const parsed = parseConfigText('{"mcpServers": {"a": {"command": "npx", "args": ["-y", "pkg"]}, "b": {"url": "http://localhost:1/mcp"}}}');
+    assert.equal(parsed.format, 'mcpServers');
+    assert.equal(parsed.servers[0].entry.type, 'stdio');
+    assert.equal(parsed.servers[1].entry.type, 'http');
+  });
+
+  it('accepts other hosts\' type dialects with a warning', () => {
+    for (const dialect of ['streamableHttp', 'streamable-http']) {
+      const parsed = parseConfigText(`{"servers": {"a": {"type": "${dialect}", "url": "http://x/mcp"}}}`);
+      assert.equal(parsed.servers[0].entry.type, 'http');
+      assert.equal(parsed.problems.length, 1);
+      assert.equal(parsed.problems[0].severity, 'warning');
+      assert.match(parsed.problems[0].message, /read as "http"/);
+    }
+  });
+
+  it('reports errors with positions and keeps the good entries', () => {
+    const text = '{"servers": {\n "bad": {"type": "ftp"},\n "nocmd": {"args": []},\n "ok": {"command": "x", "unknownKey": 1}\n}}';
+    const parsed = parseConfigText(text);
+    assert.deepEqual(parsed.servers.map((s) => s.name), ['ok']);
+    const errors = parsed.problems.filter((p) => p.severity === 'error');
+    assert.equal(errors.length, 2);
+    assert.match(errors[0].message, /Unknown "type" "ftp"/);
+    assert.equal(positionAt(text, errors[0].offset).line, 1);
+    assert.match(errors[1].message, /needs a "command"/);
+    assert.equal(positionAt(text, errors[1].offset).line, 2);
+  });
+
+  it('reports syntax errors but never throws', () => {
+    const parsed = parseConfigText('{"servers": {"a": {"command": "x",,}');
+    assert.ok(parsed.problems.some((p) => /JSON syntax error/.test(p.message)));
+    assert.deepEqual(parseConfigText('').servers, []);
+    assert.ok(parseConfigText('[1]').problems.length > 0);
+  });
+
+  it('validates timeouts and flags wrong field types', () => {
+    const parsed = parseConfigText('{"servers": {"a": {"command": "x", "timeouts": {"request": 120, "resetOnProgress": false, "connect": "soon"}, "args": "nope"}}}');
+    assert.deepEqual(parsed.servers[0].entry.timeouts, { request: 120, resetOnProgress: false });
+    assert.equal(parsed.problems.filter((p) => p.severity === 'error').length, 2);
+  });
+
+  it('warns about fields that do not apply to the transport', () => {
+    const parsed = parseConfigText('{"servers": {"a": {"type": "http", "url": "http://x", "command": "node"}}}');
+    assert.equal(parsed.servers.length, 1);
+    assert.match(parsed.problems[0].message, /"command" is ignored/);
+  });
+
+  it('parses the settings map', () => {
+    const { servers, problems } = parseServerMapValue({ s: { command: 'node', args: ['a'] } });
+    assert.equal(servers[0].name, 's');
+    assert.deepEqual(problems, []);
+  });
+});

@@ -1,0 +1,91 @@
+import * as assert from 'node:assert/strict';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { looksLikeMarkdown, renderMarkdown } from '../../../src/shared/common/markdownLite';
+import { argumentsPreview, contentBlock, errorOutcome, needsConfirmation, rememberedArgumentsKey, resultOutcome, toolBadges } from '../../../src/toolRunner/common/toolCall';
+import { parseFromWebview } from '../../../src/toolRunner/common/toolRunnerProtocol';
+
+describe('toolCall', () => {
+  it('asks for confirmation unless the tool is read-only (and not destructive)', () => {
+    assert.equal(needsConfirmation({}), true, 'no annotations: spec defaults are not read-only, destructive');
+    assert.equal(needsConfirmation({ annotations: { readOnlyHint: true } }), false);
+    assert.equal(needsConfirmation({ annotations: { readOnlyHint: false, destructiveHint: false } }), true);
+    assert.equal(needsConfirmation({ annotations: { destructiveHint: true } }), true);
+    assert.equal(needsConfirmation({ annotations: { readOnlyHint: true, destructiveHint: true } }), true);
+    assert.equal(needsConfirmation({ annotations: { idempotentHint: true } }), true);
+  });
+
+  it('shows the stated annotations as badges', () => {
+    assert.deepEqual(toolBadges({ annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false } }).map((b) => b.label), ['read-only', 'idempotent', 'closed-world']);
+    assert.deepEqual(toolBadges({ annotations: { destructiveHint: true, openWorldHint: true } }).map((b) => b.label), ['destructive', 'open-world']);
+    assert.deepEqual(toolBadges({}), []);
+  });
+
+  it('keys remembered arguments by server name and tool name', () => {
+    assert.notEqual(rememberedArgumentsKey('a/b', 'c'), rememberedArgumentsKey('a', 'b/c'));
+    assert.match(argumentsPreview({}), /no arguments/);
+    assert.match(argumentsPreview({ t: 'x'.repeat(50) }, 20), /more characters/);
+  });
+
+  it('turns every content type into a display block', () => {
+    const png = 'iVBORw0KGgo=';
+    assert.deepEqual(contentBlock({ type: 'text', text: 'plain' }, 0), { kind: 'text', text: 'plain' });
+    assert.equal(contentBlock({ type: 'text', text: '# Title\n\nbody' }, 0).kind, 'markdown');
+    assert.deepEqual(contentBlock({ type: 'image', data: png, mimeType: 'image/png' }, 0), { kind: 'image', mimeType: 'image/png', dataUri: `data:image/png;base64,${png}`, bytes: 8 });
+    assert.equal(contentBlock({ type: 'audio', data: png, mimeType: 'audio/wav' }, 0).kind, 'audio');
+    assert.equal(contentBlock({ type: 'image', data: png, mimeType: 'text/html' }, 0).kind, 'unknown', 'an image must be image/*');
+    assert.equal(contentBlock({ type: 'image', data: '"><script>', mimeType: 'image/png' }, 0).kind, 'unknown', 'data must be base64');
+    assert.deepEqual(contentBlock({ type: 'resource_link', uri: 'x://a', name: 'a', mimeType: 'text/plain' }, 0), { kind: 'resourceLink', uri: 'x://a', name: 'a', mimeType: 'text/plain' });
+    assert.deepEqual(contentBlock({ type: 'resource', resource: { uri: 'x://t', text: 'hi' } }, 0), { kind: 'resourceText', uri: 'x://t', text: 'hi' });
+    assert.deepEqual(contentBlock({ type: 'resource', resource: { uri: 'x://b', blob: png, mimeType: 'image/png' } }, 3), { kind: 'resourceBlob', uri: 'x://b', mimeType: 'image/png', bytes: 8, index: 3 });
+    assert.equal(contentBlock({ type: 'video', url: 'x' }, 0).kind, 'unknown');
+  });
+
+  it('validates structuredContent against the outputSchema', () => {
+    const tool = { outputSchema: { type: 'object' as const, properties: { n: { type: 'integer' } }, required: ['n'] } };
+    const ok = resultOutcome({ content: [], structuredContent: { n: 1 } }, tool, 5);
+    assert.deepEqual(ok.kind === 'result' && ok.structured, { json: '{\n  "n": 1\n}', validation: { valid: true } });
+    const bad = resultOutcome({ content: [], structuredContent: { n: 'x' } }, tool, 5);
+    assert.deepEqual(bad.kind === 'result' && bad.structured?.validation, { valid: false, issues: ['n must be integer'] });
+    const none = resultOutcome({ content: [{ type: 'text', text: 'x' }], isError: true }, tool, 5);
+    assert.equal(none.kind === 'result' && none.isError, true);
+  });
+
+  it('tells protocol errors, failures and cancellation apart', () => {
+    assert.deepEqual(errorOutcome(new McpError(ErrorCode.InvalidParams, 'Unknown tool: x'), 3, false), { kind: 'protocolError', code: -32602, message: 'Unknown tool: x', durationMs: 3 });
+    assert.equal((errorOutcome(new McpError(ErrorCode.InvalidParams, 'MCP error -32602: Unknown tool: x'), 3, false) as { message: string }).message, 'Unknown tool: x');
+    assert.equal(errorOutcome(new Error('tools/call got no answer within 60 s. Raise "timeouts.request"'), 3, false).kind, 'failure');
+    assert.equal(errorOutcome(new Error('AbortError'), 3, true).kind, 'cancelled');
+  });
+
+  describe('markdown', () => {
+    it('recognises markdown and leaves plain text alone', () => {
+      assert.ok(looksLikeMarkdown('# Title'));
+      assert.ok(looksLikeMarkdown('- a\n- b'));
+      assert.ok(looksLikeMarkdown('see [docs](https://example.com)'));
+      assert.ok(!looksLikeMarkdown('just a line of text'));
+      assert.ok(!looksLikeMarkdown('a - b * c'));
+    });
+
+    it('renders the subset and never passes HTML through', () => {
+      assert.equal(renderMarkdown('# Hi <b>x</b>\n\n- **a**\n- `<i>`'), '<h1>Hi &lt;b&gt;x&lt;/b&gt;</h1>\n<ul><li><strong>a</strong></li><li><code>&lt;i&gt;</code></li></ul>');
+      assert.equal(renderMarkdown('<script>alert(1)</script>'), '<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>');
+      assert.equal(renderMarkdown('[x](javascript:alert(1))'), '<p>[x](javascript:alert(1))</p>');
+      assert.equal(renderMarkdown('[x](https://e.com/?a="b")'), '<p><a href="https://e.com/?a=&quot;b&quot;" title="https://e.com/?a=&quot;b&quot;">x</a></p>');
+      assert.equal(renderMarkdown('```js\n<img onerror=x>\n```'), '<pre><code class="language-js">&lt;img onerror=x&gt;</code></pre>');
+    });
+  });
+
+  describe('webview messages', () => {
+    it('accepts well-formed messages and rejects everything else', () => {
+      assert.deepEqual(parseFromWebview({ type: 'ready' }), { type: 'ready' });
+      assert.deepEqual(parseFromWebview({ type: 'submit', requestId: 'r1', args: { a: 1 } }), { type: 'submit', requestId: 'r1', args: { a: 1 } });
+      assert.equal(parseFromWebview({ type: 'submit', requestId: 'r1', args: [1] }), undefined);
+      assert.equal(parseFromWebview({ type: 'submit', args: {} }), undefined);
+      assert.equal(parseFromWebview({ type: 'saveBlob', requestId: 'r', index: -1 }), undefined);
+      assert.equal(parseFromWebview({ type: 'openResource', uri: '' }), undefined);
+      assert.equal(parseFromWebview({ type: 'runCommand', command: 'x' }), undefined);
+      assert.equal(parseFromWebview('ready'), undefined);
+      assert.equal(parseFromWebview(null), undefined);
+    });
+  });
+});
