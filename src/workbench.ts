@@ -16,7 +16,7 @@ import { ChatToolSettings } from './chat/chatToolSettings';
 import { ConfigSources } from './config/configSources';
 import { InputStore } from './config/inputStore';
 import { mergePaths, readLoginShellPath } from './mcp/commandResolution';
-import type { ClientFeatures, ConnectionAuthHost, ConnectionHost } from './mcp/serverConnection';
+import type { ClientFeatures, ConnectionAuthHost, ConnectionHost } from './mcp/connectionTypes';
 import { ServerRegistry } from './mcp/serverRegistry';
 import { ServerOutputs } from './servers/serverOutputs';
 

@@ -9,7 +9,8 @@ import type { ServerRef } from '../shared/common/commandArgs';
 import type { HttpLaunch, ServerDefinition } from '../config/common/launchDefinition';
 import { isLoopbackRedirect, listenForLoopbackRedirect } from '../mcp/loopbackRedirect';
 import { WorkbenchOAuthProvider, parseAuthorizationResponse, type AuthorizationResponse, type OAuthStore } from '../mcp/oauthProvider';
-import type { ConnectionAuthHost, McpServerConnection } from '../mcp/serverConnection';
+import type { McpServerConnection } from '../mcp/serverConnection';
+import type { ConnectionAuthHost } from '../mcp/connectionTypes';
 import type { Workbench } from '../workbench';
 
 export const CALLBACK_PATH = '/oauth/callback';

@@ -6,7 +6,8 @@
 import * as vscode from 'vscode';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { describeState } from '../mcp/serverState';
-import type { ListKind, McpServerConnection } from '../mcp/serverConnection';
+import type { McpServerConnection } from '../mcp/serverConnection';
+import type { ListKind } from '../mcp/connectionTypes';
 
 export type TreeNode = ServerNode | GroupNode | ToolNode | ResourceNode | TemplateNode | PromptNode;
 

@@ -25,7 +25,8 @@
  *    a user): form elicitations accepted with the schema's defaults (SEP-1034), URL
  *    elicitations declined, sampling rejected.
  */
-import { McpServerConnection, errorText, type ConnectionHost, type ServerLog } from '../../src/mcp/serverConnection';
+import { McpServerConnection } from '../../src/mcp/serverConnection';
+import { errorText, type ConnectionHost, type ServerLog } from '../../src/mcp/connectionTypes';
 import { DEFAULT_TIMEOUTS } from '../../src/config/common/serverConfig';
 import { formatTrace } from '../../src/mcp/trace';
 import type { ServerDefinition } from '../../src/config/common/launchDefinition';

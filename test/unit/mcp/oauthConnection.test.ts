@@ -4,7 +4,8 @@
  * fixture (the SDK's auth router + bearer middleware). No mocks on either side.
  */
 import * as assert from 'node:assert/strict';
-import { McpServerConnection, type ConnectionAuthHost } from '../../../src/mcp/serverConnection';
+import { McpServerConnection } from '../../../src/mcp/serverConnection';
+import type { ConnectionAuthHost } from '../../../src/mcp/connectionTypes';
 import { MemoryOAuthStore, WorkbenchOAuthProvider, followAuthorizationHeadlessly, type AuthorizationResponse } from '../../../src/mcp/oauthProvider';
 import { formatTrace } from '../../../src/mcp/trace';
 import type { OAuthSettings } from '../../../src/config/common/serverConfig';

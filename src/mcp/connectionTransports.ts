@@ -1,0 +1,246 @@
+/**
+ * Opening and closing the SDK sessions of one connection: a spawned stdio process, Streamable
+ * HTTP (with the spec's fallback to legacy HTTP+SSE) or legacy SSE, each wrapped for tracing,
+ * given the host's client features and taken through `initialize` under the connect timeout.
+ * Failures come out as ServerErrors that say what to check. Kept apart from the connection's
+ * state so that a new way to reach a server changes this file only. No `vscode` import.
+ */
+import * as readline from 'node:readline';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  ErrorCode,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  McpError,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { HttpLaunch, ServerDefinition, StdioLaunch } from '../config/common/launchDefinition';
+import { channelLevelFor, formatLogData } from '../shared/common/logLevels';
+import { redactText } from '../shared/common/redact';
+import { errorText, secondsToMs, ServerError, type ConnectionHost, type ListKind, type ServerLog } from './connectionTypes';
+import type { WorkbenchOAuthProvider } from './oauthProvider';
+import { planStdioSpawn, SpawnError, type StdioSpawnPlan } from './stdioSpawn';
+import { TracingTransport } from './tracingTransport';
+
+/** The SDK transports that can carry OAuth (and so finish an authorization). */
+export type HttpTransport = StreamableHTTPClientTransport | SSEClientTransport;
+
+/** Everything that belongs to one launch; dropped as a whole on stop or restart. */
+export interface Session {
+  client: Client;
+  transport: TracingTransport;
+  kind: 'stdio' | 'http' | 'sse';
+  stderrTail: string[];
+  closedByUs: boolean;
+  /** Transport errors during the handshake are reported by the handshake itself, not logged twice. */
+  handshaking: boolean;
+  /** Replaced by a new session after the server forgot this one (its pending requests are retried). */
+  replaced?: boolean;
+}
+
+/** The SDK transport refused to go on until the user authorizes (its `auth()` returned REDIRECT). */
+export class AuthorizationNeeded extends Error {
+  constructor(readonly transport: HttpTransport, override readonly cause: unknown) {
+    super('The server requires authorization.');
+    this.name = 'AuthorizationNeeded';
+  }
+}
+
+/** What opening sessions needs from the connection that owns them; read at each use. */
+export interface SessionOwner {
+  /** The configured definition: it names the server and its secrets in messages. */
+  definition(): ServerDefinition;
+  /** Seconds that spawning or connecting plus `initialize` may take (the effective timeouts). */
+  connectTimeout(): number;
+  readonly host: ConnectionHost;
+  readonly log: ServerLog;
+  /** The OAuth client the HTTP transports authorize with, if any. */
+  oauth(): WorkbenchOAuthProvider | undefined;
+  /** Whether the start begun at `generation` still counts (no stop or newer start since). */
+  isCurrent(generation: number): boolean;
+  /** A redacted line of the server process's stderr, already written to the log. */
+  stderrLine(line: string): void;
+  /** The server announced that a list of `session` changed. */
+  listChanged(session: Session, kind: ListKind): void;
+  /** `session` closed without us closing it: the process exited or the connection dropped. */
+  lost(session: Session): void;
+}
+
+export class SessionOpener {
+  constructor(private readonly owner: SessionOwner) {}
+
+  async openStdio(launch: StdioLaunch, generation: number): Promise<Session> {
+    const def = this.owner.definition();
+    let plan: StdioSpawnPlan;
+    try {
+      plan = await planStdioSpawn(launch, await this.owner.host.baseEnv(), `server "${def.name}"`, def.source.label);
+    } catch (error) {
+      throw error instanceof SpawnError ? new ServerError(error.message, error.detail) : error;
+    }
+    const { command, args, env, resolved } = plan;
+    this.owner.log.log('info', redactText(`Starting ${resolved}${launch.args.length ? ' ' + launch.args.join(' ') : ''}${launch.cwd ? ` in ${launch.cwd}` : ''}`, def.secrets));
+
+    // Variables removed with `env: { X: null }` stay undefined, which child_process skips; the
+    // SDK's own default environment would otherwise bring PATH/HOME back.
+    const sdkTransport = new StdioClientTransport({ command, args, env: env as Record<string, string>, cwd: launch.cwd, stderr: 'pipe' });
+    const session = this.newSession(sdkTransport, 'stdio');
+    const stderr = sdkTransport.stderr;
+    if (stderr) {
+      readline.createInterface({ input: stderr as unknown as NodeJS.ReadableStream }).on('line', (line) => {
+        session.stderrTail.push(line);
+        if (session.stderrTail.length > 20) session.stderrTail.shift();
+        const redacted = redactText(line, def.secrets);
+        this.owner.log.stderr(redacted);
+        this.owner.stderrLine(redacted);
+      });
+    }
+    await this.handshake(session, generation, `the server process (${resolved})`);
+    return session;
+  }
+
+  /** Legacy SSE when configured; otherwise Streamable HTTP, falling back to SSE when refused. */
+  async openHttp(launch: HttpLaunch, generation: number): Promise<Session> {
+    let url: URL;
+    try {
+      url = new URL(launch.url);
+    } catch {
+      throw new ServerError(`The url "${launch.url}" of server "${this.owner.definition().name}" is not a valid URL.`);
+    }
+    if (launch.type === 'sse') {
+      const session = this.newSession(this.createHttpTransport(url, launch, 'sse'), 'sse');
+      await this.handshake(session, generation, url.href);
+      return session;
+    }
+    this.owner.log.log('info', `Connecting to ${url.href} (Streamable HTTP)…`);
+    const session = this.newSession(this.createHttpTransport(url, launch, 'http'), 'http');
+    try {
+      await this.handshake(session, generation, url.href);
+      return session;
+    } catch (error) {
+      // Spec 2025-03-26 "Backwards Compatibility": a 4xx to the initialize POST means the
+      // server may only speak the 2024-11-05 HTTP+SSE transport; try a GET for its stream.
+      const cause = error instanceof ServerError ? error.cause : error;
+      const status = cause instanceof StreamableHTTPError ? cause.code : undefined;
+      if (status === undefined || status < 400 || status >= 500 || status === 401 || status === 403 || !this.owner.isCurrent(generation)) throw error;
+      this.owner.log.log('info', `Streamable HTTP was refused (HTTP ${status}); trying the legacy HTTP+SSE transport.`);
+      const legacy = this.newSession(this.createHttpTransport(url, launch, 'sse'), 'sse');
+      await this.handshake(legacy, generation, url.href);
+      return legacy;
+    }
+  }
+
+  /** A fresh Streamable HTTP session to a server that spoke it a moment ago: no fallback, no log line. */
+  async reopenStreamableHttp(launch: HttpLaunch, generation: number): Promise<Session> {
+    const session = this.newSession(this.createHttpTransport(new URL(launch.url), launch, 'http'), 'http');
+    await this.handshake(session, generation, launch.url);
+    return session;
+  }
+
+  async close(session: Session): Promise<void> {
+    const inner = session.transport.inner;
+    if (inner instanceof StreamableHTTPClientTransport && inner.sessionId) {
+      // Spec: a client that no longer needs a session SHOULD DELETE it (405 means not supported).
+      await inner.terminateSession().catch((e) => this.owner.log.log('debug', `Session DELETE failed: ${errorText(e)}`));
+    }
+    // The SDK's stdio close follows the spec: end stdin, wait, SIGTERM, wait, SIGKILL.
+    await session.client.close().catch((e) => this.owner.log.log('debug', `Close failed: ${errorText(e)}`));
+  }
+
+  /**
+   * The SDK's HTTP transports with the OAuth client: they add the bearer token to every request
+   * and run discovery, refresh and step-up themselves. Tokens live in HTTP headers, below the
+   * tracing wrapper, so traces never see them.
+   */
+  private createHttpTransport(url: URL, launch: HttpLaunch, kind: 'http' | 'sse'): HttpTransport {
+    const requestInit: RequestInit = { headers: launch.headers };
+    const authProvider = this.owner.oauth();
+    // The SDK answers 403 insufficient_scope with auth(), which prefers a refresh; a refresh
+    // cannot add scopes, so the provider is told to ask for a new authorization instead.
+    const fetchFn: typeof fetch | undefined = authProvider && (async (input, init) => {
+      const response = await fetch(input, init);
+      if (response.status === 403 && /insufficient_scope/.test(response.headers.get('www-authenticate') ?? '')) authProvider.requireNewAuthorization();
+      return response;
+    });
+    return kind === 'sse'
+      ? new SSEClientTransport(url, { requestInit, authProvider, fetch: fetchFn })
+      : new StreamableHTTPClientTransport(url, { requestInit, authProvider, fetch: fetchFn });
+  }
+
+  private newSession(sdkTransport: Transport, kind: Session['kind']): Session {
+    const { host, log } = this.owner;
+    const def = this.owner.definition();
+    const transport = new TracingTransport(sdkTransport, host.trace ? (record) => host.trace!(def, record) : undefined);
+    const features = host.clientFeatures;
+    const client = new Client(host.clientInfo, { capabilities: { ...features?.capabilities(), roots: { listChanged: true } } });
+    const session: Session = { client, transport, kind, stderrTail: [], closedByUs: false, handshaking: true };
+    features?.install(client, def);
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: host.roots() }));
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      log.log(channelLevelFor(n.params.level), redactText(formatLogData(n.params.logger, n.params.data), def.secrets));
+    });
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.owner.listChanged(session, 'tools'));
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.owner.listChanged(session, 'prompts'));
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+      this.owner.listChanged(session, 'resources');
+      this.owner.listChanged(session, 'resourceTemplates');
+    });
+    client.onerror = (error) => {
+      if (!session.closedByUs && !session.handshaking) log.log('warn', `Transport: ${redactText(errorText(error), def.secrets)}`);
+    };
+    client.onclose = () => {
+      if (!session.closedByUs) this.owner.lost(session);
+    };
+    return session;
+  }
+
+  /** Runs `initialize` with the connect timeout, which also covers spawning and the SSE GET. */
+  private async handshake(session: Session, generation: number, target: string): Promise<void> {
+    const seconds = this.owner.connectTimeout();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new ServerError(
+        `Server "${this.owner.definition().name}" did not complete the MCP handshake within ${seconds} s. `
+        + `Check that ${target} is an MCP server, or raise "timeouts.connect" in ${this.owner.definition().source.label} (or the mcpWorkbench.timeouts setting).`,
+      )), secondsToMs(seconds));
+    });
+    try {
+      await Promise.race([session.client.connect(session.transport, { timeout: secondsToMs(seconds) }), timeout]);
+      session.handshaking = false;
+    } catch (error) {
+      session.closedByUs = true;
+      await this.close(session);
+      if (!this.owner.isCurrent(generation)) throw new ServerError('Start was superseded.');
+      if (error instanceof UnauthorizedError && session.kind !== 'stdio') {
+        throw new AuthorizationNeeded(session.transport.inner as HttpTransport, error);
+      }
+      if (error instanceof ServerError) throw error;
+      throw this.describeConnectError(error, session, target);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private describeConnectError(error: unknown, session: Session, target: string): Error {
+    const name = this.owner.definition().name;
+    const text = errorText(error);
+    const tail = session.stderrTail.length ? `Last output:\n${session.stderrTail.join('\n')}` : undefined;
+    const code = (error as { code?: unknown })?.code ?? (error as { cause?: { code?: unknown } })?.cause?.code;
+    if (code === 'ECONNREFUSED' || /ECONNREFUSED|fetch failed/.test(text)) {
+      return new ServerError(`Cannot reach ${target}: the connection was refused or failed. Is the server running and the "url" right?`, text, error);
+    }
+    if (error instanceof StreamableHTTPError || (error as { name?: string })?.name === 'SseError') {
+      return new ServerError(`${target} answered with an error: ${text}`, tail, error);
+    }
+    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+      return new ServerError(`Server "${name}" closed the connection during the handshake (${target}).${tail ? ' Its last output is in the server log.' : ''}`, tail, error);
+    }
+    return new ServerError(`Server "${name}" failed to start: ${text}`, tail, error);
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * The contract of a server connection with the rest of the extension: what a host provides,
+ * what callers pass and get back, and the error users can act on. Kept apart from the
+ * connection's machinery so that hosts and features depend only on this, not on the SDK
+ * transports behind it. No `vscode` import.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { ClientCapabilities, Progress, Prompt, Resource, ResourceTemplate, Root, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { HttpLaunch, Launch, ServerDefinition } from '../config/common/launchDefinition';
+import type { TimeoutSettings } from '../config/common/serverConfig';
+import type { ChannelLevel, McpLogLevel } from '../shared/common/logLevels';
+import type { WorkbenchOAuthProvider } from './oauthProvider';
+import type { TraceRecord } from './trace';
+
+/** Where a connection writes what the user may want to read. */
+export interface ServerLog {
+  log(level: ChannelLevel, message: string): void;
+  /** One line of the server process's stderr: shown as plain output, never as an error. */
+  stderr(line: string): void;
+}
+
+/** What the hosting environment (the extension, a test, the conformance CLI) provides. */
+export interface ConnectionHost {
+  readonly clientInfo: { name: string; version: string };
+  /** The roots offered to servers: the workspace folders. */
+  roots(): Root[];
+  /** Environment a stdio server inherits before `envFile` and `env` apply. */
+  baseEnv(): Promise<Record<string, string | undefined>>;
+  /** Level requested with `logging/setLevel`, or undefined to keep the server's default. */
+  serverLogLevel(): McpLogLevel | undefined;
+  /** Receives every JSON-RPC message when tracing is on. */
+  trace?(server: ServerDefinition, record: TraceRecord): void;
+  /**
+   * Client features a host implements beyond roots (sampling, elicitation): the capabilities
+   * it declares and the request handlers it installs on every new SDK client. Only declare
+   * what really works: servers rely on it.
+   */
+  readonly clientFeatures?: ClientFeatures;
+  /** OAuth for protected HTTP servers (MCP authorization); without it a 401 is an error. */
+  readonly auth?: ConnectionAuthHost;
+}
+
+export interface ClientFeatures {
+  capabilities(): ClientCapabilities;
+  /** Called for each launch's new Client, before `initialize` is sent. */
+  install(client: Client, server: ServerDefinition): void;
+}
+
+/** What a host provides so connections can authorize against protected HTTP servers. */
+export interface ConnectionAuthHost {
+  /**
+   * The OAuth client of an HTTP server: credentials stored per server URL, the redirect
+   * handling, settings from the entry's `oauth` field. Undefined: the server gets no OAuth.
+   */
+  provider(server: ServerDefinition, launch: HttpLaunch): WorkbenchOAuthProvider | undefined | Promise<WorkbenchOAuthProvider | undefined>;
+  /**
+   * Whether the user may be sent to the browser now without having asked to sign in:
+   * `start` for a start not begun by `signIn()`, `request` when a running server asks for new
+   * authorization (expired session without refresh token, more scopes). Default: no.
+   */
+  mayPrompt?(server: ServerDefinition, reason: 'start' | 'request'): boolean | Promise<boolean>;
+}
+
+export interface StartOptions {
+  /** The user asked to sign in: a protected server may open the browser. */
+  interactive?: boolean;
+}
+
+export type ListKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
+
+export interface ListItems {
+  tools: Tool[];
+  resources: Resource[];
+  resourceTemplates: ResourceTemplate[];
+  prompts: Prompt[];
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  onprogress?: (progress: Progress) => void;
+}
+
+/**
+ * A temporary replacement of the configured launch (e.g. the same server under a debugger).
+ * It lasts until cleared; config reloads keep it, since they diff the configured definition.
+ */
+export interface LaunchOverride {
+  launch: Launch;
+  /** Timeouts to use meanwhile (a debuggee paused at a breakpoint answers late). */
+  timeouts?: Partial<TimeoutSettings>;
+}
+
+/** Raised for failures a user can act on; `detail` holds what a log reader needs. */
+export class ServerError extends Error {
+  constructor(message: string, readonly detail?: string, override readonly cause?: unknown) {
+    super(message);
+    this.name = 'ServerError';
+  }
+}
+
+export function errorText(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+/** Timeouts are configured in seconds; the SDK and timers want milliseconds. */
+export function secondsToMs(seconds: number): number {
+  return Math.round(seconds * 1000);
+}
