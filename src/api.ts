@@ -2,7 +2,7 @@
  * What the extension exports from `activate()`: read access to the servers for other
  * extensions and for the integration tests (which drive the real extension through it).
  */
-import type { McpServerConnection } from './mcp/serverConnection';
+import type { McpServerConnection } from './mcp/connection/serverConnection';
 import type { ServerTreeProvider } from './servers/serverTreeProvider';
 
 export interface McpWorkbenchApi {

@@ -15,8 +15,8 @@ import { formatTrace, type TraceLevel, type TraceRecord } from './mcp/trace';
 import { ChatToolSettings } from './chat/chatToolSettings';
 import { ConfigSources } from './config/configSources';
 import { InputStore } from './config/inputStore';
-import { mergePaths, readLoginShellPath } from './mcp/commandResolution';
-import type { ClientFeatures, ConnectionAuthHost, ConnectionHost } from './mcp/connectionTypes';
+import { mergePaths, readLoginShellPath } from './mcp/process/commandResolution';
+import type { ClientFeatures, ConnectionAuthHost, ConnectionHost } from './mcp/connection/connectionTypes';
 import { ServerRegistry } from './mcp/serverRegistry';
 import { ServerOutputs } from './servers/serverOutputs';
 

@@ -17,7 +17,7 @@ import { validateAgainstSchema } from '../toolRunner/common/schemaValidation';
 import { checkElicitationUrl, type UrlCheck } from '../shared/common/urlSafety';
 import { modelTools, parseToolCallsJson, samplingBlockToModelContent, toolCallsJson, toolResultContent } from '../models/common/samplingTools';
 import { createClientFeatures, samplingRejected } from '../mcp/clientFeatures';
-import type { ClientFeatures } from '../mcp/connectionTypes';
+import type { ClientFeatures } from '../mcp/connection/connectionTypes';
 import type { ModelInfo, ModelMessage, ModelRequest, ModelResponse } from '../models/common/modelBackend';
 import { toolsUnsupportedMessage, type ModelService } from '../models/modelService';
 

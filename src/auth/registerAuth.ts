@@ -2,15 +2,15 @@
  * VS Code glue for MCP authorization: credentials in SecretStorage per server URL, the browser
  * round trip through the extension's URI handler (or a loopback listener when the server's
  * `oauth.redirectUri` is one), the sign-in prompts, and the Sign In / Sign Out commands.
- * The OAuth logic itself is in src/mcp/oauthProvider.ts and the SDK.
+ * The OAuth logic itself is in src/mcp/auth/oauthProvider.ts and the SDK.
  */
 import * as vscode from 'vscode';
 import type { ServerRef } from '../shared/common/commandArgs';
 import type { HttpLaunch, ServerDefinition } from '../config/common/launchDefinition';
-import { isLoopbackRedirect, listenForLoopbackRedirect } from '../mcp/loopbackRedirect';
-import { WorkbenchOAuthProvider, parseAuthorizationResponse, type AuthorizationResponse, type OAuthStore } from '../mcp/oauthProvider';
-import type { McpServerConnection } from '../mcp/serverConnection';
-import type { ConnectionAuthHost } from '../mcp/connectionTypes';
+import { isLoopbackRedirect, listenForLoopbackRedirect } from '../mcp/auth/loopbackRedirect';
+import { WorkbenchOAuthProvider, parseAuthorizationResponse, type AuthorizationResponse, type OAuthStore } from '../mcp/auth/oauthProvider';
+import type { McpServerConnection } from '../mcp/connection/serverConnection';
+import type { ConnectionAuthHost } from '../mcp/connection/connectionTypes';
 import type { Workbench } from '../workbench';
 
 export const CALLBACK_PATH = '/oauth/callback';

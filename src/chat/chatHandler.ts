@@ -10,7 +10,7 @@ import { applyToolBudget, assignChatToolNames, toolKey, type ChatToolSource } fr
 import { bindPromptArguments, parsePromptCommandLine, quoteArgument, resolvePromptTarget } from '../prompts/common/promptCommandLine';
 import { contentText, promptResultText } from '../prompts/common/promptPreview';
 import { argumentsPreview, needsConfirmation } from '../toolRunner/common/toolCall';
-import type { McpServerConnection } from '../mcp/serverConnection';
+import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { ServerRegistry } from '../mcp/serverRegistry';
 import { choosePromptAndArguments, NoPromptsError, promptChoices } from '../prompts/promptFlow';
 import type { PromptPrompter } from '../prompts/promptPrompter';

@@ -11,7 +11,7 @@ import {
   DISCOVERY_ACCEPT, DISCOVERY_DECLINE, DISCOVERY_SETTING, discoveryPromptMessage, discoveryPromptOutcome, shouldOfferDiscovery, toWorkspaceEntry,
 } from './common/discoverySources';
 import { parseConfigText } from './common/serverConfig';
-import type { McpServerConnection } from '../mcp/serverConnection';
+import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { Workbench } from '../workbench';
 import { readConfigTextOrEmpty } from './configSources';
 

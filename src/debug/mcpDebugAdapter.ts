@@ -23,9 +23,9 @@ import type { HttpLaunch, Launch, ServerDefinition, StdioLaunch } from '../confi
 import { redactText } from '../shared/common/redact';
 import { DEFAULT_TIMEOUTS, type TimeoutSettings } from '../config/common/serverConfig';
 import { formatTrace } from '../mcp/trace';
-import { resolveCommand } from '../mcp/commandResolution';
+import { resolveCommand } from '../mcp/process/commandResolution';
 import { DebuggeeProcess, type ProcessExit } from './common/debuggeeProcess';
-import type { McpServerConnection } from '../mcp/serverConnection';
+import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { Workbench } from '../workbench';
 import type { McpDebugConfiguration } from './debugConfigurationProvider';
 

@@ -1,7 +1,7 @@
 /** Wires the `mcp` debug type: configuration providers, resolvers, the inline adapter and the Debug Server command. */
 import * as vscode from 'vscode';
 import type { ServerRef } from '../shared/common/commandArgs';
-import type { McpServerConnection } from '../mcp/serverConnection';
+import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { Workbench } from '../workbench';
 import {
   DEBUG_TYPE,

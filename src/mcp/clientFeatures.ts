@@ -24,7 +24,7 @@ import {
 import type { ServerDefinition } from '../config/common/launchDefinition';
 import { applyElicitationDefaults } from '../approval/common/elicitationForm';
 import { USER_REJECTED_SAMPLING } from '../approval/common/approvalPolicy';
-import type { ClientFeatures } from './connectionTypes';
+import type { ClientFeatures } from './connection/connectionTypes';
 
 export interface ClientFeatureHandlers {
   sample(server: ServerDefinition, params: CreateMessageRequestParams, signal: AbortSignal): Promise<CreateMessageResult>;

@@ -5,8 +5,8 @@
  */
 import { Emitter, type Disposable } from '../shared/common/emitter';
 import { diffDefinitions, type ServerDefinition } from '../config/common/launchDefinition';
-import { McpServerConnection } from './serverConnection';
-import type { ConnectionHost, LaunchOverride, ServerLog } from './connectionTypes';
+import { McpServerConnection } from './connection/serverConnection';
+import type { ConnectionHost, LaunchOverride, ServerLog } from './connection/connectionTypes';
 
 export interface RegistryPolicy {
   /** Start servers when they appear (on activation and when added to config). */

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { PromptRef } from '../shared/common/commandArgs';
 import { promptCommandIds } from './common/promptCommands';
-import type { McpServerConnection } from '../mcp/serverConnection';
+import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { ServerRegistry } from '../mcp/serverRegistry';
 
 interface Registered {

@@ -4,7 +4,7 @@
  * then `prompts/get`.
  */
 import type { GetPromptResult, Prompt } from '@modelcontextprotocol/sdk/types.js';
-import type { McpServerConnection } from '../mcp/serverConnection';
+import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { ServerRegistry } from '../mcp/serverRegistry';
 import { BACK, type PromptChoice, type PromptPrompter } from './promptPrompter';
 

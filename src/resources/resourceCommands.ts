@@ -9,7 +9,7 @@ import type { ResourceRef, TemplateRef } from '../shared/common/commandArgs';
 import { formatBytes } from '../activity/common/activityLog';
 import { isImageName } from './common/resourceNames';
 import { expandUriTemplate, templateVariables, type TemplateValues } from './common/uriTemplate';
-import type { McpServerConnection } from '../mcp/serverConnection';
+import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { Workbench } from '../workbench';
 import {
   describeReadError,

@@ -11,7 +11,7 @@
 import * as vscode from 'vscode';
 import { ErrorCode, McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { isTextMime, resourceFileName } from './common/resourceNames';
-import type { McpServerConnection } from '../mcp/serverConnection';
+import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { ServerRegistry } from '../mcp/serverRegistry';
 
 export const RESOURCE_SCHEME = 'mcp-resource';

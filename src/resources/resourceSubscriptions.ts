@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { McpServerConnection } from '../mcp/serverConnection';
+import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { ServerRegistry } from '../mcp/serverRegistry';
 import { parseResourceDocumentUri, resourceKey, type ResourceFileSystem } from './resourceFileSystem';
 

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import type * as jsonc from 'jsonc-parser';
 import { Diagnostic, DiagnosticSeverity, DiagnosticTag, type Range } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { resolveCommand } from '../mcp/commandResolution';
+import { resolveCommand } from '../mcp/process/commandResolution';
 import { resolveString, type VariableContext } from '../config/common/variables';
 import type { ConfigProblem } from '../config/common/serverConfig';
 import { serverField, serverString, slug, freeInputId, type ConfigModel, type ServerNode } from './configModel';

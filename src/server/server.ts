@@ -15,7 +15,7 @@ import {
   type InputValueParams, type InputValueResult, type McpLanguageServerOptions, type SettingsChangedParams,
 } from '../language/common/languageMessages';
 import { parseConfigText } from '../config/common/serverConfig';
-import { mergePaths, readLoginShellPath } from '../mcp/commandResolution';
+import { mergePaths, readLoginShellPath } from '../mcp/process/commandResolution';
 import { formatForPath } from './configModel';
 import { McpConfigService } from './mcpConfigService';
 import { folderOf, statOnDisk, type LanguageContext, type OtherServer } from './serverContext';

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { describeState, stateIcon } from '../mcp/serverState';
 import { SERVERS_SETTING } from '../config/configSources';
-import type { McpServerConnection } from '../mcp/serverConnection';
+import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import { UNTRUSTED_REASON, type Workbench } from '../workbench';
 
 /** Accepts a server id string or any object carrying one (tree nodes later). */

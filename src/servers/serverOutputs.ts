@@ -1,7 +1,7 @@
 /** One log channel per server ("MCP: <name>"), created on first use. */
 import * as vscode from 'vscode';
 import type { ServerDefinition } from '../config/common/launchDefinition';
-import type { ServerLog } from '../mcp/connectionTypes';
+import type { ServerLog } from '../mcp/connection/connectionTypes';
 
 export class ServerOutputs implements vscode.Disposable {
   private readonly channels = new Map<string, vscode.LogOutputChannel>();

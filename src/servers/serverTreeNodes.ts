@@ -6,8 +6,8 @@
 import * as vscode from 'vscode';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { describeState } from '../mcp/serverState';
-import type { McpServerConnection } from '../mcp/serverConnection';
-import type { ListKind } from '../mcp/connectionTypes';
+import type { McpServerConnection } from '../mcp/connection/serverConnection';
+import type { ListKind } from '../mcp/connection/connectionTypes';
 
 export type TreeNode = ServerNode | GroupNode | ToolNode | ResourceNode | TemplateNode | PromptNode;
 

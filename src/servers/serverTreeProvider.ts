@@ -5,8 +5,8 @@
  * what the user expanded stays expanded (nodes have stable ids).
  */
 import * as vscode from 'vscode';
-import type { McpServerConnection } from '../mcp/serverConnection';
-import type { ListKind } from '../mcp/connectionTypes';
+import type { McpServerConnection } from '../mcp/connection/serverConnection';
+import type { ListKind } from '../mcp/connection/connectionTypes';
 import type { Workbench } from '../workbench';
 import { GROUP_ORDER, GroupNode, PromptNode, ResourceNode, ServerNode, TemplateNode, ToolNode, type TreeNode } from './serverTreeNodes';
 

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolRef } from '../shared/common/commandArgs';
-import type { McpServerConnection } from '../mcp/serverConnection';
+import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { Workbench } from '../workbench';
 import { ToolRunnerPanel } from './toolRunnerPanel';
 

@@ -11,7 +11,7 @@ import { buildFormModel, defaultValues, formToArguments, valuesFromArguments, wi
 import { validateAgainstSchema } from './common/schemaValidation';
 import { parseFromWebview, type FromWebview, type ProgressInfo, type RunOutcome, type ToWebview } from './common/toolRunnerProtocol';
 import type { ServerDefinition } from '../config/common/launchDefinition';
-import type { McpServerConnection } from '../mcp/serverConnection';
+import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { Workbench } from '../workbench';
 import { webviewHtml, webviewResourceRoots } from '../shared/webviewHtml';
 import { approvalActivity } from '../approval/common/approvalActivity';

@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { McpServerConnection } from '../../src/mcp/serverConnection';
+import { McpServerConnection } from '../../src/mcp/connection/serverConnection';
 import { DEFAULT_TIMEOUTS } from '../../src/config/common/serverConfig';
 
 const FIXTURE = path.resolve(__dirname, '../fixtures/servers/stdioServer.js');

@@ -15,7 +15,7 @@
  *    SDK's Streamable HTTP transport reconnects (GET + Last-Event-ID after `retry` ms)
  *    when the server closes the tools/call stream early.
  *  - auth/*: the same flow against a protected server. The connection runs the extension's
- *    OAuth client (src/mcp/oauthProvider.ts) with a memory store, and the "browser" is headless:
+ *    OAuth client (src/mcp/auth/oauthProvider.ts) with a memory store, and the "browser" is headless:
  *    it follows the authorization URL with fetch and takes the code from the redirect. The
  *    auth/pre-registration context's client_id/client_secret play the role of the `oauth`
  *    config field; the Client ID Metadata Document URL is the one the suite expects a client
@@ -25,13 +25,13 @@
  *    a user): form elicitations accepted with the schema's defaults (SEP-1034), URL
  *    elicitations declined, sampling rejected.
  */
-import { McpServerConnection } from '../../src/mcp/serverConnection';
-import { errorText, type ConnectionHost, type ServerLog } from '../../src/mcp/connectionTypes';
+import { McpServerConnection } from '../../src/mcp/connection/serverConnection';
+import { errorText, type ConnectionHost, type ServerLog } from '../../src/mcp/connection/connectionTypes';
 import { DEFAULT_TIMEOUTS } from '../../src/config/common/serverConfig';
 import { formatTrace } from '../../src/mcp/trace';
 import type { ServerDefinition } from '../../src/config/common/launchDefinition';
 import type { OAuthSettings } from '../../src/config/common/serverConfig';
-import { MemoryOAuthStore, WorkbenchOAuthProvider, followAuthorizationHeadlessly } from '../../src/mcp/oauthProvider';
+import { MemoryOAuthStore, WorkbenchOAuthProvider, followAuthorizationHeadlessly } from '../../src/mcp/auth/oauthProvider';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { headlessClientFeatures } from '../../src/mcp/clientFeatures';
 

@@ -1,7 +1,7 @@
 /** Helpers shared by the integration suites, which run inside the real VS Code extension host. */
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../src/api';
-import type { McpServerConnection } from '../../src/mcp/serverConnection';
+import type { McpServerConnection } from '../../src/mcp/connection/serverConnection';
 
 export const EXTENSION_ID = 'mcp-workbench.mcp-workbench';
 

@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as readline from 'node:readline';
 import type { StdioLaunch } from '../../config/common/launchDefinition';
 import { Emitter } from '../../shared/common/emitter';
-import { planStdioSpawn } from '../../mcp/stdioSpawn';
+import { planStdioSpawn } from '../../mcp/process/stdioSpawn';
 
 export interface ProcessExit {
   code: number | null;

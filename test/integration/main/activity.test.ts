@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
 import type { ActivityEntry, ActivityLog } from '../../../src/activity/common/activityLog';
-import type { McpServerConnection } from '../../../src/mcp/serverConnection';
+import type { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
 import { activateApi, running, waitFor } from '../helpers';
 
 suite('Activity', function () {

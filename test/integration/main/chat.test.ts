@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
 import { createChatHandler, type ChatDeps, type McpChatMetadata, type ToolConfirmation } from '../../../src/chat/chatHandler';
 import { toolKey } from '../../../src/chat/common/chatTools';
-import type { McpServerConnection } from '../../../src/mcp/serverConnection';
+import type { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
 import type { ArgumentRequest, PromptPrompter } from '../../../src/prompts/promptPrompter';
 import type { RunPromptResult, RunWithModelResult } from '../../../src/prompts/registerPrompts';
 import { activateApi, running, waitFor } from '../helpers';

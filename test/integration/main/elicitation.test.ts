@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ApprovalService } from '../../../src/approval/approvalService';
 import type { ElicitFormView, ElicitUrlView } from '../../../src/approval/common/approvalProtocol';
-import type { McpServerConnection } from '../../../src/mcp/serverConnection';
+import type { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
 import { activateApi, running, textOf, waitFor } from '../helpers';
 
 suite('Elicitation', function () {

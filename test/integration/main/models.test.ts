@@ -11,7 +11,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ApprovalService } from '../../../src/approval/approvalService';
 import type { SamplingView } from '../../../src/approval/common/approvalProtocol';
-import type { McpServerConnection } from '../../../src/mcp/serverConnection';
+import type { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
 import { activateApi, running, textOf, waitFor } from '../helpers';
 
 type Outcome = { ok: boolean; result?: { role: string; content: { type: string; text: string }; model: string; stopReason: string }; code?: number; message?: string };

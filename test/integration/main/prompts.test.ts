@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
-import type { McpServerConnection } from '../../../src/mcp/serverConnection';
+import type { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
 import type { ArgumentRequest, PromptChoice, PromptPrompter } from '../../../src/prompts/promptPrompter';
 import type { PromptModelService, RunPromptResult, RunWithModelResult } from '../../../src/prompts/registerPrompts';
 import type { ManualAnswer } from '../../../src/models/common/manualBackend';

@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
-import type { McpServerConnection } from '../../../src/mcp/serverConnection';
+import type { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
 import type { OpenResult } from '../../../src/resources/resourceCommands';
 import type { TemplatePrompter, VariableRequest } from '../../../src/resources/templatePrompter';
 import { activateApi, running, textOf, waitFor } from '../helpers';

@@ -10,7 +10,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ApprovalService } from '../../../src/approval/approvalService';
 import type { SamplingView } from '../../../src/approval/common/approvalProtocol';
-import type { McpServerConnection } from '../../../src/mcp/serverConnection';
+import type { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
 import { echoScript, startFakeOpenAi, type FakeOpenAi } from '../fakeOpenAi';
 import { activateApi, running, textOf, waitFor } from '../helpers';
 

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { describeMissingCommand, mergePaths, readLoginShellPath, resolveCommand } from '../../../src/mcp/commandResolution';
+import { describeMissingCommand, mergePaths, readLoginShellPath, resolveCommand } from '../../../src/mcp/process/commandResolution';
 
 describe('resolveCommand', () => {
   it('searches PATH in order on POSIX', () => {

@@ -4,9 +4,9 @@
  * fixture (the SDK's auth router + bearer middleware). No mocks on either side.
  */
 import * as assert from 'node:assert/strict';
-import { McpServerConnection } from '../../../src/mcp/serverConnection';
-import type { ConnectionAuthHost } from '../../../src/mcp/connectionTypes';
-import { MemoryOAuthStore, WorkbenchOAuthProvider, followAuthorizationHeadlessly, type AuthorizationResponse } from '../../../src/mcp/oauthProvider';
+import { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
+import type { ConnectionAuthHost } from '../../../src/mcp/connection/connectionTypes';
+import { MemoryOAuthStore, WorkbenchOAuthProvider, followAuthorizationHeadlessly, type AuthorizationResponse } from '../../../src/mcp/auth/oauthProvider';
 import { formatTrace } from '../../../src/mcp/trace';
 import type { OAuthSettings } from '../../../src/config/common/serverConfig';
 import { startProtectedFixture, type ProtectedFixture, type ProtectedFixtureOptions } from '../../fixtures/servers/protectedServer';

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { McpServerConnection } from '../../../src/mcp/serverConnection';
+import { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
 import { startHttpFixture } from '../../fixtures/servers/httpServer';
 import { startSseFixture } from '../../fixtures/servers/sseServer';
 import { definition, recordingHost, RecordingLog, stdioLaunch, textOf, waitFor } from './testHost';

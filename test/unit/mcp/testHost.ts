@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { ServerDefinition, Launch } from '../../../src/config/common/launchDefinition';
 import { DEFAULT_TIMEOUTS, type TimeoutSettings } from '../../../src/config/common/serverConfig';
 import type { TraceRecord } from '../../../src/mcp/trace';
-import type { ConnectionHost, ServerLog } from '../../../src/mcp/connectionTypes';
+import type { ConnectionHost, ServerLog } from '../../../src/mcp/connection/connectionTypes';
 
 export const FIXTURES = path.resolve(__dirname, '../../fixtures/servers');
 export const STDIO_FIXTURE = path.join(FIXTURES, 'stdioServer.js');

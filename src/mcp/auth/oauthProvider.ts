@@ -13,7 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import type { OAuthSettings } from '../config/common/serverConfig';
+import type { OAuthSettings } from '../../config/common/serverConfig';
 
 export type { OAuthSettings };
 

@@ -21,12 +21,12 @@ import {
   ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { HttpLaunch, ServerDefinition, StdioLaunch } from '../config/common/launchDefinition';
-import { channelLevelFor, formatLogData } from '../shared/common/logLevels';
-import { redactText } from '../shared/common/redact';
+import type { HttpLaunch, ServerDefinition, StdioLaunch } from '../../config/common/launchDefinition';
+import { channelLevelFor, formatLogData } from '../../shared/common/logLevels';
+import { redactText } from '../../shared/common/redact';
 import { errorText, secondsToMs, ServerError, type ConnectionHost, type ListKind, type ServerLog } from './connectionTypes';
-import type { WorkbenchOAuthProvider } from './oauthProvider';
-import { planStdioSpawn, SpawnError, type StdioSpawnPlan } from './stdioSpawn';
+import type { WorkbenchOAuthProvider } from '../auth/oauthProvider';
+import { planStdioSpawn, SpawnError, type StdioSpawnPlan } from '../process/stdioSpawn';
 import { TracingTransport } from './tracingTransport';
 
 /** The SDK transports that can carry OAuth (and so finish an authorization). */

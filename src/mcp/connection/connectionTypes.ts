@@ -6,11 +6,11 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ClientCapabilities, Progress, Prompt, Resource, ResourceTemplate, Root, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { HttpLaunch, Launch, ServerDefinition } from '../config/common/launchDefinition';
-import type { TimeoutSettings } from '../config/common/serverConfig';
-import type { ChannelLevel, McpLogLevel } from '../shared/common/logLevels';
-import type { WorkbenchOAuthProvider } from './oauthProvider';
-import type { TraceRecord } from './trace';
+import type { HttpLaunch, Launch, ServerDefinition } from '../../config/common/launchDefinition';
+import type { TimeoutSettings } from '../../config/common/serverConfig';
+import type { ChannelLevel, McpLogLevel } from '../../shared/common/logLevels';
+import type { WorkbenchOAuthProvider } from '../auth/oauthProvider';
+import type { TraceRecord } from '../trace';
 
 /** Where a connection writes what the user may want to read. */
 export interface ServerLog {

@@ -5,7 +5,7 @@
  * the debugger's HTTP debuggees, so both start a command identically. No `vscode` import.
  */
 import * as fs from 'node:fs/promises';
-import { parseEnvFile, type StdioLaunch } from '../config/common/launchDefinition';
+import { parseEnvFile, type StdioLaunch } from '../../config/common/launchDefinition';
 import { describeMissingCommand, resolveCommand } from './commandResolution';
 
 export interface StdioSpawnPlan {

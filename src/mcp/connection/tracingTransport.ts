@@ -5,7 +5,7 @@
  */
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
-import type { TraceRecord } from './trace';
+import type { TraceRecord } from '../trace';
 
 type Pending = { method: string; startedAt: number };
 

@@ -18,9 +18,9 @@ import {
   type LoggingLevel,
   type ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { Emitter } from '../shared/common/emitter';
-import type { ServerDefinition } from '../config/common/launchDefinition';
-import { STOPPED, type ServerState } from './serverState';
+import { Emitter } from '../../shared/common/emitter';
+import type { ServerDefinition } from '../../config/common/launchDefinition';
+import { STOPPED, type ServerState } from '../serverState';
 import { SessionOpener, type Session } from './connectionTransports';
 import { SessionRenewal } from './sessionRenewal';
 import { advertisesList, fetchPages, ListCache } from './listCache';

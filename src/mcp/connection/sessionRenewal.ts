@@ -9,10 +9,10 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPError, type StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { HttpLaunch, ServerDefinition } from '../config/common/launchDefinition';
+import type { HttpLaunch, ServerDefinition } from '../../config/common/launchDefinition';
 import { AuthorizationNeeded, type HttpTransport, type Session, type SessionOpener } from './connectionTransports';
 import { errorText, ServerError, type ConnectionHost, type ServerLog } from './connectionTypes';
-import type { WorkbenchOAuthProvider } from './oauthProvider';
+import type { WorkbenchOAuthProvider } from '../auth/oauthProvider';
 
 /** Authorization attempts for one start or one request (step-up included) before giving up. */
 const MAX_AUTH_ATTEMPTS = 3;
