@@ -1,20 +1,12 @@
 // The Run Tool webview: renders the form model the host sends, turns the values into
-// arguments (schemaForm.ts, shared with the host), and shows progress and the outcome.
+// arguments (schemaFields.ts and formValues.ts, shared with the host), and shows progress and the outcome.
 // Validation against the schema happens in the host (ajv needs `new Function`, which this
 // page's CSP forbids). Everything typed is kept with setState, so hiding the panel loses nothing.
 // While the server waits for a sampling/elicitation answer, #awaiting-user says so, with
 // #show-requests revealing the MCP Requests panel.
 import './style.css';
-import {
-  constraintHints,
-  defaultValues,
-  formToArguments,
-  valuesFromArguments,
-  type FieldProblem,
-  type FormField,
-  type FormModel,
-  type Json,
-} from '../../src/toolRunner/common/schemaForm';
+import { defaultValues, formToArguments, valuesFromArguments, type FieldProblem } from '../../src/toolRunner/common/formValues';
+import { constraintHints, type FormField, type FormModel, type Json } from '../../src/toolRunner/common/schemaFields';
 import type { FromWebview, ProgressInfo, ResultBlock, RunOutcome, ToolInfo, ToWebview } from '../../src/toolRunner/common/toolRunnerProtocol';
 
 interface VsCodeApi {
