@@ -12,7 +12,7 @@ import { RateLimiter, USER_REJECTED_SAMPLING, decidesAlone, effectivePolicy, rat
 import type { ElicitUrlView, MessageBlockView, PendingView, SamplingDraft } from './common/approvalProtocol';
 import { buildElicitationForm, elicitationContent, initialElicitationValues, type ElicitationFormModel, type ElicitationValues } from './common/elicitationForm';
 import type { ServerDefinition } from '../config/common/launchDefinition';
-import type { FieldProblem } from '../toolRunner/common/schemaForm';
+import type { FieldProblem } from '../toolRunner/common/formValues';
 import { validateAgainstSchema } from '../toolRunner/common/schemaValidation';
 import { checkElicitationUrl, type UrlCheck } from '../shared/common/urlSafety';
 import { modelTools, parseToolCallsJson, samplingBlockToModelContent, toolCallsJson, toolResultContent } from '../models/common/samplingTools';

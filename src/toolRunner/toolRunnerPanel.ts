@@ -7,7 +7,8 @@
 import * as vscode from 'vscode';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { argumentsPreview, errorOutcome, needsConfirmation, rememberedArgumentsKey, resultOutcome, toolInfo } from './common/toolCall';
-import { buildFormModel, defaultValues, formToArguments, valuesFromArguments, withoutSecrets, type FieldProblem, type FormModel } from './common/schemaForm';
+import { defaultValues, formToArguments, valuesFromArguments, withoutSecrets, type FieldProblem } from './common/formValues';
+import { buildFormModel, type FormModel } from './common/schemaFields';
 import { validateAgainstSchema } from './common/schemaValidation';
 import { parseFromWebview, type FromWebview, type ProgressInfo, type RunOutcome, type ToWebview } from './common/toolRunnerProtocol';
 import type { ServerDefinition } from '../config/common/launchDefinition';

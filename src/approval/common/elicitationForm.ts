@@ -6,7 +6,8 @@
  * as they are. Pure, no DOM or `vscode`: used by the host, the webview and the headless
  * conformance client. There is never a password field: servers must not ask for secrets.
  */
-import type { FieldProblem, Json } from '../../toolRunner/common/schemaForm';
+import type { FieldProblem } from '../../toolRunner/common/formValues';
+import type { Json } from '../../toolRunner/common/schemaFields';
 
 export type ElicitationField =
   | ElicitationFieldBase & { kind: 'string'; format?: 'email' | 'uri' | 'date' | 'date-time' | string; minLength?: number; maxLength?: number; default?: string }

@@ -11,7 +11,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import Ajv2019 from 'ajv/dist/2019';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import type { FieldProblem } from './schemaForm';
+import type { FieldProblem } from './formValues';
 
 /** One validation failure, located by the JSON Pointer of the offending value. */
 export type ValidationIssue = FieldProblem;

@@ -8,7 +8,8 @@
  * `started`, `progress`, `outcome`) carries the same id, so late answers to an old run are
  * ignored. The host checks every incoming message with `parseFromWebview` before acting.
  */
-import type { FieldProblem, FormModel, Json } from './schemaForm';
+import type { FieldProblem } from './formValues';
+import type { FormModel, Json } from './schemaFields';
 
 /** The tool as shown on top of the form. */
 export interface ToolInfo {

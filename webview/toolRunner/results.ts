@@ -1,0 +1,118 @@
+// The Run Tool webview's run views: progress while the tool runs, and the outcome (result
+// blocks, structured content checked against the outputSchema, protocol errors, failures and
+// cancellation). While the server waits for a sampling/elicitation answer, #awaiting-user says
+// so, with #show-requests revealing the MCP Requests panel.
+import type { FromWebview, ResultBlock, RunOutcome } from '../../src/toolRunner/common/toolRunnerProtocol';
+import { button, h } from './dom';
+import type { ViewState } from './viewState';
+
+/** Sends a message to the extension host. */
+type Post = (message: FromWebview) => void;
+
+/** Fills #progress for the run under way, if any. */
+export function renderProgress(running: ViewState['running'], post: Post): void {
+  const holder = document.getElementById('progress');
+  if (!holder) return;
+  if (!running) {
+    holder.replaceChildren();
+    return;
+  }
+  if (running.awaitingUser) {
+    // The server asked for sampling or elicitation: the call waits for the user, not the server.
+    holder.replaceChildren(h('div', { class: 'progress awaiting-user', id: 'awaiting-user', role: 'status' },
+      h('span', {}, 'The server is waiting for your answer in MCP Requests.'),
+      button('Show MCP Requests', () => post({ type: 'showRequests' }), { class: 'link', id: 'show-requests' })));
+    return;
+  }
+  const p = running.progress;
+  const bar = h('progress', { 'aria-label': 'Tool progress' });
+  if (p?.total) {
+    bar.max = p.total;
+    bar.value = Math.min(p.progress, p.total);
+  }
+  holder.replaceChildren(h('div', { class: 'progress' }, bar,
+    h('span', {}, p ? (p.message ?? (p.total ? `${p.progress} / ${p.total}` : `${p.progress}`)) : 'Waiting for the server…')));
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+export function renderOutcome(requestId: string, outcome: RunOutcome, post: Post): HTMLElement {
+  const took = h('span', { class: 'muted' }, ` ${outcome.durationMs} ms`);
+  switch (outcome.kind) {
+    case 'result': {
+      const section = h('div', { class: outcome.isError ? 'outcome tool-error' : 'outcome' },
+        h('h2', {}, outcome.isError ? 'Tool error' : 'Result', took),
+        outcome.isError ? h('p', { class: 'error-text' }, 'The tool ran and reported a failure (isError: true):') : undefined,
+      );
+      if (outcome.blocks.length === 0) section.append(h('p', { class: 'muted' }, '(no content)'));
+      for (const block of outcome.blocks) section.append(renderBlock(requestId, block, post));
+      if (outcome.structured) {
+        const validation = outcome.structured.validation;
+        const badge = validation === undefined
+          ? h('span', { class: 'badge info' }, 'no outputSchema')
+          : validation.valid === true
+            ? h('span', { class: 'badge safe' }, 'matches outputSchema')
+            : validation.valid === false
+              ? h('span', { class: 'badge warning' }, 'does not match outputSchema')
+              : h('span', { class: 'badge warning' }, 'outputSchema could not be compiled');
+        section.append(h('div', { class: 'block structured' },
+          h('h3', {}, 'Structured content ', badge),
+          validation?.valid === false ? h('ul', { class: 'issues' }, ...validation.issues.map((i) => h('li', {}, i))) : undefined,
+          validation?.valid === undefined && validation ? h('p', { class: 'muted' }, validation.schemaError) : undefined,
+          h('pre', {}, outcome.structured.json)));
+      }
+      return section;
+    }
+    case 'protocolError':
+      return h('div', { class: 'outcome protocol-error' },
+        h('h2', {}, 'Protocol error ', h('code', {}, String(outcome.code)), took),
+        h('p', { class: 'error-text' }, outcome.message),
+        h('p', { class: 'muted' }, 'The server answered the tools/call request with a JSON-RPC error; the tool did not run.'),
+        outcome.data ? h('pre', {}, outcome.data) : undefined);
+    case 'failure':
+      return h('div', { class: 'outcome protocol-error' }, h('h2', {}, 'Call failed', took), h('p', { class: 'error-text' }, outcome.message));
+    case 'cancelled':
+      return h('div', { class: 'outcome' }, h('h2', {}, 'Cancelled', took), h('p', { class: 'muted' }, 'The call was cancelled; the server was sent notifications/cancelled.'));
+  }
+}
+
+function renderBlock(requestId: string, block: ResultBlock, post: Post): HTMLElement {
+  switch (block.kind) {
+    case 'text':
+      return h('div', { class: 'block' }, h('pre', { class: 'text' }, block.text));
+    case 'markdown': {
+      const body = h('div', { class: 'markdown' });
+      // Safe: `html` is produced by markdownLite.ts from escaped text and contains only its own tags.
+      body.innerHTML = block.html;
+      const source = h('details', {}, h('summary', {}, 'Source'), h('pre', { class: 'text' }, block.text));
+      return h('div', { class: 'block' }, body, source);
+    }
+    case 'image':
+      return h('div', { class: 'block' }, h('img', { src: block.dataUri, alt: `image (${block.mimeType})` }), h('div', { class: 'hints' }, `${block.mimeType}, ${formatBytes(block.bytes)}`));
+    case 'audio':
+      return h('div', { class: 'block' }, h('audio', { controls: true, src: block.dataUri }), h('div', { class: 'hints' }, `${block.mimeType}, ${formatBytes(block.bytes)}`));
+    case 'resourceLink': {
+      const link = h('a', { href: '#', title: `Open ${block.uri}` }, block.title ?? block.name);
+      link.addEventListener('click', (e) => {
+        e.preventDefault();
+        post({ type: 'openResource', uri: block.uri });
+      });
+      const meta = [block.uri, block.mimeType, block.size !== undefined ? formatBytes(block.size) : undefined].filter(Boolean).join(' · ');
+      return h('div', { class: 'block resource' }, h('span', { class: 'badge info' }, 'resource link'), ' ', link,
+        h('div', { class: 'hints' }, meta), block.description ? h('div', { class: 'desc' }, block.description) : undefined);
+    }
+    case 'resourceText':
+      return h('div', { class: 'block resource' }, h('span', { class: 'badge info' }, 'embedded resource'), ' ', h('code', {}, block.uri),
+        block.mimeType ? h('span', { class: 'hints' }, ` ${block.mimeType}`) : undefined, h('pre', { class: 'text' }, block.text));
+    case 'resourceBlob':
+      return h('div', { class: 'block resource' }, h('span', { class: 'badge info' }, 'embedded resource'), ' ', h('code', {}, block.uri),
+        h('div', { class: 'hints' }, `${block.mimeType ?? 'binary'}, ${formatBytes(block.bytes)}`),
+        button('Save…', () => post({ type: 'saveBlob', requestId, index: block.index }), { class: 'secondary small' }));
+    case 'unknown':
+      return h('div', { class: 'block' }, h('span', { class: 'badge warning' }, `content type "${block.type}"`), h('pre', {}, block.json));
+  }
+}
