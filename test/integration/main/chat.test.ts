@@ -227,12 +227,13 @@ suite('Chat participant @mcp', function () {
   });
 
   test('progress of a running tool is streamed', async () => {
-    const { model } = fakeModel((_m, _o, round) => round === 1 ? [new vscode.LanguageModelToolCallPart('c1', 'fixture-stdio_slow', { steps: 2, delayMs: 20 })] : []);
+    const { model } = fakeModel((_m, _o, round) => round === 1 ? [new vscode.LanguageModelToolCallPart('c1', 'fixture-stdio_slow', { steps: 2, delayMs: 250 })] : []);
     const { stream, out } = fakeStream();
     confirmAnswer = true;
     await createChatHandler(deps())(request('slow', model), context, stream, token);
-    // The SDK client may drop the last progress when it arrives in the same read as the result
-    // (see test/unit/fixtures.test.ts), so any step of the two proves the streaming.
+    // The SDK client drops progress that arrives in the same read as the result (see
+    // test/unit/fixtures.test.ts); 20 ms steps lost both on a loaded machine, so the steps are
+    // spaced, and either one proves the streaming.
     assert.ok(out.progress.some((p) => /^slow: step [12] of 2$/.test(p)), JSON.stringify(out.progress));
   });
 
