@@ -63,7 +63,8 @@
 //
 // Environment: MCPWB_SUITE_TIMEOUT_MS (default 600000 per suite), MCPWB_VSCODE_CACHE
 // (see scripts/install-vscode.sh), MCPWB_KEEP_TMP=1 keeps the temp folders,
-// MCPWB_VERBOSE=1 echoes every browser console and server line.
+// MCPWB_VERBOSE=1 echoes every browser console and server line, MCPWB_BUILTIN_MCP=1 leaves
+// VS Code's own MCP support at its defaults (see baseSettings()).
 //
 // The VS Code server and the extension host it spawns get MCPWB_SUITE,
 // MCPWB_RESULT_FILE, MCPWB_OUTPUT_FILE, MCPWB_REPO, MCPWB_FIXTURES, MCPWB_WORKSPACE
@@ -421,8 +422,36 @@ async function startServer({ vscode, host, port, userDataDir, serverDataDir, ext
   return server;
 }
 
+/**
+ * VS Code's own MCP support, off: from 1.139 it is on by default (`chat.mcp.access` "all",
+ * `chat.mcp.autostart` "newAndOutdated") and reads the same .vscode/mcp.json, so it would
+ * start a second process of every fixture server beside ours and the suites would see both.
+ * 1.100 has it behind `chat.mcp.enabled` (default true, servers started only from chat).
+ * How the two hosts coexist is a product question with its own tests; MCPWB_BUILTIN_MCP=1
+ * leaves the defaults for looking at it by hand.
+ */
+function builtinMcpSettings(version) {
+  if (process.env.MCPWB_BUILTIN_MCP) return {};
+  if (compareVersions(version, '1.101.0') < 0) {
+    return { 'chat.mcp.enabled': false, 'chat.mcp.discovery.enabled': false };
+  }
+  return { 'chat.mcp.access': 'none', 'chat.mcp.autostart': 'never' };
+}
+
+/** -1, 0 or 1 as a < b, a = b or a > b for dotted numeric versions. */
+function compareVersions(a, b) {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d) return Math.sign(d);
+  }
+  return 0;
+}
+
 function baseSettings(trusted, version) {
   return {
+    ...builtinMcpSettings(version),
     'security.workspace.trust.enabled': trusted === 'untrusted',
     ...(trusted === 'untrusted' ? { 'security.workspace.trust.startupPrompt': 'never' } : {}),
     'workbench.startupEditor': 'none',
