@@ -423,12 +423,13 @@ async function startServer({ vscode, host, port, userDataDir, serverDataDir, ext
 }
 
 /**
- * VS Code's own MCP support, off: from 1.139 it is on by default (`chat.mcp.access` "all",
- * `chat.mcp.autostart` "newAndOutdated") and reads the same .vscode/mcp.json, so it would
- * start a second process of every fixture server beside ours and the suites would see both.
- * 1.100 has it behind `chat.mcp.enabled` (default true, servers started only from chat).
- * How the two hosts coexist is a product question with its own tests; MCPWB_BUILTIN_MCP=1
- * leaves the defaults for looking at it by hand.
+ * VS Code's own MCP support, off: in 1.139 it is on by default (`chat.mcp.access` "all",
+ * `chat.mcp.autostart` "newAndOutdated": it starts the servers when a chat request may use
+ * tools) and reads the same .vscode/mcp.json and .mcp.json, so a second process of a fixture
+ * server could run beside ours and the suites would see both. 1.100 has it behind
+ * `chat.mcp.enabled` (default true). How the two hosts coexist is a product question with its
+ * own tests; MCPWB_BUILTIN_MCP=1 leaves VS Code's defaults for looking at it by hand. (Even off,
+ * 1.139 keeps the `mcp-resource:` scheme: src/resources uses its own.)
  */
 function builtinMcpSettings(version) {
   if (process.env.MCPWB_BUILTIN_MCP) return {};
