@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // One-time set-up behind `npm start` and `npm test` (their `prestart`/`pretest` hooks), so
 // each of them works on a fresh machine: npm dependencies when missing or stale, and with
-// `--vscode` the Debian packages and the cached VS Code build the integration tests use.
+// `--vscode` the Debian packages and the cached VS Code builds the integration and e2e tests
+// run on: every version scripts/install-vscode.sh knows, or only those of
+// MCPWB_VSCODE_VERSION (comma-separated), as the test launcher picks them.
 // Every step checks first and is skipped when already done.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -24,5 +26,9 @@ if (!fs.existsSync(installed) || fs.statSync(installed).mtimeMs < fs.statSync(lo
 
 if (process.argv.includes('--vscode') && process.platform === 'linux') {
   run('bash', [path.join(REPO, 'scripts', 'install-system-deps.sh')]);
-  run('bash', [path.join(REPO, 'scripts', 'install-vscode.sh')]);
+  const versions = (process.env.MCPWB_VSCODE_VERSION || '').split(',').map((v) => v.trim()).filter(Boolean);
+  for (const version of versions.length ? versions : ['all']) {
+    // stdout carries only the installed paths; progress goes to stderr.
+    run('bash', [path.join(REPO, 'scripts', 'install-vscode.sh'), version]);
+  }
 }

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // `npm start`: builds the extension and opens the demo workspace (demo/) with it.
 //  - a desktop VS Code (`code` on PATH): `code --extensionDevelopmentPath=<repo> demo`
-//  - otherwise: VS Code 1.100.3 from code-server in your browser, served on
-//    http://127.0.0.1:$PORT (default 3010) until Ctrl-C (test/launch/runInCodeServer.mjs
-//    --keep-open; its state lives in .vscode-test/code-server/).
+//  - otherwise: VS Code from code-server in your browser, served on http://127.0.0.1:$PORT
+//    (default 3010) until Ctrl-C (test/launch/runInCodeServer.mjs --keep-open; its state lives
+//    in .vscode-test/code-server-<version>/). The version: MCPWB_VSCODE_VERSION, else the oldest
+//    the tests run on (1.100.3); only that one is installed.
 import { spawn, spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,15 +29,23 @@ if (onPath('code') && !process.env.MCPWB_START_IN_BROWSER) {
   process.exit(res.status ?? 0);
 }
 
-// The browser path needs the cached VS Code build (and on Linux the packages to build it).
-const setup = spawnSync(process.execPath, [path.join(REPO, 'scripts', 'setup.mjs'), '--vscode'], { cwd: REPO, stdio: 'inherit' });
+// The browser path needs the cached VS Code build (and on Linux the packages to build it):
+// one version only, not every version the tests run on.
+const list = spawnSync('bash', [path.join(REPO, 'scripts', 'install-vscode.sh'), '--list'], { encoding: 'utf8' });
+const version = (process.env.MCPWB_VSCODE_VERSION || '').split(',')[0].trim() || list.stdout?.split('\n')[0].trim();
+if (!version) {
+  console.error(`scripts/install-vscode.sh --list failed: ${list.stderr ?? list.error}`);
+  process.exit(1);
+}
+const env = { ...process.env, MCPWB_VSCODE_VERSION: version };
+const setup = spawnSync(process.execPath, [path.join(REPO, 'scripts', 'setup.mjs'), '--vscode'], { cwd: REPO, stdio: 'inherit', env });
 if (setup.status !== 0) process.exit(setup.status ?? 1);
 
 const port = process.env.PORT || '3010';
 const child = spawn(
   process.execPath,
   [path.join(REPO, 'test', 'launch', 'runInCodeServer.mjs'), '--keep-open', '--folder', DEMO, '--port', port],
-  { cwd: REPO, stdio: 'inherit' },
+  { cwd: REPO, stdio: 'inherit', env },
 );
 // Ctrl-C reaches the child through the terminal's process group; just wait for it.
 process.on('SIGINT', () => {});

@@ -1,10 +1,10 @@
 /**
- * The read-only `mcp-resource:` file system: one file per (server, resource URI), named so
+ * The read-only `mcp-workbench-resource:` file system: one file per (server, resource URI), named so
  * the editor picks a language or the image preview. Contents are read through the server's
  * connection and cached while a document shows them; `refresh()` re-reads and tells the
  * editor the file changed (driven by `notifications/resources/updated`).
  *
- * URI shape: `mcp-resource:/<encoded server id>/<encoded resource uri>/<file name>`. The
+ * URI shape: `mcp-workbench-resource:/<encoded server id>/<encoded resource uri>/<file name>`. The
  * server id sits in the path, not the authority: VS Code lower-cases authorities when it
  * formats URIs, and server ids are case-sensitive (they contain config file paths).
  */
@@ -14,7 +14,11 @@ import { isTextMime, resourceFileName } from './common/resourceNames';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { ServerRegistry } from '../mcp/serverRegistry';
 
-export const RESOURCE_SCHEME = 'mcp-resource';
+/**
+ * Not `mcp-resource`: VS Code's own MCP support registers that scheme (1.139 does, even with
+ * `chat.mcp.access` "none"), and a second provider for a scheme is refused.
+ */
+export const RESOURCE_SCHEME = 'mcp-workbench-resource';
 /** Spec: "Resource not found" error code of resources/read. */
 export const RESOURCE_NOT_FOUND = -32002;
 

@@ -1,12 +1,22 @@
 #!/usr/bin/env node
-// Runs the integration suites inside a real VS Code (1.100.3, the build that ships in
-// the npm package code-server), offline: VS Code's own server + headless Chromium.
-// See shared/notes/testing-in-real-vscode.md for the recipe.
+// Runs the integration suites inside real VS Code builds (those that ship in the npm
+// package code-server), offline: VS Code's own server + headless Chromium. By default on
+// every version scripts/install-vscode.sh knows (`--list`): 1.100.3, the `engines` minimum,
+// and 1.139.1, the latest. See shared/notes/testing-in-real-vscode.md for the recipe.
 //
-//   node test/launch/runInCodeServer.mjs [--suite NAME]... [--vsix FILE]
+//   node test/launch/runInCodeServer.mjs [--vscode VERSION]... [--suite NAME]... [--vsix FILE]
 //        [--extension-path DIR]... [--keep-open [--folder DIR] [--port N]]
-//   node test/launch/runInCodeServer.mjs --e2e [MODULE]... [--vsix FILE] [--extension-path DIR]...
+//   node test/launch/runInCodeServer.mjs --e2e [MODULE]... [--vscode VERSION]... [--vsix FILE]
+//        [--extension-path DIR]...
 //
+// --vscode VERSION     run on this VS Code version only (repeatable; `all` = every known
+//                      version; default: env MCPWB_VSCODE_VERSION, comma-separated, else all).
+//                      Each version is installed on first use (scripts/install-vscode.sh,
+//                      cached). Its server runs on the Node the install links as
+//                      `server-node` (Node 24 for 1.139), else on this Node. Per version a
+//                      summary line `integration (VS Code 1.139.1): N passed, M failed`; with
+//                      several versions the last line is their total. --keep-open uses the
+//                      first version given, else the oldest.
 // --suite NAME         run test/integration/NAME (compiled in out/) against a fresh copy
 //                      of test/fixtures/workspaces/NAME (opened as its single top-level
 //                      *.code-workspace file if it has one, else as a folder); repeatable.
@@ -42,9 +52,10 @@
 //                      no extensionTestsPath. `step(title, fn, { timeout })` runs and reports
 //                      one step (default timeout MCPWB_E2E_STEP_TIMEOUT_MS, 60 s; Playwright
 //                      actions: MCPWB_E2E_ACTION_TIMEOUT_MS, 30 s); the first failing step
-//                      ends the module. `screenshot(name)` saves test-results/e2e/<name>.png
-//                      (the folder is emptied at the start of an --e2e run). On failure:
-//                      test-results/e2e/<module>.failure.png, <module>-logs/,
+//                      ends the module. `vscodeVersion` is the version under test.
+//                      `screenshot(name)` saves test-results/e2e/<version>/<name>.png (the
+//                      e2e folder is emptied at the start of an --e2e run). On failure, in
+//                      the same folder: <module>.failure.png, <module>-logs/,
 //                      <module>.browser-console.log, <module>.server.log and log tails
 //                      printed. Last line: `e2e: N passed, M failed`, counting steps (the
 //                      launcher's "open the workbench" step included; steps after a failure
@@ -52,15 +63,16 @@
 //
 // Environment: MCPWB_SUITE_TIMEOUT_MS (default 600000 per suite), MCPWB_VSCODE_CACHE
 // (see scripts/install-vscode.sh), MCPWB_KEEP_TMP=1 keeps the temp folders,
-// MCPWB_VERBOSE=1 echoes every browser console and server line.
+// MCPWB_VERBOSE=1 echoes every browser console and server line, MCPWB_BUILTIN_MCP=1 leaves
+// VS Code's own MCP support at its defaults (see baseSettings()).
 //
 // The VS Code server and the extension host it spawns get MCPWB_SUITE,
-// MCPWB_RESULT_FILE, MCPWB_OUTPUT_FILE, MCPWB_REPO, MCPWB_FIXTURES and MCPWB_WORKSPACE
-// (the temp copy of the workspace folder) in their env. The suite's result comes from
+// MCPWB_RESULT_FILE, MCPWB_OUTPUT_FILE, MCPWB_REPO, MCPWB_FIXTURES, MCPWB_WORKSPACE
+// (the temp copy of the workspace folder) and MCPWB_VSCODE_VERSION in their env. The suite's result comes from
 // MCPWB_RESULT_FILE, not from the extension host's exit code: in this browser-based
 // VS Code the extension host exits with 0 even when run() rejects.
-// On failure: test-results/<suite>.png (screenshot), <suite>-logs/ (VS Code's log files),
-// <suite>.browser-console.log and <suite>.server.log; the temp folder is kept.
+// On failure: test-results/<version>/<suite>.png (screenshot), <suite>-logs/ (VS Code's log
+// files), <suite>.browser-console.log and <suite>.server.log; the temp folder is kept.
 // Last line printed: `integration: N passed, M failed`; exit code 0 only if all passed.
 import { spawn, spawnSync } from 'node:child_process';
 import * as crypto from 'node:crypto';
@@ -74,7 +86,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const VSCODE_VERSION = '1.100.3';
+const INSTALL_VSCODE = path.join(REPO, 'scripts', 'install-vscode.sh');
 const CHROMIUM = process.env.MCPWB_CHROMIUM || '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -129,19 +141,47 @@ const log = (...args) => console.log('[launcher]', ...args);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // ---------------------------------------------------------------------------------
-function ensureVSCode() {
+/** The VS Code versions scripts/install-vscode.sh knows, oldest first. */
+function knownVersions() {
+  const res = spawnSync('bash', [INSTALL_VSCODE, '--list'], { encoding: 'utf8' });
+  if (res.status !== 0) throw new Error(`scripts/install-vscode.sh --list failed (exit ${res.status}): ${res.stderr}`);
+  return res.stdout.split('\n').map((l) => l.trim()).filter(Boolean);
+}
+
+/** The versions to run on: --vscode (repeatable), else MCPWB_VSCODE_VERSION (a,b), else all. */
+function selectVersions(given) {
+  const known = knownVersions();
+  const wanted = (given?.length ? given : (process.env.MCPWB_VSCODE_VERSION || '').split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
+  const versions = !wanted.length || wanted.includes('all') ? known : [...new Set(wanted)];
+  for (const v of versions) {
+    if (!known.includes(v)) throw new Error(`unknown VS Code version ${v} (scripts/install-vscode.sh knows ${known.join(', ')})`);
+  }
+  return versions;
+}
+
+/**
+ * One installed VS Code: { version, dir (its lib/vscode), node (the Node its server runs on) }.
+ * Installs it first if needed.
+ */
+function ensureVSCode(version) {
   const cacheRoot = process.env.MCPWB_VSCODE_CACHE || path.join(os.homedir(), '.cache', 'mcp-workbench');
-  const dir = path.join(cacheRoot, `vscode-${VSCODE_VERSION}`);
-  const vscodeDir = path.join(dir, 'node_modules', 'code-server', 'lib', 'vscode');
-  if (fs.existsSync(path.join(dir, '.installed'))) return vscodeDir;
-  log(`VS Code ${VSCODE_VERSION} not installed yet; running scripts/install-vscode.sh`);
-  const res = spawnSync('bash', [path.join(REPO, 'scripts', 'install-vscode.sh')], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    encoding: 'utf8',
-  });
-  if (res.status !== 0) throw new Error(`scripts/install-vscode.sh failed (exit ${res.status})`);
-  const printed = res.stdout.trim().split('\n').pop();
-  return printed || vscodeDir;
+  const root = path.join(cacheRoot, `vscode-${version}`);
+  let dir = path.join(root, 'node_modules', 'code-server', 'lib', 'vscode');
+  if (!fs.existsSync(path.join(root, '.installed'))) {
+    log(`VS Code ${version} not installed yet; running scripts/install-vscode.sh ${version}`);
+    const res = spawnSync('bash', [INSTALL_VSCODE, version], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      encoding: 'utf8',
+    });
+    if (res.status !== 0) throw new Error(`scripts/install-vscode.sh ${version} failed (exit ${res.status})`);
+    dir = res.stdout.trim().split('\n').pop() || dir;
+  }
+  // 1.139's server needs Node 24: the install links the one it downloaded as `server-node`.
+  const serverNode = path.join(root, 'server-node');
+  const node = fs.existsSync(serverNode) ? serverNode : process.execPath;
+  return { version, dir, node };
 }
 
 function freePort(host) {
@@ -280,24 +320,27 @@ function extractZip(buf, dest) {
 /**
  * Starts VS Code's server. Returns { port, url(folder, payload), output, onLine, stop, exited }.
  */
-async function startServer({ vscodeDir, host, port, userDataDir, serverDataDir, extensionsDir, env, logFile, extraArgs = [] }) {
+async function startServer({ vscode, host, port, userDataDir, serverDataDir, extensionsDir, env, logFile, extraArgs = [] }) {
   const args = [
-    path.join(vscodeDir, 'out', 'server-main.js'),
+    path.join(vscode.dir, 'out', 'server-main.js'),
     '--host', host,
     '--port', String(port),
     '--without-connection-token',
     '--accept-server-license-terms',
+    // Without it the built 1.139 workbench ignores extensionDevelopmentPath/extensionTestsPath
+    // in the URL payload (no test runs); 1.100 accepts it too.
+    '--enable-smoke-test-driver',
     '--user-data-dir', userDataDir,
     '--server-data-dir', serverDataDir,
     '--extensions-dir', extensionsDir,
     ...extraArgs,
   ];
-  const childEnv = { ...process.env, ...env };
+  const childEnv = { ...process.env, MCPWB_VSCODE_VERSION: vscode.version, ...env };
   // Variables of a surrounding VS Code (integrated terminal) would confuse this one.
   for (const key of Object.keys(childEnv)) {
     if (key.startsWith('VSCODE_') || key === 'ELECTRON_RUN_AS_NODE') delete childEnv[key];
   }
-  const child = spawn(process.execPath, args, {
+  const child = spawn(vscode.node, args, {
     cwd: REPO,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -379,8 +422,37 @@ async function startServer({ vscodeDir, host, port, userDataDir, serverDataDir, 
   return server;
 }
 
-function baseSettings(trusted) {
+/**
+ * VS Code's own MCP support, off: in 1.139 it is on by default (`chat.mcp.access` "all",
+ * `chat.mcp.autostart` "newAndOutdated": it starts the servers when a chat request may use
+ * tools) and reads the same .vscode/mcp.json and .mcp.json, so a second process of a fixture
+ * server could run beside ours and the suites would see both. 1.100 has it behind
+ * `chat.mcp.enabled` (default true). How the two hosts coexist is a product question with its
+ * own tests; MCPWB_BUILTIN_MCP=1 leaves VS Code's defaults for looking at it by hand. (Even off,
+ * 1.139 keeps the `mcp-resource:` scheme: src/resources uses its own.)
+ */
+function builtinMcpSettings(version) {
+  if (process.env.MCPWB_BUILTIN_MCP) return {};
+  if (compareVersions(version, '1.101.0') < 0) {
+    return { 'chat.mcp.enabled': false, 'chat.mcp.discovery.enabled': false };
+  }
+  return { 'chat.mcp.access': 'none', 'chat.mcp.autostart': 'never' };
+}
+
+/** -1, 0 or 1 as a < b, a = b or a > b for dotted numeric versions. */
+function compareVersions(a, b) {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d) return Math.sign(d);
+  }
+  return 0;
+}
+
+function baseSettings(trusted, version) {
   return {
+    ...builtinMcpSettings(version),
     'security.workspace.trust.enabled': trusted === 'untrusted',
     ...(trusted === 'untrusted' ? { 'security.workspace.trust.startupPrompt': 'never' } : {}),
     'workbench.startupEditor': 'none',
@@ -406,8 +478,8 @@ function baseSettings(trusted) {
  * test/fixtures/workspaces/<fixture>.settings.json, and a Chromium profile dir.
  * On Ctrl-C the folder goes too (the run's own end handles the other cases).
  */
-function prepareSandbox(label, fixture) {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `mcpwb-${label}-`));
+function prepareSandbox(label, fixture, version) {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `mcpwb-${label}-${version}-`));
   const dirs = {
     workspace: path.join(tmp, 'workspace'),
     userData: path.join(tmp, 'user-data'),
@@ -420,7 +492,7 @@ function prepareSandbox(label, fixture) {
 
   fs.cpSync(path.join(REPO, 'test', 'fixtures', 'workspaces', fixture), dirs.workspace, { recursive: true });
 
-  const settings = baseSettings(fixture === 'untrusted' ? 'untrusted' : 'trusted');
+  const settings = baseSettings(fixture === 'untrusted' ? 'untrusted' : 'trusted', version);
   const extraSettings = path.join(REPO, 'test', 'fixtures', 'workspaces', `${fixture}.settings.json`);
   const userSettings = { ...settings, ...(fs.existsSync(extraSettings) ? readJson(extraSettings) : {}) };
   writeJson(path.join(dirs.userData, 'User', 'settings.json'), userSettings);
@@ -539,13 +611,13 @@ async function cleanupSince(mark) {
 }
 
 // ---------------------------------------------------------------------------------
-async function runSuite(suite, { vscodeDir, extensionPaths, chromium }) {
+async function runSuite(suite, { vscode, extensionPaths, chromium }) {
   const started = Date.now();
   const host = '127.0.0.1';
   const testsIndex = path.join(REPO, 'out', 'test', 'integration', 'index.js');
   if (!fs.existsSync(testsIndex)) throw new Error(`${testsIndex} is missing: run \`npm run build\` first`);
   const localCleanups = cleanups.length;
-  const { tmp, dirs, serverLog } = prepareSandbox(suite, suite);
+  const { tmp, dirs, serverLog } = prepareSandbox(suite, suite, vscode.version);
   const resultFile = path.join(tmp, 'result.json');
   const outputFile = path.join(tmp, 'output.log');
 
@@ -557,9 +629,9 @@ async function runSuite(suite, { vscodeDir, extensionPaths, chromium }) {
     ...sandboxEnv(dirs),
   };
 
-  console.log(`\n=== suite ${suite} (workspace ${workspaceTarget(dirs.workspace)}) ===`);
+  console.log(`\n=== suite ${suite} on VS Code ${vscode.version} (workspace ${workspaceTarget(dirs.workspace)}) ===`);
   const server = await startServer({
-    vscodeDir,
+    vscode,
     host,
     port,
     userDataDir: dirs.userData,
@@ -660,7 +732,7 @@ async function runSuite(suite, { vscodeDir, extensionPaths, chromium }) {
 
   if (!ok) {
     if (problem) console.log(`\n[launcher] suite ${suite}: ${problem}`);
-    const outDir = path.join(REPO, 'test-results');
+    const outDir = path.join(REPO, 'test-results', vscode.version);
     await saveFailureArtifacts({ outDir, name: suite, shot: path.join(outDir, `${suite}.png`), page, tmp, dirs, server, serverLog, browserConsole });
   }
 
@@ -670,7 +742,7 @@ async function runSuite(suite, { vscodeDir, extensionPaths, chromium }) {
   else log(`kept temp folder ${tmp}`);
 
   const secs = ((Date.now() - started) / 1000).toFixed(1);
-  console.log(`=== suite ${suite}: ${passed} passed, ${failed} failed${problem ? ` (${problem})` : ''} in ${secs} s ===`);
+  console.log(`=== suite ${suite} on VS Code ${vscode.version}: ${passed} passed, ${failed} failed${problem ? ` (${problem})` : ''} in ${secs} s ===`);
   return { passed, failed, crashed: !!problem };
 }
 
@@ -734,19 +806,20 @@ async function saveFrames(page, file) {
  * Counts steps: the launcher's own "open the workbench" step plus every step() of the module.
  * After the first failing step the module is stopped (later steps are neither run nor counted).
  */
-async function runE2eModule(file, { vscodeDir, extensionPaths, chromium }) {
+async function runE2eModule(file, { vscode, extensionPaths, chromium }) {
   const started = Date.now();
   const name = path.basename(file).replace(/\.e2e\.mjs$|\.mjs$/, '');
   const host = '127.0.0.1';
   const mod = await import(pathToFileURL(file).href);
   if (typeof mod.run !== 'function') throw new Error(`${path.relative(REPO, file)} does not export run()`);
   const localCleanups = cleanups.length;
-  const { tmp, dirs, serverLog } = prepareSandbox(`e2e-${name}`, 'main');
+  const { tmp, dirs, serverLog } = prepareSandbox(`e2e-${name}`, 'main', vscode.version);
   const target = workspaceTarget(dirs.workspace);
-  console.log(`\n=== e2e ${name} (workspace ${target}) ===`);
+  const results = path.join(E2E_RESULTS, vscode.version);
+  console.log(`\n=== e2e ${name} on VS Code ${vscode.version} (workspace ${target}) ===`);
 
   const server = await startServer({
-    vscodeDir,
+    vscode,
     host,
     port: await freePort(host),
     userDataDir: dirs.userData,
@@ -791,7 +864,7 @@ async function runE2eModule(file, { vscodeDir, extensionPaths, chromium }) {
     console.log(`  ok   ${n}. ${title} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   };
   const screenshot = async (shotName, options = {}) => {
-    const file = path.join(E2E_RESULTS, `${shotName}.png`);
+    const file = path.join(results, `${shotName}.png`);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     await page.screenshot({ ...options, path: file });
     console.log(`       screenshot ${path.relative(REPO, file)}`);
@@ -812,6 +885,7 @@ async function runE2eModule(file, { vscodeDir, extensionPaths, chromium }) {
       screenshot,
       workspace: dirs.workspace,
       workspaceFile: target,
+      vscodeVersion: vscode.version,
       log: (...args) => console.log('      ', ...args),
     });
   } catch (err) {
@@ -826,15 +900,15 @@ async function runE2eModule(file, { vscodeDir, extensionPaths, chromium }) {
 
   if (failure) {
     console.log(`\n[launcher] e2e ${name}: failed at "${failure.title}"`);
-    await saveFailureArtifacts({ outDir: E2E_RESULTS, name, shot: path.join(E2E_RESULTS, `${name}.failure.png`), page, tmp, dirs, server, serverLog, browserConsole });
-    await saveFrames(page, path.join(E2E_RESULTS, `${name}.frames.txt`));
+    await saveFailureArtifacts({ outDir: results, name, shot: path.join(results, `${name}.failure.png`), page, tmp, dirs, server, serverLog, browserConsole });
+    await saveFrames(page, path.join(results, `${name}.frames.txt`));
   }
   await cleanupSince(localCleanups);
   if (!failure && !process.env.MCPWB_KEEP_TMP) fs.rmSync(tmp, { recursive: true, force: true });
   else log(`kept temp folder ${tmp}`);
   const failed = failure ? 1 : 0;
   const secs = ((Date.now() - started) / 1000).toFixed(1);
-  console.log(`=== e2e ${name}: ${passed} steps passed, ${failed} failed in ${secs} s ===`);
+  console.log(`=== e2e ${name} on VS Code ${vscode.version}: ${passed} steps passed, ${failed} failed in ${secs} s ===`);
   return { passed, failed };
 }
 
@@ -889,9 +963,9 @@ function tailFile(file, onLine) {
 }
 
 // ---------------------------------------------------------------------------------
-async function keepOpen({ vscodeDir, extensionPaths, folder, port }) {
+async function keepOpen({ vscode, extensionPaths, folder, port }) {
   const host = process.env.HOST || '127.0.0.1';
-  const state = path.join(REPO, '.vscode-test', 'code-server');
+  const state = path.join(REPO, '.vscode-test', `code-server-${vscode.version}`);
   const dirs = {
     userData: path.join(state, 'user-data'),
     serverData: path.join(state, 'server-data'),
@@ -899,9 +973,9 @@ async function keepOpen({ vscodeDir, extensionPaths, folder, port }) {
   };
   for (const d of Object.values(dirs)) fs.mkdirSync(d, { recursive: true });
   const userSettingsFile = path.join(dirs.userData, 'User', 'settings.json');
-  if (!fs.existsSync(userSettingsFile)) writeJson(userSettingsFile, baseSettings('trusted'));
+  if (!fs.existsSync(userSettingsFile)) writeJson(userSettingsFile, baseSettings('trusted', vscode.version));
   const server = await startServer({
-    vscodeDir,
+    vscode,
     host,
     port,
     userDataDir: dirs.userData,
@@ -913,7 +987,7 @@ async function keepOpen({ vscodeDir, extensionPaths, folder, port }) {
   const payload = extensionPaths.map((p) => ['extensionDevelopmentPath', server.remote(p)]);
   const target = folder.endsWith('.code-workspace') ? folder : workspaceTarget(folder);
   console.log(`\nOpen ${server.url(target, payload)}\n`);
-  console.log(`(VS Code ${VSCODE_VERSION} in the browser, with the extension from ${extensionPaths.join(', ')}; Ctrl-C to stop)`);
+  console.log(`(VS Code ${vscode.version} in the browser, with the extension from ${extensionPaths.join(', ')}; Ctrl-C to stop)`);
   const code = await server.exited;
   if (interrupted) return new Promise(() => {}); // the signal handler exits
   throw new Error(`VS Code server exited (${code}); see ${path.join(state, 'server.log')}`);
@@ -930,6 +1004,7 @@ async function main() {
       folder: { type: 'string' },
       port: { type: 'string' },
       e2e: { type: 'boolean' },
+      vscode: { type: 'string', multiple: true },
     },
     strict: true,
     allowPositionals: true,
@@ -937,7 +1012,7 @@ async function main() {
   if (positionals.length && !values.e2e) throw new Error(`unexpected argument ${positionals[0]} (module names are for --e2e)`);
   if (values.e2e && (values.suite?.length || values['keep-open'])) throw new Error('--e2e cannot be combined with --suite or --keep-open');
 
-  const vscodeDir = ensureVSCode();
+  const versions = selectVersions(values.vscode);
 
   let extensionPaths = (values['extension-path'] ?? []).map((p) => path.resolve(p));
   if (values.vsix) {
@@ -959,11 +1034,11 @@ async function main() {
       folder = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwb-main-'));
       fs.cpSync(path.join(REPO, 'test', 'fixtures', 'workspaces', 'main'), folder, { recursive: true });
     }
-    await keepOpen({ vscodeDir, extensionPaths, folder, port });
+    await keepOpen({ vscode: ensureVSCode(versions[0]), extensionPaths, folder, port });
     return 0;
   }
 
-  if (values.e2e) return runE2e(positionals, { vscodeDir, extensionPaths });
+  if (values.e2e) return runE2e(positionals, { versions, extensionPaths });
 
   let suites = values.suite;
   if (!suites?.length) {
@@ -982,32 +1057,55 @@ async function main() {
   if (suites.length === 0) throw new Error('no integration suites found');
 
   const { chromium } = await import('playwright-core');
-  let passed = 0;
-  let failed = 0;
-  let crashed = [];
-  for (const suite of suites) {
-    let r;
+  const totals = [];
+  for (const version of versions) {
+    let passed = 0;
+    let failed = 0;
+    const crashed = [];
+    let vscode;
     try {
-      r = await runSuite(suite, { vscodeDir, extensionPaths, chromium });
+      vscode = ensureVSCode(version);
     } catch (err) {
-      if (interrupted) return new Promise(() => {}); // the signal handler exits
-      console.error(`[launcher] suite ${suite} crashed: ${err.stack || err}`);
-      await cleanupAll();
-      r = { passed: 0, failed: 0, crashed: true };
+      console.error(`[launcher] VS Code ${version}: ${err.message}`);
+      crashed.push('(install)');
     }
-    passed += r.passed;
-    failed += r.failed;
-    if (r.crashed) crashed.push(suite);
+    for (const suite of vscode ? suites : []) {
+      let r;
+      try {
+        r = await runSuite(suite, { vscode, extensionPaths, chromium });
+      } catch (err) {
+        if (interrupted) return new Promise(() => {}); // the signal handler exits
+        console.error(`[launcher] suite ${suite} on VS Code ${version} crashed: ${err.stack || err}`);
+        await cleanupAll();
+        r = { passed: 0, failed: 0, crashed: true };
+      }
+      passed += r.passed;
+      failed += r.failed;
+      if (r.crashed) crashed.push(suite);
+    }
+    await cleanupAll();
+    if (crashed.length) console.log(`[launcher] on VS Code ${version}, suites that crashed or timed out: ${crashed.join(', ')}`);
+    // A crashed suite counts at least one failure, so the summary line never reads green.
+    if (crashed.length && failed === 0) failed = crashed.length;
+    totals.push({ version, passed, failed });
   }
-  await cleanupAll();
-  if (crashed.length) console.log(`[launcher] suites that crashed or timed out: ${crashed.join(', ')}`);
-  // A crashed suite counts at least one failure, so the summary line never reads green.
-  if (crashed.length && failed === 0) failed = crashed.length;
-  console.log(`integration: ${passed} passed, ${failed} failed`);
-  return failed > 0 || crashed.length ? 1 : 0;
+  return summarize('integration', totals);
 }
 
-async function runE2e(given, { vscodeDir, extensionPaths }) {
+/**
+ * Prints one line per version, `<kind> (VS Code <version>): N passed, M failed`, then the
+ * total as the last line, `<kind>: N passed, M failed`. Returns the exit code.
+ */
+function summarize(kind, totals) {
+  console.log('');
+  for (const t of totals) console.log(`${kind} (VS Code ${t.version}): ${t.passed} passed, ${t.failed} failed`);
+  const passed = totals.reduce((n, t) => n + t.passed, 0);
+  const failed = totals.reduce((n, t) => n + t.failed, 0);
+  console.log(`${kind}: ${passed} passed, ${failed} failed`);
+  return failed > 0 ? 1 : 0;
+}
+
+async function runE2e(given, { versions, extensionPaths }) {
   const modules = e2eModules(given);
   if (!fs.existsSync(path.join(REPO, 'dist', 'extension.js')) || !fs.existsSync(path.join(REPO, 'out', 'test', 'fixtures', 'servers', 'stdioServer.js'))) {
     throw new Error('dist/extension.js or out/test/fixtures is missing: run `npm run build` first');
@@ -1015,24 +1113,34 @@ async function runE2e(given, { vscodeDir, extensionPaths }) {
   // Screenshots of this run only: stale ones would pass for the current UI.
   fs.rmSync(E2E_RESULTS, { recursive: true, force: true });
   const { chromium } = await import('playwright-core');
-  let passed = 0;
-  let failed = 0;
-  for (const file of modules) {
-    let r;
+  const totals = [];
+  for (const version of versions) {
+    let passed = 0;
+    let failed = 0;
+    let vscode;
     try {
-      r = await runE2eModule(file, { vscodeDir, extensionPaths, chromium });
+      vscode = ensureVSCode(version);
     } catch (err) {
-      if (interrupted) return new Promise(() => {}); // the signal handler exits
-      console.error(`[launcher] e2e ${path.basename(file)} crashed: ${err.stack || err}`);
-      await cleanupAll();
-      r = { passed: 0, failed: 1 };
+      console.error(`[launcher] VS Code ${version}: ${err.message}`);
+      failed++;
     }
-    passed += r.passed;
-    failed += r.failed;
+    for (const file of vscode ? modules : []) {
+      let r;
+      try {
+        r = await runE2eModule(file, { vscode, extensionPaths, chromium });
+      } catch (err) {
+        if (interrupted) return new Promise(() => {}); // the signal handler exits
+        console.error(`[launcher] e2e ${path.basename(file)} on VS Code ${version} crashed: ${err.stack || err}`);
+        await cleanupAll();
+        r = { passed: 0, failed: 1 };
+      }
+      passed += r.passed;
+      failed += r.failed;
+    }
+    await cleanupAll();
+    totals.push({ version, passed, failed });
   }
-  await cleanupAll();
-  console.log(`e2e: ${passed} passed, ${failed} failed`);
-  return failed > 0 ? 1 : 0;
+  return summarize('e2e', totals);
 }
 
 main().then(

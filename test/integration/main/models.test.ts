@@ -1,8 +1,9 @@
 /**
  * The `vscode.lm` model backend against a real language model provider: the test-only
- * fixture extension test/fixtures/extensions/fake-model (loaded by the launcher as a second
- * development extension) registers the chat model `mcpwb-fake-echo` (vendor `mcpwb-fake`)
- * through the proposed API `chatProvider`. It replies `fake reply to: <last user text>` in
+ * fixture extension test/fixtures/extensions/fake-model (installed by the launcher next to the
+ * extension under test) registers the chat model `mcpwb-fake-echo` (vendor `mcpwb-fake`)
+ * through the proposed API `chatProvider` in VS Code 1.100 and the stable
+ * `registerLanguageModelChatProvider` in 1.139. It replies `fake reply to: <last user text>` in
  * several streamed parts; `[slow]` in the text slows the stream, `[fail]` makes it fail.
  * Sampling requests of the fixture server are answered through the approval service (as the
  * panel would) with that model; the extension's ModelService is the service's `models`.

@@ -1,5 +1,5 @@
 /**
- * Resources in the real editor: text and JSON documents on the mcp-resource: file system,
+ * Resources in the real editor: text and JSON documents on the mcp-workbench-resource: file system,
  * an image blob in the image preview, a template filled in with server completions, and
  * live updates through resources/subscribe (and unsubscribe when the editor closes).
  */
@@ -34,7 +34,7 @@ suite('Resources', function () {
     const result = await open('fixture://static/hello');
     assert.ok(result);
     assert.equal(result.shownAs, 'text');
-    assert.equal(result.uri.scheme, 'mcp-resource');
+    assert.equal(result.uri.scheme, 'mcp-workbench-resource');
     const doc = vscode.window.activeTextEditor?.document;
     assert.ok(doc);
     assert.equal(doc.uri.toString(), result.uri.toString());
