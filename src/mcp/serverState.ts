@@ -14,6 +14,8 @@ export type ServerState =
   | {
       kind: 'running';
       protocolVersion: string;
+      /** `modern`: 2026-07-28 (stateless, `server/discover`); `legacy`: the 2025 `initialize` handshake. */
+      era: 'modern' | 'legacy';
       capabilities: Record<string, unknown>;
       serverInfo: ServerInfo;
       instructions?: string;
@@ -37,7 +39,7 @@ export function describeState(state: ServerState): string {
     case 'starting':
       return 'Starting…';
     case 'running':
-      return `Running (${state.transport}, protocol ${state.protocolVersion})`;
+      return `Running (${state.transport}, protocol ${state.protocolVersion}${state.era === 'modern' ? ', stateless' : ''})`;
     case 'error':
       return `Error: ${state.message}`;
     case 'needsAuth':

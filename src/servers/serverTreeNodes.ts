@@ -4,7 +4,7 @@
  * it gets a `ToolRef`/`ResourceRef`/… directly. `contextValue` drives the menus.
  */
 import * as vscode from 'vscode';
-import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
 import { describeState } from '../mcp/serverState';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { ListKind } from '../mcp/connection/connectionTypes';

@@ -13,6 +13,14 @@ import * as jsonc from 'jsonc-parser';
 
 export type TransportType = 'stdio' | 'http' | 'sse';
 
+/**
+ * Which MCP protocol era a server is spoken to in: `modern` is 2026-07-28 (stateless,
+ * `server/discover`, multi-round-trip requests), `legacy` the 2025-11-25 `initialize` handshake,
+ * `auto` tries modern first and falls back to legacy for servers that do not know it.
+ */
+export type ProtocolEraSetting = 'auto' | 'modern' | 'legacy';
+export const PROTOCOL_ERAS: readonly ProtocolEraSetting[] = ['auto', 'modern', 'legacy'];
+
 /** Per-server timeouts, in seconds (what users think in; converted to ms at the SDK boundary). */
 export interface TimeoutSettings {
   /** Time allowed for the `initialize` handshake (including spawning the process). */
