@@ -47,6 +47,11 @@ export function describeState(state: ServerState): string {
   }
 }
 
+/** The protocol a running server speaks, for tooltips: `MCP 2026-07-28 (stateless)`. */
+export function describeProtocol(state: Extract<ServerState, { kind: 'running' }>): string {
+  return `MCP ${state.protocolVersion} (${state.era === 'modern' ? 'stateless' : 'initialize handshake'})`;
+}
+
 /** Codicon id for a state. */
 export function stateIcon(state: ServerState): string {
   switch (state.kind) {

@@ -73,7 +73,7 @@ export interface ServerDefinition {
  * are left out: they apply to a running connection in place.
  */
 export function launchKey(def: ServerDefinition): string {
-  return JSON.stringify(sortKeys({ launch: def.launch, disabled: def.disabled, error: def.error ?? null, missingInputs: def.missingInputs ?? [] }));
+  return JSON.stringify(sortKeys({ launch: def.launch, disabled: def.disabled, error: def.error ?? null, missingInputs: def.missingInputs ?? [], protocolEra: def.protocolEra ?? 'auto' }));
 }
 
 export interface DefinitionDiff {

@@ -15,6 +15,7 @@ import {
   SseError,
   StreamableHTTPClientTransport,
   UnauthorizedError,
+  type PriorDiscovery,
   type Transport,
   type VersionNegotiationOptions,
 } from '@modelcontextprotocol/client';
@@ -73,6 +74,8 @@ export interface SessionOwner {
    * process for the era probe (it would fight the first over the inspector port).
    */
   probeInPlace(): boolean;
+  /** The era found by a recent start of the same launch (`auto` only): its restart skips the probe. */
+  priorVerdict(): PriorDiscovery | undefined;
   /** The server announced that a list of `session` changed. */
   listChanged(session: Session, kind: ListKind): void;
   /** `session` closed without us closing it: the process exited or the connection dropped. */
@@ -220,7 +223,8 @@ export class SessionOpener {
       )), secondsToMs(seconds));
     });
     try {
-      await Promise.race([session.client.connect(session.transport, { timeout: secondsToMs(seconds) }), timeout]);
+      const prior = session.kind === 'sse' ? undefined : this.owner.priorVerdict();
+      await Promise.race([session.client.connect(session.transport, { timeout: secondsToMs(seconds), ...(prior ? { prior } : {}) }), timeout]);
       session.handshaking = false;
     } catch (error) {
       session.closedByUs = true;

@@ -23,6 +23,7 @@ import type { ServerDefinition } from '../../config/common/launchDefinition';
 import { STOPPED, type ServerState } from '../serverState';
 import { SessionOpener, type Session } from './connectionTransports';
 import { SessionRenewal } from './sessionRenewal';
+import { EraVerdicts } from './eraVerdicts';
 import { advertisesList, fetchList, ListCache } from './listCache';
 import {
   errorText,
@@ -45,6 +46,7 @@ export class McpServerConnection {
   private readonly opener: SessionOpener;
   private readonly renewal: SessionRenewal;
   private readonly lists: ListCache;
+  private readonly verdicts = new EraVerdicts();
 
   private readonly onDidChangeStateEmitter = new Emitter<ServerState>();
   readonly onDidChangeState = this.onDidChangeStateEmitter.event;
@@ -69,8 +71,9 @@ export class McpServerConnection {
       oauth: () => this.renewal.provider,
       isCurrent: (generation) => generation === this.generation,
       stderrLine: (line) => this.onDidWriteStderrEmitter.fire(line),
-      protocolEra: () => this.effective.protocolEra ?? 'legacy',
+      protocolEra: () => this.effective.protocolEra ?? 'auto',
       probeInPlace: () => this.override !== undefined,
+      priorVerdict: () => this.verdicts.get(this.effective),
       listChanged: (session, kind) => {
         if (this.session === session) this.lists.refresh(kind).catch(() => undefined);
       },
@@ -183,6 +186,7 @@ export class McpServerConnection {
     const serverVersion = client.getServerVersion();
     const protocolVersion = client.getNegotiatedProtocolVersion() ?? 'unknown';
     const era = client.getProtocolEra() ?? 'legacy';
+    this.verdicts.remember(this.effective, era, client.getDiscoverResult());
     this.log.log('info', `Connected to ${serverVersion?.name ?? 'server'} ${serverVersion?.version ?? ''} over ${session.kind}, protocol ${protocolVersion} (${eraLabel(era)}).`);
     this.setState({
       kind: 'running',
@@ -380,6 +384,8 @@ export class McpServerConnection {
 
   private fail(generation: number, error: unknown): void {
     if (generation !== this.generation) return;
+    // A start that failed may have failed on a stale verdict: the next one probes again.
+    this.verdicts.forget();
     const message = error instanceof ServerError ? error.message : errorText(error);
     const detail = error instanceof ServerError ? error.detail : undefined;
     this.log.log('error', message + (detail ? `\n${detail}` : ''));
