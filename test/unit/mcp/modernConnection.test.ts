@@ -7,6 +7,8 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import type { ElicitRequestFormParams } from '@modelcontextprotocol/client';
 import { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
+import { ActivityLog } from '../../../src/activity/common/activityLog';
+import type { TraceRecord } from '../../../src/mcp/trace';
 import { createClientFeatures } from '../../../src/mcp/clientFeatures';
 import type { ProtocolEraSetting } from '../../../src/config/common/serverConfig';
 import type { Launch } from '../../../src/config/common/launchDefinition';
@@ -165,6 +167,29 @@ describe('McpServerConnection, 2026-07-28 era', function () {
       });
     });
   }
+
+  it('groups the rounds of a multi-round-trip call under its first round in the Activity log', async () => {
+    const h = interactiveHost();
+    const activity = new ActivityLog(100);
+    const server = { id: 'fixture', label: 'fixture', secrets: [] };
+    let now = 0;
+    const host = { ...h.host, trace: (_def: unknown, record: TraceRecord) => activity.add(server, record, ++now) };
+    const { c } = connect(modernStdio(), 'auto', { ...h, host });
+    await c.start();
+    await c.callTool('askName', {});
+    const calls = activity.entries().filter((e) => e.method === 'tools/call');
+    assert.equal(calls.length, 2, 'two rounds on the wire');
+    const [first] = activity.topLevel().filter((e) => e.method === 'tools/call');
+    assert.equal(first.round, 1);
+    assert.equal(first.inputRequired, true);
+    const rounds = activity.rounds(first);
+    assert.equal(rounds.length, 1);
+    assert.equal(rounds[0].round, 2);
+    assert.equal(rounds[0].originSeq, first.seq);
+    assert.notEqual(rounds[0].id, first.id);
+    assert.match(JSON.stringify(rounds[0].response), /hello, Ada/);
+    assert.match(JSON.stringify(rounds[0].request), /inputResponses/);
+  });
 
   it('serves lists from cache within their ttlMs, and fetches again after', async () => {
     const { c, traces } = connect(modernStdio({ FIXTURE_LIST_TTL_MS: '1500' }));
