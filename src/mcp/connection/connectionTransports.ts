@@ -193,7 +193,7 @@ export class SessionOpener {
     const changed = (kinds: ListKind[]) => ({ autoRefresh: false, debounceMs: 0, onChanged: () => kinds.forEach((k) => this.owner.listChanged(session, k)) });
     const client = new Client(host.clientInfo, {
       capabilities: { ...features?.capabilities(), roots: { listChanged: true } },
-      versionNegotiation: kind === 'sse' ? { mode: 'legacy' } : negotiationFor(this.owner.protocolEra(), this.owner.connectTimeout()),
+      versionNegotiation: kind === 'sse' ? { mode: 'legacy' } : negotiationFor(this.owner.protocolEra(), this.owner.connectTimeout(), kind),
       listChanged: { tools: changed(['tools']), prompts: changed(['prompts']), resources: changed(['resources', 'resourceTemplates']) },
     });
     const session: Session = { client, transport, kind, stderrTail: [], closedByUs: false, handshaking: true };
@@ -269,18 +269,18 @@ class InPlaceProbeStdioTransport extends StdioClientTransport {}
 
 /**
  * What `protocolEra` asks of the SDK. `auto` probes with `server/discover` and falls back to
- * `initialize`; on stdio a silent server counts as legacy once the probe times out, so the probe
- * gets at most 10 s of the connect timeout rather than all of it: a legacy server that ignores
- * unknown requests must not hold every start for 30 s.
+ * `initialize`. On stdio a silent server counts as legacy once the probe times out, so there the
+ * probe gets at most 10 s of the connect timeout: a legacy server that ignores unknown requests
+ * must not hold every start for 30 s. Over HTTP silence is an outage, so the probe gets it all.
  */
-export function negotiationFor(era: ProtocolEraSetting, connectSeconds: number): VersionNegotiationOptions {
+export function negotiationFor(era: ProtocolEraSetting, connectSeconds: number, kind: Session['kind'] = 'stdio'): VersionNegotiationOptions {
   switch (era) {
     case 'legacy':
       return { mode: 'legacy' };
     case 'modern':
       return { mode: { pin: MODERN_PROTOCOL_VERSION } };
     case 'auto':
-      return { mode: 'auto', probe: { timeoutMs: Math.min(secondsToMs(connectSeconds), 10_000) } };
+      return { mode: 'auto', probe: { timeoutMs: kind === 'stdio' ? Math.min(secondsToMs(connectSeconds), 10_000) : secondsToMs(connectSeconds) } };
   }
 }
 
