@@ -95,6 +95,18 @@ suite('Protocol eras (2026-07-28 and 2025-11-25)', function () {
     }
   });
 
+  test('a 2026 server\'s list changes reach the tree over subscriptions/listen', async () => {
+    const tree = api.testing.serverTree;
+    const node = ((await tree.getChildren()) as ServerNode[]).find((n) => n.connection === modern)!;
+    await modern.list('tools');
+    await modern.callTool('addTool', { name: 'added-in-vscode-2026' });
+    await waitFor(() => modern.cached('tools')?.some((t) => t.name === 'added-in-vscode-2026'), 'the tool list to follow the change');
+    const groups = await tree.getChildren(node);
+    const tools = groups.find((g) => tree.getTreeItem(g).label === 'Tools')!;
+    const names = (await tree.getChildren(tools)).map((t) => String(tree.getTreeItem(t).label));
+    assert.ok(names.includes('added-in-vscode-2026'), names.join());
+  });
+
   test('a 2026 tool that elicits: the MCP Requests panel asks, the answer reaches the result, Activity groups the rounds', async () => {
     const service = (await vscode.commands.executeCommand<ApprovalService>('mcpWorkbench.showRequests'))!;
     const log = (await vscode.commands.executeCommand<ActivityLog>('_mcpWorkbench.activityLog'))!;

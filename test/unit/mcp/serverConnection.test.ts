@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
+import { createClientFeatures } from '../../../src/mcp/clientFeatures';
 import { startHttpFixture } from '../../fixtures/servers/httpServer';
 import { startSseFixture } from '../../fixtures/servers/sseServer';
 import { definition, recordingHost, RecordingLog, stdioLaunch, textOf, waitFor } from './testHost';
@@ -97,6 +98,37 @@ describe('McpServerConnection', function () {
       await waitFor(() => log.lines.some((l) => l.level === 'warn' && l.message === '[fixture] disk almost full'), 'the log message');
       await waitFor(() => log.lines.some((l) => l.level === 'stderr' && l.message === 'plain stderr line'), 'the stderr line');
       assert.ok(!log.lines.some((l) => l.level === 'error'), 'nothing is logged as an error');
+    });
+
+    it('answers sampling and elicitation requests of a 2025 server with the client feature handlers', async () => {
+      const asked: string[] = [];
+      const host = {
+        ...recordingHost(),
+        clientFeatures: createClientFeatures({
+          sample: async (_s, params) => {
+            asked.push(`sample ${JSON.stringify(params.messages[0].content)}`);
+            return { role: 'assistant', model: 'test-model', content: { type: 'text', text: 'sampled' } };
+          },
+          elicitForm: async (_s, params) => {
+            asked.push(`elicit ${params.message}`);
+            return { action: 'accept', content: { x: 'given' } };
+          },
+          elicitUrl: async () => ({ action: 'decline' }),
+          elicitationComplete: () => undefined,
+        }),
+      };
+      const { c } = connect(definition(stdioLaunch()), host);
+      await c.start();
+      const sampled = JSON.parse(textOf(await c.callTool('sample', { prompt: 'hi' })));
+      assert.equal(sampled.ok, true);
+      assert.equal(sampled.result.model, 'test-model');
+      const elicited = JSON.parse(textOf(await c.callTool('elicit', { schema: { type: 'object', properties: { x: { type: 'string' } } } })));
+      assert.deepEqual(elicited.result, { action: 'accept', content: { x: 'given' } });
+      assert.equal(asked.length, 2);
+      assert.match(asked[0], /hi/);
+      // On this era they came as server→client requests.
+      assert.ok(host.traces.some((t) => t.direction === 'receive' && t.kind === 'request' && t.method === 'sampling/createMessage'));
+      assert.ok(host.traces.some((t) => t.direction === 'receive' && t.kind === 'request' && t.method === 'elicitation/create'));
     });
 
     it('passes env (with null removing variables), envFile and cwd to the process', async () => {
