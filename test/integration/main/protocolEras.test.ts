@@ -84,6 +84,18 @@ suite('Protocol eras (2026-07-28 and 2025-11-25)', function () {
     }
   });
 
+  test('an open 2026 resource is followed over subscriptions/listen, and let go when closed', async () => {
+    const uri = 'fixture://static/readme';
+    await vscode.commands.executeCommand('mcpWorkbench.openResource', { serverId: modern.definition.id, uri });
+    await waitFor(async () => vscode.commands.executeCommand<boolean>('_mcpWorkbench.resourceSubscribed', modern.definition.id, uri), 'the subscription');
+    const log = (await vscode.commands.executeCommand<ActivityLog>('_mcpWorkbench.activityLog'))!;
+    await waitFor(() => log.entries().find((e) => e.serverId === modern.definition.id && e.method === 'subscriptions/listen'
+      && JSON.stringify(e.request).includes(uri)), 'a listen request for the resource');
+    assert.ok(!log.entries().some((e) => e.serverId === modern.definition.id && e.method === 'resources/subscribe'));
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await waitFor(async () => !(await vscode.commands.executeCommand<boolean>('_mcpWorkbench.resourceSubscribed', modern.definition.id, uri)), 'the subscription to end');
+  });
+
   test('a prompt runs on either era', async () => {
     for (const { c, era } of both()) {
       // The old fixture's review prompt also has an optional `focus`; given, nothing is asked.

@@ -155,6 +155,17 @@ describe('McpServerConnection, 2026-07-28 era', function () {
         assert.ok(!traces.some((t) => t.method === 'logging/setLevel'));
       });
 
+      it('follows a resource over subscriptions/listen (no resources/subscribe on this era)', async () => {
+        const { c, traces } = connect(launch());
+        await c.start();
+        const updated = new Promise<string>((resolve) => c.client!.setNotificationHandler('notifications/resources/updated', (n) => resolve(n.params.uri)));
+        const stop = await c.subscribeResource('fixture://static/readme');
+        assert.ok(!traces.some((t) => t.method === 'resources/subscribe'));
+        await c.callTool('touchReadme', {});
+        assert.equal(await updated, 'fixture://static/readme');
+        await stop();
+      });
+
       it('follows list changes over subscriptions/listen', async () => {
         const { c, traces } = connect(launch());
         await c.start();
