@@ -73,7 +73,9 @@ export class McpServerConnection {
       stderrLine: (line) => this.onDidWriteStderrEmitter.fire(line),
       protocolEra: () => this.effective.protocolEra ?? 'auto',
       probeInPlace: () => this.override !== undefined,
-      priorVerdict: () => this.verdicts.get(this.effective),
+      // Keyed by the configured launch: under the debugger it is the same server program, so
+      // a debug launch adopts the era of the normal one instead of probing the debuggee.
+      priorVerdict: () => this.verdicts.get(this._definition),
       listChanged: (session, kind) => {
         if (this.session === session) this.lists.refresh(kind).catch(() => undefined);
       },
@@ -186,7 +188,7 @@ export class McpServerConnection {
     const serverVersion = client.getServerVersion();
     const protocolVersion = client.getNegotiatedProtocolVersion() ?? 'unknown';
     const era = client.getProtocolEra() ?? 'legacy';
-    this.verdicts.remember(this.effective, era, client.getDiscoverResult());
+    this.verdicts.remember(this._definition, era, client.getDiscoverResult());
     this.log.log('info', `Connected to ${serverVersion?.name ?? 'server'} ${serverVersion?.version ?? ''} over ${session.kind}, protocol ${protocolVersion} (${eraLabel(era)}).`);
     this.setState({
       kind: 'running',
