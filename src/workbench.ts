@@ -9,7 +9,7 @@ import { buildDefinitions, inputKey, type ConfigDocument } from './config/common
 import { withoutDuplicateDiscoveries } from './config/common/discoverySources';
 import { assignLabels, type ServerDefinition } from './config/common/launchDefinition';
 import type { McpLogLevel } from './shared/common/logLevels';
-import { DEFAULT_TIMEOUTS, type TimeoutSettings } from './config/common/serverConfig';
+import { DEFAULT_TIMEOUTS, protocolEraSetting, type TimeoutSettings } from './config/common/serverConfig';
 import { Emitter } from './shared/common/emitter';
 import { formatTrace, type TraceLevel, type TraceRecord } from './mcp/trace';
 import { ChatToolSettings } from './chat/chatToolSettings';
@@ -91,7 +91,7 @@ export class Workbench implements vscode.Disposable {
         if (e.affectsConfiguration('mcpWorkbench.serverLogLevel')) {
           for (const c of this.registry.all()) void c.applyLogLevel();
         }
-        if (e.affectsConfiguration('mcpWorkbench.timeouts')) this.reload();
+        if (e.affectsConfiguration('mcpWorkbench.timeouts') || e.affectsConfiguration('mcpWorkbench.protocolEra')) this.reload();
         if (e.affectsConfiguration('mcpWorkbench.useLoginShellPath')) this.loginShellPath = undefined;
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => {
@@ -125,6 +125,7 @@ export class Workbench implements vscode.Disposable {
       userHome: os.homedir(),
       env: process.env,
       defaultTimeouts: { ...DEFAULT_TIMEOUTS, ...configured },
+      defaultProtocolEra: protocolEraSetting(vscode.workspace.getConfiguration('mcpWorkbench').get<string>('protocolEra')),
       inputValue: (doc, input) => this.inputs.get(inputKey(doc.source, input.id)),
     });
     const kept = withoutDuplicateDiscoveries(defs);

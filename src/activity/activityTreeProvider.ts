@@ -31,16 +31,19 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityEnt
     this.refreshNow();
   }
 
+  /** Top-level exchanges; under the first round of a multi-round-trip request, its later rounds. */
   getChildren(element?: ActivityEntry): ActivityEntry[] {
-    return element ? [] : this.log.entries(this._filter);
+    return element ? this.log.rounds(element) : this.log.topLevel(this._filter);
   }
 
-  getParent(): undefined {
-    return undefined;
+  getParent(entry: ActivityEntry): ActivityEntry | undefined {
+    return entry.originSeq === undefined ? undefined : this.log.find(entry.originSeq);
   }
 
   getTreeItem(entry: ActivityEntry): vscode.TreeItem {
-    const item = new vscode.TreeItem(entry.method, vscode.TreeItemCollapsibleState.None);
+    const hasRounds = entry.round === 1 && this.log.rounds(entry).length > 0;
+    const label = entry.round !== undefined && entry.round > 1 ? vscode.l10n.t('{0} (round {1})', entry.method, entry.round) : entry.method;
+    const item = new vscode.TreeItem(label, hasRounds ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
     item.id = `activity-${entry.seq}`;
     item.description = describe(entry);
     item.iconPath = iconFor(entry);
@@ -81,6 +84,7 @@ function describe(entry: ActivityEntry): string {
   const duration = durationOf(entry);
   if (entry.kind === 'request') parts.push(duration === undefined ? vscode.l10n.t('pending') : formatDuration(duration));
   parts.push(formatBytes(entry.requestSize + (entry.responseSize ?? 0)));
+  if (entry.inputRequired) parts.push(vscode.l10n.t('input required'));
   return parts.join(' · ');
 }
 
@@ -119,6 +123,7 @@ function tooltipFor(entry: ActivityEntry): vscode.MarkdownString {
   if (duration !== undefined && entry.kind === 'request') rows.push([vscode.l10n.t('Duration'), formatDuration(duration)]);
   rows.push([entry.kind === 'request' ? vscode.l10n.t('Request size') : vscode.l10n.t('Size'), formatBytes(entry.requestSize)]);
   if (entry.responseSize !== undefined) rows.push([vscode.l10n.t('Response size'), formatBytes(entry.responseSize)]);
+  if (entry.round !== undefined) rows.push([vscode.l10n.t('Round'), entry.inputRequired ? vscode.l10n.t('{0}, answered with input_required', entry.round) : String(entry.round)]);
   md.appendMarkdown(rows.map(([k, v]) => `${escape(k)}: ${escape(v)}`).join('  \n'));
   return md;
 }

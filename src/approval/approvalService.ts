@@ -5,9 +5,9 @@
  * same methods (`send`, `approve`, `deny`, `accept`…) that the integration tests call.
  */
 import * as vscode from 'vscode';
-import { ErrorCode, McpError, type CreateMessageRequestParams, type CreateMessageResult, type ElicitRequestFormParams, type ElicitRequestURLParams, type ElicitResult, type SamplingMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, type CreateMessageRequestParams, type CreateMessageResult, type ElicitRequestFormParams, type ElicitRequestURLParams, type ElicitResult, type SamplingMessage } from '@modelcontextprotocol/client';
 import { approvalActivity } from './common/approvalActivity';
-import { ApprovalQueue, type QueueEntry } from './common/approvalQueue';
+import { ApprovalQueue, REQUEST_TIMEOUT, type QueueEntry } from './common/approvalQueue';
 import { RateLimiter, USER_REJECTED_SAMPLING, decidesAlone, effectivePolicy, rateLimitMessage, type SamplingPolicy } from './common/approvalPolicy';
 import type { ElicitUrlView, MessageBlockView, PendingView, SamplingDraft } from './common/approvalProtocol';
 import { buildElicitationForm, elicitationContent, initialElicitationValues, type ElicitationFormModel, type ElicitationValues } from './common/elicitationForm';
@@ -176,7 +176,7 @@ export class ApprovalService implements vscode.Disposable {
   private async sample(server: ServerDefinition, params: CreateMessageRequestParams, signal: AbortSignal): Promise<CreateMessageResult> {
     const limit = config().get<number>('sampling.rateLimitPerMinute', 10);
     const slot = this.limiter.tryAcquire(server.id, limit, Date.now());
-    if (!slot.ok) throw new McpError(-32000, rateLimitMessage(server.label, limit, slot.retryAfterMs));
+    if (!slot.ok) throw new ProtocolError(-32000, rateLimitMessage(server.label, limit, slot.retryAfterMs));
     const policy = this.policyOf(server);
     const alone = decidesAlone(policy);
     if (alone === 'reject') throw samplingRejected(`the sampling policy for server "${server.name}" is "never" (setting mcpWorkbench.sampling.serverPolicies)`);
@@ -188,7 +188,7 @@ export class ApprovalService implements vscode.Disposable {
       const able = models.filter((m) => this.models.supportsTools(m));
       const unable = alone === 'allow' && preferred && !this.models.supportsTools(preferred) ? preferred : !able.length ? models[0] : undefined;
       if (unable || !models.length) {
-        throw new McpError(ErrorCode.InvalidRequest, `This sampling request offers tools, but the model to answer it cannot use them. ${unable ? toolsUnsupportedMessage(unable) : 'No model is available.'}`);
+        throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `This sampling request offers tools, but the model to answer it cannot use them. ${unable ? toolsUnsupportedMessage(unable) : 'No model is available.'}`);
       }
       models = able;
     }
@@ -196,7 +196,7 @@ export class ApprovalService implements vscode.Disposable {
     if (alone === 'allow' && picked && picked.backend !== 'manual') {
       const response = await this.models.generate(picked, toModelRequest(params, { texts: {} }), () => undefined, signal)
         .catch((error) => {
-          throw new McpError(ErrorCode.InternalError, `Sampling failed with ${picked.label}: ${error instanceof Error ? error.message : String(error)}`);
+          throw new ProtocolError(ProtocolErrorCode.InternalError, `Sampling failed with ${picked.label}: ${error instanceof Error ? error.message : String(error)}`);
         });
       return resultOf(params, response.text, response.toolCalls ?? [], response.model, response.stopReason);
     }
@@ -398,14 +398,14 @@ export class ApprovalService implements vscode.Disposable {
     const { entry, settled } = this.queue.add(data, Date.now(), timeoutSeconds > 0 ? timeoutSeconds * 1000 : undefined);
     const onAbort = () => {
       if (entry.data.kind === 'sampling') entry.data.generation?.abort();
-      this.queue.settle(entry.id, { kind: 'rejected', code: ErrorCode.RequestTimeout, message: 'The server cancelled the request.' });
+      this.queue.settle(entry.id, { kind: 'rejected', code: REQUEST_TIMEOUT, message: 'The server cancelled the request.' });
     };
     signal.addEventListener('abort', onAbort);
     this.ensureExpiryTimer();
     this.requestEmitter.fire(this.view(entry));
     try {
       const result = await settled;
-      if (result.kind === 'rejected') throw new McpError(result.code, result.message);
+      if (result.kind === 'rejected') throw new ProtocolError(result.code, result.message);
       return result.value;
     } finally {
       signal.removeEventListener('abort', onAbort);
@@ -429,7 +429,7 @@ export class ApprovalService implements vscode.Disposable {
     const seconds = Math.round(((entry.deadline ?? entry.receivedAt) - entry.receivedAt) / 1000);
     if (entry.data.kind === 'sampling') {
       entry.data.generation?.abort();
-      this.queue.settle(id, { kind: 'rejected', code: ErrorCode.RequestTimeout, message: `The sampling request was not answered within ${seconds} s (setting mcpWorkbench.approval.timeoutSeconds).` });
+      this.queue.settle(id, { kind: 'rejected', code: REQUEST_TIMEOUT, message: `The sampling request was not answered within ${seconds} s (setting mcpWorkbench.approval.timeoutSeconds).` });
     } else {
       // Elicitation has no error for this: the user did not choose, which is "cancel".
       this.queue.settle(id, { kind: 'resolved', value: { action: 'cancel' } });
@@ -444,7 +444,7 @@ export class ApprovalService implements vscode.Disposable {
   dispose(): void {
     for (const entry of this.queue.pending()) {
       if (entry.data.kind === 'sampling') entry.data.generation?.abort();
-      this.queue.settle(entry.id, { kind: 'rejected', code: ErrorCode.InternalError, message: 'VS Code is closing.' });
+      this.queue.settle(entry.id, { kind: 'rejected', code: ProtocolErrorCode.InternalError, message: 'VS Code is closing.' });
     }
     if (this.expiryTimer) clearInterval(this.expiryTimer);
     this.queue.dispose();

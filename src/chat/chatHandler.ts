@@ -5,7 +5,7 @@
  * `ChatDeps`, so tests call it with a fake request, model and stream.
  */
 import * as vscode from 'vscode';
-import type { CallToolResult, PromptMessage, Resource, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, PromptMessage, Resource, Tool } from '@modelcontextprotocol/client';
 import { applyToolBudget, assignChatToolNames, toolKey, type ChatToolSource } from './common/chatTools';
 import { bindPromptArguments, parsePromptCommandLine, quoteArgument, resolvePromptTarget } from '../prompts/common/promptCommandLine';
 import { contentText, promptResultText } from '../prompts/common/promptPreview';

@@ -8,19 +8,16 @@
  * a JSON-RPC error naming why; no `context`: includeContext is shown but not acted on) and
  * `elicitation` with `form` and `url`.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ElicitationCompleteNotificationSchema,
-  McpError,
+  ProtocolError,
+  type Client,
   type ClientCapabilities,
   type CreateMessageRequestParams,
   type CreateMessageResult,
   type ElicitRequestFormParams,
   type ElicitRequestURLParams,
   type ElicitResult,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/client';
 import type { ServerDefinition } from '../config/common/launchDefinition';
 import { applyElicitationDefaults } from '../approval/common/elicitationForm';
 import { USER_REJECTED_SAMPLING } from '../approval/common/approvalPolicy';
@@ -40,15 +37,17 @@ export function createClientFeatures(handlers: ClientFeatureHandlers): ClientFea
   return {
     capabilities: () => structuredClone(CLIENT_FEATURE_CAPABILITIES),
     install(client: Client, server: ServerDefinition) {
-      client.setRequestHandler(CreateMessageRequestSchema, async (request, extra) => {
-        return handlers.sample(server, request.params, extra.signal);
+      // 2025-11-25 servers send these as requests; for 2026-07-28 servers the SDK calls the same
+      // handlers to answer the `inputRequests` of an `input_required` result, then retries.
+      client.setRequestHandler('sampling/createMessage', async (request, ctx) => {
+        return handlers.sample(server, request.params, ctx.mcpReq.signal);
       });
-      client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+      client.setRequestHandler('elicitation/create', async (request, ctx) => {
         const params = request.params;
-        if (params.mode === 'url') return handlers.elicitUrl(server, params, extra.signal);
-        return handlers.elicitForm(server, params as ElicitRequestFormParams, extra.signal);
+        if (params.mode === 'url') return handlers.elicitUrl(server, params, ctx.mcpReq.signal);
+        return handlers.elicitForm(server, params as ElicitRequestFormParams, ctx.mcpReq.signal);
       });
-      client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) => {
+      client.setNotificationHandler('notifications/elicitation/complete', (notification) => {
         handlers.elicitationComplete(server, notification.params.elicitationId);
       });
     },
@@ -56,9 +55,9 @@ export function createClientFeatures(handlers: ClientFeatureHandlers): ClientFea
 }
 
 /** The JSON-RPC error for a sampling request the user (or the policy) rejected. */
-export function samplingRejected(reason?: string): McpError {
+export function samplingRejected(reason?: string): ProtocolError {
   // -1 is the code the spec's example uses for "User rejected sampling request".
-  return new McpError(-1, reason ? `${USER_REJECTED_SAMPLING}: ${reason}` : USER_REJECTED_SAMPLING);
+  return new ProtocolError(-1, reason ? `${USER_REJECTED_SAMPLING}: ${reason}` : USER_REJECTED_SAMPLING);
 }
 
 /**

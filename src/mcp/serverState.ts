@@ -14,6 +14,8 @@ export type ServerState =
   | {
       kind: 'running';
       protocolVersion: string;
+      /** `modern`: 2026-07-28 (stateless, `server/discover`); `legacy`: the 2025 `initialize` handshake. */
+      era: 'modern' | 'legacy';
       capabilities: Record<string, unknown>;
       serverInfo: ServerInfo;
       instructions?: string;
@@ -37,12 +39,17 @@ export function describeState(state: ServerState): string {
     case 'starting':
       return 'Starting…';
     case 'running':
-      return `Running (${state.transport}, protocol ${state.protocolVersion})`;
+      return `Running (${state.transport}, protocol ${state.protocolVersion}${state.era === 'modern' ? ', stateless' : ''})`;
     case 'error':
       return `Error: ${state.message}`;
     case 'needsAuth':
       return `Sign-in required: ${state.message}`;
   }
+}
+
+/** The protocol a running server speaks, for tooltips: `MCP 2026-07-28 (stateless)`. */
+export function describeProtocol(state: Extract<ServerState, { kind: 'running' }>): string {
+  return `MCP ${state.protocolVersion} (${state.era === 'modern' ? 'stateless' : 'initialize handshake'})`;
 }
 
 /** Codicon id for a state. */

@@ -3,7 +3,7 @@
  * `@mcp /prompt` chat command: choose a prompt, fill its arguments (with server completions),
  * then `prompts/get`.
  */
-import type { GetPromptResult, Prompt } from '@modelcontextprotocol/sdk/types.js';
+import type { GetPromptResult, Prompt } from '@modelcontextprotocol/client';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { ServerRegistry } from '../mcp/serverRegistry';
 import { BACK, type PromptChoice, type PromptPrompter } from './promptPrompter';

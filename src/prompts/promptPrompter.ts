@@ -5,7 +5,7 @@
  * file and the clipboard as choices, and a Back button.
  */
 import * as vscode from 'vscode';
-import type { Prompt, PromptArgument } from '@modelcontextprotocol/sdk/types.js';
+import type { Prompt, PromptArgument } from '@modelcontextprotocol/client';
 import { CompletionDebouncer } from '../resources/templatePrompter';
 import { groupedByServer } from '../shared/serverGroupedItems';
 

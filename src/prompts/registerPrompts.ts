@@ -9,7 +9,7 @@
  * click away, and the actions are ordinary commands a user can bind keys to.
  */
 import * as vscode from 'vscode';
-import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import type { GetPromptResult } from '@modelcontextprotocol/client';
 import type { PromptRef } from '../shared/common/commandArgs';
 import { promptResultMarkdown, promptResultModelMessages, promptResultText } from './common/promptPreview';
 import { ManualBackend, NoManualAnswerError, type ManualAnswer } from '../models/common/manualBackend';

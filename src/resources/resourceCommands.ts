@@ -4,7 +4,7 @@
  * completions, copy text / URI, and live updates through subscriptions.
  */
 import * as vscode from 'vscode';
-import type { ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type { ResourceTemplateType as ResourceTemplate } from '@modelcontextprotocol/client';
 import type { ResourceRef, TemplateRef } from '../shared/common/commandArgs';
 import { formatBytes } from '../activity/common/activityLog';
 import { isImageName } from './common/resourceNames';

@@ -9,7 +9,7 @@
  * formats URIs, and server ids are case-sensitive (they contain config file paths).
  */
 import * as vscode from 'vscode';
-import { ErrorCode, McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ResourceNotFoundError, SdkError, SdkErrorCode, type ReadResourceResult } from '@modelcontextprotocol/client';
 import { isTextMime, resourceFileName } from './common/resourceNames';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { ServerRegistry } from '../mcp/serverRegistry';
@@ -19,8 +19,15 @@ import type { ServerRegistry } from '../mcp/serverRegistry';
  * `chat.mcp.access` "none"), and a second provider for a scheme is refused.
  */
 export const RESOURCE_SCHEME = 'mcp-workbench-resource';
-/** Spec: "Resource not found" error code of resources/read. */
-export const RESOURCE_NOT_FOUND = -32002;
+/**
+ * Whether a resources/read failed because the server has no such resource: 2025-11-25 servers
+ * answer -32002, 2026-07-28 (and the v2 SDK on every era) -32602 with the `uri` in its data.
+ */
+export function isResourceNotFound(error: unknown): boolean {
+  if (error instanceof ResourceNotFoundError) return true;
+  if (!(error instanceof ProtocolError)) return false;
+  return error.code === -32002 || (error.code === -32602 && /not found/i.test(error.message));
+}
 
 export interface ResourceDocumentId {
   serverId: string;
@@ -78,10 +85,9 @@ export function toResourceContent(resourceUri: string, result: ReadResourceResul
 /** A message for the user that names the server and the URI; undefined for a cancelled read. */
 export function describeReadError(serverLabel: string, resourceUri: string, error: unknown): string | undefined {
   if ((error as { name?: string })?.name === 'AbortError') return undefined;
-  const code = error instanceof McpError ? error.code : (error as { code?: unknown })?.code;
   const message = (error instanceof Error ? error.message : String(error)).replace(/^MCP error -?\d+: /, '');
-  if (code === RESOURCE_NOT_FOUND) return vscode.l10n.t('MCP server "{0}" has no resource {1} (resource not found, -32002).', serverLabel, resourceUri);
-  if (code === ErrorCode.RequestTimeout && /cancel/i.test(message)) return undefined;
+  if (isResourceNotFound(error)) return vscode.l10n.t('MCP server "{0}" has no resource {1} (resource not found).', serverLabel, resourceUri);
+  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout && /cancel|abort/i.test(message)) return undefined;
   return vscode.l10n.t('Could not read resource {0} from MCP server "{1}": {2}', resourceUri, serverLabel, message);
 }
 
@@ -209,8 +215,7 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
       return content;
     } catch (error) {
       const message = describeReadError(connection.definition.label, id.resourceUri, error) ?? vscode.l10n.t('Reading {0} was cancelled.', id.resourceUri);
-      const code = error instanceof McpError ? error.code : undefined;
-      throw code === RESOURCE_NOT_FOUND ? vscode.FileSystemError.FileNotFound(message) : vscode.FileSystemError.Unavailable(message);
+      throw isResourceNotFound(error) ? vscode.FileSystemError.FileNotFound(message) : vscode.FileSystemError.Unavailable(message);
     }
   }
 

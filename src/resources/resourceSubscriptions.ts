@@ -1,11 +1,12 @@
 /**
- * Keeps `resources/subscribe` in step with what the editor shows: a resource is subscribed
+ * Keeps resource subscriptions in step with what the editor shows: a resource is subscribed
  * while any tab or visible editor shows it (image previews have no text document), on servers
- * that advertise `resources.subscribe`; `notifications/resources/updated` re-reads it.
+ * that advertise `resources.subscribe`; `notifications/resources/updated` re-reads it. The
+ * connection subscribes the way the server's era has it (resources/subscribe or
+ * subscriptions/listen).
  */
 import * as vscode from 'vscode';
-import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { ServerRegistry } from '../mcp/serverRegistry';
 import { parseResourceDocumentUri, resourceKey, type ResourceFileSystem } from './resourceFileSystem';
@@ -15,6 +16,8 @@ interface Subscription {
   resourceUri: string;
   /** The client the subscription was made on; a restart makes a new one, so it must be renewed. */
   client: Client;
+  /** Resolves with what ends the subscription; undefined when subscribing failed. */
+  stop: Promise<(() => Promise<void>) | undefined>;
 }
 
 export class ResourceSubscriptions implements vscode.Disposable {
@@ -82,19 +85,20 @@ export class ResourceSubscriptions implements vscode.Disposable {
       if (open.has(key) && !stale) continue;
       this.subscribed.delete(key);
       // A subscription on a client that is gone ended with it.
-      if (!stale) void sub.client.unsubscribeResource({ uri: sub.resourceUri }, connection!.requestOptions('resources/unsubscribe')).catch(() => undefined);
+      if (!stale) void end(sub);
     }
     for (const [key, { serverId, resourceUri }] of open) {
       if (this.subscribed.has(key)) continue;
       const connection = this.registry.get(serverId);
       const client = connection?.client;
       if (!connection || !client || !supportsSubscribe(connection)) continue;
-      this.subscribed.set(key, { serverId, resourceUri, client });
-      client.subscribeResource({ uri: resourceUri }, connection.requestOptions('resources/subscribe')).catch((error: unknown) => {
+      const stop = connection.subscribeResource(resourceUri).catch((error: unknown) => {
         if (this.subscribed.get(key)?.client === client) this.subscribed.delete(key);
         void vscode.window.showWarningMessage(vscode.l10n.t('MCP server "{0}" refused to subscribe to {1}; the editor will not follow changes: {2}',
           connection.definition.label, resourceUri, error instanceof Error ? error.message : String(error)));
+        return undefined;
       });
+      this.subscribed.set(key, { serverId, resourceUri, client, stop });
     }
   }
 
@@ -103,7 +107,7 @@ export class ResourceSubscriptions implements vscode.Disposable {
       const client = connection.client;
       if (!client) return;
       // One handler per method per client; each start makes a new client, so install on every start.
-      client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+      client.setNotificationHandler('notifications/resources/updated', (n) => {
         const key = resourceKey(connection.definition.id, n.params.uri);
         if (this.subscribed.has(key)) void this.fs.refresh(connection.definition.id, n.params.uri);
       });
@@ -119,7 +123,7 @@ export class ResourceSubscriptions implements vscode.Disposable {
   dispose(): void {
     for (const sub of this.subscribed.values()) {
       const connection = this.registry.get(sub.serverId);
-      if (connection?.client === sub.client) void sub.client.unsubscribeResource({ uri: sub.resourceUri }).catch(() => undefined);
+      if (connection?.client === sub.client) void end(sub);
     }
     this.subscribed.clear();
     this.disposables.forEach((d) => d.dispose());
@@ -129,4 +133,9 @@ export class ResourceSubscriptions implements vscode.Disposable {
 function supportsSubscribe(connection: McpServerConnection): boolean {
   const state = connection.state;
   return state.kind === 'running' && !!(state.capabilities.resources as { subscribe?: boolean } | undefined)?.subscribe;
+}
+
+async function end(sub: Subscription): Promise<void> {
+  const stop = await sub.stop;
+  await stop?.().catch(() => undefined);
 }

@@ -4,8 +4,8 @@
  * it gets a `ToolRef`/`ResourceRef`/… directly. `contextValue` drives the menus.
  */
 import * as vscode from 'vscode';
-import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { describeState } from '../mcp/serverState';
+import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
+import { describeProtocol, describeState } from '../mcp/serverState';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { ListKind } from '../mcp/connection/connectionTypes';
 
@@ -35,7 +35,7 @@ export class ServerNode {
     item.id = `server:${definition.id}`;
     const transport = definition.launch.type;
     item.description = state.kind === 'running'
-      ? `${state.transport}${state.serverInfo.version ? ` · v${state.serverInfo.version}` : ''}`
+      ? `${state.transport} · ${state.protocolVersion}${state.serverInfo.version ? ` · v${state.serverInfo.version}` : ''}`
       : `${transport} · ${describeState(state).toLowerCase()}`;
     // Servers of other apps' configs say so, and get the "Import into .vscode/mcp.json" action.
     const discovered = definition.source.discovered !== undefined;
@@ -220,7 +220,7 @@ function serverTooltip(connection: McpServerConnection): vscode.MarkdownString {
   md.appendMarkdown(` (${launch.type})\n\n`);
   if (state.kind === 'running') {
     md.appendMarkdown(`Server: **${escapeMd(state.serverInfo.title ?? state.serverInfo.name)}** ${escapeMd(state.serverInfo.version)}  \n`);
-    md.appendMarkdown(`Protocol: \`${state.protocolVersion}\`  \n`);
+    md.appendMarkdown(`Protocol: ${escapeMd(describeProtocol(state))}  \n`);
     const caps = Object.keys(state.capabilities);
     md.appendMarkdown(`Capabilities: ${caps.length ? caps.map((c) => `\`${c}\``).join(', ') : 'none'}\n\n`);
     if (state.instructions) {

@@ -1,6 +1,6 @@
 /** A status bar item with how many servers run and how many failed; opens the server picker. */
 import * as vscode from 'vscode';
-import { countStates } from '../mcp/serverState';
+import { countStates, describeProtocol } from '../mcp/serverState';
 import type { Workbench } from '../workbench';
 
 export function registerStatusBar(workbench: Workbench): vscode.Disposable {
@@ -19,8 +19,9 @@ export function registerStatusBar(workbench: Workbench): vscode.Disposable {
     if (counts.failed) text += ` $(error) ${counts.failed}`;
     item.text = text;
     item.backgroundColor = counts.failed ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
-    item.tooltip = vscode.l10n.t('MCP: {0} running, {1} starting, {2} failed, {3} stopped. Click to manage servers.',
-      counts.running, counts.starting, counts.failed, counts.stopped);
+    const protocols = connections.flatMap((c) => (c.state.kind === 'running' ? [`${c.definition.label}: ${describeProtocol(c.state)}`] : []));
+    item.tooltip = [vscode.l10n.t('MCP: {0} running, {1} starting, {2} failed, {3} stopped. Click to manage servers.',
+      counts.running, counts.starting, counts.failed, counts.stopped), ...protocols].join('\n');
     item.accessibilityInformation = { label: String(item.tooltip) };
     item.show();
   };

@@ -4,7 +4,7 @@
  * the running servers. Returns the panel controller (the integration tests drive it).
  */
 import * as vscode from 'vscode';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import type { ToolRef } from '../shared/common/commandArgs';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { Workbench } from '../workbench';

@@ -5,7 +5,7 @@
  * which is how the integration tests drive it; the webview is a view of the same state.
  */
 import * as vscode from 'vscode';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { argumentsPreview, errorOutcome, needsConfirmation, rememberedArgumentsKey, resultOutcome, toolInfo } from './common/toolCall';
 import { defaultValues, formToArguments, valuesFromArguments, withoutSecrets, type FieldProblem } from './common/formValues';
 import { buildFormModel, type FormModel } from './common/schemaFields';

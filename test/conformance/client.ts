@@ -32,7 +32,7 @@ import { formatTrace } from '../../src/mcp/trace';
 import type { ServerDefinition } from '../../src/config/common/launchDefinition';
 import type { OAuthSettings } from '../../src/config/common/serverConfig';
 import { MemoryOAuthStore, WorkbenchOAuthProvider, followAuthorizationHeadlessly } from '../../src/mcp/auth/oauthProvider';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { headlessClientFeatures } from '../../src/mcp/clientFeatures';
 
 const started = Date.now();

@@ -29,7 +29,7 @@ export async function run({ page, step, screenshot }) {
 
   await step('open the MCP view; fixture-stdio runs; expand its Tools', async () => {
     await page.getByRole('tab', { name: /^MCP\b/ }).click();
-    await serverItem.filter({ hasText: 'stdio · v1.0.0' }).waitFor({ state: 'visible' });
+    await serverItem.filter({ hasText: 'stdio · 2025-11-25 · v1.0.0' }).waitFor({ state: 'visible' });
     await serverItem.click();
     await expectAttribute(serverItem, 'aria-expanded', 'true');
     await toolsGroup.click();

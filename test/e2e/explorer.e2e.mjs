@@ -31,8 +31,8 @@ export async function run({ page, step, screenshot }) {
     await serverItem.waitFor({ state: 'visible' });
   });
 
-  await step('wait until fixture-stdio is running (description "stdio · v1.0.0")', async () => {
-    await serverItem.filter({ hasText: 'stdio · v1.0.0' }).waitFor({ state: 'visible' });
+  await step('wait until fixture-stdio is running (description "stdio · 2025-11-25 · v1.0.0")', async () => {
+    await serverItem.filter({ hasText: 'stdio · 2025-11-25 · v1.0.0' }).waitFor({ state: 'visible' });
     await restMouse();
     await screenshot('01-mcp-view');
   });

@@ -41,7 +41,7 @@ export function textOf(result: { content?: unknown }): string {
 
 /** The pid of a stdio server's current process, to tell a restart from a kept process. */
 export function pidOf(c: McpServerConnection): number | undefined {
-  return (c.client as unknown as { transport?: { inner?: { pid?: number } } } | undefined)?.transport?.inner?.pid;
+  return (c.client as unknown as { transport?: { pid?: number | null } } | undefined)?.transport?.pid ?? undefined;
 }
 
 export function folderUri(name: string): vscode.Uri {

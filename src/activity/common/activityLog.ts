@@ -33,6 +33,15 @@ export interface ActivityEntry {
   /** The message with secrets redacted (large ones truncated, see MAX_STORED_BYTES). */
   readonly request: unknown;
   response?: unknown;
+  /**
+   * Multi-round-trip requests (2026-07-28): this request's round (2, 3, …) when the client sent
+   * it again with the answers to an `input_required` result; 1 on a first round that got one.
+   */
+  round?: number;
+  /** The entry of the first round, which later rounds are shown under. */
+  originSeq?: number;
+  /** The response asked the client for input instead of completing (`resultType: "input_required"`). */
+  inputRequired?: boolean;
   /** For client `tools/call` only: the unredacted name and arguments, so "Re-run" sends what was sent. Never shown. */
   readonly rerun?: { name: string; arguments?: Record<string, unknown> };
 }
@@ -78,6 +87,8 @@ export class ActivityLog {
   private nextSeq = 1;
   /** Requests waiting for their response, by server + request direction + id. */
   private readonly pending = new Map<string, ActivityEntry>();
+  /** First rounds of multi-round-trip requests, by server + direction + JSON-RPC id, for their later rounds. */
+  private readonly origins = new Map<string, ActivityEntry>();
   private readonly onDidChangeEmitter = new Emitter<void>();
   /** Fires on every change; listeners must throttle (this can fire per message). */
   readonly onDidChange = this.onDidChangeEmitter.event;
@@ -119,6 +130,20 @@ export class ActivityLog {
     return out;
   }
 
+  /**
+   * What the view lists at the top, newest first: every entry except the later rounds of a
+   * multi-round-trip request whose first round is still kept (those are under it, see `rounds`).
+   */
+  topLevel(filter?: string): ActivityEntry[] {
+    const kept = new Set(this.oldestFirst().map((e) => e.seq));
+    return this.entries(filter).filter((e) => e.originSeq === undefined || !kept.has(e.originSeq));
+  }
+
+  /** The later rounds of a first round, in order. */
+  rounds(origin: ActivityEntry): ActivityEntry[] {
+    return this.oldestFirst().filter((e) => e.originSeq === origin.seq);
+  }
+
   find(seq: number): ActivityEntry | undefined {
     return this.oldestFirst().find((e) => e.seq === seq);
   }
@@ -128,6 +153,7 @@ export class ActivityLog {
     this.start = 0;
     this.count = 0;
     this.pending.clear();
+    this.origins.clear();
     this.onDidChangeEmitter.fire();
   }
 
@@ -151,6 +177,7 @@ export class ActivityLog {
         status: record.kind === 'notification' ? { kind: 'ok' } : { kind: 'pending' },
         requestSize: size,
         request: stored,
+        ...this.roundOf(server.id, record),
         ...(isToolCall ? { rerun: { name: raw.params!.name as string, arguments: raw.params!.arguments as Record<string, unknown> | undefined } } : {}),
       };
       this.push(entry);
@@ -169,6 +196,11 @@ export class ActivityLog {
     this.pending.delete(key);
     entry.response = stored;
     entry.responseSize = size;
+    if (record.inputRequired) {
+      entry.inputRequired = true;
+      if (entry.round === undefined) entry.round = 1;
+      if (entry.originSeq === undefined && entry.id !== undefined) this.origins.set(key, entry);
+    }
     if (entry.status.kind !== 'cancelled') {
       entry.endedAt = at;
       entry.status = record.kind === 'error'
@@ -225,7 +257,15 @@ export class ActivityLog {
     if (entry.kind === 'request' && entry.id !== undefined) {
       const key = this.key(entry.serverId, entry.direction, entry.id);
       if (this.pending.get(key) === entry) this.pending.delete(key);
+      if (this.origins.get(key) === entry) this.origins.delete(key);
     }
+  }
+
+  /** The round of a retried request and the entry of its first round, from the trace record. */
+  private roundOf(serverId: string, record: TraceRecord): Pick<ActivityEntry, 'round' | 'originSeq'> {
+    if (record.kind !== 'request' || record.round === undefined || record.round < 2 || record.originId === undefined) return {};
+    const origin = this.origins.get(this.key(serverId, record.direction, record.originId));
+    return { round: record.round, ...(origin ? { originSeq: origin.seq } : {}) };
   }
 
   private oldestFirst(): ActivityEntry[] {

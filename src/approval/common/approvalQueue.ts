@@ -10,6 +10,9 @@
  */
 import { Emitter } from '../../shared/common/emitter';
 
+/** JSON-RPC code for a request that ran out of time or was cancelled (the v2 SDK keeps its own timeouts local). */
+export const REQUEST_TIMEOUT = -32001;
+
 export type SamplingStage = 'review' | 'generating' | 'response';
 
 export type Settlement<R> =

@@ -4,7 +4,7 @@
  */
 import * as path from 'node:path';
 import { assignLabels, type Launch, type ServerDefinition, type ServerSource } from './launchDefinition';
-import { mergeTimeouts, positionAt, type InputDefinition, type ParsedConfig, type TimeoutSettings } from './serverConfig';
+import { mergeTimeouts, positionAt, type InputDefinition, type ParsedConfig, type ProtocolEraSetting, type TimeoutSettings } from './serverConfig';
 import { SECRET_ENV, SECRET_HEADER } from './secretNames';
 import { inputIdsUsed, resolveEntry, type VariableContext } from './variables';
 
@@ -25,6 +25,8 @@ export interface BuildContext {
   userHome: string;
   env: Readonly<Record<string, string | undefined>>;
   defaultTimeouts: TimeoutSettings;
+  /** The era for entries without `protocolEra` (the mcpWorkbench.protocolEra setting); absent means `auto`. */
+  defaultProtocolEra?: ProtocolEraSetting;
   /** Known input values, keyed by `inputKey(document, id)`. */
   inputValue(doc: ConfigDocument, input: InputDefinition): string | undefined;
 }
@@ -97,6 +99,7 @@ export function buildDefinitions(docs: readonly ConfigDocument[], ctx: BuildCont
         source,
         disabled: entry.disabled ?? false,
         timeouts: mergeTimeouts(ctx.defaultTimeouts, entry.timeouts),
+        protocolEra: entry.protocolEra ?? ctx.defaultProtocolEra ?? 'auto',
         error: realErrors.length ? `Server "${server.name}" in ${doc.source.label}: ${realErrors.join(' ')}` : undefined,
         missingInputs: missingInputs.length ? missingInputs : undefined,
         launch,

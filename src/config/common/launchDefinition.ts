@@ -3,7 +3,7 @@
  * them differ. Pure. The registry diffs these to restart only the servers whose resolved
  * definition changed when a config file is edited.
  */
-import type { OAuthSettings, ServerEntry, TimeoutSettings } from './serverConfig';
+import type { OAuthSettings, ProtocolEraSetting, ServerEntry, TimeoutSettings } from './serverConfig';
 
 export interface StdioLaunch {
   type: 'stdio';
@@ -55,6 +55,8 @@ export interface ServerDefinition {
   source: ServerSource;
   disabled: boolean;
   timeouts: TimeoutSettings;
+  /** The protocol era to speak (the entry's `protocolEra`, else the setting); absent means `auto`. */
+  protocolEra?: ProtocolEraSetting;
   /** Set when the definition could not be fully resolved (e.g. unknown variable). */
   error?: string;
   /** `${input:id}` values not known yet; the user is asked for them before the start. */
@@ -71,7 +73,7 @@ export interface ServerDefinition {
  * are left out: they apply to a running connection in place.
  */
 export function launchKey(def: ServerDefinition): string {
-  return JSON.stringify(sortKeys({ launch: def.launch, disabled: def.disabled, error: def.error ?? null, missingInputs: def.missingInputs ?? [] }));
+  return JSON.stringify(sortKeys({ launch: def.launch, disabled: def.disabled, error: def.error ?? null, missingInputs: def.missingInputs ?? [], protocolEra: def.protocolEra ?? 'auto' }));
 }
 
 export interface DefinitionDiff {

@@ -13,6 +13,19 @@ import * as jsonc from 'jsonc-parser';
 
 export type TransportType = 'stdio' | 'http' | 'sse';
 
+/**
+ * Which MCP protocol era a server is spoken to in: `modern` is 2026-07-28 (stateless,
+ * `server/discover`, multi-round-trip requests), `legacy` the 2025-11-25 `initialize` handshake,
+ * `auto` tries modern first and falls back to legacy for servers that do not know it.
+ */
+export type ProtocolEraSetting = 'auto' | 'modern' | 'legacy';
+export const PROTOCOL_ERAS: readonly ProtocolEraSetting[] = ['auto', 'modern', 'legacy'];
+
+/** A setting's value as an era; anything else (unset, a typo) is `auto`. */
+export function protocolEraSetting(value: unknown): ProtocolEraSetting {
+  return PROTOCOL_ERAS.includes(value as ProtocolEraSetting) ? (value as ProtocolEraSetting) : 'auto';
+}
+
 /** Per-server timeouts, in seconds (what users think in; converted to ms at the SDK boundary). */
 export interface TimeoutSettings {
   /** Time allowed for the `initialize` handshake (including spawning the process). */
@@ -45,6 +58,8 @@ export interface ServerEntry {
   headers?: Record<string, string>;
   disabled?: boolean;
   timeouts?: Partial<TimeoutSettings>;
+  /** The MCP protocol era to speak (default: the `mcpWorkbench.protocolEra` setting, `auto`). */
+  protocolEra?: ProtocolEraSetting;
   /** OAuth client settings for a protected `http`/`sse` server (MCP authorization). */
   oauth?: OAuthSettings;
   /** Development settings (VS Code's `dev` field): used by the `mcp` debug type. */
@@ -260,6 +275,10 @@ function parseServerEntry(name: string, node: jsonc.Node, problems: ConfigProble
   }
   if (value.timeouts !== undefined) {
     entry.timeouts = parseTimeouts(value.timeouts, name, field('timeouts')!, problems);
+  }
+  if (value.protocolEra !== undefined) {
+    if (PROTOCOL_ERAS.includes(value.protocolEra as ProtocolEraSetting)) entry.protocolEra = value.protocolEra as ProtocolEraSetting;
+    else problems.push(problemAt(field('protocolEra')!, 'error', `"protocolEra" of server "${name}" must be "auto", "modern" (2026-07-28 only) or "legacy" (2025-11-25 handshake only).`));
   }
   if (value.oauth !== undefined && value.oauth !== null) {
     entry.oauth = parseOAuth(value.oauth, name, field('oauth')!, problems);

@@ -11,8 +11,7 @@
  * conformance client with memory.
  */
 import { randomBytes } from 'node:crypto';
-import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthClientProvider, OAuthDiscoveryState, OAuthTokens } from '@modelcontextprotocol/client';
 import type { OAuthSettings } from '../../config/common/serverConfig';
 
 export type { OAuthSettings };
@@ -154,7 +153,11 @@ export class WorkbenchOAuthProvider implements OAuthClientProvider {
   /** The server wants scopes the current token lacks (403 insufficient_scope): refreshing will not do. */
   requireNewAuthorization(): void {
     this.stepUp = true;
+    this.refusedScopes = true;
   }
+
+  /** Set by each 403 insufficient_scope; the connection clears it to tell the refusals of one request apart. */
+  refusedScopes = false;
 
   /**
    * Called by the SDK's `auth()` when the user must authorize. Nothing happens yet: the

@@ -6,28 +6,27 @@
  * state so that a new way to reach a server changes this file only. No `vscode` import.
  */
 import * as readline from 'node:readline';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  ErrorCode,
-  ListRootsRequestSchema,
-  LoggingMessageNotificationSchema,
-  McpError,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+  Client,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  SSEClientTransport,
+  SseError,
+  StreamableHTTPClientTransport,
+  UnauthorizedError,
+  type PriorDiscovery,
+  type Transport,
+  type VersionNegotiationOptions,
+} from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { HttpLaunch, ServerDefinition, StdioLaunch } from '../../config/common/launchDefinition';
 import { channelLevelFor, formatLogData } from '../../shared/common/logLevels';
 import { redactText } from '../../shared/common/redact';
-import { errorText, secondsToMs, ServerError, type ConnectionHost, type ListKind, type ServerLog } from './connectionTypes';
+import { errorText, MODERN_PROTOCOL_VERSION, secondsToMs, ServerError, type ConnectionHost, type ListKind, type ProtocolEraSetting, type ServerLog } from './connectionTypes';
 import type { WorkbenchOAuthProvider } from '../auth/oauthProvider';
 import { planStdioSpawn, SpawnError, type StdioSpawnPlan } from '../process/stdioSpawn';
-import { TracingTransport } from './tracingTransport';
+import { traceTransport } from './tracingTransport';
 
 /** The SDK transports that can carry OAuth (and so finish an authorization). */
 export type HttpTransport = StreamableHTTPClientTransport | SSEClientTransport;
@@ -35,7 +34,8 @@ export type HttpTransport = StreamableHTTPClientTransport | SSEClientTransport;
 /** Everything that belongs to one launch; dropped as a whole on stop or restart. */
 export interface Session {
   client: Client;
-  transport: TracingTransport;
+  /** The SDK transport, instrumented in place for tracing. */
+  transport: Transport;
   kind: 'stdio' | 'http' | 'sse';
   stderrTail: string[];
   closedByUs: boolean;
@@ -67,6 +67,15 @@ export interface SessionOwner {
   isCurrent(generation: number): boolean;
   /** A redacted line of the server process's stderr, already written to the log. */
   stderrLine(line: string): void;
+  /** Which protocol era to speak: see ProtocolEraSetting. */
+  protocolEra(): ProtocolEraSetting;
+  /**
+   * The launch runs under a debugger (a launch override): the SDK must not spawn a second
+   * process for the era probe (it would fight the first over the inspector port).
+   */
+  probeInPlace(): boolean;
+  /** The era found by a recent start of the same launch (`auto` only): its restart skips the probe. */
+  priorVerdict(): PriorDiscovery | undefined;
   /** The server announced that a list of `session` changed. */
   listChanged(session: Session, kind: ListKind): void;
   /** `session` closed without us closing it: the process exited or the connection dropped. */
@@ -89,7 +98,8 @@ export class SessionOpener {
 
     // Variables removed with `env: { X: null }` stay undefined, which child_process skips; the
     // SDK's own default environment would otherwise bring PATH/HOME back.
-    const sdkTransport = new StdioClientTransport({ command, args, env: env as Record<string, string>, cwd: launch.cwd, stderr: 'pipe' });
+    const params = { command, args, env: env as Record<string, string>, cwd: launch.cwd, stderr: 'pipe' as const };
+    const sdkTransport = this.owner.probeInPlace() ? new InPlaceProbeStdioTransport(params) : new StdioClientTransport(params);
     const session = this.newSession(sdkTransport, 'stdio');
     const stderr = sdkTransport.stderr;
     if (stderr) {
@@ -126,8 +136,7 @@ export class SessionOpener {
     } catch (error) {
       // Spec 2025-03-26 "Backwards Compatibility": a 4xx to the initialize POST means the
       // server may only speak the 2024-11-05 HTTP+SSE transport; try a GET for its stream.
-      const cause = error instanceof ServerError ? error.cause : error;
-      const status = cause instanceof StreamableHTTPError ? cause.code : undefined;
+      const status = httpStatusOf(error instanceof ServerError ? error.cause : error);
       if (status === undefined || status < 400 || status >= 500 || status === 401 || status === 403 || !this.owner.isCurrent(generation)) throw error;
       this.owner.log.log('info', `Streamable HTTP was refused (HTTP ${status}); trying the legacy HTTP+SSE transport.`);
       const legacy = this.newSession(this.createHttpTransport(url, launch, 'sse'), 'sse');
@@ -144,10 +153,10 @@ export class SessionOpener {
   }
 
   async close(session: Session): Promise<void> {
-    const inner = session.transport.inner;
-    if (inner instanceof StreamableHTTPClientTransport && inner.sessionId) {
+    const transport = session.transport;
+    if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
       // Spec: a client that no longer needs a session SHOULD DELETE it (405 means not supported).
-      await inner.terminateSession().catch((e) => this.owner.log.log('debug', `Session DELETE failed: ${errorText(e)}`));
+      await transport.terminateSession().catch((e) => this.owner.log.log('debug', `Session DELETE failed: ${errorText(e)}`));
     }
     // The SDK's stdio close follows the spec: end stdin, wait, SIGTERM, wait, SIGKILL.
     await session.client.close().catch((e) => this.owner.log.log('debug', `Close failed: ${errorText(e)}`));
@@ -176,20 +185,23 @@ export class SessionOpener {
   private newSession(sdkTransport: Transport, kind: Session['kind']): Session {
     const { host, log } = this.owner;
     const def = this.owner.definition();
-    const transport = new TracingTransport(sdkTransport, host.trace ? (record) => host.trace!(def, record) : undefined);
+    const transport = traceTransport(sdkTransport, host.trace ? (record) => host.trace!(def, record) : undefined);
     const features = host.clientFeatures;
-    const client = new Client(host.clientInfo, { capabilities: { ...features?.capabilities(), roots: { listChanged: true } } });
+    // List changes go through the SDK's `listChanged` option: on 2025-11-25 it handles the
+    // unsolicited notifications, on 2026-07-28 it also opens the `subscriptions/listen` stream
+    // they come on. The cache refetches by itself, so the SDK is told not to.
+    const changed = (kinds: ListKind[]) => ({ autoRefresh: false, debounceMs: 0, onChanged: () => kinds.forEach((k) => this.owner.listChanged(session, k)) });
+    const client = new Client(host.clientInfo, {
+      capabilities: { ...features?.capabilities(), roots: { listChanged: true } },
+      versionNegotiation: kind === 'sse' ? { mode: 'legacy' } : negotiationFor(this.owner.protocolEra(), this.owner.connectTimeout(), kind),
+      listChanged: { tools: changed(['tools']), prompts: changed(['prompts']), resources: changed(['resources', 'resourceTemplates']) },
+    });
     const session: Session = { client, transport, kind, stderrTail: [], closedByUs: false, handshaking: true };
     features?.install(client, def);
-    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: host.roots() }));
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+    // Roots: a 2025-11-25 server asks with a request, a 2026-07-28 one in `inputRequests`.
+    client.setRequestHandler('roots/list', () => ({ roots: host.roots() }));
+    client.setNotificationHandler('notifications/message', (n) => {
       log.log(channelLevelFor(n.params.level), redactText(formatLogData(n.params.logger, n.params.data), def.secrets));
-    });
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.owner.listChanged(session, 'tools'));
-    client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.owner.listChanged(session, 'prompts'));
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
-      this.owner.listChanged(session, 'resources');
-      this.owner.listChanged(session, 'resourceTemplates');
     });
     client.onerror = (error) => {
       if (!session.closedByUs && !session.handshaking) log.log('warn', `Transport: ${redactText(errorText(error), def.secrets)}`);
@@ -211,14 +223,15 @@ export class SessionOpener {
       )), secondsToMs(seconds));
     });
     try {
-      await Promise.race([session.client.connect(session.transport, { timeout: secondsToMs(seconds) }), timeout]);
+      const prior = session.kind === 'sse' ? undefined : this.owner.priorVerdict();
+      await Promise.race([session.client.connect(session.transport, { timeout: secondsToMs(seconds), ...(prior ? { prior } : {}) }), timeout]);
       session.handshaking = false;
     } catch (error) {
       session.closedByUs = true;
       await this.close(session);
       if (!this.owner.isCurrent(generation)) throw new ServerError('Start was superseded.');
       if (error instanceof UnauthorizedError && session.kind !== 'stdio') {
-        throw new AuthorizationNeeded(session.transport.inner as HttpTransport, error);
+        throw new AuthorizationNeeded(session.transport as HttpTransport, error);
       }
       if (error instanceof ServerError) throw error;
       throw this.describeConnectError(error, session, target);
@@ -235,12 +248,46 @@ export class SessionOpener {
     if (code === 'ECONNREFUSED' || /ECONNREFUSED|fetch failed/.test(text)) {
       return new ServerError(`Cannot reach ${target}: the connection was refused or failed. Is the server running and the "url" right?`, text, error);
     }
-    if (error instanceof StreamableHTTPError || (error as { name?: string })?.name === 'SseError') {
+    if (error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed && this.owner.protocolEra() === 'modern') {
+      return new ServerError(`Server "${name}" does not speak MCP 2026-07-28, and "protocolEra" is "modern". Set it to "auto" or "legacy" in ${this.owner.definition().source.label}.`, text, error);
+    }
+    if (error instanceof SdkHttpError || error instanceof SseError) {
       return new ServerError(`${target} answered with an error: ${text}`, tail, error);
     }
-    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+    if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
       return new ServerError(`Server "${name}" closed the connection during the handshake (${target}).${tail ? ' Its last output is in the server log.' : ''}`, tail, error);
     }
     return new ServerError(`Server "${name}" failed to start: ${text}`, tail, error);
   }
+}
+
+/**
+ * The SDK's stdio transport, under another class so that the SDK probes the era on this very
+ * process instead of a disposable sibling (it runs the sibling only for its exact class).
+ */
+class InPlaceProbeStdioTransport extends StdioClientTransport {}
+
+/**
+ * What `protocolEra` asks of the SDK. `auto` probes with `server/discover` and falls back to
+ * `initialize`. On stdio a silent server counts as legacy once the probe times out, so there the
+ * probe gets at most 10 s of the connect timeout: a legacy server that ignores unknown requests
+ * must not hold every start for 30 s. Over HTTP silence is an outage, so the probe gets it all.
+ */
+export function negotiationFor(era: ProtocolEraSetting, connectSeconds: number, kind: Session['kind'] = 'stdio'): VersionNegotiationOptions {
+  switch (era) {
+    case 'legacy':
+      return { mode: 'legacy' };
+    case 'modern':
+      return { mode: { pin: MODERN_PROTOCOL_VERSION } };
+    case 'auto':
+      return { mode: 'auto', probe: { timeoutMs: kind === 'stdio' ? Math.min(secondsToMs(connectSeconds), 10_000) : secondsToMs(connectSeconds) } };
+  }
+}
+
+/** The HTTP status behind a failed connect, also when the SDK wrapped it into a negotiation failure. */
+function httpStatusOf(error: unknown): number | undefined {
+  if (error instanceof SdkHttpError) return error.status;
+  if (error instanceof SseError) return error.code;
+  const cause = (error as { data?: { cause?: unknown } } | undefined)?.data?.cause;
+  return cause && cause !== error ? httpStatusOf(cause) : undefined;
 }

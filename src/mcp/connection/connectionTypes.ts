@@ -4,10 +4,9 @@
  * connection's machinery so that hosts and features depend only on this, not on the SDK
  * transports behind it. No `vscode` import.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { ClientCapabilities, Progress, Prompt, Resource, ResourceTemplate, Root, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Client, ClientCapabilities, Progress, Prompt, Resource, ResourceTemplateType as ResourceTemplate, Root, Tool } from '@modelcontextprotocol/client';
 import type { HttpLaunch, Launch, ServerDefinition } from '../../config/common/launchDefinition';
-import type { TimeoutSettings } from '../../config/common/serverConfig';
+import type { ProtocolEraSetting, TimeoutSettings } from '../../config/common/serverConfig';
 import type { ChannelLevel, McpLogLevel } from '../../shared/common/logLevels';
 import type { WorkbenchOAuthProvider } from '../auth/oauthProvider';
 import type { TraceRecord } from '../trace';
@@ -65,6 +64,11 @@ export interface StartOptions {
   /** The user asked to sign in: a protected server may open the browser. */
   interactive?: boolean;
 }
+
+export type { ProtocolEraSetting };
+
+/** The 2026-07-28 revision: the one `modern` pins. */
+export const MODERN_PROTOCOL_VERSION = '2026-07-28';
 
 export type ListKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
 

@@ -1,13 +1,12 @@
 /**
  * The lists a server offers (tools, resources, resource templates, prompts): fetched whole
- * across pages, cached per kind for the life of a session, and fetched again when the server
- * says one changed. Kept apart from the connection because how lists are fetched and when a
- * cached one is still good is its own policy (later protocol versions send cache hints).
- * No `vscode` import.
+ * across pages, cached per kind, and fetched again when the server says one changed. How long
+ * a cached list is good follows the server: a 2026-07-28 list result carries a cache hint
+ * (`ttlMs`), and past it the list is fetched again when asked for; a 2025 result has none and
+ * stays good for the session, kept fresh by list-changed notifications. Kept apart from the
+ * connection because this is its own policy. No `vscode` import.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CacheableRequestOptions, Client } from '@modelcontextprotocol/client';
 import { errorText, type ListItems, type ListKind, type ServerLog } from './connectionTypes';
 
 const LIST_KINDS: readonly ListKind[] = ['tools', 'resources', 'resourceTemplates', 'prompts'];
@@ -29,14 +28,23 @@ export function advertisesList(capabilities: Record<string, unknown>, kind: List
 export interface ListSource {
   advertises(kind: ListKind): boolean;
   /** Fetches every page of a list on the current session. */
-  fetch(kind: ListKind): Promise<unknown[]>;
+  fetch(kind: ListKind): Promise<FetchedList>;
   /** A fetched list became the cached one. */
   changed(kind: ListKind): void;
   readonly log: ServerLog;
 }
 
+/** A whole list and the server's cache hint for it. */
+export interface FetchedList {
+  items: unknown[];
+  /** Milliseconds the list stays fresh (2026-07-28 `ttlMs`); undefined: no hint (2025 era). */
+  ttlMs?: number;
+}
+
 interface CacheEntry {
   items?: unknown[];
+  /** When the list goes stale (from `ttlMs`); undefined: good until the server says it changed. */
+  expiresAt?: number;
   /** The refreshes of one kind, one after another. */
   chain: Promise<unknown>;
   /** A refresh is waiting in `chain` that has not started fetching yet. */
@@ -46,7 +54,7 @@ interface CacheEntry {
 export class ListCache {
   private readonly entries = new Map<ListKind, CacheEntry>();
 
-  constructor(private readonly source: ListSource) {}
+  constructor(private readonly source: ListSource, private readonly now: () => number = Date.now) {}
 
   /** Cached list, or undefined when not fetched yet (or not advertised). */
   cached<K extends ListKind>(kind: K): ListItems[K] | undefined {
@@ -61,15 +69,25 @@ export class ListCache {
     this.entries.clear();
   }
 
-  /** The full list (all pages), from cache when fresh. Empty when not advertised. */
+  /** The full list (all pages), from cache while fresh (within its `ttlMs`). Empty when not advertised. */
   async list<K extends ListKind>(kind: K): Promise<ListItems[K]> {
     const cache = this.entries.get(kind);
-    if (cache?.items && !cache.queued) return cache.items as ListItems[K];
-    if (cache) {
+    if (cache?.items && !cache.queued && this.fresh(cache)) return cache.items as ListItems[K];
+    if (cache?.queued) {
       await cache.chain.catch(() => undefined);
       if (cache.items) return cache.items as ListItems[K];
     }
     return this.refresh(kind);
+  }
+
+  /** Whether a cached list may still be served: no hint, or its hint has not run out. */
+  isFresh(kind: ListKind): boolean {
+    const cache = this.entries.get(kind);
+    return !!cache?.items && this.fresh(cache);
+  }
+
+  private fresh(entry: CacheEntry): boolean {
+    return entry.expiresAt === undefined || this.now() < entry.expiresAt;
   }
 
   /**
@@ -88,10 +106,14 @@ export class ListCache {
     entry.queued = true;
     entry.chain = entry.chain.catch(() => undefined).then(async () => {
       entry.queued = false;
-      const items = await this.source.fetch(kind);
+      const { items, ttlMs } = await this.source.fetch(kind);
       if (this.entries.get(kind) === entry) {
+        // A stale list fetched again is often the same: telling the UI only about real changes
+        // keeps a view that lists on every refresh from refetching a 0-ttl list in a loop.
+        const same = entry.items !== undefined && JSON.stringify(entry.items) === JSON.stringify(items);
         entry.items = items;
-        this.source.changed(kind);
+        entry.expiresAt = ttlMs === undefined ? undefined : this.now() + Math.min(Math.max(ttlMs, 0), MAX_TTL_MS);
+        if (!same) this.source.changed(kind);
       }
       return items;
     });
@@ -107,41 +129,41 @@ export class ListCache {
   }
 }
 
-/** Every page of a list, following `nextCursor`; stops at a repeated cursor instead of looping. */
-export async function fetchPages(client: Client, kind: ListKind, pageOptions: () => RequestOptions, log: ServerLog): Promise<unknown[]> {
-  const items: unknown[] = [];
-  const seenCursors = new Set<string>();
-  let cursor: string | undefined;
-  do {
-    const params = cursor ? { cursor } : undefined;
-    const options = pageOptions();
-    let page: { nextCursor?: string } & Record<string, unknown>;
-    switch (kind) {
-      case 'tools':
-        page = await client.listTools(params, options);
-        items.push(...(page.tools as Tool[]));
-        break;
-      case 'resources':
-        page = await client.listResources(params, options);
-        items.push(...(page.resources as Resource[]));
-        break;
-      case 'resourceTemplates':
-        page = await client.listResourceTemplates(params, options);
-        items.push(...(page.resourceTemplates as ResourceTemplate[]));
-        break;
-      case 'prompts':
-        page = await client.listPrompts(params, options);
-        items.push(...(page.prompts as Prompt[]));
-        break;
+/** A server cannot pin a list longer than a day (the SDK caps its own cache the same way). */
+const MAX_TTL_MS = 86_400_000;
+
+/**
+ * Every page of a list: the SDK walks the cursors (stopping at a page that repeats the previous
+ * one, and at 64 pages), keeps page one's cache hint, and stores the tools for its own output
+ * validation. `refresh`, because this cache has already decided the list must be fetched.
+ */
+export async function fetchList(client: Client, kind: ListKind, options: CacheableRequestOptions): Promise<FetchedList> {
+  const refresh: CacheableRequestOptions = { ...options, cacheMode: 'refresh' };
+  let result: Record<string, unknown>;
+  let items: unknown[];
+  switch (kind) {
+    case 'tools': {
+      const page = await client.listTools(undefined, refresh);
+      [result, items] = [page, page.tools];
+      break;
     }
-    cursor = page.nextCursor;
-    if (cursor !== undefined) {
-      if (seenCursors.has(cursor)) {
-        log.log('warn', `The server repeated the cursor ${JSON.stringify(cursor)} while listing ${kind}; stopping there.`);
-        break;
-      }
-      seenCursors.add(cursor);
+    case 'resources': {
+      const page = await client.listResources(undefined, refresh);
+      [result, items] = [page, page.resources];
+      break;
     }
-  } while (cursor !== undefined);
-  return items;
+    case 'resourceTemplates': {
+      const page = await client.listResourceTemplates(undefined, refresh);
+      [result, items] = [page, page.resourceTemplates];
+      break;
+    }
+    case 'prompts': {
+      const page = await client.listPrompts(undefined, refresh);
+      [result, items] = [page, page.prompts];
+      break;
+    }
+  }
+  // `ttlMs` is on the wire result but not in the SDK's public types (2026-07-28 only).
+  const ttlMs = client.getProtocolEra() === 'modern' && typeof result.ttlMs === 'number' ? result.ttlMs : undefined;
+  return { items, ttlMs };
 }

@@ -9,21 +9,22 @@
  * No `vscode` import: the extension, the unit tests and the headless conformance client all
  * drive this same class.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
-  CallToolResultSchema,
+  LOG_LEVEL_META_KEY,
   type CallToolResult,
+  type Client,
   type GetPromptResult,
   type LoggingLevel,
   type ReadResourceResult,
-} from '@modelcontextprotocol/sdk/types.js';
+  type RequestOptions,
+} from '@modelcontextprotocol/client';
 import { Emitter } from '../../shared/common/emitter';
 import type { ServerDefinition } from '../../config/common/launchDefinition';
 import { STOPPED, type ServerState } from '../serverState';
 import { SessionOpener, type Session } from './connectionTransports';
 import { SessionRenewal } from './sessionRenewal';
-import { advertisesList, fetchPages, ListCache } from './listCache';
+import { EraVerdicts } from './eraVerdicts';
+import { advertisesList, fetchList, ListCache } from './listCache';
 import {
   errorText,
   secondsToMs,
@@ -45,6 +46,7 @@ export class McpServerConnection {
   private readonly opener: SessionOpener;
   private readonly renewal: SessionRenewal;
   private readonly lists: ListCache;
+  private readonly verdicts = new EraVerdicts();
 
   private readonly onDidChangeStateEmitter = new Emitter<ServerState>();
   readonly onDidChangeState = this.onDidChangeStateEmitter.event;
@@ -69,6 +71,11 @@ export class McpServerConnection {
       oauth: () => this.renewal.provider,
       isCurrent: (generation) => generation === this.generation,
       stderrLine: (line) => this.onDidWriteStderrEmitter.fire(line),
+      protocolEra: () => this.effective.protocolEra ?? 'auto',
+      probeInPlace: () => this.override !== undefined,
+      // Keyed by the configured launch: under the debugger it is the same server program, so
+      // a debug launch adopts the era of the normal one instead of probing the debuggee.
+      priorVerdict: () => this.verdicts.get(this._definition),
       listChanged: (session, kind) => {
         if (this.session === session) this.lists.refresh(kind).catch(() => undefined);
       },
@@ -95,7 +102,7 @@ export class McpServerConnection {
     });
     this.lists = new ListCache({
       advertises: (kind) => this.advertises(kind),
-      fetch: (kind) => this.renewal.request(`${kind}/list`, (client) => fetchPages(client, kind, () => this.requestOptions(`${kind}/list`), log)),
+      fetch: (kind) => this.renewal.request(`${kind}/list`, (client) => fetchList(client, kind, this.requestOptions(`${kind}/list`))),
       changed: (kind) => this.onDidChangeListEmitter.fire(kind),
       log,
     });
@@ -177,12 +184,16 @@ export class McpServerConnection {
       return;
     }
     this.session = session;
-    const { client, transport } = session;
+    const { client } = session;
     const serverVersion = client.getServerVersion();
-    this.log.log('info', `Connected to ${serverVersion?.name ?? 'server'} ${serverVersion?.version ?? ''} over ${session.kind}, protocol ${transport.negotiatedProtocolVersion ?? 'unknown'}.`);
+    const protocolVersion = client.getNegotiatedProtocolVersion() ?? 'unknown';
+    const era = client.getProtocolEra() ?? 'legacy';
+    this.verdicts.remember(this._definition, era, client.getDiscoverResult());
+    this.log.log('info', `Connected to ${serverVersion?.name ?? 'server'} ${serverVersion?.version ?? ''} over ${session.kind}, protocol ${protocolVersion} (${eraLabel(era)}).`);
     this.setState({
       kind: 'running',
-      protocolVersion: transport.negotiatedProtocolVersion ?? (transport.inner as { protocolVersion?: string }).protocolVersion ?? 'unknown',
+      protocolVersion,
+      era,
       capabilities: (client.getServerCapabilities() ?? {}) as Record<string, unknown>,
       serverInfo: { name: serverVersion?.name ?? '', version: serverVersion?.version ?? '', title: (serverVersion as { title?: string } | undefined)?.title },
       instructions: client.getInstructions(),
@@ -244,17 +255,23 @@ export class McpServerConnection {
     this.onDidWriteStderrEmitter.dispose();
   }
 
-  /** Tells the server the roots changed, if it is running (it will call `roots/list`). */
+  /**
+   * Tells the server the roots changed, if it is running (it will call `roots/list`). A
+   * 2026-07-28 server has no such notification: it asks for roots in each request that needs them.
+   */
   async notifyRootsChanged(): Promise<void> {
     const client = this.client;
-    if (client) await client.sendRootsListChanged().catch((e) => this.log.log('warn', `Could not send roots/list_changed: ${errorText(e)}`));
+    if (client && client.getProtocolEra() !== 'modern') await client.sendRootsListChanged().catch((e) => this.log.log('warn', `Could not send roots/list_changed: ${errorText(e)}`));
   }
 
-  /** Sends `logging/setLevel` when the server supports logging and a level is configured. */
+  /**
+   * Sends `logging/setLevel` when the server supports logging and a level is configured. A
+   * 2026-07-28 server has no session to set it on: the level rides on each request (`meta`).
+   */
   async applyLogLevel(): Promise<void> {
     const level = this.host.serverLogLevel();
     const client = this.client;
-    if (!client || !level || !client.getServerCapabilities()?.logging) return;
+    if (!client || !level || !client.getServerCapabilities()?.logging || client.getProtocolEra() === 'modern') return;
     try {
       await client.setLoggingLevel(level as LoggingLevel, this.requestOptions('logging/setLevel'));
     } catch (error) {
@@ -283,20 +300,57 @@ export class McpServerConnection {
   async callTool(name: string, args: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<CallToolResult> {
     // A plain request, not client.callTool: that one throws away a result whose
     // structuredContent breaks the tool's outputSchema, and the user needs to see both.
+    // On 2026-07-28 an `input_required` answer is fulfilled by the SDK through the client
+    // feature handlers (approval panel) and retried, all inside this one call.
     return this.renewal.request('tools/call', (client) =>
-      client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, this.requestOptions('tools/call', options)));
+      client.request({ method: 'tools/call', params: { name, arguments: args, ...this.meta(client) } }, this.requestOptions('tools/call', options)));
   }
 
   async readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
-    return this.renewal.request('resources/read', (client) => client.readResource({ uri }, this.requestOptions('resources/read', options)));
+    // `refresh`: a read the user asked for shows what the server has now, not a cached copy.
+    return this.renewal.request('resources/read', (client) =>
+      client.readResource({ uri, ...this.meta(client) }, { ...this.requestOptions('resources/read', options), cacheMode: 'refresh' }));
   }
 
   async getPrompt(name: string, args?: Record<string, string>, options: CallOptions = {}): Promise<GetPromptResult> {
-    return this.renewal.request('prompts/get', (client) => client.getPrompt({ name, arguments: args }, this.requestOptions('prompts/get', options)));
+    return this.renewal.request('prompts/get', (client) => client.getPrompt({ name, arguments: args, ...this.meta(client) }, this.requestOptions('prompts/get', options)));
   }
 
+  /**
+   * Follows the changes of a resource (`notifications/resources/updated`, which reach the
+   * client's notification handlers): `resources/subscribe` on 2025-11-25, a
+   * `subscriptions/listen` stream for the URI on 2026-07-28 (which removed resources/subscribe).
+   * Resolves with the function that stops following it on the same session.
+   */
+  async subscribeResource(uri: string): Promise<() => Promise<void>> {
+    const client = this.requireClient();
+    const options = this.requestOptions('resources/subscribe');
+    if (client.getProtocolEra() === 'modern') {
+      const subscription = await client.listen({ resourceSubscriptions: [uri] }, options);
+      return () => subscription.close();
+    }
+    await client.subscribeResource({ uri }, options);
+    return async () => {
+      if (this.client === client) await client.unsubscribeResource({ uri }, this.requestOptions('resources/unsubscribe'));
+    };
+  }
+
+  /** Checks the server answers: `ping` on 2025-11-25; 2026-07-28 removed it, so `server/discover` there. */
   async ping(options: CallOptions = {}): Promise<void> {
-    await this.renewal.request('ping', (client) => client.ping(this.requestOptions('ping', options)));
+    await this.renewal.request('ping', async (client) => {
+      if (client.getProtocolEra() === 'modern') await client.discover(this.requestOptions('server/discover', options));
+      else await client.ping(this.requestOptions('ping', options));
+    });
+  }
+
+  /**
+   * Per-request `_meta` for a 2026-07-28 server: the log level (which replaced
+   * `logging/setLevel`; without it such a server sends no log messages for the request).
+   */
+  private meta(client: Client): { _meta: Record<string, unknown> } | undefined {
+    const level = this.host.serverLogLevel();
+    if (!level || client.getProtocolEra() !== 'modern' || !client.getServerCapabilities()?.logging) return undefined;
+    return { _meta: { [LOG_LEVEL_META_KEY]: level } };
   }
 
   /** SDK request options from the server's timeouts. A progress handler is always set so progress can reset the timer. */
@@ -332,6 +386,8 @@ export class McpServerConnection {
 
   private fail(generation: number, error: unknown): void {
     if (generation !== this.generation) return;
+    // A start that failed may have failed on a stale verdict: the next one probes again.
+    this.verdicts.forget();
     const message = error instanceof ServerError ? error.message : errorText(error);
     const detail = error instanceof ServerError ? error.detail : undefined;
     this.log.log('error', message + (detail ? `\n${detail}` : ''));
@@ -342,4 +398,9 @@ export class McpServerConnection {
     this._state = state;
     this.onDidChangeStateEmitter.fire(state);
   }
+}
+
+/** How the log and tooltips name an era. */
+export function eraLabel(era: 'modern' | 'legacy'): string {
+  return era === 'modern' ? 'stateless 2026 era' : '2025 era, initialize handshake';
 }

@@ -5,10 +5,7 @@
  * the current launch, so signing out goes through here too; and it words what reaches the user
  * when a request still fails. No `vscode` import.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { StreamableHTTPError, type StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { SdkError, SdkErrorCode, SdkHttpError, StreamableHTTPClientTransport, UnauthorizedError, type Client } from '@modelcontextprotocol/client';
 import type { HttpLaunch, ServerDefinition } from '../../config/common/launchDefinition';
 import { AuthorizationNeeded, type HttpTransport, type Session, type SessionOpener } from './connectionTransports';
 import { errorText, ServerError, type ConnectionHost, type ServerLog } from './connectionTypes';
@@ -118,6 +115,7 @@ export class SessionRenewal {
     const { owner } = this;
     let authAttempts = 0;
     let renewed = false;
+    if (this.oauth) this.oauth.refusedScopes = false;
     for (;;) {
       const session = owner.session();
       const client = owner.requireClient();
@@ -128,7 +126,10 @@ export class SessionRenewal {
         if (session && error instanceof UnauthorizedError && this.oauth) {
           // Another request may have authorized meanwhile: then only this one is retried.
           const tokenNow = (await this.oauth.tokens())?.access_token;
-          if (++authAttempts > MAX_AUTH_ATTEMPTS) throw explainTimeout(method, error, owner.definition());
+          if (++authAttempts > MAX_AUTH_ATTEMPTS) {
+            const why = this.oauth.refusedScopes ? ' (HTTP 403 insufficient_scope: it was never granted the scopes it asks for)' : '';
+            throw new ServerError(`Server "${owner.definition().label}" still refused ${method} after ${MAX_AUTH_ATTEMPTS} authorizations${why}.`, undefined, error);
+          }
           if (this.oauth.authorizing || (tokenNow && tokenNow !== tokenBefore)) {
             await this.authorizing?.catch(() => undefined);
           } else {
@@ -137,7 +138,7 @@ export class SessionRenewal {
             if (!allowed) {
               throw new ServerError(`Server "${owner.definition().label}" asks you to sign in again before ${method}. Use "MCP: Sign In to Server".`, undefined, error);
             }
-            await this.completeAuthorization(this.oauth, session.transport.inner as HttpTransport);
+            await this.completeAuthorization(this.oauth, session.transport as HttpTransport);
           }
           continue;
         }
@@ -205,13 +206,13 @@ export class SessionRenewal {
 }
 
 function isSessionGone(session: Session, error: unknown): boolean {
-  return session.kind === 'http' && error instanceof StreamableHTTPError && error.code === 404
-    && !!(session.transport.inner as StreamableHTTPClientTransport).sessionId;
+  return session.kind === 'http' && error instanceof SdkHttpError && error.status === 404
+    && session.transport instanceof StreamableHTTPClientTransport && !!session.transport.sessionId;
 }
 
 /** Rewrites SDK timeouts into messages that name the setting to change. */
 function explainTimeout(method: string, error: unknown, def: ServerDefinition): unknown {
-  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
     const t = def.timeouts;
     const where = `for server "${def.name}" in ${def.source.label}, or the mcpWorkbench.timeouts setting`;
     if (/maximum total timeout/i.test(error.message)) {

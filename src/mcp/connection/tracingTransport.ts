@@ -1,81 +1,125 @@
 /**
- * Wraps any SDK transport to observe every JSON-RPC message in and out: for the protocol
- * trace (method, id, latency) and to learn the negotiated protocol version, which the SDK
- * client does not keep for stdio.
+ * Observes every JSON-RPC message an SDK transport sends and receives, for the protocol trace
+ * (method, id, latency) and the Activity view.
+ *
+ * The transport is instrumented in place rather than wrapped: the v2 SDK recognizes its own
+ * stdio transport by shape (`stderr`, `pid`, its prototype) to run the 2026-07-28
+ * `server/discover` probe on a disposable sibling process, and a wrapper would hide that.
+ *
+ * Multi-round-trip requests (2026-07-28): the SDK answers an `input_required` result by sending
+ * the original request again, on a fresh id, with `inputResponses`. Such a retry is tagged with
+ * its round and the id of the first round, so a reader sees one request in several rounds.
  */
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
 import type { TraceRecord } from '../trace';
 
-type Pending = { method: string; startedAt: number };
+type Pending = { method: string; startedAt: number; target?: string; round: number; originId: string | number };
+type MessageHandler = (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
 
-export class TracingTransport implements Transport {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+/** An `input_required` answer waiting for the SDK's retry. */
+interface AwaitingRetry {
+  method: string;
+  target?: string;
+  round: number;
+  originId: string | number;
+}
 
-  /** Protocol version from the server's `initialize` result. */
-  negotiatedProtocolVersion: string | undefined;
-
+export class MessageTracer {
   private readonly sent = new Map<string | number, Pending>();
   private readonly received = new Map<string | number, Pending>();
-  private initializeId: string | number | undefined;
+  private awaiting: AwaitingRetry[] = [];
 
-  constructor(
-    readonly inner: Transport,
-    private readonly observe: ((record: TraceRecord) => void) | undefined,
-  ) {}
+  constructor(private readonly observe: ((record: TraceRecord) => void) | undefined) {}
 
-  get sessionId(): string | undefined {
-    return this.inner.sessionId;
-  }
-
-  setProtocolVersion(version: string): void {
-    this.inner.setProtocolVersion?.(version);
-  }
-
-  async start(): Promise<void> {
-    this.inner.onmessage = (message, extra) => {
-      this.record('receive', message);
-      this.onmessage?.(message, extra);
-    };
-    this.inner.onclose = () => this.onclose?.();
-    this.inner.onerror = (error) => this.onerror?.(error);
-    await this.inner.start();
-  }
-
-  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    this.record('send', message);
-    await this.inner.send(message, options);
-  }
-
-  async close(): Promise<void> {
-    await this.inner.close();
-  }
-
-  private record(direction: 'send' | 'receive', message: JSONRPCMessage): void {
-    const m = message as { id?: string | number; method?: string; result?: unknown; error?: { code: number; message: string } };
+  record(direction: 'send' | 'receive', message: JSONRPCMessage): void {
+    const m = message as { id?: string | number; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: { code: number; message: string } };
     const outgoing = direction === 'send' ? this.sent : this.received;
     const incoming = direction === 'send' ? this.received : this.sent;
     let record: TraceRecord;
     if (m.method !== undefined && m.id !== undefined) {
-      outgoing.set(m.id, { method: m.method, startedAt: Date.now() });
-      if (direction === 'send' && m.method === 'initialize') this.initializeId = m.id;
-      record = { direction, kind: 'request', method: m.method, id: m.id, message };
+      const target = targetOf(m.params);
+      const retryOf = direction === 'send' && m.params && ('inputResponses' in m.params || 'requestState' in m.params) ? this.takeAwaiting(m.method, target) : undefined;
+      const round = retryOf ? retryOf.round + 1 : 1;
+      const originId = retryOf ? retryOf.originId : m.id;
+      outgoing.set(m.id, { method: m.method, startedAt: Date.now(), target, round, originId });
+      record = { direction, kind: 'request', method: m.method, id: m.id, message, ...(retryOf ? { round, originId } : {}) };
     } else if (m.method !== undefined) {
       record = { direction, kind: 'notification', method: m.method, message };
     } else {
       const pending = m.id !== undefined ? incoming.get(m.id) : undefined;
       if (m.id !== undefined) incoming.delete(m.id);
       const latencyMs = pending ? Date.now() - pending.startedAt : undefined;
-      if (direction === 'receive' && m.id !== undefined && m.id === this.initializeId && m.result) {
-        const version = (m.result as { protocolVersion?: unknown }).protocolVersion;
-        if (typeof version === 'string') this.negotiatedProtocolVersion = version;
+      const rounds = pending && pending.round > 1 ? { round: pending.round, originId: pending.originId } : {};
+      if (pending && direction === 'receive' && m.result?.resultType === 'input_required') {
+        this.awaiting.push({ method: pending.method, target: pending.target, round: pending.round, originId: pending.originId });
+        if (this.awaiting.length > 50) this.awaiting.shift();
+        record = { direction, kind: 'response', method: pending.method, id: m.id, latencyMs, message, inputRequired: true, round: pending.round, originId: pending.originId };
+      } else {
+        record = m.error
+          ? { direction, kind: 'error', method: pending?.method, id: m.id, latencyMs, errorCode: m.error.code, errorMessage: m.error.message, message, ...rounds }
+          : { direction, kind: 'response', method: pending?.method, id: m.id, latencyMs, message, ...rounds };
       }
-      record = m.error
-        ? { direction, kind: 'error', method: pending?.method, id: m.id, latencyMs, errorCode: m.error.code, errorMessage: m.error.message, message }
-        : { direction, kind: 'response', method: pending?.method, id: m.id, latencyMs, message };
     }
     this.observe?.(record);
   }
+
+  /** The newest `input_required` answer to the same method and tool/prompt/resource. */
+  private takeAwaiting(method: string, target: string | undefined): AwaitingRetry | undefined {
+    for (let i = this.awaiting.length - 1; i >= 0; i--) {
+      const entry = this.awaiting[i];
+      if (entry.method === method && entry.target === target) {
+        this.awaiting.splice(i, 1);
+        return entry;
+      }
+    }
+    return undefined;
+  }
+}
+
+/** What a request is about: the tool or prompt name, or the resource URI. */
+function targetOf(params: Record<string, unknown> | undefined): string | undefined {
+  const value = params?.name ?? params?.uri;
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * Makes `transport` report every message to `observe`: its `send` is wrapped, and the
+ * `onmessage` the SDK sets (and may set again, e.g. after the negotiation probe) is wrapped
+ * on the way in. The same transport object is returned, its class and shape unchanged.
+ */
+export function traceTransport<T extends Transport>(transport: T, observe: ((record: TraceRecord) => void) | undefined): T {
+  if (!observe) return transport;
+  const tracer = new MessageTracer(observe);
+  const send = transport.send.bind(transport);
+  transport.send = (message: JSONRPCMessage, options?: TransportSendOptions) => {
+    tracer.record('send', message);
+    return send(message, options);
+  };
+  // Handlers are wrapped once each, and a wrapper read back and set again is unwrapped, so a
+  // handler saved and restored by the SDK never records a message twice.
+  const wrappers = new WeakMap<MessageHandler, MessageHandler>();
+  const originals = new WeakMap<MessageHandler, MessageHandler>();
+  let handler: MessageHandler | undefined;
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    enumerable: true,
+    get: () => {
+      if (!handler) return undefined;
+      let wrapper = wrappers.get(handler);
+      if (!wrapper) {
+        const inner = handler;
+        wrapper = (message, extra) => {
+          tracer.record('receive', message);
+          inner(message, extra);
+        };
+        wrappers.set(inner, wrapper);
+        originals.set(wrapper, inner);
+      }
+      return wrapper;
+    },
+    set: (value: MessageHandler | undefined) => {
+      handler = value ? (originals.get(value) ?? value) : undefined;
+    },
+  });
+  return transport;
 }

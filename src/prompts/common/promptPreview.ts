@@ -3,7 +3,7 @@
  * (roles as headings, text as written, images inline when small, embedded resources as
  * fenced blocks), the plain text sent to chat or copied, and provider-neutral model messages.
  */
-import type { GetPromptResult, PromptMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { GetPromptResult, PromptMessage } from '@modelcontextprotocol/client';
 import type { ModelMessage, ModelContent } from '../../models/common/modelBackend';
 
 /** Images up to this many base64 characters are embedded as data URIs in the preview. */

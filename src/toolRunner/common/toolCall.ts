@@ -3,7 +3,7 @@
  * the user's confirmation, the annotation badges, the storage key of remembered arguments,
  * and how a result or an error becomes what the Run Tool panel shows.
  */
-import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, SdkError, SdkErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/client';
 import { looksLikeMarkdown, renderMarkdown } from '../../shared/common/markdownLite';
 import { validateAgainstSchema, formatIssue } from './schemaValidation';
 import type { ResultBlock, RunOutcome, ToolInfo } from './toolRunnerProtocol';
@@ -121,10 +121,12 @@ export function resultOutcome(result: CallToolResult, tool: Pick<Tool, 'outputSc
 /** A thrown error of a tools/call as the panel shows it. `cancelled` wins: the user asked for it. */
 export function errorOutcome(error: unknown, durationMs: number, cancelled: boolean): RunOutcome {
   if (cancelled) return { kind: 'cancelled', durationMs };
-  if (error instanceof McpError) {
-    // The SDK prefixes "MCP error <code>: " on each side, so a relayed error can carry it twice.
+  if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
+    return { kind: 'failure', message: `The connection to the server closed during the call (${error.message}).`, durationMs };
+  }
+  if (error instanceof ProtocolError) {
+    // A v1 SDK prefixes "MCP error <code>: " on each side, so an error relayed by one can carry it.
     const message = error.message.replace(/^(MCP error -?\d+: )+/, '');
-    if (error.code === ErrorCode.ConnectionClosed) return { kind: 'failure', message: `The connection to the server closed during the call (${message}).`, durationMs };
     return {
       kind: 'protocolError',
       code: error.code,

@@ -31,7 +31,7 @@ suite('Servers tree', function () {
     assert.equal(item.contextValue, 'server.running.stdio');
     assert.equal(item.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
     const tooltip = (item.tooltip as vscode.MarkdownString).value;
-    assert.match(tooltip, /Protocol: `2025-11-25`/);
+    assert.match(tooltip, /Protocol: MCP 2025-11-25 \(initialize handshake\)/);
     assert.match(tooltip, /Capabilities: .*`tools`/);
     assert.match(tooltip.replace(/&nbsp;/g, " "), /Fixture server for MCP Workbench tests/);
     assert.match(tooltip, /Config: folder-a\/\.vscode\/mcp\.json, line \d+/);

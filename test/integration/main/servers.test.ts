@@ -17,7 +17,7 @@ suite('MCP servers in a real workspace', function () {
   });
 
   test('servers from .vscode/mcp.json, .mcp.json and the user setting all start', async () => {
-    assert.deepEqual(api.servers().map((s) => s.definition.name).sort(), ['claude-format', 'fixture-stdio', 'user-server']);
+    assert.deepEqual(api.servers().map((s) => s.definition.name).sort(), ['claude-format', 'fixture-modern', 'fixture-stdio', 'user-server']);
     const stdio = await running(api, 'fixture-stdio');
     const claude = await running(api, 'claude-format');
     const user = await running(api, 'user-server');

@@ -25,6 +25,13 @@ describe('buildDefinitions', () => {
     assert.equal(d.timeouts.request, 5);
     assert.equal(d.timeouts.connect, DEFAULT_TIMEOUTS.connect);
     assert.equal(d.id, '/ws/app/.vscode/mcp.json::a');
+    assert.equal(d.protocolEra, 'auto');
+  });
+
+  it('takes protocolEra from the entry, else from the setting', () => {
+    const text = '{"servers": {"old": {"command": "node", "protocolEra": "legacy"}, "plain": {"command": "node"}}}';
+    const defs = buildDefinitions([doc(text)], { ...ctx(), defaultProtocolEra: 'modern' });
+    assert.deepEqual(defs.map((d) => [d.name, d.protocolEra]), [['old', 'legacy'], ['plain', 'modern']]);
   });
 
   it('reports missing inputs, uses known ones and marks password values secret', () => {

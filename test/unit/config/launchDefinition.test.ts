@@ -26,6 +26,8 @@ describe('diffDefinitions', () => {
     assert.equal(diffDefinitions([base], [{ ...base, launch: { ...base.launch, env: { A: '1' } } as ServerDefinition['launch'] }]).changed.length, 1);
     assert.equal(diffDefinitions([base], [{ ...base, disabled: true }]).changed.length, 1);
     assert.equal(diffDefinitions([{ ...base, missingInputs: ['k'] }], [base]).changed.length, 1);
+    assert.equal(diffDefinitions([base], [{ ...base, protocolEra: 'legacy' }]).changed.length, 1, 'a new era restarts');
+    assert.equal(diffDefinitions([base], [{ ...base, protocolEra: 'auto' }]).changed.length, 0, 'absent means auto');
   });
 
   it('labels servers that share a name with their source', () => {

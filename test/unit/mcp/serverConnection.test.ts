@@ -7,9 +7,20 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
+import { createClientFeatures } from '../../../src/mcp/clientFeatures';
 import { startHttpFixture } from '../../fixtures/servers/httpServer';
 import { startSseFixture } from '../../fixtures/servers/sseServer';
 import { definition, recordingHost, RecordingLog, stdioLaunch, textOf, waitFor } from './testHost';
+
+/** The pid of the session's server process (in protocolEra auto the SDK also runs a short-lived probe process). */
+function sessionPid(c: McpServerConnection): number {
+  return (c.client as unknown as { transport: { pid: number } }).transport.pid;
+}
+
+/** The events the fixture recorded for one process. */
+function eventsOf(record: string, pid: number): string[] {
+  return fs.readFileSync(record, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { event: string; pid: number }).filter((e) => e.pid === pid).map((e) => e.event);
+}
 
 describe('McpServerConnection', function () {
   this.timeout(20000);
@@ -89,6 +100,37 @@ describe('McpServerConnection', function () {
       assert.ok(!log.lines.some((l) => l.level === 'error'), 'nothing is logged as an error');
     });
 
+    it('answers sampling and elicitation requests of a 2025 server with the client feature handlers', async () => {
+      const asked: string[] = [];
+      const host = {
+        ...recordingHost(),
+        clientFeatures: createClientFeatures({
+          sample: async (_s, params) => {
+            asked.push(`sample ${JSON.stringify(params.messages[0].content)}`);
+            return { role: 'assistant', model: 'test-model', content: { type: 'text', text: 'sampled' } };
+          },
+          elicitForm: async (_s, params) => {
+            asked.push(`elicit ${params.message}`);
+            return { action: 'accept', content: { x: 'given' } };
+          },
+          elicitUrl: async () => ({ action: 'decline' }),
+          elicitationComplete: () => undefined,
+        }),
+      };
+      const { c } = connect(definition(stdioLaunch()), host);
+      await c.start();
+      const sampled = JSON.parse(textOf(await c.callTool('sample', { prompt: 'hi' })));
+      assert.equal(sampled.ok, true);
+      assert.equal(sampled.result.model, 'test-model');
+      const elicited = JSON.parse(textOf(await c.callTool('elicit', { schema: { type: 'object', properties: { x: { type: 'string' } } } })));
+      assert.deepEqual(elicited.result, { action: 'accept', content: { x: 'given' } });
+      assert.equal(asked.length, 2);
+      assert.match(asked[0], /hi/);
+      // On this era they came as server→client requests.
+      assert.ok(host.traces.some((t) => t.direction === 'receive' && t.kind === 'request' && t.method === 'sampling/createMessage'));
+      assert.ok(host.traces.some((t) => t.direction === 'receive' && t.kind === 'request' && t.method === 'elicitation/create'));
+    });
+
     it('passes env (with null removing variables), envFile and cwd to the process', async () => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwb-'));
       fs.writeFileSync(path.join(dir, '.env'), 'FROM_FILE=file-value\nOVERRIDDEN=file\n');
@@ -164,9 +206,10 @@ describe('McpServerConnection', function () {
       const record = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwb-')), 'events.jsonl');
       const { c } = connect(definition(stdioLaunch({ FIXTURE_RECORD: record })));
       await c.start();
+      const pid = sessionPid(c);
       await c.stop();
       assert.equal(c.state.kind, 'stopped');
-      const events = fs.readFileSync(record, 'utf8').trim().split('\n').map((l) => JSON.parse(l).event);
+      const events = eventsOf(record, pid);
       assert.ok(events.includes('stdinClosed'), events.join());
       assert.ok(!events.includes('sigterm'));
     });
@@ -176,9 +219,9 @@ describe('McpServerConnection', function () {
       const record = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwb-')), 'events.jsonl');
       const { c } = connect(definition(stdioLaunch({ FIXTURE_RECORD: record, FIXTURE_IGNORE_STDIN_CLOSE: '1', FIXTURE_IGNORE_SIGTERM: '1' })));
       await c.start();
-      const pid = JSON.parse(fs.readFileSync(record, 'utf8').split('\n')[0]).pid as number;
+      const pid = sessionPid(c);
       await c.stop();
-      const events = fs.readFileSync(record, 'utf8').trim().split('\n').map((l) => JSON.parse(l).event);
+      const events = eventsOf(record, pid);
       assert.deepEqual(events.filter((e) => e === 'stdinClosed' || e === 'sigterm'), ['stdinClosed', 'sigterm']);
       await waitFor(() => !isAlive(pid), 'the process to be killed', 3000);
     });
@@ -187,7 +230,7 @@ describe('McpServerConnection', function () {
       const record = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwb-')), 'events.jsonl');
       const { c } = connect(definition(stdioLaunch({ FIXTURE_RECORD: record })));
       await c.start();
-      const pid = JSON.parse(fs.readFileSync(record, 'utf8').split('\n')[0]).pid as number;
+      const pid = sessionPid(c);
       await c.callTool('stderr', { text: 'about to die' });
       process.kill(pid, 'SIGKILL');
       await waitFor(() => c.state.kind === 'error', 'the error state');
@@ -230,7 +273,8 @@ describe('McpServerConnection', function () {
         await c.start();
         assert.equal(c.state.kind, 'running');
         if (c.state.kind === 'running') assert.equal(c.state.transport, 'sse');
-        assert.deepEqual(server.stats.requests.slice(0, 2), ['POST /sse', 'GET /sse']);
+        // protocolEra auto: the server/discover probe POST, the initialize POST, then the SSE GET.
+        assert.deepEqual(server.stats.requests.slice(0, 3), ['POST /sse', 'POST /sse', 'GET /sse']);
         assert.match(log.text('info'), /Streamable HTTP was refused \(HTTP 405\); trying the legacy HTTP\+SSE transport/);
         assert.equal(textOf(await c.callTool('echo', { text: 'old' })), 'echo: old');
       } finally {

@@ -11,7 +11,7 @@ describe('ServerRegistry', function () {
   let policy: RegistryPolicy & { blocked?: string; provide?: boolean };
   const pid = async (id: string) => {
     const c = registry.get(id)!;
-    return (c.client as unknown as { transport?: { inner?: { pid?: number } } })?.transport?.inner?.pid;
+    return (c.client as unknown as { transport?: { pid?: number } })?.transport?.pid;
   };
 
   beforeEach(() => {

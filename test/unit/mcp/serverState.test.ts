@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { countStates, describeState, isRunning, stateIcon, type ServerState } from '../../../src/mcp/serverState';
 
 describe('serverState', () => {
-  const running: ServerState = { kind: 'running', protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 's', version: '1' }, transport: 'stdio' };
+  const running: ServerState = { kind: 'running', protocolVersion: '2025-11-25', era: 'legacy', capabilities: {}, serverInfo: { name: 's', version: '1' }, transport: 'stdio' };
   const states: ServerState[] = [running, { kind: 'starting' }, { kind: 'error', message: 'boom' }, { kind: 'stopped', reason: 'the workspace is not trusted' }, { kind: 'stopped' }, { kind: 'needsAuth', message: 'token expired' }];
 
   it('describes each state for the UI', () => {

@@ -78,6 +78,26 @@ describe('config language server: completions', () => {
   });
 });
 
+describe('config language server: protocolEra', () => {
+  it('offers the eras as values and is a key of a server', async () => {
+    const d = doc(`{ "servers": { "a": { "command": "node", "protocolEra": "" } } }`);
+    const s = service();
+    const eras = await s.completions(d, at(d, '"protocolEra": "', 16), context({ hostProvidesJsonSchema: false }));
+    assert.deepEqual(labels(eras).map((l) => l.replace(/"/g, '')).sort(), ['auto', 'legacy', 'modern']);
+    const keys = await s.completions(doc(`{ "servers": { "a": { "command": "node",  } } }`), at(doc(`{ "servers": { "a": { "command": "node",  } } }`), '"node",', 8), context({ hostProvidesJsonSchema: false }));
+    assert.ok(labels(keys).some((l) => l.includes('protocolEra')));
+  });
+
+  it('reports an unknown era and accepts the three known ones', async () => {
+    const bad = await service().diagnostics(doc(`{ "servers": { "a": { "command": "node", "protocolEra": "2026" } } }`), context());
+    assert.ok(bad.some((x) => /"protocolEra" of server "a" must be "auto", "modern"/.test(String(x.message))), JSON.stringify(bad));
+    for (const era of ['auto', 'modern', 'legacy']) {
+      const ok = await service().diagnostics(doc(`{ "servers": { "a": { "command": "node", "protocolEra": "${era}" } } }`), context());
+      assert.ok(!ok.some((x) => /protocolEra/.test(String(x.message))), `${era}: ${JSON.stringify(ok)}`);
+    }
+  });
+});
+
 describe('config language server: hovers', () => {
   it('shows what a variable resolves to', async () => {
     const d = doc(`{ "servers": { "a": { "command": "node", "args": ["\${workspaceFolder}/x", "\${env:HOME}", "\${env:GITHUB_TOKEN}", "\${nope}"] } } }`);

@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { buildFormModel, constraintHints, fieldAt, type ArrayField, type ChoiceField, type FormField, type ObjectField } from '../../../src/toolRunner/common/schemaFields';
 import { sampleInputSchema as schema } from './sampleInputSchema';
+import { validateAgainstSchema } from '../../../src/toolRunner/common/schemaValidation';
+import { DEFS_SCHEMA } from '../../fixtures/servers/modernServer';
 
 const field = (root: ObjectField, name: string): FormField => {
   const found = root.fields.find((f) => f.name === name);
@@ -86,6 +88,17 @@ describe('schemaFields', () => {
       assert.deepEqual(at.fields.map((f) => f.name), ['x', 'y']);
       const both = m.root.fields[1] as ObjectField;
       assert.deepEqual(both.fields.map((f) => [f.name, f.required]), [['a', false], ['b', true]]);
+    });
+
+    it('builds the form of a 2026 tool whose 2020-12 schema uses $schema, $defs and $ref (the fixture tool "address")', () => {
+      const m = buildFormModel(DEFS_SCHEMA);
+      assert.deepEqual(m.unsupported, []);
+      assert.deepEqual(m.root.fields.map((f) => [f.name, f.kind, f.required]), [['name', 'string', true], ['home', 'object', true]]);
+      const home = m.root.fields[1] as ObjectField;
+      assert.deepEqual(home.fields.map((f) => [f.name, f.required]), [['street', false], ['city', true]]);
+      assert.equal(validateAgainstSchema(DEFS_SCHEMA, { name: 'Ada', home: { city: 'London' } }).valid, true);
+      const extra = validateAgainstSchema(DEFS_SCHEMA, { name: 'Ada', home: { city: 'London', planet: 'Earth' } });
+      assert.equal(extra.valid, false, 'additionalProperties: false inside the $ref target applies');
     });
 
     it('marks unsupported parts as JSON fields and says why', () => {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { looksLikeMarkdown, renderMarkdown } from '../../../src/shared/common/markdownLite';
 import { argumentsPreview, contentBlock, errorOutcome, needsConfirmation, rememberedArgumentsKey, resultOutcome, toolBadges } from '../../../src/toolRunner/common/toolCall';
 import { parseFromWebview } from '../../../src/toolRunner/common/toolRunnerProtocol';
@@ -51,10 +51,11 @@ describe('toolCall', () => {
   });
 
   it('tells protocol errors, failures and cancellation apart', () => {
-    assert.deepEqual(errorOutcome(new McpError(ErrorCode.InvalidParams, 'Unknown tool: x'), 3, false), { kind: 'protocolError', code: -32602, message: 'Unknown tool: x', durationMs: 3 });
-    assert.equal((errorOutcome(new McpError(ErrorCode.InvalidParams, 'MCP error -32602: Unknown tool: x'), 3, false) as { message: string }).message, 'Unknown tool: x');
+    assert.deepEqual(errorOutcome(new ProtocolError(ProtocolErrorCode.InvalidParams, 'Unknown tool: x'), 3, false), { kind: 'protocolError', code: -32602, message: 'Unknown tool: x', durationMs: 3 });
+    assert.equal((errorOutcome(new ProtocolError(ProtocolErrorCode.InvalidParams, 'MCP error -32602: Unknown tool: x'), 3, false) as { message: string }).message, 'Unknown tool: x');
     assert.equal(errorOutcome(new Error('tools/call got no answer within 60 s. Raise "timeouts.request"'), 3, false).kind, 'failure');
     assert.equal(errorOutcome(new Error('AbortError'), 3, true).kind, 'cancelled');
+    assert.equal(errorOutcome(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'), 3, false).kind, 'failure');
   });
 
   describe('markdown', () => {
