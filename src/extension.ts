@@ -18,6 +18,7 @@ import { registerServerTree } from './servers/registerServerTree';
 import { registerStatusBar } from './servers/statusBar';
 import { registerToolRunner } from './toolRunner/registerToolRunner';
 import { Workbench } from './workbench';
+import { showErrorMessage } from './shared/notifications';
 
 let workbench: Workbench | undefined;
 
@@ -44,7 +45,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
     );
     // The Servers view's welcome ("no servers configured") must not show before config was read.
     wb.ready.finally(() => void vscode.commands.executeCommand('setContext', 'mcpWorkbench.configLoaded', true)).catch(() => undefined);
-    wb.ready.catch((error) => void vscode.window.showErrorMessage(vscode.l10n.t('MCP Workbench could not read its configuration: {0}', String(error))));
+    wb.ready.catch((error) => void showErrorMessage(vscode.l10n.t('MCP Workbench could not read its configuration: {0}', String(error))));
     return {
       ready: wb.ready,
       servers: () => wb.registry.all(),
@@ -54,7 +55,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
       testing: { serverTree: serverTree.provider },
     };
   } catch (error) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('MCP Workbench failed to activate: {0}', String(error)));
+    void showErrorMessage(vscode.l10n.t('MCP Workbench failed to activate: {0}', String(error)));
     throw error;
   }
 }
@@ -65,10 +66,10 @@ function registerFailureNotifications(wb: Workbench): vscode.Disposable {
     if (state.kind !== 'error') return;
     const show = vscode.l10n.t('Show Output');
     const open = vscode.l10n.t('Open Configuration');
-    void vscode.window.showErrorMessage(`MCP ${connection.definition.label}: ${state.message}`, show, open).then((answer) => {
+    void showErrorMessage(`MCP ${connection.definition.label}: ${state.message}`, show, open).then((answer) => {
       if (answer === show) wb.outputs.show(connection.definition);
       if (answer === open) {
-        openServerConfig(connection).catch((error) => void vscode.window.showErrorMessage(
+        openServerConfig(connection).catch((error) => void showErrorMessage(
           vscode.l10n.t('Could not open the configuration of {0}: {1}', connection.definition.label, error instanceof Error ? error.message : String(error))));
       }
     });

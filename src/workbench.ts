@@ -19,6 +19,7 @@ import { mergePaths, readLoginShellPath } from './mcp/commandResolution';
 import type { ClientFeatures, ConnectionAuthHost, ConnectionHost } from './mcp/serverConnection';
 import { ServerRegistry } from './mcp/serverRegistry';
 import { ServerOutputs } from './servers/serverOutputs';
+import { showErrorMessage } from './shared/notifications';
 
 export const UNTRUSTED_REASON = 'the workspace is not trusted; servers defined by the workspace start only in a trusted workspace';
 
@@ -110,7 +111,7 @@ export class Workbench implements vscode.Disposable {
   }
 
   private reportReloadError(error: unknown): void {
-    void vscode.window.showErrorMessage(vscode.l10n.t('MCP Workbench could not apply the configuration: {0}', error instanceof Error ? error.message : String(error)));
+    void showErrorMessage(vscode.l10n.t('MCP Workbench could not apply the configuration: {0}', error instanceof Error ? error.message : String(error)));
   }
 
   private readSettings(): void {

@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { durationOf, formatBytes, formatDuration, type ActivityEntry, type ActivityLog } from './common/activityLog';
+import { escapeMarkdown, revealControlCharacters } from '../shared/common/untrustedText';
 
 export const REFRESH_MS = 250;
 
@@ -40,9 +41,9 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityEnt
   }
 
   getTreeItem(entry: ActivityEntry): vscode.TreeItem {
-    const item = new vscode.TreeItem(entry.method, vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(revealControlCharacters(entry.method), vscode.TreeItemCollapsibleState.None);
     item.id = `activity-${entry.seq}`;
-    item.description = describe(entry);
+    item.description = revealControlCharacters(describe(entry));
     item.iconPath = iconFor(entry);
     item.tooltip = tooltipFor(entry);
     item.contextValue = entry.rerun ? RERUNNABLE_CONTEXT : entry.kind === 'request' ? 'activityRequest' : 'activityNotification';
@@ -108,7 +109,7 @@ function iconFor(entry: ActivityEntry): vscode.ThemeIcon {
 
 function tooltipFor(entry: ActivityEntry): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**${escape(entry.method)}**${entry.id !== undefined ? ` #${escape(String(entry.id))}` : ''}\n\n`);
+  md.appendMarkdown(`**${escapeMarkdown(entry.method)}**${entry.id !== undefined ? ` #${escapeMarkdown(String(entry.id))}` : ''}\n\n`);
   const duration = durationOf(entry);
   const rows: [string, string][] = [
     [vscode.l10n.t('Server'), entry.serverLabel],
@@ -119,10 +120,6 @@ function tooltipFor(entry: ActivityEntry): vscode.MarkdownString {
   if (duration !== undefined && entry.kind === 'request') rows.push([vscode.l10n.t('Duration'), formatDuration(duration)]);
   rows.push([entry.kind === 'request' ? vscode.l10n.t('Request size') : vscode.l10n.t('Size'), formatBytes(entry.requestSize)]);
   if (entry.responseSize !== undefined) rows.push([vscode.l10n.t('Response size'), formatBytes(entry.responseSize)]);
-  md.appendMarkdown(rows.map(([k, v]) => `${escape(k)}: ${escape(v)}`).join('  \n'));
+  md.appendMarkdown(rows.map(([k, v]) => `${escapeMarkdown(k)}: ${escapeMarkdown(v)}`).join('  \n'));
   return md;
-}
-
-function escape(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 }

@@ -11,6 +11,7 @@ import { isLoopbackRedirect, listenForLoopbackRedirect } from '../mcp/loopbackRe
 import { WorkbenchOAuthProvider, parseAuthorizationResponse, type AuthorizationResponse, type OAuthStore } from '../mcp/oauthProvider';
 import type { ConnectionAuthHost, McpServerConnection } from '../mcp/serverConnection';
 import type { Workbench } from '../workbench';
+import { showErrorMessage, showInformationMessage, showWarningMessage, withNotificationProgress } from '../shared/notifications';
 
 export const CALLBACK_PATH = '/oauth/callback';
 const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
@@ -44,7 +45,7 @@ export class OAuthCallbacks implements vscode.UriHandler {
     const response = parseAuthorizationResponse(`http://callback/?${uri.query}`);
     const waiter = response.state !== undefined ? this.waiting.get(response.state) : undefined;
     if (waiter) waiter(response);
-    else void vscode.window.showWarningMessage(vscode.l10n.t('MCP: an OAuth redirect arrived that no sign-in is waiting for; it was ignored.'));
+    else void showWarningMessage(vscode.l10n.t('MCP: an OAuth redirect arrived that no sign-in is waiting for; it was ignored.'));
   }
 
   wait(state: string, signal: AbortSignal): Promise<AuthorizationResponse> {
@@ -87,8 +88,7 @@ export function registerAuth(workbench: Workbench): vscode.Disposable[] {
    * one is delivered through the URI handler, not by a listener of ours.
    */
   const authorizeInBrowser = (server: ServerDefinition, listenOnLoopback: boolean) => (authorizationUrl: URL, redirectUrl: string): Promise<AuthorizationResponse> =>
-    Promise.resolve(vscode.window.withProgress({
-      location: vscode.ProgressLocation.Notification,
+    Promise.resolve(withNotificationProgress({
       title: vscode.l10n.t('Signing in to MCP server {0} in your browser…', server.label),
       cancellable: true,
     }, async (_progress, token) => {
@@ -121,7 +121,7 @@ export function registerAuth(workbench: Workbench): vscode.Disposable[] {
     mayPrompt: async (server, reason) => {
       if (reason === 'start') return false;
       const signIn = vscode.l10n.t('Sign In');
-      const answer = await vscode.window.showInformationMessage(
+      const answer = await showInformationMessage(
         vscode.l10n.t('MCP server {0} asks you to sign in again (for example for more permissions).', server.label), signIn);
       return answer === signIn;
     },
@@ -133,7 +133,7 @@ export function registerAuth(workbench: Workbench): vscode.Disposable[] {
     if (id) return workbench.registry.find(id);
     const candidates = workbench.registry.all().filter((c) => c.definition.launch.type !== 'stdio');
     if (candidates.length === 0) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('No HTTP MCP server is configured; only HTTP servers use sign-in.'));
+      void showInformationMessage(vscode.l10n.t('No HTTP MCP server is configured; only HTTP servers use sign-in.'));
       return undefined;
     }
     if (candidates.length === 1) return candidates[0];
@@ -149,7 +149,7 @@ export function registerAuth(workbench: Workbench): vscode.Disposable[] {
   const signIn = async (connection: McpServerConnection) => {
     const def = connection.definition;
     if (def.source.scope === 'workspace' && !vscode.workspace.isTrusted) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('MCP server {0} is defined by the workspace, which is not trusted.', def.label));
+      void showWarningMessage(vscode.l10n.t('MCP server {0} is defined by the workspace, which is not trusted.', def.label));
       return;
     }
     await connection.signIn();
@@ -164,10 +164,10 @@ export function registerAuth(workbench: Workbench): vscode.Disposable[] {
     if (notified.has(connection)) return;
     notified.add(connection);
     const action = vscode.l10n.t('Sign In');
-    void vscode.window.showInformationMessage(`MCP ${connection.definition.label}: ${state.message}`, action).then((answer) => {
+    void showInformationMessage(`MCP ${connection.definition.label}: ${state.message}`, action).then((answer) => {
       notified.delete(connection);
       if (answer === action) {
-        signIn(connection).catch((error) => void vscode.window.showErrorMessage(
+        signIn(connection).catch((error) => void showErrorMessage(
           vscode.l10n.t('Could not sign in to MCP server {0}: {1}', connection.definition.label, error instanceof Error ? error.message : String(error))));
       }
     });
@@ -189,7 +189,7 @@ export function registerAuth(workbench: Workbench): vscode.Disposable[] {
       const connection = await find(arg, vscode.l10n.t('Server to sign out of'));
       if (!connection) return;
       await connection.signOut();
-      void vscode.window.showInformationMessage(vscode.l10n.t('Signed out of MCP server {0}.', connection.definition.label));
+      void showInformationMessage(vscode.l10n.t('Signed out of MCP server {0}.', connection.definition.label));
     }),
     workbench.registry.forEachConnection(watch),
     new vscode.Disposable(() => {

@@ -9,6 +9,7 @@ import { ManualBackend, type ManualAnswer } from './common/manualBackend';
 import type { ModelBackend, ModelInfo, ModelRequest, ModelResponse } from './common/modelBackend';
 import { OPENAI_KEY_SECRET, OpenAiCompatibleBackend } from './common/openAiCompatibleBackend';
 import { VscodeLmBackend } from './vscodeLmBackend';
+import { showInformationMessage } from '../shared/notifications';
 
 export type { ModelInfo, ModelRequest, ModelResponse } from './common/modelBackend';
 
@@ -100,7 +101,7 @@ export async function setOpenAiApiKey(context: vscode.ExtensionContext): Promise
   if (key === undefined) return;
   if (key.trim()) await context.secrets.store(OPENAI_KEY_SECRET, key.trim());
   else await context.secrets.delete(OPENAI_KEY_SECRET);
-  void vscode.window.showInformationMessage(key.trim() ? vscode.l10n.t('The API key is stored.') : vscode.l10n.t('The stored API key was removed.'));
+  void showInformationMessage(key.trim() ? vscode.l10n.t('The API key is stored.') : vscode.l10n.t('The stored API key was removed.'));
 }
 
 const services = new WeakMap<vscode.ExtensionContext, { service: ModelService; manual: ManualBackend }>();

@@ -13,6 +13,7 @@ import { ErrorCode, McpError, type ReadResourceResult } from '@modelcontextproto
 import { isTextMime, resourceFileName } from './common/resourceNames';
 import type { McpServerConnection } from '../mcp/serverConnection';
 import type { ServerRegistry } from '../mcp/serverRegistry';
+import { showWarningMessage } from '../shared/notifications';
 
 export const RESOURCE_SCHEME = 'mcp-resource';
 /** Spec: "Resource not found" error code of resources/read. */
@@ -132,7 +133,7 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
         try {
           this.put(serverId, resourceUri, await this.read(connection, resourceUri));
         } catch (error) {
-          void vscode.window.showWarningMessage(describeReadError(connection.definition.label, resourceUri, error)
+          void showWarningMessage(describeReadError(connection.definition.label, resourceUri, error)
             ?? vscode.l10n.t('Reading {0} again was cancelled.', resourceUri));
           return;
         }

@@ -9,6 +9,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { McpServerConnection } from '../mcp/serverConnection';
 import type { ServerRegistry } from '../mcp/serverRegistry';
 import { parseResourceDocumentUri, resourceKey, type ResourceFileSystem } from './resourceFileSystem';
+import { showWarningMessage } from '../shared/notifications';
 
 interface Subscription {
   serverId: string;
@@ -92,7 +93,7 @@ export class ResourceSubscriptions implements vscode.Disposable {
       this.subscribed.set(key, { serverId, resourceUri, client });
       client.subscribeResource({ uri: resourceUri }, connection.requestOptions('resources/subscribe')).catch((error: unknown) => {
         if (this.subscribed.get(key)?.client === client) this.subscribed.delete(key);
-        void vscode.window.showWarningMessage(vscode.l10n.t('MCP server "{0}" refused to subscribe to {1}; the editor will not follow changes: {2}',
+        void showWarningMessage(vscode.l10n.t('MCP server "{0}" refused to subscribe to {1}; the editor will not follow changes: {2}',
           connection.definition.label, resourceUri, error instanceof Error ? error.message : String(error)));
       });
     }

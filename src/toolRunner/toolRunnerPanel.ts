@@ -15,6 +15,7 @@ import type { McpServerConnection } from '../mcp/serverConnection';
 import type { Workbench } from '../workbench';
 import { webviewHtml, webviewResourceRoots } from '../shared/webviewHtml';
 import { approvalActivity } from '../approval/common/approvalActivity';
+import { showErrorMessage, showWarningMessage, withNotificationProgress } from '../shared/notifications';
 
 /**
  * Asks the user whether to run a tool that is not marked read-only. This is the one step
@@ -27,7 +28,7 @@ export const confirmWithModal: ConfirmCall = async (tool, serverLabel, args) => 
   const why = tool.annotations?.destructiveHint === true
     ? vscode.l10n.t('The tool says it may make destructive changes.')
     : vscode.l10n.t('The tool is not marked read-only: it may change things.');
-  const answer = await vscode.window.showWarningMessage(
+  const answer = await showWarningMessage(
     vscode.l10n.t('Run "{0}" on server "{1}"?', tool.title ?? tool.name, serverLabel),
     { modal: true, detail: `${why}\n\n${vscode.l10n.t('Arguments:')}\n${argumentsPreview(args)}` },
     run,
@@ -274,8 +275,8 @@ export class ToolRunnerPanel implements vscode.Disposable {
           delay = 0;
           continue;
         }
-        await vscode.window.withProgress(
-          { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+        await withNotificationProgress(
+          { title, cancellable: true },
           async (progress, token) => {
             notification = progress;
             if (lastMessage) progress.report({ message: lastMessage, increment: reported || undefined });
@@ -327,7 +328,7 @@ export class ToolRunnerPanel implements vscode.Disposable {
         try {
           await vscode.commands.executeCommand('mcpWorkbench.openResource', { serverId: this.serverId, uri: message.uri });
         } catch (error) {
-          void vscode.window.showErrorMessage(vscode.l10n.t('Could not open the resource {0}: {1}', message.uri, error instanceof Error ? error.message : String(error)));
+          void showErrorMessage(vscode.l10n.t('Could not open the resource {0}: {1}', message.uri, error instanceof Error ? error.message : String(error)));
         }
         return;
       case 'saveBlob':
@@ -343,7 +344,7 @@ export class ToolRunnerPanel implements vscode.Disposable {
     const item = this.last?.requestId === requestId ? this.last.result?.content?.[index] : undefined;
     const resource = item?.type === 'resource' ? item.resource : undefined;
     if (!resource || !('blob' in resource) || typeof resource.blob !== 'string') {
-      void vscode.window.showErrorMessage(vscode.l10n.t('That result is no longer available; run the tool again to save it.'));
+      void showErrorMessage(vscode.l10n.t('That result is no longer available; run the tool again to save it.'));
       return;
     }
     const name = decodeURIComponent(resource.uri.split(/[/\\]/).filter(Boolean).pop() ?? 'resource').replace(/[^\w.-]+/g, '_') || 'resource';
@@ -353,7 +354,7 @@ export class ToolRunnerPanel implements vscode.Disposable {
     try {
       await vscode.workspace.fs.writeFile(target, Buffer.from(resource.blob, 'base64'));
     } catch (error) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Could not save {0}: {1}', target.fsPath, error instanceof Error ? error.message : String(error)));
+      void showErrorMessage(vscode.l10n.t('Could not save {0}: {1}', target.fsPath, error instanceof Error ? error.message : String(error)));
     }
   }
 
