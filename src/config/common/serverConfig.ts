@@ -106,6 +106,39 @@ export interface ParsedConfig {
   servers: ParsedServer[];
   inputs: InputDefinition[];
   problems: ConfigProblem[];
+  /** The text nests deeper than MAX_NESTING: it was not parsed at all (see `parseJsonTree`). */
+  tooDeep?: true;
+}
+
+/**
+ * How deep a config may nest ({ and [). Real files stay below 10; jsonc-parser (like every
+ * recursive parser) overflows the stack at a few thousand, and one hostile file must not take
+ * the reload of every config source, or the language server, down with it.
+ */
+export const MAX_NESTING = 64;
+
+/** Where `text` first nests deeper than `max`, found by the (iterative) scanner; undefined if it never does. */
+export function excessiveNesting(text: string, max = MAX_NESTING): { offset: number } | undefined {
+  const scanner = jsonc.createScanner(text, false);
+  let depth = 0;
+  for (let token = scanner.scan(); token !== jsonc.SyntaxKind.EOF; token = scanner.scan()) {
+    if (token === jsonc.SyntaxKind.OpenBraceToken || token === jsonc.SyntaxKind.OpenBracketToken) {
+      if (++depth > max) return { offset: scanner.getTokenOffset() };
+    } else if (token === jsonc.SyntaxKind.CloseBraceToken || token === jsonc.SyntaxKind.CloseBracketToken) {
+      depth = Math.max(0, depth - 1);
+    }
+  }
+  return undefined;
+}
+
+/** The problem reported for a text that nests too deep. */
+export function nestingProblem(offset: number): ConfigProblem {
+  return { severity: 'error', message: `The JSON is nested more than ${MAX_NESTING} levels deep; it is not read.`, offset, length: 1 };
+}
+
+/** `jsonc.parseTree`, or undefined (nothing parsed) when the text nests deeper than MAX_NESTING. */
+export function parseJsonTree(text: string, errors?: jsonc.ParseError[], options?: jsonc.ParseOptions): jsonc.Node | undefined {
+  return excessiveNesting(text) ? undefined : jsonc.parseTree(text, errors, options);
 }
 
 const TYPE_DIALECTS: Record<string, TransportType> = {
@@ -121,6 +154,8 @@ const TYPE_DIALECTS: Record<string, TransportType> = {
  * a position, and every entry that can be understood is still returned.
  */
 export function parseConfigText(text: string, preferredFormat?: ConfigFormat): ParsedConfig {
+  const deep = excessiveNesting(text);
+  if (deep) return { format: undefined, servers: [], inputs: [], problems: [nestingProblem(deep.offset)], tooDeep: true };
   const problems: ConfigProblem[] = [];
   const syntaxErrors: jsonc.ParseError[] = [];
   const root = jsonc.parseTree(text, syntaxErrors, { allowTrailingComma: true, disallowComments: false });
@@ -173,7 +208,15 @@ export function parseConfigText(text: string, preferredFormat?: ConfigFormat): P
 /** Parses a `{ name: entry }` map given as a plain value (the `mcpWorkbench.servers` setting). */
 export function parseServerMapValue(value: unknown): { servers: ParsedServer[]; problems: ConfigProblem[] } {
   const problems: ConfigProblem[] = [];
-  const text = JSON.stringify(value ?? {});
+  let text: string;
+  try {
+    text = JSON.stringify(value ?? {});
+  } catch {
+    // Only a value nested deep enough to exhaust the stack gets here (settings cannot hold cycles).
+    return { servers: [], problems: [nestingProblem(0)] };
+  }
+  const deep = excessiveNesting(text);
+  if (deep) return { servers: [], problems: [nestingProblem(deep.offset)] };
   const node = jsonc.parseTree(text);
   if (!node) return { servers: [], problems };
   return { servers: parseServerMap(node, problems), problems };
