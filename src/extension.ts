@@ -19,6 +19,7 @@ import { registerStatusBar } from './servers/statusBar';
 import { registerToolRunner } from './toolRunner/registerToolRunner';
 import { Workbench } from './workbench';
 import { showErrorMessage } from './shared/notifications';
+import { redactState } from './mcp/serverState';
 
 let workbench: Workbench | undefined;
 
@@ -62,8 +63,9 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
 
 /** Shows a notification when a server fails, once per failure, with the ways out. */
 function registerFailureNotifications(wb: Workbench): vscode.Disposable {
-  return wb.registry.forEachConnection((connection) => connection.onDidChangeState((state) => {
-    if (state.kind !== 'error') return;
+  return wb.registry.forEachConnection((connection) => connection.onDidChangeState((raw) => {
+    if (raw.kind !== 'error') return;
+    const state = redactState(raw, wb.secretsOf(connection.definition));
     const show = vscode.l10n.t('Show Output');
     const open = vscode.l10n.t('Open Configuration');
     void showErrorMessage(`MCP ${connection.definition.label}: ${state.message}`, show, open).then((answer) => {

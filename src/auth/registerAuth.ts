@@ -11,25 +11,41 @@ import { isLoopbackRedirect, listenForLoopbackRedirect } from '../mcp/loopbackRe
 import { WorkbenchOAuthProvider, parseAuthorizationResponse, type AuthorizationResponse, type OAuthStore } from '../mcp/oauthProvider';
 import type { ConnectionAuthHost, McpServerConnection } from '../mcp/serverConnection';
 import type { Workbench } from '../workbench';
+import { redactState } from '../mcp/serverState';
+import { redactText } from '../shared/common/redact';
 import { showErrorMessage, showInformationMessage, showWarningMessage, withNotificationProgress } from '../shared/notifications';
 
 export const CALLBACK_PATH = '/oauth/callback';
 const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
 
-/** SecretStorage as the provider's store; keys are `mcpWorkbench.oauth/<server url>#<what>`. */
+/**
+ * SecretStorage as the provider's store; keys are `mcpWorkbench.oauth/<server url>#<what>`.
+ * `onCredential` sees every token and client secret read or written, so that logs, traces and
+ * Activity records can hide them (a server may echo its token back).
+ */
 export class SecretOAuthStore implements OAuthStore {
-  constructor(private readonly secrets: vscode.SecretStorage) {}
+  constructor(private readonly secrets: vscode.SecretStorage, private readonly onCredential: (value: string) => void = () => undefined) {}
   async get<T>(key: string): Promise<T | undefined> {
     const text = await this.secrets.get(`mcpWorkbench.oauth/${key}`);
     if (text === undefined) return undefined;
     try {
-      return JSON.parse(text) as T;
+      const value = JSON.parse(text) as T;
+      this.noteCredentials(value);
+      return value;
     } catch {
       return undefined;
     }
   }
   async set(key: string, value: unknown): Promise<void> {
+    this.noteCredentials(value);
     await this.secrets.store(`mcpWorkbench.oauth/${key}`, JSON.stringify(value));
+  }
+  private noteCredentials(value: unknown): void {
+    if (!value || typeof value !== 'object') return;
+    const v = value as Record<string, unknown>;
+    for (const field of ['access_token', 'refresh_token', 'id_token', 'client_secret']) {
+      if (typeof v[field] === 'string') this.onCredential(v[field] as string);
+    }
   }
   async delete(key: string): Promise<void> {
     await this.secrets.delete(`mcpWorkbench.oauth/${key}`);
@@ -75,7 +91,7 @@ const systemBrowser: Browser = (url) => vscode.env.openExternal(url as unknown a
 
 export function registerAuth(workbench: Workbench): vscode.Disposable[] {
   let browser = systemBrowser;
-  const store = new SecretOAuthStore(workbench.context.secrets);
+  const store = new SecretOAuthStore(workbench.context.secrets, (value) => workbench.addRuntimeSecret(value));
   const callbacks = new OAuthCallbacks();
   let handlerUri: Promise<string> | undefined;
   const callbackUri = () => handlerUri ??= Promise.resolve(vscode.env.asExternalUri(
@@ -139,7 +155,7 @@ export function registerAuth(workbench: Workbench): vscode.Disposable[] {
     if (candidates.length === 1) return candidates[0];
     const picked = await vscode.window.showQuickPick(candidates.map((c) => ({
       label: c.definition.label,
-      description: c.definition.launch.type !== 'stdio' ? c.definition.launch.url : undefined,
+      description: c.definition.launch.type !== 'stdio' ? redactText(c.definition.launch.url, c.definition.secrets) : undefined,
       detail: c.state.kind === 'needsAuth' ? vscode.l10n.t('Sign-in required') : undefined,
       connection: c,
     })), { placeHolder });
@@ -156,7 +172,8 @@ export function registerAuth(workbench: Workbench): vscode.Disposable[] {
   };
 
   const notified = new WeakSet<McpServerConnection>();
-  const watch = (connection: McpServerConnection) => connection.onDidChangeState((state) => {
+  const watch = (connection: McpServerConnection) => connection.onDidChangeState((raw) => {
+    const state = redactState(raw, workbench.secretsOf(connection.definition));
     if (state.kind !== 'needsAuth') {
       if (state.kind === 'running') notified.delete(connection);
       return;

@@ -3,7 +3,7 @@
  * lenses or keybindings) and otherwise asks with a quick pick.
  */
 import * as vscode from 'vscode';
-import { describeState, stateIcon } from '../mcp/serverState';
+import { describeState, redactState, stateIcon } from '../mcp/serverState';
 import { SERVERS_SETTING } from '../config/configSources';
 import type { McpServerConnection } from '../mcp/serverConnection';
 import { UNTRUSTED_REASON, type Workbench } from '../workbench';
@@ -90,7 +90,7 @@ function serverPickItem(c: McpServerConnection) {
   return {
     label: `$(${stateIcon(c.state)}) ${revealControlCharacters(c.definition.label)}`,
     description: c.definition.source.label,
-    detail: describeState(c.state),
+    detail: describeState(redactState(c.state, c.definition.secrets)),
     connection: c,
   };
 }
@@ -119,7 +119,7 @@ async function showServers(workbench: Workbench, start: (c: McpServerConnection)
   if (c.definition.source.scope === 'workspace' && !vscode.workspace.isTrusted) {
     actions.unshift({ label: `$(shield) ${vscode.l10n.t('Manage Workspace Trust')}`, run: () => vscode.commands.executeCommand('workbench.trust.manage') });
   }
-  const action = await vscode.window.showQuickPick(actions, { placeHolder: `${c.definition.label}: ${describeState(c.state)}` });
+  const action = await vscode.window.showQuickPick(actions, { placeHolder: `${c.definition.label}: ${describeState(redactState(c.state, c.definition.secrets))}` });
   await action?.run();
 }
 

@@ -5,12 +5,13 @@
  */
 import * as vscode from 'vscode';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { describeState } from '../mcp/serverState';
+import { describeState, redactState } from '../mcp/serverState';
 import type { ListKind, McpServerConnection } from '../mcp/serverConnection';
 import {
   promptItemText, promptTooltip, resourceItemText, resourceTooltip, serverItemText, serverTooltip as serverTooltipParts,
   templateItemText, templateTooltip, toolItemText, toolTooltip, type MarkdownPart,
 } from './common/treeText';
+import { redactText } from '../shared/common/redact';
 
 export type TreeNode = ServerNode | GroupNode | ToolNode | ResourceNode | TemplateNode | PromptNode;
 
@@ -32,7 +33,9 @@ export class ServerNode {
   }
 
   toTreeItem(): vscode.TreeItem {
-    const { state, definition } = this.connection;
+    const { definition } = this.connection;
+    // Redacted before anything is derived from it (the description lowercases it).
+    const state = redactState(this.connection.state, definition.secrets);
     const transport = definition.launch.type;
     // Servers of other apps' configs say so, and get the "Import into .vscode/mcp.json" action.
     const discovered = definition.source.discovered !== undefined;
@@ -195,13 +198,14 @@ function stateIcon(connection: McpServerConnection): vscode.ThemeIcon {
 }
 
 function serverTooltip(connection: McpServerConnection): vscode.MarkdownString {
-  const { state, definition } = connection;
+  const { definition } = connection;
+  const state = redactState(connection.state, definition.secrets);
   const launch = definition.launch;
   const src = definition.source;
   return toMarkdown(serverTooltipParts({
     label: definition.label,
     stateText: describeState(state),
-    launch: launch.type === 'stdio' ? { type: 'stdio', command: launch.command } : { type: launch.type, url: launch.url },
+    launch: launch.type === 'stdio' ? { type: 'stdio', command: redactText(launch.command, definition.secrets) } : { type: launch.type, url: redactText(launch.url, definition.secrets) },
     ...(state.kind === 'running' ? {
       running: {
         serverName: state.serverInfo.title ?? state.serverInfo.name,
