@@ -55,7 +55,7 @@ export function registerActivity(workbench: Workbench): vscode.Disposable[] {
   const rerun = async (arg?: ActivityEntry | number): Promise<ActivityEntry | undefined> => {
     const entry = typeof arg === 'number' ? log.find(arg) : arg ?? view.selection[0];
     if (!entry?.rerun) {
-      void showInformationMessage(vscode.l10n.t('Only tool calls (tools/call) can be re-run.'));
+      void showInformationMessage(entry?.rerunUnavailable ?? vscode.l10n.t('Only tool calls (tools/call) can be re-run.'));
       return undefined;
     }
     const connection = workbench.registry.get(entry.serverId) ?? workbench.registry.find(entry.serverLabel);
