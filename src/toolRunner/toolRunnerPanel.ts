@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { argumentsPreview, errorOutcome, needsConfirmation, rememberedArgumentsKey, resultOutcome, toolInfo } from './common/toolCall';
+import { argumentsPreview, blobFileName, errorOutcome, needsConfirmation, rememberedArgumentsKey, resultOutcome, toolInfo } from './common/toolCall';
 import { buildFormModel, defaultValues, formToArguments, valuesFromArguments, withoutSecrets, type FieldProblem, type FormModel } from './common/schemaForm';
 import { validateAgainstSchema } from './common/schemaValidation';
 import { parseFromWebview, type FromWebview, type ProgressInfo, type RunOutcome, type ToWebview } from './common/toolRunnerProtocol';
@@ -306,7 +306,8 @@ export class ToolRunnerPanel implements vscode.Disposable {
       this.workbench.outputs.logFor(this.definitionForLog()).log('warn', `Run Tool: ignored a malformed webview message: ${JSON.stringify(raw)?.slice(0, 200)}`);
       return;
     }
-    void this.handle(message);
+    // Nothing a webview asks for may end in an unhandled rejection (a server's odd URI, a failed save).
+    this.handle(message).catch((error) => void showErrorMessage(vscode.l10n.t('Run Tool: {0}', error instanceof Error ? error.message : String(error))));
   }
 
   private async handle(message: FromWebview): Promise<void> {
@@ -347,7 +348,7 @@ export class ToolRunnerPanel implements vscode.Disposable {
       void showErrorMessage(vscode.l10n.t('That result is no longer available; run the tool again to save it.'));
       return;
     }
-    const name = decodeURIComponent(resource.uri.split(/[/\\]/).filter(Boolean).pop() ?? 'resource').replace(/[^\w.-]+/g, '_') || 'resource';
+    const name = blobFileName(resource.uri);
     const base = vscode.workspace.workspaceFolders?.[0]?.uri;
     const target = await vscode.window.showSaveDialog({ defaultUri: base ? vscode.Uri.joinPath(base, name) : undefined, title: vscode.l10n.t('Save {0}', resource.uri) });
     if (!target) return;
