@@ -20,6 +20,7 @@ import { mergePaths, readLoginShellPath } from './mcp/commandResolution';
 import type { ClientFeatures, ConnectionAuthHost, ConnectionHost } from './mcp/serverConnection';
 import { ServerRegistry } from './mcp/serverRegistry';
 import { ServerOutputs } from './servers/serverOutputs';
+import { workspaceRoots } from './shared/common/urlSafety';
 import { showErrorMessage } from './shared/notifications';
 
 /** Larger than any dotenv file; bigger ones are not read for their secrets. */
@@ -62,7 +63,7 @@ export class Workbench implements vscode.Disposable {
     this.chatTools = new ChatToolSettings(context.workspaceState);
     const host: ConnectionHost = {
       clientInfo: { name: 'mcp-workbench', version: String(context.extension.packageJSON.version ?? '0.0.0') },
-      roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => ({ uri: f.uri.toString(), name: f.name })),
+      roots: () => this.roots(),
       baseEnv: () => this.baseEnv(),
       serverLogLevel: () => {
         const level = vscode.workspace.getConfiguration('mcpWorkbench').get<string>('serverLogLevel', 'info');
@@ -128,6 +129,21 @@ export class Workbench implements vscode.Disposable {
   /** Adds a value learnt at run time (an OAuth token) to what is redacted everywhere. */
   addRuntimeSecret(value: string | undefined): void {
     if (value && value.length >= 4) this.runtimeSecrets.add(value);
+  }
+
+  /** Folders already reported as not offered to servers (each is logged once). */
+  private readonly skippedRoots = new Set<string>();
+
+  /** The workspace folders as roots: file: URIs only; a folder left out is said in every server log once. */
+  private roots(): { uri: string; name: string }[] {
+    const { roots, skipped } = workspaceRoots((vscode.workspace.workspaceFolders ?? []).map((f) => ({ uri: f.uri.toString(), name: f.name })));
+    for (const folder of skipped.filter((f) => !this.skippedRoots.has(f.uri))) {
+      this.skippedRoots.add(folder.uri);
+      for (const c of this.registry.all()) {
+        this.outputs.logFor(c.definition).log('warn', `The workspace folder "${folder.name}" (${folder.uri}) is not offered as a root: MCP roots must be file: URIs.`);
+      }
+    }
+    return roots;
   }
 
   /** Re-reads config in the background; a failure is shown, never left unhandled. */

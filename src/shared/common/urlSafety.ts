@@ -1,5 +1,5 @@
 /**
- * Whether a URL from an elicitation (URL mode) may be opened: only https, or http on a
+ * Which URIs may go where. Whether a URL from an elicitation (URL mode) may be opened: only https, or http on a
  * loopback host; never `command:`, `file:`, `vscode:`, `javascript:` or any other scheme,
  * and never with credentials in it. Also the parts the panel shows prominently.
  */
@@ -26,4 +26,20 @@ export function checkElicitationUrl(raw: string): UrlCheck {
   if (url.protocol === 'http:' && !loopback) return { ok: false, reason: 'plain http is allowed only for this computer (localhost); other sites must use https', domain };
   if (url.username || url.password) return { ok: false, reason: 'it contains a user name or password', domain };
   return { ok: true, url: url.toString(), domain, loopback };
+}
+
+/** A workspace folder as roots need it: its URI as a string, and its name. */
+export interface FolderForRoot {
+  uri: string;
+  name: string;
+}
+
+/**
+ * The roots offered to servers (`roots/list`) for the workspace folders. The MCP spec requires
+ * `file://` URIs: a folder of a remote or virtual file system (`vscode-remote:`,
+ * `vscode-vfs:`) means nothing to a server, so it is left out (and listed, to be logged).
+ */
+export function workspaceRoots(folders: readonly FolderForRoot[]): { roots: { uri: string; name: string }[]; skipped: FolderForRoot[] } {
+  const isFile = (f: FolderForRoot) => /^file:/i.test(f.uri);
+  return { roots: folders.filter(isFile).map((f) => ({ uri: f.uri, name: f.name })), skipped: folders.filter((f) => !isFile(f)) };
 }
