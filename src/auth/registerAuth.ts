@@ -13,6 +13,7 @@ import type { ConnectionAuthHost, McpServerConnection } from '../mcp/serverConne
 import type { Workbench } from '../workbench';
 import { redactState } from '../mcp/serverState';
 import { redactText } from '../shared/common/redact';
+import { checkExternalUrl } from '../shared/common/urlSafety';
 import { showErrorMessage, showInformationMessage, showWarningMessage, withNotificationProgress } from '../shared/notifications';
 
 export const CALLBACK_PATH = '/oauth/callback';
@@ -85,9 +86,10 @@ type Browser = (authorizationUrl: string) => Thenable<boolean>;
  * The URL goes to openExternal as the string it is. A vscode.Uri would percent-decode the
  * query, and a redirect_uri that has a query of its own (VS Code in a browser gives one:
  * `…/callback?vscode-reqid=…&vscode-scheme=…`) would spill into the authorization request.
- * openExternal keeps a string argument verbatim at run time, although its type says Uri.
+ * openExternal keeps a string argument verbatim at run time, although its type says Uri. The
+ * provider has checked the URL already; it is checked again right at openExternal.
  */
-const systemBrowser: Browser = (url) => vscode.env.openExternal(url as unknown as vscode.Uri);
+const systemBrowser: Browser = (url) => (checkExternalUrl(url).ok ? vscode.env.openExternal(url as unknown as vscode.Uri) : Promise.resolve(false));
 
 export function registerAuth(workbench: Workbench): vscode.Disposable[] {
   let browser = systemBrowser;

@@ -1,7 +1,8 @@
 /**
- * Which URIs may go where. Whether a URL from an elicitation (URL mode) may be opened: only https, or http on a
- * loopback host; never `command:`, `file:`, `vscode:`, `javascript:` or any other scheme,
- * and never with credentials in it. Also the parts the panel shows prominently.
+ * Which URIs may go where. Whether a URL a server chose (an elicitation in URL mode, an OAuth
+ * authorization endpoint) may be opened outside VS Code: only https, or http on a loopback
+ * host; never `command:`, `file:`, `vscode:`, `javascript:` or any other scheme, and never with
+ * credentials in it. Also the parts the panel shows prominently.
  */
 export type UrlCheck =
   | { ok: true; url: string; domain: string; loopback: boolean }
@@ -12,7 +13,8 @@ export function isLoopbackHost(hostname: string): boolean {
   return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
-export function checkElicitationUrl(raw: string): UrlCheck {
+/** Whether a URL a server chose may be opened outside VS Code (see above): elicitations, OAuth sign-in. */
+export function checkExternalUrl(raw: string): UrlCheck {
   let url: URL;
   try {
     url = new URL(raw);
@@ -27,6 +29,9 @@ export function checkElicitationUrl(raw: string): UrlCheck {
   if (url.username || url.password) return { ok: false, reason: 'it contains a user name or password', domain };
   return { ok: true, url: url.toString(), domain, loopback };
 }
+
+/** The check for URL-mode elicitations (the same rules as every URL opened outside). */
+export const checkElicitationUrl = checkExternalUrl;
 
 /** A workspace folder as roots need it: its URI as a string, and its name. */
 export interface FolderForRoot {
