@@ -374,8 +374,10 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
     this.messageEmitter.fire({ seq: this.seq++, type: 'event', event, body } as vscode.DebugProtocolMessage);
   }
 
+  /** Everything the Debug Console shows is redacted, like the server log (URLs, commands and errors carry secrets). */
   private output(category: 'console' | 'stdout' | 'stderr', output: string): void {
-    this.event('output', { category, output });
+    const def = this.connection?.definition;
+    this.event('output', { category, output: def ? redactText(output, this.workbench.secretsOf(def)) : output });
   }
 
   dispose(): void {

@@ -1,7 +1,7 @@
 /**
  * Settings that route a secret (where the model API key is sent) or loosen approval (sampling
  * policies, the rate limit, the model that answers unattended) may only come from the user.
- * package.json gives them `application`/`machine` scope, which a workspace cannot set; the
+ * package.json gives them `application` scope, which a workspace cannot set; the
  * code reads them through here as well, so a workspace value is never used even where VS Code
  * would still pass one on (an older VS Code, a setting whose scope a later change loosened).
  */
@@ -14,7 +14,7 @@ export interface InspectedSetting<T> {
   workspaceFolderValue?: T;
 }
 
-/** The user-level value (user settings, and the remote machine's in a remote window), else the default, else `fallback`. */
+/** The user-level value, else the default, else `fallback`. */
 export function userLevelValue<T>(inspected: InspectedSetting<T> | undefined, fallback: T): T {
   return inspected?.globalValue ?? inspected?.defaultValue ?? fallback;
 }
