@@ -18,6 +18,8 @@ import { registerServerTree } from './servers/registerServerTree';
 import { registerStatusBar } from './servers/statusBar';
 import { registerToolRunner } from './toolRunner/registerToolRunner';
 import { Workbench } from './workbench';
+import { showErrorMessage } from './shared/notifications';
+import { redactState } from './mcp/serverState';
 
 let workbench: Workbench | undefined;
 
@@ -44,7 +46,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
     );
     // The Servers view's welcome ("no servers configured") must not show before config was read.
     wb.ready.finally(() => void vscode.commands.executeCommand('setContext', 'mcpWorkbench.configLoaded', true)).catch(() => undefined);
-    wb.ready.catch((error) => void vscode.window.showErrorMessage(vscode.l10n.t('MCP Workbench could not read its configuration: {0}', String(error))));
+    wb.ready.catch((error) => void showErrorMessage(vscode.l10n.t('MCP Workbench could not read its configuration: {0}', String(error))));
     return {
       ready: wb.ready,
       servers: () => wb.registry.all(),
@@ -54,21 +56,22 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
       testing: { serverTree: serverTree.provider },
     };
   } catch (error) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('MCP Workbench failed to activate: {0}', String(error)));
+    void showErrorMessage(vscode.l10n.t('MCP Workbench failed to activate: {0}', String(error)));
     throw error;
   }
 }
 
 /** Shows a notification when a server fails, once per failure, with the ways out. */
 function registerFailureNotifications(wb: Workbench): vscode.Disposable {
-  return wb.registry.forEachConnection((connection) => connection.onDidChangeState((state) => {
-    if (state.kind !== 'error') return;
+  return wb.registry.forEachConnection((connection) => connection.onDidChangeState((raw) => {
+    if (raw.kind !== 'error') return;
+    const state = redactState(raw, wb.secretsOf(connection.definition));
     const show = vscode.l10n.t('Show Output');
     const open = vscode.l10n.t('Open Configuration');
-    void vscode.window.showErrorMessage(`MCP ${connection.definition.label}: ${state.message}`, show, open).then((answer) => {
+    void showErrorMessage(`MCP ${connection.definition.label}: ${state.message}`, show, open).then((answer) => {
       if (answer === show) wb.outputs.show(connection.definition);
       if (answer === open) {
-        openServerConfig(connection).catch((error) => void vscode.window.showErrorMessage(
+        openServerConfig(connection).catch((error) => void showErrorMessage(
           vscode.l10n.t('Could not open the configuration of {0}: {1}', connection.definition.label, error instanceof Error ? error.message : String(error))));
       }
     });

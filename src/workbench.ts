@@ -3,9 +3,10 @@
  * config sources and wires it to VS Code (settings, trust, workspace folders, inputs).
  * Features register against it; everything it creates is disposed in `dispose()`.
  */
+import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { buildDefinitions, inputKey, type ConfigDocument } from './config/common/definitionBuilder';
+import { buildDefinitions, envFileSecrets, inputKey, type ConfigDocument } from './config/common/definitionBuilder';
 import { withoutDuplicateDiscoveries } from './config/common/discoverySources';
 import { assignLabels, type ServerDefinition } from './config/common/launchDefinition';
 import type { McpLogLevel } from './shared/common/logLevels';
@@ -19,11 +20,18 @@ import { mergePaths, readLoginShellPath } from './mcp/process/commandResolution'
 import type { ClientFeatures, ConnectionAuthHost, ConnectionHost } from './mcp/connection/connectionTypes';
 import { ServerRegistry } from './mcp/serverRegistry';
 import { ServerOutputs } from './servers/serverOutputs';
+import { workspaceRoots } from './shared/common/urlSafety';
+import { showErrorMessage } from './shared/notifications';
+
+/** Larger than any dotenv file; bigger ones are not read for their secrets. */
+const MAX_ENV_FILE_BYTES = 1024 * 1024;
 
 export const UNTRUSTED_REASON = 'the workspace is not trusted; servers defined by the workspace start only in a trusted workspace';
 
 export class Workbench implements vscode.Disposable {
-  readonly outputs = new ServerOutputs();
+  /** Secrets learnt at run time (OAuth tokens and client secrets, see src/auth), hidden like config secrets. */
+  private readonly runtimeSecrets = new Set<string>();
+  readonly outputs = new ServerOutputs((def) => this.secretsOf(def));
   readonly sources = new ConfigSources();
   readonly inputs: InputStore;
   /** Tools kept out of chat per workspace: the chat participant and the tree both read it. */
@@ -55,7 +63,7 @@ export class Workbench implements vscode.Disposable {
     this.chatTools = new ChatToolSettings(context.workspaceState);
     const host: ConnectionHost = {
       clientInfo: { name: 'mcp-workbench', version: String(context.extension.packageJSON.version ?? '0.0.0') },
-      roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => ({ uri: f.uri.toString(), name: f.name })),
+      roots: () => this.roots(),
       baseEnv: () => this.baseEnv(),
       serverLogLevel: () => {
         const level = vscode.workspace.getConfiguration('mcpWorkbench').get<string>('serverLogLevel', 'info');
@@ -63,7 +71,7 @@ export class Workbench implements vscode.Disposable {
       },
       trace: (def, record) => {
         this.onTraceEmitter.fire({ server: def, record, at: Date.now() });
-        if (this.traceLevel !== 'off') this.outputs.channel(def).info(formatTrace(def.label, record, this.traceLevel, def.secrets));
+        if (this.traceLevel !== 'off') this.outputs.logFor(def).log('info', formatTrace(def.label, record, this.traceLevel, this.secretsOf(def)));
       },
       clientFeatures: {
         capabilities: () => this.clientFeatures?.capabilities() ?? {},
@@ -104,13 +112,47 @@ export class Workbench implements vscode.Disposable {
     this.ready = this.inputs.load().then(() => this.registry.reload());
   }
 
+  /**
+   * Everything that must never be shown around a server: the secrets of every configured server
+   * (collected by the definition builder, envFile values included; a model may carry one
+   * server's secret into another's tool call) and those learnt at run time, current ones always
+   * (a log created before an input was entered must hide it too). Logs, traces, Activity
+   * records, state messages and copied JSON are redacted with this.
+   */
+  secretsOf(def: ServerDefinition): string[] {
+    const all = new Set(def.secrets);
+    for (const c of this.registry.all()) for (const secret of c.definition.secrets) all.add(secret);
+    for (const secret of this.runtimeSecrets) all.add(secret);
+    return [...all];
+  }
+
+  /** Adds a value learnt at run time (an OAuth token) to what is redacted everywhere. */
+  addRuntimeSecret(value: string | undefined): void {
+    if (value && value.length >= 4) this.runtimeSecrets.add(value);
+  }
+
+  /** Folders already reported as not offered to servers (each is logged once). */
+  private readonly skippedRoots = new Set<string>();
+
+  /** The workspace folders as roots: file: URIs only; a folder left out is said in every server log once. */
+  private roots(): { uri: string; name: string }[] {
+    const { roots, skipped } = workspaceRoots((vscode.workspace.workspaceFolders ?? []).map((f) => ({ uri: f.uri.toString(), name: f.name })));
+    for (const folder of skipped.filter((f) => !this.skippedRoots.has(f.uri))) {
+      this.skippedRoots.add(folder.uri);
+      for (const c of this.registry.all()) {
+        this.outputs.logFor(c.definition).log('warn', `The workspace folder "${folder.name}" (${folder.uri}) is not offered as a root: MCP roots must be file: URIs.`);
+      }
+    }
+    return roots;
+  }
+
   /** Re-reads config in the background; a failure is shown, never left unhandled. */
   reload(): void {
     this.registry.reload().catch((e) => this.reportReloadError(e));
   }
 
   private reportReloadError(error: unknown): void {
-    void vscode.window.showErrorMessage(vscode.l10n.t('MCP Workbench could not apply the configuration: {0}', error instanceof Error ? error.message : String(error)));
+    void showErrorMessage(vscode.l10n.t('MCP Workbench could not apply the configuration: {0}', error instanceof Error ? error.message : String(error)));
   }
 
   private readSettings(): void {
@@ -130,7 +172,25 @@ export class Workbench implements vscode.Disposable {
     });
     const kept = withoutDuplicateDiscoveries(defs);
     if (kept.length !== defs.length) assignLabels(kept);
+    await Promise.all(kept.map((def) => this.addEnvFileSecrets(def)));
     return kept;
+  }
+
+  /**
+   * The values of a stdio server's `envFile` reach its environment, and may be echoed in its
+   * output: they are secrets like those of the config. (The file is read again at spawn time;
+   * one that cannot be read here fails there, with the reason.)
+   */
+  private async addEnvFileSecrets(def: ServerDefinition): Promise<void> {
+    if (def.launch.type !== 'stdio' || !def.launch.envFile) return;
+    // Only for servers that may start (trust is granted with a reload), and only a plain file
+    // of dotenv size: a hostile config could name /dev/zero.
+    if (def.source.scope === 'workspace' && !vscode.workspace.isTrusted) return;
+    const file = def.launch.envFile;
+    const stat = await fs.stat(file).catch(() => undefined);
+    if (!stat?.isFile() || stat.size > MAX_ENV_FILE_BYTES) return;
+    const text = await fs.readFile(file, 'utf8').catch(() => undefined);
+    if (text !== undefined) def.secrets = [...new Set([...def.secrets, ...envFileSecrets(text)])];
   }
 
   private async collectInputs(def: ServerDefinition): Promise<boolean> {

@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { durationOf, formatBytes, formatDuration, type ActivityEntry, type ActivityLog } from './common/activityLog';
+import { escapeMarkdown, revealControlCharacters } from '../shared/common/untrustedText';
 
 export const REFRESH_MS = 250;
 
@@ -42,10 +43,10 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityEnt
 
   getTreeItem(entry: ActivityEntry): vscode.TreeItem {
     const hasRounds = entry.round === 1 && this.log.rounds(entry).length > 0;
-    const label = entry.round !== undefined && entry.round > 1 ? vscode.l10n.t('{0} (round {1})', entry.method, entry.round) : entry.method;
+    const label = entry.round !== undefined && entry.round > 1 ? vscode.l10n.t('{0} (round {1})', revealControlCharacters(entry.method), entry.round) : revealControlCharacters(entry.method);
     const item = new vscode.TreeItem(label, hasRounds ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
     item.id = `activity-${entry.seq}`;
-    item.description = describe(entry);
+    item.description = revealControlCharacters(describe(entry));
     item.iconPath = iconFor(entry);
     item.tooltip = tooltipFor(entry);
     item.contextValue = entry.rerun ? RERUNNABLE_CONTEXT : entry.kind === 'request' ? 'activityRequest' : 'activityNotification';
@@ -112,7 +113,7 @@ function iconFor(entry: ActivityEntry): vscode.ThemeIcon {
 
 function tooltipFor(entry: ActivityEntry): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**${escape(entry.method)}**${entry.id !== undefined ? ` #${escape(String(entry.id))}` : ''}\n\n`);
+  md.appendMarkdown(`**${escapeMarkdown(entry.method)}**${entry.id !== undefined ? ` #${escapeMarkdown(String(entry.id))}` : ''}\n\n`);
   const duration = durationOf(entry);
   const rows: [string, string][] = [
     [vscode.l10n.t('Server'), entry.serverLabel],
@@ -124,10 +125,6 @@ function tooltipFor(entry: ActivityEntry): vscode.MarkdownString {
   rows.push([entry.kind === 'request' ? vscode.l10n.t('Request size') : vscode.l10n.t('Size'), formatBytes(entry.requestSize)]);
   if (entry.responseSize !== undefined) rows.push([vscode.l10n.t('Response size'), formatBytes(entry.responseSize)]);
   if (entry.round !== undefined) rows.push([vscode.l10n.t('Round'), entry.inputRequired ? vscode.l10n.t('{0}, answered with input_required', entry.round) : String(entry.round)]);
-  md.appendMarkdown(rows.map(([k, v]) => `${escape(k)}: ${escape(v)}`).join('  \n'));
+  md.appendMarkdown(rows.map(([k, v]) => `${escapeMarkdown(k)}: ${escapeMarkdown(v)}`).join('  \n'));
   return md;
-}
-
-function escape(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 }

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { ActivityLog, type ActivityEntry } from './common/activityLog';
 import type { Workbench } from '../workbench';
 import { ActivityTreeProvider } from './activityTreeProvider';
+import { showErrorMessage, showInformationMessage, showWarningMessage, withNotificationProgress } from '../shared/notifications';
 
 export const ACTIVITY_VIEW = 'mcpWorkbench.activity';
 export const ACTIVITY_SCHEME = 'mcp-activity';
@@ -31,7 +32,7 @@ export function registerActivity(workbench: Workbench): vscode.Disposable[] {
   };
 
   const subscriptions: { dispose(): void }[] = [
-    workbench.onTrace(({ server, record, at }) => log.add({ id: server.id, label: server.label, secrets: server.secrets }, record, at)),
+    workbench.onTrace(({ server, record, at }) => log.add({ id: server.id, label: server.label, secrets: workbench.secretsOf(server) }, record, at)),
     // Requests that were in flight when the connection went away will never be answered.
     workbench.registry.forEachConnection((connection) => connection.onDidChangeState((state) => {
       if (state.kind !== 'running' && state.kind !== 'starting') log.abandon(connection.definition.id, Date.now());
@@ -54,12 +55,12 @@ export function registerActivity(workbench: Workbench): vscode.Disposable[] {
   const rerun = async (arg?: ActivityEntry | number): Promise<ActivityEntry | undefined> => {
     const entry = typeof arg === 'number' ? log.find(arg) : arg ?? view.selection[0];
     if (!entry?.rerun) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Only tool calls (tools/call) can be re-run.'));
+      void showInformationMessage(entry?.rerunUnavailable ?? vscode.l10n.t('Only tool calls (tools/call) can be re-run.'));
       return undefined;
     }
     const connection = workbench.registry.get(entry.serverId) ?? workbench.registry.find(entry.serverLabel);
     if (!connection?.client) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Cannot re-run {0}: MCP server "{1}" is not running.', entry.rerun.name, entry.serverLabel));
+      void showErrorMessage(vscode.l10n.t('Cannot re-run {0}: MCP server "{1}" is not running.', entry.rerun.name, entry.serverLabel));
       return undefined;
     }
     const { name, arguments: args } = entry.rerun;
@@ -70,8 +71,8 @@ export function registerActivity(workbench: Workbench): vscode.Disposable[] {
       }
     });
     try {
-      const result = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Running tool {0} on {1}', name, connection.definition.label), cancellable: true },
+      const result = await withNotificationProgress(
+        { title: vscode.l10n.t('Running tool {0} on {1}', name, connection.definition.label), cancellable: true },
         (progress, token) => {
           const controller = new AbortController();
           token.onCancellationRequested(() => controller.abort());
@@ -81,10 +82,10 @@ export function registerActivity(workbench: Workbench): vscode.Disposable[] {
           });
         },
       );
-      if (result.isError) void vscode.window.showWarningMessage(vscode.l10n.t('Tool {0} reported an error; see the new Activity entry.', name));
+      if (result.isError) void showWarningMessage(vscode.l10n.t('Tool {0} reported an error; see the new Activity entry.', name));
     } catch (error) {
       if ((error as { name?: string })?.name !== 'AbortError') {
-        void vscode.window.showErrorMessage(vscode.l10n.t('Re-running tool {0} on MCP server "{1}" failed: {2}', name, connection.definition.label,
+        void showErrorMessage(vscode.l10n.t('Re-running tool {0} on MCP server "{1}" failed: {2}', name, connection.definition.label,
           error instanceof Error ? error.message : String(error)));
       }
     } finally {

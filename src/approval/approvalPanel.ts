@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { parseFromWebview, type FromWebview, type ToWebview } from './common/approvalProtocol';
 import type { ApprovalService } from './approvalService';
 import { webviewHtml, webviewResourceRoots } from '../shared/webviewHtml';
+import { showErrorMessage, showWarningMessage } from '../shared/notifications';
 
 export class ApprovalPanel implements vscode.Disposable {
   static readonly viewType = 'mcpWorkbench.approval';
@@ -72,7 +73,7 @@ export class ApprovalPanel implements vscode.Disposable {
       console.warn(`MCP Workbench approval panel: ignored a malformed webview message: ${JSON.stringify(raw)?.slice(0, 200)}`);
       return;
     }
-    void this.handle(message).catch((error) => void vscode.window.showErrorMessage(String(error instanceof Error ? error.message : error)));
+    void this.handle(message).catch((error) => void showErrorMessage(String(error instanceof Error ? error.message : error)));
   }
 
   private async handle(m: FromWebview): Promise<void> {
@@ -98,7 +99,7 @@ export class ApprovalPanel implements vscode.Disposable {
         return;
       case 'approve': {
         const r = s.approve(m.requestId, m.draft);
-        if (!r.ok) void vscode.window.showWarningMessage(r.reason);
+        if (!r.ok) void showWarningMessage(r.reason);
         return;
       }
       case 'deny':
@@ -126,14 +127,14 @@ export class ApprovalPanel implements vscode.Disposable {
         const view = s.views().find((v) => v.id === m.requestId);
         if (view?.kind !== 'elicitUrl') return;
         const open = vscode.l10n.t('Open {0}', view.domain ?? view.url);
-        const answer = await vscode.window.showWarningMessage(
+        const answer = await showWarningMessage(
           vscode.l10n.t('Open this address from MCP server "{0}" in your browser?', view.server.label),
           { modal: true, detail: `${view.url}\n\n${vscode.l10n.t('Domain: {0}', view.domain ?? '?')}` },
           open,
         );
         if (answer !== open) return;
         const r = await s.openUrl(m.requestId);
-        if (!r.ok) void vscode.window.showErrorMessage(r.reason);
+        if (!r.ok) void showErrorMessage(r.reason);
         return;
       }
       case 'error':

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { ProtocolError, ProtocolErrorCode, type CreateMessageRequestParams, type CreateMessageResult, type ElicitRequestFormParams, type ElicitRequestURLParams, type ElicitResult, type SamplingMessage } from '@modelcontextprotocol/client';
 import { approvalActivity } from './common/approvalActivity';
 import { ApprovalQueue, REQUEST_TIMEOUT, type QueueEntry } from './common/approvalQueue';
-import { RateLimiter, USER_REJECTED_SAMPLING, decidesAlone, effectivePolicy, rateLimitMessage, type SamplingPolicy } from './common/approvalPolicy';
+import { RateLimiter, USER_REJECTED_SAMPLING, decidesAlone, effectivePolicy, rateLimitMessage, userPolicies, userRateLimit, type SamplingPolicy } from './common/approvalPolicy';
 import type { ElicitUrlView, MessageBlockView, PendingView, SamplingDraft } from './common/approvalProtocol';
 import { buildElicitationForm, elicitationContent, initialElicitationValues, type ElicitationFormModel, type ElicitationValues } from './common/elicitationForm';
 import type { ServerDefinition } from '../config/common/launchDefinition';
@@ -144,7 +144,7 @@ export class ApprovalService implements vscode.Disposable {
 
   policyOf(server: ServerDefinition | string): SamplingPolicy {
     const name = typeof server === 'string' ? server : server.name;
-    return effectivePolicy(name, config().get<Record<string, unknown>>('sampling.serverPolicies', {}), this.sessionPolicies);
+    return effectivePolicy(name, userPolicies(config().inspect('sampling.serverPolicies')), this.sessionPolicies);
   }
 
   /**
@@ -156,7 +156,7 @@ export class ApprovalService implements vscode.Disposable {
       this.sessionPolicies.set(serverName, 'session');
     } else {
       this.sessionPolicies.delete(serverName);
-      const current = { ...config().get<Record<string, unknown>>('sampling.serverPolicies', {}) };
+      const current = { ...userPolicies(config().inspect('sampling.serverPolicies')) };
       if (policy === 'ask') delete current[serverName];
       else current[serverName] = policy;
       await config().update('sampling.serverPolicies', Object.keys(current).length ? current : undefined, vscode.ConfigurationTarget.Global);
@@ -174,7 +174,7 @@ export class ApprovalService implements vscode.Disposable {
   // sampling
 
   private async sample(server: ServerDefinition, params: CreateMessageRequestParams, signal: AbortSignal): Promise<CreateMessageResult> {
-    const limit = config().get<number>('sampling.rateLimitPerMinute', 10);
+    const limit = userRateLimit(config().inspect('sampling.rateLimitPerMinute'));
     const slot = this.limiter.tryAcquire(server.id, limit, Date.now());
     if (!slot.ok) throw new ProtocolError(-32000, rateLimitMessage(server.label, limit, slot.retryAfterMs));
     const policy = this.policyOf(server);

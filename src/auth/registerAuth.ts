@@ -12,24 +12,42 @@ import { WorkbenchOAuthProvider, parseAuthorizationResponse, type AuthorizationR
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { ConnectionAuthHost } from '../mcp/connection/connectionTypes';
 import type { Workbench } from '../workbench';
+import { redactState } from '../mcp/serverState';
+import { redactText } from '../shared/common/redact';
+import { checkExternalUrl } from '../shared/common/urlSafety';
+import { showErrorMessage, showInformationMessage, showWarningMessage, withNotificationProgress } from '../shared/notifications';
 
 export const CALLBACK_PATH = '/oauth/callback';
 const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
 
-/** SecretStorage as the provider's store; keys are `mcpWorkbench.oauth/<server url>#<what>`. */
+/**
+ * SecretStorage as the provider's store; keys are `mcpWorkbench.oauth/<server url>#<what>`.
+ * `onCredential` sees every token and client secret read or written, so that logs, traces and
+ * Activity records can hide them (a server may echo its token back).
+ */
 export class SecretOAuthStore implements OAuthStore {
-  constructor(private readonly secrets: vscode.SecretStorage) {}
+  constructor(private readonly secrets: vscode.SecretStorage, private readonly onCredential: (value: string) => void = () => undefined) {}
   async get<T>(key: string): Promise<T | undefined> {
     const text = await this.secrets.get(`mcpWorkbench.oauth/${key}`);
     if (text === undefined) return undefined;
     try {
-      return JSON.parse(text) as T;
+      const value = JSON.parse(text) as T;
+      this.noteCredentials(value);
+      return value;
     } catch {
       return undefined;
     }
   }
   async set(key: string, value: unknown): Promise<void> {
+    this.noteCredentials(value);
     await this.secrets.store(`mcpWorkbench.oauth/${key}`, JSON.stringify(value));
+  }
+  private noteCredentials(value: unknown): void {
+    if (!value || typeof value !== 'object') return;
+    const v = value as Record<string, unknown>;
+    for (const field of ['access_token', 'refresh_token', 'id_token', 'client_secret']) {
+      if (typeof v[field] === 'string') this.onCredential(v[field] as string);
+    }
   }
   async delete(key: string): Promise<void> {
     await this.secrets.delete(`mcpWorkbench.oauth/${key}`);
@@ -45,7 +63,7 @@ export class OAuthCallbacks implements vscode.UriHandler {
     const response = parseAuthorizationResponse(`http://callback/?${uri.query}`);
     const waiter = response.state !== undefined ? this.waiting.get(response.state) : undefined;
     if (waiter) waiter(response);
-    else void vscode.window.showWarningMessage(vscode.l10n.t('MCP: an OAuth redirect arrived that no sign-in is waiting for; it was ignored.'));
+    else void showWarningMessage(vscode.l10n.t('MCP: an OAuth redirect arrived that no sign-in is waiting for; it was ignored.'));
   }
 
   wait(state: string, signal: AbortSignal): Promise<AuthorizationResponse> {
@@ -69,13 +87,14 @@ type Browser = (authorizationUrl: string) => Thenable<boolean>;
  * The URL goes to openExternal as the string it is. A vscode.Uri would percent-decode the
  * query, and a redirect_uri that has a query of its own (VS Code in a browser gives one:
  * `…/callback?vscode-reqid=…&vscode-scheme=…`) would spill into the authorization request.
- * openExternal keeps a string argument verbatim at run time, although its type says Uri.
+ * openExternal keeps a string argument verbatim at run time, although its type says Uri. The
+ * provider has checked the URL already; it is checked again right at openExternal.
  */
-const systemBrowser: Browser = (url) => vscode.env.openExternal(url as unknown as vscode.Uri);
+const systemBrowser: Browser = (url) => (checkExternalUrl(url).ok ? vscode.env.openExternal(url as unknown as vscode.Uri) : Promise.resolve(false));
 
 export function registerAuth(workbench: Workbench): vscode.Disposable[] {
   let browser = systemBrowser;
-  const store = new SecretOAuthStore(workbench.context.secrets);
+  const store = new SecretOAuthStore(workbench.context.secrets, (value) => workbench.addRuntimeSecret(value));
   const callbacks = new OAuthCallbacks();
   let handlerUri: Promise<string> | undefined;
   const callbackUri = () => handlerUri ??= Promise.resolve(vscode.env.asExternalUri(
@@ -88,8 +107,7 @@ export function registerAuth(workbench: Workbench): vscode.Disposable[] {
    * one is delivered through the URI handler, not by a listener of ours.
    */
   const authorizeInBrowser = (server: ServerDefinition, listenOnLoopback: boolean) => (authorizationUrl: URL, redirectUrl: string): Promise<AuthorizationResponse> =>
-    Promise.resolve(vscode.window.withProgress({
-      location: vscode.ProgressLocation.Notification,
+    Promise.resolve(withNotificationProgress({
       title: vscode.l10n.t('Signing in to MCP server {0} in your browser…', server.label),
       cancellable: true,
     }, async (_progress, token) => {
@@ -122,7 +140,7 @@ export function registerAuth(workbench: Workbench): vscode.Disposable[] {
     mayPrompt: async (server, reason) => {
       if (reason === 'start') return false;
       const signIn = vscode.l10n.t('Sign In');
-      const answer = await vscode.window.showInformationMessage(
+      const answer = await showInformationMessage(
         vscode.l10n.t('MCP server {0} asks you to sign in again (for example for more permissions).', server.label), signIn);
       return answer === signIn;
     },
@@ -134,13 +152,13 @@ export function registerAuth(workbench: Workbench): vscode.Disposable[] {
     if (id) return workbench.registry.find(id);
     const candidates = workbench.registry.all().filter((c) => c.definition.launch.type !== 'stdio');
     if (candidates.length === 0) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('No HTTP MCP server is configured; only HTTP servers use sign-in.'));
+      void showInformationMessage(vscode.l10n.t('No HTTP MCP server is configured; only HTTP servers use sign-in.'));
       return undefined;
     }
     if (candidates.length === 1) return candidates[0];
     const picked = await vscode.window.showQuickPick(candidates.map((c) => ({
       label: c.definition.label,
-      description: c.definition.launch.type !== 'stdio' ? c.definition.launch.url : undefined,
+      description: c.definition.launch.type !== 'stdio' ? redactText(c.definition.launch.url, c.definition.secrets) : undefined,
       detail: c.state.kind === 'needsAuth' ? vscode.l10n.t('Sign-in required') : undefined,
       connection: c,
     })), { placeHolder });
@@ -150,14 +168,15 @@ export function registerAuth(workbench: Workbench): vscode.Disposable[] {
   const signIn = async (connection: McpServerConnection) => {
     const def = connection.definition;
     if (def.source.scope === 'workspace' && !vscode.workspace.isTrusted) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('MCP server {0} is defined by the workspace, which is not trusted.', def.label));
+      void showWarningMessage(vscode.l10n.t('MCP server {0} is defined by the workspace, which is not trusted.', def.label));
       return;
     }
     await connection.signIn();
   };
 
   const notified = new WeakSet<McpServerConnection>();
-  const watch = (connection: McpServerConnection) => connection.onDidChangeState((state) => {
+  const watch = (connection: McpServerConnection) => connection.onDidChangeState((raw) => {
+    const state = redactState(raw, workbench.secretsOf(connection.definition));
     if (state.kind !== 'needsAuth') {
       if (state.kind === 'running') notified.delete(connection);
       return;
@@ -165,10 +184,10 @@ export function registerAuth(workbench: Workbench): vscode.Disposable[] {
     if (notified.has(connection)) return;
     notified.add(connection);
     const action = vscode.l10n.t('Sign In');
-    void vscode.window.showInformationMessage(`MCP ${connection.definition.label}: ${state.message}`, action).then((answer) => {
+    void showInformationMessage(`MCP ${connection.definition.label}: ${state.message}`, action).then((answer) => {
       notified.delete(connection);
       if (answer === action) {
-        signIn(connection).catch((error) => void vscode.window.showErrorMessage(
+        signIn(connection).catch((error) => void showErrorMessage(
           vscode.l10n.t('Could not sign in to MCP server {0}: {1}', connection.definition.label, error instanceof Error ? error.message : String(error))));
       }
     });
@@ -190,7 +209,7 @@ export function registerAuth(workbench: Workbench): vscode.Disposable[] {
       const connection = await find(arg, vscode.l10n.t('Server to sign out of'));
       if (!connection) return;
       await connection.signOut();
-      void vscode.window.showInformationMessage(vscode.l10n.t('Signed out of MCP server {0}.', connection.definition.label));
+      void showInformationMessage(vscode.l10n.t('Signed out of MCP server {0}.', connection.definition.label));
     }),
     workbench.registry.forEachConnection(watch),
     new vscode.Disposable(() => {

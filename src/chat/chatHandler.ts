@@ -14,6 +14,8 @@ import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { ServerRegistry } from '../mcp/serverRegistry';
 import { choosePromptAndArguments, NoPromptsError, promptChoices } from '../prompts/promptFlow';
 import type { PromptPrompter } from '../prompts/promptPrompter';
+import { showWarningMessage } from '../shared/notifications';
+import { codeSpan, escapeMarkdown } from '../shared/common/untrustedText';
 
 /** Rounds of tool calls one request may take before the answer is cut off. */
 const MAX_TOOL_ROUNDS = 10;
@@ -103,10 +105,10 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
     for (const s of sources) {
       if (s.serverId !== lastServer) {
         lastServer = s.serverId;
-        stream.markdown(`\n\n**${s.serverLabel}**\n\n`);
+        stream.markdown(`\n\n**${escapeMarkdown(s.serverLabel)}**\n\n`);
       }
       const flags = [needsConfirmation(s.tool) ? vscode.l10n.t('asks first') : vscode.l10n.t('read-only'), deps.isToolDisabled(s.serverName, s.toolName) ? vscode.l10n.t('disabled in chat') : undefined].filter(Boolean).join(', ');
-      stream.markdown(`- \`${s.toolName}\` (${flags}) — chat name \`${byTool.get(s)}\`${s.description ? `: ${s.description.split('\n')[0]}` : ''}\n`);
+      stream.markdown(`- ${codeSpan(s.toolName)} (${flags}) — chat name ${codeSpan(byTool.get(s) ?? '')}${s.description ? `: ${escapeMarkdown(s.description.split('\n')[0])}` : ''}\n`);
     }
     stream.markdown(`\n${vscode.l10n.t('{0} tools; at most {1} are offered to the model per request (setting mcpWorkbench.chat.maxTools).', sources.length, deps.maxTools())}`);
     return { metadata: { command: 'tools' } satisfies McpChatMetadata };
@@ -120,7 +122,7 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
     try {
       filled = await choosePromptAndArguments(deps.registry, deps.prompter, undefined, undefined, controller.signal);
     } catch (error) {
-      stream.markdown(error instanceof NoPromptsError ? error.message : vscode.l10n.t('Could not list prompts: {0}', errorText(error)));
+      stream.markdown(escapeMarkdown(error instanceof NoPromptsError ? error.message : vscode.l10n.t('Could not list prompts: {0}', errorText(error))));
       return { metadata: { command: 'prompt' } satisfies McpChatMetadata };
     } finally {
       sub.dispose();
@@ -144,19 +146,19 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
       const result = await connection.getPrompt(promptName, args, { signal: controller.signal });
       text = promptResultText(result);
     } catch (error) {
-      stream.markdown(vscode.l10n.t('MCP server "{0}" could not produce prompt "{1}": {2}', connection.definition.label, promptName, errorText(error)));
+      stream.markdown(escapeMarkdown(vscode.l10n.t('MCP server "{0}" could not produce prompt "{1}": {2}', connection.definition.label, promptName, errorText(error))));
       return { errorDetails: { message: errorText(error) }, metadata };
     } finally {
       sub.dispose();
     }
-    stream.markdown(`*${vscode.l10n.t('Prompt')} \`${connection.definition.name}.${promptName}\`${shown ? ` ${shown.replace(/[`*_]/g, '\\$&')}` : ''}*\n\n`);
+    stream.markdown(`*${vscode.l10n.t('Prompt')} ${codeSpan(`${connection.definition.name}.${promptName}`)}${shown ? ` ${escapeMarkdown(shown)}` : ''}*\n\n`);
     await answer(request.model, [vscode.LanguageModelChatMessage.User(text)], stream, token);
     return { metadata };
   }
 
   async function promptByName(request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
     const fail = (message: string): vscode.ChatResult => {
-      stream.markdown(message);
+      stream.markdown(escapeMarkdown(message));
       return { errorDetails: { message }, metadata: { command: 'promptByName' } satisfies McpChatMetadata };
     };
     const parsed = parsePromptCommandLine(request.prompt);
@@ -195,11 +197,11 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
       const result = await connection.readResource(uri);
       text = result.contents.map((c) => ('text' in c && typeof c.text === 'string' ? c.text : `[${c.mimeType ?? 'binary'} content, not text]`)).join('\n');
     } catch (error) {
-      stream.markdown(vscode.l10n.t('Could not read {0}: {1}', uri, errorText(error)));
+      stream.markdown(escapeMarkdown(vscode.l10n.t('Could not read {0}: {1}', uri, errorText(error))));
       return { errorDetails: { message: errorText(error) }, metadata: { command: 'resource', resource: uri } satisfies McpChatMetadata };
     }
     const fenceTicks = '`'.repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
-    stream.markdown(`**${picked.resource.title ?? picked.resource.name}** (\`${uri}\`, ${picked.serverLabel})\n\n${fenceTicks}\n${text}\n${fenceTicks}\n`);
+    stream.markdown(`**${escapeMarkdown(picked.resource.title ?? picked.resource.name)}** (${codeSpan(uri)}, ${escapeMarkdown(picked.serverLabel)})\n\n${fenceTicks}\n${text}\n${fenceTicks}\n`);
     if (request.prompt.trim()) {
       await answer(request.model, [
         vscode.LanguageModelChatMessage.User(`Resource ${uri}:\n${fenceTicks}\n${text}\n${fenceTicks}`),
@@ -265,7 +267,7 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
     }
     if (needsConfirmation(source.tool) && !(await deps.confirm({ serverLabel: source.serverLabel, tool: source.tool, input }))) {
       metadata.toolCalls!.push({ ...record, outcome: 'declined' });
-      stream.markdown(`\n\n> ${vscode.l10n.t('Declined: {0} on {1}', `\`${source.toolName}\``, source.serverLabel)}\n\n`);
+      stream.markdown(`\n\n> ${vscode.l10n.t('Declined: {0} on {1}', codeSpan(source.toolName), escapeMarkdown(source.serverLabel))}\n\n`);
       return 'The user declined to run this tool.';
     }
     stream.progress(vscode.l10n.t('Running {0} on {1}…', source.toolName, source.serverLabel));
@@ -277,11 +279,13 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
         onprogress: (p) => stream.progress(`${source.toolName}: ${p.message ?? `${p.progress}${p.total ? `/${p.total}` : ''}`}`),
       });
       metadata.toolCalls!.push({ ...record, outcome: result.isError ? 'error' : 'ok' });
-      stream.markdown(`\n\n> ${result.isError ? vscode.l10n.t('{0} on {1} reported an error', `\`${source.toolName}\``, source.serverLabel) : vscode.l10n.t('Ran {0} on {1}', `\`${source.toolName}\``, source.serverLabel)}\n\n`);
+      const tool = codeSpan(source.toolName);
+      const server = escapeMarkdown(source.serverLabel);
+      stream.markdown(`\n\n> ${result.isError ? vscode.l10n.t('{0} on {1} reported an error', tool, server) : vscode.l10n.t('Ran {0} on {1}', tool, server)}\n\n`);
       return toolResultText(result);
     } catch (error) {
       metadata.toolCalls!.push({ ...record, outcome: 'error' });
-      stream.markdown(`\n\n> ${vscode.l10n.t('{0} on {1} failed: {2}', `\`${source.toolName}\``, source.serverLabel, errorText(error))}\n\n`);
+      stream.markdown(`\n\n> ${vscode.l10n.t('{0} on {1} failed: {2}', codeSpan(source.toolName), escapeMarkdown(source.serverLabel), escapeMarkdown(errorText(error)))}\n\n`);
       return `The tool call failed: ${errorText(error)}`;
     } finally {
       sub.dispose();
@@ -304,7 +308,7 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
     } catch (error) {
       if (token.isCancellationRequested) return {};
       const message = errorText(error);
-      stream.markdown(vscode.l10n.t('Something went wrong: {0}', message));
+      stream.markdown(escapeMarkdown(vscode.l10n.t('Something went wrong: {0}', message)));
       return { errorDetails: { message } };
     }
   };
@@ -331,7 +335,7 @@ async function collectTools(servers: McpServerConnection[]): Promise<ToolSource[
 /** The default confirmation: a modal warning with the arguments, like the Run Tool panel's. */
 export async function confirmWithModal(request: ToolConfirmation): Promise<boolean> {
   const run = vscode.l10n.t('Run');
-  const answer = await vscode.window.showWarningMessage(
+  const answer = await showWarningMessage(
     vscode.l10n.t('Run tool "{0}" of MCP server "{1}"?', request.tool.title ?? request.tool.name, request.serverLabel),
     { modal: true, detail: `${request.tool.description ? `${request.tool.description}\n\n` : ''}${argumentsPreview(request.input)}` },
     run);

@@ -14,6 +14,7 @@ import { parseConfigText } from './common/serverConfig';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { Workbench } from '../workbench';
 import { readConfigTextOrEmpty } from './configSources';
+import { showInformationMessage } from '../shared/notifications';
 
 /** A tree node or a server id; `folder` (a workspace folder name) picks the target without asking (keybindings, tests). */
 type ImportServerArg = Partial<ServerRef> & { folder?: string };
@@ -40,7 +41,7 @@ async function offerDiscoveryOnce(workbench: Workbench): Promise<void> {
   const found = (await workbench.sources.existingDiscoveryFiles()).map((f) => f.source.label);
   if (!shouldOfferDiscovery({ settingConfigured, alreadyAsked, foundSources: found })) return;
   const accept = vscode.l10n.t(DISCOVERY_ACCEPT);
-  const answer = await vscode.window.showInformationMessage(vscode.l10n.t(discoveryPromptMessage(found)), accept, vscode.l10n.t(DISCOVERY_DECLINE));
+  const answer = await showInformationMessage(vscode.l10n.t(discoveryPromptMessage(found)), accept, vscode.l10n.t(DISCOVERY_DECLINE));
   const outcome = discoveryPromptOutcome(answer === accept ? DISCOVERY_ACCEPT : answer);
   if (outcome.remember) await workbench.context.globalState.update(ASKED_KEY, true);
   if (outcome.enable) await vscode.workspace.getConfiguration().update(DISCOVERY_SETTING, true, vscode.ConfigurationTarget.Global);
@@ -50,7 +51,7 @@ async function pickDiscovered(workbench: Workbench): Promise<McpServerConnection
   const discovered = workbench.registry.all().filter((c) => c.definition.source.discovered);
   if (discovered.length === 0) {
     const enable = vscode.l10n.t('Show Servers from Other Apps');
-    const answer = await vscode.window.showInformationMessage(
+    const answer = await showInformationMessage(
       workbench.sources.discoveryEnabled()
         ? vscode.l10n.t('No servers were found in the configs of Claude Desktop, Cursor or Windsurf.')
         : vscode.l10n.t('Servers of other apps are not shown ({0} is off).', DISCOVERY_SETTING),
@@ -78,7 +79,7 @@ async function importServer(workbench: Workbench, connection: McpServerConnectio
       : folders.length ? await vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('Folder whose .vscode/mcp.json gets {0}', definition.name) })
         : undefined);
   if (!folder) {
-    if (!folders.length) void vscode.window.showInformationMessage(vscode.l10n.t('Open a folder to import {0} into its .vscode/mcp.json.', definition.name));
+    if (!folders.length) void showInformationMessage(vscode.l10n.t('Open a folder to import {0} into its .vscode/mcp.json.', definition.name));
     return;
   }
   const uri = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
@@ -97,5 +98,5 @@ async function importServer(workbench: Workbench, connection: McpServerConnectio
   const pos = doc.positionAt(offset);
   await vscode.window.showTextDocument(doc, { selection: new vscode.Range(pos, pos) });
   const moved = imported.inputs.length ? ' ' + vscode.l10n.t('Secret values were moved into inputs ({0}) and kept in secret storage.', imported.inputs.map((i) => i.id).join(', ')) : '';
-  void vscode.window.showInformationMessage(vscode.l10n.t('Imported "{0}" from {1} into {2}/.vscode/mcp.json.', name, definition.source.label, folder.name) + moved);
+  void showInformationMessage(vscode.l10n.t('Imported "{0}" from {1} into {2}/.vscode/mcp.json.', name, definition.source.label, folder.name) + moved);
 }

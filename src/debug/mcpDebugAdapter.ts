@@ -159,12 +159,12 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
     const connection = this.connection;
     this.subscriptions.push(
       this.workbench.onTrace(({ server, record }) => {
-        if (server.id === def.id) this.output('console', formatTrace(server.label, record, 'messages', server.secrets) + '\n');
+        if (server.id === def.id) this.output('console', formatTrace(server.label, record, 'messages', this.workbench.secretsOf(server)) + '\n');
       }),
       toVscode(connection.onDidWriteStderr((line) => this.output('stderr', line + '\n'))),
       toVscode(connection.onDidChangeState((state) => {
         if (state.kind === 'error' && !this.relaunching && !this.ended) {
-          this.output('stderr', `${state.message}\n`);
+          this.output('stderr', `${redactText(state.message, this.workbench.secretsOf(def))}\n`);
           void this.end().then(() => this.event('terminated'));
         }
       })),
@@ -226,7 +226,7 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
     this.process = proc;
     const log = this.workbench.outputs.logFor(def);
     proc.onLine(({ stream, line }) => {
-      const text = redactText(line, def.secrets);
+      const text = redactText(line, this.workbench.secretsOf(def));
       log.stderr(text);
       this.output(stream, text + '\n');
     });
@@ -374,8 +374,10 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
     this.messageEmitter.fire({ seq: this.seq++, type: 'event', event, body } as vscode.DebugProtocolMessage);
   }
 
+  /** Everything the Debug Console shows is redacted, like the server log (URLs, commands and errors carry secrets). */
   private output(category: 'console' | 'stdout' | 'stderr', output: string): void {
-    this.event('output', { category, output });
+    const def = this.connection?.definition;
+    this.event('output', { category, output: def ? redactText(output, this.workbench.secretsOf(def)) : output });
   }
 
   dispose(): void {

@@ -12,13 +12,14 @@ import {
   type DebugServers,
 } from './debugConfigurationProvider';
 import { McpDebugAdapter } from './mcpDebugAdapter';
+import { showErrorMessage } from '../shared/notifications';
 
 export function registerDebug(workbench: Workbench): vscode.Disposable[] {
   const servers: DebugServers = {
     stdioServers: () => workbench.registry.all().map((c) => c.definition).filter((d) => d.launch.type === 'stdio' && !d.id.startsWith('debug::')),
     find: (key) => workbench.registry.find(key)?.definition,
   };
-  const showError = (message: string) => void vscode.window.showErrorMessage(message);
+  const showError = (message: string) => void showErrorMessage(message);
   return [
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, new McpDebugConfigurationProvider(servers), vscode.DebugConfigurationProviderTriggerKind.Initial),
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, new McpDynamicConfigurationProvider(servers), vscode.DebugConfigurationProviderTriggerKind.Dynamic),
@@ -37,7 +38,7 @@ export function registerDebug(workbench: Workbench): vscode.Disposable[] {
       if (!connection) return false;
       const def = connection.definition;
       if (def.launch.type !== 'stdio') {
-        void vscode.window.showErrorMessage(vscode.l10n.t('MCP server "{0}" is not started by a command; it cannot be debugged.', def.label));
+        void showErrorMessage(vscode.l10n.t('MCP server "{0}" is not started by a command; it cannot be debugged.', def.label));
         return false;
       }
       const folder = vscode.workspace.workspaceFolders?.find((f) => f.name === def.source.folder);

@@ -11,6 +11,7 @@ import {
 import { inputKey } from '../config/common/definitionBuilder';
 import type { Workbench } from '../workbench';
 import { registerServerCodeLenses } from './serverCodeLenses';
+import { showErrorMessage } from '../shared/notifications';
 
 /** Every file an MCP host reads servers from, by the patterns users know them by. */
 export const CONFIG_FILE_PATTERNS = ['**/.vscode/mcp.json', '**/.mcp.json', '**/.cursor/mcp.json', '**/claude_desktop_config.json'];
@@ -53,7 +54,7 @@ export function registerLanguageClient(wb: Workbench): vscode.Disposable[] {
     client.start().catch((error) => {
       wb.sources.coveredByLanguageServer = undefined;
       wb.sources.publishDiagnostics();
-      void vscode.window.showErrorMessage(vscode.l10n.t('The MCP config language server could not start: {0}', String(error)));
+      void showErrorMessage(vscode.l10n.t('The MCP config language server could not start: {0}', String(error)));
     });
   };
 

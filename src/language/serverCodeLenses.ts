@@ -11,6 +11,7 @@ import type { ServerRef } from '../shared/common/commandArgs';
 import { parseConfigText } from '../config/common/serverConfig';
 import type { ServerState } from '../mcp/serverState';
 import type { Workbench } from '../workbench';
+import { redactState } from '../mcp/serverState';
 
 export function registerServerCodeLenses(wb: Workbench, selector: vscode.DocumentSelector): vscode.Disposable[] {
   const changed = new vscode.EventEmitter<void>();
@@ -31,7 +32,7 @@ export function registerServerCodeLenses(wb: Workbench, selector: vscode.Documen
         const ref: ServerRef = { serverId: connection.definition.id };
         const lens = (title: string, command = '', tooltip?: string) =>
           lenses.push(new vscode.CodeLens(range, { title, command, tooltip, arguments: command ? [ref] : undefined }));
-        const state = connection.state;
+        const state = redactState(connection.state, connection.definition.secrets);
         lens(stateTitle(state), '', 'message' in state ? state.message : state.kind === 'stopped' ? state.reason : undefined);
         const tools = connection.cached('tools');
         if (state.kind === 'running' && tools) lens(tools.length === 1 ? vscode.l10n.t('1 tool') : vscode.l10n.t('{0} tools', tools.length));

@@ -2,6 +2,8 @@
  * The state of one server connection, as a discriminated union, with pure helpers the UI
  * uses. Only `running` carries what the handshake negotiated.
  */
+import { redactText } from '../shared/common/redact';
+
 export interface ServerInfo {
   name: string;
   version: string;
@@ -26,6 +28,23 @@ export type ServerState =
   | { kind: 'needsAuth'; message: string; detail?: string };
 
 export const STOPPED: ServerState = { kind: 'stopped' };
+
+/**
+ * The state as a user may see it: messages and details built from a URL or an error carry the
+ * secrets of the server's config (a password input in the URL, a query key) otherwise.
+ */
+export function redactState<S extends ServerState>(state: S, secrets: readonly string[]): S {
+  const s: ServerState = state;
+  switch (s.kind) {
+    case 'error':
+    case 'needsAuth':
+      return { ...s, message: redactText(s.message, secrets), ...(s.detail !== undefined ? { detail: redactText(s.detail, secrets) } : {}) } as S;
+    case 'stopped':
+      return (s.reason !== undefined ? { ...s, reason: redactText(s.reason, secrets) } : s) as S;
+    default:
+      return state;
+  }
+}
 
 export function isRunning(state: ServerState): state is Extract<ServerState, { kind: 'running' }> {
   return state.kind === 'running';

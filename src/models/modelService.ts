@@ -9,6 +9,8 @@ import { ManualBackend, type ManualAnswer } from './common/manualBackend';
 import type { ModelBackend, ModelInfo, ModelRequest, ModelResponse } from './common/modelBackend';
 import { OPENAI_KEY_SECRET, OpenAiCompatibleBackend } from './common/openAiCompatibleBackend';
 import { VscodeLmBackend } from './vscodeLmBackend';
+import { userLevelValue } from '../shared/common/userSettings';
+import { showInformationMessage } from '../shared/notifications';
 
 export type { ModelInfo, ModelRequest, ModelResponse } from './common/modelBackend';
 
@@ -74,18 +76,20 @@ export const answerInInputBox: ManualAnswer = async (request, signal) => {
 /** The model service of the extension, reading the `mcpWorkbench.models.*` settings. */
 export function createModelService(context: vscode.ExtensionContext): { service: ModelService; manual: ManualBackend } {
   const config = () => vscode.workspace.getConfiguration('mcpWorkbench.models');
+  // Where the API key goes and which model answers unattended are the user's choice only.
+  const userOnly = (key: string) => userLevelValue(config().inspect<string>(key), '').trim();
   const manual = new ManualBackend(answerInInputBox);
   const service = new ModelService([
     new VscodeLmBackend(),
     new OpenAiCompatibleBackend(
       () => {
-        const url = config().get<string>('openaiCompatible.url', '').trim();
+        const url = userOnly('openaiCompatible.url');
         return url ? { url, model: config().get<string>('openaiCompatible.model', '').trim() } : undefined;
       },
       () => Promise.resolve(context.secrets.get(OPENAI_KEY_SECRET)),
     ),
     manual,
-  ], () => config().get<string>('preferred', '').trim() || undefined);
+  ], () => userOnly('preferred') || undefined);
   return { service, manual };
 }
 
@@ -100,7 +104,7 @@ export async function setOpenAiApiKey(context: vscode.ExtensionContext): Promise
   if (key === undefined) return;
   if (key.trim()) await context.secrets.store(OPENAI_KEY_SECRET, key.trim());
   else await context.secrets.delete(OPENAI_KEY_SECRET);
-  void vscode.window.showInformationMessage(key.trim() ? vscode.l10n.t('The API key is stored.') : vscode.l10n.t('The stored API key was removed.'));
+  void showInformationMessage(key.trim() ? vscode.l10n.t('The API key is stored.') : vscode.l10n.t('The stored API key was removed.'));
 }
 
 const services = new WeakMap<vscode.ExtensionContext, { service: ModelService; manual: ManualBackend }>();

@@ -19,6 +19,7 @@ import { PromptCommandRegistry } from './promptCommandRegistry';
 import { choosePromptAndArguments, NoPromptsError, type GotPrompt } from './promptFlow';
 import { quickInputPromptPrompter, type PromptPrompter } from './promptPrompter';
 import { modelServiceFor } from '../models/modelService';
+import { showErrorMessage, showInformationMessage, withNotificationProgress } from '../shared/notifications';
 
 export const PROMPT_SCHEME = 'mcp-prompt';
 
@@ -150,38 +151,38 @@ export function registerPrompts(workbench: Workbench): vscode.Disposable[] {
       if (isPromptRef(arg)) {
         const connection = registry.find(arg.serverId);
         if (!connection) {
-          void vscode.window.showErrorMessage(vscode.l10n.t('There is no MCP server "{0}" in the configuration.', arg.serverId));
+          void showErrorMessage(vscode.l10n.t('There is no MCP server "{0}" in the configuration.', arg.serverId));
           return undefined;
         }
         if (!connection.client) {
-          void vscode.window.showErrorMessage(vscode.l10n.t('MCP server "{0}" is not running, so its prompt "{1}" cannot be run.', connection.definition.label, arg.promptName));
+          void showErrorMessage(vscode.l10n.t('MCP server "{0}" is not running, so its prompt "{1}" cannot be run.', connection.definition.label, arg.promptName));
           return undefined;
         }
         const prompt = (await connection.list('prompts')).find((p) => p.name === arg.promptName);
         if (!prompt) {
-          void vscode.window.showErrorMessage(vscode.l10n.t('MCP server "{0}" has no prompt "{1}" (it may have been removed).', connection.definition.label, arg.promptName));
+          void showErrorMessage(vscode.l10n.t('MCP server "{0}" has no prompt "{1}" (it may have been removed).', connection.definition.label, arg.promptName));
           return undefined;
         }
         choice = { serverId: connection.definition.id, serverLabel: connection.definition.label, prompt };
       }
       filled = await choosePromptAndArguments(registry, prompter, choice, options.arguments);
     } catch (error) {
-      if (error instanceof NoPromptsError) void vscode.window.showInformationMessage(error.message);
-      else void vscode.window.showErrorMessage(vscode.l10n.t('Could not run the prompt: {0}', errorText(error)));
+      if (error instanceof NoPromptsError) void showInformationMessage(error.message);
+      else void showErrorMessage(vscode.l10n.t('Could not run the prompt: {0}', errorText(error)));
       return undefined;
     }
     if (!filled) return undefined;
     let result: GetPromptResult;
     try {
-      result = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Getting prompt "{0}" from {1}…', filled.prompt.name, filled.connection.definition.label), cancellable: true },
+      result = await withNotificationProgress(
+        { title: vscode.l10n.t('Getting prompt "{0}" from {1}…', filled.prompt.name, filled.connection.definition.label), cancellable: true },
         (_progress, token) => {
           const controller = new AbortController();
           token.onCancellationRequested(() => controller.abort());
           return filled.connection.getPrompt(filled.prompt.name, filled.arguments, { signal: controller.signal });
         });
     } catch (error) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('MCP server "{0}" could not produce prompt "{1}": {2}', filled.connection.definition.label, filled.prompt.name, errorText(error)));
+      void showErrorMessage(vscode.l10n.t('MCP server "{0}" could not produce prompt "{1}": {2}', filled.connection.definition.label, filled.prompt.name, errorText(error)));
       return undefined;
     }
     const entry = previews.add({ ...filled, result });
@@ -205,7 +206,7 @@ export function registerPrompts(workbench: Workbench): vscode.Disposable[] {
       }
     }
     await vscode.env.clipboard.writeText(entry.text);
-    void vscode.window.showInformationMessage(vscode.l10n.t('This VS Code has no chat view. The prompt was copied to the clipboard; paste it into your assistant.'));
+    void showInformationMessage(vscode.l10n.t('This VS Code has no chat view. The prompt was copied to the clipboard; paste it into your assistant.'));
     return 'clipboard';
   };
 
@@ -222,7 +223,7 @@ export function registerPrompts(workbench: Workbench): vscode.Disposable[] {
     if (!entry) return false;
     const editor = targetEditor && !targetEditor.document.isClosed ? targetEditor : undefined;
     if (!editor) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Open the editor to insert into first, then use Insert at Cursor again.'));
+      void showInformationMessage(vscode.l10n.t('Open the editor to insert into first, then use Insert at Cursor again.'));
       return false;
     }
     await vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, selection: editor.selection });
@@ -237,12 +238,12 @@ export function registerPrompts(workbench: Workbench): vscode.Disposable[] {
     const models = await service.models();
     let model = options.modelId ? models.find((m) => m.id === options.modelId) : undefined;
     if (!model && options.modelId) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('No model "{0}" is available.', options.modelId));
+      void showErrorMessage(vscode.l10n.t('No model "{0}" is available.', options.modelId));
       return undefined;
     }
     if (!model) {
       if (!models.length) {
-        void vscode.window.showErrorMessage(vscode.l10n.t('No model is available. Install a chat model provider or configure an OpenAI-compatible endpoint.'));
+        void showErrorMessage(vscode.l10n.t('No model is available. Install a chat model provider or configure an OpenAI-compatible endpoint.'));
         return undefined;
       }
       const picked = models.length === 1 ? { model: models[0] } : await vscode.window.showQuickPick(
@@ -274,8 +275,8 @@ export function registerPrompts(workbench: Workbench): vscode.Disposable[] {
     if (options.token) subscriptions.push(options.token.onCancellationRequested(() => controller.abort()));
     try {
       if (options.token?.isCancellationRequested) controller.abort();
-      const response = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Running prompt "{0}" with {1}…', entry.promptName, model.label), cancellable: true },
+      const response = await withNotificationProgress(
+        { title: vscode.l10n.t('Running prompt "{0}" with {1}…', entry.promptName, model.label), cancellable: true },
         (_p, token) => {
           subscriptions.push(token.onCancellationRequested(() => controller.abort()));
           return generate(controller.signal);
@@ -290,7 +291,7 @@ export function registerPrompts(workbench: Workbench): vscode.Disposable[] {
         void vscode.window.setStatusBarMessage(vscode.l10n.t('Stopped running prompt "{0}"', entry.promptName), 5000);
         return { document, cancelled: true };
       }
-      void vscode.window.showErrorMessage(vscode.l10n.t('The model failed: {0}', errorText(error)));
+      void showErrorMessage(vscode.l10n.t('The model failed: {0}', errorText(error)));
       return undefined;
     } finally {
       subscriptions.forEach((d) => d.dispose());

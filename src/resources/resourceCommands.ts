@@ -20,6 +20,7 @@ import {
 } from './resourceFileSystem';
 import { ResourceSubscriptions } from './resourceSubscriptions';
 import { quickInputPrompter, type TemplatePrompter } from './templatePrompter';
+import { showErrorMessage, showInformationMessage, withNotificationProgress } from '../shared/notifications';
 
 /** Second argument of `mcpWorkbench.openResourceTemplate`: preset values and/or another prompter. */
 export interface OpenTemplateOptions {
@@ -41,12 +42,12 @@ export function registerResources(workbench: Workbench): vscode.Disposable[] {
   const connectionFor = async (serverId: string): Promise<McpServerConnection | undefined> => {
     const connection = registry.find(serverId);
     if (!connection) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('No MCP server "{0}" is configured.', serverId));
+      void showErrorMessage(vscode.l10n.t('No MCP server "{0}" is configured.', serverId));
       return undefined;
     }
     if (connection.client) return connection;
     const start = vscode.l10n.t('Start Server');
-    const answer = await vscode.window.showErrorMessage(
+    const answer = await showErrorMessage(
       vscode.l10n.t('MCP server "{0}" is not running ({1}).', connection.definition.label, connection.state.kind), start);
     if (answer === start) void vscode.commands.executeCommand('mcpWorkbench.startServer', { serverId: connection.definition.id });
     return undefined;
@@ -66,7 +67,7 @@ export function registerResources(workbench: Workbench): vscode.Disposable[] {
       content = await readWithProgress(connection, ref.uri);
     } catch (error) {
       const message = describeReadError(connection.definition.label, ref.uri, error);
-      if (message) void vscode.window.showErrorMessage(message);
+      if (message) void showErrorMessage(message);
       return undefined;
     }
     const uri = fs.put(connection.definition.id, ref.uri, content);
@@ -93,7 +94,7 @@ export function registerResources(workbench: Workbench): vscode.Disposable[] {
     try {
       variables = templateVariables(ref.uriTemplate);
     } catch (error) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('MCP server "{0}" offers an invalid resource template: {1}', label, errorText(error)));
+      void showErrorMessage(vscode.l10n.t('MCP server "{0}" offers an invalid resource template: {1}', label, errorText(error)));
       return undefined;
     }
     const prompter = options.prompter ?? quickInputPrompter;
@@ -121,7 +122,7 @@ export function registerResources(workbench: Workbench): vscode.Disposable[] {
     try {
       uri = expandUriTemplate(ref.uriTemplate, values);
     } catch (error) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Could not expand the resource template {0} of MCP server "{1}": {2}', ref.uriTemplate, label, errorText(error)));
+      void showErrorMessage(vscode.l10n.t('Could not expand the resource template {0} of MCP server "{1}": {2}', ref.uriTemplate, label, errorText(error)));
       return undefined;
     }
     return openResource({ serverId: connection.definition.id, uri });
@@ -143,7 +144,7 @@ export function registerResources(workbench: Workbench): vscode.Disposable[] {
       }
     } catch (error) {
       const message = describeReadError(connection.definition.label, ref.uri, error);
-      if (message) void vscode.window.showErrorMessage(message);
+      if (message) void showErrorMessage(message);
     }
   };
 
@@ -200,7 +201,7 @@ type ResourcePick = vscode.QuickPickItem & { ref?: ResourceRef | TemplateRef };
 async function pickResource(workbench: Workbench, withTemplates = true): Promise<ResourceRef | TemplateRef | undefined> {
   const running = workbench.registry.all().filter((c) => c.client && c.advertises('resources'));
   if (!running.length) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('No running MCP server offers resources.'));
+    void showInformationMessage(vscode.l10n.t('No running MCP server offers resources.'));
     return undefined;
   }
   const pick = vscode.window.createQuickPick<ResourcePick>();
@@ -243,7 +244,7 @@ async function pickTemplate(workbench: Workbench): Promise<TemplateRef | undefin
 
 async function offerSave(connection: McpServerConnection, resourceUri: string, content: ResourceContent): Promise<void> {
   const save = vscode.l10n.t('Save As…');
-  const answer = await vscode.window.showInformationMessage(
+  const answer = await showInformationMessage(
     vscode.l10n.t('{0} from MCP server "{1}" is binary ({2}, {3}).', resourceUri, connection.definition.label, content.mimeType ?? 'no MIME type', formatBytes(content.data.byteLength)),
     save,
   );
@@ -254,7 +255,7 @@ async function offerSave(connection: McpServerConnection, resourceUri: string, c
   try {
     await vscode.workspace.fs.writeFile(target, content.data);
   } catch (error) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('Could not save {0}: {1}', target.fsPath || target.toString(), errorText(error)));
+    void showErrorMessage(vscode.l10n.t('Could not save {0}: {1}', target.fsPath || target.toString(), errorText(error)));
   }
 }
 
@@ -267,7 +268,7 @@ export async function withDelayedProgress<T>(title: string, run: (signal: AbortS
   void settled.then(() => (done = true));
   const timer = setTimeout(() => {
     if (done) return;
-    void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_progress, token) => {
+    void withNotificationProgress({ title, cancellable: true }, (_progress, token) => {
       token.onCancellationRequested(() => controller.abort());
       return settled;
     });

@@ -13,6 +13,7 @@ import { ProtocolError, ResourceNotFoundError, SdkError, SdkErrorCode, type Read
 import { isTextMime, resourceFileName } from './common/resourceNames';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { ServerRegistry } from '../mcp/serverRegistry';
+import { showWarningMessage } from '../shared/notifications';
 
 /**
  * Not `mcp-resource`: VS Code's own MCP support registers that scheme (1.139 does, even with
@@ -142,7 +143,7 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
         try {
           this.put(serverId, resourceUri, await this.read(connection, resourceUri));
         } catch (error) {
-          void vscode.window.showWarningMessage(describeReadError(connection.definition.label, resourceUri, error)
+          void showWarningMessage(describeReadError(connection.definition.label, resourceUri, error)
             ?? vscode.l10n.t('Reading {0} again was cancelled.', resourceUri));
           return;
         }

@@ -10,6 +10,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { ServerRegistry } from '../mcp/serverRegistry';
 import { parseResourceDocumentUri, resourceKey, type ResourceFileSystem } from './resourceFileSystem';
+import { showWarningMessage } from '../shared/notifications';
 
 interface Subscription {
   serverId: string;
@@ -94,7 +95,7 @@ export class ResourceSubscriptions implements vscode.Disposable {
       if (!connection || !client || !supportsSubscribe(connection)) continue;
       const stop = connection.subscribeResource(resourceUri).catch((error: unknown) => {
         if (this.subscribed.get(key)?.client === client) this.subscribed.delete(key);
-        void vscode.window.showWarningMessage(vscode.l10n.t('MCP server "{0}" refused to subscribe to {1}; the editor will not follow changes: {2}',
+        void showWarningMessage(vscode.l10n.t('MCP server "{0}" refused to subscribe to {1}; the editor will not follow changes: {2}',
           connection.definition.label, resourceUri, error instanceof Error ? error.message : String(error)));
         return undefined;
       });

@@ -17,6 +17,7 @@ import { readTextOnDisk, type LanguageContext } from './serverContext';
 const COMMON_COMMANDS = ['npx', 'uvx', 'node', 'python3', 'python', 'uv', 'docker', 'deno', 'bun', 'bunx', 'pnpm', 'dotnet', 'java'];
 
 export function completeVariablesAndCommands(model: ConfigModel, doc: TextDocument, position: Position, ctx: LanguageContext): CompletionItem[] {
+  if (model.parsed.tooDeep) return [];
   const offset = doc.offsetAt(position);
   const location = jsonc.getLocation(model.text, offset);
   const node = location.previousNode;
@@ -52,7 +53,7 @@ export function completeVariablesAndCommands(model: ConfigModel, doc: TextDocume
 }
 
 function commandOf(model: ConfigModel, server: string): string | undefined {
-  const root = jsonc.parseTree(model.text);
+  const root = model.root;
   const command = root && jsonc.findNodeAtLocation(root, [model.mapKey!, server, 'command']);
   return typeof command?.value === 'string' ? command.value.replace(/(\.cmd)?$/i, '') : undefined;
 }
@@ -63,7 +64,7 @@ function commandOf(model: ConfigModel, server: string): string | undefined {
  */
 function workspacePackages(model: ConfigModel, ctx: LanguageContext): { name: string; from: string }[] {
   const found = new Map<string, string>();
-  const root = jsonc.parseTree(model.text);
+  const root = model.root;
   const servers = root && model.mapKey ? jsonc.findNodeAtLocation(root, [model.mapKey]) : undefined;
   for (const entry of servers?.children ?? []) {
     const value = entry.children?.[1] && jsonc.getNodeValue(entry.children[1]) as { command?: unknown; args?: unknown };

@@ -8,6 +8,7 @@ import type { InputValueParams, InputValueResult } from '../language/common/lang
 import { resolveValue, VARIABLES } from './configDiagnostics';
 import { variableAt, type ConfigModel } from './configModel';
 import type { LanguageContext } from './serverContext';
+import { codeSpan, escapeMarkdown } from '../shared/common/untrustedText';
 
 const SECRET_ENV = /(token|secret|password|passwd|api[_-]?key|apikey|credential|private[_-]?key|auth|cookie|session)/i;
 export const MASK = '••••••••';
@@ -19,14 +20,16 @@ export async function hoverVariable(model: ConfigModel, doc: TextDocument, offse
   if (!v) return null;
   const range = { start: doc.positionAt(v.start), end: doc.positionAt(v.end) };
   const lines: string[] = [];
-  const code = (s: string) => '`' + s.replace(/`/g, "'") + '`';
+  // Names, descriptions and values come from the file (a repository's): text, never markup.
+  const code = codeSpan;
+  const md = escapeMarkdown;
   if (v.name.startsWith('input:')) {
     const id = v.name.slice('input:'.length);
     const input = model.inputs.find((i) => i.id === id);
     if (!input) {
-      lines.push(`**\${input:${id}}**: no input with this id is defined in \`inputs\`.`);
+      lines.push(`**\${input:${md(id)}}**: no input with this id is defined in \`inputs\`.`);
     } else {
-      lines.push(`**\${input:${id}}**: ${input.description ?? 'an input'} (${String(input.type ?? 'promptString')}${input.password ? ', password' : ''})`);
+      lines.push(`**\${input:${md(id)}}**: ${md(input.description ?? 'an input')} (${md(String(input.type ?? 'promptString'))}${input.password ? ', password' : ''})`);
       const answer = ctx.filePath && inputValue ? await inputValue({ file: ctx.filePath, id, secret: input.password }).catch(() => undefined) : undefined;
       if (answer?.stored) lines.push(`Stored value: ${input.password || answer.value === undefined ? MASK : code(answer.value)}`);
       else if (answer) lines.push('Not stored yet: you are asked for it when a server that uses it starts.');
@@ -35,15 +38,15 @@ export async function hoverVariable(model: ConfigModel, doc: TextDocument, offse
   } else if (v.name.startsWith('env:')) {
     const name = v.name.slice('env:'.length);
     const value = ctx.env[name];
-    lines.push(`**\${env:${name}}**: environment variable of VS Code.`);
+    lines.push(`**\${env:${md(name)}}**: environment variable of VS Code.`);
     lines.push(value === undefined ? 'Not set: resolves to an empty string.' : `Value: ${SECRET_ENV.test(name) ? MASK : code(value)}`);
   } else {
     const family = v.name.includes(':') ? VARIABLES.find((k) => k.family && v.name.startsWith(k.name)) : undefined;
     const known = family ?? VARIABLES.find((k) => !k.family && k.name === v.name);
     if (!known) {
-      lines.push(`**\${${v.name}}**: unknown variable; it is left as written.`);
+      lines.push(`**\${${md(v.name)}}**: unknown variable; it is left as written.`);
     } else {
-      lines.push(`**\${${v.name}}**: ${known.description}`);
+      lines.push(`**\${${md(v.name)}}**: ${known.description}`);
       const value = resolveValue(`\${${v.name}}`, ctx);
       lines.push(value === undefined ? 'Cannot be resolved here.' : `Value: ${code(value)}`);
     }

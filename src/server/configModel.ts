@@ -4,6 +4,7 @@
  * the extension's own parser makes of it. Pure: no I/O, no `vscode`.
  */
 import * as jsonc from 'jsonc-parser';
+import { parseJsonTree } from '../config/common/jsonNesting';
 import { parseConfigText, type ConfigFormat, type ParsedConfig } from '../config/common/serverConfig';
 
 export interface ServerNode {
@@ -55,7 +56,7 @@ export function formatForPath(path: string): ConfigFormat {
 
 export function buildModel(text: string, fileFormat: ConfigFormat): ConfigModel {
   const parsed = parseConfigText(text, fileFormat);
-  const root = jsonc.parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
+  const root = parseJsonTree(text, [], { allowTrailingComma: true, disallowComments: false });
   const model: ConfigModel = {
     text, root, fileFormat, parsed, mapProperty: undefined, mapKey: undefined, servers: [], inputsNode: undefined, inputs: [], variables: [],
   };

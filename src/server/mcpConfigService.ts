@@ -32,7 +32,8 @@ export class McpConfigService {
 
   async diagnostics(doc: TextDocument, ctx: LanguageContext): Promise<Diagnostic[]> {
     const own = computeDiagnostics(this.model(doc), doc, ctx);
-    if (ctx.hostProvidesJsonSchema) return own;
+    // The JSON language service parses recursively: a document nested too deep gets only our diagnostic.
+    if (ctx.hostProvidesJsonSchema || this.model(doc).parsed.tooDeep) return own;
     const schema = await this.json.doValidation(doc, this.json.parseJSONDocument(doc), DOCUMENT_SETTINGS);
     // The parser already reports syntax errors and `type` dialects in its own words; keep only what it cannot say.
     const fromSchema = schema
@@ -43,14 +44,14 @@ export class McpConfigService {
 
   async completions(doc: TextDocument, position: Position, ctx: LanguageContext): Promise<CompletionItem[]> {
     const own = completeVariablesAndCommands(this.model(doc), doc, position, ctx);
-    if (own.length || ctx.hostProvidesJsonSchema) return own;
+    if (own.length || ctx.hostProvidesJsonSchema || this.model(doc).parsed.tooDeep) return own;
     const list = await this.json.doComplete(doc, position, this.json.parseJSONDocument(doc));
     return list?.items ?? [];
   }
 
   async hover(doc: TextDocument, position: Position, ctx: LanguageContext): Promise<Hover | null> {
     const variable = await hoverVariable(this.model(doc), doc, doc.offsetAt(position), ctx, this.inputValue);
-    if (variable || ctx.hostProvidesJsonSchema) return variable;
+    if (variable || ctx.hostProvidesJsonSchema || this.model(doc).parsed.tooDeep) return variable;
     return this.json.doHover(doc, position, this.json.parseJSONDocument(doc));
   }
 

@@ -4,6 +4,7 @@ import type { ServerRef } from '../shared/common/commandArgs';
 import type { Workbench } from '../workbench';
 import { addServerWizard } from './addServerWizard';
 import { ServerTreeProvider } from './serverTreeProvider';
+import { redactValue } from '../shared/common/redact';
 
 export function registerServerTree(workbench: Workbench): { provider: ServerTreeProvider; disposables: vscode.Disposable[] } {
   const provider = new ServerTreeProvider(workbench);
@@ -35,8 +36,10 @@ export function registerServerTree(workbench: Workbench): { provider: ServerTree
     vscode.commands.registerCommand('mcpWorkbench.copyServerJson', async (arg?: ServerRef) => {
       const c = arg?.serverId ? workbench.registry.find(arg.serverId) : undefined;
       if (!c) return;
-      // The entry as written (variables unresolved), so no resolved secret leaves the editor.
-      await vscode.env.clipboard.writeText(JSON.stringify({ [c.definition.name]: c.definition.entry ?? {} }, null, 2));
+      // The entry as written (variables unresolved, so no resolved secret leaves the editor), and
+      // literal secrets in it (a key in the URL, a header value) redacted like everywhere else.
+      const entry = redactValue(c.definition.entry ?? {}, workbench.secretsOf(c.definition));
+      await vscode.env.clipboard.writeText(JSON.stringify({ [c.definition.name]: entry }, null, 2));
       void vscode.window.setStatusBarMessage(vscode.l10n.t('Copied the definition of {0}', c.definition.label), 3000);
     }),
   ];

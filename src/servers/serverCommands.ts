@@ -3,10 +3,12 @@
  * lenses or keybindings) and otherwise asks with a quick pick.
  */
 import * as vscode from 'vscode';
-import { describeState, stateIcon } from '../mcp/serverState';
+import { describeState, redactState, stateIcon } from '../mcp/serverState';
 import { SERVERS_SETTING } from '../config/configSources';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import { UNTRUSTED_REASON, type Workbench } from '../workbench';
+import { revealControlCharacters } from '../shared/common/untrustedText';
+import { showInformationMessage, showWarningMessage } from '../shared/notifications';
 
 /** Accepts a server id string or any object carrying one (tree nodes later). */
 type ServerArg = string | { serverId: string } | undefined;
@@ -64,7 +66,7 @@ export function registerCommands(workbench: Workbench): vscode.Disposable[] {
     vscode.commands.registerCommand('mcpWorkbench.clearStoredInputs', async () => {
       await workbench.inputs.clear();
       await registry.reload();
-      void vscode.window.showInformationMessage(vscode.l10n.t('Stored MCP inputs were cleared; servers that use them will ask again when they start.'));
+      void showInformationMessage(vscode.l10n.t('Stored MCP inputs were cleared; servers that use them will ask again when they start.'));
     }),
     vscode.commands.registerCommand('mcpWorkbench.showServers', () => showServers(workbench, start)),
     vscode.commands.registerCommand('mcpWorkbench.manageTrust', () => vscode.commands.executeCommand('workbench.trust.manage')),
@@ -74,7 +76,7 @@ export function registerCommands(workbench: Workbench): vscode.Disposable[] {
 async function pickServer(workbench: Workbench, placeHolder: string, filter: (c: McpServerConnection) => boolean) {
   const candidates = workbench.registry.all().filter(filter);
   if (candidates.length === 0) {
-    void vscode.window.showInformationMessage(workbench.registry.all().length
+    void showInformationMessage(workbench.registry.all().length
       ? vscode.l10n.t('No MCP server is in a state for this.')
       : vscode.l10n.t('No MCP servers are configured. Add one to .vscode/mcp.json or .mcp.json.'));
     return undefined;
@@ -86,9 +88,9 @@ async function pickServer(workbench: Workbench, placeHolder: string, filter: (c:
 
 function serverPickItem(c: McpServerConnection) {
   return {
-    label: `$(${stateIcon(c.state)}) ${c.definition.label}`,
+    label: `$(${stateIcon(c.state)}) ${revealControlCharacters(c.definition.label)}`,
     description: c.definition.source.label,
-    detail: describeState(c.state),
+    detail: describeState(redactState(c.state, c.definition.secrets)),
     connection: c,
   };
 }
@@ -98,7 +100,7 @@ async function showServers(workbench: Workbench, start: (c: McpServerConnection)
   const all = workbench.registry.all();
   if (all.length === 0) {
     const open = vscode.l10n.t('Open Configuration');
-    if (await vscode.window.showInformationMessage(vscode.l10n.t('No MCP servers are configured.'), open) === open) {
+    if (await showInformationMessage(vscode.l10n.t('No MCP servers are configured.'), open) === open) {
       await openSomeConfig(workbench);
     }
     return;
@@ -117,7 +119,7 @@ async function showServers(workbench: Workbench, start: (c: McpServerConnection)
   if (c.definition.source.scope === 'workspace' && !vscode.workspace.isTrusted) {
     actions.unshift({ label: `$(shield) ${vscode.l10n.t('Manage Workspace Trust')}`, run: () => vscode.commands.executeCommand('workbench.trust.manage') });
   }
-  const action = await vscode.window.showQuickPick(actions, { placeHolder: `${c.definition.label}: ${describeState(c.state)}` });
+  const action = await vscode.window.showQuickPick(actions, { placeHolder: `${c.definition.label}: ${describeState(redactState(c.state, c.definition.secrets))}` });
   await action?.run();
 }
 
@@ -163,7 +165,7 @@ async function createMcpJson(target: vscode.Uri): Promise<void> {
 
 async function explainUntrusted(label: string): Promise<void> {
   const manage = vscode.l10n.t('Manage Workspace Trust');
-  const answer = await vscode.window.showWarningMessage(
+  const answer = await showWarningMessage(
     vscode.l10n.t('MCP server "{0}" was not started: {1}.', label, UNTRUSTED_REASON), manage);
   if (answer === manage) await vscode.commands.executeCommand('workbench.trust.manage');
 }

@@ -1,10 +1,17 @@
-/** One log channel per server ("MCP: <name>"), created on first use. */
+/**
+ * One log channel per server ("MCP: <name>"), created on first use. Every line written through
+ * `logFor` is redacted with the server's secrets: connections, traces and panels log through it.
+ */
 import * as vscode from 'vscode';
 import type { ServerDefinition } from '../config/common/launchDefinition';
 import type { ServerLog } from '../mcp/connection/connectionTypes';
+import { redactText } from '../shared/common/redact';
 
 export class ServerOutputs implements vscode.Disposable {
   private readonly channels = new Map<string, vscode.LogOutputChannel>();
+
+  /** `secretsOf`: what must never appear in a server's log (its config's secrets, its OAuth tokens). */
+  constructor(private readonly secretsOf: (def: ServerDefinition) => readonly string[] = (def) => def.secrets) {}
 
   channel(def: ServerDefinition): vscode.LogOutputChannel {
     let channel = this.channels.get(def.id);
@@ -18,8 +25,8 @@ export class ServerOutputs implements vscode.Disposable {
   /** A `ServerLog` that looks the channel up on each write, so a relabelled server keeps one channel. */
   logFor(def: ServerDefinition): ServerLog {
     return {
-      log: (level, message) => this.channel(def)[level](message),
-      stderr: (line) => this.channel(def).appendLine(line),
+      log: (level, message) => this.channel(def)[level](redactText(message, this.secretsOf(def))),
+      stderr: (line) => this.channel(def).appendLine(redactText(line, this.secretsOf(def))),
     };
   }
 

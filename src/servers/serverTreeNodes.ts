@@ -5,9 +5,14 @@
  */
 import * as vscode from 'vscode';
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
-import { describeProtocol, describeState } from '../mcp/serverState';
+import { describeProtocol, describeState, redactState } from '../mcp/serverState';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { ListKind } from '../mcp/connection/connectionTypes';
+import {
+  promptItemText, promptTooltip, resourceItemText, resourceTooltip, serverItemText, serverTooltip as serverTooltipParts,
+  templateItemText, templateTooltip, toolItemText, toolTooltip, type MarkdownPart,
+} from './common/treeText';
+import { redactText } from '../shared/common/redact';
 
 export type TreeNode = ServerNode | GroupNode | ToolNode | ResourceNode | TemplateNode | PromptNode;
 
@@ -29,21 +34,22 @@ export class ServerNode {
   }
 
   toTreeItem(): vscode.TreeItem {
-    const { state, definition } = this.connection;
-    const item = new vscode.TreeItem(definition.label,
-      state.kind === 'running' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
-    item.id = `server:${definition.id}`;
+    const { definition } = this.connection;
+    // Redacted before anything is derived from it (the description lowercases it).
+    const state = redactState(this.connection.state, definition.secrets);
     const transport = definition.launch.type;
-    item.description = state.kind === 'running'
-      ? `${state.transport} · ${state.protocolVersion}${state.serverInfo.version ? ` · v${state.serverInfo.version}` : ''}`
-      : `${transport} · ${describeState(state).toLowerCase()}`;
     // Servers of other apps' configs say so, and get the "Import into .vscode/mcp.json" action.
     const discovered = definition.source.discovered !== undefined;
-    if (discovered) item.description += ` · ${vscode.l10n.t('from {0}', definition.source.label)}`;
+    const text = serverItemText(definition.label, (state.kind === 'running'
+      ? `${state.transport} · ${state.protocolVersion}${state.serverInfo.version ? ` · v${state.serverInfo.version}` : ''}`
+      : `${transport} · ${describeState(state).toLowerCase()}`) + (discovered ? ` · ${vscode.l10n.t('from {0}', definition.source.label)}` : ''));
+    const item = new vscode.TreeItem(text.label, state.kind === 'running' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    item.id = `server:${definition.id}`;
+    item.description = text.description;
     item.iconPath = stateIcon(this.connection);
     item.contextValue = `server.${state.kind}.${transport}${discovered ? '.discovered' : ''}`;
     item.tooltip = serverTooltip(this.connection);
-    item.accessibilityInformation = { label: `${definition.label}, ${describeState(state)}` };
+    item.accessibilityInformation = { label: `${text.label}, ${describeState(state)}` };
     return item;
   }
 }
@@ -80,25 +86,15 @@ export class ToolNode {
 
   toTreeItem(): vscode.TreeItem {
     const { tool } = this;
-    const title = tool.title ?? tool.annotations?.title;
-    const item = new vscode.TreeItem(title ?? tool.name, vscode.TreeItemCollapsibleState.None);
-    item.id = `server:${this.serverId}/tool/${tool.name}`;
     const badges = toolBadges(tool);
-    item.description = [title && title !== tool.name ? tool.name : undefined, ...badges, this.disabledInChat ? vscode.l10n.t('not in chat') : undefined].filter(Boolean).join(' · ');
+    const text = toolItemText(tool, badges, this.disabledInChat ? vscode.l10n.t('not in chat') : undefined);
+    const item = new vscode.TreeItem(text.label, vscode.TreeItemCollapsibleState.None);
+    item.id = `server:${this.serverId}/tool/${tool.name}`;
+    item.description = text.description;
     // Not the group's wrench: items and their group should look different.
     item.iconPath = new vscode.ThemeIcon(tool.annotations?.destructiveHint ? 'warning' : tool.annotations?.readOnlyHint ? 'eye' : 'symbol-method');
     item.contextValue = this.disabledInChat ? 'tool.disabledInChat' : 'tool';
-    const md = new vscode.MarkdownString();
-    md.appendMarkdown(`**${escapeMd(title ?? tool.name)}**${title ? ` \`${tool.name}\`` : ''}\n\n`);
-    if (tool.description) md.appendText(tool.description + '\n\n');
-    if (badges.length) md.appendMarkdown(`_${badges.join(', ')}_\n\n`);
-    if (this.disabledInChat) md.appendMarkdown(`${vscode.l10n.t('Not offered to chat in this workspace.')}\n\n`);
-    md.appendMarkdown('Input schema:\n');
-    md.appendCodeblock(JSON.stringify(tool.inputSchema, null, 2), 'json');
-    if (tool.outputSchema) {
-      md.appendMarkdown('Output schema:\n');
-      md.appendCodeblock(JSON.stringify(tool.outputSchema, null, 2), 'json');
-    }
+    const md = toMarkdown(toolTooltip(tool, badges, this.disabledInChat ? vscode.l10n.t('Not offered to chat in this workspace.') : undefined));
     item.tooltip = md;
     item.command = { command: 'mcpWorkbench.runTool', title: vscode.l10n.t('Run Tool…'), arguments: [{ serverId: this.serverId, toolName: tool.name }] };
     return item;
@@ -115,17 +111,13 @@ export class ResourceNode {
 
   toTreeItem(): vscode.TreeItem {
     const r = this.resource;
-    const item = new vscode.TreeItem(r.title ?? r.name, vscode.TreeItemCollapsibleState.None);
+    const text = resourceItemText(r);
+    const item = new vscode.TreeItem(text.label, vscode.TreeItemCollapsibleState.None);
     item.id = `server:${this.serverId}/resource/${r.uri}`;
-    item.description = r.uri;
+    item.description = text.description;
     item.iconPath = new vscode.ThemeIcon(r.mimeType?.startsWith('image/') ? 'file-media' : 'file');
     item.contextValue = 'resource';
-    const md = new vscode.MarkdownString();
-    md.appendMarkdown(`**${escapeMd(r.title ?? r.name)}**\n\n`);
-    md.appendCodeblock(r.uri, 'text');
-    if (r.description) md.appendText(r.description + '\n\n');
-    if (r.mimeType) md.appendMarkdown(`MIME type: \`${r.mimeType}\``);
-    if (r.size !== undefined) md.appendMarkdown(` · ${r.size} bytes`);
+    const md = toMarkdown(resourceTooltip(r));
     item.tooltip = md;
     item.command = { command: 'mcpWorkbench.openResource', title: vscode.l10n.t('Open Resource'), arguments: [{ serverId: this.serverId, uri: r.uri }] };
     return item;
@@ -142,15 +134,13 @@ export class TemplateNode {
 
   toTreeItem(): vscode.TreeItem {
     const t = this.template;
-    const item = new vscode.TreeItem(t.title ?? t.name, vscode.TreeItemCollapsibleState.None);
+    const text = templateItemText(t);
+    const item = new vscode.TreeItem(text.label, vscode.TreeItemCollapsibleState.None);
     item.id = `server:${this.serverId}/template/${t.uriTemplate}`;
-    item.description = t.uriTemplate;
+    item.description = text.description;
     item.iconPath = new vscode.ThemeIcon('file-symlink-file');
     item.contextValue = 'resourceTemplate';
-    const md = new vscode.MarkdownString();
-    md.appendMarkdown(`**${escapeMd(t.title ?? t.name)}**\n\n`);
-    md.appendCodeblock(t.uriTemplate, 'text');
-    if (t.description) md.appendText(t.description);
+    const md = toMarkdown(templateTooltip(t));
     item.tooltip = md;
     item.command = {
       command: 'mcpWorkbench.openResourceTemplate',
@@ -171,16 +161,13 @@ export class PromptNode {
 
   toTreeItem(): vscode.TreeItem {
     const p = this.prompt;
-    const item = new vscode.TreeItem(p.title ?? p.name, vscode.TreeItemCollapsibleState.None);
+    const text = promptItemText(p);
+    const item = new vscode.TreeItem(text.label, vscode.TreeItemCollapsibleState.None);
     item.id = `server:${this.serverId}/prompt/${p.name}`;
-    const args = p.arguments ?? [];
-    item.description = args.length ? args.map((a) => (a.required ? `${a.name}*` : a.name)).join(', ') : undefined;
+    item.description = text.description;
     item.iconPath = new vscode.ThemeIcon('comment-discussion');
     item.contextValue = 'prompt';
-    const md = new vscode.MarkdownString();
-    md.appendMarkdown(`**${escapeMd(p.title ?? p.name)}**${p.title ? ` \`${p.name}\`` : ''}\n\n`);
-    if (p.description) md.appendText(p.description + '\n\n');
-    for (const a of args) md.appendMarkdown(`- \`${a.name}\`${a.required ? ' (required)' : ''}${a.description ? `: ${escapeMd(a.description)}` : ''}\n`);
+    const md = toMarkdown(promptTooltip(p));
     item.tooltip = md;
     return item;
   }
@@ -212,43 +199,37 @@ function stateIcon(connection: McpServerConnection): vscode.ThemeIcon {
 }
 
 function serverTooltip(connection: McpServerConnection): vscode.MarkdownString {
-  const { state, definition } = connection;
-  const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**${escapeMd(definition.label)}** — ${escapeMd(describeState(state))}\n\n`);
+  const { definition } = connection;
+  const state = redactState(connection.state, definition.secrets);
   const launch = definition.launch;
-  md.appendMarkdown(launch.type === 'stdio' ? `$(terminal) \`${escapeMd(launch.command)}\`` : `$(globe) ${escapeMd(launch.url)}`);
-  md.appendMarkdown(` (${launch.type})\n\n`);
-  if (state.kind === 'running') {
-    md.appendMarkdown(`Server: **${escapeMd(state.serverInfo.title ?? state.serverInfo.name)}** ${escapeMd(state.serverInfo.version)}  \n`);
-    md.appendMarkdown(`Protocol: ${escapeMd(describeProtocol(state))}  \n`);
-    const caps = Object.keys(state.capabilities);
-    md.appendMarkdown(`Capabilities: ${caps.length ? caps.map((c) => `\`${c}\``).join(', ') : 'none'}\n\n`);
-    if (state.instructions) {
-      md.appendMarkdown('Instructions:\n\n');
-      md.appendText(state.instructions.length > 1200 ? state.instructions.slice(0, 1200) + '…' : state.instructions);
-      md.appendMarkdown('\n\n');
-    }
-  }
-  if (state.kind === 'needsAuth') {
-    md.appendMarkdown('$(account) Sign in required:\n\n');
-    md.appendText(state.message);
-    md.appendMarkdown('\n\n');
-  }
-  if (state.kind === 'error') {
-    md.appendMarkdown('Last error:\n\n');
-    md.appendText(state.message);
-    md.appendMarkdown('\n\n');
-    if (state.detail) md.appendCodeblock(state.detail.slice(-1500), 'text');
-  }
   const src = definition.source;
-  md.appendMarkdown(`Config: ${escapeMd(src.folder ? `${src.folder}/` : '')}${escapeMd(src.label)}${src.line !== undefined ? `, line ${src.line + 1}` : ''}`);
-  if (src.discovered && src.file) {
-    md.appendMarkdown(`\n\n$(info) ${escapeMd(vscode.l10n.t('Found by discovery in the config of {0}:', src.label))} \`${src.file.replace(/`/g, '')}\``);
-  }
-  return md;
+  return toMarkdown(serverTooltipParts({
+    label: definition.label,
+    stateText: describeState(state),
+    launch: launch.type === 'stdio' ? { type: 'stdio', command: redactText(launch.command, definition.secrets) } : { type: launch.type, url: redactText(launch.url, definition.secrets) },
+    ...(state.kind === 'running' ? {
+      running: {
+        serverName: state.serverInfo.title ?? state.serverInfo.name,
+        version: state.serverInfo.version,
+        protocolVersion: describeProtocol(state),
+        capabilities: Object.keys(state.capabilities),
+        instructions: state.instructions,
+      },
+    } : {}),
+    ...(state.kind === 'needsAuth' ? { needsAuth: state.message } : {}),
+    ...(state.kind === 'error' ? { error: { message: state.message, detail: state.detail } } : {}),
+    config: { folder: src.folder, label: src.label, line: src.line },
+    ...(src.discovered && src.file ? { discovered: { note: vscode.l10n.t('Found by discovery in the config of {0}:', src.label), file: src.file } } : {}),
+  }), true);
 }
 
-/** Escapes what would change inline markdown; labels never start a line, so list markers can stay. */
-function escapeMd(text: string): string {
-  return text.replace(/[\\`*_[\]<>|]/g, '\\$&');
+/** A MarkdownString from the parts of ./common/treeText.ts; `text` parts are escaped by appendText. */
+function toMarkdown(parts: readonly MarkdownPart[], supportThemeIcons = false): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(undefined, supportThemeIcons);
+  for (const part of parts) {
+    if ('markdown' in part) md.appendMarkdown(part.markdown);
+    else if ('text' in part) md.appendText(part.text);
+    else md.appendCodeblock(part.code, part.language);
+  }
+  return md;
 }

@@ -9,6 +9,7 @@ import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { ListKind } from '../mcp/connection/connectionTypes';
 import type { Workbench } from '../workbench';
 import { GROUP_ORDER, GroupNode, PromptNode, ResourceNode, ServerNode, TemplateNode, ToolNode, type TreeNode } from './serverTreeNodes';
+import { showErrorMessage } from '../shared/notifications';
 
 export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
   private readonly onDidChangeEmitter = new vscode.EventEmitter<TreeNode | undefined>();
@@ -119,7 +120,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
           return (await c.list('prompts')).map((p) => new PromptNode(id, p));
       }
     } catch (error) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Could not list {0} of {1}: {2}', group.list, c.definition.label, error instanceof Error ? error.message : String(error)));
+      void showErrorMessage(vscode.l10n.t('Could not list {0} of {1}: {2}', group.list, c.definition.label, error instanceof Error ? error.message : String(error)));
       return [];
     }
   }

@@ -1,5 +1,6 @@
 /** Quick pick items grouped under one separator per server, in the order the choices come. */
 import * as vscode from 'vscode';
+import { revealControlCharacters } from './common/untrustedText';
 
 export function groupedByServer<C extends { serverId: string; serverLabel: string }, I extends vscode.QuickPickItem>(
   choices: readonly C[],
@@ -10,7 +11,7 @@ export function groupedByServer<C extends { serverId: string; serverLabel: strin
   for (const choice of choices) {
     if (choice.serverId !== server) {
       server = choice.serverId;
-      items.push({ label: choice.serverLabel, kind: vscode.QuickPickItemKind.Separator });
+      items.push({ label: revealControlCharacters(choice.serverLabel), kind: vscode.QuickPickItemKind.Separator });
     }
     items.push(toItem(choice));
   }

@@ -9,6 +9,7 @@ import type { ToolRef } from '../shared/common/commandArgs';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { Workbench } from '../workbench';
 import { ToolRunnerPanel } from './toolRunnerPanel';
+import { showErrorMessage, showInformationMessage } from '../shared/notifications';
 
 export function registerToolRunner(workbench: Workbench): vscode.Disposable[] {
   return [
@@ -30,12 +31,12 @@ async function runTool(workbench: Workbench, arg: unknown): Promise<ToolRunnerPa
 async function resolveRef(workbench: Workbench, ref: ToolRef): Promise<{ connection: McpServerConnection; tool: Tool } | undefined> {
   let connection = workbench.registry.find(ref.serverId);
   if (!connection) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('There is no MCP server "{0}" in the configuration.', ref.serverId));
+    void showErrorMessage(vscode.l10n.t('There is no MCP server "{0}" in the configuration.', ref.serverId));
     return undefined;
   }
   if (connection.state.kind !== 'running') {
     const start = vscode.l10n.t('Start Server');
-    const answer = await vscode.window.showErrorMessage(
+    const answer = await showErrorMessage(
       vscode.l10n.t('MCP server "{0}" is not running, so its tool "{1}" cannot be run.', connection.definition.label, ref.toolName), start);
     if (answer !== start) return undefined;
     await vscode.commands.executeCommand('mcpWorkbench.startServer', { serverId: connection.definition.id });
@@ -46,12 +47,12 @@ async function resolveRef(workbench: Workbench, ref: ToolRef): Promise<{ connect
   try {
     tools = await connection.list('tools');
   } catch (error) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('Could not list the tools of "{0}": {1}', connection.definition.label, error instanceof Error ? error.message : String(error)));
+    void showErrorMessage(vscode.l10n.t('Could not list the tools of "{0}": {1}', connection.definition.label, error instanceof Error ? error.message : String(error)));
     return undefined;
   }
   const tool = tools.find((t) => t.name === ref.toolName);
   if (!tool) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('MCP server "{0}" has no tool "{1}" (it may have been removed).', connection.definition.label, ref.toolName));
+    void showErrorMessage(vscode.l10n.t('MCP server "{0}" has no tool "{1}" (it may have been removed).', connection.definition.label, ref.toolName));
     return undefined;
   }
   return { connection, tool };
@@ -60,7 +61,7 @@ async function resolveRef(workbench: Workbench, ref: ToolRef): Promise<{ connect
 async function pickTool(workbench: Workbench): Promise<{ connection: McpServerConnection; tool: Tool } | undefined> {
   const running = workbench.registry.all().filter((c) => c.state.kind === 'running' && c.advertises('tools'));
   if (running.length === 0) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('No running MCP server offers tools. Start a server first.'));
+    void showInformationMessage(vscode.l10n.t('No running MCP server offers tools. Start a server first.'));
     return undefined;
   }
   type Item = vscode.QuickPickItem & { connection?: McpServerConnection; tool?: Tool };

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
-import { argumentsPreview, errorOutcome, needsConfirmation, rememberedArgumentsKey, resultOutcome, toolInfo } from './common/toolCall';
+import { argumentsPreview, blobFileName, errorOutcome, needsConfirmation, rememberedArgumentsKey, resultOutcome, toolInfo } from './common/toolCall';
 import { defaultValues, formToArguments, valuesFromArguments, withoutSecrets, type FieldProblem } from './common/formValues';
 import { buildFormModel, type FormModel } from './common/schemaFields';
 import { validateAgainstSchema } from './common/schemaValidation';
@@ -16,6 +16,7 @@ import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { Workbench } from '../workbench';
 import { webviewHtml, webviewResourceRoots } from '../shared/webviewHtml';
 import { approvalActivity } from '../approval/common/approvalActivity';
+import { showErrorMessage, showWarningMessage, withNotificationProgress } from '../shared/notifications';
 
 /**
  * Asks the user whether to run a tool that is not marked read-only. This is the one step
@@ -28,7 +29,7 @@ export const confirmWithModal: ConfirmCall = async (tool, serverLabel, args) => 
   const why = tool.annotations?.destructiveHint === true
     ? vscode.l10n.t('The tool says it may make destructive changes.')
     : vscode.l10n.t('The tool is not marked read-only: it may change things.');
-  const answer = await vscode.window.showWarningMessage(
+  const answer = await showWarningMessage(
     vscode.l10n.t('Run "{0}" on server "{1}"?', tool.title ?? tool.name, serverLabel),
     { modal: true, detail: `${why}\n\n${vscode.l10n.t('Arguments:')}\n${argumentsPreview(args)}` },
     run,
@@ -275,8 +276,8 @@ export class ToolRunnerPanel implements vscode.Disposable {
           delay = 0;
           continue;
         }
-        await vscode.window.withProgress(
-          { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+        await withNotificationProgress(
+          { title, cancellable: true },
           async (progress, token) => {
             notification = progress;
             if (lastMessage) progress.report({ message: lastMessage, increment: reported || undefined });
@@ -306,7 +307,8 @@ export class ToolRunnerPanel implements vscode.Disposable {
       this.workbench.outputs.logFor(this.definitionForLog()).log('warn', `Run Tool: ignored a malformed webview message: ${JSON.stringify(raw)?.slice(0, 200)}`);
       return;
     }
-    void this.handle(message);
+    // Nothing a webview asks for may end in an unhandled rejection (a server's odd URI, a failed save).
+    this.handle(message).catch((error) => void showErrorMessage(vscode.l10n.t('Run Tool: {0}', error instanceof Error ? error.message : String(error))));
   }
 
   private async handle(message: FromWebview): Promise<void> {
@@ -328,7 +330,7 @@ export class ToolRunnerPanel implements vscode.Disposable {
         try {
           await vscode.commands.executeCommand('mcpWorkbench.openResource', { serverId: this.serverId, uri: message.uri });
         } catch (error) {
-          void vscode.window.showErrorMessage(vscode.l10n.t('Could not open the resource {0}: {1}', message.uri, error instanceof Error ? error.message : String(error)));
+          void showErrorMessage(vscode.l10n.t('Could not open the resource {0}: {1}', message.uri, error instanceof Error ? error.message : String(error)));
         }
         return;
       case 'saveBlob':
@@ -344,17 +346,17 @@ export class ToolRunnerPanel implements vscode.Disposable {
     const item = this.last?.requestId === requestId ? this.last.result?.content?.[index] : undefined;
     const resource = item?.type === 'resource' ? item.resource : undefined;
     if (!resource || !('blob' in resource) || typeof resource.blob !== 'string') {
-      void vscode.window.showErrorMessage(vscode.l10n.t('That result is no longer available; run the tool again to save it.'));
+      void showErrorMessage(vscode.l10n.t('That result is no longer available; run the tool again to save it.'));
       return;
     }
-    const name = decodeURIComponent(resource.uri.split(/[/\\]/).filter(Boolean).pop() ?? 'resource').replace(/[^\w.-]+/g, '_') || 'resource';
+    const name = blobFileName(resource.uri);
     const base = vscode.workspace.workspaceFolders?.[0]?.uri;
     const target = await vscode.window.showSaveDialog({ defaultUri: base ? vscode.Uri.joinPath(base, name) : undefined, title: vscode.l10n.t('Save {0}', resource.uri) });
     if (!target) return;
     try {
       await vscode.workspace.fs.writeFile(target, Buffer.from(resource.blob, 'base64'));
     } catch (error) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Could not save {0}: {1}', target.fsPath, error instanceof Error ? error.message : String(error)));
+      void showErrorMessage(vscode.l10n.t('Could not save {0}: {1}', target.fsPath, error instanceof Error ? error.message : String(error)));
     }
   }
 

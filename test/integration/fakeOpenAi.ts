@@ -39,6 +39,8 @@ export interface FakeOpenAi {
   readonly url: string;
   /** Every request body received, in order. */
   readonly requests: ChatCompletionsBody[];
+  /** The Authorization header of each request (undefined when none was sent), in order. */
+  readonly authorizations: (string | undefined)[];
   /** How the next requests are answered (replaceable per test). */
   script: FakeScript;
   close(): Promise<void>;
@@ -53,13 +55,15 @@ export const echoScript: FakeScript = (answer) => {
 
 export async function startFakeOpenAi(script: FakeScript = echoScript, reportedModel = 'fake-model-1'): Promise<FakeOpenAi> {
   const requests: ChatCompletionsBody[] = [];
-  const fake: FakeOpenAi = { url: '', requests, script, close: async () => undefined };
+  const authorizations: (string | undefined)[] = [];
+  const fake: FakeOpenAi = { url: '', requests, authorizations, script, close: async () => undefined };
   const server = http.createServer((req, res) => {
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', () => {
       const body = JSON.parse(raw) as ChatCompletionsBody;
       requests.push(body);
+      authorizations.push(req.headers.authorization);
       let closed = false;
       let finished = false;
       let onAborted: () => void = () => undefined;

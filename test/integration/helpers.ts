@@ -53,3 +53,82 @@ export function folderUri(name: string): vscode.Uri {
 export async function writeText(uri: vscode.Uri, text: string): Promise<void> {
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
 }
+
+/** What VS Code's notifications turn into a live link (vs/base/common/linkedText.ts, 1.100). */
+export const NOTIFICATION_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/i;
+
+/**
+ * Records the text of every notification the extension shows while it runs (message and a
+ * modal's detail), then lets VS Code show it as usual. The extension and the tests share one
+ * `vscode` API object (same extension), so wrapping its functions sees the extension's calls.
+ */
+export function recordNotifications(): { messages: string[]; dispose(): void } {
+  const messages: string[] = [];
+  const window = vscode.window as unknown as Record<string, (...args: unknown[]) => unknown>;
+  const kinds = ['showErrorMessage', 'showWarningMessage', 'showInformationMessage'] as const;
+  const originals = kinds.map((kind) => window[kind]);
+  kinds.forEach((kind, i) => {
+    window[kind] = (message: unknown, ...rest: unknown[]) => {
+      messages.push(String(message));
+      const options = rest[0];
+      if (options && typeof options === 'object' && typeof (options as { detail?: unknown }).detail === 'string') messages.push((options as { detail: string }).detail);
+      return originals[i].call(vscode.window, message, ...rest);
+    };
+  });
+  return {
+    messages,
+    dispose: () => kinds.forEach((kind, i) => (window[kind] = originals[i])),
+  };
+}
+
+/**
+ * The redirect target, as the extension's URI handler receives it. In a browser-hosted VS Code
+ * `asExternalUri` turns `<scheme>://<extension id>/oauth/callback` into an http URL on the
+ * VS Code server whose `vscode-*` query parameters carry the original URI; on the desktop the
+ * redirect is that URI itself.
+ */
+export function callbackToHandlerUri(location: string): vscode.Uri {
+  const url = new URL(location);
+  const scheme = url.searchParams.get('vscode-scheme');
+  if (!scheme) return vscode.Uri.parse(location);
+  // Parameters the authorization server appended (code, state) join the original query.
+  const query = new URLSearchParams(url.searchParams.get('vscode-query') ?? '');
+  for (const [key, value] of url.searchParams) if (!key.startsWith('vscode-')) query.append(key, value);
+  return vscode.Uri.from({
+    scheme,
+    authority: url.searchParams.get('vscode-authority') ?? '',
+    path: url.searchParams.get('vscode-path') ?? '',
+    query: query.toString(),
+  });
+}
+
+/**
+ * Records everything written to output channels created while it runs (name → text), then
+ * writes it as usual: what the user can read in the Output view.
+ */
+export function recordOutputChannels(): { text(name?: string): string; dispose(): void } {
+  const written: { name: string; text: string }[] = [];
+  const window = vscode.window as unknown as Record<string, (...args: unknown[]) => unknown>;
+  const original = window.createOutputChannel;
+  const writers = new Set(['append', 'appendLine', 'replace', 'trace', 'debug', 'info', 'warn', 'error']);
+  window.createOutputChannel = (name: unknown, ...rest: unknown[]) => {
+    const channel = original.call(vscode.window, name, ...rest) as object;
+    return new Proxy(channel, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        if (typeof value !== 'function') return value;
+        if (typeof prop === 'string' && writers.has(prop)) {
+          return (...args: unknown[]) => {
+            written.push({ name: String(name), text: args.map((a) => (a instanceof Error ? a.message : String(a))).join(' ') });
+            return (value as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        }
+        return (value as (...a: unknown[]) => unknown).bind(target);
+      },
+    });
+  };
+  return {
+    text: (name) => written.filter((w) => name === undefined || w.name === name).map((w) => w.text).join('\n'),
+    dispose: () => (window.createOutputChannel = original),
+  };
+}

@@ -44,6 +44,8 @@ export interface ActivityEntry {
   inputRequired?: boolean;
   /** For client `tools/call` only: the unredacted name and arguments, so "Re-run" sends what was sent. Never shown. */
   readonly rerun?: { name: string; arguments?: Record<string, unknown> };
+  /** Why a `tools/call` cannot be re-run (its arguments were too large to keep). */
+  readonly rerunUnavailable?: string;
 }
 
 export interface ActivityServer {
@@ -54,7 +56,20 @@ export interface ActivityServer {
 
 /** Messages bigger than this are stored as a truncated preview (sizes stay exact). */
 export const MAX_STORED_BYTES = 1024 * 1024;
+/**
+ * Re-run keeps a tool call's arguments whole (a preview cannot be sent again), so they are kept
+ * only up to this size: a full log (1000 entries by default) then holds at most ~64 MB of them.
+ */
+export const MAX_RERUN_BYTES = 64 * 1024;
 const PREVIEW_CHARS = 64 * 1024;
+
+function jsonBytes(value: unknown): number {
+  try {
+    return Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
+  } catch {
+    return Infinity;
+  }
+}
 
 export function durationOf(entry: ActivityEntry): number | undefined {
   return entry.endedAt === undefined ? undefined : entry.endedAt - entry.startedAt;
@@ -164,6 +179,8 @@ export class ActivityLog {
     if (record.kind === 'request' || record.kind === 'notification') {
       const method = record.method ?? raw.method ?? '(unknown)';
       const isToolCall = record.kind === 'request' && record.direction === 'send' && method === 'tools/call' && typeof raw.params?.name === 'string';
+      const args = isToolCall ? raw.params!.arguments as Record<string, unknown> | undefined : undefined;
+      const keepArgs = isToolCall && jsonBytes(args) <= MAX_RERUN_BYTES;
       const entry: ActivityEntry = {
         seq: this.nextSeq++,
         serverId: server.id,
@@ -178,7 +195,8 @@ export class ActivityLog {
         requestSize: size,
         request: stored,
         ...this.roundOf(server.id, record),
-        ...(isToolCall ? { rerun: { name: raw.params!.name as string, arguments: raw.params!.arguments as Record<string, unknown> | undefined } } : {}),
+        ...(keepArgs ? { rerun: { name: raw.params!.name as string, arguments: args } } : {}),
+        ...(isToolCall && !keepArgs ? { rerunUnavailable: `The arguments of this call (${formatBytes(jsonBytes(args))}) were too large to keep for Re-run; call the tool again from the Run Tool panel.` } : {}),
       };
       this.push(entry);
       if (entry.kind === 'request' && entry.id !== undefined) this.pending.set(this.key(server.id, entry.direction, entry.id), entry);

@@ -6,6 +6,8 @@
  * until VS Code closes: generated with the pre-selected model and returned without review),
  * `always` (the same, remembered in settings), `never` (rejected at once).
  */
+import { userLevelValue, type InspectedSetting } from '../../shared/common/userSettings';
+
 export type SamplingPolicy = 'ask' | 'session' | 'always' | 'never';
 
 export const SAMPLING_POLICIES: readonly SamplingPolicy[] = ['ask', 'session', 'always', 'never'];
@@ -23,6 +25,19 @@ export function effectivePolicy(server: string, settings: Readonly<Record<string
   if (chosen) return chosen;
   const configured = settings[server];
   return configured === 'always' || configured === 'never' || configured === 'ask' ? configured : 'ask';
+}
+
+/**
+ * The user's `mcpWorkbench.sampling.serverPolicies` from `inspect()`: a workspace must not be
+ * able to let servers sample without asking, so its value is never taken.
+ */
+export function userPolicies(inspected: InspectedSetting<Record<string, unknown>> | undefined): Record<string, unknown> {
+  return userLevelValue(inspected, {});
+}
+
+/** The user's `mcpWorkbench.sampling.rateLimitPerMinute` from `inspect()` (a workspace could lift it). */
+export function userRateLimit(inspected: InspectedSetting<number> | undefined): number {
+  return userLevelValue(inspected, 10);
 }
 
 /** Whether a policy answers without showing the request. */

@@ -3,11 +3,18 @@
  * formatting (jsonc-parser edits). Pure.
  */
 import * as jsonc from 'jsonc-parser';
+import { excessiveNesting, MAX_NESTING } from './jsonNesting';
 import type { ConfigFormat, InputDefinition, ServerEntry } from './serverConfig';
 
 const FORMAT: jsonc.FormattingOptions = { insertSpaces: false, tabSize: 1, eol: '\n' };
 
+/** jsonc-parser edits parse recursively; a file nested deep enough would overflow the stack. */
+function assertEditable(text: string): void {
+  if (excessiveNesting(text)) throw new Error(`The config file is nested more than ${MAX_NESTING} levels deep; fix it before adding to it.`);
+}
+
 export function addServerToConfigText(text: string, format: ConfigFormat, name: string, entry: Partial<ServerEntry> & Record<string, unknown>): string {
+  assertEditable(text);
   const base = text.trim() === '' ? (format === 'vscode' ? '{\n\t"servers": {},\n\t"inputs": []\n}\n' : '{\n\t"mcpServers": {}\n}\n') : text;
   const key = format === 'vscode' ? 'servers' : 'mcpServers';
   const edits = jsonc.modify(base, [key, name], entry, { formattingOptions: FORMAT });
@@ -16,6 +23,7 @@ export function addServerToConfigText(text: string, format: ConfigFormat, name: 
 
 /** Appends input definitions to `inputs` of a `.vscode/mcp.json` text (creating the array), keeping comments. */
 export function addInputsToConfigText(text: string, inputs: readonly InputDefinition[]): string {
+  assertEditable(text);
   let out = text;
   for (const input of inputs) {
     const root = jsonc.parseTree(out);

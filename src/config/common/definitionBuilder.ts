@@ -3,10 +3,11 @@
  * folders, environment and known input values; nothing here prompts or reads files.
  */
 import * as path from 'node:path';
-import { assignLabels, type Launch, type ServerDefinition, type ServerSource } from './launchDefinition';
-import { mergeTimeouts, positionAt, type InputDefinition, type ParsedConfig, type ProtocolEraSetting, type TimeoutSettings } from './serverConfig';
-import { SECRET_ENV, SECRET_HEADER } from './secretNames';
-import { inputIdsUsed, resolveEntry, type VariableContext } from './variables';
+import { urlSecrets } from '../../shared/common/redact';
+import { assignLabels, parseEnvFile, type Launch, type ServerDefinition, type ServerSource } from './launchDefinition';
+import { mergeTimeouts, positionAt, type InputDefinition, type ParsedConfig, type ProtocolEraSetting, type ServerEntry, type TimeoutSettings } from './serverConfig';
+import { isSecretHeaderName, SECRET_ENV } from './secretNames';
+import { envNamesUsed, inputIdsUsed, resolveEntry, type VariableContext } from './variables';
 
 export interface ConfigDocument {
   /** Source without `line`; each server's line is filled in here. */
@@ -56,7 +57,7 @@ export function buildDefinitions(docs: readonly ConfigDocument[], ctx: BuildCont
         if (value === undefined) missingInputs.push(id);
         else {
           inputs[id] = value;
-          if (input.password) secrets.push(value);
+          if (input.password || inputInCredentials(server.entry, id)) secrets.push(value);
         }
       }
       const vars: VariableContext = {
@@ -71,6 +72,11 @@ export function buildDefinitions(docs: readonly ConfigDocument[], ctx: BuildCont
       const realErrors = errors.filter((e) => !/^\$\{input:.*has no value\.$/.test(e));
       for (const id of undefinedInputs) {
         realErrors.push(`\${input:${id}} is used but no input with id "${id}" is defined in "inputs" of ${doc.source.label}.`);
+      }
+      // Values of ${env:…} that reach the server's environment, headers or URL may be credentials.
+      const raw = server.entry;
+      for (const text of [...Object.values(raw.env ?? {}), ...Object.values(raw.headers ?? {}), raw.url]) {
+        for (const name of envNamesUsed(text)) secrets.push(ctx.env[name] ?? '');
       }
       const base = doc.cwd ?? doc.folderPath ?? ctx.workspaceFolders[0]?.path ?? ctx.userHome;
       const absolute = (p: string | undefined) => (p === undefined ? undefined : path.resolve(base, p));
@@ -89,8 +95,10 @@ export function buildDefinitions(docs: readonly ConfigDocument[], ctx: BuildCont
         launch = { type: entry.type, url: entry.url!, headers: entry.headers ?? {}, ...(entry.oauth ? { oauth: entry.oauth } : {}) };
         if (entry.oauth?.clientSecret) secrets.push(entry.oauth.clientSecret);
         for (const [k, v] of Object.entries(entry.headers ?? {})) {
-          if (SECRET_HEADER.test(k)) secrets.push(v, v.replace(/^Bearer\s+/i, ''));
+          if (isSecretHeaderName(k)) secrets.push(v, v.replace(/^(Bearer|Basic|Token)\s+/i, ''));
         }
+        // A key or signature in the query, or a user name and password, shows wherever the URL does.
+        secrets.push(...urlSecrets(entry.url ?? ''));
       }
       defs.push({
         id: `${doc.source.file ?? doc.source.label}::${server.name}`,
@@ -110,4 +118,14 @@ export function buildDefinitions(docs: readonly ConfigDocument[], ctx: BuildCont
   }
   assignLabels(defs);
   return defs;
+}
+
+/** Every value of an `envFile` text: all of them reach the server's environment and may be credentials. */
+export function envFileSecrets(text: string): string[] {
+  return Object.values(parseEnvFile(text)).filter(Boolean);
+}
+
+/** Whether `${input:id}` is used in a header or the URL, where its value travels as a credential. */
+function inputInCredentials(entry: ServerEntry, id: string): boolean {
+  return [...Object.values(entry.headers ?? {}), entry.url ?? ''].some((text) => text.includes(`\${input:${id}}`));
 }

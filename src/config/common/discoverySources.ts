@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import * as jsonc from 'jsonc-parser';
 import type { DiscoverySourceId, Launch } from './launchDefinition';
 import { SECRET_ENV, SECRET_HEADER } from './secretNames';
+import { parseJsonTree } from './jsonNesting';
 import type { InputDefinition, ServerEntry } from './serverConfig';
 
 type LaunchDefinitionLike = { launch: Launch };
@@ -83,7 +84,7 @@ export const CURSOR_WORKSPACE_FILE = '.cursor/mcp.json';
  * `serverUrl`. Only the key is renamed, so lines (for "open at the server's line") stay put.
  */
 export function adaptDiscoveredText(text: string): string {
-  const root = jsonc.parseTree(text, [], { allowTrailingComma: true });
+  const root = parseJsonTree(text, [], { allowTrailingComma: true });
   const servers = root && jsonc.findNodeAtLocation(root, ['mcpServers']);
   if (servers?.type !== 'object') return text;
   const renames: jsonc.Node[] = [];

@@ -10,6 +10,7 @@
  * problem can point at the line the user has to fix.
  */
 import * as jsonc from 'jsonc-parser';
+import { excessiveNesting, MAX_NESTING } from './jsonNesting';
 
 export type TransportType = 'stdio' | 'http' | 'sse';
 
@@ -121,6 +122,13 @@ export interface ParsedConfig {
   servers: ParsedServer[];
   inputs: InputDefinition[];
   problems: ConfigProblem[];
+  /** The text nests deeper than MAX_NESTING: it was not parsed at all (see `parseJsonTree`). */
+  tooDeep?: true;
+}
+
+/** The problem reported for a text that nests too deep. */
+export function nestingProblem(offset: number): ConfigProblem {
+  return { severity: 'error', message: `The JSON is nested more than ${MAX_NESTING} levels deep; it is not read.`, offset, length: 1 };
 }
 
 const TYPE_DIALECTS: Record<string, TransportType> = {
@@ -136,6 +144,8 @@ const TYPE_DIALECTS: Record<string, TransportType> = {
  * a position, and every entry that can be understood is still returned.
  */
 export function parseConfigText(text: string, preferredFormat?: ConfigFormat): ParsedConfig {
+  const deep = excessiveNesting(text);
+  if (deep) return { format: undefined, servers: [], inputs: [], problems: [nestingProblem(deep.offset)], tooDeep: true };
   const problems: ConfigProblem[] = [];
   const syntaxErrors: jsonc.ParseError[] = [];
   const root = jsonc.parseTree(text, syntaxErrors, { allowTrailingComma: true, disallowComments: false });
@@ -188,7 +198,15 @@ export function parseConfigText(text: string, preferredFormat?: ConfigFormat): P
 /** Parses a `{ name: entry }` map given as a plain value (the `mcpWorkbench.servers` setting). */
 export function parseServerMapValue(value: unknown): { servers: ParsedServer[]; problems: ConfigProblem[] } {
   const problems: ConfigProblem[] = [];
-  const text = JSON.stringify(value ?? {});
+  let text: string;
+  try {
+    text = JSON.stringify(value ?? {});
+  } catch {
+    // Only a value nested deep enough to exhaust the stack gets here (settings cannot hold cycles).
+    return { servers: [], problems: [nestingProblem(0)] };
+  }
+  const deep = excessiveNesting(text);
+  if (deep) return { servers: [], problems: [nestingProblem(deep.offset)] };
   const node = jsonc.parseTree(text);
   if (!node) return { servers: [], problems };
   return { servers: parseServerMap(node, problems), problems };

@@ -33,6 +33,12 @@ export function inputIdsUsed(entry: ServerEntry): string[] {
   return ids;
 }
 
+/** The NAMEs of `${env:NAME}` in a text. */
+export function envNamesUsed(text: string | null | undefined): string[] {
+  if (!text) return [];
+  return [...text.matchAll(VARIABLE)].map((m) => m[1]).filter((v) => v.startsWith('env:')).map((v) => v.slice('env:'.length));
+}
+
 export function resolveString(text: string, ctx: VariableContext, errors: string[]): string {
   return text.replace(VARIABLE, (whole, name: string) => {
     const value = resolveVariable(name, ctx);

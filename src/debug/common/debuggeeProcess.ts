@@ -66,8 +66,9 @@ export class DebuggeeProcess {
    * on top. Throws an Error a user can act on when the command or `cwd` is missing.
    */
   static async start(launch: StdioLaunch, baseEnv: Record<string, string | undefined>, label: string): Promise<DebuggeeProcess> {
-    const { command, args, env, resolved } = await planStdioSpawn(launch, baseEnv, `"${label}"`);
-    const child = spawn(command, args, {
+    const { spawn: how, env, resolved } = await planStdioSpawn(launch, baseEnv, `"${label}"`);
+    const child = spawn(how.command, how.args, {
+      windowsVerbatimArguments: how.windowsVerbatimArguments,
       cwd: launch.cwd,
       env: env as NodeJS.ProcessEnv,
       stdio: ['ignore', 'pipe', 'pipe'],

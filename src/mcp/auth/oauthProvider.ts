@@ -13,6 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthClientProvider, OAuthDiscoveryState, OAuthTokens } from '@modelcontextprotocol/client';
 import type { OAuthSettings } from '../../config/common/serverConfig';
+import { checkExternalUrl } from '../../shared/common/urlSafety';
 
 export type { OAuthSettings };
 
@@ -184,6 +185,10 @@ export class WorkbenchOAuthProvider implements OAuthClientProvider {
     const pending = this.pending;
     if (!pending) return Promise.reject(new OAuthAuthorizationError('No authorization is pending.'));
     this.pending = undefined;
+    // The authorization endpoint comes from the server's metadata: a `command:`, `file:` or
+    // plain-http URL must never reach the browser (the SDK only refuses javascript:/data:).
+    const check = checkExternalUrl(pending.url.href);
+    if (!check.ok) return Promise.reject(new OAuthAuthorizationError(`The authorization URL was not opened: ${check.reason}.`));
     this.flightVerifier = pending.verifier;
     const flight = (async () => {
       const response = await this.options.authorize(pending.url, this.options.redirectUrl, signal);

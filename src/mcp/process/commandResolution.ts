@@ -72,6 +72,50 @@ function defaultIsExecutable(file: string, platform: NodeJS.Platform): boolean {
   }
 }
 
+/** cmd.exe's metacharacters (https://qntm.org/cmd): each is escaped with ^. */
+const CMD_META = /[()\][%!^"`<>&|;, *?]/g;
+
+/**
+ * One argument of a batch file started as `cmd /d /s /c "…"`: quoted for the C runtime's argv
+ * rules (backslashes before a quote doubled), then every cmd.exe metacharacter escaped with ^,
+ * twice: cmd.exe parses the command line, and the batch file (npx.cmd, npm.cmd…) parses its
+ * `%*` again, so `&`, `|`, `<`, `>` and quotes must survive both without starting a command.
+ */
+export function quoteCmdArgument(arg: string): string {
+  return `"${quoteForArgv(arg)}"`.replace(CMD_META, '^$&').replace(CMD_META, '^$&');
+}
+
+/**
+ * The inside of a quoted C-runtime argument: a run of backslashes is doubled when a quote (which
+ * gets one more backslash) or the closing quote follows it. A loop, not a regex, since a
+ * config's argument can be a long run of backslashes (no backtracking).
+ */
+function quoteForArgv(arg: string): string {
+  let out = '';
+  let slashes = 0;
+  for (const c of arg) {
+    if (c === '\\') {
+      slashes++;
+      continue;
+    }
+    out += c === '"' ? `${'\\'.repeat(slashes * 2 + 1)}"` : `${'\\'.repeat(slashes)}${c}`;
+    slashes = 0;
+  }
+  return out + '\\'.repeat(slashes * 2);
+}
+
+/**
+ * The command line `cmd /d /s /c` runs: the batch file's path in quotes (a path holds no quote),
+ * then the arguments, all in the outer quotes that `/s` removes. Spawn it verbatim
+ * (windowsVerbatimArguments), or Node.js quotes it again. A line break cannot be passed through
+ * cmd.exe at all.
+ */
+export function cmdCommandLine(batchFile: string, args: readonly string[]): string {
+  const broken = args.find((a) => /[\r\n\0]/.test(a));
+  if (broken !== undefined) throw new Error(`the argument ${JSON.stringify(broken)} contains a line break, which cmd.exe cannot pass to ${batchFile}`);
+  return `"${[`"${batchFile}"`, ...args.map(quoteCmdArgument)].join(' ')}"`;
+}
+
 /** Message for a command that was not found, naming the PATH searched. */
 export function describeMissingCommand(command: string, result: ResolvedCommand): string {
   if (result.searched.length === 0) {

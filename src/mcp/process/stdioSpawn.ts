@@ -1,16 +1,25 @@
 /**
  * How a stdio launch becomes a process: the environment (the host's, then `envFile`, then
  * `env`, where null removes a variable), a check of `cwd`, and the executable resolved the way
- * the OS will (PATH, PATHEXT, `.cmd` shims through `cmd /c`). Shared by MCP connections and by
+ * the OS will (PATH, PATHEXT, `.cmd` shims through `cmd /c` with cmd.exe quoting). Shared by MCP connections and by
  * the debugger's HTTP debuggees, so both start a command identically. No `vscode` import.
  */
 import * as fs from 'node:fs/promises';
 import { parseEnvFile, type StdioLaunch } from '../../config/common/launchDefinition';
-import { describeMissingCommand, resolveCommand } from './commandResolution';
+import { cmdCommandLine, describeMissingCommand, resolveCommand } from './commandResolution';
 
 export interface StdioSpawnPlan {
+  /**
+   * For the MCP SDK's StdioClientTransport, which spawns through cross-spawn: a `.cmd`/`.bat`
+   * is given as it is, and cross-spawn runs it as `cmd /d /s /c "…"` with cmd.exe quoting.
+   */
   command: string;
   args: string[];
+  /**
+   * For Node.js's own child_process.spawn: a `.cmd`/`.bat` runs as `cmd /d /s /c "…"`, quoted
+   * here per cmd.exe rules (commandResolution.ts) and passed verbatim.
+   */
+  spawn: { command: string; args: string[]; windowsVerbatimArguments?: true };
   /** Removed variables are absent or undefined (child_process skips undefined values). */
   env: Record<string, string | undefined>;
   cwd: string | undefined;
@@ -27,8 +36,14 @@ export class SpawnError extends Error {
   }
 }
 
+/** For tests: another platform's rules, and which files are executables there. */
+export interface PlanOptions {
+  platform?: NodeJS.Platform;
+  isExecutableFile?: (file: string) => boolean;
+}
+
 /** `who` names the server in messages, e.g. `server "weather"`; `where` the config to fix. */
-export async function planStdioSpawn(launch: StdioLaunch, baseEnv: Record<string, string | undefined>, who: string, where?: string): Promise<StdioSpawnPlan> {
+export async function planStdioSpawn(launch: StdioLaunch, baseEnv: Record<string, string | undefined>, who: string, where?: string, options: PlanOptions = {}): Promise<StdioSpawnPlan> {
   const env: Record<string, string | undefined> = { ...baseEnv };
   if (launch.envFile) {
     let text: string;
@@ -50,13 +65,26 @@ export async function planStdioSpawn(launch: StdioLaunch, baseEnv: Record<string
     }
   }
   const pathValue = env.PATH ?? env.Path ?? '';
-  const found = resolveCommand(launch.command, { pathValue, pathExt: env.PATHEXT, cwd: launch.cwd });
+  const found = resolveCommand(launch.command, { pathValue, pathExt: env.PATHEXT, cwd: launch.cwd, ...options });
   if (!found.resolved) {
     throw new SpawnError(`Cannot start ${who}: ${describeMissingCommand(launch.command, found)}`, `command: ${launch.command}\nPATH: ${pathValue}`);
   }
+  let spawn: StdioSpawnPlan['spawn'] = { command: found.resolved, args: launch.args };
+  if (found.needsShell) {
+    // Passed as separate arguments, Node.js quoted them by the C runtime's rules, which cmd.exe
+    // does not follow: `a&calc` started calc. The line is built for cmd.exe instead.
+    let line: string;
+    try {
+      line = cmdCommandLine(found.resolved, launch.args);
+    } catch (error) {
+      throw new SpawnError(`Cannot start ${who}: ${error instanceof Error ? error.message : String(error)}.`);
+    }
+    spawn = { command: env.ComSpec ?? 'cmd.exe', args: ['/d', '/s', '/c', line], windowsVerbatimArguments: true };
+  }
   return {
-    command: found.needsShell ? (env.ComSpec ?? 'cmd.exe') : found.resolved,
-    args: found.needsShell ? ['/d', '/s', '/c', found.resolved, ...launch.args] : launch.args,
+    command: found.resolved,
+    args: launch.args,
+    spawn,
     env,
     cwd: launch.cwd,
     resolved: found.resolved,

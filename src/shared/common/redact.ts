@@ -1,6 +1,9 @@
 /**
- * Removes secrets from anything written to logs or traces: known secret values (password
- * inputs, header values) and the values of keys that name credentials.
+ * The one redaction path: everything a user or a log can see (output channels, traces, Activity
+ * records, state messages, notifications, copied JSON) goes through `redactText` or
+ * `redactValue` with the secrets of its server (`ServerDefinition.secrets`, collected by the
+ * definition builder, plus OAuth tokens known at run time). Known secret values are replaced,
+ * and so are bearer tokens and the values of keys that name credentials.
  */
 const SECRET_KEY = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api[-_]?key|access[-_]?token|refresh[-_]?token|id[-_]?token|token|password|secret|client[-_]?secret)$/i;
 
@@ -30,4 +33,34 @@ function walk(value: unknown, secrets: readonly string[]): unknown {
     return out;
   }
   return value;
+}
+
+/**
+ * The parts of a URL that may carry credentials: the user name and password, and every query
+ * value (API keys, signatures, tokens), each as written and percent-decoded.
+ */
+export function urlSecrets(raw: string): string[] {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return [];
+  }
+  const found = new Set<string>();
+  const add = (value: string, plusIsSpace = false) => {
+    if (!value) return;
+    found.add(value);
+    try {
+      found.add(decodeURIComponent(plusIsSpace ? value.replace(/\+/g, ' ') : value));
+    } catch {
+      // a malformed escape: the raw form is enough
+    }
+  };
+  add(url.username);
+  add(url.password);
+  for (const pair of url.search.replace(/^\?/, '').split('&')) {
+    const eq = pair.indexOf('=');
+    if (eq >= 0) add(pair.slice(eq + 1), true);
+  }
+  return [...found];
 }

@@ -62,6 +62,18 @@ function unknownBlock(item: unknown): ResultBlock {
 }
 
 /** One content item of a result as a display block. Malformed items are shown as JSON. */
+/** The file name "Save…" offers for an embedded blob resource of a result. */
+export function blobFileName(resourceUri: string): string {
+  const last = resourceUri.split(/[/\\]/).filter(Boolean).pop() ?? 'resource';
+  let name = last;
+  try {
+    name = decodeURIComponent(last);
+  } catch {
+    // The server's URI has a malformed %-escape: name the file after it as written.
+  }
+  return name.replace(/[^\w.-]+/g, '_') || 'resource';
+}
+
 export function contentBlock(item: unknown, index: number): ResultBlock {
   const c = item as Record<string, unknown>;
   switch (c?.type) {

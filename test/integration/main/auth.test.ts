@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
 import type { ProtectedFixture } from '../../fixtures/servers/protectedServer';
-import { activateApi, folderUri, textOf, waitFor, writeText } from '../helpers';
+import { activateApi, callbackToHandlerUri, folderUri, textOf, waitFor, writeText } from '../helpers';
 
 suite('OAuth sign-in', function () {
   this.timeout(120000);
@@ -81,24 +81,3 @@ suite('OAuth sign-in', function () {
     await waitFor(() => server().state.kind === 'needsAuth', 'needsAuth after sign-out');
   });
 });
-
-/**
- * The redirect target, as the extension's URI handler receives it. In a browser-hosted VS Code
- * `asExternalUri` turns `<scheme>://<extension id>/oauth/callback` into an http URL on the
- * VS Code server whose `vscode-*` query parameters carry the original URI; on the desktop the
- * redirect is that URI itself.
- */
-function callbackToHandlerUri(location: string): vscode.Uri {
-  const url = new URL(location);
-  const scheme = url.searchParams.get('vscode-scheme');
-  if (!scheme) return vscode.Uri.parse(location);
-  // Parameters the authorization server appended (code, state) join the original query.
-  const query = new URLSearchParams(url.searchParams.get('vscode-query') ?? '');
-  for (const [key, value] of url.searchParams) if (!key.startsWith('vscode-')) query.append(key, value);
-  return vscode.Uri.from({
-    scheme,
-    authority: url.searchParams.get('vscode-authority') ?? '',
-    path: url.searchParams.get('vscode-path') ?? '',
-    query: query.toString(),
-  });
-}

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { ActivityLog, durationOf, formatBytes, MAX_STORED_BYTES, matchesFilter, type ActivityServer } from '../../../src/activity/common/activityLog';
+import { ActivityLog, durationOf, formatBytes, MAX_RERUN_BYTES, MAX_STORED_BYTES, matchesFilter, type ActivityServer } from '../../../src/activity/common/activityLog';
 import { REDACTED } from '../../../src/shared/common/redact';
 import type { TraceRecord } from '../../../src/mcp/trace';
 
@@ -133,6 +133,22 @@ describe('ActivityLog', () => {
     assert.equal(stored.params.arguments.note, `uses ${REDACTED}`);
     assert.equal(e.requestSize, bytes(request.message));
     assert.deepEqual(e.rerun, { name: 'login', arguments: { token: 'abc123456', note: 'uses sekrit-value' } });
+  });
+
+  it('keeps re-run arguments only up to a bound, so a full log stays small', () => {
+    const log = new ActivityLog(1000);
+    const text = 'A'.repeat(MAX_RERUN_BYTES);
+    log.add(A, req(1, 'tools/call', { name: 'upload', arguments: { text } }), 0);
+    const [big] = log.entries();
+    assert.equal(big.rerun, undefined, 'the arguments were too big to keep');
+    assert.match(String(big.rerunUnavailable), /too large to keep for Re-run/);
+    log.add(A, req(2, 'tools/call', { name: 'upload', arguments: { text: 'small' } }), 0);
+    assert.deepEqual(log.entries()[0].rerun, { name: 'upload', arguments: { text: 'small' } });
+    // A thousand such calls keep at most the bound each, not what was sent.
+    for (let i = 3; i < 1003; i++) log.add(A, req(i, 'tools/call', { name: 'upload', arguments: { text } }), 0);
+    const kept = log.entries().reduce((sum, e) => sum + (e.rerun ? bytes(e.rerun) : 0), 0);
+    assert.ok(kept <= 1000 * MAX_RERUN_BYTES, `${kept} bytes of re-run arguments`);
+    assert.equal(log.entries().filter((e) => e.rerun).length, 0);
   });
 
   it('stores huge messages as a preview, keeping the exact size', () => {

@@ -125,6 +125,19 @@ describe('config language server: hovers', () => {
     assert.deepEqual(asked, [{ file: `${WORKSPACE}/.vscode/mcp.json`, id: 'tok', secret: true }, { file: `${WORKSPACE}/.vscode/mcp.json`, id: 'region', secret: false }]);
   });
 
+  it('shows what the file says (input descriptions, names) as text, not as markdown', async () => {
+    const d = doc(`{ "servers": { "a": { "command": "node", "env": { "T": "\${input:x![p](https://evil.example/p.png)}", "U": "\${env:A[c](command:q)}" } } },
+  "inputs": [{ "id": "x![p](https://evil.example/p.png)", "description": "![pixel](https://evil.example/p.png) [run](command:workbench.action.quit)" }] }`);
+    const s = service(async () => ({ stored: true, value: 'v`![q](https://evil.example/q.png)`' }));
+    for (const marker of ['input:x', 'env:A']) {
+      const text = hoverText(await s.hover(d, at(d, marker), context()));
+      assert.ok(text.length > 0, marker);
+      // Outside code, every bracket is escaped: no image loads and no link forms.
+      const outside = text.replace(/(`+)[^`]*?\1(?!`)/g, '');
+      assert.doesNotMatch(outside, /(^|[^\\])[[\]]/, text);
+    }
+  });
+
   it('shows key documentation from the schema when VS Code JSON support is absent', async () => {
     const d = doc(`{ "servers": { "a": { "command": "node", "envFile": ".env" } } }`);
     assert.match(hoverText(await service().hover(d, at(d, 'envFile', 2), context({ hostProvidesJsonSchema: false }))), /dotenv file/);

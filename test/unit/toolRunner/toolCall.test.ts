@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { looksLikeMarkdown, renderMarkdown } from '../../../src/shared/common/markdownLite';
-import { argumentsPreview, contentBlock, errorOutcome, needsConfirmation, rememberedArgumentsKey, resultOutcome, toolBadges } from '../../../src/toolRunner/common/toolCall';
+import { argumentsPreview, blobFileName, contentBlock, errorOutcome, needsConfirmation, rememberedArgumentsKey, resultOutcome, toolBadges } from '../../../src/toolRunner/common/toolCall';
 import { parseFromWebview } from '../../../src/toolRunner/common/toolRunnerProtocol';
 
 describe('toolCall', () => {
@@ -48,6 +48,16 @@ describe('toolCall', () => {
     assert.deepEqual(bad.kind === 'result' && bad.structured?.validation, { valid: false, issues: ['n must be integer'] });
     const none = resultOutcome({ content: [{ type: 'text', text: 'x' }], isError: true }, tool, 5);
     assert.equal(none.kind === 'result' && none.isError, true);
+  });
+
+  it('names a blob to save from its URI, even when the URI has a malformed %-escape', () => {
+    assert.equal(blobFileName('fixture://static/pixel.png'), 'pixel.png');
+    assert.equal(blobFileName('file:///tmp/a%20b.bin'), 'a_b.bin');
+    // A server chooses the URI: `%E0%A4%A` is not valid UTF-8 and made decodeURIComponent throw.
+    assert.doesNotThrow(() => blobFileName('fixture://x/bad%E0%A4%A.bin'));
+    assert.match(blobFileName('fixture://x/bad%E0%A4%A.bin'), /^bad.*\.bin$/);
+    assert.doesNotMatch(blobFileName('fixture://x/..%2F..%2Fetc%2Fpasswd'), /[/\\]/);
+    assert.equal(blobFileName(''), 'resource');
   });
 
   it('tells protocol errors, failures and cancellation apart', () => {

@@ -1,0 +1,44 @@
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { USER_ONLY_SETTINGS, userLevelValue } from '../../../src/shared/common/userSettings';
+import { effectivePolicy, userPolicies, userRateLimit } from '../../../src/approval/common/approvalPolicy';
+
+const manifest = JSON.parse(readFileSync(path.resolve(__dirname, '../../../../package.json'), 'utf8')) as {
+  contributes: { configuration: { properties: Record<string, { scope?: string }> } };
+  capabilities: { untrustedWorkspaces: { restrictedConfigurations?: string[] } };
+};
+const properties = manifest.contributes.configuration.properties;
+
+describe('user-only settings', () => {
+  it('take the user value and never a workspace or folder value', () => {
+    const inspected = { defaultValue: '', globalValue: 'http://localhost:11434/v1', workspaceValue: 'https://attacker.example/v1', workspaceFolderValue: 'https://folder.example/v1' };
+    assert.equal(userLevelValue(inspected, ''), 'http://localhost:11434/v1');
+    assert.equal(userLevelValue({ defaultValue: 10, workspaceValue: 0 }, 10), 10);
+    assert.deepEqual(userLevelValue<Record<string, string>>({ defaultValue: {}, workspaceValue: { '*': 'always' } }, {}), {});
+    assert.equal(userLevelValue(undefined, 'fallback'), 'fallback');
+    assert.equal(userLevelValue({ workspaceValue: 'x' }, 'fallback'), 'fallback');
+  });
+
+  it('sampling: a workspace can neither answer for the user nor lift the rate limit', () => {
+    const policies = userPolicies({ defaultValue: {}, workspaceValue: { weather: 'always' } });
+    assert.equal(effectivePolicy('weather', policies, new Map()), 'ask');
+    assert.equal(effectivePolicy('weather', userPolicies({ defaultValue: {}, globalValue: { weather: 'always' }, workspaceValue: { weather: 'never' } }), new Map()), 'always');
+    assert.equal(userRateLimit({ defaultValue: 10, workspaceValue: 0 }), 10);
+    assert.equal(userRateLimit({ defaultValue: 10, globalValue: 0, workspaceValue: 100 }), 0);
+  });
+
+  it('are declared so that a workspace cannot set them (application or machine scope)', () => {
+    for (const key of USER_ONLY_SETTINGS) {
+      const scope = properties[`mcpWorkbench.${key}`]?.scope;
+      assert.ok(scope === 'application' || scope === 'machine', `mcpWorkbench.${key} has scope ${scope}`);
+    }
+  });
+
+  it('the other model and sampling settings are ignored in untrusted workspaces', () => {
+    const restricted = manifest.capabilities.untrustedWorkspaces.restrictedConfigurations ?? [];
+    const rest = Object.keys(properties).filter((k) => /^mcpWorkbench\.(models|sampling|approval)\./.test(k) && !USER_ONLY_SETTINGS.some((u) => k === `mcpWorkbench.${u}`));
+    assert.ok(rest.length >= 2, rest.join(', '));
+    for (const key of rest) assert.ok(restricted.includes(key), `${key} is not in restrictedConfigurations`);
+  });
+});
