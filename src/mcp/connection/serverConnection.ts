@@ -20,7 +20,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { Emitter } from '../../shared/common/emitter';
 import type { ServerDefinition } from '../../config/common/launchDefinition';
-import { STOPPED, type ServerState } from '../serverState';
+import { redactState, STOPPED, type ServerState } from '../serverState';
 import { SessionOpener, type Session } from './connectionTransports';
 import { SessionRenewal } from './sessionRenewal';
 import { EraVerdicts } from './eraVerdicts';
@@ -394,9 +394,10 @@ export class McpServerConnection {
     this.setState({ kind: 'error', message, detail });
   }
 
+  /** Every state is redacted as it is set, so no reader (tree, status, API) ever holds a secret. */
   private setState(state: ServerState): void {
-    this._state = state;
-    this.onDidChangeStateEmitter.fire(state);
+    this._state = redactState(state, this._definition.secrets);
+    this.onDidChangeStateEmitter.fire(this._state);
   }
 }
 
