@@ -76,6 +76,7 @@ export class Workbench implements vscode.Disposable {
     };
     this.registry = new ServerRegistry(host, (def) => this.outputs.logFor(def), {
       autoStart: () => vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>('autoStart', true),
+      autoRestart: () => vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>('autoRestart', true),
       blockedReason: (def) => (def.source.scope === 'workspace' && !vscode.workspace.isTrusted ? UNTRUSTED_REASON : undefined),
       collectInputs: (def) => this.collectInputs(def),
       reportError: (error) => this.reportReloadError(error),

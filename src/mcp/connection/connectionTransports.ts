@@ -38,6 +38,8 @@ export interface Session {
   transport: Transport;
   kind: 'stdio' | 'http' | 'sse';
   stderrTail: string[];
+  /** How the stdio process ended, once it has: a crash message names it. */
+  exit?: { code: number | null; signal: string | null };
   closedByUs: boolean;
   /** Transport errors during the handshake are reported by the handshake itself, not logged twice. */
   handshaking: boolean;
@@ -101,6 +103,7 @@ export class SessionOpener {
     const params = { command, args, env: env as Record<string, string>, cwd: launch.cwd, stderr: 'pipe' as const };
     const sdkTransport = this.owner.probeInPlace() ? new InPlaceProbeStdioTransport(params) : new StdioClientTransport(params);
     const session = this.newSession(sdkTransport, 'stdio');
+    recordExit(sdkTransport, session);
     const stderr = sdkTransport.stderr;
     if (stderr) {
       readline.createInterface({ input: stderr as unknown as NodeJS.ReadableStream }).on('line', (line) => {
@@ -259,6 +262,22 @@ export class SessionOpener {
     }
     return new ServerError(`Server "${name}" failed to start: ${text}`, tail, error);
   }
+}
+
+/**
+ * Keeps the exit code or signal of the process the SDK spawns: the SDK reports only "closed",
+ * and a user whose server crashed needs to know how. The process exists once `start()` ran;
+ * 'exit' comes before the 'close' that makes the SDK close the client.
+ */
+function recordExit(transport: StdioClientTransport, session: Session): void {
+  const start = transport.start.bind(transport);
+  transport.start = async () => {
+    await start();
+    const child = (transport as unknown as { _process?: import('node:child_process').ChildProcess })._process;
+    child?.once('exit', (code, signal) => {
+      session.exit = { code, signal };
+    });
+  };
 }
 
 /**

@@ -57,6 +57,9 @@ export class McpServerConnection {
   private readonly onDidChangeListEmitter = new Emitter<ListKind>();
   /** Fires after a list was (re)fetched, e.g. on `notifications/tools/list_changed`. */
   readonly onDidChangeList = this.onDidChangeListEmitter.event;
+  private readonly onDidCrashEmitter = new Emitter<string>();
+  /** Fires with the message when a running server's process exited or its connection dropped without a stop. */
+  readonly onDidCrash = this.onDidCrashEmitter.event;
 
   constructor(
     private _definition: ServerDefinition,
@@ -253,6 +256,7 @@ export class McpServerConnection {
     this.onDidChangeStateEmitter.dispose();
     this.onDidChangeListEmitter.dispose();
     this.onDidWriteStderrEmitter.dispose();
+    this.onDidCrashEmitter.dispose();
   }
 
   /**
@@ -379,9 +383,19 @@ export class McpServerConnection {
     this.session = undefined;
     this.lists.clear();
     const detail = session.stderrTail.length ? `Last output:\n${session.stderrTail.join('\n')}` : undefined;
-    const message = session.kind === 'stdio' ? 'The server process exited unexpectedly.' : 'The connection to the server was closed.';
+    const message = describeLoss(this._definition.name, session);
     this.log.log('error', message + (detail ? `\n${detail}` : ''));
     this.setState({ kind: 'error', message, detail });
+    this.onDidCrashEmitter.fire(message);
+  }
+
+  /**
+   * Replaces the message of a failed server (e.g. with what happens next: "restarting in 2 s"),
+   * so the user reads one line. Ignored once the server left the error state.
+   */
+  explainFailure(message: string): void {
+    if (this._state.kind !== 'error') return;
+    this.setState({ ...this._state, message });
   }
 
   private fail(generation: number, error: unknown): void {
@@ -398,6 +412,18 @@ export class McpServerConnection {
     this._state = state;
     this.onDidChangeStateEmitter.fire(state);
   }
+}
+
+/**
+ * One line on how a running server went away: the exit code or signal and its last stderr line
+ * (the SDK only says "Connection closed", which tells the user nothing).
+ */
+export function describeLoss(name: string, session: Pick<Session, 'kind' | 'exit' | 'stderrTail'>): string {
+  if (session.kind !== 'stdio') return `The connection to server "${name}" was closed.`;
+  const how = session.exit?.signal ? `was killed by ${session.exit.signal}`
+    : session.exit?.code != null ? `exited with code ${session.exit.code}` : 'exited unexpectedly';
+  const last = session.stderrTail.at(-1)?.trim();
+  return `Server "${name}" ${how}${last ? `: ${last.length > 200 ? last.slice(0, 200) + '…' : last}` : ''}.`;
 }
 
 /** How the log and tooltips name an era. */

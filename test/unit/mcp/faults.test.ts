@@ -1,0 +1,115 @@
+/**
+ * Servers that crash: real fixture processes (faultServer.ts), no mocks. Restart delays run on a
+ * clock 20 times faster than real time, so the 1 s → 30 s backoff takes milliseconds.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { ServerDefinition } from '../../../src/config/common/launchDefinition';
+import { ServerRegistry, type RegistryPolicy } from '../../../src/mcp/serverRegistry';
+import type { RestartClock } from '../../../src/mcp/crashRestarts';
+import { definition, FIXTURES, recordingHost, RecordingLog, waitFor } from './testHost';
+
+const FAULT_FIXTURE = path.join(FIXTURES, 'faultServer.js');
+
+const fastClock: RestartClock = {
+  now: () => Date.now() * 20,
+  schedule: (fn, ms) => {
+    const timer = setTimeout(fn, ms / 20);
+    return () => clearTimeout(timer);
+  },
+};
+
+describe('faults: crashed servers', function () {
+  this.timeout(20000);
+  let dir: string;
+  let defs: ServerDefinition[];
+  let registry: ServerRegistry;
+  let autoRestart: boolean;
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+
+  const faultDef = (env: Record<string, string>) => definition(
+    { type: 'stdio', command: 'node', args: [FAULT_FIXTURE], env: { FAULT_COUNTER_FILE: path.join(dir, 'starts'), ...env }, cwd: undefined } as ServerDefinition['launch'],
+    // legacy: no era probe, which would spawn a second process per start and blur the counts.
+    { id: 'f', name: 'f', label: 'f', protocolEra: 'legacy', timeouts: { connect: 5, request: 3 } },
+  );
+  const starts = () => (fs.existsSync(path.join(dir, 'starts')) ? fs.readFileSync(path.join(dir, 'starts'), 'utf8').trim().split('\n').length : 0);
+  const state = () => registry.get('f')!.state;
+  const message = () => {
+    const s = state();
+    return s.kind === 'error' ? s.message : '';
+  };
+  /** Every error message the user was shown, in order (polling could miss short-lived ones). */
+  let messages: string[];
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-faults-'));
+    autoRestart = true;
+    unhandled.length = 0;
+    process.on('unhandledRejection', onUnhandled);
+    const policy: RegistryPolicy = {
+      autoStart: () => true,
+      blockedReason: () => undefined,
+      collectInputs: async () => false,
+      reportError: (e) => unhandled.push(e),
+      autoRestart: () => autoRestart,
+    };
+    registry = new ServerRegistry(recordingHost(), () => new RecordingLog(), policy, async () => defs, fastClock);
+    messages = [];
+    registry.onDidChange(() => {
+      const m = registry.get('f') && message();
+      if (m && messages.at(-1) !== m) messages.push(m);
+    });
+  });
+  afterEach(async () => {
+    await registry.dispose();
+    process.off('unhandledRejection', onUnhandled);
+    fs.rmSync(dir, { recursive: true, force: true });
+    assert.deepEqual(unhandled, [], 'nothing unhandled');
+  });
+
+  it('restarts a crashed server with backoff, and after 5 crashes says why it stays down', async () => {
+    defs = [faultDef({ FAULT_MODE: 'crash-after-init', FAULT_DELAY_MS: '50' })];
+    await registry.reload();
+    await waitFor(() => messages.some((m) => m.includes('stays stopped')), 'giving up');
+    assert.deepEqual(messages.filter((m) => m.includes('Restarting')).map((m) => /Restarting in (\d+) s/.exec(m)?.[1]), ['1', '2', '4', '8']);
+    assert.equal(messages[1], 'Server "f" exited with code 3: fault: crashing. Restarting in 1 s.');
+    assert.match(message(), /exited with code 3: fault: crashing\. It crashed 5 times in 3 minutes, so it stays stopped: check its log, then use Restart\.$/);
+    assert.equal(starts(), 5);
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(starts(), 5, 'no restart after giving up');
+    assert.equal(state().kind, 'error');
+    // Restart by the user starts afresh.
+    await registry.restart('f');
+    assert.equal(starts(), 6);
+  });
+
+  it('never restarts after the user stops it, nor when autoRestart is off', async () => {
+    defs = [faultDef({ FAULT_MODE: 'crash-on-call' })];
+    await registry.reload();
+    assert.equal(state().kind, 'running');
+    await registry.stop('f');
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(state().kind, 'stopped');
+    assert.equal(starts(), 1);
+
+    autoRestart = false;
+    await registry.start('f');
+    await assert.rejects(registry.get('f')!.callTool('work', {}), /closed/i);
+    await waitFor(() => state().kind === 'error', 'the crash');
+    assert.equal(message(), 'Server "f" exited with code 3: fault: crashing in tools/call. Use Restart to start it again.');
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(starts(), 2);
+  });
+
+  it('fails the pending call at once when the server crashes mid-call, then restarts it', async () => {
+    defs = [faultDef({ FAULT_MODE: 'crash-on-call' })];
+    await registry.reload();
+    const began = Date.now();
+    await assert.rejects(registry.get('f')!.callTool('work', {}));
+    assert.ok(Date.now() - began < 3000, 'within the request timeout');
+    await waitFor(() => state().kind === 'running' && starts() === 2, `the restart (${starts()} starts, ${messages.join(' | ')})`);
+  });
+});
