@@ -26,6 +26,7 @@ import { redactText } from '../../shared/common/redact';
 import { errorText, MODERN_PROTOCOL_VERSION, secondsToMs, ServerError, type ConnectionHost, type ListKind, type ProtocolEraSetting, type ServerLog } from './connectionTypes';
 import type { WorkbenchOAuthProvider } from '../auth/oauthProvider';
 import { planStdioSpawn, SpawnError, type StdioSpawnPlan } from '../process/stdioSpawn';
+import { descendantsOf, killProcesses, killTreeWindows } from '../process/processTree';
 import { traceTransport } from './tracingTransport';
 
 /** The SDK transports that can carry OAuth (and so finish an authorization). */
@@ -161,8 +162,15 @@ export class SessionOpener {
       // Spec: a client that no longer needs a session SHOULD DELETE it (405 means not supported).
       await transport.terminateSession().catch((e) => this.owner.log.log('debug', `Session DELETE failed: ${errorText(e)}`));
     }
-    // The SDK's stdio close follows the spec: end stdin, wait, SIGTERM, wait, SIGKILL.
+    // The SDK's stdio close follows the spec: end stdin, wait, SIGTERM, wait, SIGKILL. It ends
+    // only the server's own process, so what that process started is found first (once it is
+    // gone they are reparented and no longer findable) and ended after the same way. Windows
+    // has no SIGTERM (the SDK's is a hard kill already): taskkill /T ends the tree up front.
+    const pid = transport instanceof StdioClientTransport ? transport.pid : null;
+    if (pid && process.platform === 'win32') await killTreeWindows(pid);
+    const leftovers = pid ? await descendantsOf(pid) : [];
     await session.client.close().catch((e) => this.owner.log.log('debug', `Close failed: ${errorText(e)}`));
+    if (leftovers.length) await killProcesses(leftovers);
   }
 
   /**

@@ -112,4 +112,30 @@ describe('faults: crashed servers', function () {
     assert.ok(Date.now() - began < 3000, 'within the request timeout');
     await waitFor(() => state().kind === 'running' && starts() === 2, `the restart (${starts()} starts, ${messages.join(' | ')})`);
   });
+
+  it('stops the processes the server started, not only the server', async function () {
+    if (process.platform === 'win32') this.skip();
+    const pidFile = path.join(dir, 'child.pid');
+    defs = [faultDef({ FAULT_MODE: 'spawn-child', FAULT_PID_FILE: pidFile })];
+    await registry.reload();
+    assert.equal(state().kind, 'running');
+    const child = Number(await waitFor(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8'), 'the grandchild'));
+    assert.ok(alive(child), 'the grandchild runs');
+    await registry.stop('f');
+    await waitFor(() => !alive(child), 'the grandchild to be gone', 4000);
+  });
 });
+
+/** Whether a process runs (a zombie waiting for its reaper counts as gone). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^State:\s+Z/m.test(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return true;
+  }
+}
