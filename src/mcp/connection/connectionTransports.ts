@@ -39,6 +39,8 @@ export interface Session {
   transport: Transport;
   kind: 'stdio' | 'http' | 'sse';
   stderrTail: string[];
+  /** The SDK closed the stdio process because one message outgrew the limit (bytes). */
+  oversized?: number;
   /** How the stdio process ended, once it has: a crash message names it. */
   exit?: { code: number | null; signal: string | null };
   closedByUs: boolean;
@@ -101,7 +103,8 @@ export class SessionOpener {
 
     // Variables removed with `env: { X: null }` stay undefined, which child_process skips; the
     // SDK's own default environment would otherwise bring PATH/HOME back.
-    const params = { command, args, env: env as Record<string, string>, cwd: launch.cwd, stderr: 'pipe' as const };
+    const maxBufferSize = this.owner.host.maxMessageBytes?.();
+    const params = { command, args, env: env as Record<string, string>, cwd: launch.cwd, stderr: 'pipe' as const, ...(maxBufferSize ? { maxBufferSize } : {}) };
     const sdkTransport = this.owner.probeInPlace() ? new InPlaceProbeStdioTransport(params) : new StdioClientTransport(params);
     const session = this.newSession(sdkTransport, 'stdio');
     recordExit(sdkTransport, session);
@@ -215,6 +218,10 @@ export class SessionOpener {
       log.log(channelLevelFor(n.params.level), redactText(formatLogData(n.params.logger, n.params.data), def.secrets));
     });
     client.onerror = (error) => {
+      // The SDK's stdio transport kills the server when a message outgrows its read buffer and
+      // says so only here; the loss is then explained as that, not as a crash.
+      const oversized = /ReadBuffer exceeded maximum size of (\d+) bytes/.exec(errorText(error));
+      if (oversized) session.oversized = Number(oversized[1]);
       if (!session.closedByUs && !session.handshaking) log.log('warn', `Transport: ${redactText(errorText(error), def.secrets)}`);
     };
     client.onclose = () => {

@@ -27,6 +27,7 @@ import { EraVerdicts } from './eraVerdicts';
 import { advertisesList, fetchList, ListCache } from './listCache';
 import {
   errorText,
+  MAX_MESSAGE_SETTING,
   secondsToMs,
   ServerError,
   type CallOptions,
@@ -418,8 +419,11 @@ export class McpServerConnection {
  * One line on how a running server went away: the exit code or signal and its last stderr line
  * (the SDK only says "Connection closed", which tells the user nothing).
  */
-export function describeLoss(name: string, session: Pick<Session, 'kind' | 'exit' | 'stderrTail'>): string {
+export function describeLoss(name: string, session: Pick<Session, 'kind' | 'exit' | 'stderrTail' | 'oversized'>): string {
   if (session.kind !== 'stdio') return `The connection to server "${name}" was closed.`;
+  if (session.oversized) {
+    return `Server "${name}" sent a message larger than ${Math.round(session.oversized / 1048576)} MB, so it was stopped; raise "${MAX_MESSAGE_SETTING}" if that is expected.`;
+  }
   const how = session.exit?.signal ? `was killed by ${session.exit.signal}`
     : session.exit?.code != null ? `exited with code ${session.exit.code}` : 'exited unexpectedly';
   const last = session.stderrTail.at(-1)?.trim();

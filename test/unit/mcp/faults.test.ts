@@ -9,7 +9,8 @@ import * as path from 'node:path';
 import type { ServerDefinition } from '../../../src/config/common/launchDefinition';
 import { ServerRegistry, type RegistryPolicy } from '../../../src/mcp/serverRegistry';
 import type { RestartClock } from '../../../src/mcp/crashRestarts';
-import { definition, FIXTURES, recordingHost, RecordingLog, waitFor } from './testHost';
+import { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
+import { definition, FIXTURES, recordingHost, RecordingLog, textOf, waitFor } from './testHost';
 
 const FAULT_FIXTURE = path.join(FIXTURES, 'faultServer.js');
 
@@ -123,6 +124,42 @@ describe('faults: crashed servers', function () {
     assert.ok(alive(child), 'the grandchild runs');
     await registry.stop('f');
     await waitFor(() => !alive(child), 'the grandchild to be gone', 4000);
+  });
+});
+
+describe('faults: large messages', function () {
+  this.timeout(30000);
+
+  const bigDef = (mb: string) => definition(
+    { type: 'stdio', command: 'node', args: [FAULT_FIXTURE], env: { FAULT_MODE: 'big-result', FAULT_BIG_MB: mb }, cwd: undefined } as ServerDefinition['launch'],
+    { id: 'big', name: 'big', label: 'big', protocolEra: 'legacy', timeouts: { connect: 5, request: 15 } },
+  );
+
+  it('reads a 20 MB result under the default limit', async () => {
+    const c = new McpServerConnection(bigDef('20'), { ...recordingHost(), trace: undefined, maxMessageBytes: () => 64 * 1024 * 1024 }, new RecordingLog());
+    try {
+      await c.start();
+      const result = await c.callTool('work', {});
+      assert.equal(textOf(result).length, 20 * 1024 * 1024);
+      assert.equal(c.state.kind, 'running');
+    } finally {
+      await c.dispose();
+    }
+  });
+
+  it('past the limit, fails the call and names the size and the setting', async () => {
+    const c = new McpServerConnection(bigDef('2'), { ...recordingHost(), trace: undefined, maxMessageBytes: () => 1024 * 1024 }, new RecordingLog());
+    try {
+      await c.start();
+      const began = Date.now();
+      await assert.rejects(c.callTool('work', {}));
+      assert.ok(Date.now() - began < 10000, 'the call fails well within its timeout');
+      await waitFor(() => c.state.kind === 'error', 'the error state');
+      assert.equal(c.state.kind === 'error' && c.state.message,
+        'Server "big" sent a message larger than 1 MB, so it was stopped; raise "mcpWorkbench.maxMessageSizeMB" if that is expected.');
+    } finally {
+      await c.dispose();
+    }
   });
 });
 
