@@ -57,6 +57,7 @@ export class Workbench implements vscode.Disposable {
       clientInfo: { name: 'mcp-workbench', version: String(context.extension.packageJSON.version ?? '0.0.0') },
       roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => ({ uri: f.uri.toString(), name: f.name })),
       baseEnv: () => this.baseEnv(),
+      pingIntervalMs: () => vscode.workspace.getConfiguration('mcpWorkbench').get<number>('pingIntervalSeconds', 30) * 1000,
       maxMessageBytes: () => vscode.workspace.getConfiguration('mcpWorkbench').get<number>('maxMessageSizeMB', 64) * 1024 * 1024,
       serverLogLevel: () => {
         const level = vscode.workspace.getConfiguration('mcpWorkbench').get<string>('serverLogLevel', 'info');

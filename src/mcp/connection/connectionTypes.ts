@@ -32,6 +32,8 @@ export interface ConnectionHost {
    * servers exceed with file contents or images). Undefined: the SDK's default.
    */
   maxMessageBytes?(): number | undefined;
+  /** Milliseconds between liveness pings of a running server; 0 or undefined: no pings. */
+  pingIntervalMs?(): number | undefined;
   /** Receives every JSON-RPC message when tracing is on. */
   trace?(server: ServerDefinition, record: TraceRecord): void;
   /**

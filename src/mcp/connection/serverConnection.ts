@@ -11,6 +11,8 @@
  */
 import {
   LOG_LEVEL_META_KEY,
+  SdkError,
+  SdkErrorCode,
   type CallToolResult,
   type Client,
   type GetPromptResult,
@@ -24,6 +26,7 @@ import { STOPPED, type ServerState } from '../serverState';
 import { SessionOpener, type Session } from './connectionTransports';
 import { SessionRenewal } from './sessionRenewal';
 import { EraVerdicts } from './eraVerdicts';
+import { Liveness } from './liveness';
 import { advertisesList, fetchList, ListCache } from './listCache';
 import {
   errorText,
@@ -48,6 +51,7 @@ export class McpServerConnection {
   private readonly renewal: SessionRenewal;
   private readonly lists: ListCache;
   private readonly verdicts = new EraVerdicts();
+  private readonly liveness: Liveness;
 
   private readonly onDidChangeStateEmitter = new Emitter<ServerState>();
   readonly onDidChangeState = this.onDidChangeStateEmitter.event;
@@ -103,6 +107,22 @@ export class McpServerConnection {
         this.session = undefined;
         this.fail(generation, error);
       },
+    });
+    this.liveness = new Liveness({
+      // A debuggee paused at a breakpoint is silent on purpose.
+      intervalMs: () => (this.override ? undefined : host.pingIntervalMs?.()),
+      // On the client itself, not through the renewal: a hung server is not re-authorized.
+      ping: async () => {
+        const client = this.client;
+        try {
+          if (client?.getProtocolEra() === 'modern') await client.discover(this.requestOptions('server/discover'));
+          else await client?.ping(this.requestOptions('ping'));
+        } catch (error) {
+          // Any answer, even an error (a server without `ping`), shows it is alive; silence does not.
+          if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) throw error;
+        }
+      },
+      unresponsive: () => this.unresponsive(),
     });
     this.lists = new ListCache({
       advertises: (kind) => this.advertises(kind),
@@ -205,10 +225,12 @@ export class McpServerConnection {
     });
     await this.applyLogLevel();
     this.lists.refreshAdvertised();
+    this.liveness.watch();
   }
 
   async stop(reason?: string): Promise<void> {
     this.generation++;
+    this.liveness.stop();
     const session = this.session;
     this.session = undefined;
     this.lists.clear();
@@ -378,9 +400,28 @@ export class McpServerConnection {
     return client;
   }
 
+  /**
+   * The running server did not answer a ping in time: it hangs. Its session is closed (the
+   * process ended), so callers fail now instead of each waiting out its timeout, and it is
+   * reported like a crash, so the registry may restart it.
+   */
+  private unresponsive(): void {
+    const session = this.session;
+    if (!session || this._state.kind !== 'running') return;
+    this.session = undefined;
+    this.lists.clear();
+    session.closedByUs = true;
+    this.opener.close(session).catch(() => undefined);
+    const message = `Server "${this._definition.name}" is not responding: no answer to a ping within ${this.effective.timeouts.request} s.`;
+    this.log.log('error', message);
+    this.setState({ kind: 'error', message });
+    this.onDidCrashEmitter.fire(message);
+  }
+
   /** The current session closed without us: the process exited or the connection dropped. */
   private lost(session: Session): void {
     if (this.session !== session) return;
+    this.liveness.stop();
     this.session = undefined;
     this.lists.clear();
     const detail = session.stderrTail.length ? `Last output:\n${session.stderrTail.join('\n')}` : undefined;

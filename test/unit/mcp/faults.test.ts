@@ -163,6 +163,34 @@ describe('faults: large messages', function () {
   });
 });
 
+describe('faults: hung servers', function () {
+  this.timeout(20000);
+
+  it('shows a server that stops answering as not responding, and fails its pending call within the timeout', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    const def = definition(
+      { type: 'stdio', command: 'node', args: [FAULT_FIXTURE], env: { FAULT_MODE: 'hang-after-init', FAULT_ANSWERS: '1' }, cwd: undefined } as ServerDefinition['launch'],
+      { id: 'hung', name: 'hung', label: 'hung', protocolEra: 'legacy', timeouts: { connect: 5, request: 1 } },
+    );
+    const c = new McpServerConnection(def, { ...recordingHost(), trace: undefined, pingIntervalMs: () => 200 }, new RecordingLog());
+    try {
+      await c.start();
+      await c.list('tools');
+      const began = Date.now();
+      await assert.rejects(c.callTool('work', {}));
+      assert.ok(Date.now() - began < 2500, 'the pending call fails within its timeout');
+      await waitFor(() => c.state.kind === 'error', 'not responding', 5000);
+      assert.equal(c.state.kind === 'error' && c.state.message, 'Server "hung" is not responding: no answer to a ping within 1 s.');
+    } finally {
+      await c.dispose();
+      process.off('unhandledRejection', onUnhandled);
+    }
+    assert.deepEqual(unhandled, []);
+  });
+});
+
 /** Whether a process runs (a zombie waiting for its reaper counts as gone). */
 function alive(pid: number): boolean {
   try {
