@@ -275,8 +275,25 @@ export class SessionOpener {
     if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
       return new ServerError(`Server "${name}" closed the connection during the handshake (${target}).${tail ? ' Its last output is in the server log.' : ''}`, tail, error);
     }
+    const invalid = /^Invalid result for (initialize|server\/discover): ([\s\S]*)$/.exec(text);
+    if (invalid) {
+      // The SDK's schema check dumps JSON; the user needs the fields, the dump goes to the detail.
+      return new ServerError(`Server "${name}" answered ${invalid[1]} without a valid ${invalidFields(invalid[2])}, so it is not a compatible MCP server: update it or check its ${session.kind === 'stdio' ? 'command' : 'url'}.`, text, error);
+    }
     return new ServerError(`Server "${name}" failed to start: ${text}`, tail, error);
   }
+}
+
+/** The fields a schema-validation dump names: `"protocolVersion"`, or "result" when unreadable. */
+function invalidFields(dump: string): string {
+  try {
+    const issues = JSON.parse(dump) as { path?: (string | number)[] }[];
+    const fields = [...new Set(issues.map((i) => (i.path ?? []).join('.')).filter(Boolean))];
+    if (fields.length) return fields.map((f) => `"${f}"`).join(', ');
+  } catch {
+    // Not the JSON the SDK usually gives.
+  }
+  return 'result';
 }
 
 /**

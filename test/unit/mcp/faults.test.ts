@@ -191,6 +191,26 @@ describe('faults: hung servers', function () {
   });
 });
 
+describe('faults: broken handshakes', function () {
+  this.timeout(20000);
+
+  it('names a missing protocolVersion in one line instead of a schema dump', async () => {
+    const def = definition(
+      { type: 'stdio', command: 'node', args: [FAULT_FIXTURE], env: { FAULT_MODE: 'no-protocol-version' }, cwd: undefined } as ServerDefinition['launch'],
+      { id: 'np', name: 'np', label: 'np', protocolEra: 'legacy', timeouts: { connect: 5 } },
+    );
+    const c = new McpServerConnection(def, { ...recordingHost(), trace: undefined }, new RecordingLog());
+    try {
+      await c.start();
+      assert.equal(c.state.kind === 'error' && c.state.message,
+        'Server "np" answered initialize without a valid "protocolVersion", so it is not a compatible MCP server: update it or check its command.');
+      assert.match(c.state.kind === 'error' ? c.state.detail ?? '' : '', /invalid_type/);
+    } finally {
+      await c.dispose();
+    }
+  });
+});
+
 /** Whether a process runs (a zombie waiting for its reaper counts as gone). */
 function alive(pid: number): boolean {
   try {
