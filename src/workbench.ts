@@ -65,6 +65,8 @@ export class Workbench implements vscode.Disposable {
       clientInfo: { name: 'mcp-workbench', version: String(context.extension.packageJSON.version ?? '0.0.0') },
       roots: () => this.roots(),
       baseEnv: () => this.baseEnv(),
+      pingIntervalMs: () => vscode.workspace.getConfiguration('mcpWorkbench').get<number>('pingIntervalSeconds', 30) * 1000,
+      maxMessageBytes: () => vscode.workspace.getConfiguration('mcpWorkbench').get<number>('maxMessageSizeMB', 64) * 1024 * 1024,
       serverLogLevel: () => {
         const level = vscode.workspace.getConfiguration('mcpWorkbench').get<string>('serverLogLevel', 'info');
         return level === 'off' ? undefined : (level as McpLogLevel);
@@ -84,6 +86,7 @@ export class Workbench implements vscode.Disposable {
     };
     this.registry = new ServerRegistry(host, (def) => this.outputs.logFor(def), {
       autoStart: () => vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>('autoStart', true),
+      autoRestart: () => vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>('autoRestart', true),
       blockedReason: (def) => (def.source.scope === 'workspace' && !vscode.workspace.isTrusted ? UNTRUSTED_REASON : undefined),
       collectInputs: (def) => this.collectInputs(def),
       reportError: (error) => this.reportReloadError(error),

@@ -7,6 +7,7 @@ import { Emitter, type Disposable } from '../shared/common/emitter';
 import { diffDefinitions, type ServerDefinition } from '../config/common/launchDefinition';
 import { McpServerConnection } from './connection/serverConnection';
 import type { ConnectionHost, LaunchOverride, ServerLog } from './connection/connectionTypes';
+import { CrashRestarts, DEFAULT_CRASH_RESTARTS, describeDuration, realClock, type RestartClock } from './crashRestarts';
 
 export interface RegistryPolicy {
   /** Start servers when they appear (on activation and when added to config). */
@@ -20,6 +21,8 @@ export interface RegistryPolicy {
   collectInputs(def: ServerDefinition): Promise<boolean>;
   /** Shows a failure of work nobody awaits (the reload that follows entered inputs). */
   reportError(error: unknown): void;
+  /** Start a crashed server again (with backoff). Default: yes. */
+  autoRestart?(): boolean;
 }
 
 export class ServerRegistry {
@@ -40,12 +43,17 @@ export class ServerRegistry {
   readonly onDidRemoveConnection = this.onDidRemoveEmitter.event;
 
   private applying: Promise<void> = Promise.resolve();
+  /** Crash history per server, for the backoff of automatic restarts. */
+  private readonly crashes = new Map<string, CrashRestarts>();
+  /** Cancels the restart a crashed server waits for. */
+  private readonly pendingRestarts = new Map<string, () => void>();
 
   constructor(
     private readonly host: ConnectionHost,
     private readonly createLog: (def: ServerDefinition) => ServerLog,
     private readonly policy: RegistryPolicy,
     private readonly loadDefinitions: () => Promise<ServerDefinition[]>,
+    private readonly clock: RestartClock = realClock,
   ) {}
 
   all(): McpServerConnection[] {
@@ -124,7 +132,7 @@ export class ServerRegistry {
     for (const def of diff.added) {
       const connection = new McpServerConnection(def, this.host, this.createLog(def));
       this.connections.set(def.id, connection);
-      this.subscriptions.set(def.id, [connection.onDidChangeState(() => this.onDidChangeEmitter.fire())]);
+      this.subscriptions.set(def.id, this.watch(connection));
       this.onDidAddEmitter.fire(connection);
       if (this.policy.autoStart() && !def.disabled) {
         this.wanted.add(def.id);
@@ -142,11 +150,14 @@ export class ServerRegistry {
     const connection = this.connections.get(id);
     if (!connection) return;
     this.wanted.add(id);
+    this.forgetCrashes(id);
     await this.startConnection(connection);
   }
 
   async stop(id: string): Promise<void> {
     this.wanted.delete(id);
+    // A user's Stop is never followed by an automatic restart.
+    this.forgetCrashes(id);
     await this.connections.get(id)?.stop();
   }
 
@@ -154,6 +165,7 @@ export class ServerRegistry {
     const connection = this.connections.get(id);
     if (!connection) return;
     this.wanted.add(id);
+    this.forgetCrashes(id);
     await connection.stop();
     await this.startConnection(connection);
   }
@@ -183,7 +195,7 @@ export class ServerRegistry {
     const connection = new McpServerConnection(def, this.host, this.createLog(def));
     this.transient.add(def.id);
     this.connections.set(def.id, connection);
-    this.subscriptions.set(def.id, [connection.onDidChangeState(() => this.onDidChangeEmitter.fire())]);
+    this.subscriptions.set(def.id, this.watch(connection));
     this.onDidAddEmitter.fire(connection);
     this.onDidChangeEmitter.fire();
     return connection;
@@ -213,11 +225,14 @@ export class ServerRegistry {
   }
 
   async stopAll(): Promise<void> {
+    for (const id of this.connections.keys()) this.forgetCrashes(id);
     await Promise.all(this.all().map((c) => c.stop()));
   }
 
   async dispose(): Promise<void> {
     await this.applying.catch(() => undefined);
+    for (const cancel of this.pendingRestarts.values()) cancel();
+    this.pendingRestarts.clear();
     const all = this.all();
     this.connections.clear();
     for (const subs of this.subscriptions.values()) subs.forEach((s) => s.dispose());
@@ -249,6 +264,50 @@ export class ServerRegistry {
       return;
     }
     await connection.start();
+  }
+
+  private watch(connection: McpServerConnection): Disposable[] {
+    return [
+      connection.onDidChangeState(() => this.onDidChangeEmitter.fire()),
+      connection.onDidCrash((message) => this.crashed(connection, message)),
+    ];
+  }
+
+  /**
+   * A running server went away without a stop: start it again after a growing delay, unless
+   * the user no longer wants it, turned restarts off, or it keeps crashing.
+   */
+  private crashed(connection: McpServerConnection, message: string): void {
+    const id = connection.definition.id;
+    if (!this.wanted.has(id) || this.policy.autoRestart?.() === false) {
+      connection.explainFailure(`${message} Use Restart to start it again.`);
+      return;
+    }
+    let history = this.crashes.get(id);
+    if (!history) this.crashes.set(id, history = new CrashRestarts(this.clock));
+    const verdict = history.crashed();
+    if (!verdict.restart) {
+      connection.explainFailure(`${message} It crashed ${verdict.crashes} times in ${describeDuration(DEFAULT_CRASH_RESTARTS.windowMs)}, so it stays stopped: check its log, then use Restart.`);
+      return;
+    }
+    connection.explainFailure(`${message} Restarting in ${describeDuration(verdict.delayMs)}.`);
+    this.pendingRestarts.get(id)?.();
+    this.pendingRestarts.set(id, this.clock.schedule(() => {
+      this.pendingRestarts.delete(id);
+      // Anything the user did meanwhile (stop, start, config change) wins over this restart.
+      if (this.connections.get(id) !== connection || !this.wanted.has(id) || connection.state.kind !== 'error') return;
+      this.startConnection(connection).then(() => {
+        // A restart that fails (it dies again during the handshake) counts as another crash.
+        const state = connection.state;
+        if (state.kind === 'error' && this.connections.get(id) === connection && this.wanted.has(id)) this.crashed(connection, state.message);
+      }, (error) => this.policy.reportError(error));
+    }, verdict.delayMs));
+  }
+
+  private forgetCrashes(id: string): void {
+    this.pendingRestarts.get(id)?.();
+    this.pendingRestarts.delete(id);
+    this.crashes.get(id)?.reset();
   }
 
   private markIdle(connection: McpServerConnection): void {

@@ -26,6 +26,7 @@ import { redactText } from '../../shared/common/redact';
 import { errorText, MODERN_PROTOCOL_VERSION, secondsToMs, ServerError, type ConnectionHost, type ListKind, type ProtocolEraSetting, type ServerLog } from './connectionTypes';
 import type { WorkbenchOAuthProvider } from '../auth/oauthProvider';
 import { planStdioSpawn, SpawnError, type StdioSpawnPlan } from '../process/stdioSpawn';
+import { descendantsOf, killProcesses, killTreeWindows } from '../process/processTree';
 import { traceTransport } from './tracingTransport';
 
 /** The SDK transports that can carry OAuth (and so finish an authorization). */
@@ -38,6 +39,10 @@ export interface Session {
   transport: Transport;
   kind: 'stdio' | 'http' | 'sse';
   stderrTail: string[];
+  /** The SDK closed the stdio process because one message outgrew the limit (bytes). */
+  oversized?: number;
+  /** How the stdio process ended, once it has: a crash message names it. */
+  exit?: { code: number | null; signal: string | null };
   closedByUs: boolean;
   /** Transport errors during the handshake are reported by the handshake itself, not logged twice. */
   handshaking: boolean;
@@ -98,9 +103,11 @@ export class SessionOpener {
 
     // Variables removed with `env: { X: null }` stay undefined, which child_process skips; the
     // SDK's own default environment would otherwise bring PATH/HOME back.
-    const params = { command, args, env: env as Record<string, string>, cwd: launch.cwd, stderr: 'pipe' as const };
+    const maxBufferSize = this.owner.host.maxMessageBytes?.();
+    const params = { command, args, env: env as Record<string, string>, cwd: launch.cwd, stderr: 'pipe' as const, ...(maxBufferSize ? { maxBufferSize } : {}) };
     const sdkTransport = this.owner.probeInPlace() ? new InPlaceProbeStdioTransport(params) : new StdioClientTransport(params);
     const session = this.newSession(sdkTransport, 'stdio');
+    recordExit(sdkTransport, session);
     const stderr = sdkTransport.stderr;
     if (stderr) {
       readline.createInterface({ input: stderr as unknown as NodeJS.ReadableStream }).on('line', (line) => {
@@ -158,8 +165,15 @@ export class SessionOpener {
       // Spec: a client that no longer needs a session SHOULD DELETE it (405 means not supported).
       await transport.terminateSession().catch((e) => this.owner.log.log('debug', `Session DELETE failed: ${errorText(e)}`));
     }
-    // The SDK's stdio close follows the spec: end stdin, wait, SIGTERM, wait, SIGKILL.
+    // The SDK's stdio close follows the spec: end stdin, wait, SIGTERM, wait, SIGKILL. It ends
+    // only the server's own process, so what that process started is found first (once it is
+    // gone they are reparented and no longer findable) and ended after the same way. Windows
+    // has no SIGTERM (the SDK's is a hard kill already): taskkill /T ends the tree up front.
+    const pid = transport instanceof StdioClientTransport ? transport.pid : null;
+    if (pid && process.platform === 'win32') await killTreeWindows(pid);
+    const leftovers = pid ? await descendantsOf(pid) : [];
     await session.client.close().catch((e) => this.owner.log.log('debug', `Close failed: ${errorText(e)}`));
+    if (leftovers.length) await killProcesses(leftovers);
   }
 
   /**
@@ -204,6 +218,10 @@ export class SessionOpener {
       log.log(channelLevelFor(n.params.level), redactText(formatLogData(n.params.logger, n.params.data), def.secrets));
     });
     client.onerror = (error) => {
+      // The SDK's stdio transport kills the server when a message outgrows its read buffer and
+      // says so only here; the loss is then explained as that, not as a crash.
+      const oversized = /ReadBuffer exceeded maximum size of (\d+) bytes/.exec(errorText(error));
+      if (oversized) session.oversized = Number(oversized[1]);
       if (!session.closedByUs && !session.handshaking) log.log('warn', `Transport: ${redactText(errorText(error), def.secrets)}`);
     };
     client.onclose = () => {
@@ -257,8 +275,41 @@ export class SessionOpener {
     if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
       return new ServerError(`Server "${name}" closed the connection during the handshake (${target}).${tail ? ' Its last output is in the server log.' : ''}`, tail, error);
     }
+    const invalid = /^Invalid result for (initialize|server\/discover): ([\s\S]*)$/.exec(text);
+    if (invalid) {
+      // The SDK's schema check dumps JSON; the user needs the fields, the dump goes to the detail.
+      return new ServerError(`Server "${name}" answered ${invalid[1]} without a valid ${invalidFields(invalid[2])}, so it is not a compatible MCP server: update it or check its ${session.kind === 'stdio' ? 'command' : 'url'}.`, text, error);
+    }
     return new ServerError(`Server "${name}" failed to start: ${text}`, tail, error);
   }
+}
+
+/** The fields a schema-validation dump names: `"protocolVersion"`, or "result" when unreadable. */
+function invalidFields(dump: string): string {
+  try {
+    const issues = JSON.parse(dump) as { path?: (string | number)[] }[];
+    const fields = [...new Set(issues.map((i) => (i.path ?? []).join('.')).filter(Boolean))];
+    if (fields.length) return fields.map((f) => `"${f}"`).join(', ');
+  } catch {
+    // Not the JSON the SDK usually gives.
+  }
+  return 'result';
+}
+
+/**
+ * Keeps the exit code or signal of the process the SDK spawns: the SDK reports only "closed",
+ * and a user whose server crashed needs to know how. The process exists once `start()` ran;
+ * 'exit' comes before the 'close' that makes the SDK close the client.
+ */
+function recordExit(transport: StdioClientTransport, session: Session): void {
+  const start = transport.start.bind(transport);
+  transport.start = async () => {
+    await start();
+    const child = (transport as unknown as { _process?: import('node:child_process').ChildProcess })._process;
+    child?.once('exit', (code, signal) => {
+      session.exit = { code, signal };
+    });
+  };
 }
 
 /**

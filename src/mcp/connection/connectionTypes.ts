@@ -27,6 +27,13 @@ export interface ConnectionHost {
   baseEnv(): Promise<Record<string, string | undefined>>;
   /** Level requested with `logging/setLevel`, or undefined to keep the server's default. */
   serverLogLevel(): McpLogLevel | undefined;
+  /**
+   * Largest message a stdio server may send, in bytes (the SDK's default is 10 MB, which real
+   * servers exceed with file contents or images). Undefined: the SDK's default.
+   */
+  maxMessageBytes?(): number | undefined;
+  /** Milliseconds between liveness pings of a running server; 0 or undefined: no pings. */
+  pingIntervalMs?(): number | undefined;
   /** Receives every JSON-RPC message when tracing is on. */
   trace?(server: ServerDefinition, record: TraceRecord): void;
   /**
@@ -106,6 +113,9 @@ export function errorText(error: unknown): string {
   if (error instanceof Error) return error.message;
   return String(error);
 }
+
+/** The setting that limits the size of one message from a stdio server, named in messages. */
+export const MAX_MESSAGE_SETTING = 'mcpWorkbench.maxMessageSizeMB';
 
 /** Timeouts are configured in seconds; the SDK and timers want milliseconds. */
 export function secondsToMs(seconds: number): number {

@@ -11,6 +11,8 @@
  */
 import {
   LOG_LEVEL_META_KEY,
+  SdkError,
+  SdkErrorCode,
   type CallToolResult,
   type Client,
   type GetPromptResult,
@@ -24,9 +26,11 @@ import { redactState, STOPPED, type ServerState } from '../serverState';
 import { SessionOpener, type Session } from './connectionTransports';
 import { SessionRenewal } from './sessionRenewal';
 import { EraVerdicts } from './eraVerdicts';
+import { Liveness } from './liveness';
 import { advertisesList, fetchList, ListCache } from './listCache';
 import {
   errorText,
+  MAX_MESSAGE_SETTING,
   secondsToMs,
   ServerError,
   type CallOptions,
@@ -47,6 +51,7 @@ export class McpServerConnection {
   private readonly renewal: SessionRenewal;
   private readonly lists: ListCache;
   private readonly verdicts = new EraVerdicts();
+  private readonly liveness: Liveness;
 
   private readonly onDidChangeStateEmitter = new Emitter<ServerState>();
   readonly onDidChangeState = this.onDidChangeStateEmitter.event;
@@ -57,6 +62,9 @@ export class McpServerConnection {
   private readonly onDidChangeListEmitter = new Emitter<ListKind>();
   /** Fires after a list was (re)fetched, e.g. on `notifications/tools/list_changed`. */
   readonly onDidChangeList = this.onDidChangeListEmitter.event;
+  private readonly onDidCrashEmitter = new Emitter<string>();
+  /** Fires with the message when a running server's process exited or its connection dropped without a stop. */
+  readonly onDidCrash = this.onDidCrashEmitter.event;
 
   constructor(
     private _definition: ServerDefinition,
@@ -99,6 +107,22 @@ export class McpServerConnection {
         this.session = undefined;
         this.fail(generation, error);
       },
+    });
+    this.liveness = new Liveness({
+      // A debuggee paused at a breakpoint is silent on purpose.
+      intervalMs: () => (this.override ? undefined : host.pingIntervalMs?.()),
+      // On the client itself, not through the renewal: a hung server is not re-authorized.
+      ping: async () => {
+        const client = this.client;
+        try {
+          if (client?.getProtocolEra() === 'modern') await client.discover(this.requestOptions('server/discover'));
+          else await client?.ping(this.requestOptions('ping'));
+        } catch (error) {
+          // Any answer, even an error (a server without `ping`), shows it is alive; silence does not.
+          if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) throw error;
+        }
+      },
+      unresponsive: () => this.unresponsive(),
     });
     this.lists = new ListCache({
       advertises: (kind) => this.advertises(kind),
@@ -201,10 +225,12 @@ export class McpServerConnection {
     });
     await this.applyLogLevel();
     this.lists.refreshAdvertised();
+    this.liveness.watch();
   }
 
   async stop(reason?: string): Promise<void> {
     this.generation++;
+    this.liveness.stop();
     const session = this.session;
     this.session = undefined;
     this.lists.clear();
@@ -253,6 +279,7 @@ export class McpServerConnection {
     this.onDidChangeStateEmitter.dispose();
     this.onDidChangeListEmitter.dispose();
     this.onDidWriteStderrEmitter.dispose();
+    this.onDidCrashEmitter.dispose();
   }
 
   /**
@@ -373,15 +400,44 @@ export class McpServerConnection {
     return client;
   }
 
+  /**
+   * The running server did not answer a ping in time: it hangs. Its session is closed (the
+   * process ended), so callers fail now instead of each waiting out its timeout, and it is
+   * reported like a crash, so the registry may restart it.
+   */
+  private unresponsive(): void {
+    const session = this.session;
+    if (!session || this._state.kind !== 'running') return;
+    this.session = undefined;
+    this.lists.clear();
+    session.closedByUs = true;
+    this.opener.close(session).catch(() => undefined);
+    const message = `Server "${this._definition.name}" is not responding: no answer to a ping within ${this.effective.timeouts.request} s.`;
+    this.log.log('error', message);
+    this.setState({ kind: 'error', message });
+    this.onDidCrashEmitter.fire(message);
+  }
+
   /** The current session closed without us: the process exited or the connection dropped. */
   private lost(session: Session): void {
     if (this.session !== session) return;
+    this.liveness.stop();
     this.session = undefined;
     this.lists.clear();
     const detail = session.stderrTail.length ? `Last output:\n${session.stderrTail.join('\n')}` : undefined;
-    const message = session.kind === 'stdio' ? 'The server process exited unexpectedly.' : 'The connection to the server was closed.';
+    const message = describeLoss(this._definition.name, session);
     this.log.log('error', message + (detail ? `\n${detail}` : ''));
     this.setState({ kind: 'error', message, detail });
+    this.onDidCrashEmitter.fire(message);
+  }
+
+  /**
+   * Replaces the message of a failed server (e.g. with what happens next: "restarting in 2 s"),
+   * so the user reads one line. Ignored once the server left the error state.
+   */
+  explainFailure(message: string): void {
+    if (this._state.kind !== 'error') return;
+    this.setState({ ...this._state, message });
   }
 
   private fail(generation: number, error: unknown): void {
@@ -399,6 +455,21 @@ export class McpServerConnection {
     this._state = redactState(state, this._definition.secrets);
     this.onDidChangeStateEmitter.fire(this._state);
   }
+}
+
+/**
+ * One line on how a running server went away: the exit code or signal and its last stderr line
+ * (the SDK only says "Connection closed", which tells the user nothing).
+ */
+export function describeLoss(name: string, session: Pick<Session, 'kind' | 'exit' | 'stderrTail' | 'oversized'>): string {
+  if (session.kind !== 'stdio') return `The connection to server "${name}" was closed.`;
+  if (session.oversized) {
+    return `Server "${name}" sent a message larger than ${Math.round(session.oversized / 1048576)} MB, so it was stopped; raise "${MAX_MESSAGE_SETTING}" if that is expected.`;
+  }
+  const how = session.exit?.signal ? `was killed by ${session.exit.signal}`
+    : session.exit?.code != null ? `exited with code ${session.exit.code}` : 'exited unexpectedly';
+  const last = session.stderrTail.at(-1)?.trim();
+  return `Server "${name}" ${how}${last ? `: ${last.length > 200 ? last.slice(0, 200) + '…' : last}` : ''}.`;
 }
 
 /** How the log and tooltips name an era. */

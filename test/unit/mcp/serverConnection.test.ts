@@ -235,7 +235,7 @@ describe('McpServerConnection', function () {
       process.kill(pid, 'SIGKILL');
       await waitFor(() => c.state.kind === 'error', 'the error state');
       if (c.state.kind !== 'error') return;
-      assert.match(c.state.message, /exited unexpectedly/);
+      assert.equal(c.state.message, 'Server "fixture" was killed by SIGKILL: about to die.');
       assert.match(c.state.detail ?? '', /about to die/);
     });
 

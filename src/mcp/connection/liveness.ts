@@ -1,0 +1,53 @@
+/**
+ * Notices a server that hangs: a process that is alive but no longer reads or answers looks
+ * "running" forever otherwise. While a server runs it is pinged every interval (`ping` on
+ * 2025-11-25; `server/discover` on 2026-07-28, which has no ping); a ping that gets no answer
+ * within the request timeout declares it not responding. Only one ping is in flight at a time.
+ * No `vscode` import.
+ */
+export interface LivenessOwner {
+  /** Milliseconds between pings; 0 or undefined turns them off. */
+  intervalMs(): number | undefined;
+  /** Sends one ping; rejects when the server does not answer in time. */
+  ping(): Promise<void>;
+  /** The server did not answer a ping (called once per watch). */
+  unresponsive(error: unknown): void;
+}
+
+export class Liveness {
+  private timer: NodeJS.Timeout | undefined;
+  private watching = 0;
+
+  constructor(private readonly owner: LivenessOwner) {}
+
+  /** Starts pinging the session that just started running (and stops watching any earlier one). */
+  watch(): void {
+    this.stop();
+    const interval = this.owner.intervalMs();
+    if (!interval) return;
+    const watch = ++this.watching;
+    const next = () => {
+      this.timer = setTimeout(() => {
+        this.owner.ping().then(
+          () => {
+            if (watch === this.watching) next();
+          },
+          (error) => {
+            if (watch !== this.watching) return;
+            this.watching++;
+            this.owner.unresponsive(error);
+          },
+        );
+      }, interval);
+      // Pings must not keep a host (test runner, CLI) alive.
+      this.timer.unref?.();
+    };
+    next();
+  }
+
+  stop(): void {
+    this.watching++;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}

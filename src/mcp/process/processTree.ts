@@ -1,0 +1,63 @@
+/**
+ * The processes a stdio server started itself (a `npx` wrapper's node, a shell's children, a
+ * language server's workers). Stopping only the server's own process leaves them running as
+ * orphans; the SDK spawns the process and offers no process-group option, so the tree is
+ * looked up before the stop and whatever survives the spec's close sequence is killed after.
+ * No `vscode` import.
+ */
+import { execFile } from 'node:child_process';
+
+/** The pids below `root` (children, grandchildren …), found with `ps` on POSIX. Empty when unknown. */
+export async function descendantsOf(root: number): Promise<number[]> {
+  if (process.platform === 'win32') return [];
+  const table = await new Promise<string>((resolve) => {
+    execFile('ps', ['-A', '-o', 'pid=', '-o', 'ppid='], { timeout: 2000 }, (error, stdout) => resolve(error ? '' : stdout));
+  });
+  const children = new Map<number, number[]>();
+  for (const line of table.split('\n')) {
+    const [pid, ppid] = line.trim().split(/\s+/).map(Number);
+    if (!pid || ppid === undefined || Number.isNaN(ppid)) continue;
+    children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+  }
+  const found: number[] = [];
+  const queue = [root];
+  while (queue.length) {
+    for (const child of children.get(queue.shift()!) ?? []) {
+      if (child === root || found.includes(child)) continue;
+      found.push(child);
+      queue.push(child);
+    }
+  }
+  return found;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** SIGTERM, up to `graceMs` to exit, then SIGKILL: the spec's sequence, for the leftovers of a server. */
+export async function killProcesses(pids: number[], graceMs = 1000): Promise<void> {
+  const signal = (pid: number, sig: NodeJS.Signals) => {
+    try {
+      process.kill(pid, sig);
+    } catch {
+      // Already gone.
+    }
+  };
+  pids.forEach((pid) => signal(pid, 'SIGTERM'));
+  const deadline = Date.now() + graceMs;
+  while (pids.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  pids.filter(alive).forEach((pid) => signal(pid, 'SIGKILL'));
+}
+
+/** Windows has no process groups to signal: `taskkill /T /F` ends the process and all it started. */
+export function killTreeWindows(pid: number): Promise<void> {
+  return new Promise((resolve) => {
+    execFile('taskkill', ['/T', '/F', '/PID', String(pid)], { timeout: 5000, windowsHide: true }, () => resolve());
+  });
+}
