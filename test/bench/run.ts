@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: what the extension adds to MCP over the bare SDK it ships, and the floor
  * (a raw client), scenario by scenario (test/bench/scenarios/*). Prints Markdown tables and
- * writes the numbers with the machine they ran on to bench/results.json.
+ * writes the numbers with the machine they ran on to bench/results.json (the tables to
+ * bench/results.md).
  *
  *   npm run bench                      full counts, 3 runs of each scenario
  *   npm run bench -- --smoke           small counts, for CI: never judged, fails only on a crash
@@ -37,6 +38,7 @@ function markdownTable(header: string[], rows: string[][]): string {
 }
 
 function verdict(goal: GoalResult): string {
+  if (goal.inconclusive) return `inconclusive: ${goal.inconclusive}`;
   return goal.met === undefined ? '—' : goal.met ? 'met' : 'MISSED';
 }
 
@@ -114,7 +116,10 @@ async function main(): Promise<void> {
     goals,
     scenarios: results,
   }, null, 2)}\n`);
-  log(`wrote ${path.relative(REPO, out)}`);
+  // The same tables as Markdown beside it, for the README's Performance section.
+  const markdown = out.replace(/\.json$/, '') + '.md';
+  fs.writeFileSync(markdown, `${lines.join('\n')}\n`);
+  log(`wrote ${path.relative(REPO, out)} and ${path.relative(REPO, markdown)}`);
 }
 
 main().then(() => process.exit(0), (error: unknown) => {

@@ -19,6 +19,8 @@ export interface GoalResult {
   measured: string;
   /** Undefined: not judged (smoke run, or nothing to judge). */
   met?: boolean;
+  /** Why this machine's numbers cannot decide the goal (then `met` is undefined). */
+  inconclusive?: string;
 }
 
 export interface ScenarioResult {
@@ -58,13 +60,29 @@ export function latencyTable(contestants: ContestantResult[]): ScenarioResult['t
   };
 }
 
-/** Judges `values` (the per-run ratios) by their median against `limit`; smoke runs are not judged. */
-export function goal(goalText: string, values: number[] | undefined, limit: number, options: BenchOptions): GoalResult {
+/**
+ * Judges `values` (the per-run ratios) by their median against `limit`. Smoke runs are not
+ * judged. Nor is a goal whose runs fall on both sides of the limit, or one whose caller says
+ * the machine's noise decides it (`noise`): a verdict there would be a coin toss, whichever
+ * way it fell.
+ */
+export function goal(goalText: string, values: number[] | undefined, limit: number, options: BenchOptions, noise?: string): GoalResult {
   const measured = formatRatios(values);
   if (!values?.length) return { goal: goalText, measured: 'not measured' };
+  if (options.smoke) return { goal: goalText, measured };
+  if (noise) return { goal: goalText, measured, inconclusive: noise };
+  if (Math.min(...values) <= limit && Math.max(...values) > limit) return { goal: goalText, measured, inconclusive: 'the runs fall on both sides of the limit' };
   const sorted = [...values].sort((a, b) => a - b);
-  const med = sorted[Math.floor((sorted.length - 1) / 2)];
-  return { goal: goalText, measured, met: options.smoke ? undefined : med <= limit };
+  return { goal: goalText, measured, met: sorted[Math.floor((sorted.length - 1) / 2)] <= limit };
+}
+
+/**
+ * When even the raw floor's p99 is many times its p50, the slowest calls are the machine
+ * (scheduling, other processes), not any client: p99 ratios then say nothing about the host.
+ */
+export function p99Noise(floor: { runs: { p50: number; p99: number }[] }): string | undefined {
+  const worst = Math.max(...floor.runs.map((r) => r.p99 / r.p50));
+  return worst > 5 ? `machine noise: the raw floor's p99 is ${worst.toFixed(0)}× its p50` : undefined;
 }
 
 /** Starts the HTTP fixture in its own process; resolves with its URL and a stop function. */

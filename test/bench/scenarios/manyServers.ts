@@ -17,7 +17,7 @@ export const scenario: Scenario = {
   id: 'servers',
   async run(options: BenchOptions): Promise<ScenarioResult> {
     const many = options.smoke ? 3 : 20;
-    const iterations = options.smoke ? 1 : 4;
+    const iterations = options.smoke ? 1 : 3;
     const warmup = options.smoke ? 0 : 1;
     const host = await activateExtension();
     const servers = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`bench-many-${i + 1}`, stdioEntry(STDIO_FIXTURE)]));

@@ -6,7 +6,7 @@
 import { connectBareHttp } from '../bareClient';
 import { activateExtension } from '../host';
 import { connectRawHttp } from '../rawClient';
-import { goal, latencyTable, startHttpFixtureProcess, type BenchOptions, type Scenario, type ScenarioResult } from '../scenario';
+import { goal, latencyTable, p99Noise, startHttpFixtureProcess, type BenchOptions, type Scenario, type ScenarioResult } from '../scenario';
 import { interleave, ratios, summarize, type ContestantResult, type ContestantRun } from '../stats';
 
 const ARGS = { text: 'benchmark' };
@@ -50,7 +50,7 @@ export const scenario: Scenario = {
       params: { iterations, warmup, runs: options.runs, payload: ARGS },
       table: latencyTable(contestants),
       goals: [goal('HTTP tools/call host p50 ≤ 1.05× bare SDK', contestants[2].ratioP50, 1.05, options)],
-      notes: [],
+      notes: p99Noise(contestants[0]) ? [`p99: ${p99Noise(contestants[0])}, so the p99 column measures this machine more than the clients.`] : [],
       data: contestants,
     };
   },
