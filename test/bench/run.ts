@@ -103,7 +103,7 @@ async function main(): Promise<void> {
     for (const note of r.notes) lines.push('', note);
   }
   const goals = results.flatMap((r) => r.goals);
-  lines.push('', '### Goals (issue 16)', '', markdownTable(['goal', 'measured', smoke ? 'verdict (smoke: not judged)' : 'verdict'], goals.map((g) => [g.goal, g.measured, verdict(g)])));
+  lines.push('', '### Goals (issue 16)', '', markdownTable(['goal', 'measured', smoke ? 'verdict (smoke: not judged)' : 'verdict'], goals.map((g) => [g.goal, g.context ? `${g.measured} (${g.context})` : g.measured, verdict(g)])));
   process.stdout.write(`${lines.join('\n')}\n`);
 
   fs.mkdirSync(path.dirname(out), { recursive: true });

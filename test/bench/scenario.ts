@@ -21,6 +21,8 @@ export interface GoalResult {
   met?: boolean;
   /** Why this machine's numbers cannot decide the goal (then `met` is undefined). */
   inconclusive?: string;
+  /** What the other contestants measured, where that tells how to read the goal. */
+  context?: string;
 }
 
 export interface ScenarioResult {
