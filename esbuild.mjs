@@ -6,13 +6,16 @@
 //    servers and the integration suite; never shipped (see .vscodeignore)
 //  - out/test/conformance/client.js: the headless conformance client, bundled so it
 //    runs the same connection code as the extension without the `vscode` module
-// Flags: --watch rebuilds on change, --production minifies the shipped bundle.
+// Flags: --watch rebuilds on change, --production minifies the shipped bundle,
+// --metafile=<file> writes esbuild's metafile of dist/extension.js there (what each input
+// costs in the bundle; `npm run bench` reads it).
 import * as esbuild from 'esbuild';
-import { existsSync, readdirSync, statSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
+const metafileOut = process.argv.find((arg) => arg.startsWith('--metafile='))?.slice('--metafile='.length);
 
 function tsFiles(dir) {
   const found = [];
@@ -120,6 +123,7 @@ if (watch) {
   try {
     const results = await Promise.all(contexts.map((ctx) => ctx.rebuild()));
     pruneStaleOutputs(results.flatMap((r) => Object.keys(r.metafile?.outputs ?? {})));
+    if (metafileOut) writeFileSync(metafileOut, JSON.stringify(results[0].metafile));
   } finally {
     await Promise.all(contexts.map((ctx) => ctx.dispose()));
   }

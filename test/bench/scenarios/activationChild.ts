@@ -1,0 +1,31 @@
+/**
+ * One activation in a fresh Node process: `node activationChild.js <bundle>`. Installs the
+ * `vscode` stub and builds the fake ExtensionContext first (not timed: VS Code has both before
+ * it loads an extension), then times require(bundle) and activate(context). Prints one JSON line.
+ */
+import * as path from 'node:path';
+import { createVscodeStub, installVscodeStub } from '../vscodeStub';
+import { REPO } from '../host';
+
+async function main(): Promise<void> {
+  const bundle = path.resolve(process.argv[2]);
+  const { api, control } = createVscodeStub(path.join(REPO, 'package.json'));
+  installVscodeStub(api);
+  const context = control.context(REPO);
+  const t0 = performance.now();
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const extension = require(bundle) as { activate(context: unknown): { ready: Promise<void> }; deactivate(): Promise<void> };
+  const t1 = performance.now();
+  const exported = extension.activate(context);
+  const t2 = performance.now();
+  await exported.ready;
+  const t3 = performance.now();
+  await extension.deactivate();
+  process.stdout.write(`${JSON.stringify({ requireMs: t1 - t0, activateMs: t2 - t1, totalMs: t2 - t0, readyMs: t3 - t2, fallbacks: [...control.fallbacks] })}\n`);
+  process.exit(0);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
