@@ -98,6 +98,8 @@ async function main(): Promise<number> {
     disabled: false,
     timeouts: { ...DEFAULT_TIMEOUTS },
     launch: { type: 'http', url, headers: {}, ...(oauth ? { oauth } : {}) },
+    // The extension's default: probe with server/discover, fall back to initialize.
+    protocolEra: 'auto',
     secrets: oauth?.clientSecret ? [oauth.clientSecret] : [],
   };
   const store = new MemoryOAuthStore();
@@ -142,7 +144,7 @@ async function main(): Promise<number> {
     }
     say(`connected: ${state.serverInfo.name} ${state.serverInfo.version}, protocol ${state.protocolVersion}, over ${state.transport}`);
 
-    if (scenario !== 'initialize') ok = await callEveryTool(connection);
+    if (scenario !== 'initialize') ok = await callEveryTool(connection, scenario, context);
   } catch (error) {
     say(`failed: ${errorText(error)}`);
     ok = false;
@@ -163,7 +165,31 @@ function parseContext(text: string | undefined): Record<string, unknown> | undef
   }
 }
 
-async function callEveryTool(connection: McpServerConnection): Promise<boolean> {
+/** Tool calls a scenario prescribes (http-custom-headers: exactly the context's toolCalls). */
+function prescribedCalls(context: Record<string, unknown> | undefined): { name: string; arguments: Record<string, unknown> }[] | undefined {
+  const calls = context?.toolCalls;
+  if (!Array.isArray(calls)) return undefined;
+  return calls
+    .filter((c): c is { name: string; arguments?: Record<string, unknown> } => !!c && typeof c === 'object' && typeof (c as { name?: unknown }).name === 'string')
+    .map((c) => ({ name: c.name, arguments: c.arguments ?? {} }));
+}
+
+/** Arguments for one listed tool; json_schema_echo gets the schema it must echo back (SEP-1613). */
+function argumentsFor(tool: Tool, tools: Tool[]): Record<string, unknown> {
+  if (tool.name === 'json_schema_echo') {
+    const source = tools.find((t) => t.name === 'json_schema_2020_12_tool');
+    if (source) return { schema: source.inputSchema };
+  }
+  return sampleArguments(tool.inputSchema as Record<string, unknown>);
+}
+
+/** Tools whose call may fail without failing the run (the check is that the client refuses). */
+const TOLERATED_FAILURES: Record<string, string[]> = {
+  // A 2026 result without resultType is rejected by the SDK: what the check wants.
+  'sep-2322-client-request-state': ['test_mrtr_no_result_type'],
+};
+
+async function callEveryTool(connection: McpServerConnection, scenario: string, context: Record<string, unknown> | undefined): Promise<boolean> {
   let tools: Tool[];
   try {
     tools = await connection.list('tools');
@@ -172,18 +198,21 @@ async function callEveryTool(connection: McpServerConnection): Promise<boolean> 
     return false;
   }
   say(`tools: ${tools.map((t) => t.name).join(', ') || '(none)'}`);
+  // json-schema-ref-no-deref: the test server has no tools/call; listing is the whole test.
+  if (scenario === 'json-schema-ref-no-deref') return true;
+  const calls = prescribedCalls(context) ?? tools.map((tool) => ({ name: tool.name, arguments: argumentsFor(tool, tools) }));
   let ok = true;
-  for (const tool of tools) {
-    const args = sampleArguments(tool.inputSchema as Record<string, unknown>);
-    say(`calling ${tool.name} ${JSON.stringify(args)}`);
+  for (const call of calls) {
+    say(`calling ${call.name} ${JSON.stringify(call.arguments)}`);
     try {
-      const result = await connection.callTool(tool.name, args, {
+      const result = await connection.callTool(call.name, call.arguments, {
         onprogress: (p) => say(`progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ''}${p.message ? ` ${p.message}` : ''}`),
       });
-      say(`${tool.name} → ${result.isError ? 'error result' : 'ok'}: ${JSON.stringify(result.content ?? result)}`);
+      say(`${call.name} → ${result.isError ? 'error result' : 'ok'}: ${JSON.stringify(result.content ?? result)}`);
     } catch (error) {
-      say(`${tool.name} failed: ${errorText(error)}`);
-      ok = false;
+      const tolerated = TOLERATED_FAILURES[scenario]?.includes(call.name);
+      say(`${call.name} failed${tolerated ? ' (expected)' : ''}: ${errorText(error)}`);
+      if (!tolerated) ok = false;
     }
   }
   return ok;

@@ -42,6 +42,8 @@ export class MemoryOAuthStore implements OAuthStore {
 export interface AuthorizationResponse {
   code?: string;
   state?: string;
+  /** RFC 9207: the issuer the authorization server named in the redirect, if any. */
+  iss?: string;
   error?: string;
   errorDescription?: string;
 }
@@ -81,7 +83,7 @@ export class WorkbenchOAuthProvider implements OAuthClientProvider {
   private pending: { url: URL; verifier: string | undefined } | undefined;
   private lastVerifier: string | undefined;
   /** While the user is in the browser: the one authorization in flight, and its verifier. */
-  private flight: Promise<string> | undefined;
+  private flight: Promise<URLSearchParams> | undefined;
   private flightVerifier: string | undefined;
   private stepUp = false;
 
@@ -178,9 +180,11 @@ export class WorkbenchOAuthProvider implements OAuthClientProvider {
   /**
    * Sends the user to the pending authorization URL and resolves with the code, after checking
    * the `state` the redirect came back with (CSRF, RFC 6749 §10.12). Concurrent callers share
-   * one authorization. Call `endAuthorization()` once the code was exchanged.
+   * one authorization. Call `endAuthorization()` once the code was exchanged. The result is the
+   * callback's `code` and `iss` (RFC 9207), as the SDK's `finishAuth(params)` takes them: it
+   * checks `iss` against the authorization server's metadata.
    */
-  authorize(signal?: AbortSignal): Promise<string> {
+  authorize(signal?: AbortSignal): Promise<URLSearchParams> {
     if (this.flight) return this.flight;
     const pending = this.pending;
     if (!pending) return Promise.reject(new OAuthAuthorizationError('No authorization is pending.'));
@@ -200,7 +204,9 @@ export class WorkbenchOAuthProvider implements OAuthClientProvider {
         throw new OAuthAuthorizationError('The authorization response did not carry the state this client sent; it was ignored.');
       }
       if (!response.code) throw new OAuthAuthorizationError('The authorization response carried no code.');
-      return response.code;
+      const callback = new URLSearchParams({ code: response.code });
+      if (response.iss !== undefined) callback.set('iss', response.iss);
+      return callback;
     })();
     this.flight = flight;
     return flight;
@@ -287,6 +293,7 @@ export function parseAuthorizationResponse(url: URL | string): AuthorizationResp
   return {
     code: params.get('code') ?? undefined,
     state: params.get('state') ?? undefined,
+    iss: params.get('iss') ?? undefined,
     error: params.get('error') ?? undefined,
     errorDescription: params.get('error_description') ?? undefined,
   };

@@ -156,9 +156,10 @@ export class SessionRenewal {
   private completeAuthorization(provider: WorkbenchOAuthProvider, transport: HttpTransport): Promise<void> {
     this.authorizing ??= (async () => {
       try {
-        const code = await provider.authorize();
-        // The SDK exchanges the code (PKCE verifier, `resource`, client authentication).
-        await transport.finishAuth(code);
+        const callback = await provider.authorize();
+        // The SDK checks `iss` (RFC 9207) and exchanges the code (PKCE verifier, `resource`,
+        // client authentication).
+        await transport.finishAuth(callback);
       } catch (error) {
         throw new ServerError(`Signing in to server "${this.owner.definition().name}" failed: ${errorText(error)}`, undefined, error);
       } finally {

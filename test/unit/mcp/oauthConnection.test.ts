@@ -171,6 +171,16 @@ describe('McpServerConnection with OAuth', function () {
     assert.match(JSON.stringify(c.state), /state/);
   });
 
+  it('passes the redirect\'s iss to the SDK, which refuses one naming another issuer (RFC 9207)', async () => {
+    const { c, fixture: f } = await setUp({
+      authorize: async (url, redirect) => ({ ...(await followAuthorizationHeadlessly(url, redirect)), iss: 'https://attacker.example' }),
+    });
+    await c.signIn();
+    assert.equal(c.state.kind, 'error');
+    assert.match(JSON.stringify(c.state), /iss|issuer/i);
+    assert.equal(f.stats.tokenRequests.length, 0, 'no code exchange with a wrong iss');
+  });
+
   it('never writes tokens to the log or the trace', async () => {
     const { c, host, log, fixture: f } = await setUp({ accessTokenTtlSeconds: 1 });
     await c.signIn();
