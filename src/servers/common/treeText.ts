@@ -84,7 +84,7 @@ export interface ServerTooltipInfo {
   label: string;
   stateText: string;
   launch: { type: 'stdio'; command: string } | { type: 'http' | 'sse'; url: string };
-  running?: { serverName: string; version: string; protocolVersion: string; capabilities: string[]; instructions?: string };
+  running?: { serverName: string; version: string; /** e.g. `MCP 2026-07-28 (stateless)` */ protocolVersion: string; capabilities: string[]; instructions?: string };
   needsAuth?: string;
   error?: { message: string; detail?: string };
   config: { folder?: string; label: string; line?: number };
@@ -99,7 +99,8 @@ export function serverTooltip(s: ServerTooltipInfo): MarkdownPart[] {
   parts.push({ markdown: ` (${s.launch.type})\n\n` });
   if (s.running) {
     parts.push({ markdown: `Server: **${escapeMarkdown(s.running.serverName)}** ${escapeMarkdown(s.running.version)}  \n` });
-    parts.push({ markdown: `Protocol: ${iconSafeCode(s.running.protocolVersion)}  \n` });
+    // Plain escaped text, not code: it reads as a sentence ("MCP 2026-07-28 (stateless)").
+    parts.push({ markdown: `Protocol: ${escapeMarkdown(s.running.protocolVersion)}  \n` });
     parts.push({ markdown: `Capabilities: ${s.running.capabilities.length ? s.running.capabilities.map(iconSafeCode).join(', ') : 'none'}\n\n` });
     if (s.running.instructions) {
       const text = s.running.instructions;
