@@ -22,37 +22,38 @@ export interface BareClient {
   close(): Promise<void>;
 }
 
+/** Every page of tools/list, counted: the paging a host does, nothing more. */
+async function countTools(client: Client): Promise<number> {
+  let count = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : undefined);
+    count += page.tools.length;
+    cursor = page.nextCursor;
+  } while (cursor);
+  return count;
+}
+
+async function countResources(client: Client): Promise<number> {
+  let count = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await client.listResources(cursor ? { cursor } : undefined);
+    count += page.resources.length;
+    cursor = page.nextCursor;
+  } while (cursor);
+  return count;
+}
+
 function wrap(client: Client): BareClient {
   return {
     // The same plain request the extension sends (it avoids client.callTool, which validates
     // structuredContent against the tool's outputSchema and so would do more work than it).
     callTool: (name, args) => client.request({ method: 'tools/call', params: { name, arguments: args } }),
     async listToolsAndResources() {
-      let tools = 0;
-      let resources = 0;
-      let cursor: string | undefined;
-      do {
-        const page = await client.listTools(cursor ? { cursor } : undefined);
-        tools += page.tools.length;
-        cursor = page.nextCursor;
-      } while (cursor);
-      do {
-        const page = await client.listResources(cursor ? { cursor } : undefined);
-        resources += page.resources.length;
-        cursor = page.nextCursor;
-      } while (cursor);
-      return { tools, resources };
+      return { tools: await countTools(client), resources: await countResources(client) };
     },
-    async listTools() {
-      let tools = 0;
-      let cursor: string | undefined;
-      do {
-        const page = await client.listTools(cursor ? { cursor } : undefined);
-        tools += page.tools.length;
-        cursor = page.nextCursor;
-      } while (cursor);
-      return tools;
-    },
+    listTools: () => countTools(client),
     onLogMessage(listener) {
       client.fallbackNotificationHandler = async (n) => {
         if (n.method === 'notifications/message') listener();

@@ -13,6 +13,7 @@ import type { McpWorkbenchApi } from '../../../src/api';
 import { McpDebugConfigurationProvider, McpDynamicConfigurationProvider, type DebugServers } from '../../../src/debug/debugConfigurationProvider';
 import type { HttpLaunch, StdioLaunch } from '../../../src/config/common/launchDefinition';
 import { activateApi, EXTENSION_ID, folderUri, pidOf, running, textOf, waitFor } from '../helpers';
+import { alive } from '../../shared/processAlive';
 
 const REPO = process.env.MCPWB_REPO ?? path.resolve(process.env.MCPWB_FIXTURES ?? '', '..', '..', '..');
 const DEBUGGEE = path.join(REPO, 'test', 'fixtures', 'debuggee', 'debuggeeServer.js');
@@ -31,18 +32,6 @@ function freePort(): Promise<number> {
   });
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return true;
-  }
-}
 
 interface Seen {
   session: vscode.DebugSession;

@@ -5,23 +5,11 @@ import * as path from 'node:path';
 import type { StdioLaunch } from '../../../src/config/common/launchDefinition';
 import { DebuggeeProcess } from '../../../src/debug/common/debuggeeProcess';
 import { FIXTURES } from '../mcp/testHost';
+import { alive } from '../../shared/processAlive';
 
 const HTTP_FIXTURE = path.join(FIXTURES, 'httpServer.js');
 const launch = (command: string, args: string[], env: Record<string, string | null> = {}, cwd?: string): StdioLaunch => ({ type: 'stdio', command, args, env, cwd });
 
-/** Running (a zombie waiting for a non-reaping init counts as gone). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return true;
-  }
-}
 
 async function lineMatching(proc: DebuggeeProcess, pattern: RegExp, timeoutMs = 10000): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {

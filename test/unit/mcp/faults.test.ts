@@ -11,6 +11,7 @@ import { ServerRegistry, type RegistryPolicy } from '../../../src/mcp/serverRegi
 import type { RestartClock } from '../../../src/mcp/crashRestarts';
 import { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
 import { definition, FIXTURES, recordingHost, RecordingLog, textOf, waitFor } from './testHost';
+import { alive } from '../../shared/processAlive';
 
 const FAULT_FIXTURE = path.join(FIXTURES, 'faultServer.js');
 
@@ -211,16 +212,3 @@ describe('faults: broken handshakes', function () {
   });
 });
 
-/** Whether a process runs (a zombie waiting for its reaper counts as gone). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^State:\s+Z/m.test(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  } catch {
-    return true;
-  }
-}
