@@ -30,17 +30,21 @@ function tsFiles(dir) {
   return found;
 }
 
-/** Prints errors the way VS Code's esbuild problem matcher expects. */
+/**
+ * Prints errors the way VS Code's esbuild problem matcher expects. The `[watch]` lines are the
+ * matcher's begin/end patterns, so they are printed only in watch mode: a one-shot build (npm
+ * test, npm start) saying "[watch]" made newcomers think something was left watching.
+ */
 const problemMatcher = {
   name: 'problem-matcher',
   setup(build) {
-    build.onStart(() => console.log('[watch] build started'));
+    if (watch) build.onStart(() => console.log('[watch] build started'));
     build.onEnd((result) => {
       for (const { text, location } of result.errors) {
         console.error(`✘ [ERROR] ${text}`);
         if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
       }
-      console.log('[watch] build finished');
+      if (watch) console.log('[watch] build finished');
     });
   },
 };
