@@ -196,6 +196,16 @@ function freePort(host) {
   });
 }
 
+/** Whether nothing listens on host:port yet (so a later answer there is ours). */
+function portIsFree(port, host) {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, host, () => srv.close(() => resolve(true)));
+  });
+}
+
 function httpStatus(url) {
   return new Promise((resolve) => {
     const req = http.get(url, (res) => {
@@ -320,12 +330,15 @@ function extractZip(buf, dest) {
 /**
  * Starts VS Code's server. Returns { port, url(folder, payload), output, onLine, stop, exited }.
  */
-async function startServer({ vscode, host, port, userDataDir, serverDataDir, extensionsDir, env, logFile, extraArgs = [] }) {
+async function startServer({ vscode, host, port, userDataDir, serverDataDir, extensionsDir, env, logFile, connectionToken, extraArgs = [] }) {
   const args = [
     path.join(vscode.dir, 'out', 'server-main.js'),
     '--host', host,
     '--port', String(port),
-    '--without-connection-token',
+    // The test runs use a fresh random port for a few minutes; `npm start` keeps a workbench
+    // open for as long as the user likes, so anything else on the machine that can reach the
+    // port must not get a VS Code (a terminal, files) without the token printed in the URL.
+    ...(connectionToken ? ['--connection-token', connectionToken] : ['--without-connection-token']),
     '--accept-server-license-terms',
     // Without it the built 1.139 workbench ignores extensionDevelopmentPath/extensionTestsPath
     // in the URL payload (no test runs); 1.100 accepts it too.
@@ -415,6 +428,7 @@ async function startServer({ vscode, host, port, userDataDir, serverDataDir, ext
   server.url = (target, payload) => {
     const kind = target.endsWith('.code-workspace') ? 'workspace' : 'folder';
     let url = `${base}/?${kind}=${encodeURIComponent(target).replace(/%2F/g, '/')}`;
+    if (connectionToken) url += `&tkn=${connectionToken}`;
     if (payload) url += `&payload=${encodeURIComponent(JSON.stringify(payload))}`;
     return url;
   };
@@ -963,8 +977,16 @@ function tailFile(file, onLine) {
 }
 
 // ---------------------------------------------------------------------------------
-async function keepOpen({ vscode, extensionPaths, folder, port }) {
+async function keepOpen({ vscode, extensionPaths, folder, port, portChosen }) {
   const host = process.env.HOST || '127.0.0.1';
+  // Before, a port already in use (another `npm start`, any dev server) passed the readiness
+  // check, because whatever answered there counted, and the printed URL opened someone else's page.
+  if (!(await portIsFree(port, host))) {
+    if (portChosen) throw new Error(`port ${port} on ${host} is already in use: stop what uses it, or choose another port (PORT=<n> npm start)`);
+    const fallback = await freePort(host);
+    console.log(`[launcher] port ${port} is in use by another program; using ${fallback} instead (PORT=<n> chooses one)`);
+    port = fallback;
+  }
   const state = path.join(REPO, '.vscode-test', `code-server-${vscode.version}`);
   const dirs = {
     userData: path.join(state, 'user-data'),
@@ -983,6 +1005,7 @@ async function keepOpen({ vscode, extensionPaths, folder, port }) {
     extensionsDir: dirs.extensions,
     env: { MCPWB_REPO: REPO, MCPWB_FIXTURES: path.join(REPO, 'out', 'test', 'fixtures'), MCPWB_WORKSPACE: folder },
     logFile: path.join(state, 'server.log'),
+    connectionToken: crypto.randomBytes(16).toString('hex'),
   });
   const payload = extensionPaths.map((p) => ['extensionDevelopmentPath', server.remote(p)]);
   const target = folder.endsWith('.code-workspace') ? folder : workspaceTarget(folder);
@@ -1028,13 +1051,14 @@ async function main() {
   }
 
   if (values['keep-open']) {
+    const portChosen = Boolean(values.port || process.env.PORT);
     const port = Number(values.port || process.env.PORT || 3010);
     let folder = values.folder && path.resolve(values.folder);
     if (!folder) {
       folder = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwb-main-'));
       fs.cpSync(path.join(REPO, 'test', 'fixtures', 'workspaces', 'main'), folder, { recursive: true });
     }
-    await keepOpen({ vscode: ensureVSCode(versions[0]), extensionPaths, folder, port });
+    await keepOpen({ vscode: ensureVSCode(versions[0]), extensionPaths, folder, port, portChosen });
     return 0;
   }
 
@@ -1147,8 +1171,13 @@ main().then(
   (code) => process.exit(code),
   async (err) => {
     if (interrupted) return; // the signal handler cleans up and exits
-    console.error(`[launcher] ${err.stack || err}`);
     await cleanupAll();
+    if (process.argv.includes('--keep-open')) {
+      // `npm start`: no tests ran, so no test tally; the reason in one line is what helps.
+      console.error(`[launcher] could not start VS Code: ${err.message || err}`);
+      process.exit(1);
+    }
+    console.error(`[launcher] ${err.stack || err}`);
     console.log(`${process.argv.includes('--e2e') ? 'e2e' : 'integration'}: 0 passed, 1 failed`);
     process.exit(1);
   },
