@@ -17,6 +17,7 @@ const stages = [
   ['test:unit', 'unit tests (mocha on plain Node, real fixture servers)', '~1 min'],
   ['test:bench', 'benchmark smoke run (no thresholds)', '~30 s'],
   ['conformance', 'official MCP conformance scenarios (Node 22)', '~3 min'],
+  ['test:vsix', 'the packaged VSIX: size, contents, installed and activated in each VS Code version', '~1.5 min'],
   ['test:e2e', 'end-to-end clicks in the real workbench, each VS Code version', '~3 min'],
   ['test:integration', 'integration suites in a real VS Code extension host, each version', '~5 min'],
 ];

@@ -613,6 +613,26 @@ async function saveFailureArtifacts({ outDir, name, shot, page, tmp, dirs, serve
   if (fs.existsSync(serverLog)) fs.copyFileSync(serverLog, path.join(outDir, `${name}.server.log`));
 }
 
+/**
+ * The `[error]` entries of the extension host logs (remoteexthost.log) that name our extension
+ * (its id, or a file of the extension under test in a stack), each with its continuation lines,
+ * trimmed. (Not the word "mcp-workbench" alone: VS Code's own cache folder has that name, and
+ * VS Code logs cancelled createDirectory calls of its own at shutdown.)
+ */
+function extensionHostErrors(dirs, extensionPaths) {
+  const ours = (entry) => entry.includes('mcp-workbench.mcp-workbench') || extensionPaths.some((p) => entry.includes(p + path.sep));
+  const files = [dirs.userData, dirs.serverData].flatMap((d) => findFiles(path.join(d, 'logs'), /exthost\.log$/));
+  const found = [];
+  for (const file of files) {
+    // Entries start with a timestamp; lines without one continue the entry above.
+    const entries = fs.readFileSync(file, 'utf8').split(/\n(?=\d{4}-\d\d-\d\d )/);
+    for (const entry of entries) {
+      if (/\[error\]/.test(entry.split('\n')[0]) && ours(entry)) found.push(entry.trim().slice(0, 600));
+    }
+  }
+  return found;
+}
+
 /** Runs (in reverse order) the cleanups registered since `mark` = cleanups.length. */
 async function cleanupSince(mark) {
   while (cleanups.length > mark) {
@@ -726,6 +746,15 @@ async function runSuite(suite, { vscode, extensionPaths, chromium }) {
   else if (!result) problem = `extension host exited with code ${outcome.code} without writing a result`;
   else if (outcome.kind === 'exited' && outcome.code !== 0 && result.failed === 0) {
     problem = `extension host exited with code ${outcome.code}`;
+  }
+
+  // MCPWB_CHECK_EXTHOST_LOG=1 (the VSIX test): an error the extension host logged about our
+  // extension (failed activation, an unhandled rejection in our bundle) fails the suite even
+  // when every test passed, since a user would meet it in a normal window.
+  if (!problem && process.env.MCPWB_CHECK_EXTHOST_LOG) {
+    const hostErrors = extensionHostErrors(dirs, extensionPaths);
+    if (hostErrors.length) problem = `the extension host logged ${hostErrors.length} error(s) about mcp-workbench:\n${hostErrors.slice(0, 5).join('\n')}`;
+    else log('extension host log: no errors about mcp-workbench');
   }
 
   const passed = result?.passed ?? 0;
@@ -1040,7 +1069,9 @@ async function main() {
   let extensionPaths = (values['extension-path'] ?? []).map((p) => path.resolve(p));
   if (values.vsix) {
     const dest = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwb-vsix-'));
-    cleanups.push(() => fs.rmSync(dest, { recursive: true, force: true }));
+    // Removed at exit, not through `cleanups`: cleanupAll() runs after each VS Code version,
+    // and the next version found the unzipped extension gone ("extension not found" on 1.139).
+    process.on('exit', () => fs.rmSync(dest, { recursive: true, force: true }));
     const ext = unzipVsix(path.resolve(values.vsix), dest);
     log(`testing the packaged extension ${values.vsix} (unzipped to ${ext})`);
     extensionPaths = [ext, ...extensionPaths];
