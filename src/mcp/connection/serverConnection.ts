@@ -32,6 +32,7 @@ import {
   errorText,
   MAX_MESSAGE_SETTING,
   secondsToMs,
+  ServerCrashedOnStart,
   ServerError,
   type CallOptions,
   type ConnectionHost,
@@ -52,6 +53,7 @@ export class McpServerConnection {
   private readonly lists: ListCache;
   private readonly verdicts = new EraVerdicts();
   private readonly liveness: Liveness;
+  private _crashedOnStart = false;
 
   private readonly onDidChangeStateEmitter = new Emitter<ServerState>();
   readonly onDidChangeState = this.onDidChangeStateEmitter.event;
@@ -145,6 +147,11 @@ export class McpServerConnection {
     return this._state;
   }
 
+  /** The last start failed because the server died during it (not a config error or a hang). */
+  get crashedOnStart(): boolean {
+    return this._state.kind === 'error' && this._crashedOnStart;
+  }
+
   /** The override in effect, if any (see `setLaunchOverride`). */
   get launchOverride(): LaunchOverride | undefined {
     return this.override;
@@ -180,6 +187,7 @@ export class McpServerConnection {
   async start(options: StartOptions = {}): Promise<void> {
     if (this._state.kind === 'running' || this._state.kind === 'starting') return;
     const generation = ++this.generation;
+    this._crashedOnStart = false;
     this.lists.clear();
     this.setState({ kind: 'starting' });
     const def = this.effective;
@@ -444,6 +452,7 @@ export class McpServerConnection {
     if (generation !== this.generation) return;
     // A start that failed may have failed on a stale verdict: the next one probes again.
     this.verdicts.forget();
+    this._crashedOnStart = error instanceof ServerCrashedOnStart;
     const message = error instanceof ServerError ? error.message : errorText(error);
     const detail = error instanceof ServerError ? error.detail : undefined;
     this.log.log('error', message + (detail ? `\n${detail}` : ''));
