@@ -28,10 +28,10 @@ import { SessionRenewal } from './sessionRenewal';
 import { EraVerdicts } from './eraVerdicts';
 import { Liveness } from './liveness';
 import { advertisesList, fetchList, ListCache } from './listCache';
+import { requestOptionsFor } from './requestLimits';
 import {
   errorText,
   MAX_MESSAGE_SETTING,
-  secondsToMs,
   ServerCrashedOnStart,
   ServerError,
   type CallOptions,
@@ -388,16 +388,9 @@ export class McpServerConnection {
     return { _meta: { [LOG_LEVEL_META_KEY]: level } };
   }
 
-  /** SDK request options from the server's timeouts. A progress handler is always set so progress can reset the timer. */
+  /** SDK request options from the server's timeouts (requestLimits.ts). */
   requestOptions(method: string, options: CallOptions = {}): RequestOptions {
-    const t = this.effective.timeouts;
-    return {
-      timeout: secondsToMs(t.request),
-      resetTimeoutOnProgress: t.resetOnProgress,
-      maxTotalTimeout: t.maxTotal > 0 ? secondsToMs(t.maxTotal) : undefined,
-      signal: options.signal,
-      onprogress: method === 'tools/call' || options.onprogress ? options.onprogress ?? (() => undefined) : undefined,
-    };
+    return requestOptionsFor(this.effective.timeouts, method, options);
   }
 
   private requireClient(): Client {

@@ -99,6 +99,19 @@ describe('faults: one fixture behaviour each (stdio)', function () {
     assert.equal(c.state.kind, 'running');
   });
 
+  it('timeouts.maxTotal: a call that hears nothing fails at maxTotal, not at the longer request timeout', async () => {
+    const c = connect(faultDefinition({ FAULT_MODE: 'hang-after-init', FAULT_ANSWERS: '1' }, { request: 6, maxTotal: 1 }));
+    await c.start();
+    await c.list('tools');
+    const began = Date.now();
+    await assert.rejects(c.callTool('work', {}), (error: Error) => {
+      assert.equal(error.message, 'tools/call took longer than the maximum of 1 s. Raise "timeouts.maxTotal" for server "f" in test config, or the mcpWorkbench.timeouts setting.');
+      return true;
+    });
+    const took = Date.now() - began;
+    assert.ok(took >= 900 && took < 2000, `failed after ${took} ms`);
+  });
+
   it('stderr flood (100k lines): the server keeps running, the crash tail stays at 20 lines', async () => {
     const log = new CountingLog();
     const before = heapAfterGc();
