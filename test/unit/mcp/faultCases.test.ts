@@ -88,6 +88,7 @@ describe('faults: one fixture behaviour each (stdio)', function () {
     assert.equal(textOf(await c.callTool('work', {})), 'first');
     await new Promise((r) => setTimeout(r, 100));
     assert.equal(c.state.kind, 'running');
+    assert.equal(log.text('warn').match(/unknown message ID/g)?.length, 2, 'both stray answers are logged');
     assert.equal(textOf(await c.callTool('work', {})), 'first');
   });
 
