@@ -97,6 +97,11 @@ export class ServerRegistry {
     };
   }
 
+  /** Whether a crashed server waits for its automatic restart. */
+  restartPending(id: string): boolean {
+    return this.pendingRestarts.has(id);
+  }
+
   /** Reloads definitions from config and applies the difference. Calls are serialised. */
   reload(): Promise<void> {
     this.applying = this.applying.catch(() => undefined).then(async () => this.apply(await this.loadDefinitions()));
