@@ -127,7 +127,9 @@ describe('faults: one fixture behaviour each (stdio)', function () {
     assert.ok(grown < 30 * 1024 * 1024, `heap grew ${Math.round(grown / 1048576)} MB`);
   });
 
-  it('100k-notification flood: the call is answered and the heap stays bounded', async () => {
+  it('100k-notification flood: the call is answered and the heap stays bounded', async function () {
+    // 5 s on a quiet machine; the machine running the suite may be busy.
+    this.timeout(90000);
     const log = new CountingLog();
     const c = connect(faultDefinition({ FAULT_MODE: 'notification-flood', FAULT_COUNT: '100000' }, { request: 60 }), log);
     await c.start();
