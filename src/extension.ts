@@ -19,7 +19,8 @@ import { registerStatusBar } from './servers/statusBar';
 import { registerToolRunner } from './toolRunner/registerToolRunner';
 import { Workbench } from './workbench';
 import { showErrorMessage } from './shared/notifications';
-import { redactState } from './mcp/serverState';
+import { redactState, type ServerState } from './mcp/serverState';
+import type { McpServerConnection } from './mcp/connection/serverConnection';
 
 let workbench: Workbench | undefined;
 
@@ -61,21 +62,43 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
   }
 }
 
-/** Shows a notification when a server fails, once per failure, with the ways out. */
+/**
+ * Shows a notification when a server fails, once per failure, with the ways out. A failure and
+ * what happens next (a restart, giving up) arrive as two states and are shown as one; a server
+ * that keeps crashing says once that it restarts and once that it gave up, not at every try.
+ */
 function registerFailureNotifications(wb: Workbench): vscode.Disposable {
-  return wb.registry.forEachConnection((connection) => connection.onDidChangeState((raw) => {
-    if (raw.kind !== 'error') return;
-    const state = redactState(raw, wb.secretsOf(connection.definition));
-    const show = vscode.l10n.t('Show Output');
-    const open = vscode.l10n.t('Open Configuration');
-    void showErrorMessage(`MCP ${connection.definition.label}: ${state.message}`, show, open).then((answer) => {
-      if (answer === show) wb.outputs.show(connection.definition);
-      if (answer === open) {
-        openServerConfig(connection).catch((error) => void showErrorMessage(
-          vscode.l10n.t('Could not open the configuration of {0}: {1}', connection.definition.label, error instanceof Error ? error.message : String(error))));
-      }
+  return wb.registry.forEachConnection((connection) => {
+    let timer: NodeJS.Timeout | undefined;
+    let toldRestarting = false;
+    const subscription = connection.onDidChangeState((raw) => {
+      if (raw.kind === 'running') toldRestarting = false;
+      if (raw.kind !== 'error') return;
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        const now = connection.state;
+        if (now.kind !== 'error') return;
+        const restarting = wb.registry.restartPending(connection.definition.id);
+        if (restarting && toldRestarting) return;
+        toldRestarting = restarting;
+        notifyFailure(wb, connection, now);
+      }, 0);
     });
-  }));
+    return [subscription, { dispose: () => clearTimeout(timer) }];
+  });
+}
+
+function notifyFailure(wb: Workbench, connection: McpServerConnection, raw: Extract<ServerState, { kind: 'error' }>): void {
+  const state = redactState(raw, wb.secretsOf(connection.definition));
+  const show = vscode.l10n.t('Show Output');
+  const open = vscode.l10n.t('Open Configuration');
+  void showErrorMessage(`MCP ${connection.definition.label}: ${state.message}`, show, open).then((answer) => {
+    if (answer === show) wb.outputs.show(connection.definition);
+    if (answer === open) {
+      openServerConfig(connection).catch((error) => void showErrorMessage(
+        vscode.l10n.t('Could not open the configuration of {0}: {1}', connection.definition.label, error instanceof Error ? error.message : String(error))));
+    }
+  });
 }
 
 export async function deactivate(): Promise<void> {

@@ -97,6 +97,11 @@ export class ServerRegistry {
     };
   }
 
+  /** Whether a crashed server waits for its automatic restart. */
+  restartPending(id: string): boolean {
+    return this.pendingRestarts.has(id);
+  }
+
   /** Reloads definitions from config and applies the difference. Calls are serialised. */
   reload(): Promise<void> {
     this.applying = this.applying.catch(() => undefined).then(async () => this.apply(await this.loadDefinitions()));
@@ -244,7 +249,11 @@ export class ServerRegistry {
     this.onDidRemoveEmitter.dispose();
   }
 
-  private async startConnection(connection: McpServerConnection): Promise<void> {
+  /**
+   * `afterCrash`: an automatic restart, whose failure counts as another crash. Any start that
+   * fails because the server died during it (not a config error) is retried the same way.
+   */
+  private async startConnection(connection: McpServerConnection, options: { afterCrash?: boolean } = {}): Promise<void> {
     const def = connection.definition;
     const blocked = this.policy.blockedReason(def);
     if (blocked) {
@@ -264,6 +273,11 @@ export class ServerRegistry {
       return;
     }
     await connection.start();
+    const state = connection.state;
+    const id = def.id;
+    if (state.kind === 'error' && (options.afterCrash || connection.crashedOnStart) && this.connections.get(id) === connection && this.wanted.has(id)) {
+      this.crashed(connection, state.message);
+    }
   }
 
   private watch(connection: McpServerConnection): Disposable[] {
@@ -296,11 +310,8 @@ export class ServerRegistry {
       this.pendingRestarts.delete(id);
       // Anything the user did meanwhile (stop, start, config change) wins over this restart.
       if (this.connections.get(id) !== connection || !this.wanted.has(id) || connection.state.kind !== 'error') return;
-      this.startConnection(connection).then(() => {
-        // A restart that fails (it dies again during the handshake) counts as another crash.
-        const state = connection.state;
-        if (state.kind === 'error' && this.connections.get(id) === connection && this.wanted.has(id)) this.crashed(connection, state.message);
-      }, (error) => this.policy.reportError(error));
+      // A restart that fails (it dies again during the handshake) counts as another crash.
+      this.startConnection(connection, { afterCrash: true }).catch((error) => this.policy.reportError(error));
     }, verdict.delayMs));
   }
 

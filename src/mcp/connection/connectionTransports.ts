@@ -19,14 +19,14 @@ import {
   type Transport,
   type VersionNegotiationOptions,
 } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { HttpLaunch, ServerDefinition, StdioLaunch } from '../../config/common/launchDefinition';
 import { channelLevelFor, formatLogData } from '../../shared/common/logLevels';
 import { redactText } from '../../shared/common/redact';
-import { errorText, MODERN_PROTOCOL_VERSION, secondsToMs, ServerError, type ConnectionHost, type ListKind, type ProtocolEraSetting, type ServerLog } from './connectionTypes';
+import { errorText, MODERN_PROTOCOL_VERSION, secondsToMs, ServerCrashedOnStart, ServerError, type ConnectionHost, type ListKind, type ProtocolEraSetting, type ServerLog } from './connectionTypes';
 import type { WorkbenchOAuthProvider } from '../auth/oauthProvider';
 import { planStdioSpawn, SpawnError, type StdioSpawnPlan } from '../process/stdioSpawn';
 import { descendantsOf, killProcesses, killTreeWindows } from '../process/processTree';
+import { MessageTooLargeError, OwnedStdioTransport } from '../process/ownedStdioTransport';
 import { traceTransport } from './tracingTransport';
 
 /** The SDK transports that can carry OAuth (and so finish an authorization). */
@@ -39,7 +39,7 @@ export interface Session {
   transport: Transport;
   kind: 'stdio' | 'http' | 'sse';
   stderrTail: string[];
-  /** The SDK closed the stdio process because one message outgrew the limit (bytes). */
+  /** The stdio process was stopped because one message outgrew the limit (bytes). */
   oversized?: number;
   /** How the stdio process ended, once it has: a crash message names it. */
   exit?: { code: number | null; signal: string | null };
@@ -98,17 +98,15 @@ export class SessionOpener {
     } catch (error) {
       throw error instanceof SpawnError ? new ServerError(error.message, error.detail) : error;
     }
-    const { command, args, env, resolved } = plan;
+    const { env, resolved } = plan;
     this.owner.log.log('info', redactText(`Starting ${resolved}${launch.args.length ? ' ' + launch.args.join(' ') : ''}${launch.cwd ? ` in ${launch.cwd}` : ''}`, def.secrets));
 
-    // Variables removed with `env: { X: null }` stay undefined, which child_process skips; the
-    // SDK's own default environment would otherwise bring PATH/HOME back.
+    // The whole environment is given: variables removed with `env: { X: null }` stay removed.
     const maxBufferSize = this.owner.host.maxMessageBytes?.();
-    const params = { command, args, env: env as Record<string, string>, cwd: launch.cwd, stderr: 'pipe' as const, ...(maxBufferSize ? { maxBufferSize } : {}) };
-    const sdkTransport = this.owner.probeInPlace() ? new InPlaceProbeStdioTransport(params) : new StdioClientTransport(params);
-    const session = this.newSession(sdkTransport, 'stdio');
-    recordExit(sdkTransport, session);
-    const stderr = sdkTransport.stderr;
+    const params = { ...plan.spawn, env, cwd: launch.cwd, stderr: 'pipe' as const, ...(maxBufferSize ? { maxBufferSize } : {}) };
+    const stdioTransport = this.owner.probeInPlace() ? new InPlaceProbeStdioTransport(params) : new OwnedStdioTransport(params);
+    const session = this.newSession(stdioTransport, 'stdio');
+    const stderr = stdioTransport.stderr;
     if (stderr) {
       readline.createInterface({ input: stderr as unknown as NodeJS.ReadableStream }).on('line', (line) => {
         session.stderrTail.push(line);
@@ -165,11 +163,11 @@ export class SessionOpener {
       // Spec: a client that no longer needs a session SHOULD DELETE it (405 means not supported).
       await transport.terminateSession().catch((e) => this.owner.log.log('debug', `Session DELETE failed: ${errorText(e)}`));
     }
-    // The SDK's stdio close follows the spec: end stdin, wait, SIGTERM, wait, SIGKILL. It ends
-    // only the server's own process, so what that process started is found first (once it is
-    // gone they are reparented and no longer findable) and ended after the same way. Windows
-    // has no SIGTERM (the SDK's is a hard kill already): taskkill /T ends the tree up front.
-    const pid = transport instanceof StdioClientTransport ? transport.pid : null;
+    // The stdio close follows the spec: end stdin, wait, SIGTERM, wait, SIGKILL, to the server's
+    // process group. A descendant that left the group (setsid, a daemon) is found first (once
+    // the server is gone it is reparented and no longer findable) and ended after. Windows has
+    // no groups nor SIGTERM: taskkill /T ends the tree up front.
+    const pid = transport instanceof OwnedStdioTransport ? transport.pid : null;
     if (pid && process.platform === 'win32') await killTreeWindows(pid);
     const leftovers = pid ? await descendantsOf(pid) : [];
     await session.client.close().catch((e) => this.owner.log.log('debug', `Close failed: ${errorText(e)}`));
@@ -218,13 +216,13 @@ export class SessionOpener {
       log.log(channelLevelFor(n.params.level), redactText(formatLogData(n.params.logger, n.params.data), def.secrets));
     });
     client.onerror = (error) => {
-      // The SDK's stdio transport kills the server when a message outgrows its read buffer and
-      // says so only here; the loss is then explained as that, not as a crash.
-      const oversized = /ReadBuffer exceeded maximum size of (\d+) bytes/.exec(errorText(error));
-      if (oversized) session.oversized = Number(oversized[1]);
+      // The stdio transport stops a server whose message outgrows the limit; the loss is then
+      // explained as that, not as a crash.
+      if (error instanceof MessageTooLargeError) session.oversized = error.limit;
       if (!session.closedByUs && !session.handshaking) log.log('warn', `Transport: ${redactText(errorText(error), def.secrets)}`);
     };
     client.onclose = () => {
+      if (sdkTransport instanceof OwnedStdioTransport) session.exit = sdkTransport.exit;
       if (!session.closedByUs) this.owner.lost(session);
     };
     return session;
@@ -272,8 +270,20 @@ export class SessionOpener {
     if (error instanceof SdkHttpError || error instanceof SseError) {
       return new ServerError(`${target} answered with an error: ${text}`, tail, error);
     }
-    if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
-      return new ServerError(`Server "${name}" closed the connection during the handshake (${target}).${tail ? ' Its last output is in the server log.' : ''}`, tail, error);
+    const closed = error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed;
+    const exit = closed && session.transport instanceof OwnedStdioTransport ? session.transport.exit : undefined;
+    if (exit) {
+      // The process died before the handshake finished: how it ended says more than "closed".
+      const last = session.stderrTail.at(-1)?.trim();
+      const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+      return new ServerCrashedOnStart(`Server "${name}" ${how} during start${last ? `: ${last.length > 200 ? last.slice(0, 200) + '…' : last}` : ''}.`, tail, error);
+    }
+    if (closed) {
+      return new ServerCrashedOnStart(`Server "${name}" closed the connection during the handshake (${target}).${tail ? ' Its last output is in the server log.' : ''}`, tail, error);
+    }
+    const version = /protocol version is not supported: (.+)$/.exec(text);
+    if (version) {
+      return new ServerError(`Server "${name}" answered with protocol version "${version[1].trim()}", which this client does not support: update the server.`, text, error);
     }
     const invalid = /^Invalid result for (initialize|server\/discover): ([\s\S]*)$/.exec(text);
     if (invalid) {
@@ -297,26 +307,10 @@ function invalidFields(dump: string): string {
 }
 
 /**
- * Keeps the exit code or signal of the process the SDK spawns: the SDK reports only "closed",
- * and a user whose server crashed needs to know how. The process exists once `start()` ran;
- * 'exit' comes before the 'close' that makes the SDK close the client.
+ * The stdio transport under another class, so that the SDK probes the era on this very process
+ * instead of a disposable sibling (it runs the sibling only for the exact class).
  */
-function recordExit(transport: StdioClientTransport, session: Session): void {
-  const start = transport.start.bind(transport);
-  transport.start = async () => {
-    await start();
-    const child = (transport as unknown as { _process?: import('node:child_process').ChildProcess })._process;
-    child?.once('exit', (code, signal) => {
-      session.exit = { code, signal };
-    });
-  };
-}
-
-/**
- * The SDK's stdio transport, under another class so that the SDK probes the era on this very
- * process instead of a disposable sibling (it runs the sibling only for its exact class).
- */
-class InPlaceProbeStdioTransport extends StdioClientTransport {}
+class InPlaceProbeStdioTransport extends OwnedStdioTransport {}
 
 /**
  * What `protocolEra` asks of the SDK. `auto` probes with `server/discover` and falls back to

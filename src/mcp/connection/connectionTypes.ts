@@ -109,6 +109,14 @@ export class ServerError extends Error {
   }
 }
 
+/** The server process died (or dropped the connection) during the start: worth retrying like a crash. */
+export class ServerCrashedOnStart extends ServerError {
+  constructor(message: string, detail?: string, cause?: unknown) {
+    super(message, detail, cause);
+    this.name = 'ServerCrashedOnStart';
+  }
+}
+
 export function errorText(error: unknown): string {
   if (error instanceof Error) return error.message;
   return String(error);

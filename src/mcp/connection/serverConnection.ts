@@ -28,10 +28,11 @@ import { SessionRenewal } from './sessionRenewal';
 import { EraVerdicts } from './eraVerdicts';
 import { Liveness } from './liveness';
 import { advertisesList, fetchList, ListCache } from './listCache';
+import { requestOptionsFor } from './requestLimits';
 import {
   errorText,
   MAX_MESSAGE_SETTING,
-  secondsToMs,
+  ServerCrashedOnStart,
   ServerError,
   type CallOptions,
   type ConnectionHost,
@@ -52,6 +53,7 @@ export class McpServerConnection {
   private readonly lists: ListCache;
   private readonly verdicts = new EraVerdicts();
   private readonly liveness: Liveness;
+  private _crashedOnStart = false;
 
   private readonly onDidChangeStateEmitter = new Emitter<ServerState>();
   readonly onDidChangeState = this.onDidChangeStateEmitter.event;
@@ -145,6 +147,11 @@ export class McpServerConnection {
     return this._state;
   }
 
+  /** The last start failed because the server died during it (not a config error or a hang). */
+  get crashedOnStart(): boolean {
+    return this._state.kind === 'error' && this._crashedOnStart;
+  }
+
   /** The override in effect, if any (see `setLaunchOverride`). */
   get launchOverride(): LaunchOverride | undefined {
     return this.override;
@@ -180,6 +187,7 @@ export class McpServerConnection {
   async start(options: StartOptions = {}): Promise<void> {
     if (this._state.kind === 'running' || this._state.kind === 'starting') return;
     const generation = ++this.generation;
+    this._crashedOnStart = false;
     this.lists.clear();
     this.setState({ kind: 'starting' });
     const def = this.effective;
@@ -380,16 +388,9 @@ export class McpServerConnection {
     return { _meta: { [LOG_LEVEL_META_KEY]: level } };
   }
 
-  /** SDK request options from the server's timeouts. A progress handler is always set so progress can reset the timer. */
+  /** SDK request options from the server's timeouts (requestLimits.ts). */
   requestOptions(method: string, options: CallOptions = {}): RequestOptions {
-    const t = this.effective.timeouts;
-    return {
-      timeout: secondsToMs(t.request),
-      resetTimeoutOnProgress: t.resetOnProgress,
-      maxTotalTimeout: t.maxTotal > 0 ? secondsToMs(t.maxTotal) : undefined,
-      signal: options.signal,
-      onprogress: method === 'tools/call' || options.onprogress ? options.onprogress ?? (() => undefined) : undefined,
-    };
+    return requestOptionsFor(this.effective.timeouts, method, options);
   }
 
   private requireClient(): Client {
@@ -444,6 +445,7 @@ export class McpServerConnection {
     if (generation !== this.generation) return;
     // A start that failed may have failed on a stale verdict: the next one probes again.
     this.verdicts.forget();
+    this._crashedOnStart = error instanceof ServerCrashedOnStart;
     const message = error instanceof ServerError ? error.message : errorText(error);
     const detail = error instanceof ServerError ? error.detail : undefined;
     this.log.log('error', message + (detail ? `\n${detail}` : ''));

@@ -9,10 +9,19 @@ import { SdkError, SdkErrorCode, SdkHttpError, StreamableHTTPClientTransport, Un
 import type { HttpLaunch, ServerDefinition } from '../../config/common/launchDefinition';
 import { AuthorizationNeeded, type HttpTransport, type Session, type SessionOpener } from './connectionTransports';
 import { errorText, ServerError, type ConnectionHost, type ServerLog } from './connectionTypes';
+import { isStreamCut } from './streamCut';
 import type { WorkbenchOAuthProvider } from '../auth/oauthProvider';
 
 /** Authorization attempts for one start or one request (step-up included) before giving up. */
 const MAX_AUTH_ATTEMPTS = 3;
+
+/**
+ * New sessions in a row, without one request succeeding in between, before a server that
+ * forgets every session (HTTP 404 each time) is given up on. The first renewal is immediate
+ * (the server restarted); the next ones wait 0.5 s, then 1 s.
+ */
+const MAX_RENEWALS = 3;
+const RENEWAL_BACKOFF_MS = 500;
 
 /** What renewing needs from the connection that owns the session; read at each use. */
 export interface RenewalOwner {
@@ -40,6 +49,8 @@ export class SessionRenewal {
   private oauth: WorkbenchOAuthProvider | undefined;
   private authorizing: Promise<void> | undefined;
   private renewing: Promise<void> | undefined;
+  /** Sessions replaced since a request last succeeded. */
+  private renewals = 0;
 
   constructor(private readonly owner: RenewalOwner) {}
 
@@ -66,6 +77,7 @@ export class SessionRenewal {
    */
   async connectAuthorized(generation: number, interactive: boolean, connect: () => Promise<Session>): Promise<Session | undefined> {
     const { owner } = this;
+    this.renewals = 0;
     for (let attempt = 1; ; attempt++) {
       try {
         return await connect();
@@ -121,7 +133,9 @@ export class SessionRenewal {
       const client = owner.requireClient();
       const tokenBefore = this.oauth ? (await this.oauth.tokens())?.access_token : undefined;
       try {
-        return await run(client);
+        const result = await run(client);
+        this.renewals = 0;
+        return result;
       } catch (error) {
         if (session && error instanceof UnauthorizedError && this.oauth) {
           // Another request may have authorized meanwhile: then only this one is retried.
@@ -133,7 +147,7 @@ export class SessionRenewal {
           if (this.oauth.authorizing || (tokenNow && tokenNow !== tokenBefore)) {
             await this.authorizing?.catch(() => undefined);
           } else {
-            if (!this.oauth.pendingAuthorization) throw explainTimeout(method, error, owner.definition());
+            if (!this.oauth.pendingAuthorization) throw explainFailure(method, error, owner.definition());
             const allowed = (await owner.host.auth?.mayPrompt?.(owner.definition(), 'request')) === true;
             if (!allowed) {
               throw new ServerError(`Server "${owner.definition().label}" asks you to sign in again before ${method}. Use "MCP: Sign In to Server".`, undefined, error);
@@ -147,7 +161,7 @@ export class SessionRenewal {
           await this.renew(session);
           continue;
         }
-        throw explainTimeout(method, error, owner.definition());
+        throw explainFailure(method, error, owner.definition());
       }
     }
   }
@@ -179,11 +193,17 @@ export class SessionRenewal {
       const generation = owner.generation();
       try {
         if (launch.type === 'stdio') return;
-        owner.log.log('info', 'The server no longer knows this session (HTTP 404); starting a new session.');
+        const renewal = ++this.renewals;
         stale.closedByUs = true;
         stale.replaced = true;
         // No DELETE: the server has already dropped the session.
         await stale.client.close().catch(() => undefined);
+        if (renewal > MAX_RENEWALS) {
+          throw new ServerError(`Server "${owner.definition().label}" forgets every session (HTTP 404 right after each new session), so it was stopped after ${MAX_RENEWALS} new sessions: check the server (behind a load balancer, sessions need to stick), then use Restart.`);
+        }
+        owner.log.log('info', 'The server no longer knows this session (HTTP 404); starting a new session.');
+        if (renewal > 1) await new Promise((r) => setTimeout(r, RENEWAL_BACKOFF_MS * 2 ** (renewal - 2)));
+        if (generation !== owner.generation()) return;
         const session = await owner.opener.reopenStreamableHttp(launch, generation);
         if (generation !== owner.generation()) {
           session.closedByUs = true;
@@ -211,8 +231,19 @@ function isSessionGone(session: Session, error: unknown): boolean {
     && session.transport instanceof StreamableHTTPClientTransport && !!session.transport.sessionId;
 }
 
-/** Rewrites SDK timeouts into messages that name the setting to change. */
-function explainTimeout(method: string, error: unknown, def: ServerDefinition): unknown {
+/**
+ * Rewrites what the SDK reports into one line a user can act on: timeouts name the setting to
+ * change, HTTP errors the status, a cut response stream what happened.
+ */
+function explainFailure(method: string, error: unknown, def: ServerDefinition): unknown {
+  if (error instanceof SdkHttpError) {
+    // The SDK's text is "Error POSTing to endpoint: <body>"; the body is what the server said.
+    const said = String(error.data.text ?? error.statusText ?? '').trim();
+    return new ServerError(`Server "${def.label}" answered ${method} with HTTP ${error.status}${said ? `: ${said.length > 200 ? said.slice(0, 200) + '…' : said}` : ''}`, error.message, error);
+  }
+  if (isStreamCut(error)) {
+    return new ServerError(`Server "${def.label}" cut the response stream of ${method} before it answered. Try again; if it keeps happening, check the server or the proxy in between.`, undefined, error);
+  }
   if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
     const t = def.timeouts;
     const where = `for server "${def.name}" in ${def.source.label}, or the mcpWorkbench.timeouts setting`;

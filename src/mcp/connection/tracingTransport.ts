@@ -10,8 +10,9 @@
  * the original request again, on a fresh id, with `inputResponses`. Such a retry is tagged with
  * its round and the id of the first round, so a reader sees one request in several rounds.
  */
-import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport, type JSONRPCMessage, type MessageExtraInfo, type Transport, type TransportSendOptions } from '@modelcontextprotocol/client';
 import type { TraceRecord } from '../trace';
+import { streamCutResponse } from './streamCut';
 
 type Pending = { method: string; startedAt: number; target?: string; round: number; originId: string | number };
 type MessageHandler = (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
@@ -86,14 +87,31 @@ function targetOf(params: Record<string, unknown> | undefined): string | undefin
  * Makes `transport` report every message to `observe`: its `send` is wrapped, and the
  * `onmessage` the SDK sets (and may set again, e.g. after the negotiation probe) is wrapped
  * on the way in. The same transport object is returned, its class and shape unchanged.
+ * On Streamable HTTP it also answers a request whose response stream was cut (streamCut.ts),
+ * whether tracing is on or not, since both need the same two hooks.
  */
 export function traceTransport<T extends Transport>(transport: T, observe: ((record: TraceRecord) => void) | undefined): T {
-  if (!observe) return transport;
-  const tracer = new MessageTracer(observe);
+  const http = transport instanceof StreamableHTTPClientTransport;
+  if (!observe && !http) return transport;
+  const tracer = observe ? new MessageTracer(observe) : undefined;
+  /** Requests sent on Streamable HTTP that have no answer yet. */
+  const unanswered = new Set<string | number>();
   const send = transport.send.bind(transport);
   transport.send = (message: JSONRPCMessage, options?: TransportSendOptions) => {
-    tracer.record('send', message);
-    return send(message, options);
+    tracer?.record('send', message);
+    const m = message as { id?: string | number; method?: string };
+    // A `subscriptions/listen` stream has no answer to wait for: the SDK handles its end.
+    if (!http || m.id === undefined || m.method === undefined || m.method === 'subscriptions/listen') return send(message, options);
+    const id = m.id;
+    unanswered.add(id);
+    const onRequestStreamEnd = () => {
+      options?.onRequestStreamEnd?.();
+      if (unanswered.delete(id)) transport.onmessage?.(streamCutResponse(id));
+    };
+    return send(message, { ...options, onRequestStreamEnd }).catch((error: unknown) => {
+      unanswered.delete(id);
+      throw error;
+    });
   };
   // Handlers are wrapped once each, and a wrapper read back and set again is unwrapped, so a
   // handler saved and restored by the SDK never records a message twice.
@@ -109,7 +127,9 @@ export function traceTransport<T extends Transport>(transport: T, observe: ((rec
       if (!wrapper) {
         const inner = handler;
         wrapper = (message, extra) => {
-          tracer.record('receive', message);
+          tracer?.record('receive', message);
+          const m = message as { id?: string | number; method?: string };
+          if (m.id !== undefined && m.method === undefined) unanswered.delete(m.id);
           inner(message, extra);
         };
         wrappers.set(inner, wrapper);

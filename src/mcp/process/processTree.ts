@@ -1,8 +1,9 @@
 /**
  * The processes a stdio server started itself (a `npx` wrapper's node, a shell's children, a
  * language server's workers). Stopping only the server's own process leaves them running as
- * orphans; the SDK spawns the process and offers no process-group option, so the tree is
- * looked up before the stop and whatever survives the spec's close sequence is killed after.
+ * orphans. Its process group (ownedStdioTransport.ts) ends most of them; one that left the
+ * group (setsid, a daemon) is looked up here before the stop and killed after the spec's
+ * close sequence, and on Windows, which has no groups, `taskkill /T` ends the tree.
  * No `vscode` import.
  */
 import { execFile } from 'node:child_process';

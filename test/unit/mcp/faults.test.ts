@@ -115,6 +115,40 @@ describe('faults: crashed servers', function () {
     await waitFor(() => state().kind === 'running' && starts() === 2, `the restart (${starts()} starts, ${messages.join(' | ')})`);
   });
 
+  it('retries a server that crashes on start under the same backoff, then says why it stays down', async () => {
+    defs = [faultDef({ FAULT_MODE: 'crash-on-start' })];
+    await registry.reload();
+    await waitFor(() => messages.some((m) => m.includes('stays stopped')), `giving up (${messages.join(' | ')})`);
+    assert.equal(messages[1], 'Server "f" exited with code 3 during start: fault: crashing on start. Restarting in 1 s.');
+    assert.match(message(), /exited with code 3 during start: fault: crashing on start\. It crashed 5 times in 3 minutes, so it stays stopped: check its log, then use Restart\.$/);
+    assert.equal(starts(), 5);
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(starts(), 5, 'no retry after giving up');
+  });
+
+  it('does not retry a start that fails for a reason a retry cannot fix', async () => {
+    defs = [definition(
+      { type: 'stdio', command: 'no-such-command-mcp-faults', args: [], env: {}, cwd: undefined } as ServerDefinition['launch'],
+      { id: 'f', name: 'f', label: 'f', protocolEra: 'legacy' },
+    )];
+    await registry.reload();
+    await new Promise((r) => setTimeout(r, 300));
+    assert.match(message(), /^Cannot start server "f": /);
+    assert.ok(!messages.some((m) => m.includes('Restarting')), messages.join(' | '));
+  });
+
+  it('ends what a crashed server started, not only what a stopped one started', async function () {
+    if (process.platform === 'win32') this.skip();
+    autoRestart = false;
+    const pidFile = path.join(dir, 'child.pid');
+    defs = [faultDef({ FAULT_MODE: 'spawn-child-then-crash', FAULT_PID_FILE: pidFile, FAULT_DELAY_MS: '300' })];
+    await registry.reload();
+    const child = Number(await waitFor(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8'), 'the grandchild'));
+    await waitFor(() => state().kind === 'error', 'the crash');
+    assert.equal(message(), 'Server "f" exited with code 3: fault: crashing. Use Restart to start it again.');
+    await waitFor(() => !alive(child), 'the grandchild of the crashed server to be gone', 4000);
+  });
+
   it('stops the processes the server started, not only the server', async function () {
     if (process.platform === 'win32') this.skip();
     const pidFile = path.join(dir, 'child.pid');

@@ -1,0 +1,237 @@
+/**
+ * The stdio transport of MCP servers, with the process owned here instead of inside the SDK.
+ * The SDK's StdioClientTransport keeps its child private and reports only "closed", so a crash
+ * message had to read its private `_process` and an oversized message its error text: an SDK
+ * upgrade could break both without a sound. Owning the spawn gives, through public Node and SDK
+ * API only (`serializeMessage`, `deserializeMessage`):
+ * - the exit code or signal of the process (`exit`),
+ * - a typed overflow (`oversized`, MessageTooLargeError) when one message outgrows the limit,
+ * - a process group on POSIX, so what the server started is ended with it, whether the user
+ *   stopped it or it crashed (the group outlives its leader; the orphans would not be findable).
+ *
+ * Era negotiation: the SDK probes `server/discover` on a disposable sibling process for its own
+ * stdio class; it recognises that class by shape (`_serverParams`, an own `_dispose` on the
+ * prototype), which this class provides, so the probe never spends the session's process. A
+ * subclass (InPlaceProbe…) probes in place. Pinned by test/unit/mcp/ownedStdioTransport.test.ts.
+ * No `vscode` import.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { PassThrough } from 'node:stream';
+import { deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+
+export interface OwnedStdioParams {
+  command: string;
+  args?: string[];
+  /** The whole environment of the process (undefined values are left out). */
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  /** A `cmd /c` line already quoted for cmd.exe (stdioSpawn.ts). */
+  windowsVerbatimArguments?: boolean;
+  /** `pipe`: readable at `stderr` from construction on, so no early line is lost. */
+  stderr?: 'pipe' | 'ignore';
+  /** Largest message the server may send, in bytes (default 10 MB, the SDK's). */
+  maxBufferSize?: number;
+}
+
+export const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+
+/** One message (a line of stdout) outgrew the limit; the process is stopped. */
+export class MessageTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`The server sent a message larger than ${limit} bytes.`);
+    this.name = 'MessageTooLargeError';
+  }
+}
+
+const usesGroups = process.platform !== 'win32';
+
+export class OwnedStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  /** How the process ended, once it has. */
+  exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  /** Set when the process was stopped because one message outgrew this many bytes. */
+  oversized: number | undefined;
+
+  private child: ChildProcess | undefined;
+  private readonly stderrStream: PassThrough | null;
+  private readonly limit: number;
+  /** The unfinished line: chunks without a newline yet, and their total size. */
+  private partial: Buffer[] = [];
+  private partialBytes = 0;
+  private exited: Promise<void> | undefined;
+
+  /** Read by the SDK's era negotiation to spawn a disposable probe sibling (see the header). */
+  readonly _serverParams: OwnedStdioParams;
+
+  constructor(params: OwnedStdioParams) {
+    this._serverParams = params;
+    this.limit = params.maxBufferSize ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.stderrStream = params.stderr === 'pipe' ? new PassThrough() : null;
+  }
+
+  get stderr(): PassThrough | null {
+    return this.stderrStream;
+  }
+
+  get pid(): number | null {
+    return this.child?.pid ?? null;
+  }
+
+  start(): Promise<void> {
+    if (this.child) throw new Error('OwnedStdioTransport already started.');
+    const p = this._serverParams;
+    return new Promise((resolve, reject) => {
+      const child = spawn(p.command, p.args ?? [], {
+        env: Object.fromEntries(Object.entries(p.env ?? process.env).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv,
+        cwd: p.cwd,
+        stdio: ['pipe', 'pipe', p.stderr === 'pipe' ? 'pipe' : 'ignore'],
+        // Its own process group: signals reach the children too, even after it is gone.
+        detached: usesGroups,
+        shell: false,
+        windowsHide: true,
+        windowsVerbatimArguments: p.windowsVerbatimArguments,
+      });
+      this.child = child;
+      this.exited = new Promise((done) => child.once('exit', (code, signal) => {
+        this.exit = { code, signal };
+        // Once the server is gone, what it started has no one to serve: it ends too, whether the
+        // user stopped the server or it crashed (a child holding its stdout would also keep
+        // 'close', and so the crash report, from coming).
+        if (this.signalGroup('SIGTERM')) setTimeout(() => this.signalGroup('SIGKILL'), 1000).unref();
+        done();
+      }));
+      child.once('error', (error) => {
+        reject(error);
+        this.onerror?.(error);
+      });
+      child.once('spawn', () => resolve());
+      // 'close' comes after 'exit' and the end of its output: the exit code is known by then.
+      child.once('close', () => this.onclose?.());
+      child.stdin?.on('error', (error) => this.onerror?.(error));
+      child.stdout?.on('data', (chunk: Buffer) => this.read(chunk));
+      child.stdout?.on('error', (error) => this.onerror?.(error));
+      if (this.stderrStream && child.stderr) child.stderr.pipe(this.stderrStream);
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const stdin = this.child?.stdin;
+      if (!stdin || this.exit) {
+        reject(new Error('Not connected'));
+        return;
+      }
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once('drain', resolve);
+    });
+  }
+
+  /**
+   * The spec's shutdown: close stdin, wait, SIGTERM, wait, SIGKILL; the signals go to the
+   * whole process group, so the server's children end with it.
+   */
+  async close(): Promise<void> {
+    const child = this.child;
+    if (child?.pid && !this.exit) {
+      try {
+        child.stdin?.end();
+      } catch {
+        // Already closed.
+      }
+      if (!(await this.exitWithin(2000))) {
+        this.kill('SIGTERM');
+        if (!(await this.exitWithin(2000))) this.kill('SIGKILL');
+      }
+    }
+    this.partial = [];
+    this.partialBytes = 0;
+  }
+
+  /** The SDK's reaper of a probe sibling: signal first, wait for the exit. */
+  async _dispose(): Promise<void> {
+    if (this.child?.pid && !this.exit) {
+      try {
+        this.child.stdin?.end();
+      } catch {
+        // Already closed.
+      }
+      this.kill('SIGTERM');
+      if (!(await this.exitWithin(1000))) this.kill('SIGKILL');
+      await this.exited;
+    }
+    this.child?.stdout?.destroy();
+    this.child?.stderr?.destroy();
+  }
+
+  private exitWithin(ms: number): Promise<boolean> {
+    if (!this.exited) return Promise.resolve(true);
+    return Promise.race([this.exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
+  }
+
+  private kill(signal: NodeJS.Signals): void {
+    if (this.signalGroup(signal)) return;
+    try {
+      this.child?.kill(signal);
+    } catch {
+      // Already gone.
+    }
+  }
+
+  /** Signals the process group; false when there is none (Windows) or it is gone. */
+  private signalGroup(signal: NodeJS.Signals): boolean {
+    const pid = this.child?.pid;
+    if (!usesGroups || !pid) return false;
+    try {
+      process.kill(-pid, signal);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Splits stdout into lines without copying what was buffered for each chunk. */
+  private read(chunk: Buffer): void {
+    let start = 0;
+    for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a, start)) {
+      const piece = chunk.subarray(start, nl);
+      const line = this.partialBytes ? Buffer.concat([...this.partial, piece]) : piece;
+      this.partial = [];
+      this.partialBytes = 0;
+      start = nl + 1;
+      if (line.length > this.limit) return this.overflow();
+      this.deliver(line);
+    }
+    if (start < chunk.length) {
+      const rest = chunk.subarray(start);
+      this.partial.push(rest);
+      this.partialBytes += rest.length;
+      if (this.partialBytes > this.limit) this.overflow();
+    }
+  }
+
+  private deliver(line: Buffer): void {
+    const text = line.toString('utf8').replace(/\r$/, '');
+    if (!text.trim()) return;
+    let message: JSONRPCMessage;
+    try {
+      message = deserializeMessage(text);
+    } catch (error) {
+      // Not a JSON-RPC message (a stray console.log): reported, skipped, the session goes on.
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
+    this.onmessage?.(message);
+  }
+
+  private overflow(): void {
+    this.partial = [];
+    this.partialBytes = 0;
+    if (this.oversized) return;
+    this.oversized = this.limit;
+    this.onerror?.(new MessageTooLargeError(this.limit));
+    this.close().catch(() => undefined);
+  }
+}
