@@ -110,6 +110,13 @@ describe('McpServerConnection, 2026-07-28 era', function () {
         assert.equal(textOf(await c.callTool('address', { name: 'Ada', home: { city: 'London' } })), '{"name":"Ada","home":{"city":"London"}}');
       });
 
+      it('mirrors x-mcp-header parameters as Mcp-Param-* headers (SEP-2243), even before the tree listed the tools', async () => {
+        const { c } = connect(launch());
+        await c.start();
+        assert.equal(textOf(await c.callTool('region', { region: 'eu-west1' })), 'region eu-west1');
+        if (transport === 'http') assert.deepEqual(http!.paramHeaders, ['mcp-param-region: eu-west1']);
+      });
+
       it('reports progress and cancels a call', async () => {
         const { c } = connect(launch());
         await c.start();
