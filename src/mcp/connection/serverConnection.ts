@@ -351,6 +351,11 @@ export class McpServerConnection {
     return this.toolCalls.tasks;
   }
 
+  /** Whether tool calls of this server can run as tasks (see toolCalls.ts for the eras). */
+  get offersTasks(): boolean {
+    return this.toolCalls.available();
+  }
+
   /** Asks the server to cancel a task (`tasks/cancel`); its call then ends as cancelled. */
   cancelTask(taskId: string): Promise<void> {
     return this.toolCalls.cancel(taskId);

@@ -73,8 +73,7 @@ export class ToolCalls {
 
   async call(name: string, args: Record<string, unknown> | undefined, options: ToolCallOptions = {}): Promise<CallToolResult> {
     const listed = await this.listed(name);
-    const client = this.owner.client();
-    if (client && listed && runsAsTask(client, listed)) return this.callAsTask(name, args, options);
+    if (listed && offeredAsTask(listed) && this.available()) return this.callAsTask(name, args, options);
     const call = (tool: Tool) => this.owner.request('tools/call', (c) =>
       c.callTool({ name, arguments: args, ...this.owner.meta(c) }, { ...this.owner.requestOptions('tools/call', options), toolDefinition: tool }));
     try {
@@ -91,6 +90,13 @@ export class ToolCalls {
       await this.owner.refreshTools().catch(() => undefined);
       return call(forCall(name, await this.listed(name)));
     }
+  }
+
+  /** Whether the running server can run tool calls as tasks for us (2025-11-25, tasks capability). */
+  available(): boolean {
+    const client = this.owner.client();
+    const caps = client?.getServerCapabilities() as { tasks?: { requests?: { tools?: { call?: unknown } } } } | undefined;
+    return !!client && client.getProtocolEra() !== 'modern' && !!caps?.tasks?.requests?.tools?.call;
   }
 
   /** Asks the server to cancel a task (cooperative: it may still finish). */
@@ -187,12 +193,10 @@ export class ToolCalls {
   }
 }
 
-/** A tool the server offers as a task runs as one (2025-11-25 only; see the file comment). */
-function runsAsTask(client: Client, tool: Tool): boolean {
-  if (client.getProtocolEra() === 'modern') return false;
-  const caps = client.getServerCapabilities() as { tasks?: { requests?: { tools?: { call?: unknown } } } } | undefined;
+/** A tool the server offers as a task runs as one when the server can (`available`). */
+function offeredAsTask(tool: Tool): boolean {
   const support = (tool as { execution?: { taskSupport?: string } }).execution?.taskSupport;
-  return !!caps?.tasks?.requests?.tools?.call && (support === 'required' || support === 'optional');
+  return support === 'required' || support === 'optional';
 }
 
 /**
