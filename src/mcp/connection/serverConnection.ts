@@ -235,6 +235,8 @@ export class McpServerConnection {
       instructions: client.getInstructions(),
       transport: session.kind,
     });
+    const tasksNote = this.toolCalls.unusedTasksNote();
+    if (tasksNote) this.log.log('info', tasksNote);
     await this.applyLogLevel();
     this.lists.refreshAdvertised();
     this.liveness.watch();

@@ -34,6 +34,8 @@ import { errorText, ServerError, type CallOptions, type ServerLog } from './conn
 const HEADER_MISMATCH_ERROR_CODE = -32020;
 /** SEP-2663: the server needs the tasks extension to run the call. */
 const MISSING_CLIENT_CAPABILITY_CODE = -32021;
+/** SEP-2663's extension identifier. */
+const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 /** How long a server should keep a task we start (its result must outlive a slow poll). */
 const TASK_TTL_MS = 10 * 60_000;
 
@@ -97,6 +99,14 @@ export class ToolCalls {
     const client = this.owner.client();
     const caps = client?.getServerCapabilities() as { tasks?: { requests?: { tools?: { call?: unknown } } } } | undefined;
     return !!client && client.getProtocolEra() !== 'modern' && !!caps?.tasks?.requests?.tools?.call;
+  }
+
+  /** A line for the server's log when it offers tasks that are not used (2026-07-28), else undefined. */
+  unusedTasksNote(): string | undefined {
+    const client = this.owner.client();
+    const extensions = (client?.getServerCapabilities() as { extensions?: Record<string, unknown> } | undefined)?.extensions;
+    if (client?.getProtocolEra() !== 'modern' || !extensions?.[TASKS_EXTENSION]) return undefined;
+    return `The server offers the tasks extension (${TASKS_EXTENSION}); its tools are called without tasks on 2026-07-28, which the MCP SDK cannot follow yet.`;
   }
 
   /** Asks the server to cancel a task (cooperative: it may still finish). */

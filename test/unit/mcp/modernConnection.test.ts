@@ -186,6 +186,15 @@ describe('McpServerConnection, 2026-07-28 era', function () {
     });
   }
 
+  it('says in the log that a 2026 server’s tasks extension is not used, and offers no tasks', async () => {
+    const { c, log } = connect(modernStdio({ FIXTURE_TASKS_EXTENSION: '1' }));
+    await c.start();
+    assert.equal(c.state.kind, 'running', log.text());
+    assert.match(log.text('info'), /offers the tasks extension \(io\.modelcontextprotocol\/tasks\); its tools are called without tasks/);
+    assert.equal(c.offersTasks, false);
+    assert.equal(textOf(await c.callTool('echo', { text: 'direct' })), 'echo: direct');
+  });
+
   it('groups the rounds of a multi-round-trip call under its first round in the Activity log', async () => {
     const h = interactiveHost();
     const activity = new ActivityLog(100);
