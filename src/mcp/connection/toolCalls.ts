@@ -70,6 +70,8 @@ export interface ToolCallOwner {
 export class ToolCalls {
   /** The tasks of the current launch (cleared on stop). */
   readonly tasks = new TaskTracker();
+  /** Clients whose `notifications/tasks/status` feed the tracker. */
+  private readonly watched = new WeakSet<Client>();
 
   constructor(private readonly owner: ToolCallOwner) {}
 
@@ -125,6 +127,7 @@ export class ToolCalls {
     const client = this.owner.client();
     const caps = client?.getServerCapabilities() as { tasks?: { list?: unknown } } | undefined;
     if (!client || client.getProtocolEra() === 'modern' || !caps?.tasks?.list) return this.tasks.list();
+    this.watchStatus(client);
     let cursor: string | undefined;
     for (let page = 0; page < 50; page++) {
       const result = await this.owner.request('tasks/list', (c) =>
@@ -134,6 +137,20 @@ export class ToolCalls {
       if (!cursor) break;
     }
     return this.tasks.list();
+  }
+
+  /**
+   * A server may announce each change of a task (`notifications/tasks/status`, 2025-11-25):
+   * the tree then follows at once, also the tasks nobody polls (listed after a reload). Polling
+   * goes on all the same: the spec lets servers skip these.
+   */
+  private watchStatus(client: Client): void {
+    if (this.watched.has(client)) return;
+    this.watched.add(client);
+    // With the 2025 schema: the method is no longer in the SDK's (2026) typed notification map.
+    client.setNotificationHandler('notifications/tasks/status', { params: specTypeSchemas.TaskStatusNotificationParams }, (params) => {
+      if (this.owner.client() === client && this.tasks.get(params.taskId)) this.track(params);
+    });
   }
 
   private async listed(name: string): Promise<Tool | undefined> {
@@ -158,6 +175,8 @@ export class ToolCalls {
       { ...this.owner.requestOptions('tools/call', { signal: options.signal }), onprogress: undefined },
     ));
     if (!('task' in created)) return created;
+    const client = this.owner.client();
+    if (client) this.watchStatus(client);
     let task = this.track(created.task, { toolName: name })!;
     options.onTask?.(task);
     const signal = options.signal;

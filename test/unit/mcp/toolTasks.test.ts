@@ -105,6 +105,17 @@ describe('tool tasks', () => {
       assert.equal(c.tasks.get(task.taskId)?.status, 'cancelled');
     });
 
+    it('follows notifications/tasks/status between polls', async () => {
+      const c = connect();
+      await c.start();
+      // A poll every 5 s: the steps (100 ms each) can only be seen early through the notifications.
+      const started = Date.now();
+      const seen: string[] = [];
+      c.tasks.onDidChange((t) => t?.statusMessage && Date.now() - started < 4000 && seen.push(t.statusMessage));
+      assert.equal(textOf(await c.callTool('longTask', { steps: 3, delayMs: 100, pollMs: 5000 })), 'task done after 3 steps');
+      assert.ok(seen.includes('step 2 of 3'), `seen before the first poll: ${seen.join(', ')}`);
+    });
+
     it('shows a failed task with its result, and lists the server’s tasks (tasks/list)', async () => {
       const c = connect();
       await c.start();
