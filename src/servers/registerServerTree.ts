@@ -4,6 +4,7 @@ import type { ServerRef } from '../shared/common/commandArgs';
 import type { Workbench } from '../workbench';
 import { addServerWizard } from './addServerWizard';
 import { ServerTreeProvider } from './serverTreeProvider';
+import { registerTaskCommands } from './taskCommands';
 import { redactValue } from '../shared/common/redact';
 
 export function registerServerTree(workbench: Workbench): { provider: ServerTreeProvider; disposables: vscode.Disposable[] } {
@@ -42,6 +43,7 @@ export function registerServerTree(workbench: Workbench): { provider: ServerTree
       await vscode.env.clipboard.writeText(JSON.stringify({ [c.definition.name]: entry }, null, 2));
       void vscode.window.setStatusBarMessage(vscode.l10n.t('Copied the definition of {0}', c.definition.label), 3000);
     }),
+    ...registerTaskCommands(workbench),
   ];
   return { provider, disposables };
 }

@@ -10,11 +10,12 @@ import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { ListKind } from '../mcp/connection/connectionTypes';
 import {
   promptItemText, promptTooltip, resourceItemText, resourceTooltip, serverItemText, serverTooltip as serverTooltipParts,
-  templateItemText, templateTooltip, toolItemText, toolTooltip, type MarkdownPart,
+  taskItemText, taskTooltip, templateItemText, templateTooltip, toolItemText, toolTooltip, type MarkdownPart,
 } from './common/treeText';
+import { isTerminal, type TaskStatus, type ToolTask } from '../mcp/connection/toolTasks';
 import { redactText } from '../shared/common/redact';
 
-export type TreeNode = ServerNode | GroupNode | ToolNode | ResourceNode | TemplateNode | PromptNode;
+export type TreeNode = ServerNode | GroupNode | ToolNode | ResourceNode | TemplateNode | PromptNode | TasksGroupNode | TaskNode;
 
 const GROUPS: Record<ListKind, { label: string; icon: string; contextValue: string }> = {
   tools: { label: 'Tools', icon: 'tools', contextValue: 'group.tools' },
@@ -169,6 +170,59 @@ export class PromptNode {
     item.contextValue = 'prompt';
     const md = toMarkdown(promptTooltip(p));
     item.tooltip = md;
+    return item;
+  }
+}
+
+/** The tool calls of a server that run as tasks (servers that offer tasks only). */
+export class TasksGroupNode {
+  readonly kind = 'tasks';
+  constructor(readonly connection: McpServerConnection) {}
+
+  get serverId(): string {
+    return this.connection.definition.id;
+  }
+
+  toTreeItem(): vscode.TreeItem {
+    const tasks = this.connection.tasks.list();
+    const running = tasks.filter((t) => !isTerminal(t.status)).length;
+    const item = new vscode.TreeItem(vscode.l10n.t('Tasks'), running ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = `server:${this.serverId}/tasks`;
+    item.description = running ? vscode.l10n.t('{0} running', running) : String(tasks.length);
+    item.iconPath = new vscode.ThemeIcon('tasklist');
+    item.contextValue = 'group.tasks';
+    return item;
+  }
+}
+
+const TASK_ICONS: Record<TaskStatus, [string, string?]> = {
+  working: ['loading~spin'],
+  input_required: ['bell-dot', 'list.warningForeground'],
+  completed: ['pass', 'testing.iconPassed'],
+  failed: ['error', 'testing.iconFailed'],
+  cancelled: ['circle-slash', 'disabledForeground'],
+};
+
+export class TaskNode {
+  readonly kind = 'task';
+  constructor(readonly serverId: string, readonly task: ToolTask) {}
+
+  get taskId(): string {
+    return this.task.taskId;
+  }
+
+  toTreeItem(): vscode.TreeItem {
+    const text = taskItemText(this.task);
+    const item = new vscode.TreeItem(text.label, vscode.TreeItemCollapsibleState.None);
+    item.id = `server:${this.serverId}/task/${this.task.taskId}`;
+    item.description = text.description;
+    const [icon, color] = TASK_ICONS[this.task.status];
+    item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
+    item.contextValue = isTerminal(this.task.status) ? `task.${this.task.status}` : 'task.running';
+    item.tooltip = toMarkdown(taskTooltip(this.task));
+    if (this.task.result) {
+      item.command = { command: 'mcpWorkbench.showTaskResult', title: vscode.l10n.t('Show Task Result'), arguments: [{ serverId: this.serverId, taskId: this.task.taskId }] };
+    }
     return item;
   }
 }

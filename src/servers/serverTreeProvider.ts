@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { ListKind } from '../mcp/connection/connectionTypes';
 import type { Workbench } from '../workbench';
-import { GROUP_ORDER, GroupNode, PromptNode, ResourceNode, ServerNode, TemplateNode, ToolNode, type TreeNode } from './serverTreeNodes';
+import { GROUP_ORDER, GroupNode, PromptNode, ResourceNode, ServerNode, TaskNode, TasksGroupNode, TemplateNode, ToolNode, type TreeNode } from './serverTreeNodes';
 import { showErrorMessage } from '../shared/notifications';
 
 export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
@@ -16,6 +16,9 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   readonly onDidChangeTreeData = this.onDidChangeEmitter.event;
   private readonly serverNodes = new Map<string, ServerNode>();
   private readonly groupNodes = new Map<string, GroupNode>();
+  private readonly taskGroups = new Map<string, TasksGroupNode>();
+  /** Connections whose `tasks/list` was fetched in their current launch. */
+  private readonly listedTasks = new WeakSet<McpServerConnection>();
   private readonly perServer = new Map<string, vscode.Disposable[]>();
   private readonly disposables: vscode.Disposable[] = [];
   private toolFilter = '';
@@ -59,7 +62,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
 
   getParent(node: TreeNode): TreeNode | undefined {
     if (node instanceof ServerNode) return undefined;
-    if (node instanceof GroupNode) return this.serverNodes.get(node.serverId);
+    if (node instanceof GroupNode || node instanceof TasksGroupNode) return this.serverNodes.get(node.serverId);
+    if (node instanceof TaskNode) return this.taskGroups.get(node.serverId);
     const list: ListKind = node instanceof ToolNode ? 'tools' : node instanceof ResourceNode ? 'resources'
       : node instanceof TemplateNode ? 'resourceTemplates' : 'prompts';
     return this.groupNodes.get(`${node.serverId}/${list}`);
@@ -72,6 +76,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     }
     if (node instanceof ServerNode) return this.groups(node.connection);
     if (node instanceof GroupNode) return this.items(node);
+    if (node instanceof TasksGroupNode) return this.tasks(node);
     return [];
   }
 
@@ -84,9 +89,9 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     return node;
   }
 
-  private async groups(c: McpServerConnection): Promise<GroupNode[]> {
+  private async groups(c: McpServerConnection): Promise<(GroupNode | TasksGroupNode)[]> {
     if (c.state.kind !== 'running') return [];
-    const groups: GroupNode[] = [];
+    const groups: (GroupNode | TasksGroupNode)[] = [];
     for (const list of GROUP_ORDER) {
       if (!c.advertises(list)) continue;
       const filtering = this.toolFilter !== '' && list === 'tools';
@@ -98,7 +103,26 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
       this.groupNodes.set(`${c.definition.id}/${list}`, node);
       groups.push(node);
     }
+    if (c.offersTasks || c.tasks.list().length) {
+      const node = new TasksGroupNode(c);
+      this.taskGroups.set(c.definition.id, node);
+      groups.push(node);
+    }
     return groups;
+  }
+
+  /**
+   * The tasks this window started, and the ones the server lists (`tasks/list`, once per
+   * launch: later changes come from the calls being followed, not from listing again).
+   */
+  private async tasks(group: TasksGroupNode): Promise<TaskNode[]> {
+    const c = group.connection;
+    if (!this.listedTasks.has(c)) {
+      this.listedTasks.add(c);
+      // A server that cannot list still shows the tasks started here.
+      await c.refreshTasks().catch(() => undefined);
+    }
+    return c.tasks.list().map((t) => new TaskNode(c.definition.id, t));
   }
 
   private async items(group: GroupNode): Promise<TreeNode[]> {
@@ -136,8 +160,17 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     this.perServer.set(id, [
       c.onDidChangeState(() => {
         for (const list of GROUP_ORDER) this.groupNodes.delete(`${id}/${list}`);
+        this.taskGroups.delete(id);
+        this.listedTasks.delete(c);
         const node = this.serverNodes.get(id);
         this.onDidChangeEmitter.fire(node && node.connection === c ? node : undefined);
+      }),
+      c.tasks.onDidChange(() => {
+        // The group's count and children; before the group was shown, its server.
+        const group = this.taskGroups.get(id);
+        const server = this.serverNodes.get(id);
+        if (group && group.connection === c) this.onDidChangeEmitter.fire(group);
+        else if (server && server.connection === c) this.onDidChangeEmitter.fire(server);
       }),
       c.onDidChangeList((list) => {
         // Refresh just that group (its count and items); before it was shown, its server.

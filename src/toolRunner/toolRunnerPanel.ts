@@ -10,9 +10,11 @@ import { argumentsPreview, blobFileName, errorOutcome, needsConfirmation, rememb
 import { defaultValues, formToArguments, valuesFromArguments, withoutSecrets, type FieldProblem } from './common/formValues';
 import { buildFormModel, type FormModel } from './common/schemaFields';
 import { validateAgainstSchema } from './common/schemaValidation';
-import { parseFromWebview, type FromWebview, type ProgressInfo, type RunOutcome, type ToWebview } from './common/toolRunnerProtocol';
+import { parseFromWebview, type FromWebview, type ProgressInfo, type RunOutcome, type TaskInfo, type ToWebview } from './common/toolRunnerProtocol';
 import type { ServerDefinition } from '../config/common/launchDefinition';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
+import { TaskCancelledError } from '../mcp/connection/toolCalls';
+import { describeTask } from '../mcp/connection/toolTasks';
 import type { Workbench } from '../workbench';
 import { webviewHtml, webviewResourceRoots } from '../shared/webviewHtml';
 import { approvalActivity } from '../approval/common/approvalActivity';
@@ -44,6 +46,8 @@ interface RunningCall {
   requestId: string;
   abort: AbortController;
   progress?: ProgressInfo;
+  /** The server runs the call as a task. */
+  task?: TaskInfo;
   /** The server has a sampling/elicitation request waiting for the user (MCP Requests panel). */
   awaitingUser?: boolean;
   /** The webview was told the call started (before that, awaitingUser is not tracked). */
@@ -92,6 +96,9 @@ export class ToolRunnerPanel implements vscode.Disposable {
   private readonly onDidProgressEmitter = new vscode.EventEmitter<ProgressInfo>();
   /** Fires with every `notifications/progress` of the running call. */
   readonly onDidProgress = this.onDidProgressEmitter.event;
+  private readonly onDidTaskEmitter = new vscode.EventEmitter<TaskInfo>();
+  /** Fires when the running call became a task on the server, and at each change of its state. */
+  readonly onDidTask = this.onDidTaskEmitter.event;
   private readonly onDidDisposeEmitter = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.onDidDisposeEmitter.event;
   /** Resolves when the webview's script has started and asked for its state (the CSP let it run). */
@@ -242,10 +249,19 @@ export class ToolRunnerPanel implements vscode.Disposable {
             this.post({ type: 'progress', requestId: running.requestId, progress: info });
             this.onDidProgressEmitter.fire(info);
           },
+          onTask: (task) => {
+            const info: TaskInfo = { taskId: task.taskId, status: task.status, text: describeTask(task) };
+            running.task = info;
+            lastMessage = vscode.l10n.t('Task {0}', info.text);
+            notification?.report({ message: lastMessage });
+            this.post({ type: 'task', requestId: running.requestId, task: info });
+            this.onDidTaskEmitter.fire(info);
+          },
         });
         return { outcome: resultOutcome(result, tool, Date.now() - started), result };
       } catch (error) {
-        return { outcome: errorOutcome(error, Date.now() - started, running.abort.signal.aborted) };
+        // A task cancelled from the tree (or by the server) ends the call as cancelled too.
+        return { outcome: errorOutcome(error, Date.now() - started, running.abort.signal.aborted || error instanceof TaskCancelledError) };
       }
     };
     const outcome = execute();
@@ -371,7 +387,7 @@ export class ToolRunnerPanel implements vscode.Disposable {
       values,
       remembered: remembered !== undefined,
       arguments: remembered ?? formToArguments(this.form, values).args,
-      ...(this.running ? { running: { requestId: this.running.requestId, ...(this.running.progress ? { progress: this.running.progress } : {}), ...(this.running.awaitingUser ? { awaitingUser: true } : {}) } } : {}),
+      ...(this.running ? { running: { requestId: this.running.requestId, ...(this.running.progress ? { progress: this.running.progress } : {}), ...(this.running.awaitingUser ? { awaitingUser: true } : {}), ...(this.running.task ? { task: this.running.task } : {}) } } : {}),
       ...(this.last ? { last: { requestId: this.last.requestId, outcome: this.last.outcome } } : {}),
     });
   }
@@ -424,6 +440,7 @@ export class ToolRunnerPanel implements vscode.Disposable {
     this.onDidDisposeEmitter.fire();
     this.onDidRenderEmitter.dispose();
     this.onDidProgressEmitter.dispose();
+    this.onDidTaskEmitter.dispose();
     this.onDidDisposeEmitter.dispose();
   }
 

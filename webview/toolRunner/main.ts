@@ -102,6 +102,11 @@ window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
       view.running.progress = message.progress;
       renderProgress(view.running, post);
       return;
+    case 'task':
+      if (!view?.running || view.running.requestId !== message.requestId) return;
+      view.running.task = message.task;
+      renderProgress(view.running, post);
+      return;
     case 'awaitingUser':
       if (!view?.running || view.running.requestId !== message.requestId) return;
       view.running.awaitingUser = message.awaitingUser;

@@ -24,6 +24,13 @@ export function renderProgress(running: ViewState['running'], post: Post): void 
       button('Show MCP Requests', () => post({ type: 'showRequests' }), { class: 'link', id: 'show-requests' })));
     return;
   }
+  if (running.task) {
+    // The server runs the call as a task: its state is polled, its message is the progress.
+    holder.replaceChildren(h('div', { class: 'progress task', id: 'task-status', role: 'status', title: `Task ${running.task.taskId}` },
+      h('progress', { 'aria-label': 'Task progress' }),
+      h('span', {}, `Task ${running.task.text}`)));
+    return;
+  }
   const p = running.progress;
   const bar = h('progress', { 'aria-label': 'Tool progress' });
   if (p?.total) {

@@ -22,7 +22,7 @@ import {
 import type { HttpLaunch, ServerDefinition, StdioLaunch } from '../../config/common/launchDefinition';
 import { channelLevelFor, formatLogData } from '../../shared/common/logLevels';
 import { redactText } from '../../shared/common/redact';
-import { errorText, MODERN_PROTOCOL_VERSION, secondsToMs, ServerCrashedOnStart, ServerError, type ConnectionHost, type ListKind, type ProtocolEraSetting, type ServerLog } from './connectionTypes';
+import { errorText, MAX_MESSAGE_SETTING, MODERN_PROTOCOL_VERSION, secondsToMs, ServerCrashedOnStart, ServerError, type ConnectionHost, type ListKind, type ProtocolEraSetting, type ServerLog } from './connectionTypes';
 import type { WorkbenchOAuthProvider } from '../auth/oauthProvider';
 import { planStdioSpawn, SpawnError, type StdioSpawnPlan } from '../process/stdioSpawn';
 import { descendantsOf, killProcesses, killTreeWindows } from '../process/processTree';
@@ -335,4 +335,24 @@ function httpStatusOf(error: unknown): number | undefined {
   if (error instanceof SseError) return error.code;
   const cause = (error as { data?: { cause?: unknown } } | undefined)?.data?.cause;
   return cause && cause !== error ? httpStatusOf(cause) : undefined;
+}
+
+/**
+ * One line on how a running server went away: the exit code or signal and its last stderr line
+ * (the SDK only says "Connection closed", which tells the user nothing).
+ */
+export function describeLoss(name: string, session: Pick<Session, 'kind' | 'exit' | 'stderrTail' | 'oversized'>): string {
+  if (session.kind !== 'stdio') return `The connection to server "${name}" was closed.`;
+  if (session.oversized) {
+    return `Server "${name}" sent a message larger than ${Math.round(session.oversized / 1048576)} MB, so it was stopped; raise "${MAX_MESSAGE_SETTING}" if that is expected.`;
+  }
+  const how = session.exit?.signal ? `was killed by ${session.exit.signal}`
+    : session.exit?.code != null ? `exited with code ${session.exit.code}` : 'exited unexpectedly';
+  const last = session.stderrTail.at(-1)?.trim();
+  return `Server "${name}" ${how}${last ? `: ${last.length > 200 ? last.slice(0, 200) + '…' : last}` : ''}.`;
+}
+
+/** How the log and tooltips name an era. */
+export function eraLabel(era: 'modern' | 'legacy'): string {
+  return era === 'modern' ? 'stateless 2026 era' : '2025 era, initialize handshake';
 }

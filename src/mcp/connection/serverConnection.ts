@@ -23,15 +23,16 @@ import {
 import { Emitter } from '../../shared/common/emitter';
 import type { ServerDefinition } from '../../config/common/launchDefinition';
 import { redactState, STOPPED, type ServerState } from '../serverState';
-import { SessionOpener, type Session } from './connectionTransports';
+import { describeLoss, eraLabel, SessionOpener, type Session } from './connectionTransports';
 import { SessionRenewal } from './sessionRenewal';
 import { EraVerdicts } from './eraVerdicts';
 import { Liveness } from './liveness';
 import { advertisesList, fetchList, ListCache } from './listCache';
 import { requestOptionsFor } from './requestLimits';
+import { ToolCalls, type ToolCallOptions } from './toolCalls';
+import type { TaskTracker, ToolTask } from './toolTasks';
 import {
   errorText,
-  MAX_MESSAGE_SETTING,
   ServerCrashedOnStart,
   ServerError,
   type CallOptions,
@@ -54,6 +55,7 @@ export class McpServerConnection {
   private readonly verdicts = new EraVerdicts();
   private readonly liveness: Liveness;
   private _crashedOnStart = false;
+  private readonly toolCalls: ToolCalls;
 
   private readonly onDidChangeStateEmitter = new Emitter<ServerState>();
   readonly onDidChangeState = this.onDidChangeStateEmitter.event;
@@ -132,6 +134,15 @@ export class McpServerConnection {
       changed: (kind) => this.onDidChangeListEmitter.fire(kind),
       log,
     });
+    this.toolCalls = new ToolCalls({
+      request: (method, run) => this.renewal.request(method, run),
+      requestOptions: (method, options) => this.requestOptions(method, options),
+      meta: (client) => this.meta(client),
+      tools: async () => this.lists.cached('tools') ?? (this.advertises('tools') ? await this.list('tools') : []),
+      refreshTools: () => this.lists.refresh('tools'),
+      client: () => this.client,
+      log,
+    });
   }
 
   get definition(): ServerDefinition {
@@ -189,6 +200,7 @@ export class McpServerConnection {
     const generation = ++this.generation;
     this._crashedOnStart = false;
     this.lists.clear();
+    this.toolCalls.tasks.clear();
     this.setState({ kind: 'starting' });
     const def = this.effective;
     if (def.error) {
@@ -231,6 +243,8 @@ export class McpServerConnection {
       instructions: client.getInstructions(),
       transport: session.kind,
     });
+    const tasksNote = this.toolCalls.unusedTasksNote();
+    if (tasksNote) this.log.log('info', tasksNote);
     await this.applyLogLevel();
     this.lists.refreshAdvertised();
     this.liveness.watch();
@@ -242,6 +256,7 @@ export class McpServerConnection {
     const session = this.session;
     this.session = undefined;
     this.lists.clear();
+    this.toolCalls.tasks.clear();
     this.setState(reason ? { kind: 'stopped', reason } : STOPPED);
     if (session) {
       session.closedByUs = true;
@@ -288,6 +303,7 @@ export class McpServerConnection {
     this.onDidChangeListEmitter.dispose();
     this.onDidWriteStderrEmitter.dispose();
     this.onDidCrashEmitter.dispose();
+    this.toolCalls.tasks.dispose();
   }
 
   /**
@@ -332,13 +348,32 @@ export class McpServerConnection {
     return this.lists.refresh(kind);
   }
 
-  async callTool(name: string, args: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<CallToolResult> {
-    // A plain request, not client.callTool: that one throws away a result whose
-    // structuredContent breaks the tool's outputSchema, and the user needs to see both.
-    // On 2026-07-28 an `input_required` answer is fulfilled by the SDK through the client
-    // feature handlers (approval panel) and retried, all inside this one call.
-    return this.renewal.request('tools/call', (client) =>
-      client.request({ method: 'tools/call', params: { name, arguments: args, ...this.meta(client) } }, this.requestOptions('tools/call', options)));
+  /**
+   * Calls a tool and resolves with its result. A call the server runs as a task is followed
+   * until it ends (`options.onTask` sees its states; the tracked tasks are in `tasks`).
+   */
+  callTool(name: string, args: Record<string, unknown> | undefined, options: ToolCallOptions = {}): Promise<CallToolResult> {
+    return this.toolCalls.call(name, args, options);
+  }
+
+  /** The tool calls of this launch that run as tasks, newest first, and their changes. */
+  get tasks(): TaskTracker {
+    return this.toolCalls.tasks;
+  }
+
+  /** Whether tool calls of this server can run as tasks (see toolCalls.ts for the eras). */
+  get offersTasks(): boolean {
+    return this.toolCalls.available();
+  }
+
+  /** Asks the server to cancel a task (`tasks/cancel`); its call then ends as cancelled. */
+  cancelTask(taskId: string): Promise<void> {
+    return this.toolCalls.cancel(taskId);
+  }
+
+  /** Fetches the server's own list of tasks (`tasks/list`, 2025-11-25) into `tasks`. */
+  refreshTasks(): Promise<ToolTask[]> {
+    return this.toolCalls.refresh();
   }
 
   async readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
@@ -411,6 +446,7 @@ export class McpServerConnection {
     if (!session || this._state.kind !== 'running') return;
     this.session = undefined;
     this.lists.clear();
+    this.toolCalls.tasks.clear();
     session.closedByUs = true;
     this.opener.close(session).catch(() => undefined);
     const message = `Server "${this._definition.name}" is not responding: no answer to a ping within ${this.effective.timeouts.request} s.`;
@@ -425,6 +461,7 @@ export class McpServerConnection {
     this.liveness.stop();
     this.session = undefined;
     this.lists.clear();
+    this.toolCalls.tasks.clear();
     const detail = session.stderrTail.length ? `Last output:\n${session.stderrTail.join('\n')}` : undefined;
     const message = describeLoss(this._definition.name, session);
     this.log.log('error', message + (detail ? `\n${detail}` : ''));
@@ -457,24 +494,4 @@ export class McpServerConnection {
     this._state = redactState(state, this._definition.secrets);
     this.onDidChangeStateEmitter.fire(this._state);
   }
-}
-
-/**
- * One line on how a running server went away: the exit code or signal and its last stderr line
- * (the SDK only says "Connection closed", which tells the user nothing).
- */
-export function describeLoss(name: string, session: Pick<Session, 'kind' | 'exit' | 'stderrTail' | 'oversized'>): string {
-  if (session.kind !== 'stdio') return `The connection to server "${name}" was closed.`;
-  if (session.oversized) {
-    return `Server "${name}" sent a message larger than ${Math.round(session.oversized / 1048576)} MB, so it was stopped; raise "${MAX_MESSAGE_SETTING}" if that is expected.`;
-  }
-  const how = session.exit?.signal ? `was killed by ${session.exit.signal}`
-    : session.exit?.code != null ? `exited with code ${session.exit.code}` : 'exited unexpectedly';
-  const last = session.stderrTail.at(-1)?.trim();
-  return `Server "${name}" ${how}${last ? `: ${last.length > 200 ? last.slice(0, 200) + '…' : last}` : ''}.`;
-}
-
-/** How the log and tooltips name an era. */
-export function eraLabel(era: 'modern' | 'legacy'): string {
-  return era === 'modern' ? 'stateless 2026 era' : '2025 era, initialize handshake';
 }

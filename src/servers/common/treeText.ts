@@ -7,6 +7,7 @@
  */
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
 import { codeSpan, escapeMarkdown, revealControlCharacters } from '../../shared/common/untrustedText';
+import { describeTask, type ToolTask } from '../../mcp/connection/toolTasks';
 
 /** Label and description of a tree item. */
 export interface ItemText {
@@ -124,4 +125,18 @@ export function serverTooltip(s: ServerTooltipInfo): MarkdownPart[] {
  */
 function iconSafeCode(text: string): string {
   return text.includes('$(') ? escapeMarkdown(text) : codeSpan(text);
+}
+
+/** A task of a server: its tool (or id, for tasks the server listed), and its state in one line. */
+export function taskItemText(task: ToolTask): ItemText {
+  return itemText(task.toolName ?? task.taskId, describeTask(task));
+}
+
+export function taskTooltip(task: ToolTask): MarkdownPart[] {
+  const parts: MarkdownPart[] = [{ markdown: `**${escapeMarkdown(task.toolName ?? 'Task')}** ${codeSpan(task.taskId)}\n\n` }];
+  parts.push({ text: describeTask(task) + '\n\n' });
+  if (task.createdAt) parts.push({ markdown: `Created ${escapeMarkdown(task.createdAt)}` });
+  if (task.lastUpdatedAt) parts.push({ markdown: `${task.createdAt ? ' · ' : ''}updated ${escapeMarkdown(task.lastUpdatedAt)}` });
+  if (task.pollIntervalMs !== undefined) parts.push({ markdown: ` · polled every ${task.pollIntervalMs} ms` });
+  return parts;
 }

@@ -76,7 +76,7 @@ export type ToWebview =
     /** The same starting point as arguments, for the raw JSON editor (which the form may not cover). */
     arguments: Record<string, unknown>;
     /** A run still going on (the webview was re-created meanwhile). */
-    running?: { requestId: string; progress?: ProgressInfo; awaitingUser?: boolean };
+    running?: { requestId: string; progress?: ProgressInfo; awaitingUser?: boolean; task?: TaskInfo };
     /** The last outcome, so it survives the panel being hidden. */
     last?: { requestId: string; outcome: RunOutcome };
   }
@@ -87,6 +87,8 @@ export type ToWebview =
   /** Validation passed (and confirmation, if asked): the call is on its way. */
   | { type: 'started'; requestId: string; schemaNote?: string }
   | { type: 'progress'; requestId: string; progress: ProgressInfo }
+  /** The server runs the call as a task (MCP tasks): its id and state, until it ends. */
+  | { type: 'task'; requestId: string; task: TaskInfo }
   /**
    * The running call's server has a sampling/elicitation request waiting for the user (or no
    * longer has): the call waits for an answer in the MCP Requests panel, not for the server.
@@ -95,6 +97,14 @@ export type ToWebview =
   | { type: 'outcome'; requestId: string; outcome: RunOutcome }
   /** The user declined the confirmation: nothing was sent. */
   | { type: 'declined'; requestId: string };
+
+/** A running call's task as the panel shows it. `text` is server text: plain text only. */
+export interface TaskInfo {
+  taskId: string;
+  status: string;
+  /** One line: "working: step 2 of 5". */
+  text: string;
+}
 
 export interface ProgressInfo {
   progress: number;

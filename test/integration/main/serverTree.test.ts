@@ -40,7 +40,7 @@ suite('Servers tree', function () {
   test('a running server has a group per advertised list, with counts', async () => {
     const groups = (await tree().getChildren(await serverNode('fixture-stdio'))) as GroupNode[];
     const items = groups.map((g) => tree().getTreeItem(g));
-    assert.deepEqual(items.map((i) => i.label), ['Tools', 'Resources', 'Resource Templates', 'Prompts']);
+    assert.deepEqual(items.map((i) => i.label), ['Tools', 'Resources', 'Resource Templates', 'Prompts', 'Tasks']);
     const connection = api.server('fixture-stdio')!;
     await connection.list('tools');
     assert.equal(tree().getTreeItem(groups[0]).description, String(connection.cached('tools')!.length));

@@ -5,7 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import type { ElicitRequestFormParams } from '@modelcontextprotocol/client';
+import { Client, SdkError, SdkErrorCode, StreamableHTTPClientTransport, type ElicitRequestFormParams } from '@modelcontextprotocol/client';
 import { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
 import { ActivityLog } from '../../../src/activity/common/activityLog';
 import type { TraceRecord } from '../../../src/mcp/trace';
@@ -13,7 +13,7 @@ import { createClientFeatures } from '../../../src/mcp/clientFeatures';
 import type { ProtocolEraSetting } from '../../../src/config/common/serverConfig';
 import type { Launch } from '../../../src/config/common/launchDefinition';
 import { startModernHttpFixture, type ModernHttpFixture } from '../../fixtures/servers/modernHttpServer';
-import { DEFS_SCHEMA } from '../../fixtures/servers/modernServer';
+import { DEFS_SCHEMA, TASKS_EXTENSION } from '../../fixtures/servers/modernServer';
 import { definition, FIXTURES, recordingHost, RecordingLog, stdioLaunch, textOf, waitFor } from './testHost';
 
 const MODERN_STDIO = path.join(FIXTURES, 'modernStdioServer.js');
@@ -110,6 +110,13 @@ describe('McpServerConnection, 2026-07-28 era', function () {
         assert.equal(textOf(await c.callTool('address', { name: 'Ada', home: { city: 'London' } })), '{"name":"Ada","home":{"city":"London"}}');
       });
 
+      it('mirrors x-mcp-header parameters as Mcp-Param-* headers (SEP-2243), even before the tree listed the tools', async () => {
+        const { c } = connect(launch());
+        await c.start();
+        assert.equal(textOf(await c.callTool('region', { region: 'eu-west1' })), 'region eu-west1');
+        if (transport === 'http') assert.deepEqual(http!.paramHeaders, ['mcp-param-region: eu-west1']);
+      });
+
       it('reports progress and cancels a call', async () => {
         const { c } = connect(launch());
         await c.start();
@@ -178,6 +185,47 @@ describe('McpServerConnection, 2026-07-28 era', function () {
       });
     });
   }
+
+  it('says in the log that a 2026 server’s tasks extension is not used, and offers no tasks', async () => {
+    const { c, log } = connect(modernStdio({ FIXTURE_TASKS_EXTENSION: '1' }));
+    await c.start();
+    assert.equal(c.state.kind, 'running', log.text());
+    assert.match(log.text('info'), /offers the tasks extension \(io\.modelcontextprotocol\/tasks\); its tools are called without tasks/);
+    assert.equal(c.offersTasks, false);
+    assert.equal(textOf(await c.callTool('echo', { text: 'direct' })), 'echo: direct');
+  });
+
+  it('does not declare the tasks extension on 2026-07-28: a task-only tool refuses to run instead of answering a task', async () => {
+    const { c } = connect(modernStdio());
+    await c.start();
+    // McpServer turns the fixture's -32021 into a tool error; a task answer would have made the
+    // SDK throw (see the next test), so this also shows the extension was not declared.
+    const result = await c.callTool('longTask', {});
+    assert.equal(result.isError, true);
+    assert.match(textOf(result), /Missing required client capabilit/);
+  });
+
+  // Pins why 2026-07-28 tasks are not used (src/mcp/connection/toolCalls.ts): SDK 2.4.0 turns a
+  // task result into an error that keeps no task id. When this fails, the SDK has learned
+  // tasks: declare the extension and follow 2026 tasks there.
+  it('SDK limit: a 2026 task result reaches the client as an error without its task id', async () => {
+    const http = await startModernHttpFixture();
+    const client = new Client({ name: 'pin', version: '0' }, {
+      capabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+      versionNegotiation: { mode: { pin: '2026-07-28' } },
+    });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+      await assert.rejects(client.callTool({ name: 'longTask', arguments: {} }), (e: unknown) => {
+        assert.ok(e instanceof SdkError && e.code === SdkErrorCode.UnsupportedResultType, String(e));
+        assert.ok(!JSON.stringify(e.data ?? {}).includes('fixture-task-1'), 'the task id is lost');
+        return true;
+      });
+    } finally {
+      await client.close();
+      await http.close();
+    }
+  });
 
   it('groups the rounds of a multi-round-trip call under its first round in the Activity log', async () => {
     const h = interactiveHost();

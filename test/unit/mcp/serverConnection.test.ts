@@ -49,6 +49,14 @@ describe('McpServerConnection', function () {
       assert.deepEqual(states, ['starting', 'running']);
     });
 
+    it('returns a result whose structuredContent breaks the outputSchema instead of throwing it away', async () => {
+      const { c } = connect();
+      await c.start();
+      await c.list('tools');
+      const result = await c.callTool('badOutput', {});
+      assert.deepEqual(result.structuredContent, { count: 'seven' });
+    });
+
     it('answers roots/list with the host roots and sends roots/list_changed', async () => {
       const { c, host } = connect();
       await c.start();

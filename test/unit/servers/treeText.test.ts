@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
 import {
-  promptItemText, promptTooltip, resourceItemText, resourceTooltip, serverItemText, serverTooltip, templateItemText, templateTooltip, toolItemText, toolTooltip,
+  promptItemText, promptTooltip, resourceItemText, resourceTooltip, serverItemText, serverTooltip, taskItemText, taskTooltip, templateItemText, templateTooltip, toolItemText, toolTooltip,
   type ItemText, type MarkdownPart,
 } from '../../../src/servers/common/treeText';
 
@@ -134,5 +134,12 @@ describe('Servers tree tooltips', () => {
     assert.ok(!/(^|[^\\])\$\(zap\)/.test(all(parts)), all(parts));
     const http = serverTooltip({ label: 's', stateText: 'Stopped', launch: { type: 'http', url: `https://x.example/${BREAKOUT}` }, config: { label: 'Settings' } });
     assert.deepEqual(liveMarkup(http), []);
+  });
+
+  it('tasks: the tool (or id) and the state in one line; server text stays text', () => {
+    assert.deepEqual(taskItemText({ taskId: 't1', status: 'working', statusMessage: 'step 2 of 5', toolName: 'longTask' }), { label: 'longTask', description: 'working: step 2 of 5' });
+    assert.deepEqual(taskItemText({ taskId: 'evil\u202Eid', status: 'cancelled' }), { label: 'evil\\u202Eid', description: 'cancelled' });
+    const parts = taskTooltip({ taskId: BREAKOUT, status: 'failed', statusMessage: BREAKOUT, error: BREAKOUT, toolName: BREAKOUT, createdAt: BREAKOUT, lastUpdatedAt: BREAKOUT, pollIntervalMs: 100 });
+    assert.deepEqual(liveMarkup(parts), []);
   });
 });

@@ -1,0 +1,61 @@
+/**
+ * Commands on the tool calls that run as tasks: cancel one (from the tree, or a quick pick of
+ * every running task of every server), and show a finished task's result.
+ */
+import * as vscode from 'vscode';
+import type { Workbench } from '../workbench';
+import type { McpServerConnection } from '../mcp/connection/serverConnection';
+import { describeTask, isTerminal, type ToolTask } from '../mcp/connection/toolTasks';
+import { revealControlCharacters } from '../shared/common/untrustedText';
+import { showErrorMessage, showInformationMessage } from '../shared/notifications';
+
+/** What a tree task node (or a caller) passes. */
+interface TaskRef {
+  serverId: string;
+  taskId: string;
+}
+
+export function registerTaskCommands(workbench: Workbench): vscode.Disposable[] {
+  const { registry } = workbench;
+  const resolve = (ref: TaskRef | undefined): { connection: McpServerConnection; task: ToolTask } | undefined => {
+    const connection = ref ? registry.find(ref.serverId) : undefined;
+    const task = ref ? connection?.tasks.get(ref.taskId) : undefined;
+    return connection && task ? { connection, task } : undefined;
+  };
+
+  /** Every running task of every server, to pick one. */
+  const pickRunning = async (): Promise<TaskRef | undefined> => {
+    const items = registry.all().flatMap((c) => c.tasks.list().filter((t) => !isTerminal(t.status)).map((t) => ({
+      label: revealControlCharacters(t.toolName ?? t.taskId),
+      description: revealControlCharacters(`${c.definition.label} · ${describeTask(t)}`),
+      detail: t.taskId,
+      ref: { serverId: c.definition.id, taskId: t.taskId },
+    })));
+    if (!items.length) {
+      void showInformationMessage(vscode.l10n.t('No MCP task is running.'));
+      return undefined;
+    }
+    return (await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Task to cancel') }))?.ref;
+  };
+
+  return [
+    vscode.commands.registerCommand('mcpWorkbench.cancelTask', async (arg?: TaskRef) => {
+      const found = resolve(arg ?? await pickRunning());
+      if (!found) return;
+      const { connection, task } = found;
+      try {
+        await connection.cancelTask(task.taskId);
+      } catch (error) {
+        // Typically: the task ended meanwhile (the server refuses to cancel a finished task).
+        void showErrorMessage(vscode.l10n.t('Could not cancel task {0} of {1}: {2}', task.toolName ?? task.taskId, connection.definition.label,
+          error instanceof Error ? error.message : String(error)));
+      }
+    }),
+    vscode.commands.registerCommand('mcpWorkbench.showTaskResult', async (arg?: TaskRef) => {
+      const found = resolve(arg);
+      if (!found?.task.result) return;
+      const doc = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(found.task.result, null, 2) });
+      await vscode.window.showTextDocument(doc, { preview: true });
+    }),
+  ];
+}
