@@ -185,10 +185,15 @@ export class SessionOpener {
     const requestInit: RequestInit = { headers: launch.headers };
     const authProvider = this.owner.oauth();
     // The SDK answers 403 insufficient_scope with auth(), which prefers a refresh; a refresh
-    // cannot add scopes, so the provider is told to ask for a new authorization instead.
+    // cannot add scopes, so the provider is told to ask for a new authorization instead. A 401
+    // to a request that carried a token may mean the server moved to another authorization
+    // server (SEP-2352): cached discovery goes before the SDK's auth() runs, so it looks again.
+    // (This fetch also carries discovery and token requests: only the server's own URL counts.)
     const fetchFn: typeof fetch | undefined = authProvider && (async (input, init) => {
       const response = await fetch(input, init);
-      if (response.status === 403 && /insufficient_scope/.test(response.headers.get('www-authenticate') ?? '')) authProvider.requireNewAuthorization();
+      const challenge = response.headers.get('www-authenticate') ?? '';
+      if (response.status === 403 && /insufficient_scope/.test(challenge)) authProvider.requireNewAuthorization();
+      if (response.status === 401 && !/use_dpop_nonce/.test(challenge) && carriesToken(init) && sameEndpoint(input, url)) await authProvider.forgetDiscovery();
       return response;
     });
     return kind === 'sse'
@@ -341,4 +346,15 @@ function httpStatusOf(error: unknown): number | undefined {
   if (error instanceof SseError) return error.code;
   const cause = (error as { data?: { cause?: unknown } } | undefined)?.data?.cause;
   return cause && cause !== error ? httpStatusOf(cause) : undefined;
+}
+
+/** Whether a request carries an access token (Bearer or DPoP scheme). */
+function carriesToken(init: RequestInit | undefined): boolean {
+  const value = new Headers(init?.headers).get('authorization') ?? '';
+  return /^(bearer|dpop)\s/i.test(value);
+}
+
+function sameEndpoint(input: string | URL | Request, url: URL): boolean {
+  const target = new URL(input instanceof Request ? input.url : String(input));
+  return target.origin === url.origin && target.pathname === url.pathname;
 }
