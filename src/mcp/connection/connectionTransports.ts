@@ -8,6 +8,7 @@
 import * as readline from 'node:readline';
 import {
   Client,
+  OAuthError,
   SdkError,
   SdkErrorCode,
   SdkHttpError,
@@ -25,6 +26,7 @@ import { channelLevelFor, formatLogData } from '../../shared/common/logLevels';
 import { redactText } from '../../shared/common/redact';
 import { errorText, MODERN_PROTOCOL_VERSION, secondsToMs, ServerError, type ConnectionHost, type ListKind, type ProtocolEraSetting, type ServerLog } from './connectionTypes';
 import type { WorkbenchOAuthProvider } from '../auth/oauthProvider';
+import { CredentialBindingError } from '../auth/credentialBinding';
 import { planStdioSpawn, SpawnError, type StdioSpawnPlan } from '../process/stdioSpawn';
 import { descendantsOf, killProcesses, killTreeWindows } from '../process/processTree';
 import { traceTransport } from './tracingTransport';
@@ -279,6 +281,12 @@ export class SessionOpener {
     }
     if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
       return new ServerError(`Server "${name}" closed the connection during the handshake (${target}).${tail ? ' Its last output is in the server log.' : ''}`, tail, error);
+    }
+    if (error instanceof OAuthError) {
+      return new ServerError(`The authorization server refused the token request of server "${name}" (${error.code}): ${error.message}. Check "oauth" of the server in ${this.owner.definition().source.label}.`, text, error);
+    }
+    if (error instanceof CredentialBindingError) {
+      return new ServerError(`Server "${name}": ${text}`, undefined, error);
     }
     const invalid = /^Invalid result for (initialize|server\/discover): ([\s\S]*)$/.exec(text);
     if (invalid) {
