@@ -176,7 +176,7 @@ function parseIdp(raw: unknown, name: string, report: Report): IdentityProviderS
   return idp;
 }
 
-/** A value that holds no `${…}` reference is written into the file itself. */
+/** A value that holds no `${…}` reference is written into the file itself (the config language server warns about secrets written so). */
 function isLiteral(value: string): boolean {
   return !/\$\{[^}]+\}/.test(value);
 }
@@ -230,12 +230,6 @@ function checkCombinations(o: OAuthSettings, name: string, report: Report): void
     } catch {
       report([...path], 'error', `"oauth.${path.join('.')}" of server "${name}" is not a valid URL.`);
       if (path[0] === 'redirectUri') delete o.redirectUri;
-    }
-  }
-  for (const path of OAUTH_SECRET_FIELDS) {
-    const value = oauthField(o, path);
-    if (value !== undefined && isLiteral(value)) {
-      report(path.split('.'), 'warning', `"oauth.${path}" of server "${name}" is written into the file: anyone who can read the file has it. Use an input with "password": true ("\${input:id}"); its value is kept in VS Code's secret storage.`);
     }
   }
 }

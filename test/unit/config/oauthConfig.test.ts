@@ -92,15 +92,6 @@ describe('oauth config', () => {
     assert.equal(oauth?.redirectUri, undefined);
   });
 
-  it('warns about every secret written into the file, never about a ${input:…}', () => {
-    const warnings = messages({
-      grantType: 'enterprise_managed', clientId: 'c', clientSecret: 'plain-secret', privateKey: '-----BEGIN PRIVATE KEY-----',
-      idp: { issuer: 'https://idp.example.com', clientId: 'wb', clientSecret: 'idp-plain', idToken: 'eyJ...' },
-    }, 'warning').filter((m) => /written into the file/.test(m));
-    assert.equal(warnings.length, 4);
-    assert.deepEqual(messages({ grantType: 'client_credentials', clientId: 'c', clientSecret: '${input:secret}' }), []);
-  });
-
   describe('definitions', () => {
     const oauth: OAuthSettings = {
       grantType: 'enterprise_managed', clientId: 'c', clientSecret: '${input:secret}',

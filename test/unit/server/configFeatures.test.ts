@@ -96,11 +96,29 @@ describe('config language server: oauth', () => {
     const pkj = found.find((x) => /"private_key_jwt" needs "oauth.privateKey"/.test(String(x.message)));
     assert.ok(pkj, JSON.stringify(found));
     assert.equal(d.getText(pkj.range), '"private_key_jwt"');
-    const literal = found.find((x) => /"oauth.clientSecret" .* is written into the file/.test(String(x.message)));
+    const literal = found.find((x) => x.code === DiagnosticCode.secretLiteral);
     assert.ok(literal, JSON.stringify(found));
+    assert.match(String(literal.message), /"oauth.clientSecret" is written into the file/);
     assert.equal(d.getText(literal.range), '"hunter2"');
     const clean = await service().diagnostics(doc(`{ "servers": { "a": { "url": "https://mcp.example.com/mcp", "oauth": { "grantType": "client_credentials", "clientId": "c", "clientSecret": "\${input:s}" } } }, "inputs": [{ "id": "s", "password": true }] }`), context());
     assert.ok(!clean.some((x) => /oauth/.test(String(x.message))), JSON.stringify(clean));
+  });
+});
+
+describe('config language server: oauth secrets', () => {
+  it('flags every oauth secret written into the file, even short ones, and moves it into a password input', async () => {
+    const text = `{
+  "servers": {
+    "api": { "url": "https://mcp.example.com/mcp", "oauth": { "grantType": "enterprise_managed", "clientId": "c", "clientSecret": "abc", "idp": { "issuer": "https://idp.example.com", "clientId": "wb", "idToken": "eyJ.x.y" } } }
+  }
+}`;
+    const d = doc(text);
+    const found = (await service().diagnostics(d, context())).filter((x) => x.code === DiagnosticCode.secretLiteral);
+    assert.deepEqual(found.map((x) => d.getText(x.range)), ['"abc"', '"eyJ.x.y"']);
+    const { d: fixed, actions } = await fixes(text, DiagnosticCode.secretLiteral);
+    const after = JSON.parse(apply(fixed, actions[0]));
+    assert.equal(after.servers.api.oauth.clientSecret, '${input:api-client-secret}');
+    assert.deepEqual(after.inputs, [{ type: 'promptString', id: 'api-client-secret', description: 'clientSecret for api', password: true }]);
   });
 });
 
