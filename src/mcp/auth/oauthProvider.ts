@@ -14,6 +14,7 @@
  * conformance client with memory.
  */
 import { randomBytes } from 'node:crypto';
+import { OAuthError } from '@modelcontextprotocol/client';
 import type {
   AddClientAuthentication, DpopSession, OAuthClientInformationContext, OAuthClientInformationMixed, OAuthClientMetadata, OAuthClientProvider, OAuthDiscoveryState, OAuthTokens,
 } from '@modelcontextprotocol/client';
@@ -77,6 +78,9 @@ export interface WorkbenchOAuthOptions {
 }
 
 const KEYS = ['tokens', 'client', 'verifier', 'discovery', 'dpop-key'] as const;
+
+/** How long a 401 waits for a renewal another request began before renewing itself. */
+const RENEWAL_WAIT_MS = 10_000;
 type Key = (typeof KEYS)[number];
 
 /** Dynamically registered clients, one per authorization server (client ids are unique to their issuer). */
@@ -99,6 +103,8 @@ export class WorkbenchOAuthProvider implements OAuthClientProvider {
   private stepUp = false;
 
   private readonly discovered: DiscoveredServer = {};
+  /** The authorization server's answer to the last refused token request of a grant without a browser. */
+  private refusal: { error: string; error_description?: string } | undefined;
   private dpopSession: Promise<DpopSession> | undefined;
   /** Set for `private_key_jwt`: the SDK then calls it instead of its own client authentication. */
   readonly addClientAuthentication?: AddClientAuthentication;
@@ -193,7 +199,26 @@ export class WorkbenchOAuthProvider implements OAuthClientProvider {
 
   /** The grant's token request for the grants without a browser (SDK hook); undefined: authorization code. */
   prepareTokenRequest(scope?: string): Promise<URLSearchParams | undefined> {
+    this.refusal = undefined;
     return machineTokenRequest(this.settings, scope, this.discovered);
+  }
+
+  /**
+   * The transport saw the token endpoint refuse a request (its error body). For the grants
+   * without a browser the SDK would discard the credentials and send the same request again;
+   * SEP-1933 wants a refusal surfaced, not retried, so `invalidateCredentials` then throws it.
+   */
+  noteTokenRefusal(body: string): void {
+    if (grantTypeOf(this.settings) === 'authorization_code') return;
+    try {
+      const answer = JSON.parse(body) as { error?: unknown; error_description?: unknown };
+      // A nonce challenge is answered by the SDK itself (RFC 9449 §8): not a refusal.
+      if (typeof answer.error === 'string' && answer.error !== 'use_dpop_nonce') {
+        this.refusal = { error: answer.error, error_description: typeof answer.error_description === 'string' ? answer.error_description : undefined };
+      }
+    } catch {
+      // Not an OAuth error body: the SDK reports it as it is.
+    }
   }
 
   /** Called by the SDK after discovery: the enterprise grant's ID-JAG is issued for this audience… */
@@ -214,13 +239,33 @@ export class WorkbenchOAuthProvider implements OAuthClientProvider {
   }
 
   /**
-   * The server answered 401 to a request that carried a token: the token may be fine, but the
-   * server may have moved to another authorization server (SEP-2352). Cached discovery is
-   * dropped so that the coming `auth()` reads the protected-resource metadata again.
+   * The server answered 401 to a request that carried `token`. Returns a newer token to send the
+   * request again with when another request has renewed meanwhile (or does within a few
+   * seconds), so that concurrent 401s do not start concurrent renewals: with rotating refresh
+   * tokens the second refresh would spend a used token and end in "sign in again". The request
+   * that renews drops cached discovery first: the server may have moved to another
+   * authorization server (SEP-2352), so the coming `auth()` reads its metadata again.
    */
-  async forgetDiscovery(): Promise<void> {
+  async afterUnauthorized(token: string): Promise<string | undefined> {
+    const newer = async () => {
+      const current = (await this.tokens())?.access_token;
+      return current && current !== token ? current : undefined;
+    };
+    const already = await newer();
+    if (already) return already;
+    const renewal = this.renewal;
+    if (renewal && renewal.token === token && Date.now() - renewal.started < RENEWAL_WAIT_MS) {
+      await Promise.race([renewal.done, new Promise((r) => setTimeout(r, RENEWAL_WAIT_MS))]);
+      return newer();
+    }
+    let finish!: () => void;
+    this.renewal = { token, started: Date.now(), done: new Promise<void>((r) => (finish = r)), finish };
     await this.invalidateCredentials('discovery');
+    return undefined;
   }
+
+  /** A renewal begun by `afterUnauthorized` that concurrent 401s wait for. */
+  private renewal: { token: string; started: number; done: Promise<void>; finish(): void } | undefined;
 
   async tokens(): Promise<OAuthTokens | undefined> {
     const tokens = await this.read<OAuthTokens>('tokens');
@@ -231,7 +276,10 @@ export class WorkbenchOAuthProvider implements OAuthClientProvider {
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
     this.stepUp = false;
+    this.refusal = undefined;
     await this.write('tokens', tokens);
+    this.renewal?.finish();
+    this.renewal = undefined;
   }
 
   /** The server wants scopes the current token lacks (403 insufficient_scope): refreshing will not do. */
@@ -325,6 +373,12 @@ export class WorkbenchOAuthProvider implements OAuthClientProvider {
   }
 
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
+    const refusal = this.refusal;
+    if (refusal && (scope === 'client' || scope === 'tokens')) {
+      // The SDK's auth() is about to retry a refused grant without a browser: surface it instead.
+      this.refusal = undefined;
+      throw OAuthError.fromResponse(refusal);
+    }
     const keys: Key[] = scope === 'all' ? [...KEYS] : [scope];
     if (scope === 'all') this.dpopSession = undefined;
     await Promise.all(keys.map((k) => this.options.store.delete(this.key(k))));

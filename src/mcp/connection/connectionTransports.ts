@@ -192,10 +192,24 @@ export class SessionOpener {
     // server (SEP-2352): cached discovery goes before the SDK's auth() runs, so it looks again.
     // (This fetch also carries discovery and token requests: only the server's own URL counts.)
     const fetchFn: typeof fetch | undefined = authProvider && (async (input, init) => {
-      const response = await fetch(input, init);
+      let response = await fetch(input, init);
       const challenge = response.headers.get('www-authenticate') ?? '';
       if (response.status === 403 && /insufficient_scope/.test(challenge)) authProvider.requireNewAuthorization();
-      if (response.status === 401 && !/use_dpop_nonce/.test(challenge) && carriesToken(init) && sameEndpoint(input, url)) await authProvider.forgetDiscovery();
+      const sent = accessToken(init);
+      if (response.status === 401 && !/use_dpop_nonce/.test(challenge) && sent && sameEndpoint(input, url)) {
+        // Another request renewed the token meanwhile: send this one again with it, no second
+        // renewal. Not below the SDK's DPoP layer: a proof is bound to the token it came with.
+        const newer = await authProvider.afterUnauthorized(sent.token);
+        if (newer && sent.scheme === 'bearer') {
+          await response.body?.cancel();
+          const headers = new Headers(init?.headers);
+          headers.set('authorization', `Bearer ${newer}`);
+          response = await fetch(input, { ...init, headers });
+        }
+      }
+      if (!response.ok && isTokenRequest(init)) {
+        authProvider.noteTokenRefusal(await response.clone().text().catch(() => ''));
+      }
       return response;
     });
     return kind === 'sse'
@@ -356,10 +370,15 @@ function httpStatusOf(error: unknown): number | undefined {
   return cause && cause !== error ? httpStatusOf(cause) : undefined;
 }
 
-/** Whether a request carries an access token (Bearer or DPoP scheme). */
-function carriesToken(init: RequestInit | undefined): boolean {
-  const value = new Headers(init?.headers).get('authorization') ?? '';
-  return /^(bearer|dpop)\s/i.test(value);
+/** A token endpoint request: a form POST with a `grant_type`. */
+function isTokenRequest(init: RequestInit | undefined): boolean {
+  return init?.method === 'POST' && init.body instanceof URLSearchParams && init.body.has('grant_type');
+}
+
+/** The access token a request carries, and its scheme. */
+function accessToken(init: RequestInit | undefined): { scheme: 'bearer' | 'dpop'; token: string } | undefined {
+  const match = /^(bearer|dpop)\s+(.+)$/i.exec(new Headers(init?.headers).get('authorization') ?? '');
+  return match ? { scheme: match[1].toLowerCase() as 'bearer' | 'dpop', token: match[2] } : undefined;
 }
 
 function sameEndpoint(input: string | URL | Request, url: URL): boolean {

@@ -93,6 +93,16 @@ describe('McpServerConnection with OAuth', function () {
     assert.equal(browserVisits.length, 1);
   });
 
+  it('concurrent requests that meet an expired token renew it once (refresh tokens rotate)', async () => {
+    const { c, fixture: f } = await setUp();
+    await c.signIn();
+    f.expireAccessTokens();
+    const results = await Promise.all(['a', 'b', 'c'].map((text) => c.callTool('echo', { text })));
+    assert.deepEqual(results.map(textOf), ['echo: a', 'echo: b', 'echo: c']);
+    assert.equal(f.stats.tokenRequests.filter((t) => t.grantType === 'refresh_token').length, 1);
+    assert.equal(c.state.kind, 'running');
+  });
+
   it('sign-out forgets tokens and the registration; the next start needs sign-in again', async () => {
     const { c, store, fixture: f } = await setUp();
     await c.signIn();
@@ -179,9 +189,10 @@ describe('McpServerConnection with OAuth', function () {
     });
 
     it('a wrong secret ends in an error that says the authorization server refused the client', async () => {
-      const { c } = await setUp({ oauth: { ...oauth, clientSecret: 'wrong' }, clientCredentials: machine });
+      const { c, fixture: f } = await setUp({ oauth: { ...oauth, clientSecret: 'wrong' }, clientCredentials: machine });
       await c.start();
       assert.equal(c.state.kind, 'error', JSON.stringify(c.state));
+      assert.equal(f.stats.tokenRequests.length, 1, 'a refused grant is surfaced, not sent again (SEP-1933)');
       assert.match(JSON.stringify(c.state), /authorization server refused the token request .*invalid_client.*Check \\"oauth\\"/);
     });
 
