@@ -42,12 +42,14 @@ export class SecretOAuthStore implements OAuthStore {
     this.noteCredentials(value);
     await this.secrets.store(`mcpWorkbench.oauth/${key}`, JSON.stringify(value));
   }
-  private noteCredentials(value: unknown): void {
+  /** `depth` 1: registered clients are kept as `{ [issuer]: client }`. */
+  private noteCredentials(value: unknown, depth = 1): void {
     if (!value || typeof value !== 'object') return;
     const v = value as Record<string, unknown>;
     for (const field of ['access_token', 'refresh_token', 'id_token', 'client_secret']) {
       if (typeof v[field] === 'string') this.onCredential(v[field] as string);
     }
+    if (depth > 0) for (const nested of Object.values(v)) this.noteCredentials(nested, depth - 1);
   }
   async delete(key: string): Promise<void> {
     await this.secrets.delete(`mcpWorkbench.oauth/${key}`);

@@ -4,12 +4,13 @@
  * inputs), and habits that hurt (plain http, secrets written into the file).
  */
 import * as path from 'node:path';
-import type * as jsonc from 'jsonc-parser';
+import * as jsonc from 'jsonc-parser';
 import { Diagnostic, DiagnosticSeverity, DiagnosticTag, type Range } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { resolveCommand } from '../mcp/process/commandResolution';
 import { resolveString, type VariableContext } from '../config/common/variables';
 import type { ConfigProblem } from '../config/common/serverConfig';
+import { OAUTH_SECRET_FIELDS } from '../config/common/oauthConfig';
 import { serverField, serverString, slug, freeInputId, type ConfigModel, type ServerNode } from './configModel';
 import { DIAGNOSTIC_SOURCE, DiagnosticCode, type DiagnosticCodeValue, type InputUndefinedData, type SecretLiteralData, type VariableUnknownData } from './diagnosticCodes';
 import type { LanguageContext } from './serverContext';
@@ -184,6 +185,16 @@ function checkSecrets(model: ConfigModel, server: ServerNode, add: Add, range: (
       add(range(v.offset, v.offset + v.length), DiagnosticSeverity.Warning, DiagnosticCode.secretLiteral,
         `"${fieldName}.${key}" looks like a secret written into the file, where it can be committed or shared. Use an input: "${secret.prefix}\${input:${data.suggestedId}}" with "password": true keeps it in VS Code's secret storage.`, data);
     }
+  }  // Every `oauth` secret field holds a secret, whatever it looks like: any literal value is one.
+  const oauth = serverField(server, 'oauth');
+  if (oauth?.value.type !== 'object') return;
+  for (const path of OAUTH_SECRET_FIELDS) {
+    const node = jsonc.findNodeAtLocation(oauth.value, path.split('.'));
+    if (node?.type !== 'string' || /\$\{[^}]+\}/.test(String(node.value)) || String(node.value) === '') continue;
+    const key = path.split('.').pop()!;
+    const data: SecretLiteralData = { server: server.name, field: 'oauth', key: path, prefix: '', suggestedId: freeInputId(model, slug(`${server.name}-${key}`)) };
+    add(range(node.offset, node.offset + node.length), DiagnosticSeverity.Warning, DiagnosticCode.secretLiteral,
+      `"oauth.${path}" is written into the file, where it can be committed or shared. Use an input: "\${input:${data.suggestedId}}" with "password": true keeps it in VS Code's secret storage.`, data);
   }
 }
 

@@ -32,7 +32,8 @@ export const DIAGNOSTIC_SOURCE = 'MCP';
 /** `data` of diagnostics that carry what their quick fix needs. */
 export interface SecretLiteralData {
   server: string;
-  field: 'env' | 'headers';
+  field: 'env' | 'headers' | 'oauth';
+  /** The key in `field` (a dotted path under `oauth`, e.g. `idp.clientSecret`). */
   key: string;
   /** Text kept in front of the secret (e.g. `Bearer `); empty when the whole value is the secret. */
   prefix: string;

@@ -30,7 +30,7 @@ import { errorText, type ConnectionHost, type ServerLog } from '../../src/mcp/co
 import { DEFAULT_TIMEOUTS } from '../../src/config/common/serverConfig';
 import { formatTrace } from '../../src/mcp/trace';
 import type { ServerDefinition } from '../../src/config/common/launchDefinition';
-import type { OAuthSettings } from '../../src/config/common/serverConfig';
+import { oauthSecrets, type OAuthSettings } from '../../src/config/common/oauthConfig';
 import { MemoryOAuthStore, WorkbenchOAuthProvider, followAuthorizationHeadlessly } from '../../src/mcp/auth/oauthProvider';
 import type { Tool } from '@modelcontextprotocol/client';
 import { headlessClientFeatures } from '../../src/mcp/clientFeatures';
@@ -86,9 +86,7 @@ async function main(): Promise<number> {
   const context = parseContext(process.env.MCP_CONFORMANCE_CONTEXT);
   // Only the keys, never the values: the context may carry a client secret.
   if (context) say(`context keys: ${Object.keys(context).join(', ')}`);
-  const oauth: OAuthSettings | undefined = typeof context?.client_id === 'string'
-    ? { clientId: context.client_id, clientSecret: typeof context.client_secret === 'string' ? context.client_secret : undefined }
-    : undefined;
+  const oauth = oauthSettingsFor(scenario, context);
 
   const definition: ServerDefinition = {
     id: 'user/conformance',
@@ -100,7 +98,7 @@ async function main(): Promise<number> {
     launch: { type: 'http', url, headers: {}, ...(oauth ? { oauth } : {}) },
     // The extension's default: probe with server/discover, fall back to initialize.
     protocolEra: 'auto',
-    secrets: oauth?.clientSecret ? [oauth.clientSecret] : [],
+    secrets: oauthSecrets(oauth),
   };
   const store = new MemoryOAuthStore();
   // The same host policy as the extension, minus VS Code: no roots, the extension's default
@@ -152,6 +150,38 @@ async function main(): Promise<number> {
     await connection.stop().catch((error) => say(`stop failed: ${errorText(error)}`));
   }
   return ok ? 0 : 1;
+}
+
+/**
+ * The `oauth` field a user would write for the scenario: the context plays the user's config
+ * (client id, secrets, keys, tokens), as a `.vscode/mcp.json` entry with `${input:…}` values
+ * would after resolution. Scenarios without a context use the default (authorization code with
+ * CIMD or dynamic registration); the DPoP ones are servers the user marked `"dpop": true`.
+ */
+function oauthSettingsFor(scenario: string, context: Record<string, unknown> | undefined): OAuthSettings | undefined {
+  const text = (key: string) => (typeof context?.[key] === 'string' ? (context[key] as string) : undefined);
+  switch (scenario) {
+    case 'auth/dpop':
+    case 'auth/dpop-nonce':
+      return { dpop: true };
+    case 'auth/client-credentials-basic':
+      return { grantType: 'client_credentials', clientId: text('client_id'), clientSecret: text('client_secret'), tokenEndpointAuthMethod: 'client_secret_basic' };
+    case 'auth/client-credentials-jwt':
+      return { grantType: 'client_credentials', clientId: text('client_id'), privateKey: text('private_key_pem'), signingAlgorithm: text('signing_algorithm'), tokenEndpointAuthMethod: 'private_key_jwt' };
+    case 'auth/wif-jwt-bearer':
+      return { grantType: 'jwt_bearer', clientId: text('client_id'), assertion: text('valid_jwt'), tokenEndpointAuthMethod: 'none' };
+    case 'auth/enterprise-managed-authorization':
+      return {
+        grantType: 'enterprise_managed',
+        clientId: text('client_id'),
+        clientSecret: text('client_secret'),
+        tokenEndpointAuthMethod: 'client_secret_basic',
+        idp: { issuer: text('idp_issuer'), tokenEndpoint: text('idp_token_endpoint'), clientId: text('idp_client_id'), idToken: text('idp_id_token') },
+      };
+    default:
+      // auth/pre-registration: a client registered beforehand, pinned to its issuer.
+      return text('client_id') ? { clientId: text('client_id'), clientSecret: text('client_secret'), issuer: text('issuer') } : undefined;
+  }
 }
 
 function parseContext(text: string | undefined): Record<string, unknown> | undefined {

@@ -8,6 +8,7 @@ import { assignLabels, parseEnvFile, type Launch, type ServerDefinition, type Se
 import { mergeTimeouts, positionAt, type InputDefinition, type ParsedConfig, type ProtocolEraSetting, type ServerEntry, type TimeoutSettings } from './serverConfig';
 import { isSecretHeaderName, SECRET_ENV } from './secretNames';
 import { envNamesUsed, inputIdsUsed, resolveEntry, type VariableContext } from './variables';
+import { OAUTH_SECRET_FIELDS, oauthField, oauthSecrets } from './oauthConfig';
 
 export interface ConfigDocument {
   /** Source without `line`; each server's line is filled in here. */
@@ -93,7 +94,11 @@ export function buildDefinitions(docs: readonly ConfigDocument[], ctx: BuildCont
         for (const [k, v] of Object.entries(entry.env ?? {})) if (v && SECRET_ENV.test(k)) secrets.push(v);
       } else {
         launch = { type: entry.type, url: entry.url!, headers: entry.headers ?? {}, ...(entry.oauth ? { oauth: entry.oauth } : {}) };
-        if (entry.oauth?.clientSecret) secrets.push(entry.oauth.clientSecret);
+        secrets.push(...oauthSecrets(entry.oauth));
+        for (const field of OAUTH_SECRET_FIELDS) {
+          for (const name of envNamesUsed(raw.oauth && oauthField(raw.oauth, field))) secrets.push(ctx.env[name] ?? '');
+        }
+        if (doc.source.scope === 'workspace') realErrors.push(...workspaceSecretRouting(raw));
         for (const [k, v] of Object.entries(entry.headers ?? {})) {
           if (isSecretHeaderName(k)) secrets.push(v, v.replace(/^(Bearer|Basic|Token)\s+/i, ''));
         }
@@ -125,7 +130,30 @@ export function envFileSecrets(text: string): string[] {
   return Object.values(parseEnvFile(text)).filter(Boolean);
 }
 
-/** Whether `${input:id}` is used in a header or the URL, where its value travels as a credential. */
+/**
+ * A workspace file may reference a secret, not route one. Its `${input:…}` values are its own
+ * (typed for this file, kept in secret storage per file), but the environment and files on
+ * disk hold secrets meant for other places: a workspace that could put them into `oauth` would
+ * choose where they go (its server names the authorization server), so it may not.
+ */
+export function workspaceSecretRouting(entry: ServerEntry): string[] {
+  const o = entry.oauth;
+  if (!o) return [];
+  const problems: string[] = [];
+  for (const field of OAUTH_SECRET_FIELDS) {
+    const value = oauthField(o, field);
+    if (value && /\$\{(env:|userHome|workspaceFolder)/.test(value)) {
+      problems.push(`"oauth.${field}" may not read \${env:…} or a path in a workspace file: a workspace may use a secret you typed for it (\${input:…}), not one from your environment. Use an input, or define the server in your user settings (mcpWorkbench.servers).`);
+    }
+  }
+  if (o.assertionFile) {
+    problems.push('"oauth.assertionFile" is not read from a workspace file: a workspace may not send the contents of a file on your machine to an authorization server it names. Use an input, or define the server in your user settings (mcpWorkbench.servers).');
+  }
+  return problems;
+}
+
+/** Whether `${input:id}` is used in a header, the URL or an `oauth` secret, where its value travels as a credential. */
 function inputInCredentials(entry: ServerEntry, id: string): boolean {
-  return [...Object.values(entry.headers ?? {}), entry.url ?? ''].some((text) => text.includes(`\${input:${id}}`));
+  const oauth = entry.oauth ? OAUTH_SECRET_FIELDS.map((f) => oauthField(entry.oauth!, f) ?? '') : [];
+  return [...Object.values(entry.headers ?? {}), entry.url ?? '', ...oauth].some((text) => text.includes(`\${input:${id}}`));
 }

@@ -11,6 +11,9 @@
  */
 import * as jsonc from 'jsonc-parser';
 import { excessiveNesting, MAX_NESTING } from './jsonNesting';
+import { parseOAuth, type OAuthSettings } from './oauthConfig';
+
+export type { OAuthSettings };
 
 export type TransportType = 'stdio' | 'http' | 'sse';
 
@@ -71,21 +74,6 @@ export interface ServerEntry {
 export interface DevSettings {
   watch?: string[];
   debug?: { type?: 'node' | 'debugpy' };
-}
-
-/**
- * The `oauth` field of an `http`/`sse` server. Everything is optional: without it the client
- * uses a Client ID Metadata Document or dynamic client registration, as the server supports.
- */
-export interface OAuthSettings {
-  /** A client id registered with the authorization server beforehand. */
-  clientId?: string;
-  /** Its secret, for confidential clients (use an `${input:…}` with `"password": true`). */
-  clientSecret?: string;
-  /** Scopes to ask for when neither the server's challenge nor its metadata names any. */
-  scopes?: string[];
-  /** The redirect URI registered for `clientId`; a loopback `http://127.0.0.1:<port>/…` runs a local listener. */
-  redirectUri?: string;
 }
 
 export interface InputDefinition {
@@ -389,38 +377,6 @@ function parseTimeouts(raw: unknown, name: string, node: jsonc.Node, problems: C
       else problems.push(problemAt(child, 'error', `"timeouts.${k}" must be a number of seconds (0 or more).`));
     } else {
       problems.push(problemAt(child, 'warning', `Unknown timeout "${k}": use connect, request, resetOnProgress or maxTotal.`));
-    }
-  }
-  return out;
-}
-
-function parseOAuth(raw: unknown, name: string, node: jsonc.Node, problems: ConfigProblem[]): OAuthSettings | undefined {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    problems.push(problemAt(node, 'error', `"oauth" of server "${name}" must be an object.`));
-    return undefined;
-  }
-  const out: OAuthSettings = {};
-  for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
-    const child = jsonc.findNodeAtLocation(node, [k]) ?? node;
-    if (k === 'clientId' || k === 'clientSecret' || k === 'redirectUri') {
-      if (typeof v === 'string' && v !== '') out[k] = v;
-      else problems.push(problemAt(child, 'error', `"oauth.${k}" of server "${name}" must be a non-empty string.`));
-    } else if (k === 'scopes') {
-      if (Array.isArray(v) && v.every((x) => typeof x === 'string')) out.scopes = v as string[];
-      else problems.push(problemAt(child, 'error', `"oauth.scopes" of server "${name}" must be an array of strings.`));
-    } else {
-      problems.push(problemAt(child, 'warning', `Unknown "oauth" field "${k}": use clientId, clientSecret, scopes or redirectUri.`));
-    }
-  }
-  if (out.clientSecret && !out.clientId) {
-    problems.push(problemAt(node, 'warning', `"oauth.clientSecret" of server "${name}" is ignored without "oauth.clientId".`));
-  }
-  if (out.redirectUri) {
-    try {
-      new URL(out.redirectUri);
-    } catch {
-      problems.push(problemAt(jsonc.findNodeAtLocation(node, ['redirectUri']) ?? node, 'error', `"oauth.redirectUri" of server "${name}" is not a valid URL.`));
-      delete out.redirectUri;
     }
   }
   return out;

@@ -3,6 +3,7 @@
  * paths, the environment and any input values it already has.
  */
 import type { ServerEntry } from './serverConfig';
+import { mapOAuthStrings, oauthStrings } from './oauthConfig';
 
 export interface VariableContext {
   /** The folder the config file belongs to (its `${workspaceFolder}`), if any. */
@@ -94,13 +95,7 @@ export function resolveEntry(entry: ServerEntry, ctx: VariableContext): { entry:
     cwd: entry.cwd !== undefined ? r(entry.cwd) : undefined,
     url: entry.url !== undefined ? r(entry.url) : undefined,
     headers: mapValues(entry.headers),
-    oauth: entry.oauth && {
-      ...entry.oauth,
-      clientId: entry.oauth.clientId !== undefined ? r(entry.oauth.clientId) : undefined,
-      clientSecret: entry.oauth.clientSecret !== undefined ? r(entry.oauth.clientSecret) : undefined,
-      redirectUri: entry.oauth.redirectUri !== undefined ? r(entry.oauth.redirectUri) : undefined,
-      scopes: entry.oauth.scopes?.map(r),
-    },
+    oauth: entry.oauth && mapOAuthStrings(entry.oauth, r),
   };
   return { entry: resolved, errors: [...new Set(errors)] };
 }
@@ -109,6 +104,6 @@ function entryStrings(entry: ServerEntry): string[] {
   return [
     entry.command, ...(entry.args ?? []), entry.envFile, entry.cwd, entry.url,
     ...Object.values(entry.env ?? {}), ...Object.values(entry.headers ?? {}),
-    entry.oauth?.clientId, entry.oauth?.clientSecret, entry.oauth?.redirectUri, ...(entry.oauth?.scopes ?? []),
+    ...oauthStrings(entry.oauth),
   ].filter((s): s is string => typeof s === 'string');
 }

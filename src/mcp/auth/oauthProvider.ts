@@ -1,19 +1,28 @@
 /**
- * The OAuth client of one MCP server (authorization spec 2025-11-25), on the SDK's
+ * The OAuth client of one MCP server (MCP authorization 2025-11-25 and 2026-07-28), on the SDK's
  * `OAuthClientProvider` contract. The SDK's `auth()` does discovery (RFC 9728 protected-resource
  * metadata, RFC 8414 / OIDC authorization-server metadata with the 2025-03-26 fallbacks), client
- * identity (CIMD, dynamic registration), PKCE, the `resource` parameter, refresh and step-up
- * scopes. This class supplies what it leaves to a host: where credentials are kept, the
- * pre-registered client from config, the client's metadata, the `state` check, and how the
- * user's browser is sent to the authorization URL and the code comes back.
+ * identity (CIMD, dynamic registration), PKCE, the `resource` parameter, refresh, step-up
+ * scopes and DPoP proofs. This class supplies what it leaves to a host: where credentials are
+ * kept (client registrations per issuer, SEP-2352), the configured client and grant (`oauth` of
+ * the server entry: authorization code, client credentials, JWT bearer, enterprise-managed; see
+ * machineGrants.ts), which authorization server configured credentials may go to
+ * (credentialBinding.ts), the DPoP key, the `state` check, and how the user's browser is sent to
+ * the authorization URL and the code comes back.
  *
  * No `vscode` import: the extension backs the store with SecretStorage, tests and the
  * conformance client with memory.
  */
 import { randomBytes } from 'node:crypto';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthClientProvider, OAuthDiscoveryState, OAuthTokens } from '@modelcontextprotocol/client';
-import type { OAuthSettings } from '../../config/common/serverConfig';
+import { OAuthError } from '@modelcontextprotocol/client';
+import type {
+  AddClientAuthentication, DpopSession, OAuthClientInformationContext, OAuthClientInformationMixed, OAuthClientMetadata, OAuthClientProvider, OAuthDiscoveryState, OAuthTokens,
+} from '@modelcontextprotocol/client';
+import { authMethodOf, grantTypeOf, type OAuthSettings } from '../../config/common/oauthConfig';
 import { checkExternalUrl } from '../../shared/common/urlSafety';
+import { checkCredentialIssuer, releaseCredentialBindings } from './credentialBinding';
+import { loadDpopSession, type StoredDpopKey } from './dpopKey';
+import { grantTypesFor, machineTokenRequest, privateKeyJwtAuthentication, type DiscoveredServer } from './machineGrants';
 
 export type { OAuthSettings };
 
@@ -68,8 +77,14 @@ export interface WorkbenchOAuthOptions {
   clientUri?: string;
 }
 
-const KEYS = ['tokens', 'client', 'verifier', 'discovery'] as const;
+const KEYS = ['tokens', 'client', 'verifier', 'discovery', 'dpop-key'] as const;
+
+/** How long a 401 waits for a renewal another request began before renewing itself. */
+const RENEWAL_WAIT_MS = 10_000;
 type Key = (typeof KEYS)[number];
+
+/** Dynamically registered clients, one per authorization server (client ids are unique to their issuer). */
+type ClientsByIssuer = Record<string, OAuthClientInformationMixed>;
 
 export class OAuthAuthorizationError extends Error {
   constructor(message: string) {
@@ -87,59 +102,170 @@ export class WorkbenchOAuthProvider implements OAuthClientProvider {
   private flightVerifier: string | undefined;
   private stepUp = false;
 
-  constructor(private readonly options: WorkbenchOAuthOptions) {}
+  private readonly discovered: DiscoveredServer = {};
+  /** The authorization server's answer to the last refused token request of a grant without a browser. */
+  private refusal: { error: string; error_description?: string } | undefined;
+  private dpopSession: Promise<DpopSession> | undefined;
+  /** Set for `private_key_jwt`: the SDK then calls it instead of its own client authentication. */
+  readonly addClientAuthentication?: AddClientAuthentication;
 
-  get redirectUrl(): string {
-    return this.options.redirectUrl;
+  constructor(private readonly options: WorkbenchOAuthOptions) {
+    if (options.settings?.clientId && authMethodOf(options.settings) === 'private_key_jwt' && options.settings.privateKey) {
+      this.addClientAuthentication = privateKeyJwtAuthentication(options.settings);
+    }
+  }
+
+  private get settings(): OAuthSettings {
+    return this.options.settings ?? {};
+  }
+
+  /** Undefined for the grants that need no browser: the SDK then asks for a token directly. */
+  get redirectUrl(): string | undefined {
+    return grantTypeOf(this.settings) === 'authorization_code' ? this.options.redirectUrl : undefined;
   }
 
   get clientMetadataUrl(): string | undefined {
-    return this.options.clientMetadataUrl;
+    return grantTypeOf(this.settings) === 'authorization_code' ? this.options.clientMetadataUrl : undefined;
   }
 
   get clientMetadata(): OAuthClientMetadata {
-    const settings = this.options.settings;
+    const settings = this.settings;
+    const interactive = grantTypeOf(settings) === 'authorization_code';
     return {
       client_name: this.options.clientName ?? 'MCP Workbench',
       client_uri: this.options.clientUri,
-      redirect_uris: [this.options.redirectUrl],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
+      redirect_uris: interactive ? [this.options.redirectUrl] : [],
+      grant_types: grantTypesFor(grantTypeOf(settings)),
+      response_types: interactive ? ['code'] : [],
       // A desktop app cannot keep a secret (RFC 8252): a public client unless config gives one.
-      token_endpoint_auth_method: settings?.clientId && settings.clientSecret ? 'client_secret_basic' : 'none',
-      scope: settings?.scopes?.length ? settings.scopes.join(' ') : undefined,
+      token_endpoint_auth_method: settings.clientId ? authMethodOf(settings) : 'none',
+      scope: settings.scopes?.length ? settings.scopes.join(' ') : undefined,
     };
   }
 
   /** Whether the client identity comes from config (never stored, never re-registered). */
   get preRegistered(): boolean {
-    return !!this.options.settings?.clientId;
+    return !!this.settings.clientId;
   }
 
   state(): string {
     return randomBytes(24).toString('base64url');
   }
 
-  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
-    const settings = this.options.settings;
-    if (settings?.clientId) {
-      const stored = await this.read<OAuthClientInformationMixed>('client');
-      // The SDK stamps the pre-registered client with the authorization server that accepted it.
-      const base = stored?.client_id === settings.clientId ? stored : { client_id: settings.clientId };
-      return settings.clientSecret ? { ...base, client_secret: settings.clientSecret } : base;
+  /**
+   * The client at the authorization server `ctx.issuer`. A configured client is checked first:
+   * its credentials go only to the issuer they are pinned or bound to (credentialBinding.ts).
+   * Registered clients are kept per issuer, so a server that moves to another authorization
+   * server gets a new registration there and the old one is never sent to it (SEP-2352).
+   */
+  async clientInformation(ctx?: OAuthClientInformationContext): Promise<OAuthClientInformationMixed | undefined> {
+    const settings = this.settings;
+    if (settings.clientId) {
+      if (ctx?.issuer) await checkCredentialIssuer(this.options.store, settings, ctx.issuer);
+      const method = authMethodOf(settings);
+      const secret = method === 'client_secret_basic' || method === 'client_secret_post' ? settings.clientSecret : undefined;
+      return {
+        client_id: settings.clientId,
+        ...(secret ? { client_secret: secret } : {}),
+        ...(settings.tokenEndpointAuthMethod ? { token_endpoint_auth_method: settings.tokenEndpointAuthMethod } : {}),
+        // The SDK's stamp: these credentials belong to the issuer just checked (or pinned).
+        ...(ctx?.issuer ?? settings.issuer ? { issuer: ctx?.issuer ?? settings.issuer } : {}),
+      } as OAuthClientInformationMixed;
     }
-    return this.read('client');
+    const clients = await this.registeredClients();
+    if (ctx?.issuer) return clients[ctx.issuer] ?? clients[ctx.issuer.replace(/\/$/, '')] ?? clients[`${ctx.issuer.replace(/\/$/, '')}/`];
+    return Object.values(clients).pop();
   }
 
-  async saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
-    if (this.preRegistered) {
-      // A configured secret stays in config: only the binding to the issuer is kept.
-      const { client_secret: _secret, ...rest } = info;
-      await this.write('client', rest);
-    } else {
-      await this.write('client', info);
+  async saveClientInformation(info: OAuthClientInformationMixed, ctx?: OAuthClientInformationContext): Promise<void> {
+    // A configured client is never stored: config stays its only source.
+    if (this.preRegistered) return;
+    const issuer = ctx?.issuer ?? (info as { issuer?: string }).issuer ?? '';
+    const clients = await this.registeredClients();
+    delete clients[issuer];
+    await this.write('client', { ...clients, [issuer]: info });
+  }
+
+  private async registeredClients(): Promise<ClientsByIssuer> {
+    const stored = await this.read<ClientsByIssuer | OAuthClientInformationMixed>('client');
+    if (!stored) return {};
+    // Before registrations were kept per issuer, one client was stored as is.
+    if (typeof (stored as OAuthClientInformationMixed).client_id === 'string') {
+      const legacy = stored as OAuthClientInformationMixed & { issuer?: string };
+      return { [legacy.issuer ?? '']: legacy };
+    }
+    return { ...(stored as ClientsByIssuer) };
+  }
+
+  /** The grant's token request for the grants without a browser (SDK hook); undefined: authorization code. */
+  prepareTokenRequest(scope?: string): Promise<URLSearchParams | undefined> {
+    this.refusal = undefined;
+    return machineTokenRequest(this.settings, scope, this.discovered);
+  }
+
+  /**
+   * The transport saw the token endpoint refuse a request (its error body). For the grants
+   * without a browser the SDK would discard the credentials and send the same request again;
+   * SEP-1933 wants a refusal surfaced, not retried, so `invalidateCredentials` then throws it.
+   */
+  noteTokenRefusal(body: string): void {
+    if (grantTypeOf(this.settings) === 'authorization_code') return;
+    try {
+      const answer = JSON.parse(body) as { error?: unknown; error_description?: unknown };
+      // A nonce challenge is answered by the SDK itself (RFC 9449 §8): not a refusal.
+      if (typeof answer.error === 'string' && answer.error !== 'use_dpop_nonce') {
+        this.refusal = { error: answer.error, error_description: typeof answer.error_description === 'string' ? answer.error_description : undefined };
+      }
+    } catch {
+      // Not an OAuth error body: the SDK reports it as it is.
     }
   }
+
+  /** Called by the SDK after discovery: the enterprise grant's ID-JAG is issued for this audience… */
+  saveAuthorizationServerUrl(url: string): void {
+    this.discovered.authorizationServer = url;
+  }
+
+  /** …and this resource. */
+  saveResourceUrl(url: string): void {
+    this.discovered.resource = url;
+  }
+
+  /** DPoP (`oauth.dpop`): one key per server, stored with the tokens bound to it. */
+  async dpop(): Promise<DpopSession | undefined> {
+    if (!this.settings.dpop) return undefined;
+    this.dpopSession ??= (async () => loadDpopSession(await this.read<StoredDpopKey>('dpop-key'), (key) => this.write('dpop-key', key)))();
+    return this.dpopSession;
+  }
+
+  /**
+   * The server answered 401 to a request that carried `token`. Returns a newer token to send the
+   * request again with when another request has renewed meanwhile (or does within a few
+   * seconds), so that concurrent 401s do not start concurrent renewals: with rotating refresh
+   * tokens the second refresh would spend a used token and end in "sign in again". The request
+   * that renews drops cached discovery first: the server may have moved to another
+   * authorization server (SEP-2352), so the coming `auth()` reads its metadata again.
+   */
+  async afterUnauthorized(token: string): Promise<string | undefined> {
+    const newer = async () => {
+      const current = (await this.tokens())?.access_token;
+      return current && current !== token ? current : undefined;
+    };
+    const already = await newer();
+    if (already) return already;
+    const renewal = this.renewal;
+    if (renewal && renewal.token === token && Date.now() - renewal.started < RENEWAL_WAIT_MS) {
+      await Promise.race([renewal.done, new Promise((r) => setTimeout(r, RENEWAL_WAIT_MS))]);
+      return newer();
+    }
+    let finish!: () => void;
+    this.renewal = { token, started: Date.now(), done: new Promise<void>((r) => (finish = r)), finish };
+    await this.invalidateCredentials('discovery');
+    return undefined;
+  }
+
+  /** A renewal begun by `afterUnauthorized` that concurrent 401s wait for. */
+  private renewal: { token: string; started: number; done: Promise<void>; finish(): void } | undefined;
 
   async tokens(): Promise<OAuthTokens | undefined> {
     const tokens = await this.read<OAuthTokens>('tokens');
@@ -150,7 +276,10 @@ export class WorkbenchOAuthProvider implements OAuthClientProvider {
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
     this.stepUp = false;
+    this.refusal = undefined;
     await this.write('tokens', tokens);
+    this.renewal?.finish();
+    this.renewal = undefined;
   }
 
   /** The server wants scopes the current token lacks (403 insufficient_scope): refreshing will not do. */
@@ -244,15 +373,26 @@ export class WorkbenchOAuthProvider implements OAuthClientProvider {
   }
 
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
+    const refusal = this.refusal;
+    if (refusal && (scope === 'client' || scope === 'tokens')) {
+      // The SDK's auth() is about to retry a refused grant without a browser: surface it instead.
+      this.refusal = undefined;
+      throw OAuthError.fromResponse(refusal);
+    }
     const keys: Key[] = scope === 'all' ? [...KEYS] : [scope];
+    if (scope === 'all') this.dpopSession = undefined;
     await Promise.all(keys.map((k) => this.options.store.delete(this.key(k))));
   }
 
-  /** Sign-out: forgets tokens, the client registration and discovery for this server. */
+  /**
+   * Sign-out: forgets tokens, client registrations, discovery and the DPoP key for this server,
+   * and lets its configured credentials be bound to an authorization server anew.
+   */
   async signOut(): Promise<void> {
     this.pending = undefined;
     this.endAuthorization();
     await this.invalidateCredentials('all');
+    await releaseCredentialBindings(this.options.store, this.options.settings);
   }
 
   private key(name: Key): string {

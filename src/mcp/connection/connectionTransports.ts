@@ -8,6 +8,7 @@
 import * as readline from 'node:readline';
 import {
   Client,
+  OAuthError,
   SdkError,
   SdkErrorCode,
   SdkHttpError,
@@ -24,6 +25,7 @@ import { channelLevelFor, formatLogData } from '../../shared/common/logLevels';
 import { redactText } from '../../shared/common/redact';
 import { errorText, MAX_MESSAGE_SETTING, MODERN_PROTOCOL_VERSION, secondsToMs, ServerCrashedOnStart, ServerError, type ConnectionHost, type ListKind, type ProtocolEraSetting, type ServerLog } from './connectionTypes';
 import type { WorkbenchOAuthProvider } from '../auth/oauthProvider';
+import { CredentialBindingError } from '../auth/credentialBinding';
 import { planStdioSpawn, SpawnError, type StdioSpawnPlan } from '../process/stdioSpawn';
 import { descendantsOf, killProcesses, killTreeWindows } from '../process/processTree';
 import { MessageTooLargeError, OwnedStdioTransport } from '../process/ownedStdioTransport';
@@ -183,10 +185,29 @@ export class SessionOpener {
     const requestInit: RequestInit = { headers: launch.headers };
     const authProvider = this.owner.oauth();
     // The SDK answers 403 insufficient_scope with auth(), which prefers a refresh; a refresh
-    // cannot add scopes, so the provider is told to ask for a new authorization instead.
+    // cannot add scopes, so the provider is told to ask for a new authorization instead. A 401
+    // to a request that carried a token may mean the server moved to another authorization
+    // server (SEP-2352): cached discovery goes before the SDK's auth() runs, so it looks again.
+    // (This fetch also carries discovery and token requests: only the server's own URL counts.)
     const fetchFn: typeof fetch | undefined = authProvider && (async (input, init) => {
-      const response = await fetch(input, init);
-      if (response.status === 403 && /insufficient_scope/.test(response.headers.get('www-authenticate') ?? '')) authProvider.requireNewAuthorization();
+      let response = await fetch(input, init);
+      const challenge = response.headers.get('www-authenticate') ?? '';
+      if (response.status === 403 && /insufficient_scope/.test(challenge)) authProvider.requireNewAuthorization();
+      const sent = accessToken(init);
+      if (response.status === 401 && !/use_dpop_nonce/.test(challenge) && sent && sameEndpoint(input, url)) {
+        // Another request renewed the token meanwhile: send this one again with it, no second
+        // renewal. Not below the SDK's DPoP layer: a proof is bound to the token it came with.
+        const newer = await authProvider.afterUnauthorized(sent.token);
+        if (newer && sent.scheme === 'bearer') {
+          await response.body?.cancel();
+          const headers = new Headers(init?.headers);
+          headers.set('authorization', `Bearer ${newer}`);
+          response = await fetch(input, { ...init, headers });
+        }
+      }
+      if (!response.ok && isTokenRequest(init)) {
+        authProvider.noteTokenRefusal(await response.clone().text().catch(() => ''));
+      }
       return response;
     });
     return kind === 'sse'
@@ -285,6 +306,12 @@ export class SessionOpener {
     if (version) {
       return new ServerError(`Server "${name}" answered with protocol version "${version[1].trim()}", which this client does not support: update the server.`, text, error);
     }
+    if (error instanceof OAuthError) {
+      return new ServerError(`The authorization server refused the token request of server "${name}" (${error.code}): ${error.message}. Check "oauth" of the server in ${this.owner.definition().source.label}.`, text, error);
+    }
+    if (error instanceof CredentialBindingError) {
+      return new ServerError(`Server "${name}": ${text}`, undefined, error);
+    }
     const invalid = /^Invalid result for (initialize|server\/discover): ([\s\S]*)$/.exec(text);
     if (invalid) {
       // The SDK's schema check dumps JSON; the user needs the fields, the dump goes to the detail.
@@ -355,4 +382,20 @@ export function describeLoss(name: string, session: Pick<Session, 'kind' | 'exit
 /** How the log and tooltips name an era. */
 export function eraLabel(era: 'modern' | 'legacy'): string {
   return era === 'modern' ? 'stateless 2026 era' : '2025 era, initialize handshake';
+}
+
+/** A token endpoint request: a form POST with a `grant_type`. */
+function isTokenRequest(init: RequestInit | undefined): boolean {
+  return init?.method === 'POST' && init.body instanceof URLSearchParams && init.body.has('grant_type');
+}
+
+/** The access token a request carries, and its scheme. */
+function accessToken(init: RequestInit | undefined): { scheme: 'bearer' | 'dpop'; token: string } | undefined {
+  const match = /^(bearer|dpop)\s+(.+)$/i.exec(new Headers(init?.headers).get('authorization') ?? '');
+  return match ? { scheme: match[1].toLowerCase() as 'bearer' | 'dpop', token: match[2] } : undefined;
+}
+
+function sameEndpoint(input: string | URL | Request, url: URL): boolean {
+  const target = new URL(input instanceof Request ? input.url : String(input));
+  return target.origin === url.origin && target.pathname === url.pathname;
 }

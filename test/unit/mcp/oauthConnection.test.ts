@@ -25,9 +25,9 @@ describe('McpServerConnection with OAuth', function () {
     fixture = undefined;
   });
 
-  async function setUp(options: ProtectedFixtureOptions & { mayPrompt?: boolean; oauth?: OAuthSettings; authorize?: (url: URL, redirect: string) => Promise<AuthorizationResponse> } = {}) {
+  async function setUp(options: ProtectedFixtureOptions & { mayPrompt?: boolean; oauth?: OAuthSettings; store?: MemoryOAuthStore; authorize?: (url: URL, redirect: string) => Promise<AuthorizationResponse> } = {}) {
     fixture = await startProtectedFixture(options);
-    const store = new MemoryOAuthStore();
+    const store = options.store ?? new MemoryOAuthStore();
     const browserVisits: URL[] = [];
     const auth: ConnectionAuthHost = {
       provider: (_def, launch) => new WorkbenchOAuthProvider({
@@ -91,6 +91,16 @@ describe('McpServerConnection with OAuth', function () {
     assert.equal(textOf(result), 'echo: later');
     assert.deepEqual(f.stats.tokenRequests.map((t) => t.grantType), ['authorization_code', 'refresh_token']);
     assert.equal(browserVisits.length, 1);
+  });
+
+  it('concurrent requests that meet an expired token renew it once (refresh tokens rotate)', async () => {
+    const { c, fixture: f } = await setUp();
+    await c.signIn();
+    f.expireAccessTokens();
+    const results = await Promise.all(['a', 'b', 'c'].map((text) => c.callTool('echo', { text })));
+    assert.deepEqual(results.map(textOf), ['echo: a', 'echo: b', 'echo: c']);
+    assert.equal(f.stats.tokenRequests.filter((t) => t.grantType === 'refresh_token').length, 1);
+    assert.equal(c.state.kind, 'running');
   });
 
   it('sign-out forgets tokens and the registration; the next start needs sign-in again', async () => {
@@ -160,6 +170,58 @@ describe('McpServerConnection with OAuth', function () {
     assert.equal(f.stats.registrations, 0);
     assert.equal(f.stats.authorizationRequests[0].clientId, 'workbench-pre');
     assert.ok(![...store.values.values()].some((v) => v.includes('pre-secret-value')), 'the configured secret is never stored');
+  });
+
+  describe('client credentials (machine to machine)', () => {
+    const machine = { clientId: 'reporting-job', clientSecret: 'cc-secret-value' };
+    const oauth: OAuthSettings = { grantType: 'client_credentials', ...machine };
+
+    it('an automatic start gets a token with the client_credentials grant: no browser, no registration', async () => {
+      const { c, fixture: f, browserVisits, store } = await setUp({ oauth, clientCredentials: machine });
+      await c.start();
+      assert.equal(c.state.kind, 'running', JSON.stringify(c.state));
+      assert.equal(browserVisits.length, 0);
+      assert.equal(f.stats.registrations, 0);
+      assert.deepEqual(f.stats.tokenRequests.map((t) => t.grantType), ['client_credentials']);
+      assert.equal(textOf(await c.callTool('echo', { text: 'm2m' })), 'echo: m2m');
+      assert.ok(f.stats.bearerTokens.includes(`Bearer ${f.stats.issuedTokens[0]}`));
+      assert.ok(![...store.values.values()].some((v) => v.includes(machine.clientSecret)), 'the configured secret is never stored');
+    });
+
+    it('a wrong secret ends in an error that says the authorization server refused the client', async () => {
+      const { c, fixture: f } = await setUp({ oauth: { ...oauth, clientSecret: 'wrong' }, clientCredentials: machine });
+      await c.start();
+      assert.equal(c.state.kind, 'error', JSON.stringify(c.state));
+      assert.equal(f.stats.tokenRequests.length, 1, 'a refused grant is surfaced, not sent again (SEP-1933)');
+      assert.match(JSON.stringify(c.state), /authorization server refused the token request .*invalid_client.*Check \\"oauth\\"/);
+    });
+
+    it('never sends the configured secret to an issuer other than "oauth.issuer"', async () => {
+      const { c, fixture: f } = await setUp({ oauth: { ...oauth, issuer: 'https://auth.example.com' }, clientCredentials: machine });
+      await c.start();
+      assert.notEqual(c.state.kind, 'running');
+      assert.match(JSON.stringify(c.state), /oauth\.issuer/);
+      assert.equal(f.stats.tokenRequests.length, 0);
+    });
+
+    it('binds the secret to the first issuer it went to: another server naming another issuer does not get it', async () => {
+      const store = new MemoryOAuthStore();
+      const first = await setUp({ oauth, clientCredentials: machine, store });
+      await first.c.start();
+      assert.equal(first.c.state.kind, 'running', JSON.stringify(first.c.state));
+      await first.c.dispose();
+      await first.fixture.close();
+      // The same secret in another entry whose server sends it to another authorization server.
+      const second = await setUp({ oauth, clientCredentials: machine, store });
+      await second.c.start();
+      assert.notEqual(second.c.state.kind, 'running');
+      assert.match(JSON.stringify(second.c.state), /first used with the authorization server/);
+      assert.equal(second.fixture.stats.tokenRequests.length, 0, 'no token request carried the secret');
+      // Signing out releases the binding.
+      await second.c.signOut();
+      await second.c.start();
+      assert.equal(second.c.state.kind, 'running', JSON.stringify(second.c.state));
+    });
   });
 
   it('rejects an authorization response whose state does not match', async () => {

@@ -78,6 +78,50 @@ describe('config language server: completions', () => {
   });
 });
 
+describe('config language server: oauth', () => {
+  it('offers the oauth keys and the grant types from the schema', async () => {
+    const text = `{ "servers": { "a": { "url": "https://mcp.example.com/mcp", "oauth": { "grantType": "", "clientId": "c",  } } } }`;
+    const d = doc(text);
+    const s = service();
+    const grants = await s.completions(d, at(d, '"grantType": "', 14), context({ hostProvidesJsonSchema: false }));
+    assert.deepEqual(labels(grants).map((l) => l.replace(/"/g, '')).sort(), ['authorization_code', 'client_credentials', 'enterprise_managed', 'jwt_bearer']);
+    const keys = await s.completions(d, at(d, '"c",', 4), context({ hostProvidesJsonSchema: false }));
+    for (const key of ['clientSecret', 'tokenEndpointAuthMethod', 'privateKey', 'issuer', 'dpop', 'assertionFile', 'idp']) assert.ok(labels(keys).some((l) => l.includes(key)), key);
+  });
+
+  it('reports a bad combination and a secret written into the file, at the field', async () => {
+    const text = `{ "servers": { "a": { "url": "https://mcp.example.com/mcp", "oauth": { "grantType": "client_credentials", "clientId": "c", "clientSecret": "hunter2", "tokenEndpointAuthMethod": "private_key_jwt" } } } }`;
+    const d = doc(text);
+    const found = await service().diagnostics(d, context());
+    const pkj = found.find((x) => /"private_key_jwt" needs "oauth.privateKey"/.test(String(x.message)));
+    assert.ok(pkj, JSON.stringify(found));
+    assert.equal(d.getText(pkj.range), '"private_key_jwt"');
+    const literal = found.find((x) => x.code === DiagnosticCode.secretLiteral);
+    assert.ok(literal, JSON.stringify(found));
+    assert.match(String(literal.message), /"oauth.clientSecret" is written into the file/);
+    assert.equal(d.getText(literal.range), '"hunter2"');
+    const clean = await service().diagnostics(doc(`{ "servers": { "a": { "url": "https://mcp.example.com/mcp", "oauth": { "grantType": "client_credentials", "clientId": "c", "clientSecret": "\${input:s}" } } }, "inputs": [{ "id": "s", "password": true }] }`), context());
+    assert.ok(!clean.some((x) => /oauth/.test(String(x.message))), JSON.stringify(clean));
+  });
+});
+
+describe('config language server: oauth secrets', () => {
+  it('flags every oauth secret written into the file, even short ones, and moves it into a password input', async () => {
+    const text = `{
+  "servers": {
+    "api": { "url": "https://mcp.example.com/mcp", "oauth": { "grantType": "enterprise_managed", "clientId": "c", "clientSecret": "abc", "idp": { "issuer": "https://idp.example.com", "clientId": "wb", "idToken": "eyJ.x.y" } } }
+  }
+}`;
+    const d = doc(text);
+    const found = (await service().diagnostics(d, context())).filter((x) => x.code === DiagnosticCode.secretLiteral);
+    assert.deepEqual(found.map((x) => d.getText(x.range)), ['"abc"', '"eyJ.x.y"']);
+    const { d: fixed, actions } = await fixes(text, DiagnosticCode.secretLiteral);
+    const after = JSON.parse(apply(fixed, actions[0]));
+    assert.equal(after.servers.api.oauth.clientSecret, '${input:api-client-secret}');
+    assert.deepEqual(after.inputs, [{ type: 'promptString', id: 'api-client-secret', description: 'clientSecret for api', password: true }]);
+  });
+});
+
 describe('config language server: protocolEra', () => {
   it('offers the eras as values and is a key of a server', async () => {
     const d = doc(`{ "servers": { "a": { "command": "node", "protocolEra": "" } } }`);
