@@ -63,9 +63,15 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
 
 /** Shows a notification when a server fails, once per failure, with the ways out. */
 function registerFailureNotifications(wb: Workbench): vscode.Disposable {
+  const shownConfigErrors = new Set<string>();
   return wb.registry.forEachConnection((connection) => connection.onDidChangeState((raw) => {
     if (raw.kind !== 'error') return;
     const state = redactState(raw, wb.secretsOf(connection.definition));
+    // A broken entry fails again on every save while it is being edited; its diagnostics and
+    // tree item keep saying why, so its notification is shown once.
+    const configError = `${connection.definition.id}\n${state.message}`;
+    if (connection.definition.error && shownConfigErrors.has(configError)) return;
+    if (connection.definition.error) shownConfigErrors.add(configError);
     const show = vscode.l10n.t('Show Output');
     const open = vscode.l10n.t('Open Configuration');
     void showErrorMessage(`MCP ${connection.definition.label}: ${state.message}`, show, open).then((answer) => {

@@ -183,6 +183,15 @@ describe('config language server: code actions', () => {
     assert.deepEqual(JSON.parse(apply(d, actions[0])).servers.a.args, ['${workspaceFolder}/x']);
   });
 
+  it('offers "did you mean" for a misspelt key, and no unrelated refactoring there', async () => {
+    for (const [typo, key] of [['comand', 'command'], ['agrs', 'args'], ['enviroment', 'env'], ['Url', 'url'], ['protocolera', 'protocolEra'], ['header', 'headers']]) {
+      const { d, actions } = await fixes(`{ "servers": { "a": { "${typo}": "x", "command": "node" } } }`.replace(key === 'command' ? ', "command": "node"' : '\u0000', ''), DiagnosticCode.keyTypo);
+      assert.deepEqual(actions.map((a) => a.title), [`Did you mean "${key}"?`], typo);
+      assert.ok(actions[0].isPreferred);
+      assert.ok(key in JSON.parse(apply(d, actions[0])).servers.a, typo);
+    }
+  });
+
   it('converts between servers and mcpServers', async () => {
     const d = doc(`{ "mcpServers": { "a": { "command": "node" } } }`, `${WORKSPACE}/.mcp.json`);
     const s = service();

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
 import {
-  promptItemText, promptTooltip, resourceItemText, resourceTooltip, serverItemText, serverTooltip, templateItemText, templateTooltip, toolItemText, toolTooltip,
-  type ItemText, type MarkdownPart,
+  firstSentence, promptItemText, promptTooltip, resourceItemText, resourceTooltip, serverItemText, serverTooltip, stateSummary, templateItemText, templateTooltip,
+  toolItemText, toolTooltip, type ItemText, type MarkdownPart,
 } from '../../../src/servers/common/treeText';
 
 /** Breaks out of inline code (a backtick) and then makes a remote image and a command link. */
@@ -134,5 +134,27 @@ describe('Servers tree tooltips', () => {
     assert.ok(!/(^|[^\\])\$\(zap\)/.test(all(parts)), all(parts));
     const http = serverTooltip({ label: 's', stateText: 'Stopped', launch: { type: 'http', url: `https://x.example/${BREAKOUT}` }, config: { label: 'Settings' } });
     assert.deepEqual(liveMarkup(http), []);
+  });
+});
+
+describe('server state in the tree description', () => {
+  const words = { stopped: 'stopped', starting: 'starting…', error: 'error', needsAuth: 'sign-in required' };
+
+  it('shows the first sentence of why, in its own case', () => {
+    const message = '"uvx" not found on PATH. Install uv or set "command" to its full path.';
+    assert.equal(stateSummary({ kind: 'error', message, detail: 'PATH searched:\n/usr/bin' }, words), 'error: "uvx" not found on PATH.');
+    assert.equal(stateSummary({ kind: 'error', message: '.vscode/mcp.json: "comand" is not a known key: did you mean "command"? Server "x" needs a "command".' }, words),
+      'error: .vscode/mcp.json: "comand" is not a known key: did you mean "command"?');
+    assert.equal(stateSummary({ kind: 'stopped', reason: 'disabled in config' }, words), 'stopped: disabled in config');
+    assert.equal(stateSummary({ kind: 'stopped' }, words), 'stopped');
+    assert.equal(stateSummary({ kind: 'starting' }, words), 'starting…');
+  });
+
+  it('never runs over one line or 90 characters', () => {
+    assert.equal(firstSentence('line one\nline two'), 'line one');
+    const long = firstSentence(`Cannot start: ${'x'.repeat(200)}`);
+    assert.equal(long.length, 90);
+    assert.ok(long.endsWith('…'));
+    assert.equal(firstSentence('Version 1.2.3 failed. Then more.'), 'Version 1.2.3 failed.');
   });
 });
