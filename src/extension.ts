@@ -20,6 +20,7 @@ import { registerToolRunner } from './toolRunner/registerToolRunner';
 import { Workbench } from './workbench';
 import { showErrorMessage } from './shared/notifications';
 import { redactState } from './mcp/serverState';
+import { oneLine } from './servers/common/failureText';
 
 let workbench: Workbench | undefined;
 
@@ -72,9 +73,10 @@ function registerFailureNotifications(wb: Workbench): vscode.Disposable {
     const configError = `${connection.definition.id}\n${state.message}`;
     if (connection.definition.error && shownConfigErrors.has(configError)) return;
     if (connection.definition.error) shownConfigErrors.add(configError);
-    const show = vscode.l10n.t('Show Output');
+    const show = vscode.l10n.t('Show Log');
     const open = vscode.l10n.t('Open Configuration');
-    void showErrorMessage(`MCP ${connection.definition.label}: ${state.message}`, show, open).then((answer) => {
+    // One line: the details (PATH searched, the server's output) are in the tooltip and the log.
+    void showErrorMessage(`MCP ${connection.definition.label}: ${oneLine(state.message)}`, show, open).then((answer) => {
       if (answer === show) wb.outputs.show(connection.definition);
       if (answer === open) {
         openServerConfig(connection).catch((error) => void showErrorMessage(

@@ -269,11 +269,31 @@ export class SessionOpener {
     if (error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed && this.owner.protocolEra() === 'modern') {
       return new ServerError(`Server "${name}" does not speak MCP 2026-07-28, and "protocolEra" is "modern". Set it to "auto" or "legacy" in ${this.owner.definition().source.label}.`, text, error);
     }
+    const launch = this.owner.definition().launch;
+    if (launch.type !== 'stdio' && /\bHTTP 401\b|\b401 Unauthorized\b/i.test(text)) {
+      // Reached only when sign-in is not possible: the server offers no OAuth (or its registration refused us).
+      const sent = Object.keys(launch.headers).some((h) => /^(authorization|x-api-key|api-key)$/i.test(h));
+      return new ServerError(sent
+        ? `${target} refused the credentials in "headers" (HTTP 401). Check the token it expects.`
+        : `${target} requires authorization (HTTP 401). Add the credentials it expects to "headers", e.g. "Authorization": "Bearer \${input:token}".`, text, error);
+    }
+    const spawnCode = /^spawn \S.* (E[A-Z]+)$/.exec(text)?.[1];
+    if (launch.type === 'stdio' && spawnCode) {
+      const why = spawnCode === 'ENOENT' ? ': it, or the interpreter on its "#!" line, does not exist'
+        : spawnCode === 'EACCES' ? ': it is not executable (permission denied)' : '';
+      return new ServerError(`"${launch.command}" could not be started (${spawnCode})${why}.`, text, error);
+    }
     if (error instanceof SdkHttpError || error instanceof SseError) {
       return new ServerError(`${target} answered with an error: ${text}`, tail, error);
     }
     if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
-      return new ServerError(`Server "${name}" closed the connection during the handshake (${target}).${tail ? ' Its last output is in the server log.' : ''}`, tail, error);
+      if (session.kind === 'stdio') {
+        // The one line a user needs is the process's last words; all its output is in the log.
+        const last = session.stderrTail.at(-1)?.trim();
+        const code = session.exit?.code != null ? ` (exit code ${session.exit.code})` : session.exit?.signal ? ` (${session.exit.signal})` : '';
+        return new ServerError(`Server "${name}" exited during start${code}${last ? `: ${last.length > 160 ? `${last.slice(0, 160)}…` : last}` : '.'}`, tail, error);
+      }
+      return new ServerError(`Server "${name}" closed the connection during the handshake (${target}).`, tail, error);
     }
     const invalid = /^Invalid result for (initialize|server\/discover): ([\s\S]*)$/.exec(text);
     if (invalid) {

@@ -7,6 +7,7 @@
  */
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
 import type { ServerState } from '../../mcp/serverState';
+import { firstSentence } from './failureText';
 import { codeSpan, escapeMarkdown, revealControlCharacters } from '../../shared/common/untrustedText';
 
 /** Label and description of a tree item. */
@@ -32,14 +33,6 @@ export function serverItemText(label: string, description: string): ItemText {
 export function stateSummary(state: Exclude<ServerState, { kind: 'running' }>, words: Record<'stopped' | 'starting' | 'error' | 'needsAuth', string>): string {
   const why = state.kind === 'stopped' ? state.reason : state.kind === 'error' || state.kind === 'needsAuth' ? state.message : undefined;
   return why ? `${words[state.kind]}: ${firstSentence(why)}` : words[state.kind];
-}
-
-/** Up to the first sentence end (`.`, `?`, `!` before a space or the end), at most `max` characters. */
-export function firstSentence(text: string, max = 90): string {
-  const line = text.split(/\r?\n/, 1)[0].trim();
-  const end = /[.?!](\s|$)/.exec(line);
-  const sentence = end ? line.slice(0, end.index + 1) : line;
-  return sentence.length > max ? `${sentence.slice(0, max - 1).trimEnd()}…` : sentence;
 }
 
 /** `notInChat`: the translated note for a tool kept out of chat. */

@@ -10,7 +10,7 @@ import type { McpWorkbenchApi } from '../../../src/api';
 import type { ServerNode } from '../../../src/servers/serverTreeNodes';
 import { activateApi, folderUri, running, waitFor, writeText } from '../helpers';
 
-suite('Broken configs', function () {
+suite('Broken configs and first failures', function () {
   this.timeout(90000);
   let api: McpWorkbenchApi;
   let file: vscode.Uri;
@@ -22,7 +22,7 @@ suite('Broken configs', function () {
 
   suiteTeardown(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await vscode.workspace.fs.delete(vscode.Uri.joinPath(folderUri('folder-b'), '.vscode'), { recursive: true }).then(undefined, () => undefined);
+    await vscode.workspace.fs.delete(file).then(undefined, () => undefined);
     await api.reload();
   });
 
@@ -64,5 +64,34 @@ suite('Broken configs', function () {
     assert.match(editor.document.getText(), /"command": "node"/);
     assert.ok(await editor.document.save());
     assert.equal((await running(api, 'typo-server')).state.kind, 'running');
+  });
+
+  test('a command not on PATH: a one-line notification with Show Log, the PATH searched once in the tooltip', async () => {
+    const shown: { message: string; items: unknown[] }[] = [];
+    const window = vscode.window as unknown as Record<string, (...args: unknown[]) => unknown>;
+    const original = window.showErrorMessage;
+    window.showErrorMessage = (message: unknown, ...items: unknown[]) => {
+      shown.push({ message: String(message), items });
+      return Promise.resolve(undefined);
+    };
+    try {
+      await writeText(file, JSON.stringify({ servers: { 'needs-uv': { command: 'uvx', args: ['mcp-server-fetch'], env: { PATH: '/opt/nothing:/opt/none' } } } }));
+      await api.reload();
+      const c = await waitFor(() => {
+        const s = api.server('needs-uv');
+        return s?.state.kind === 'error' && s;
+      }, 'the uvx server to fail');
+      const toast = await waitFor(() => shown.find((n) => n.message.startsWith('MCP needs-uv:')), 'the failure notification');
+      assert.equal(toast.message, 'MCP needs-uv: "uvx" not found on PATH. Install uv or set "command" to its full path.');
+      assert.deepEqual(toast.items, ['Show Log', 'Open Configuration']);
+      const node = (await api.testing.serverTree.getChildren()).find((n) => n.kind === 'server' && n.connection === c) as ServerNode;
+      const item = api.testing.serverTree.getTreeItem(node);
+      assert.equal(item.description, 'stdio · error: "uvx" not found on PATH.');
+      const tooltip = (item.tooltip as vscode.MarkdownString).value.replace(/&nbsp;/g, ' ');
+      assert.equal(tooltip.split('not found on PATH').length - 1, 1, `the message once: ${tooltip}`);
+      assert.equal(tooltip.split('/opt/none').length - 1, 1, `the PATH once: ${tooltip}`);
+    } finally {
+      window.showErrorMessage = original;
+    }
   });
 });

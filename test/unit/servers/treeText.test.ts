@@ -1,9 +1,10 @@
 import * as assert from 'node:assert/strict';
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
 import {
-  firstSentence, promptItemText, promptTooltip, resourceItemText, resourceTooltip, serverItemText, serverTooltip, stateSummary, templateItemText, templateTooltip,
+  promptItemText, promptTooltip, resourceItemText, resourceTooltip, serverItemText, serverTooltip, stateSummary, templateItemText, templateTooltip,
   toolItemText, toolTooltip, type ItemText, type MarkdownPart,
 } from '../../../src/servers/common/treeText';
+import { firstSentence, oneLine } from '../../../src/servers/common/failureText';
 
 /** Breaks out of inline code (a backtick) and then makes a remote image and a command link. */
 const BREAKOUT = 'x`![pixel](https://evil.example/p.png)[run](command:workbench.action.quit)`y';
@@ -156,5 +157,7 @@ describe('server state in the tree description', () => {
     assert.equal(long.length, 90);
     assert.ok(long.endsWith('…'));
     assert.equal(firstSentence('Version 1.2.3 failed. Then more.'), 'Version 1.2.3 failed.');
+    assert.equal(oneLine('first\r\nsecond'), 'first');
+    assert.equal(oneLine('x'.repeat(300)).length, 240);
   });
 });
