@@ -6,6 +6,7 @@
 import * as jsonc from 'jsonc-parser';
 import { CodeActionKind, type CodeAction, type Diagnostic, type Range, type TextEdit } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { detectFormatting } from '../config/common/configEdit';
 import { serverAt, serverField, serverString, type ConfigModel } from './configModel';
 import { DiagnosticCode, type InputUndefinedData, type KeyTypoData, type SecretLiteralData, type VariableUnknownData } from './diagnosticCodes';
 
@@ -19,7 +20,7 @@ export interface CodeActionContext {
 
 export function codeActions(model: ConfigModel, doc: TextDocument, range: Range, diagnostics: readonly Diagnostic[], ctx: CodeActionContext): CodeAction[] {
   const actions: CodeAction[] = [];
-  const fmt = formattingOf(model.text);
+  const fmt = detectFormatting(model.text);
   const toTextEdits = (edits: jsonc.Edit[]): TextEdit[] =>
     edits.map((e) => ({ range: { start: doc.positionAt(e.offset), end: doc.positionAt(e.offset + e.length) }, newText: e.content }));
   const action = (title: string, kind: string, edits: TextEdit[], diagnostic?: Diagnostic, preferred = false): CodeAction => ({
@@ -90,8 +91,3 @@ export function codeActions(model: ConfigModel, doc: TextDocument, range: Range,
   return actions;
 }
 
-/** Indentation and line ends as the file already has them, so edits blend in. */
-function formattingOf(text: string): jsonc.FormattingOptions {
-  const indent = /\n([ \t]+)\S/.exec(text)?.[1] ?? '  ';
-  return { insertSpaces: !indent.startsWith('\t'), tabSize: indent.startsWith('\t') ? 4 : indent.length, eol: text.includes('\r\n') ? '\r\n' : '\n' };
-}
