@@ -109,7 +109,7 @@ export function buildDefinitions(docs: readonly ConfigDocument[], ctx: BuildCont
         timeouts: mergeTimeouts(ctx.defaultTimeouts, entry.timeouts),
         protocolEra: entry.protocolEra ?? ctx.defaultProtocolEra ?? 'auto',
         // A broken entry stays listed with its reason; its other errors follow from it.
-        error: server.broken ? `${doc.source.label}: ${server.broken}`
+        error: server.broken ? `${server.broken} (${doc.source.label})`
           : realErrors.length ? `Server "${server.name}" in ${doc.source.label}: ${realErrors.join(' ')}` : undefined,
         missingInputs: missingInputs.length && !server.broken ? missingInputs : undefined,
         launch,

@@ -252,7 +252,7 @@ function parseServerEntry(name: string, node: jsonc.Node, problems: ConfigProble
   /** `missing` is the field without which it cannot start; a misspelling of it is the likely cause and named first. */
   const broken = (missing: 'command' | 'url', message: string) => {
     const typo = typos.find((t) => t.suggestion === missing);
-    const reason = typo ? `"${typo.key}" is not a known key: did you mean "${missing}"? ${message}` : message;
+    const reason = typo ? `"${typo.key}" is not a known key: did you mean "${missing}"? Without "${missing}" server "${name}" cannot start.` : message;
     problems.push(problemAt(node.parent?.children?.[0] ?? node, 'error', reason));
     return { entry: { ...entry, type: entry.type ?? 'stdio' } as ServerEntry, broken: reason };
   };

@@ -46,7 +46,7 @@ suite('Broken configs and first failures', function () {
     assert.ok(node, 'the broken server is in the tree');
     const item = api.testing.serverTree.getTreeItem(node);
     assert.equal((item.iconPath as vscode.ThemeIcon).id, 'error');
-    assert.equal(item.description, 'stdio · error: .vscode/mcp.json: "comand" is not a known key: did you mean "command"?');
+    assert.equal(item.description, 'stdio · error: "comand" is not a known key: did you mean "command"?');
     const tooltip = (item.tooltip as vscode.MarkdownString).value.replace(/&nbsp;/g, ' ');
     assert.equal(tooltip.match(/did you mean/g)?.length, 1, `the reason once in the tooltip: ${tooltip}`);
     assert.ok(!tooltip.includes('``'), `no empty command shown: ${tooltip}`);

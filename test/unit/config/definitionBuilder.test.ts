@@ -56,7 +56,7 @@ describe('buildDefinitions', () => {
     const defs = buildDefinitions([doc('{"servers": {\n"ok": {"command": "x"},\n"typo": {"comand": "node", "args": ["${input:later}"]}\n}}')], ctx());
     assert.deepEqual(defs.map((d) => d.name), ['ok', 'typo']);
     const broken = defs[1];
-    assert.equal(broken.error, '.vscode/mcp.json: "comand" is not a known key: did you mean "command"? Server "typo" needs a "command" to start (or a "url" and "type": "http" for a remote server).');
+    assert.equal(broken.error, '"comand" is not a known key: did you mean "command"? Without "command" server "typo" cannot start. (.vscode/mcp.json)');
     assert.equal(broken.source.line, 2);
     assert.equal(broken.missingInputs, undefined, 'nobody is asked for an input of a server that cannot start');
   });

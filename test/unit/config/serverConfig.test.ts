@@ -59,7 +59,7 @@ describe('parseConfigText', () => {
     const text = '{"servers": {\n "typo": {"comand": "node", "args": ["s.js"]},\n "remote": {"type": "http", "ulr": "https://x/mcp"},\n "fine": {"command": "node", "evn": {}}\n}}';
     const parsed = parseConfigText(text);
     assert.deepEqual(parsed.servers.map((s) => s.name), ['typo', 'remote', 'fine']);
-    assert.equal(parsed.servers[0].broken, '"comand" is not a known key: did you mean "command"? Server "typo" needs a "command" to start (or a "url" and "type": "http" for a remote server).');
+    assert.equal(parsed.servers[0].broken, '"comand" is not a known key: did you mean "command"? Without "command" server "typo" cannot start.');
     assert.deepEqual(parsed.servers[0].entry.args, ['s.js'], 'what could be read is kept');
     assert.match(parsed.servers[1].broken!, /^"ulr" is not a known key: did you mean "url"\?/);
     assert.equal(parsed.servers[2].broken, undefined, 'a typo in an optional key does not break the entry');

@@ -144,8 +144,8 @@ describe('server state in the tree description', () => {
   it('shows the first sentence of why, in its own case', () => {
     const message = '"uvx" not found on PATH. Install uv or set "command" to its full path.';
     assert.equal(stateSummary({ kind: 'error', message, detail: 'PATH searched:\n/usr/bin' }, words), 'error: "uvx" not found on PATH.');
-    assert.equal(stateSummary({ kind: 'error', message: '.vscode/mcp.json: "comand" is not a known key: did you mean "command"? Server "x" needs a "command".' }, words),
-      'error: .vscode/mcp.json: "comand" is not a known key: did you mean "command"?');
+    assert.equal(stateSummary({ kind: 'error', message: '"comand" is not a known key: did you mean "command"? Without "command" server "x" cannot start. (.vscode/mcp.json)' }, words),
+      'error: "comand" is not a known key: did you mean "command"?');
     assert.equal(stateSummary({ kind: 'stopped', reason: 'disabled in config' }, words), 'stopped: disabled in config');
     assert.equal(stateSummary({ kind: 'stopped' }, words), 'stopped');
     assert.equal(stateSummary({ kind: 'starting' }, words), 'starting…');
