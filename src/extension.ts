@@ -21,6 +21,7 @@ import { Workbench } from './workbench';
 import { showErrorMessage } from './shared/notifications';
 import { redactState, type ServerState } from './mcp/serverState';
 import type { McpServerConnection } from './mcp/connection/serverConnection';
+import { oneLine } from './servers/common/failureText';
 
 let workbench: Workbench | undefined;
 
@@ -68,6 +69,9 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
  * that keeps crashing says once that it restarts and once that it gave up, not at every try.
  */
 function registerFailureNotifications(wb: Workbench): vscode.Disposable {
+  // A broken entry fails again on every save while it is being edited; its diagnostics and
+  // tree item keep saying why, so its notification is shown once.
+  const shownConfigErrors = new Set<string>();
   return wb.registry.forEachConnection((connection) => {
     let timer: NodeJS.Timeout | undefined;
     let toldRestarting = false;
@@ -81,6 +85,11 @@ function registerFailureNotifications(wb: Workbench): vscode.Disposable {
         const restarting = wb.registry.restartPending(connection.definition.id);
         if (restarting && toldRestarting) return;
         toldRestarting = restarting;
+        if (connection.definition.error) {
+          const configError = `${connection.definition.id}\n${now.message}`;
+          if (shownConfigErrors.has(configError)) return;
+          shownConfigErrors.add(configError);
+        }
         notifyFailure(wb, connection, now);
       }, 0);
     });
@@ -90,9 +99,10 @@ function registerFailureNotifications(wb: Workbench): vscode.Disposable {
 
 function notifyFailure(wb: Workbench, connection: McpServerConnection, raw: Extract<ServerState, { kind: 'error' }>): void {
   const state = redactState(raw, wb.secretsOf(connection.definition));
-  const show = vscode.l10n.t('Show Output');
+  const show = vscode.l10n.t('Show Log');
   const open = vscode.l10n.t('Open Configuration');
-  void showErrorMessage(`MCP ${connection.definition.label}: ${state.message}`, show, open).then((answer) => {
+  // One line: the details (PATH searched, the server's output) are in the tooltip and the log.
+  void showErrorMessage(`MCP ${connection.definition.label}: ${oneLine(state.message)}`, show, open).then((answer) => {
     if (answer === show) wb.outputs.show(connection.definition);
     if (answer === open) {
       openServerConfig(connection).catch((error) => void showErrorMessage(

@@ -9,7 +9,7 @@ import { ProtocolError, ProtocolErrorCode, type CreateMessageRequestParams, type
 import { approvalActivity } from './common/approvalActivity';
 import { ApprovalQueue, REQUEST_TIMEOUT, type QueueEntry } from './common/approvalQueue';
 import { RateLimiter, USER_REJECTED_SAMPLING, decidesAlone, effectivePolicy, rateLimitMessage, userPolicies, userRateLimit, type SamplingPolicy } from './common/approvalPolicy';
-import type { ElicitUrlView, MessageBlockView, PendingView, SamplingDraft } from './common/approvalProtocol';
+import { hasSamplingReply, type ElicitUrlView, type MessageBlockView, type PendingView, type SamplingDraft } from './common/approvalProtocol';
 import { buildElicitationForm, elicitationContent, initialElicitationValues, type ElicitationFormModel, type ElicitationValues } from './common/elicitationForm';
 import type { ServerDefinition } from '../config/common/launchDefinition';
 import type { FieldProblem } from '../toolRunner/common/formValues';
@@ -50,7 +50,6 @@ interface ElicitUrlData {
 
 type PendingData = SamplingData | ElicitFormData | ElicitUrlData;
 type Entry = QueueEntry<PendingData, CreateMessageResult | ElicitResult>;
-
 /** What an action on a request ended with (for the webview and the tests). */
 export type ActionResult = { ok: true } | { ok: false; reason: string; issues?: FieldProblem[] };
 
@@ -270,6 +269,7 @@ export class ApprovalService implements vscode.Disposable {
     const entry = this.queue.get(id);
     if (entry?.data.kind !== 'sampling') return { ok: false, reason: 'no such sampling request' };
     if (entry.stage !== 'response' || !entry.data.response) return { ok: false, reason: 'there is no response to approve yet: Send first' };
+    if (!hasSamplingReply(entry.data.draft)) return { ok: false, reason: 'the reply is empty: write one, or Deny' };
     const { model, stopReason } = entry.data.response;
     const params = entry.data.params;
     let calls: NonNullable<ModelResponse['toolCalls']> = [];

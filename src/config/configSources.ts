@@ -5,6 +5,7 @@
  */
 import * as os from 'node:os';
 import * as vscode from 'vscode';
+import type { IndentPreference } from './common/configEdit';
 import type { ConfigDocument } from './common/definitionBuilder';
 import {
   adaptDiscoveredText, CURSOR_WORKSPACE_FILE, DISCOVERY_SETTING, DISCOVERY_SOURCES, discoveryEnvironment, userDiscoveryFiles,
@@ -242,4 +243,11 @@ export async function readConfigTextOrEmpty(uri: vscode.Uri): Promise<string> {
   } catch {
     return '';
   }
+}
+
+/** How the editor indents a JSON file at `uri`: what a config file without indentation of its own is written with. */
+export function editorIndent(uri: vscode.Uri): IndentPreference {
+  const editor = vscode.workspace.getConfiguration('editor', { uri, languageId: 'jsonc' });
+  const tabSize = editor.get<number | string>('tabSize');
+  return { insertSpaces: editor.get<boolean>('insertSpaces') ?? true, tabSize: typeof tabSize === 'number' && tabSize > 0 ? tabSize : 2 };
 }

@@ -13,7 +13,7 @@ import {
 import { parseConfigText } from './common/serverConfig';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { Workbench } from '../workbench';
-import { readConfigTextOrEmpty } from './configSources';
+import { editorIndent, readConfigTextOrEmpty } from './configSources';
 import { showInformationMessage } from '../shared/notifications';
 
 /** A tree node or a server id; `folder` (a workspace folder name) picks the target without asking (keybindings, tests). */
@@ -90,8 +90,8 @@ async function importServer(workbench: Workbench, connection: McpServerConnectio
   // Values first, so the reload the write causes starts the server without asking.
   const target = { scope: 'workspace' as const, label: '.vscode/mcp.json', file: uri.fsPath, folder: folder.name };
   for (const [id, value] of Object.entries(imported.values)) await workbench.inputs.set(inputKey(target, id), value, true);
-  let updated = addServerToConfigText(text, 'vscode', name, imported.entry);
-  if (imported.inputs.length) updated = addInputsToConfigText(updated, imported.inputs);
+  let updated = addServerToConfigText(text, 'vscode', name, imported.entry, editorIndent(uri));
+  if (imported.inputs.length) updated = addInputsToConfigText(updated, imported.inputs, editorIndent(uri));
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(updated));
   const offset = jsonc.findNodeAtLocation(jsonc.parseTree(updated)!, ['servers', name])?.parent?.offset ?? 0;
   const doc = await vscode.workspace.openTextDocument(uri);

@@ -3,6 +3,7 @@
  * records; this module turns them into readable, redacted lines.
  */
 import { redactValue } from '../shared/common/redact';
+import { formatDuration } from '../shared/common/durations';
 
 export type TraceLevel = 'off' | 'messages' | 'verbose';
 
@@ -36,7 +37,7 @@ export function formatTrace(server: string, record: TraceRecord, level: TraceLev
   if (record.id !== undefined) line += ` #${record.id}`;
   if (record.round !== undefined && record.originId !== undefined && (record.round > 1 || record.inputRequired)) line += ` [round ${record.round} of #${record.originId}]`;
   if (record.inputRequired) line += ' input_required';
-  if (record.latencyMs !== undefined) line += ` (${record.latencyMs} ms)`;
+  if (record.latencyMs !== undefined) line += ` (${formatDuration(record.latencyMs)})`;
   if (record.kind === 'error') line += `: ${record.errorCode} ${record.errorMessage ?? ''}`.trimEnd();
   if (level === 'verbose') line += ` ${JSON.stringify(redactValue(record.message, secrets))}`;
   return line;

@@ -44,10 +44,14 @@ export interface PromptPrompter {
   ask(request: ArgumentRequest): Promise<string | undefined | Back>;
 }
 
-type SourceItem = vscode.QuickPickItem & { value?: string; back?: boolean };
+type SourceItem = vscode.QuickPickItem & { value?: string; back?: boolean; /** Read when picked, not before. */ fromClipboard?: true };
 
-/** The editor-based choices offered for every argument, read when the step opens. */
-async function sourceItems(): Promise<SourceItem[]> {
+/**
+ * The editor-based choices offered for every argument. The clipboard is only read when its item
+ * is picked: in the browser reading it asks for permission, which took the focus and closed the
+ * quick pick, and nobody should have their clipboard read for a question they did not answer.
+ */
+function sourceItems(): SourceItem[] {
   const items: SourceItem[] = [];
   const editor = vscode.window.activeTextEditor;
   if (editor) {
@@ -57,8 +61,7 @@ async function sourceItems(): Promise<SourceItem[]> {
     items.push({ label: `$(file) ${vscode.l10n.t('Use active file content')}`, description: name, value: editor.document.getText() });
     if (editor.document.uri.scheme === 'file') items.push({ label: `$(file-symlink-file) ${vscode.l10n.t('Use active file path')}`, description: editor.document.uri.fsPath, value: editor.document.uri.fsPath });
   }
-  const clip = await vscode.env.clipboard.readText().then((t) => t, () => '');
-  if (clip) items.push({ label: `$(clippy) ${vscode.l10n.t('Use clipboard')}`, description: preview(clip), value: clip });
+  items.push({ label: `$(clippy) ${vscode.l10n.t('Use clipboard')}`, fromClipboard: true });
   return items;
 }
 
@@ -106,7 +109,7 @@ export const quickInputPromptPrompter: PromptPrompter = {
     pick.ignoreFocusOut = true;
     pick.value = request.value ?? '';
     if (request.canGoBack) pick.buttons = [vscode.QuickInputButtons.Back];
-    const sources = await sourceItems();
+    const sources = sourceItems();
     let suggestions: string[] = [];
     const render = () => {
       const typed = pick.value;
@@ -148,8 +151,16 @@ export const quickInputPromptPrompter: PromptPrompter = {
             pick.hide();
           }
         });
-        pick.onDidAccept(() => {
-          const value = pick.selectedItems[0]?.value ?? pick.value;
+        pick.onDidAccept(async () => {
+          const selected = pick.selectedItems[0];
+          let value = selected?.value ?? pick.value;
+          if (selected?.fromClipboard) {
+            value = await vscode.env.clipboard.readText().then((t) => t, () => '');
+            if (!value) {
+              pick.placeholder = vscode.l10n.t('The clipboard is empty: type a value or pick another.');
+              return;
+            }
+          }
           if (argument.required && !value) {
             // QuickPick has no validation message in the stable API; the placeholder says why.
             pick.placeholder = vscode.l10n.t('"{0}" is required: type a value or pick one.', argument.name);

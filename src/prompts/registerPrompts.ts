@@ -82,6 +82,21 @@ function modelServiceOf(workbench: Workbench): PromptModelService {
   return modelServiceFor(workbench.context);
 }
 
+/**
+ * The prompt as people read it: rendered by the built-in Markdown preview (its "Open Source"
+ * shows the text); the source itself when that preview is not available (markdown extension disabled).
+ */
+async function showRendered(uri: vscode.Uri): Promise<void> {
+  await vscode.commands.executeCommand('setContext', 'mcpWorkbench.promptPreviewOpen', true);
+  try {
+    await vscode.commands.executeCommand('markdown.showPreview', uri);
+    return;
+  } catch {
+    // fall through to the source
+  }
+  await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
+}
+
 class PromptPreviews implements vscode.TextDocumentContentProvider {
   private readonly entries = new Map<string, RunPromptResult>();
   private counter = 0;
@@ -186,10 +201,7 @@ export function registerPrompts(workbench: Workbench): vscode.Disposable[] {
       return undefined;
     }
     const entry = previews.add({ ...filled, result });
-    if (!options.noPreview) {
-      const doc = await vscode.workspace.openTextDocument(entry.uri);
-      await vscode.window.showTextDocument(doc, { preview: false });
-    }
+    if (!options.noPreview) await showRendered(entry.uri);
     return entry;
   };
 

@@ -1,13 +1,14 @@
 /**
  * Quick fixes for the server's diagnostics (found by code) and refactorings of the file:
- * add a missing input, normalise `type`, move a literal secret into a password input,
+ * add a missing input, normalise `type`, rename a misspelt key, move a literal secret into a password input,
  * convert between `servers` and `mcpServers`, and (Windows only) wrap `npx` in `cmd /c`.
  */
 import * as jsonc from 'jsonc-parser';
 import { CodeActionKind, type CodeAction, type Diagnostic, type Range, type TextEdit } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { detectFormatting } from '../config/common/configEdit';
 import { serverAt, serverField, serverString, type ConfigModel } from './configModel';
-import { DiagnosticCode, type InputUndefinedData, type SecretLiteralData, type VariableUnknownData } from './diagnosticCodes';
+import { DiagnosticCode, type InputUndefinedData, type KeyTypoData, type SecretLiteralData, type VariableUnknownData } from './diagnosticCodes';
 
 /** Commands that are `.cmd` shims on Windows: other hosts can only start them through `cmd /c`. */
 const WINDOWS_SHIMS = new Set(['npx', 'npm', 'pnpm', 'pnpx', 'yarn', 'bunx', 'uvx', 'tsx']);
@@ -19,7 +20,7 @@ export interface CodeActionContext {
 
 export function codeActions(model: ConfigModel, doc: TextDocument, range: Range, diagnostics: readonly Diagnostic[], ctx: CodeActionContext): CodeAction[] {
   const actions: CodeAction[] = [];
-  const fmt = formattingOf(model.text);
+  const fmt = detectFormatting(model.text);
   const toTextEdits = (edits: jsonc.Edit[]): TextEdit[] =>
     edits.map((e) => ({ range: { start: doc.positionAt(e.offset), end: doc.positionAt(e.offset + e.length) }, newText: e.content }));
   const action = (title: string, kind: string, edits: TextEdit[], diagnostic?: Diagnostic, preferred = false): CodeAction => ({
@@ -46,6 +47,11 @@ export function codeActions(model: ConfigModel, doc: TextDocument, range: Range,
         if (suggestion) actions.push(action(`Change to \${${suggestion}}`, CodeActionKind.QuickFix, [{ range: diagnostic.range, newText: `\${${suggestion}}` }], diagnostic, true));
         break;
       }
+      case DiagnosticCode.keyTypo: {
+        const { suggestion } = diagnostic.data as KeyTypoData;
+        actions.push(action(`Did you mean "${suggestion}"?`, CodeActionKind.QuickFix, [{ range: diagnostic.range, newText: JSON.stringify(suggestion) }], diagnostic, true));
+        break;
+      }
       case DiagnosticCode.secretLiteral: {
         const data = diagnostic.data as SecretLiteralData;
         const input = { type: 'promptString', id: data.suggestedId, description: `${data.key} for ${data.server}`, password: true };
@@ -59,7 +65,9 @@ export function codeActions(model: ConfigModel, doc: TextDocument, range: Range,
   const offset = doc.offsetAt(range.start);
   if (model.mapProperty && model.mapKey) {
     const keyNode = model.mapProperty.children![0];
-    if (offset >= model.mapProperty.offset && offset <= model.mapProperty.offset + model.mapProperty.length) {
+    // On the map's key or a server's name only: inside an entry, the fixes of that entry are what matters.
+    const inEntry = model.servers.some((s) => offset >= s.valueNode.offset && offset <= s.valueNode.offset + s.valueNode.length);
+    if (!inEntry && offset >= model.mapProperty.offset && offset <= model.mapProperty.offset + model.mapProperty.length) {
       const target = model.mapKey === 'servers' ? 'mcpServers' : 'servers';
       const hint = target === 'servers' ? "VS Code's .vscode/mcp.json format" : 'the format of Claude Code, Claude Desktop and Cursor';
       actions.push(action(`Convert to "${target}" (${hint})`, CodeActionKind.RefactorRewrite,
@@ -83,8 +91,3 @@ export function codeActions(model: ConfigModel, doc: TextDocument, range: Range,
   return actions;
 }
 
-/** Indentation and line ends as the file already has them, so edits blend in. */
-function formattingOf(text: string): jsonc.FormattingOptions {
-  const indent = /\n([ \t]+)\S/.exec(text)?.[1] ?? '  ';
-  return { insertSpaces: !indent.startsWith('\t'), tabSize: indent.startsWith('\t') ? 4 : indent.length, eol: text.includes('\r\n') ? '\r\n' : '\n' };
-}

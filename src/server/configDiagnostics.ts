@@ -12,7 +12,7 @@ import { resolveString, type VariableContext } from '../config/common/variables'
 import type { ConfigProblem } from '../config/common/serverConfig';
 import { OAUTH_SECRET_FIELDS } from '../config/common/oauthConfig';
 import { serverField, serverString, slug, freeInputId, type ConfigModel, type ServerNode } from './configModel';
-import { DIAGNOSTIC_SOURCE, DiagnosticCode, type DiagnosticCodeValue, type InputUndefinedData, type SecretLiteralData, type VariableUnknownData } from './diagnosticCodes';
+import { DIAGNOSTIC_SOURCE, DiagnosticCode, type DiagnosticCodeValue, type InputUndefinedData, type KeyTypoData, type SecretLiteralData, type VariableUnknownData } from './diagnosticCodes';
 import type { LanguageContext } from './serverContext';
 
 /** Variable names (the part before `:` for the families) with what they mean, for messages, completion and hover. */
@@ -55,7 +55,8 @@ export function computeDiagnostics(model: ConfigModel, doc: TextDocument, ctx: L
   for (const problem of model.parsed.problems) {
     // VS Code's JSON support reports syntax errors already; say them once.
     if (ctx.hostProvidesJsonSchema && problem.message.startsWith('JSON syntax error')) continue;
-    add(range(problem.offset, problem.offset + problem.length), severityOf(problem), codeOfProblem(problem), problem.message);
+    add(range(problem.offset, problem.offset + problem.length), severityOf(problem), codeOfProblem(problem), problem.message,
+      problem.suggestion ? ({ suggestion: problem.suggestion } satisfies KeyTypoData) : undefined);
   }
 
   for (const server of model.servers) {
@@ -259,6 +260,7 @@ function severityOf(problem: ConfigProblem): DiagnosticSeverity {
 
 /** The parser's own messages keep their text (the same as when the extension loads the file); these get their own code. */
 function codeOfProblem(problem: ConfigProblem): DiagnosticCodeValue {
+  if (problem.suggestion) return DiagnosticCode.keyTypo;
   if (/is another host's spelling/.test(problem.message)) return DiagnosticCode.typeDialect;
   if (/^"url" is ignored for the stdio server/.test(problem.message)) return DiagnosticCode.urlOnStdio;
   if (/^"command" is ignored for the (http|sse) server/.test(problem.message)) return DiagnosticCode.commandOnHttp;

@@ -20,6 +20,8 @@ export const DiagnosticCode = {
   urlInvalid: 'mcp.url-invalid',
   urlInsecure: 'mcp.url-insecure',
   secretLiteral: 'mcp.secret-literal',
+  /** An unknown key of a server entry that looks like a misspelt known key (`comand`). */
+  keyTypo: 'mcp.key-typo',
   /** Schema validation, when the server does it itself (VS Code's JSON features are off). */
   schema: 'mcp.schema',
 } as const;
@@ -41,6 +43,10 @@ export interface SecretLiteralData {
 }
 export interface InputUndefinedData {
   id: string;
+}
+export interface KeyTypoData {
+  /** The known key the quick fix renames it to. */
+  suggestion: string;
 }
 export interface VariableUnknownData {
   suggestion?: string;

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import * as jsonc from 'jsonc-parser';
 import { addServerToConfigText, splitCommandLine, suggestServerName, uniqueServerName } from '../config/common/configEdit';
-import { SERVERS_SETTING, readConfigTextOrEmpty } from '../config/configSources';
+import { SERVERS_SETTING, editorIndent, readConfigTextOrEmpty } from '../config/configSources';
 import type { Workbench } from '../workbench';
 
 type Kind = 'command' | 'npm' | 'pypi' | 'http';
@@ -64,7 +64,7 @@ export async function addServerWizard(workbench: Workbench): Promise<void> {
   }
   const uri = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
   const text = await readConfigTextOrEmpty(uri);
-  const updated = addServerToConfigText(text, 'vscode', name.trim(), entry);
+  const updated = addServerToConfigText(text, 'vscode', name.trim(), entry, editorIndent(uri));
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(updated));
   const offset = jsonc.findNodeAtLocation(jsonc.parseTree(updated)!, ['servers', name.trim()])?.parent?.offset ?? 0;
   const doc = await vscode.workspace.openTextDocument(uri);

@@ -9,7 +9,7 @@ import { describeProtocol, describeState, redactState } from '../mcp/serverState
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { ListKind } from '../mcp/connection/connectionTypes';
 import {
-  promptItemText, promptTooltip, resourceItemText, resourceTooltip, serverItemText, serverTooltip as serverTooltipParts,
+  promptItemText, promptTooltip, resourceItemText, resourceTooltip, serverItemText, serverTooltip as serverTooltipParts, stateSummary,
   taskItemText, taskTooltip, templateItemText, templateTooltip, toolItemText, toolTooltip, type MarkdownPart,
 } from './common/treeText';
 import { isTerminal, type TaskStatus, type ToolTask } from '../mcp/connection/toolTasks';
@@ -36,14 +36,14 @@ export class ServerNode {
 
   toTreeItem(): vscode.TreeItem {
     const { definition } = this.connection;
-    // Redacted before anything is derived from it (the description lowercases it).
+    // Redacted before anything is derived from it.
     const state = redactState(this.connection.state, definition.secrets);
     const transport = definition.launch.type;
     // Servers of other apps' configs say so, and get the "Import into .vscode/mcp.json" action.
     const discovered = definition.source.discovered !== undefined;
     const text = serverItemText(definition.label, (state.kind === 'running'
       ? `${state.transport} · ${state.protocolVersion}${state.serverInfo.version ? ` · v${state.serverInfo.version}` : ''}`
-      : `${transport} · ${describeState(state).toLowerCase()}`) + (discovered ? ` · ${vscode.l10n.t('from {0}', definition.source.label)}` : ''));
+      : `${transport} · ${stateSummary(state, stateWords())}`) + (discovered ? ` · ${vscode.l10n.t('from {0}', definition.source.label)}` : ''));
     const item = new vscode.TreeItem(text.label, state.kind === 'running' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = `server:${definition.id}`;
     item.description = text.description;
@@ -252,6 +252,10 @@ function stateIcon(connection: McpServerConnection): vscode.ThemeIcon {
   }
 }
 
+function stateWords(): Record<'stopped' | 'starting' | 'error' | 'needsAuth', string> {
+  return { stopped: vscode.l10n.t('stopped'), starting: vscode.l10n.t('starting…'), error: vscode.l10n.t('error'), needsAuth: vscode.l10n.t('sign-in required') };
+}
+
 function serverTooltip(connection: McpServerConnection): vscode.MarkdownString {
   const { definition } = connection;
   const state = redactState(connection.state, definition.secrets);
@@ -259,7 +263,8 @@ function serverTooltip(connection: McpServerConnection): vscode.MarkdownString {
   const src = definition.source;
   return toMarkdown(serverTooltipParts({
     label: definition.label,
-    stateText: describeState(state),
+    // The message follows as "Last error" / "Sign in required": the heading does not repeat it.
+    stateText: state.kind === 'error' || state.kind === 'needsAuth' ? stateWords()[state.kind] : describeState(state),
     launch: launch.type === 'stdio' ? { type: 'stdio', command: redactText(launch.command, definition.secrets) } : { type: launch.type, url: redactText(launch.url, definition.secrets) },
     ...(state.kind === 'running' ? {
       running: {

@@ -9,11 +9,20 @@ import type { ToolRef } from '../shared/common/commandArgs';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { Workbench } from '../workbench';
 import { ToolRunnerPanel } from './toolRunnerPanel';
+import { ToolApprovals } from './common/toolApprovals';
 import { showErrorMessage, showInformationMessage } from '../shared/notifications';
 
 export function registerToolRunner(workbench: Workbench): vscode.Disposable[] {
+  const approvals = ToolRunnerPanel.approvals = new ToolApprovals(workbench.context.workspaceState);
   return [
     vscode.commands.registerCommand('mcpWorkbench.runTool', (arg?: unknown) => runTool(workbench, arg)),
+    vscode.commands.registerCommand('mcpWorkbench.resetToolApprovals', async () => {
+      const count = approvals.count();
+      await approvals.reset();
+      void showInformationMessage(count
+        ? vscode.l10n.t('Forgot {0} tool approval(s): tools that are not read-only ask again before they run.', count)
+        : vscode.l10n.t('There were no tool approvals to forget.'));
+    }),
     new vscode.Disposable(() => ToolRunnerPanel.disposeAll()),
   ];
 }

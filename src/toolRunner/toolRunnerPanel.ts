@@ -6,7 +6,8 @@
  */
 import * as vscode from 'vscode';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
-import { argumentsPreview, blobFileName, errorOutcome, needsConfirmation, rememberedArgumentsKey, resultOutcome, toolInfo } from './common/toolCall';
+import { approvalServerKey, type ApprovalScope, type ToolApprovals } from './common/toolApprovals';
+import { argumentsPreview, blobFileName, errorOutcome, needsConfirmation, rememberedArgumentsKey, resultOutcome, shortToolLabel, toolInfo } from './common/toolCall';
 import { defaultValues, formToArguments, valuesFromArguments, withoutSecrets, type FieldProblem } from './common/formValues';
 import { buildFormModel, type FormModel } from './common/schemaFields';
 import { validateAgainstSchema } from './common/schemaValidation';
@@ -24,19 +25,25 @@ import { showErrorMessage, showWarningMessage, withNotificationProgress } from '
  * Asks the user whether to run a tool that is not marked read-only. This is the one step
  * that needs a human, so it is a replaceable function: tests set `panel.confirm`.
  */
-export type ConfirmCall = (tool: Tool, serverLabel: string, args: Record<string, unknown>) => Promise<boolean>;
+export type ConfirmCall = (tool: Tool, serverLabel: string, args: Record<string, unknown>) => Promise<boolean | ApprovalScope>;
 
 export const confirmWithModal: ConfirmCall = async (tool, serverLabel, args) => {
   const run = vscode.l10n.t('Run Tool');
+  const choices: Record<string, ApprovalScope> = {
+    [vscode.l10n.t('Run, Don\'t Ask Again for This Tool')]: 'tool',
+    [vscode.l10n.t('Run, Don\'t Ask Again for This Server')]: 'server',
+    [vscode.l10n.t('Run, Don\'t Ask Again This Session')]: 'session',
+  };
   const why = tool.annotations?.destructiveHint === true
     ? vscode.l10n.t('The tool says it may make destructive changes.')
     : vscode.l10n.t('The tool is not marked read-only: it may change things.');
+  const remembered = vscode.l10n.t('"Don\'t ask again" is kept for this workspace (the session choice until VS Code closes); "MCP: Reset Tool Approvals" forgets it.');
   const answer = await showWarningMessage(
     vscode.l10n.t('Run "{0}" on server "{1}"?', tool.title ?? tool.name, serverLabel),
-    { modal: true, detail: `${why}\n\n${vscode.l10n.t('Arguments:')}\n${argumentsPreview(args)}` },
-    run,
+    { modal: true, detail: `${why}\n\n${vscode.l10n.t('Arguments:')}\n${argumentsPreview(args)}\n\n${remembered}` },
+    run, ...Object.keys(choices),
   );
-  return answer === run;
+  return answer === run || (answer !== undefined && (choices[answer] ?? false));
 };
 
 /** What `submit` ended with: the outcome shown, or why nothing was sent. */
@@ -87,6 +94,8 @@ export class ToolRunnerPanel implements vscode.Disposable {
 
   /** Replaced by tests; see ConfirmCall. */
   confirm: ConfirmCall = confirmWithModal;
+  /** "Don't ask again" answers of the workspace and the session (set by registerToolRunner). */
+  static approvals: ToolApprovals | undefined;
 
   private readonly panel: vscode.WebviewPanel;
   private readonly disposables: vscode.Disposable[] = [];
@@ -199,9 +208,14 @@ export class ToolRunnerPanel implements vscode.Disposable {
     // Claimed before the confirmation so a second submit cannot slip in while the dialog is open.
     this.running = running;
     try {
-      if (needsConfirmation(tool) && !(await this.confirm(tool, this.serverLabel, args))) {
-        this.post({ type: 'declined', requestId });
-        return { kind: 'declined' };
+      const serverKey = approvalServerKey(this.definitionForLog());
+      if (needsConfirmation(tool) && !ToolRunnerPanel.approvals?.allows(serverKey, tool.name)) {
+        const answer = await this.confirm(tool, this.serverLabel, args);
+        if (!answer) {
+          this.post({ type: 'declined', requestId });
+          return { kind: 'declined' };
+        }
+        if (answer !== true) await ToolRunnerPanel.approvals?.remember(answer, serverKey, tool.name);
       }
       await this.workbench.context.workspaceState.update(rememberedArgumentsKey(this.serverName, tool.name), withoutSecrets(this.form.root, args));
       running.started = true;
@@ -416,7 +430,7 @@ export class ToolRunnerPanel implements vscode.Disposable {
   }
 
   private title(): string {
-    return vscode.l10n.t('Run {0}', this.tool.title ?? this.tool.annotations?.title ?? this.tool.name);
+    return vscode.l10n.t('Run {0}', shortToolLabel(this.tool.title ?? this.tool.annotations?.title ?? this.tool.name));
   }
 
   private definitionForLog(): ServerDefinition {

@@ -2,7 +2,8 @@
 // 1. Sampling: run the fixture tool `sample` from the Run Tool panel; the server's
 //    sampling/createMessage opens the approval panel; edit the prompt, pick the fake
 //    vscode.lm model (test/fixtures/extensions/fake-model, installed by the launcher), Send,
-//    edit the streamed reply, Approve; the Run Tool panel shows the approved text.
+//    edit the streamed reply, Approve; the Run Tool panel shows the approved text. Then once
+//    more with "Answer by hand": the button says so, and Approve waits for a written reply.
 // 2. Elicitation: run the fixture tool `elicit`; the form opens in the same panel; an invalid
 //    name shows its problem and gets the focus, the fixed form is accepted through the sticky
 //    action bar (checked to be on screen and uncovered); the tool result has the content,
@@ -91,6 +92,31 @@ export async function run({ page, step, screenshot }) {
     }
     await restMouse();
     await screenshot('approval-04-sampling-result');
+  });
+
+  await step('answer by hand: the button says "Write the reply", Approve waits for a reply', async () => {
+    const form = await runner('sample');
+    await form.locator('.field[data-pointer="/prompt"]').getByRole('textbox').fill(`By hand ${tag}`);
+    await form.getByRole('button', { name: 'Run', exact: true }).click();
+    const panel = await approval();
+    await expectValue(panel.locator('#msg-0-0'), `By hand ${tag}`);
+    await expectText(panel.locator('#send'), 'Send to model');
+    await panel.locator('#model').selectOption('manual');
+    await expectText(panel.locator('#send'), 'Write the reply');
+    await panel.locator('#send').click();
+    await panel.locator('#response').waitFor({ state: 'visible' });
+    await expectText(panel.locator('#send'), 'Start the reply over');
+    if (!(await panel.locator('#approve').isDisabled())) throw new Error('Approve is enabled on an empty reply');
+    await panel.locator('#response').fill('   ');
+    if (!(await panel.locator('#approve').isDisabled())) throw new Error('Approve is enabled on a blank reply');
+    await panel.locator('#response').fill(`Written by hand ${tag}`);
+    await panel.locator('#approve:enabled').waitFor();
+    await restMouse();
+    await screenshot('approval-05-by-hand');
+    await panel.locator('#approve').click();
+    await panel.locator('#empty').waitFor({ state: 'visible' });
+    const result = (await runner('sample')).locator('#result .outcome pre.text').first();
+    await waitForText(result, (t) => t.includes(`Written by hand ${tag}`) && t.includes('"human"'));
   });
 
   // ---------------------------------------------------------------------------------------

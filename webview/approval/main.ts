@@ -11,7 +11,7 @@
  * #url-domain, #open-url, #decline, #cancel. The final buttons (.actions.final) are a sticky
  * bar at the bottom; a failed Accept focuses the first invalid field.
  */
-import type { ElicitFormView, ElicitUrlView, FromWebview, PendingView, SamplingDraft, SamplingView, ToWebview } from '../../src/approval/common/approvalProtocol';
+import { hasSamplingReply, type ElicitFormView, type ElicitUrlView, type FromWebview, type PendingView, type SamplingDraft, type SamplingView, type ToWebview } from '../../src/approval/common/approvalProtocol';
 import { elicitationContent, elicitationHints, type ElicitationField, type ElicitationValues } from '../../src/approval/common/elicitationForm';
 import './style.css';
 
@@ -95,8 +95,12 @@ function render(): void {
   const current = pending.find((p) => p.id === selected);
   const key = keyOf(current);
   if (key === renderedKey) return;
+  // Rebuilding (another request arrived, a state changed) must not move the form under the
+  // user: the same request keeps its scroll position and focus.
+  const sameRequest = renderedKey.split('|')[1] === current?.id;
   renderedKey = key;
   const focused = document.activeElement?.id;
+  const scrolled = document.scrollingElement?.scrollTop ?? 0;
   app.replaceChildren();
   if (!pending.length) {
     app.append(el('p', { class: 'empty', id: 'empty' }, 'No requests are waiting. Sampling and elicitation requests from MCP servers appear here.'));
@@ -118,7 +122,8 @@ function render(): void {
   else if (current?.kind === 'elicitForm') renderForm(detail, current);
   else if (current?.kind === 'elicitUrl') renderUrl(detail, current);
   app.append(queue, detail);
-  if (focused) document.getElementById(focused)?.focus();
+  if (focused) document.getElementById(focused)?.focus({ preventScroll: true });
+  if (sameRequest && document.scrollingElement) document.scrollingElement.scrollTop = scrolled;
 }
 
 function header(p: PendingView, title: string): HTMLElement {
@@ -192,28 +197,36 @@ function renderSampling(root: HTMLElement, p: SamplingView): void {
     if (m.id === draft.modelId) o.selected = true;
     model.append(o);
   }
+  const generating = p.stage === 'generating';
+  // "Answer by hand" sends nothing anywhere: its button opens the reply for the user to write.
+  const byHand = () => p.models.find((m) => m.id === model.value)?.backend === 'manual';
+  const sendLabel = () => (byHand() ? (p.stage === 'response' ? 'Start the reply over' : 'Write the reply') : p.stage === 'response' ? 'Send again' : 'Send to model');
+  const send = button('send', sendLabel(), () => {
+    post({ type: 'send', requestId: p.id, draft });
+    // The new reply (text and tool calls) comes from the host with the next state.
+    delete draft.responseText;
+    delete draft.toolCallsJson;
+  }, 'primary', generating || !p.models.length);
   model.addEventListener('change', () => {
     draft.modelId = model.value;
+    send.textContent = sendLabel();
     save();
   });
-  const generating = p.stage === 'generating';
-  const actions = el('div', { class: 'actions' }, el('label', { for: 'model' }, 'Model '), model,
-    button('send', p.stage === 'response' ? 'Send again' : 'Send', () => {
-      post({ type: 'send', requestId: p.id, draft });
-      // The new reply (text and tool calls) comes from the host with the next state.
-      delete draft.responseText;
-      delete draft.toolCallsJson;
-    }, 'primary', generating || !p.models.length),
+  const actions = el('div', { class: 'actions' }, el('label', { for: 'model' }, 'Model '), model, send,
     generating ? button('stop', 'Stop', () => post({ type: 'stop', requestId: p.id })) : undefined);
   root.append(actions);
   if (p.error) root.append(el('p', { class: 'error', role: 'alert' }, p.error));
 
+  // Approve waits for a reply: an empty one is not an answer (Deny is).
+  const approve = button('approve', 'Approve', () => post({ type: 'approve', requestId: p.id, draft }), 'primary', p.stage !== 'response' || !hasSamplingReply(draft));
+  const replyChanged = () => (approve.disabled = p.stage !== 'response' || !hasSamplingReply(draft));
   if (p.stage !== 'review') {
     const response = el('textarea', { id: 'response', rows: '6', 'aria-label': 'Response' });
     response.value = generating ? streaming.get(p.id) ?? '' : draft.responseText ?? '';
     response.readOnly = generating;
     response.addEventListener('input', () => {
       draft.responseText = response.value;
+      replyChanged();
       save();
     });
     root.append(el('h2', {}, 'Response'), response);
@@ -223,6 +236,7 @@ function renderSampling(root: HTMLElement, p: SamplingView): void {
       calls.readOnly = generating;
       calls.addEventListener('input', () => {
         draft.toolCallsJson = calls.value;
+        replyChanged();
         save();
       });
       root.append(el('label', { for: 'tool-calls' }, 'Tool calls in the reply (JSON array of {"id", "name", "input"}; empty array: none)'), calls);
@@ -237,7 +251,7 @@ function renderSampling(root: HTMLElement, p: SamplingView): void {
   }
   policy.addEventListener('change', () => post({ type: 'setPolicy', requestId: p.id, policy: policy.value as SamplingView['policy'] }));
   root.append(el('div', { class: 'actions final' },
-    button('approve', 'Approve', () => post({ type: 'approve', requestId: p.id, draft }), 'primary', p.stage !== 'response'),
+    approve,
     button('deny', 'Deny', () => post({ type: 'deny', requestId: p.id })),
     el('label', { for: 'policy' }, `Requests from ${p.server.label}: `), policy));
 }

@@ -156,7 +156,7 @@ function render(): void {
 
 function renderHeader(tool: ToolInfo): HTMLElement {
   return h('header', {},
-    h('h1', {}, tool.title ?? tool.name, tool.title ? h('code', { class: 'tool-name' }, tool.name) : undefined),
+    h('h1', { title: tool.title ? `${tool.title} (${tool.name})` : tool.name }, tool.title ?? tool.name, tool.title ? h('code', { class: 'tool-name' }, tool.name) : undefined),
     h('div', { class: 'server' }, `Server: ${tool.serverLabel}`),
     tool.badges.length ? h('div', { class: 'badges' }, ...tool.badges.map((b) => h('span', { class: `badge ${b.kind}` }, b.label))) : undefined,
     tool.description ? h('p', { class: 'description' }, tool.description) : undefined,

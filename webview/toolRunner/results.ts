@@ -5,6 +5,7 @@
 import type { FromWebview, ResultBlock, RunOutcome } from '../../src/toolRunner/common/toolRunnerProtocol';
 import { button, h } from './dom';
 import type { ViewState } from './viewState';
+import { formatDuration } from '../../src/shared/common/durations';
 
 /** Sends a message to the extension host. */
 type Post = (message: FromWebview) => void;
@@ -48,7 +49,7 @@ function formatBytes(bytes: number): string {
 }
 
 export function renderOutcome(requestId: string, outcome: RunOutcome, post: Post): HTMLElement {
-  const took = h('span', { class: 'muted' }, ` ${outcome.durationMs} ms`);
+  const took = h('span', { class: 'muted', title: `${outcome.durationMs} ms` }, ` ${formatDuration(outcome.durationMs)}`);
   switch (outcome.kind) {
     case 'result': {
       const section = h('div', { class: outcome.isError ? 'outcome tool-error' : 'outcome' },

@@ -81,11 +81,7 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${ms} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
-  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
-}
+export { formatDuration } from '../../shared/common/durations';
 
 /** Case-insensitive; every whitespace-separated word must occur in the server label or method. */
 export function matchesFilter(entry: ActivityEntry, filter: string | undefined): boolean {

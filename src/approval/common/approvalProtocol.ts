@@ -67,6 +67,11 @@ export interface SamplingDraft {
   toolCallsJson?: string;
 }
 
+/** Whether the draft has a reply to approve: some text, or at least one tool call. An empty one is never sent. */
+export function hasSamplingReply(draft: Pick<SamplingDraft, 'responseText' | 'toolCallsJson'>): boolean {
+  return (draft.responseText ?? '').trim() !== '' || (draft.toolCallsJson ?? '').replace(/[\s[\]]/g, '') !== '';
+}
+
 export interface ElicitFormView {
   kind: 'elicitForm';
   id: string;

@@ -119,7 +119,7 @@ export function initialElicitationValues(model: ElicitationFormModel): Elicitati
 }
 
 /**
- * The content to accept with: empty optional fields left out, numbers parsed. `problems`
+ * The content to accept with: empty optional fields left out (an unchecked boolean is `false`), numbers parsed. `problems`
  * lists what cannot be sent (required missing, not a number, limits); content must then
  * not be sent. Schema validation (ajv, host side) runs on top of this.
  */
@@ -162,8 +162,8 @@ export function elicitationContent(model: ElicitationFormModel, values: Elicitat
         break;
       }
       case 'boolean':
-        if (typeof v === 'boolean') content[f.name] = v;
-        else if (f.required) problem(f.name, 'is required');
+        // A checkbox has no "unanswered" state: left unchecked, the user answered false.
+        content[f.name] = v === true;
         break;
       case 'enum': {
         const text = typeof v === 'string' ? v : '';

@@ -6,24 +6,68 @@ import * as jsonc from 'jsonc-parser';
 import { excessiveNesting, MAX_NESTING } from './jsonNesting';
 import type { ConfigFormat, InputDefinition, ServerEntry } from './serverConfig';
 
-const FORMAT: jsonc.FormattingOptions = { insertSpaces: false, tabSize: 1, eol: '\n' };
+/** What a file without indentation of its own (new, empty or on one line) is written with. */
+export interface IndentPreference {
+  insertSpaces: boolean;
+  tabSize: number;
+}
+
+const DEFAULT_INDENT: IndentPreference = { insertSpaces: true, tabSize: 2 };
+
+/**
+ * The indentation and line ends a file already uses, so an edit blends in: tabs when most
+ * indented lines start with one, else the most common step between the indentation of
+ * neighbouring lines (VS Code's own guess works the same way); `fallback` when nothing is indented.
+ */
+export function detectFormatting(text: string, fallback: IndentPreference = DEFAULT_INDENT): jsonc.FormattingOptions {
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  let tabLines = 0;
+  let spaceLines = 0;
+  let previous = 0;
+  const steps = new Map<number, number>();
+  for (const line of text.split(/\r?\n/)) {
+    const indent = /^([ \t]*)\S/.exec(line)?.[1];
+    if (indent === undefined) continue;
+    if (indent.startsWith('\t')) tabLines++;
+    else if (indent.length > 0) spaceLines++;
+    if (!indent.includes('\t')) {
+      const step = Math.abs(indent.length - previous);
+      if (step > 0 && step <= 8) steps.set(step, (steps.get(step) ?? 0) + 1);
+      previous = indent.length;
+    }
+  }
+  if (tabLines > spaceLines) return { insertSpaces: false, tabSize: 1, eol };
+  if (spaceLines === 0) return { ...fallback, eol };
+  // The most frequent step; on a tie the smaller one.
+  const [tabSize] = [...steps.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0] ?? [fallback.tabSize];
+  return { insertSpaces: true, tabSize, eol };
+}
+
+/** The text of a new config file with the given indentation. */
+function emptyConfig(format: ConfigFormat, f: jsonc.FormattingOptions): string {
+  const value = format === 'vscode' ? { servers: {}, inputs: [] } : { mcpServers: {} };
+  return JSON.stringify(value, null, f.insertSpaces ? ' '.repeat(f.tabSize ?? 2) : '\t').replace(/\n/g, f.eol ?? '\n') + (f.eol ?? '\n');
+}
 
 /** jsonc-parser edits parse recursively; a file nested deep enough would overflow the stack. */
 function assertEditable(text: string): void {
   if (excessiveNesting(text)) throw new Error(`The config file is nested more than ${MAX_NESTING} levels deep; fix it before adding to it.`);
 }
 
-export function addServerToConfigText(text: string, format: ConfigFormat, name: string, entry: Partial<ServerEntry> & Record<string, unknown>): string {
+/** `indent`: how to indent a file that has no indentation of its own yet (the editor's settings). */
+export function addServerToConfigText(text: string, format: ConfigFormat, name: string, entry: Partial<ServerEntry> & Record<string, unknown>, indent?: IndentPreference): string {
   assertEditable(text);
-  const base = text.trim() === '' ? (format === 'vscode' ? '{\n\t"servers": {},\n\t"inputs": []\n}\n' : '{\n\t"mcpServers": {}\n}\n') : text;
+  const formattingOptions = detectFormatting(text, indent);
+  const base = text.trim() === '' ? emptyConfig(format, formattingOptions) : text;
   const key = format === 'vscode' ? 'servers' : 'mcpServers';
-  const edits = jsonc.modify(base, [key, name], entry, { formattingOptions: FORMAT });
+  const edits = jsonc.modify(base, [key, name], entry, { formattingOptions });
   return jsonc.applyEdits(base, edits);
 }
 
 /** Appends input definitions to `inputs` of a `.vscode/mcp.json` text (creating the array), keeping comments. */
-export function addInputsToConfigText(text: string, inputs: readonly InputDefinition[]): string {
+export function addInputsToConfigText(text: string, inputs: readonly InputDefinition[], indent?: IndentPreference): string {
   assertEditable(text);
+  const FORMAT = detectFormatting(text, indent);
   let out = text;
   for (const input of inputs) {
     const root = jsonc.parseTree(out);

@@ -85,7 +85,7 @@ export function buildDefinitions(docs: readonly ConfigDocument[], ctx: BuildCont
       if (entry.type === 'stdio') {
         launch = {
           type: 'stdio',
-          command: entry.command!,
+          command: entry.command ?? '',
           args: entry.args ?? [],
           env: entry.env ?? {},
           cwd: absolute(entry.cwd) ?? base,
@@ -93,7 +93,7 @@ export function buildDefinitions(docs: readonly ConfigDocument[], ctx: BuildCont
         };
         for (const [k, v] of Object.entries(entry.env ?? {})) if (v && SECRET_ENV.test(k)) secrets.push(v);
       } else {
-        launch = { type: entry.type, url: entry.url!, headers: entry.headers ?? {}, ...(entry.oauth ? { oauth: entry.oauth } : {}) };
+        launch = { type: entry.type, url: entry.url ?? '', headers: entry.headers ?? {}, ...(entry.oauth ? { oauth: entry.oauth } : {}) };
         secrets.push(...oauthSecrets(entry.oauth));
         for (const field of OAUTH_SECRET_FIELDS) {
           for (const name of envNamesUsed(raw.oauth && oauthField(raw.oauth, field))) secrets.push(ctx.env[name] ?? '');
@@ -113,8 +113,10 @@ export function buildDefinitions(docs: readonly ConfigDocument[], ctx: BuildCont
         disabled: entry.disabled ?? false,
         timeouts: mergeTimeouts(ctx.defaultTimeouts, entry.timeouts),
         protocolEra: entry.protocolEra ?? ctx.defaultProtocolEra ?? 'auto',
-        error: realErrors.length ? `Server "${server.name}" in ${doc.source.label}: ${realErrors.join(' ')}` : undefined,
-        missingInputs: missingInputs.length ? missingInputs : undefined,
+        // A broken entry stays listed with its reason; its other errors follow from it.
+        error: server.broken ? `${server.broken} (${doc.source.label})`
+          : realErrors.length ? `Server "${server.name}" in ${doc.source.label}: ${realErrors.join(' ')}` : undefined,
+        missingInputs: missingInputs.length && !server.broken ? missingInputs : undefined,
         launch,
         secrets: [...new Set(secrets.filter(Boolean))],
         entry: server.entry,

@@ -14,6 +14,7 @@ import { excessiveNesting, MAX_NESTING } from './jsonNesting';
 import { parseOAuth, type OAuthSettings } from './oauthConfig';
 
 export type { OAuthSettings };
+import { misspeltKeys } from './keySuggestions';
 
 export type TransportType = 'stdio' | 'http' | 'sse';
 
@@ -95,11 +96,19 @@ export interface ConfigProblem {
   /** Character offsets into the file text. */
   offset: number;
   length: number;
+  /** For an unknown key that looks like a misspelt known one: the known key (the quick fix renames it). */
+  suggestion?: string;
 }
 
 export interface ParsedServer {
   name: string;
+  /** As far as it could be read; for a broken entry only a placeholder of what was understood. */
   entry: ServerEntry;
+  /**
+   * Why the entry cannot start (no `command`, unknown `type`, not an object, …): it is still
+   * listed, as a broken server with this reason, rather than silently left out.
+   */
+  broken?: string;
   /** Offset and length of the entry's key in the file, so "open config" can jump to it. */
   offset: number;
   length: number;
@@ -146,10 +155,7 @@ export function parseConfigText(text: string, preferredFormat?: ConfigFormat): P
     });
   }
   const result: ParsedConfig = { format: undefined, servers: [], inputs: [], problems };
-  if (!root) {
-    if (text.trim() === '') return result;
-    return result;
-  }
+  if (!root) return result;
   if (root.type !== 'object') {
     problems.push(problemAt(root, 'error', 'The configuration must be a JSON object.'));
     return result;
@@ -214,20 +220,30 @@ function parseServerMap(mapNode: jsonc.Node, problems: ConfigProblem[]): ParsedS
       problems.push(problemAt(keyNode, 'error', 'A server name must not be empty.'));
       continue;
     }
-    const entry = parseServerEntry(name, valueNode, problems);
-    if (entry) servers.push({ name, entry, offset: keyNode.offset, length: keyNode.length });
+    const { entry, broken } = parseServerEntry(name, valueNode, problems);
+    servers.push({ name, entry, offset: keyNode.offset, length: keyNode.length, ...(broken ? { broken } : {}) });
   }
   return servers;
 }
 
-function parseServerEntry(name: string, node: jsonc.Node, problems: ConfigProblem[]): ServerEntry | undefined {
+function parseServerEntry(name: string, node: jsonc.Node, problems: ConfigProblem[]): { entry: ServerEntry; broken?: string } {
   if (node.type !== 'object') {
-    problems.push(problemAt(node, 'error', `Server "${name}" must be an object.`));
-    return undefined;
+    const message = `Server "${name}" must be an object such as { "command": "node", "args": ["server.js"] }.`;
+    problems.push(problemAt(node, 'error', message));
+    return { entry: { type: 'stdio' }, broken: message };
   }
   const value = jsonc.getNodeValue(node) as Record<string, unknown>;
   const field = (key: string) => jsonc.findNodeAtLocation(node, [key]);
   const entry: Partial<ServerEntry> = {};
+  const typos = misspeltKeys(node);
+  for (const t of typos) problems.push({ ...problemAt(t.keyNode, 'warning', `Unknown key "${t.key}" in server "${name}"; did you mean "${t.suggestion}"?`), suggestion: t.suggestion });
+  /** `missing` is the field without which it cannot start; a misspelling of it is the likely cause and named first. */
+  const broken = (missing: 'command' | 'url', message: string) => {
+    const typo = typos.find((t) => t.suggestion === missing);
+    const reason = typo ? `"${typo.key}" is not a known key: did you mean "${missing}"? Without "${missing}" server "${name}" cannot start.` : message;
+    problems.push(problemAt(node.parent?.children?.[0] ?? node, 'error', reason));
+    return { entry: { ...entry, type: entry.type ?? 'stdio' } as ServerEntry, broken: reason };
+  };
 
   const str = (key: keyof ServerEntry): string | undefined => {
     const v = value[key];
@@ -254,9 +270,9 @@ function parseServerEntry(name: string, node: jsonc.Node, problems: ConfigProble
       problems.push(problemAt(field('type')!, 'warning',
         `"type": "${rawType}" is another host's spelling; it is read as "http" (Streamable HTTP). Write "http" to silence this.`));
     } else {
-      problems.push(problemAt(field('type')!, 'error',
-        `Unknown "type" ${JSON.stringify(rawType)} for server "${name}": use "stdio", "http" or "sse".`));
-      return undefined;
+      const message = `Unknown "type" ${JSON.stringify(rawType)} for server "${name}": use "stdio", "http" or "sse".`;
+      problems.push(problemAt(field('type')!, 'error', message));
+      return { entry: { ...entry, type: 'stdio' } as ServerEntry, broken: message };
     }
   }
   if (!type) {
@@ -296,23 +312,20 @@ function parseServerEntry(name: string, node: jsonc.Node, problems: ConfigProble
 
   if (type === 'stdio') {
     if (!entry.command) {
-      problems.push(problemAt(node.parent?.children?.[0] ?? node, 'error',
-        `Server "${name}" needs a "command" to start (or a "url" and "type": "http" for a remote server).`));
-      return undefined;
+      return broken('command', `Server "${name}" needs a "command" to start (or a "url" and "type": "http" for a remote server).`);
     }
     if (entry.url !== undefined) {
       problems.push(problemAt(field('url')!, 'warning', `"url" is ignored for the stdio server "${name}".`));
     }
   } else {
     if (!entry.url) {
-      problems.push(problemAt(node.parent?.children?.[0] ?? node, 'error', `Server "${name}" of type "${type}" needs a "url".`));
-      return undefined;
+      return broken('url', `Server "${name}" of type "${type}" needs a "url".`);
     }
     if (entry.command !== undefined) {
       problems.push(problemAt(field('command')!, 'warning', `"command" is ignored for the ${type} server "${name}".`));
     }
   }
-  return entry as ServerEntry;
+  return { entry: entry as ServerEntry };
 }
 
 function parseDev(raw: unknown, name: string, node: jsonc.Node, problems: ConfigProblem[]): DevSettings | undefined {

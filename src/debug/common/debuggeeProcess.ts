@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as readline from 'node:readline';
 import type { StdioLaunch } from '../../config/common/launchDefinition';
 import { Emitter } from '../../shared/common/emitter';
-import { planStdioSpawn } from '../../mcp/process/stdioSpawn';
+import { planStdioSpawn, SpawnError } from '../../mcp/process/stdioSpawn';
 
 export interface ProcessExit {
   code: number | null;
@@ -66,7 +66,11 @@ export class DebuggeeProcess {
    * on top. Throws an Error a user can act on when the command or `cwd` is missing.
    */
   static async start(launch: StdioLaunch, baseEnv: Record<string, string | undefined>, label: string): Promise<DebuggeeProcess> {
-    const { spawn: how, env, resolved } = await planStdioSpawn(launch, baseEnv, `"${label}"`);
+    const { spawn: how, env, resolved } = await planStdioSpawn(launch, baseEnv, `"${label}"`).catch((error: unknown) => {
+      // Server notifications name the server already; a debug session's error does not.
+      if (error instanceof SpawnError && !error.message.startsWith('The working directory')) throw new SpawnError(`Cannot start "${label}": ${error.message}`, error.detail);
+      throw error;
+    });
     const child = spawn(how.command, how.args, {
       windowsVerbatimArguments: how.windowsVerbatimArguments,
       cwd: launch.cwd,

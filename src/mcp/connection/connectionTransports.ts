@@ -288,6 +288,20 @@ export class SessionOpener {
     if (error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed && this.owner.protocolEra() === 'modern') {
       return new ServerError(`Server "${name}" does not speak MCP 2026-07-28, and "protocolEra" is "modern". Set it to "auto" or "legacy" in ${this.owner.definition().source.label}.`, text, error);
     }
+    const launch = this.owner.definition().launch;
+    if (launch.type !== 'stdio' && /\bHTTP 401\b|\b401 Unauthorized\b/i.test(text)) {
+      // Reached only when sign-in is not possible: the server offers no OAuth (or its registration refused us).
+      const sent = Object.keys(launch.headers).some((h) => /^(authorization|x-api-key|api-key)$/i.test(h));
+      return new ServerError(sent
+        ? `${target} refused the credentials in "headers" (HTTP 401). Check the token it expects.`
+        : `${target} requires authorization (HTTP 401). Add the credentials it expects to "headers", e.g. "Authorization": "Bearer \${input:token}".`, text, error);
+    }
+    const spawnCode = /^spawn \S.* (E[A-Z]+)$/.exec(text)?.[1];
+    if (launch.type === 'stdio' && spawnCode) {
+      const why = spawnCode === 'ENOENT' ? ': it, or the interpreter on its "#!" line, does not exist'
+        : spawnCode === 'EACCES' ? ': it is not executable (permission denied)' : '';
+      return new ServerError(`"${launch.command}" could not be started (${spawnCode})${why}.`, text, error);
+    }
     if (error instanceof SdkHttpError || error instanceof SseError) {
       return new ServerError(`${target} answered with an error: ${text}`, tail, error);
     }

@@ -116,13 +116,30 @@ export function cmdCommandLine(batchFile: string, args: readonly string[]): stri
   return `"${[`"${batchFile}"`, ...args.map(quoteCmdArgument)].join(' ')}"`;
 }
 
-/** Message for a command that was not found, naming the PATH searched. */
+/** What to install for the commands MCP servers are usually started with. */
+const INSTALLS: Record<string, string> = {
+  npx: 'Node.js', npm: 'Node.js', node: 'Node.js', uvx: 'uv', uv: 'uv', python: 'Python', python3: 'Python', py: 'Python',
+  pipx: 'pipx', docker: 'Docker', podman: 'Podman', bun: 'Bun', bunx: 'Bun', deno: 'Deno', pnpm: 'pnpm', pnpx: 'pnpm', yarn: 'Yarn',
+  dotnet: 'the .NET SDK', java: 'a Java runtime', go: 'Go', cargo: 'Rust',
+};
+
+/**
+ * One line for a command that was not found: what and what to do. The directories searched
+ * are for the details (`describeSearchedPath`), never for the line a notification shows.
+ */
 export function describeMissingCommand(command: string, result: ResolvedCommand): string {
   if (result.searched.length === 0) {
-    return `The command "${command}" does not exist or is not executable.`;
+    return `"${command}" does not exist or is not executable. Fix "command" (a relative path starts from "cwd").`;
   }
-  return `The command "${command}" was not found on PATH. Searched: ${result.searched.join(path.delimiter)}. `
-    + 'Install it, write its absolute path in "command", or check that the PATH VS Code was started with includes it.';
+  const name = path.basename(command).replace(/\.(exe|cmd|bat)$/i, '').toLowerCase();
+  const install = INSTALLS[name] ? `Install ${INSTALLS[name]}` : `Install ${command}`;
+  return `"${command}" not found on PATH. ${install} or set "command" to its full path.`;
+}
+
+/** The details of a command not found: the directories searched, one a line. */
+export function describeSearchedPath(command: string, result: ResolvedCommand): string {
+  if (result.searched.length === 0) return `command: ${command}`;
+  return [`command: ${command}`, `PATH searched (${result.searched.length} ${result.searched.length === 1 ? 'directory' : 'directories'}):`, ...result.searched.map((d) => `  ${d}`)].join('\n');
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import * as fs from 'node:fs/promises';
 import { parseEnvFile, type StdioLaunch } from '../../config/common/launchDefinition';
-import { cmdCommandLine, describeMissingCommand, resolveCommand } from './commandResolution';
+import { cmdCommandLine, describeMissingCommand, describeSearchedPath, resolveCommand } from './commandResolution';
 
 export interface StdioSpawnPlan {
   /**
@@ -67,7 +67,8 @@ export async function planStdioSpawn(launch: StdioLaunch, baseEnv: Record<string
   const pathValue = env.PATH ?? env.Path ?? '';
   const found = resolveCommand(launch.command, { pathValue, pathExt: env.PATHEXT, cwd: launch.cwd, ...options });
   if (!found.resolved) {
-    throw new SpawnError(`Cannot start ${who}: ${describeMissingCommand(launch.command, found)}`, `command: ${launch.command}\nPATH: ${pathValue}`);
+    // The line names the command and what to do; the directories searched go to the details only.
+    throw new SpawnError(describeMissingCommand(launch.command, found), describeSearchedPath(launch.command, found));
   }
   let spawn: StdioSpawnPlan['spawn'] = { command: found.resolved, args: launch.args };
   if (found.needsShell) {

@@ -6,6 +6,8 @@
  * workspace config files, so they are hostile.
  */
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
+import type { ServerState } from '../../mcp/serverState';
+import { firstSentence } from './failureText';
 import { codeSpan, escapeMarkdown, revealControlCharacters } from '../../shared/common/untrustedText';
 import { describeTask, type ToolTask } from '../../mcp/connection/toolTasks';
 
@@ -22,6 +24,16 @@ function itemText(label: string, description?: string): ItemText {
 
 export function serverItemText(label: string, description: string): ItemText {
   return itemText(label, description);
+}
+
+/**
+ * A server that is not running, as its tree description: the state and the first sentence of
+ * why, in the message's own case (a command or a path must not be lowercased), the rest being
+ * in the tooltip. `words` are the translated state names.
+ */
+export function stateSummary(state: Exclude<ServerState, { kind: 'running' }>, words: Record<'stopped' | 'starting' | 'error' | 'needsAuth', string>): string {
+  const why = state.kind === 'stopped' ? state.reason : state.kind === 'error' || state.kind === 'needsAuth' ? state.message : undefined;
+  return why ? `${words[state.kind]}: ${firstSentence(why)}` : words[state.kind];
 }
 
 /** `notInChat`: the translated note for a tool kept out of chat. */
@@ -96,8 +108,9 @@ export interface ServerTooltipInfo {
 /** For a MarkdownString that renders theme icons (`$(globe)`). */
 export function serverTooltip(s: ServerTooltipInfo): MarkdownPart[] {
   const parts: MarkdownPart[] = [{ markdown: `**${escapeMarkdown(s.label)}** — ${escapeMarkdown(s.stateText)}\n\n` }];
-  parts.push({ markdown: s.launch.type === 'stdio' ? `$(terminal) ${iconSafeCode(s.launch.command)}` : `$(globe) ${escapeMarkdown(s.launch.url)}` });
-  parts.push({ markdown: ` (${s.launch.type})\n\n` });
+  // A broken entry may have no command or url at all: then there is nothing to show but its transport.
+  const target = s.launch.type === 'stdio' ? s.launch.command && `$(terminal) ${iconSafeCode(s.launch.command)} ` : s.launch.url && `$(globe) ${escapeMarkdown(s.launch.url)} `;
+  parts.push({ markdown: `${target}(${s.launch.type})\n\n` });
   if (s.running) {
     parts.push({ markdown: `Server: **${escapeMarkdown(s.running.serverName)}** ${escapeMarkdown(s.running.version)}  \n` });
     // Plain escaped text, not code: it reads as a sentence ("MCP 2026-07-28 (stateless)").

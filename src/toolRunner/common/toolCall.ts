@@ -13,6 +13,18 @@ import type { ResultBlock, RunOutcome, ToolInfo } from './toolRunnerProtocol';
  * `readOnlyHint: false` and `destructiveHint: true`, so a tool confirms unless it says it is
  * read-only; a read-only tool that still claims to be destructive confirms too.
  */
+/**
+ * A tool's name short enough for an editor tab: long names lose their middle, not their end
+ * (`github_create_pull_…_review_comment`), which tells tools of one family apart. The panel's
+ * heading shows the whole name.
+ */
+export function shortToolLabel(label: string, max = 36): string {
+  const chars = [...label];
+  if (chars.length <= max) return label;
+  const head = Math.ceil((max - 1) / 2);
+  return `${chars.slice(0, head).join('')}…${chars.slice(chars.length - (max - 1 - head)).join('')}`;
+}
+
 export function needsConfirmation(tool: Pick<Tool, 'annotations'>): boolean {
   const a = tool.annotations ?? {};
   return a.destructiveHint === true || a.readOnlyHint !== true;

@@ -96,4 +96,26 @@ suite('MCP config language server', function () {
     const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
     assert.match(text, /Value: `folder-a`/);
   });
+
+  test('key completion offers the fields of the entry\'s transport only (VS Code\'s JSON support with our schema)', async () => {
+    const label = (i: vscode.CompletionItem) => (typeof i.label === 'string' ? i.label : i.label.label).replace(/"/g, '');
+    await replaceText(`{
+  "servers": {
+    "local": { "command": "node",  },
+    "remote": { "url": "https://mcp.example.com/mcp",  }
+  }
+}`);
+    const keys = async (marker: string) => {
+      const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', uri, position(marker, marker.length + 1));
+      return list.items.map(label);
+    };
+    const local = await waitFor(async () => {
+      const k = await keys('"node",');
+      return k.includes('args') && k;
+    }, 'key completions in the stdio entry');
+    assert.ok(!local.includes('url') && !local.includes('headers'), `no url/headers for a stdio entry: ${local.join(', ')}`);
+    const remote = await keys('"https://mcp.example.com/mcp",');
+    assert.ok(remote.includes('headers'), remote.join(', '));
+    assert.ok(!remote.includes('command') && !remote.includes('args'), `no command/args for an http entry: ${remote.join(', ')}`);
+  });
 });

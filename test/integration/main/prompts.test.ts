@@ -115,9 +115,9 @@ suite('Prompts', function () {
     assert.ok(seen.some((s) => s.value === 'py'), JSON.stringify(seen));
     // An empty optional value is left out.
     assert.deepEqual(result.arguments, { code: 'y := 2', language: 'python' });
-    const doc = vscode.window.activeTextEditor?.document;
-    assert.ok(doc);
-    assert.equal(doc.uri.toString(), result.uri.toString());
+    // Shown rendered by the Markdown preview (not as markdown source); the source is its document.
+    await waitFor(() => renderedPreviewActive(), `the rendered preview (active tab: ${JSON.stringify(vscode.window.tabGroups.activeTabGroup.activeTab?.label)})`);
+    const doc = await vscode.workspace.openTextDocument(result.uri);
     assert.equal(doc.uri.scheme, 'mcp-prompt');
     assert.equal(doc.languageId, 'markdown');
     const md = doc.getText();
@@ -142,7 +142,8 @@ suite('Prompts', function () {
     const result = await runPrompt({ serverId: c.definition.id, promptName: 'describe-image' }, { prompter });
     assert.ok(result);
     assert.equal(asked.length, 0);
-    const md = vscode.window.activeTextEditor!.document.getText();
+    assert.ok(result && await waitFor(() => renderedPreviewActive(), 'the rendered preview'));
+    const md = (await vscode.workspace.openTextDocument(result.uri)).getText();
     assert.match(md, /## 2\. User\n\n!\[image \(image\/png, 70 bytes\)\]\[image-1\]/);
     assert.match(md, /## 3\. Assistant\n\nA single transparent pixel\./);
     assert.match(md, /\[image-1\]: data:image\/png;base64,iVBOR/);
@@ -338,3 +339,9 @@ suite('Prompts', function () {
     await waitFor(() => has(), 'the command to come back');
   });
 });
+
+/** Whether the active editor is VS Code's rendered Markdown preview (a webview), not a text editor. */
+function renderedPreviewActive(): boolean {
+  const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  return input instanceof vscode.TabInputWebview && /markdown\.preview/.test(input.viewType);
+}

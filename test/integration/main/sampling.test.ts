@@ -72,6 +72,8 @@ suite('Sampling', function () {
     assert.equal(view.models[view.models.length - 1].id, 'manual');
     assert.deepEqual(service.approve(view.id), { ok: false, reason: 'there is no response to approve yet: Send first' });
     assert.deepEqual(await service.send(view.id, { modelId: 'manual' }), { ok: true });
+    // "Answer by hand" opens an empty reply; an empty reply is not approved (Deny is the way to refuse).
+    assert.deepEqual(service.approve(view.id, { responseText: '  \n' }), { ok: false, reason: 'the reply is empty: write one, or Deny' });
     assert.deepEqual(service.approve(view.id, { responseText: 'Hi there' }), { ok: true });
     const outcome = await result;
     assert.deepEqual(outcome, { ok: true, result: { role: 'assistant', content: { type: 'text', text: 'Hi there' }, model: 'human', stopReason: 'endTurn' } });

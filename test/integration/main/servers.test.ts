@@ -105,7 +105,7 @@ suite('MCP servers in a real workspace', function () {
     assert.equal((await running(api, 'claude-format')).state.kind, 'running');
   });
 
-  test('a missing command fails with a message naming the PATH searched', async () => {
+  test('a missing command fails with one line, the PATH searched in the details', async () => {
     const file = vscode.Uri.joinPath(folderUri('folder-b'), '.mcp.json');
     await writeText(file, JSON.stringify({ mcpServers: { ghost: { command: 'definitely-not-installed-mcp', env: { PATH: '/opt/nothing' } } } }));
     const ghost = await waitFor(() => {
@@ -113,7 +113,8 @@ suite('MCP servers in a real workspace', function () {
       return c?.state.kind === 'error' && c;
     }, 'the ghost server to fail');
     if (ghost.state.kind !== 'error') throw new Error('unreachable');
-    assert.match(ghost.state.message, /"definitely-not-installed-mcp" was not found on PATH\. Searched: \/opt\/nothing/);
+    assert.equal(ghost.state.message, '"definitely-not-installed-mcp" not found on PATH. Install definitely-not-installed-mcp or set "command" to its full path.');
+    assert.match(ghost.state.detail ?? '', /PATH searched \(1 directory\):\n  \/opt\/nothing/);
   });
 
   test('commands start, stop and restart a server by id', async () => {

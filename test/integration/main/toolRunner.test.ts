@@ -168,4 +168,22 @@ suite('Run Tool panel', function () {
     assert.deepEqual(await panel.submit({ steps: 1 }), { kind: 'busy' });
     assert.equal((await first).kind, 'result');
   });
+
+  test('"do not ask again" for a tool: its next run does not ask, other tools still do, Reset Tool Approvals asks again', async () => {
+    const fail = await open('fail');
+    let asked = 0;
+    fail.confirm = async () => (++asked, 'tool');
+    await fail.submit({});
+    await fail.submit({});
+    assert.equal(asked, 1, 'asked once, then remembered');
+    const slow = await open('slow');
+    let slowAsked = 0;
+    slow.confirm = async () => (++slowAsked, false);
+    assert.equal((await slow.submit({ steps: 1 })).kind, 'declined');
+    assert.equal(slowAsked, 1, 'another tool (not read-only either) still asks');
+    await vscode.commands.executeCommand('mcpWorkbench.resetToolApprovals');
+    await fail.submit({});
+    assert.equal(asked, 2, 'asked again after the reset');
+    await vscode.commands.executeCommand('mcpWorkbench.resetToolApprovals');
+  });
 });

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { RateLimiter, decidesAlone, effectivePolicy, rateLimitMessage } from '../../../src/approval/common/approvalPolicy';
 import { ApprovalQueue } from '../../../src/approval/common/approvalQueue';
-import { parseFromWebview } from '../../../src/approval/common/approvalProtocol';
+import { hasSamplingReply, parseFromWebview } from '../../../src/approval/common/approvalProtocol';
 import { applyElicitationDefaults, buildElicitationForm, elicitationContent, initialElicitationValues } from '../../../src/approval/common/elicitationForm';
 import { SseDataReader, applyStopSequences, chooseModel, stopReasonFromFinish } from '../../../src/models/common/modelSelection';
 import { checkElicitationUrl } from '../../../src/shared/common/urlSafety';
@@ -110,8 +110,18 @@ describe('elicitation form', () => {
     values.name = 'Ada';
     const { content, problems } = elicitationContent(form, values);
     assert.deepEqual(problems, []);
-    assert.deepEqual(content, { name: 'Ada', age: 30, ok: true, color: 'green', tags: ['x'] });
+    assert.deepEqual(content, { name: 'Ada', age: 30, ok: true, maybe: false, color: 'green', tags: ['x'] });
     assert.deepEqual(validateAgainstSchema(schema, content), { valid: true });
+  });
+  it('sends an unchecked boolean as false: a checkbox left alone is an answer', () => {
+    const form = buildElicitationForm(schema);
+    const values = { ...initialElicitationValues(form), name: 'Ada', ok: false };
+    const { content, problems } = elicitationContent(form, values);
+    assert.deepEqual(problems, []);
+    assert.equal(content.ok, false, 'unchecked after a default of true');
+    assert.equal(content.maybe, false, 'never touched, no default');
+    const required = buildElicitationForm({ type: 'object', properties: { agree: { type: 'boolean' } }, required: ['agree'] });
+    assert.deepEqual(elicitationContent(required, initialElicitationValues(required)), { content: { agree: false }, problems: [] });
   });
   it('reports required, number, limit and format problems before anything is sent', () => {
     const form = buildElicitationForm(schema);
@@ -179,5 +189,15 @@ describe('approval protocol', () => {
     assert.equal(parseFromWebview({ type: 'openUrl' }), undefined);
     assert.equal(parseFromWebview('ready'), undefined);
     assert.equal(parseFromWebview({ type: 'whatever', requestId: 'r' }), undefined);
+  });
+});
+
+describe('hasSamplingReply', () => {
+  it('wants some text or at least one tool call before Approve', () => {
+    assert.equal(hasSamplingReply({}), false);
+    assert.equal(hasSamplingReply({ responseText: ' \n\t' }), false);
+    assert.equal(hasSamplingReply({ responseText: '', toolCallsJson: '[ ]' }), false);
+    assert.equal(hasSamplingReply({ responseText: 'Hi' }), true);
+    assert.equal(hasSamplingReply({ responseText: '', toolCallsJson: '[{"id":"1","name":"t","input":{}}]' }), true);
   });
 });

@@ -51,4 +51,13 @@ describe('buildDefinitions', () => {
     const d = buildDefinitions([doc('{"servers": {"a": {"command": "x", "args": ["${input:nope}"]}}}')], ctx())[0];
     assert.match(d.error!, /no input with id "nope" is defined/);
   });
+
+  it('keeps a broken entry as a definition whose error is the reason, on its line', () => {
+    const defs = buildDefinitions([doc('{"servers": {\n"ok": {"command": "x"},\n"typo": {"comand": "node", "args": ["${input:later}"]}\n}}')], ctx());
+    assert.deepEqual(defs.map((d) => d.name), ['ok', 'typo']);
+    const broken = defs[1];
+    assert.equal(broken.error, '"comand" is not a known key: did you mean "command"? Without "command" server "typo" cannot start. (.vscode/mcp.json)');
+    assert.equal(broken.source.line, 2);
+    assert.equal(broken.missingInputs, undefined, 'nobody is asked for an input of a server that cannot start');
+  });
 });

@@ -41,16 +41,42 @@ describe('parseConfigText', () => {
     }
   });
 
-  it('reports errors with positions and keeps the good entries', () => {
+  it('reports errors with positions and keeps broken entries listed with the reason', () => {
     const text = '{"servers": {\n "bad": {"type": "ftp"},\n "nocmd": {"args": []},\n "ok": {"command": "x", "unknownKey": 1}\n}}';
     const parsed = parseConfigText(text);
-    assert.deepEqual(parsed.servers.map((s) => s.name), ['ok']);
+    assert.deepEqual(parsed.servers.map((s) => [s.name, s.broken !== undefined]), [['bad', true], ['nocmd', true], ['ok', false]]);
+    assert.match(parsed.servers[0].broken!, /Unknown "type" "ftp"/);
+    assert.match(parsed.servers[1].broken!, /needs a "command"/);
     const errors = parsed.problems.filter((p) => p.severity === 'error');
     assert.equal(errors.length, 2);
     assert.match(errors[0].message, /Unknown "type" "ftp"/);
     assert.equal(positionAt(text, errors[0].offset).line, 1);
     assert.match(errors[1].message, /needs a "command"/);
     assert.equal(positionAt(text, errors[1].offset).line, 2);
+  });
+
+  it('keeps an entry with a misspelt key as a broken server and names the key it means', () => {
+    const text = '{"servers": {\n "typo": {"comand": "node", "args": ["s.js"]},\n "remote": {"type": "http", "ulr": "https://x/mcp"},\n "fine": {"command": "node", "evn": {}}\n}}';
+    const parsed = parseConfigText(text);
+    assert.deepEqual(parsed.servers.map((s) => s.name), ['typo', 'remote', 'fine']);
+    assert.equal(parsed.servers[0].broken, '"comand" is not a known key: did you mean "command"? Without "command" server "typo" cannot start.');
+    assert.deepEqual(parsed.servers[0].entry.args, ['s.js'], 'what could be read is kept');
+    assert.match(parsed.servers[1].broken!, /^"ulr" is not a known key: did you mean "url"\?/);
+    assert.equal(parsed.servers[2].broken, undefined, 'a typo in an optional key does not break the entry');
+    const typos = parsed.problems.filter((p) => p.suggestion);
+    assert.deepEqual(typos.map((p) => [p.suggestion, text.slice(p.offset, p.offset + p.length), p.severity]),
+      [['command', '"comand"', 'warning'], ['url', '"ulr"', 'warning'], ['env', '"evn"', 'warning']]);
+  });
+
+  it('does not "correct" keys of other hosts or keys that are far from any known one', () => {
+    const parsed = parseConfigText('{"servers": {"a": {"command": "x", "autoApprove": [], "timeout": 60, "description": "d", "foo": 1, "command2": "y"}}}');
+    assert.deepEqual(parsed.problems.filter((p) => p.suggestion), []);
+  });
+
+  it('lists an entry that is not an object as broken', () => {
+    const parsed = parseConfigText('{"servers": {"s": "node server.js"}}');
+    assert.equal(parsed.servers.length, 1);
+    assert.match(parsed.servers[0].broken!, /must be an object/);
   });
 
   it('reports syntax errors but never throws', () => {

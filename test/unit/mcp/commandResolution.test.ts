@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { describeMissingCommand, mergePaths, readLoginShellPath, resolveCommand } from '../../../src/mcp/process/commandResolution';
+import { describeMissingCommand, describeSearchedPath, mergePaths, readLoginShellPath, resolveCommand } from '../../../src/mcp/process/commandResolution';
 
 describe('resolveCommand', () => {
   it('searches PATH in order on POSIX', () => {
@@ -22,7 +22,10 @@ describe('resolveCommand', () => {
     assert.equal(r.resolved, undefined);
     assert.match(describeMissingCommand('./server', r), /does not exist/);
     const missing = resolveCommand('uvx', { pathValue: '/usr/bin:/bin', platform: 'linux', isExecutableFile: () => false });
-    assert.match(describeMissingCommand('uvx', missing), /"uvx" was not found on PATH\. Searched: \/usr\/bin:\/bin\./);
+    assert.equal(describeMissingCommand('uvx', missing), '"uvx" not found on PATH. Install uv or set "command" to its full path.');
+    assert.equal(describeSearchedPath('uvx', missing), 'command: uvx\nPATH searched (2 directories):\n  /usr/bin\n  /bin');
+    const npx = resolveCommand('npx.cmd', { pathValue: 'C:\\x', platform: 'win32', isExecutableFile: () => false });
+    assert.equal(describeMissingCommand('npx.cmd', npx), '"npx.cmd" not found on PATH. Install Node.js or set "command" to its full path.');
   });
 
   it('finds a real executable on this machine', () => {

@@ -133,7 +133,7 @@ describe('faults: crashed servers', function () {
     )];
     await registry.reload();
     await new Promise((r) => setTimeout(r, 300));
-    assert.match(message(), /^Cannot start server "f": /);
+    assert.match(message(), /^"no-such-command-mcp-faults" not found on PATH\. /);
     assert.ok(!messages.some((m) => m.includes('Restarting')), messages.join(' | '));
   });
 

@@ -161,7 +161,8 @@ describe('McpServerConnection', function () {
       await c.start();
       assert.equal(c.state.kind, 'error');
       if (c.state.kind !== 'error') return;
-      assert.match(c.state.message, /"no-such-mcp-server" was not found on PATH\. Searched: \/nowhere:\/also\/not/);
+      assert.equal(c.state.message, '"no-such-mcp-server" not found on PATH. Install no-such-mcp-server or set "command" to its full path.');
+      assert.match(c.state.detail ?? '', /PATH searched \(2 directories\):\n  \/nowhere\n  \/also\/not/);
     });
 
     it('reports a process that exits during start with its stderr', async () => {

@@ -72,9 +72,39 @@ describe('config language server: completions', () => {
     const d = doc(`{ "servers": { "a": { "type": "", "command": "node",  } } }`);
     const s = service();
     const keys = await s.completions(d, at(d, '"node",', 8), context({ hostProvidesJsonSchema: false }));
-    for (const key of ['args', 'env', 'envFile', 'cwd', 'url', 'headers', 'disabled', 'timeouts']) assert.ok(labels(keys).some((l) => l.includes(key)), key);
+    for (const key of ['args', 'env', 'envFile', 'cwd', 'disabled', 'timeouts']) assert.ok(labels(keys).some((l) => l.includes(key)), key);
     const types = await s.completions(d, at(d, '"type": "', 9), context({ hostProvidesJsonSchema: false }));
     assert.deepEqual(labels(types).map((l) => l.replace(/"/g, '')).sort(), ['http', 'sse', 'stdio']);
+  });
+
+  it('offers only the keys of the entry\'s transport: no url/headers for stdio, no command/args for http', async () => {
+    const s = service();
+    const ctx = context({ hostProvidesJsonSchema: false });
+    let version = 0;
+    const keysAt = async (entry: string) => {
+      // A new version each time: the service caches its model per document version.
+      const d = doc(`{ "servers": { "a": { ${entry},  } } }`, undefined, ++version);
+      return labels(await s.completions(d, at(d, `${entry},`, entry.length + 2), ctx)).map((l) => l.replace(/"/g, ''));
+    };
+    const stdio = [await keysAt('"command": "node"'), await keysAt('"type": "stdio"')];
+    for (const keys of stdio) {
+      for (const key of ['args', 'env', 'cwd', 'disabled', 'timeouts']) assert.ok(keys.includes(key), `${key} in ${keys}`);
+      for (const key of ['url', 'headers']) assert.ok(!keys.includes(key), `no ${key} for stdio: ${keys}`);
+    }
+    for (const keys of [await keysAt('"url": "https://x.example/mcp"'), await keysAt('"type": "http"'), await keysAt('"type": "sse"')]) {
+      for (const key of ['headers', 'disabled', 'timeouts']) assert.ok(keys.includes(key), `${key} in ${keys}`);
+      for (const key of ['command', 'args', 'env', 'envFile', 'cwd']) assert.ok(!keys.includes(key), `no ${key} for http: ${keys}`);
+    }
+    const undecided = await keysAt('"disabled": false');
+    for (const key of ['command', 'url', 'type']) assert.ok(undecided.includes(key), `an entry that is neither yet offers ${key}: ${undecided}`);
+  });
+
+  it('still explains every key on hover, whichever transport', async () => {
+    const d = doc(`{ "servers": { "a": { "command": "node", "cwd": "x" }, "b": { "url": "https://x.example/mcp", "headers": {} } } }`);
+    const s = service();
+    const text = async (marker: string) => JSON.stringify(await s.hover(d, at(d, marker, 2), context({ hostProvidesJsonSchema: false })));
+    assert.match(await text('"cwd"'), /Working directory/);
+    assert.match(await text('"headers"'), /HTTP headers/);
   });
 });
 
@@ -225,6 +255,15 @@ describe('config language server: code actions', () => {
   it('replaces an unknown variable with the suggestion', async () => {
     const { d, actions } = await fixes(`{ "servers": { "a": { "command": "node", "args": ["\${workspacefolder}/x"] } } }`, DiagnosticCode.variableUnknown);
     assert.deepEqual(JSON.parse(apply(d, actions[0])).servers.a.args, ['${workspaceFolder}/x']);
+  });
+
+  it('offers "did you mean" for a misspelt key, and no unrelated refactoring there', async () => {
+    for (const [typo, key] of [['comand', 'command'], ['agrs', 'args'], ['enviroment', 'env'], ['Url', 'url'], ['protocolera', 'protocolEra'], ['header', 'headers']]) {
+      const { d, actions } = await fixes(`{ "servers": { "a": { "${typo}": "x", "command": "node" } } }`.replace(key === 'command' ? ', "command": "node"' : '\u0000', ''), DiagnosticCode.keyTypo);
+      assert.deepEqual(actions.map((a) => a.title), [`Did you mean "${key}"?`], typo);
+      assert.ok(actions[0].isPreferred);
+      assert.ok(key in JSON.parse(apply(d, actions[0])).servers.a, typo);
+    }
   });
 
   it('converts between servers and mcpServers', async () => {

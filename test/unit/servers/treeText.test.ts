@@ -1,9 +1,10 @@
 import * as assert from 'node:assert/strict';
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
 import {
-  promptItemText, promptTooltip, resourceItemText, resourceTooltip, serverItemText, serverTooltip, taskItemText, taskTooltip, templateItemText, templateTooltip, toolItemText, toolTooltip,
-  type ItemText, type MarkdownPart,
+  promptItemText, promptTooltip, resourceItemText, resourceTooltip, serverItemText, serverTooltip, stateSummary, taskItemText, taskTooltip,
+  templateItemText, templateTooltip, toolItemText, toolTooltip, type ItemText, type MarkdownPart,
 } from '../../../src/servers/common/treeText';
+import { firstSentence, oneLine } from '../../../src/servers/common/failureText';
 
 /** Breaks out of inline code (a backtick) and then makes a remote image and a command link. */
 const BREAKOUT = 'x`![pixel](https://evil.example/p.png)[run](command:workbench.action.quit)`y';
@@ -141,5 +142,29 @@ describe('Servers tree tooltips', () => {
     assert.deepEqual(taskItemText({ taskId: 'evil\u202Eid', status: 'cancelled' }), { label: 'evil\\u202Eid', description: 'cancelled' });
     const parts = taskTooltip({ taskId: BREAKOUT, status: 'failed', statusMessage: BREAKOUT, error: BREAKOUT, toolName: BREAKOUT, createdAt: BREAKOUT, lastUpdatedAt: BREAKOUT, pollIntervalMs: 100 });
     assert.deepEqual(liveMarkup(parts), []);
+  });
+});
+
+describe('server state in the tree description', () => {
+  const words = { stopped: 'stopped', starting: 'starting…', error: 'error', needsAuth: 'sign-in required' };
+
+  it('shows the first sentence of why, in its own case', () => {
+    const message = '"uvx" not found on PATH. Install uv or set "command" to its full path.';
+    assert.equal(stateSummary({ kind: 'error', message, detail: 'PATH searched:\n/usr/bin' }, words), 'error: "uvx" not found on PATH.');
+    assert.equal(stateSummary({ kind: 'error', message: '"comand" is not a known key: did you mean "command"? Without "command" server "x" cannot start. (.vscode/mcp.json)' }, words),
+      'error: "comand" is not a known key: did you mean "command"?');
+    assert.equal(stateSummary({ kind: 'stopped', reason: 'disabled in config' }, words), 'stopped: disabled in config');
+    assert.equal(stateSummary({ kind: 'stopped' }, words), 'stopped');
+    assert.equal(stateSummary({ kind: 'starting' }, words), 'starting…');
+  });
+
+  it('never runs over one line or 90 characters', () => {
+    assert.equal(firstSentence('line one\nline two'), 'line one');
+    const long = firstSentence(`Cannot start: ${'x'.repeat(200)}`);
+    assert.equal(long.length, 90);
+    assert.ok(long.endsWith('…'));
+    assert.equal(firstSentence('Version 1.2.3 failed. Then more.'), 'Version 1.2.3 failed.');
+    assert.equal(oneLine('first\r\nsecond'), 'first');
+    assert.equal(oneLine('x'.repeat(300)).length, 240);
   });
 });

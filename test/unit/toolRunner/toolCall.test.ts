@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { looksLikeMarkdown, renderMarkdown } from '../../../src/shared/common/markdownLite';
-import { argumentsPreview, blobFileName, contentBlock, errorOutcome, needsConfirmation, rememberedArgumentsKey, resultOutcome, toolBadges } from '../../../src/toolRunner/common/toolCall';
+import { argumentsPreview, blobFileName, contentBlock, errorOutcome, needsConfirmation, rememberedArgumentsKey, resultOutcome, shortToolLabel, toolBadges } from '../../../src/toolRunner/common/toolCall';
 import { parseFromWebview } from '../../../src/toolRunner/common/toolRunnerProtocol';
 
 describe('toolCall', () => {
@@ -98,5 +98,17 @@ describe('toolCall', () => {
       assert.equal(parseFromWebview('ready'), undefined);
       assert.equal(parseFromWebview(null), undefined);
     });
+  });
+});
+
+describe('shortToolLabel', () => {
+  it('keeps short names, and the start and end of long ones for the tab', () => {
+    assert.equal(shortToolLabel('echo'), 'echo');
+    const long = 'github_create_pull_request_review_comment_reply';
+    const short = shortToolLabel(long);
+    assert.equal([...short].length, 36);
+    assert.ok(short.startsWith('github_create_pull') && short.endsWith('comment_reply') && short.includes('…'), short);
+    assert.equal(shortToolLabel('x'.repeat(36)), 'x'.repeat(36));
+    assert.equal([...shortToolLabel('🙂'.repeat(50))].length, 36, 'counts characters, not UTF-16 units');
   });
 });

@@ -1,0 +1,97 @@
+/**
+ * What a new user meets when a config entry is wrong, in the real VS Code: the entry stays in
+ * the Servers tree as a broken server with its reason, and the language server offers the
+ * rename of a misspelt key. Works on a `.vscode/mcp.json` of folder-b, which the fixture
+ * does not have, and deletes it afterwards.
+ */
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { McpWorkbenchApi } from '../../../src/api';
+import type { ServerNode } from '../../../src/servers/serverTreeNodes';
+import { activateApi, folderUri, running, waitFor, writeText } from '../helpers';
+
+suite('Broken configs and first failures', function () {
+  this.timeout(90000);
+  let api: McpWorkbenchApi;
+  let file: vscode.Uri;
+
+  suiteSetup(async () => {
+    api = await activateApi();
+    file = vscode.Uri.joinPath(folderUri('folder-b'), '.vscode', 'mcp.json');
+  });
+
+  suiteTeardown(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.workspace.fs.delete(file).then(undefined, () => undefined);
+    await api.reload();
+  });
+
+  test('an entry with a misspelt key stays in the tree as a broken server, and "did you mean" fixes it', async () => {
+    await writeText(file, `{
+  "servers": {
+    "typo-server": {
+      "comand": "node",
+      "args": ["\${env:MCPWB_FIXTURES}/servers/stdioServer.js"]
+    }
+  }
+}
+`);
+    await api.reload();
+    const broken = await waitFor(() => {
+      const c = api.server('typo-server');
+      return c?.state.kind === 'error' && c;
+    }, `the typo server to be listed as broken (now ${JSON.stringify(api.server('typo-server')?.state)})`);
+
+    const node = (await api.testing.serverTree.getChildren()).find((n) => n.kind === 'server' && n.connection === broken) as ServerNode | undefined;
+    assert.ok(node, 'the broken server is in the tree');
+    const item = api.testing.serverTree.getTreeItem(node);
+    assert.equal((item.iconPath as vscode.ThemeIcon).id, 'error');
+    assert.equal(item.description, 'stdio · error: "comand" is not a known key: did you mean "command"?');
+    const tooltip = (item.tooltip as vscode.MarkdownString).value.replace(/&nbsp;/g, ' ');
+    assert.equal(tooltip.match(/did you mean/g)?.length, 1, `the reason once in the tooltip: ${tooltip}`);
+    assert.ok(!tooltip.includes('``'), `no empty command shown: ${tooltip}`);
+    assert.ok(!api.servers().some((c) => c === broken && c.state.kind === 'running'));
+
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file));
+    const diagnostic = await waitFor(() => vscode.languages.getDiagnostics(file).find((d) => d.code === 'mcp.key-typo'), 'the key-typo diagnostic');
+    assert.equal(diagnostic.range.start.line, 3);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', file, diagnostic.range);
+    const titles = actions.map((a) => a.title);
+    assert.ok(!titles.some((t) => t.startsWith('Convert to')), `no unrelated refactoring: ${titles.join(' | ')}`);
+    const fix = actions.find((a) => a.title === 'Did you mean "command"?');
+    assert.ok(fix?.edit, titles.join(' | '));
+    assert.ok(await vscode.workspace.applyEdit(fix.edit));
+    assert.match(editor.document.getText(), /"command": "node"/);
+    assert.ok(await editor.document.save());
+    assert.equal((await running(api, 'typo-server')).state.kind, 'running');
+  });
+
+  test('a command not on PATH: a one-line notification with Show Log, the PATH searched once in the tooltip', async () => {
+    const shown: { message: string; items: unknown[] }[] = [];
+    const window = vscode.window as unknown as Record<string, (...args: unknown[]) => unknown>;
+    const original = window.showErrorMessage;
+    window.showErrorMessage = (message: unknown, ...items: unknown[]) => {
+      shown.push({ message: String(message), items });
+      return Promise.resolve(undefined);
+    };
+    try {
+      await writeText(file, JSON.stringify({ servers: { 'needs-uv': { command: 'uvx', args: ['mcp-server-fetch'], env: { PATH: '/opt/nothing:/opt/none' } } } }));
+      await api.reload();
+      const c = await waitFor(() => {
+        const s = api.server('needs-uv');
+        return s?.state.kind === 'error' && s;
+      }, 'the uvx server to fail');
+      const toast = await waitFor(() => shown.find((n) => n.message.startsWith('MCP needs-uv:')), 'the failure notification');
+      assert.equal(toast.message, 'MCP needs-uv: "uvx" not found on PATH. Install uv or set "command" to its full path.');
+      assert.deepEqual(toast.items, ['Show Log', 'Open Configuration']);
+      const node = (await api.testing.serverTree.getChildren()).find((n) => n.kind === 'server' && n.connection === c) as ServerNode;
+      const item = api.testing.serverTree.getTreeItem(node);
+      assert.equal(item.description, 'stdio · error: "uvx" not found on PATH.');
+      const tooltip = (item.tooltip as vscode.MarkdownString).value.replace(/&nbsp;/g, ' ');
+      assert.equal(tooltip.split('not found on PATH').length - 1, 1, `the message once: ${tooltip}`);
+      assert.equal(tooltip.split('/opt/none').length - 1, 1, `the PATH once: ${tooltip}`);
+    } finally {
+      window.showErrorMessage = original;
+    }
+  });
+});
