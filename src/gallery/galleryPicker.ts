@@ -34,8 +34,12 @@ export function pickRegistryServer(client: RegistryClient): Promise<RegistryEntr
         return { action: 'install', entry, label: `${texts.deprecated ? '$(warning)' : '$(server)'} ${texts.label}`, description: texts.description, detail: texts.detail, alwaysShow: true };
       });
       if (error) {
+        // A quick pick item is one line: the head of the message as the label, the reason and what to do below it.
+        const split = error.indexOf(': ');
+        const [head, rest] = split > 0 ? [error.slice(0, split), error.slice(split + 2)] : [error, ''];
         items.push(
-          { action: 'retry', label: `$(error) ${plainForQuickPick(error, 300)}`, detail: vscode.l10n.t('Select to try again.'), alwaysShow: true },
+          { action: 'retry', label: `$(error) ${plainForQuickPick(head, 300)}`, detail: rest ? plainForQuickPick(rest, 400) : undefined, alwaysShow: true },
+          { action: 'retry', label: `$(refresh) ${vscode.l10n.t('Try again')}`, alwaysShow: true },
           { action: 'settings', label: `$(settings-gear) ${vscode.l10n.t('Open the {0} setting', REGISTRY_URL_SETTING)}`, alwaysShow: true },
         );
       } else if (nextCursor) {

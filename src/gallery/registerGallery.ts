@@ -51,8 +51,12 @@ export function registerGallery(workbench: Workbench): vscode.Disposable[] {
       return entry ? await installRegistryEntry(workbench, registry.baseUrl, entry) : undefined;
     } catch (error) {
       if (error instanceof RegistryCancelled) return undefined;
+      if (!(error instanceof RegistryError)) {
+        void showErrorMessage(vscode.l10n.t('Could not install the MCP server: {0}', error instanceof Error ? error.message : String(error)));
+        return undefined;
+      }
       const open = vscode.l10n.t('Open Settings');
-      void showErrorMessage(error instanceof RegistryError ? error.message : vscode.l10n.t('The MCP registry could not be browsed: {0}', String(error)), open).then((answer) => {
+      void showErrorMessage(error.message, open).then((answer) => {
         if (answer === open) void vscode.commands.executeCommand('workbench.action.openSettings', REGISTRY_URL_SETTING);
       });
       return undefined;
