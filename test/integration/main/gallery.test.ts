@@ -65,6 +65,8 @@ suite('Server gallery: install from the MCP registry and from links', function (
   });
 
   suiteTeardown(async () => {
+    // Installs open what they wrote (mcp.json, the user settings.json): leave the editors as the next suite expects them.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     Object.assign(window, originals);
     notifications?.dispose();
     for (const [key, value] of Object.entries(before)) await config().update(key, value, vscode.ConfigurationTarget.Global);
