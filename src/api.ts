@@ -4,6 +4,7 @@
  */
 import type { McpServerConnection } from './mcp/connection/serverConnection';
 import type { ServerTreeProvider } from './servers/serverTreeProvider';
+import type { Uri } from 'vscode';
 
 export interface McpWorkbenchApi {
   /** Resolves when the configuration was read the first time and auto-start has run. */
@@ -19,5 +20,7 @@ export interface McpWorkbenchApi {
   /** For this extension's own integration tests only (views' data providers); not a stable API. */
   readonly testing: {
     readonly serverTree: ServerTreeProvider;
+    /** Delivers a link to the extension's URI handler, as a `vscode://mcp-workbench.mcp-workbench/…` link would. */
+    handleUri(uri: Uri): void;
   };
 }

@@ -10,6 +10,7 @@ import { registerAuth } from './auth/registerAuth';
 import { registerChat } from './chat/registerChat';
 import { registerDiscovery } from './config/registerDiscovery';
 import { registerDebug } from './debug/registerDebug';
+import { registerGallery } from './gallery/registerGallery';
 import { openServerConfig, registerCommands } from './servers/serverCommands';
 import { registerLanguageClient } from './language/languageClient';
 import { registerPrompts } from './prompts/registerPrompts';
@@ -31,6 +32,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
     const wb = workbench;
     const serverTree = registerServerTree(wb);
     context.subscriptions.push(
+      vscode.window.registerUriHandler(wb.uris),
       ...registerCommands(wb),
       registerStatusBar(wb),
       registerFailureNotifications(wb),
@@ -45,6 +47,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
       ...registerDebug(wb),
       ...registerLanguageClient(wb),
       ...registerDiscovery(wb),
+      ...registerGallery(wb),
     );
     // The Servers view's welcome ("no servers configured") must not show before config was read.
     wb.ready.finally(() => void vscode.commands.executeCommand('setContext', 'mcpWorkbench.configLoaded', true)).catch(() => undefined);
@@ -55,7 +58,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
       server: (key) => wb.registry.find(key),
       reload: () => wb.registry.reload(),
       onDidChange: (listener) => wb.registry.onDidChange(listener),
-      testing: { serverTree: serverTree.provider },
+      testing: { serverTree: serverTree.provider, handleUri: (uri) => wb.uris.handleUri(uri) },
     };
   } catch (error) {
     void showErrorMessage(vscode.l10n.t('MCP Workbench failed to activate: {0}', String(error)));

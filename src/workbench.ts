@@ -22,6 +22,7 @@ import { ServerRegistry } from './mcp/serverRegistry';
 import { ServerOutputs } from './servers/serverOutputs';
 import { workspaceRoots } from './shared/common/urlSafety';
 import { showErrorMessage } from './shared/notifications';
+import { UriRouter } from './shared/uriRouter';
 
 /** Larger than any dotenv file; bigger ones are not read for their secrets. */
 const MAX_ENV_FILE_BYTES = 1024 * 1024;
@@ -47,6 +48,8 @@ export class Workbench implements vscode.Disposable {
   private loginShellPath: Promise<string | undefined> | undefined;
   /** Resolves when the first load of config has been applied (servers started or blocked). */
   readonly ready: Promise<void>;
+  /** The extension's URI handler: features register the link paths they take (registered in extension.ts). */
+  readonly uris = new UriRouter();
   /** OAuth for protected HTTP servers, set by registerAuth (src/auth). */
   auth: ConnectionAuthHost | undefined;
   /** Sampling and elicitation, set by registerApproval (src/approval); installed on every new client. */

@@ -56,12 +56,11 @@ export class SecretOAuthStore implements OAuthStore {
   }
 }
 
-/** Redirects that arrive through the URI handler, matched to the sign-in waiting for them by `state`. */
+/** Redirects that arrive at CALLBACK_PATH of the URI handler, matched to the sign-in waiting for them by `state`. */
 export class OAuthCallbacks implements vscode.UriHandler {
   private readonly waiting = new Map<string, (response: AuthorizationResponse) => void>();
 
   handleUri(uri: vscode.Uri): void {
-    if (uri.path !== CALLBACK_PATH) return;
     const response = parseAuthorizationResponse(`http://callback/?${uri.query}`);
     const waiter = response.state !== undefined ? this.waiting.get(response.state) : undefined;
     if (waiter) waiter(response);
@@ -196,12 +195,12 @@ export function registerAuth(workbench: Workbench): vscode.Disposable[] {
   });
 
   return [
-    vscode.window.registerUriHandler(callbacks),
+    workbench.uris.register(CALLBACK_PATH, (uri) => callbacks.handleUri(uri)),
     // For this extension's integration tests: stand in for the user's browser (which a test
     // cannot drive) and get the URI handler that the browser's redirect reaches.
     vscode.commands.registerCommand('_mcpWorkbench.testing.oauthBrowser', (replacement?: Browser) => {
       browser = replacement ?? systemBrowser;
-      return (uri: vscode.Uri) => callbacks.handleUri(uri);
+      return (uri: vscode.Uri) => workbench.uris.handleUri(uri);
     }),
     vscode.commands.registerCommand('mcpWorkbench.signIn', async (arg?: ServerRef | string) => {
       const connection = await find(arg, vscode.l10n.t('Server to sign in to'));

@@ -7,11 +7,12 @@ import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { IndentPreference } from './common/configEdit';
 import type { ConfigDocument } from './common/definitionBuilder';
+import { userLevelValue } from '../shared/common/userSettings';
 import {
   adaptDiscoveredText, CURSOR_WORKSPACE_FILE, DISCOVERY_SETTING, DISCOVERY_SOURCES, discoveryEnvironment, userDiscoveryFiles,
   type DiscoveryFile,
 } from './common/discoverySources';
-import { parseConfigText, parseServerMapValue, positionAt, type ConfigFormat, type ConfigProblem } from './common/serverConfig';
+import { parseConfigText, parseInputsValue, parseServerMapValue, positionAt, type ConfigFormat, type ConfigProblem } from './common/serverConfig';
 
 /** Workspace config files, in the order they are listed (the tree and "open config" use it). */
 export const WORKSPACE_CONFIG_FILES: ReadonlyArray<{ path: string; format: ConfigFormat }> = [
@@ -20,6 +21,8 @@ export const WORKSPACE_CONFIG_FILES: ReadonlyArray<{ path: string; format: Confi
 ];
 
 export const SERVERS_SETTING = 'mcpWorkbench.servers';
+/** The inputs (`${input:…}` definitions) of the servers in SERVERS_SETTING. */
+export const INPUTS_SETTING = 'mcpWorkbench.inputs';
 
 export class ConfigSources implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
@@ -42,7 +45,7 @@ export class ConfigSources implements vscode.Disposable {
   constructor() {
     this.disposables.push(this.diagnostics, this.onDidChangeEmitter);
     this.disposables.push(vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration(SERVERS_SETTING)) this.changed();
+      if (e.affectsConfiguration(SERVERS_SETTING) || e.affectsConfiguration(INPUTS_SETTING)) this.changed();
       if (e.affectsConfiguration(DISCOVERY_SETTING)) {
         this.watchDiscovered();
         this.changed();
@@ -136,9 +139,11 @@ export class ConfigSources implements vscode.Disposable {
     // The setting is application-scoped (see package.json): workspaces cannot define commands through it.
     const settingValue = vscode.workspace.getConfiguration().get<unknown>(SERVERS_SETTING) ?? {};
     const fromSetting = parseServerMapValue(settingValue);
+    // Its `${input:…}` are defined in mcpWorkbench.inputs (application-scoped too), read at user level only.
+    const inputs = parseInputsValue(userLevelValue(vscode.workspace.getConfiguration().inspect<unknown>(INPUTS_SETTING), []));
     docs.push({
       source: { scope: 'user', label: `Settings (${SERVERS_SETTING})` },
-      parsed: { format: 'vscode', servers: fromSetting.servers, inputs: [], problems: fromSetting.problems },
+      parsed: { format: 'vscode', servers: fromSetting.servers, inputs: inputs.inputs, problems: [...fromSetting.problems, ...inputs.problems] },
     });
     return docs;
   }

@@ -8,11 +8,12 @@ import { addServerToConfigText, splitCommandLine, suggestServerName, uniqueServe
 import { SERVERS_SETTING, editorIndent, readConfigTextOrEmpty } from '../config/configSources';
 import type { Workbench } from '../workbench';
 
-type Kind = 'command' | 'npm' | 'pypi' | 'http';
+type Kind = 'registry' | 'command' | 'npm' | 'pypi' | 'http';
 
 export async function addServerWizard(workbench: Workbench): Promise<void> {
   const title = vscode.l10n.t('Add MCP Server');
   const kinds: (vscode.QuickPickItem & { choice: Kind })[] = [
+    { choice: 'registry', label: '$(library) ' + vscode.l10n.t('Browse the MCP registry…'), detail: vscode.l10n.t('Search servers published to the MCP registry and install one, inputs and all') },
     { choice: 'npm', label: '$(package) ' + vscode.l10n.t('npm package'), detail: vscode.l10n.t('Runs with npx, e.g. @modelcontextprotocol/server-everything') },
     { choice: 'pypi', label: '$(symbol-namespace) ' + vscode.l10n.t('Python package'), detail: vscode.l10n.t('Runs with uvx, e.g. mcp-server-fetch') },
     { choice: 'command', label: '$(terminal) ' + vscode.l10n.t('Command (stdio)'), detail: vscode.l10n.t('Any program that speaks MCP on stdin/stdout') },
@@ -20,7 +21,11 @@ export async function addServerWizard(workbench: Workbench): Promise<void> {
   ];
   const picked = await vscode.window.showQuickPick(kinds, { title, placeHolder: vscode.l10n.t('What kind of server?') });
   if (!picked) return;
-  const prompts: Record<Kind, { prompt: string; placeHolder: string; validate: (v: string) => string | undefined }> = {
+  if (picked.choice === 'registry') {
+    await vscode.commands.executeCommand('mcpWorkbench.browseServerRegistry');
+    return;
+  }
+  const prompts: Record<Exclude<Kind, 'registry'>, { prompt: string; placeHolder: string; validate: (v: string) => string | undefined }> = {
     npm: { prompt: vscode.l10n.t('npm package (and arguments)'), placeHolder: '@modelcontextprotocol/server-everything', validate: (v) => (v.trim() ? undefined : vscode.l10n.t('Enter a package name')) },
     pypi: { prompt: vscode.l10n.t('Python package (and arguments)'), placeHolder: 'mcp-server-fetch', validate: (v) => (v.trim() ? undefined : vscode.l10n.t('Enter a package name')) },
     command: { prompt: vscode.l10n.t('Command line'), placeHolder: 'node ${workspaceFolder}/server.js', validate: (v) => (v.trim() ? undefined : vscode.l10n.t('Enter a command')) },

@@ -189,6 +189,21 @@ export function parseConfigText(text: string, preferredFormat?: ConfigFormat): P
   return result;
 }
 
+/** Parses an `inputs` list given as a plain value (the `mcpWorkbench.inputs` setting, the inputs of `mcpWorkbench.servers`). */
+export function parseInputsValue(value: unknown): { inputs: InputDefinition[]; problems: ConfigProblem[] } {
+  const problems: ConfigProblem[] = [];
+  let text: string;
+  try {
+    text = JSON.stringify(value ?? []);
+  } catch {
+    return { inputs: [], problems: [nestingProblem(0)] };
+  }
+  const deep = excessiveNesting(text);
+  if (deep) return { inputs: [], problems: [nestingProblem(deep.offset)] };
+  const node = jsonc.parseTree(text);
+  return { inputs: node ? parseInputs(node, problems) : [], problems };
+}
+
 /** Parses a `{ name: entry }` map given as a plain value (the `mcpWorkbench.servers` setting). */
 export function parseServerMapValue(value: unknown): { servers: ParsedServer[]; problems: ConfigProblem[] } {
   const problems: ConfigProblem[] = [];

@@ -25,4 +25,8 @@ export const USER_ONLY_SETTINGS = [
   'models.preferred',
   'sampling.serverPolicies',
   'sampling.rateLimitPerMinute',
+  // Where the server gallery looks for servers: a workspace must not point it at its own registry.
+  'registry.url',
+  // The inputs of the user's servers setting: a workspace must not define what they ask for.
+  'inputs',
 ] as const;

@@ -1,0 +1,166 @@
+/**
+ * Install links, and what every install does before writing: input ids made unique in the
+ * target file, and a summary of exactly what will run. Pure.
+ *
+ * The link format is VS Code's (`vscode:mcp/install?<url-encoded JSON>`, the JSON being the
+ * entry plus `name` and optional `inputs`; workbench/contrib/mcp/browser/mcpUrlHandler.ts).
+ * This extension's URI handler takes the same JSON at
+ * `vscode://mcp-workbench.mcp-workbench/install?<json>` (or `/mcp/install`).
+ * A link comes from any web page: only the entry's launch fields are kept, every `${input:…}`
+ * must be defined by the link itself, and `${env:…}` reads are named in the confirmation.
+ */
+import type { InputDefinition } from '../../config/common/serverConfig';
+import type { InstallEntry } from './installPlan';
+
+export interface LinkInstall {
+  name: string;
+  entry: InstallEntry;
+  inputs: InputDefinition[];
+  /** Fields of the link that are not written (`envFile`, `cwd`, `dev`, …). */
+  ignored: string[];
+}
+
+/** Longer than any real entry; a link this size is not read. */
+export const MAX_LINK_LENGTH = 32 * 1024;
+
+const KEPT_FIELDS = new Set(['name', 'type', 'command', 'args', 'env', 'url', 'headers', 'inputs']);
+
+/**
+ * The JSON of a link: from `vscode:mcp/install?…`, `<scheme>://<extension>/install?…`, a query
+ * (as a URI handler receives it, already decoded once) or the JSON itself.
+ */
+export function linkPayload(text: string): string {
+  const trimmed = text.trim();
+  const query = /^[a-z][a-z0-9+.-]*:(?:\/\/[^/?]*)?\/?(?:mcp\/)?install\?/i.exec(trimmed);
+  return query ? trimmed.slice(query[0].length) : trimmed;
+}
+
+/** Parses a link (or its JSON); throws an Error saying what is wrong. */
+export function parseInstallLink(text: string): LinkInstall {
+  const payload = linkPayload(text);
+  if (payload.length > MAX_LINK_LENGTH) throw new Error(`The link is longer than ${MAX_LINK_LENGTH / 1024} KB.`);
+  let value: unknown;
+  try {
+    value = JSON.parse(payload);
+  } catch {
+    try {
+      value = JSON.parse(decodeURIComponent(payload));
+    } catch {
+      throw new Error('The link does not hold a server configuration (JSON).');
+    }
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('The link does not hold a server configuration (JSON object).');
+  const v = value as Record<string, unknown>;
+  if (typeof v.name !== 'string' || v.name.trim() === '') throw new Error('The link has no server "name".');
+  const strings = (x: unknown, what: string): string[] | undefined => {
+    if (x === undefined) return undefined;
+    if (!Array.isArray(x) || x.some((s) => typeof s !== 'string')) throw new Error(`"${what}" must be a list of strings.`);
+    return x as string[];
+  };
+  const map = (x: unknown, what: string): Record<string, string> | undefined => {
+    if (x === undefined) return undefined;
+    if (typeof x !== 'object' || x === null || Array.isArray(x) || Object.values(x).some((s) => typeof s !== 'string')) throw new Error(`"${what}" must map names to strings.`);
+    return x as Record<string, string>;
+  };
+  const url = typeof v.url === 'string' ? v.url : undefined;
+  const type = v.type === 'http' || v.type === 'sse' || v.type === 'stdio' ? v.type : url ? 'http' : 'stdio';
+  let entry: InstallEntry;
+  if (type === 'stdio') {
+    if (typeof v.command !== 'string' || v.command.trim() === '') throw new Error('The link has neither a "command" nor a "url".');
+    const args = strings(v.args, 'args');
+    const env = map(v.env, 'env');
+    entry = { type, command: v.command, ...(args?.length ? { args } : {}), ...(env && Object.keys(env).length ? { env } : {}) };
+  } else {
+    if (!url || !/^https?:\/\//i.test(url)) throw new Error('The link\'s "url" must be an http(s) URL.');
+    const headers = map(v.headers, 'headers');
+    entry = { type, url, ...(headers && Object.keys(headers).length ? { headers } : {}) };
+  }
+  const inputs = readInputs(v.inputs);
+  const defined = new Set(inputs.map((i) => i.id));
+  const undefinedIds = inputIdsIn(entry).filter((id) => !defined.has(id));
+  if (undefinedIds.length) throw new Error(`The link uses \${input:${undefinedIds[0]}} but does not define that input.`);
+  const ignored = Object.keys(v).filter((k) => !KEPT_FIELDS.has(k));
+  return { name: v.name.trim(), entry, inputs, ignored };
+}
+
+function readInputs(x: unknown): InputDefinition[] {
+  if (x === undefined) return [];
+  if (!Array.isArray(x)) throw new Error('"inputs" must be a list.');
+  return x.map((raw) => {
+    const i = raw as Record<string, unknown>;
+    if (typeof i !== 'object' || i === null || typeof i.id !== 'string' || !/^[A-Za-z0-9_.-]+$/.test(i.id)) throw new Error('Each input needs an "id" of letters, digits, ".", "_" or "-".');
+    const type = i.type === 'pickString' ? 'pickString' : 'promptString';
+    const options = Array.isArray(i.options) ? i.options.filter((o): o is string => typeof o === 'string') : undefined;
+    return {
+      id: i.id,
+      type,
+      ...(typeof i.description === 'string' ? { description: i.description } : {}),
+      ...(typeof i.default === 'string' ? { default: i.default } : {}),
+      ...(i.password === true ? { password: true } : {}),
+      ...(type === 'pickString' && options?.length ? { options } : {}),
+    };
+  });
+}
+
+function entryStrings(entry: InstallEntry): string[] {
+  return [entry.command ?? '', ...(entry.args ?? []), ...Object.values(entry.env ?? {}), entry.url ?? '', ...Object.values(entry.headers ?? {})];
+}
+
+/** The ids of every `${input:id}` in an entry. */
+export function inputIdsIn(entry: InstallEntry): string[] {
+  const ids = entryStrings(entry).flatMap((s) => [...s.matchAll(/\$\{input:([^}]*)\}/g)].map((m) => m[1]));
+  return [...new Set(ids)];
+}
+
+/** The NAMEs of every `${env:NAME}` in an entry: values of this machine the server would get. */
+export function envReadsIn(entry: InstallEntry): string[] {
+  const names = entryStrings(entry).flatMap((s) => [...s.matchAll(/\$\{env:([^}]*)\}/g)].map((m) => m[1]));
+  return [...new Set(names)];
+}
+
+/**
+ * The entry and inputs with every input id that is already defined in the target file renamed
+ * (`token` → `token-2`). Without it a new entry could name an input the user already gave a
+ * value (a token for another server) and receive that value.
+ */
+export function withUniqueInputIds(entry: InstallEntry, inputs: readonly InputDefinition[], existingIds: readonly string[]): { entry: InstallEntry; inputs: InputDefinition[] } {
+  const taken = new Set(existingIds);
+  const renames = new Map<string, string>();
+  const renamed = inputs.map((input) => {
+    let id = input.id;
+    for (let n = 2; taken.has(id); n++) id = `${input.id}-${n}`;
+    taken.add(id);
+    if (id !== input.id) renames.set(input.id, id);
+    return { ...input, id };
+  });
+  if (!renames.size) return { entry, inputs: renamed };
+  const swap = (s: string) => s.replace(/\$\{input:([^}]*)\}/g, (whole, id: string) => (renames.has(id) ? `\${input:${renames.get(id)}}` : whole));
+  const swapMap = (m: Record<string, string> | undefined) => (m ? Object.fromEntries(Object.entries(m).map(([k, v]) => [k, swap(v)])) : undefined);
+  const out: InstallEntry = { ...entry };
+  if (entry.args) out.args = entry.args.map(swap);
+  if (entry.env) out.env = swapMap(entry.env);
+  if (entry.url) out.url = swap(entry.url);
+  if (entry.headers) out.headers = swapMap(entry.headers);
+  return { entry: out, inputs: renamed };
+}
+
+/** Lines saying exactly what an install writes and runs, for the confirmation. */
+export function installSummary(entry: InstallEntry, inputs: readonly InputDefinition[], extra: { optional?: readonly string[]; notes?: readonly string[] } = {}): string[] {
+  const lines: string[] = [];
+  const quote = (w: string) => (/^[A-Za-z0-9_@%+=:,./${}-]+$/.test(w) ? w : `"${w.replace(/(["\\])/g, '\\$1')}"`);
+  if (entry.type === 'stdio') {
+    lines.push(`Runs: ${[entry.command ?? '', ...(entry.args ?? [])].map(quote).join(' ')}`);
+    for (const [k, v] of Object.entries(entry.env ?? {})) lines.push(`Environment: ${k}=${v}`);
+  } else {
+    lines.push(`Connects to (${entry.type}): ${entry.url}`);
+    for (const [k, v] of Object.entries(entry.headers ?? {})) lines.push(`Header: ${k}: ${v}`);
+  }
+  for (const input of inputs) {
+    lines.push(`Asks on first start for ${input.id}${input.description ? ` (${input.description})` : ''}${input.password ? ', kept in secret storage' : ''}`);
+  }
+  const env = envReadsIn(entry);
+  if (env.length) lines.push(`Reads from your environment: ${env.join(', ')}`);
+  if (extra.optional?.length) lines.push(`Optional, not set: ${extra.optional.join('; ')}`);
+  for (const note of extra.notes ?? []) lines.push(note);
+  return lines;
+}
