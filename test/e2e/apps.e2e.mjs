@@ -93,7 +93,7 @@ export async function run({ page, step, screenshot, workspace, log }) {
     await step('open the MCP view: fixture-apps runs; its tools are marked "app", increment and get_count "app only"', async () => {
       await page.getByRole('tab', { name: /^MCP\b/ }).click();
       await serverItem.waitFor({ state: 'visible', timeout: 30_000 });
-      await serverItem.filter({ hasText: /stdio · / }).waitFor({ state: 'visible', timeout: 30_000 });
+      await serverItem.filter({ hasText: /stdio · 20\d\d-/ }).waitFor({ state: 'visible', timeout: 60_000 });
       await expand(serverItem);
       await expand(servers.getByRole('treeitem', { name: /^Tools 3$/ }));
       await servers.getByRole('treeitem', { name: /^Counter counter\b.*\bapp\b/ }).waitFor({ state: 'visible' });
