@@ -129,6 +129,15 @@ export class Workbench implements vscode.Disposable {
     return [...all];
   }
 
+  /**
+   * Records MCP Apps traffic (an app's frame ⇄ the host, src/apps) for the Activity view, as its
+   * own kind: under the pseudo server `<label> (app)`, so ui/* messages never mix with the
+   * server's own JSON-RPC. `receive` = app → host, `send` = host → app.
+   */
+  traceApp(def: ServerDefinition, record: TraceRecord): void {
+    this.onTraceEmitter.fire({ server: { ...def, id: `${def.id}#app`, label: vscode.l10n.t('{0} (app)', def.label) }, record, at: Date.now() });
+  }
+
   /** Adds a value learnt at run time (an OAuth token) to what is redacted everywhere. */
   addRuntimeSecret(value: string | undefined): void {
     if (value && value.length >= 4) this.runtimeSecrets.add(value);

@@ -12,7 +12,7 @@ import type { CallToolResult, JSONRPCMessage, Tool, Transport } from '@modelcont
 import { buildAppCsp, type AppCsp } from './common/appCsp';
 import type { AppResource } from './common/appResource';
 import type { AppDisplayMode, AppEnvironment, AppFrameSpec, AppFromWebview, AppToWebview } from './common/appsProtocol';
-import { describeAppMessage, type AppJsonRpcMessage } from './common/appMessages';
+import type { AppJsonRpcMessage } from './common/appMessages';
 import { argumentsPreview } from '../toolRunner/common/toolCall';
 import type { AppSandbox } from './common/sandboxServer';
 import { AppRequestPolicy } from './appRequestPolicy';
@@ -31,19 +31,26 @@ export interface AppView {
   readonly kind: AppDisplayMode;
 }
 
+/** What the transport reports of each message (for the Activity view). */
+type TraceApp = (direction: 'send' | 'receive', message: AppJsonRpcMessage) => void;
+
 /** Relays JSON-RPC between the AppBridge and the webview that holds the frame. */
 class AppRelayTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   private closed = false;
-  constructor(private readonly appId: string, private readonly view: AppView) {}
+  constructor(private readonly appId: string, private readonly view: AppView, private readonly trace: TraceApp) {}
   async start(): Promise<void> {}
   async send(message: JSONRPCMessage): Promise<void> {
-    if (!this.closed) this.view.post({ type: 'appMessage', appId: this.appId, message: message as AppJsonRpcMessage });
+    if (this.closed) return;
+    this.trace('send', message as AppJsonRpcMessage);
+    this.view.post({ type: 'appMessage', appId: this.appId, message: message as AppJsonRpcMessage });
   }
   deliver(message: AppJsonRpcMessage): void {
-    if (!this.closed) this.onmessage?.(message as JSONRPCMessage);
+    if (this.closed) return;
+    this.trace('receive', message);
+    this.onmessage?.(message as JSONRPCMessage);
   }
   async close(): Promise<void> {
     if (this.closed) return;
@@ -116,7 +123,7 @@ export class AppSession implements vscode.Disposable {
     const origin = await this.sandbox.origin();
     this.page ??= this.sandbox.register(this.csp.policy, this.allow);
     const appId = `app-${++nextApp}-${Date.now().toString(36)}`;
-    const transport = new AppRelayTransport(appId, view);
+    const transport = new AppRelayTransport(appId, view, (direction, message) => this.trace(direction, message));
     const bridge = this.createBridge(view.kind);
     const mount: Mount = { appId, view, bridge, transport };
     this.mount = mount;
@@ -185,7 +192,6 @@ export class AppSession implements vscode.Disposable {
     if (!mount || message.appId !== mount.appId) return;
     switch (message.type) {
       case 'appMessage':
-        if (this.workbench.context.extensionMode !== vscode.ExtensionMode.Production) this.log('debug', `app → host ${describeAppMessage(message.message)}`);
         mount.transport.deliver(message.message);
         return;
       case 'appEnvironment': {
@@ -276,6 +282,20 @@ export class AppSession implements vscode.Disposable {
       mount.view.post({ type: 'appPlaceholder', appId: mount.appId, placeholder: { kind: 'error', text: vscode.l10n.t('The app closed itself. Run the tool again to show it.') } });
     };
     return bridge;
+  }
+
+  private trace(direction: 'send' | 'receive', message: AppJsonRpcMessage): void {
+    const connection = this.workbench.registry.find(this.serverId);
+    if (!connection) return;
+    const kind = 'method' in message ? ('id' in message ? 'request' : 'notification') : 'error' in message ? 'error' : 'response';
+    this.workbench.traceApp(connection.definition, {
+      direction,
+      kind,
+      ...('method' in message ? { method: message.method } : {}),
+      ...('id' in message && message.id !== null ? { id: message.id } : {}),
+      ...('error' in message ? { errorCode: message.error.code, errorMessage: message.error.message } : {}),
+      message,
+    });
   }
 
   private log(level: 'debug' | 'info' | 'warn', text: string): void {

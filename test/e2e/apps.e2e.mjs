@@ -95,7 +95,7 @@ export async function run({ page, step, screenshot, workspace, log }) {
       await serverItem.waitFor({ state: 'visible', timeout: 30_000 });
       await serverItem.filter({ hasText: /stdio · 20\d\d-/ }).waitFor({ state: 'visible', timeout: 60_000 });
       await expand(serverItem);
-      await expand(servers.getByRole('treeitem', { name: /^Tools 3$/ }));
+      await expand(servers.getByRole('treeitem', { name: /^Tools 4$/ }));
       await servers.getByRole('treeitem', { name: /^Counter counter\b.*\bapp\b/ }).waitFor({ state: 'visible' });
       await servers.getByRole('treeitem', { name: /^Increment increment\b.*\bapp only\b/ }).waitFor({ state: 'visible' });
       await servers.getByRole('treeitem', { name: /^Get Count get_count\b.*\bapp only\b/ }).waitFor({ state: 'visible' });
@@ -139,6 +139,12 @@ export async function run({ page, step, screenshot, workspace, log }) {
       await expectText(app.locator('#status'), 'incremented');
     });
 
+    await step('the app calls the model-only reset: refused by the host, never sent, the count stays 1', async () => {
+      await app.locator('#call-reset').click();
+      await expectText(app.locator('#status'), /^reset refused: .*not visible to apps/);
+      await expectText(app.locator('#count'), '1');
+    });
+
     await step('the app\'s tools/call increment is in the Activity view', async () => {
       const header = page.locator('.pane-header', { hasText: 'Activity' }).first();
       if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
@@ -146,6 +152,15 @@ export async function run({ page, step, screenshot, workspace, log }) {
       await activity.getByRole('treeitem', { name: /^tools\/call, fixture-apps\b/ }).first().waitFor({ state: 'visible' });
       // The description names the tool: "fixture-apps · increment · 3 ms · 712 B".
       await activity.getByRole('treeitem', { name: /^tools\/call, fixture-apps · increment · / }).first().waitFor({ state: 'visible' });
+      // The app's own traffic is its own kind: under "fixture-apps (app)", e.g. its ui/initialize.
+      await page.locator('.pane-header', { hasText: 'Activity' }).first().hover();
+      await page.getByRole('button', { name: 'Filter Activity…' }).click();
+      await page.locator('.quick-input-widget input').fill('(app) ui/initialize');
+      await page.keyboard.press('Enter');
+      await activity.getByRole('treeitem', { name: /^ui\/initialize, fixture-apps \(app\) ⇠ · / }).first().waitFor({ state: 'visible' });
+      await restMouse();
+      await screenshot('apps-03c-activity-ui');
+      await page.getByRole('button', { name: 'Clear Activity Filter' }).click();
       await restMouse();
       await screenshot('apps-03b-activity');
     });

@@ -50,9 +50,3 @@ export function parseAppMessage(raw: unknown): { message: AppJsonRpcMessage } | 
   }
   return { reason: 'neither request, notification nor response' };
 }
-
-/** A short label of a message for logs: "request tools/call #3", "response #3". */
-export function describeAppMessage(message: AppJsonRpcMessage): string {
-  if ('method' in message) return 'id' in message ? `request ${message.method} #${message.id}` : `notification ${message.method}`;
-  return 'error' in message ? `error response #${message.id}` : `response #${message.id}`;
-}
