@@ -307,8 +307,15 @@ export class AppSession implements vscode.Disposable {
     if (this.disposed) return;
     this.disposed = true;
     const mount = this.mount;
-    this.unmount();
-    if (mount) void mount.bridge.teardownResource({}).catch(() => undefined);
+    for (const pending of this.approvals.values()) pending.resolve(false);
+    this.approvals.clear();
+    this.mount = undefined;
+    // The spec's goodbye first (ui/resource-teardown, briefly awaited), then the channel closes.
+    if (mount) {
+      void mount.bridge.teardownResource({}, { timeout: 1000 })
+        .catch(() => undefined)
+        .finally(() => void mount.bridge.close().catch(() => undefined));
+    }
     this.page?.dispose();
     this.onDidRequestDisplayModeEmitter.dispose();
     this.onDidInitializeEmitter.dispose();
