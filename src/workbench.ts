@@ -6,6 +6,7 @@
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
+import type { CreateMessageRequestParams, CreateMessageResult } from '@modelcontextprotocol/client';
 import { buildDefinitions, envFileSecrets, inputKey, type ConfigDocument } from './config/common/definitionBuilder';
 import { withoutDuplicateDiscoveries } from './config/common/discoverySources';
 import { assignLabels, type ServerDefinition } from './config/common/launchDefinition';
@@ -51,6 +52,8 @@ export class Workbench implements vscode.Disposable {
   auth: ConnectionAuthHost | undefined;
   /** Sampling and elicitation, set by registerApproval (src/approval); installed on every new client. */
   clientFeatures: ClientFeatures | undefined;
+  /** Sampling asked by an MCP App of a server (src/apps), answered like the server's own; set by registerApproval. */
+  sampleForApp: ((server: ServerDefinition, params: CreateMessageRequestParams, signal: AbortSignal) => Promise<CreateMessageResult>) | undefined;
   private readonly onDidChangeServersBadgeEmitter = new Emitter<vscode.ViewBadge | undefined>();
   /** The badge the MCP Servers view shows (pending approval requests); registerServerTree applies it. */
   readonly onDidChangeServersBadge = this.onDidChangeServersBadgeEmitter.event;

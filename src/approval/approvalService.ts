@@ -91,6 +91,14 @@ export class ApprovalService implements vscode.Disposable {
     });
   }
 
+  /**
+   * A sampling request on behalf of a server that did not come from the server itself (an MCP
+   * App of that server asks through the host): the same policy, rate limit and panel.
+   */
+  sampleFor(server: ServerDefinition, params: CreateMessageRequestParams, signal: AbortSignal): Promise<CreateMessageResult> {
+    return this.sample(server, params, signal);
+  }
+
   /** Requests waiting for an answer (the badge count). */
   get pendingCount(): number {
     return this.queue.size;

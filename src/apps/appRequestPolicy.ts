@@ -5,10 +5,10 @@
  * app's frame, where the app cannot click), and every
  * call goes through the connection, so the Activity view and the trace record it. Links open
  * after a confirmation through `vscode.env.openExternal`; downloads go through a save dialog.
- * Sampling from apps is refused with a clear error (not offered in the host capabilities).
+ * Sampling from an app goes to the MCP Requests panel like its server's own requests.
  */
 import * as vscode from 'vscode';
-import { ProtocolError, ProtocolErrorCode, type CallToolResult, type ReadResourceResult, type Tool } from '@modelcontextprotocol/client';
+import { ProtocolError, ProtocolErrorCode, type CallToolResult, type CreateMessageRequestParams, type CreateMessageResult, type ReadResourceResult, type Tool } from '@modelcontextprotocol/client';
 import { isAppVisible } from './common/appTools';
 import { needsConfirmation } from '../toolRunner/common/toolCall';
 import { checkExternalUrl } from '../shared/common/urlSafety';
@@ -101,7 +101,10 @@ export class AppRequestPolicy {
     return saved ? {} : { isError: true };
   }
 
-  refuseSampling(): never {
-    throw new ProtocolError(ProtocolErrorCode.InvalidRequest, 'MCP Workbench does not answer sampling requests from apps yet; the server itself can ask for sampling.');
+  /** Sampling for the app: the same policy, rate limit and MCP Requests panel as its server's own requests. */
+  async sample(params: CreateMessageRequestParams, signal: AbortSignal): Promise<CreateMessageResult> {
+    const sample = this.workbench.sampleForApp;
+    if (!sample) throw new ProtocolError(ProtocolErrorCode.InternalError, 'Sampling is not available in this window.');
+    return sample(this.connection().definition, params, signal);
   }
 }

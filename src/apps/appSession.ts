@@ -239,6 +239,7 @@ export class AppSession implements vscode.Disposable {
         serverTools: {},
         serverResources: {},
         logging: {},
+        sampling: {},
         sandbox: {
           csp: { connectDomains: this.csp.allowed.connect, resourceDomains: this.csp.allowed.resource, frameDomains: this.csp.allowed.frame, baseUriDomains: this.csp.allowed.baseUri },
           ...(this.resource.permissions ? { permissions: this.resource.permissions } : {}),
@@ -268,7 +269,7 @@ export class AppSession implements vscode.Disposable {
       this.modelContext = params;
       return {};
     };
-    bridge.oncreatesamplingmessage = async () => this.policy.refuseSampling();
+    bridge.oncreatesamplingmessage = (params, extra) => this.policy.sample(params, extra.mcpReq.signal);
     bridge.onrequestdisplaymode = async (params) => {
       const wanted = params.mode === 'fullscreen' || params.mode === 'inline' ? params.mode : undefined;
       if (wanted && wanted !== this.mount?.view.kind) this.onDidRequestDisplayModeEmitter.fire(wanted);

@@ -4,13 +4,28 @@
 // served by the local sandbox server, the app in a srcdoc frame inside it), its button calls
 // the app-only `increment` tool after the approval dialog, the call shows in Activity, a fetch
 // to an undeclared origin is blocked by the CSP while the declared one is allowed, switching
-// the colour theme recolours the app, and pop-out into its own tab and back keep the count.
+// the colour theme recolours the app, pop-out into its own tab and back keep the count, and
+// the app's sampling request goes through the MCP Requests panel.
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { clickUntilTab, expectAttribute } from './workbench.mjs';
 
 const EXTENSION_ID = 'mcp-workbench.mcp-workbench';
+const FAKE_MODEL = 'vscode-lm:mcpwb-fake/mcpwb-fake-echo';
+
+/** The first webview frame that shows `selector` (the MCP Requests panel and Run Tool are both webviews). */
+async function frameWith(page, selector, timeout = 20_000) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    for (const frame of page.frames()) {
+      if (frame === page.mainFrame() || frame.isDetached()) continue;
+      if ((await frame.locator(selector).count().catch(() => 0)) > 0) return frame;
+    }
+    if (Date.now() > deadline) throw new Error(`no webview shows ${selector} within ${timeout / 1000} s`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
 
 /** A tiny origin the app may (or may not) fetch; counts the requests it got. */
 async function origin(name) {
@@ -219,6 +234,21 @@ export async function run({ page, step, screenshot, workspace, log }) {
       await expectText(app.locator('#count'), '1');
       await restMouse();
       await screenshot('apps-06-back-inline');
+    });
+
+    await step('the app asks for sampling: the MCP Requests panel asks for it; Send with the fake model, Approve: the app shows the reply', async () => {
+      await app.locator('#ask-model').click();
+      await page.getByRole('tab', { name: /^MCP Requests\b/ }).waitFor({ state: 'visible' });
+      const panel = await frameWith(page, '#queue');
+      await panel.locator('.queue-item[data-id]').first().waitFor({ state: 'visible' });
+      await expectText(panel.locator('#asker'), 'fixture-apps');
+      await panel.locator('#model').selectOption(FAKE_MODEL);
+      await panel.locator('#send').click();
+      await panel.locator('#approve:enabled').waitFor();
+      await restMouse();
+      await screenshot('apps-07-sampling-request');
+      await panel.locator('#approve').click();
+      await expectText(app.locator('#sample'), 'model mcpwb-fake-echo said: fake reply to: Say hi from the counter app');
     });
   } finally {
     declared.close();
