@@ -91,14 +91,6 @@ export class ApprovalService implements vscode.Disposable {
     });
   }
 
-  /**
-   * A sampling request on behalf of a server that did not come from the server itself (an MCP
-   * App of that server asks through the host): the same policy, rate limit and panel.
-   */
-  sampleFor(server: ServerDefinition, params: CreateMessageRequestParams, signal: AbortSignal): Promise<CreateMessageResult> {
-    return this.sample(server, params, signal);
-  }
-
   /** Requests waiting for an answer (the badge count). */
   get pendingCount(): number {
     return this.queue.size;
@@ -181,7 +173,7 @@ export class ApprovalService implements vscode.Disposable {
   // ---------------------------------------------------------------------------------------
   // sampling
 
-  private async sample(server: ServerDefinition, params: CreateMessageRequestParams, signal: AbortSignal): Promise<CreateMessageResult> {
+  async sample(server: ServerDefinition, params: CreateMessageRequestParams, signal: AbortSignal): Promise<CreateMessageResult> {
     const limit = userRateLimit(config().inspect('sampling.rateLimitPerMinute'));
     const slot = this.limiter.tryAcquire(server.id, limit, Date.now());
     if (!slot.ok) throw new ProtocolError(-32000, rateLimitMessage(server.label, limit, slot.retryAfterMs));

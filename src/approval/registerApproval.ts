@@ -16,7 +16,8 @@ export function registerApproval(workbench: Workbench): vscode.Disposable[] {
   const { service: models } = modelServiceParts(workbench.context);
   const service = new ApprovalService(models);
   workbench.clientFeatures = service.features;
-  workbench.sampleForApp = (server, params, signal) => service.sampleFor(server, params, signal);
+  // An MCP App's sampling request is its server's: the same policy, rate limit and panel.
+  workbench.sampleForApp = (server, params, signal) => service.sample(server, params, signal);
   const updateBadge = () => {
     const count = service.pendingCount;
     workbench.setServersBadge(count ? { value: count, tooltip: vscode.l10n.t('{0} MCP request(s) waiting for you', count) } : undefined);
