@@ -23,7 +23,7 @@ function tsFiles(dir) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) {
       if (name !== 'node_modules') found.push(...tsFiles(path));
-    } else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) {
+    } else if (name.endsWith('.ts') && !name.endsWith('.d.ts') && !name.endsWith('.browser.ts')) {
       found.push(path);
     }
   }
@@ -101,6 +101,30 @@ const targets = [
     outfile: 'out/test/conformance/client.js',
   },
 ];
+
+// Browser code of fixture servers (*.browser.ts, e.g. the MCP Apps fixture's app): bundled
+// with its dependencies for the browser, next to the server that inlines it.
+targets.push({
+  entryPoints: tsBrowserFiles('test/fixtures'),
+  bundle: true,
+  outdir: 'out',
+  outbase: '.',
+  platform: 'browser',
+  format: 'iife',
+  target: 'es2022',
+  minify: true,
+  logLevel: 'warning',
+});
+
+function tsBrowserFiles(dir) {
+  const found = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) found.push(...tsBrowserFiles(path));
+    else if (name.endsWith('.browser.ts')) found.push(path);
+  }
+  return found;
+}
 
 // Webview scripts: every webview/<name>/main.ts becomes dist/webview/<name>.js for the browser.
 const webviewEntries = existsSync('webview')

@@ -38,6 +38,11 @@ try {
   const listing = spawnSync(npx, ['-y', VSCE, 'ls', '--no-dependencies'], { cwd: REPO, encoding: 'utf8', shell: process.platform === 'win32' }).stdout ?? '';
   const stray = listing.split('\n').filter((f) => /^(src|test|out|node_modules|webview|scripts)\//.test(f.trim()) || /\.map$/.test(f.trim()));
   if (stray.length) fail(`files a user does not need are packaged: ${stray.join(', ')}`);
+  const manifest = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8'));
+  const walkthroughMedia = manifest.contributes.walkthroughs.flatMap((w) => w.steps.map((s) => s.media.image ?? s.media.markdown));
+  const packaged = new Set(listing.split('\n').map((f) => f.trim()));
+  const missing = walkthroughMedia.filter((m) => !packaged.has(m));
+  if (missing.length) fail(`the walkthrough's media are not packaged: ${missing.join(', ')} (see .vscodeignore)`);
 
   const code = run(process.execPath, ['test/launch/runInCodeServer.mjs', '--vsix', vsix, '--suite', 'main'], {
     MCPWB_GREP: '^smoke ',

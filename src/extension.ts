@@ -18,6 +18,7 @@ import { registerResources } from './resources/resourceCommands';
 import { registerServerTree } from './servers/registerServerTree';
 import { registerStatusBar } from './servers/statusBar';
 import { registerToolRunner } from './toolRunner/registerToolRunner';
+import { registerApps } from './apps/registerApps';
 import { Workbench } from './workbench';
 import { showErrorMessage } from './shared/notifications';
 import { redactState, type ServerState } from './mcp/serverState';
@@ -37,6 +38,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
       registerStatusBar(wb),
       registerFailureNotifications(wb),
       ...serverTree.disposables,
+      ...registerApps(wb),
       ...registerToolRunner(wb),
       ...registerResources(wb),
       ...registerActivity(wb),

@@ -6,6 +6,7 @@
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
+import type { CreateMessageRequestParams, CreateMessageResult } from '@modelcontextprotocol/client';
 import { buildDefinitions, envFileSecrets, inputKey, type ConfigDocument } from './config/common/definitionBuilder';
 import { withoutDuplicateDiscoveries } from './config/common/discoverySources';
 import { assignLabels, type ServerDefinition } from './config/common/launchDefinition';
@@ -54,6 +55,8 @@ export class Workbench implements vscode.Disposable {
   auth: ConnectionAuthHost | undefined;
   /** Sampling and elicitation, set by registerApproval (src/approval); installed on every new client. */
   clientFeatures: ClientFeatures | undefined;
+  /** Sampling asked by an MCP App of a server (src/apps), answered like the server's own; set by registerApproval. */
+  sampleForApp: ((server: ServerDefinition, params: CreateMessageRequestParams, signal: AbortSignal) => Promise<CreateMessageResult>) | undefined;
   private readonly onDidChangeServersBadgeEmitter = new Emitter<vscode.ViewBadge | undefined>();
   /** The badge the MCP Servers view shows (pending approval requests); registerServerTree applies it. */
   readonly onDidChangeServersBadge = this.onDidChangeServersBadgeEmitter.event;
@@ -130,6 +133,15 @@ export class Workbench implements vscode.Disposable {
     for (const c of this.registry.all()) for (const secret of c.definition.secrets) all.add(secret);
     for (const secret of this.runtimeSecrets) all.add(secret);
     return [...all];
+  }
+
+  /**
+   * Records MCP Apps traffic (an app's frame ⇄ the host, src/apps) for the Activity view, as its
+   * own kind: under the pseudo server `<label> (app)`, so ui/* messages never mix with the
+   * server's own JSON-RPC. `receive` = app → host, `send` = host → app.
+   */
+  traceApp(def: ServerDefinition, record: TraceRecord): void {
+    this.onTraceEmitter.fire({ server: { ...def, id: `${def.id}#app`, label: vscode.l10n.t('{0} (app)', def.label) }, record, at: Date.now() });
   }
 
   /** Adds a value learnt at run time (an OAuth token) to what is redacted everywhere. */

@@ -82,6 +82,9 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityEnt
 
 function describe(entry: ActivityEntry): string {
   const parts = [entry.direction === 'receive' ? `${entry.serverLabel} ⇠` : entry.serverLabel];
+  // Which tool a tools/call ran (from the redacted request), e.g. one an MCP App called.
+  const toolName = entry.method === 'tools/call' ? (entry.request as { params?: { name?: unknown } } | undefined)?.params?.name : undefined;
+  if (typeof toolName === 'string') parts.push(revealControlCharacters(toolName.slice(0, 100)));
   const duration = durationOf(entry);
   if (entry.kind === 'request') parts.push(duration === undefined ? vscode.l10n.t('pending') : formatDuration(duration));
   parts.push(formatBytes(entry.requestSize + (entry.responseSize ?? 0)));

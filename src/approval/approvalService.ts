@@ -172,7 +172,7 @@ export class ApprovalService implements vscode.Disposable {
   // ---------------------------------------------------------------------------------------
   // sampling
 
-  private async sample(server: ServerDefinition, params: CreateMessageRequestParams, signal: AbortSignal): Promise<CreateMessageResult> {
+  async sample(server: ServerDefinition, params: CreateMessageRequestParams, signal: AbortSignal): Promise<CreateMessageResult> {
     const limit = userRateLimit(config().inspect('sampling.rateLimitPerMinute'));
     const slot = this.limiter.tryAcquire(server.id, limit, Date.now());
     if (!slot.ok) throw new ProtocolError(-32000, rateLimitMessage(server.label, limit, slot.retryAfterMs));

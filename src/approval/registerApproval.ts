@@ -16,6 +16,8 @@ export function registerApproval(workbench: Workbench): vscode.Disposable[] {
   const { service: models } = modelServiceParts(workbench.context);
   const service = new ApprovalService(models);
   workbench.clientFeatures = service.features;
+  // An MCP App's sampling request is its server's: the same policy, rate limit and panel.
+  workbench.sampleForApp = (server, params, signal) => service.sample(server, params, signal);
   const updateBadge = () => {
     const count = service.pendingCount;
     workbench.setServersBadge(count ? { value: count, tooltip: vscode.l10n.t('{0} MCP request(s) waiting for you', count) } : undefined);
@@ -39,6 +41,7 @@ export function registerApproval(workbench: Workbench): vscode.Disposable[] {
     new vscode.Disposable(() => {
       ApprovalPanel.instance?.dispose();
       workbench.clientFeatures = undefined;
+      workbench.sampleForApp = undefined;
     }),
   ];
 }

@@ -5,6 +5,7 @@
  * `ChatDeps`, so tests call it with a fake request, model and stream.
  */
 import * as vscode from 'vscode';
+import { isModelVisible } from '../apps/common/appTools';
 import type { CallToolResult, PromptMessage, Resource, Tool } from '@modelcontextprotocol/client';
 import { applyToolBudget, assignChatToolNames, toolKey, type ChatToolSource } from './common/chatTools';
 import { bindPromptArguments, parsePromptCommandLine, quoteArgument, resolvePromptTarget } from '../prompts/common/promptCommandLine';
@@ -321,7 +322,8 @@ export interface ToolSource extends ChatToolSource {
 
 async function collectTools(servers: McpServerConnection[]): Promise<ToolSource[]> {
   const lists = await Promise.all(servers.map((c) => c.list('tools').catch(() => [] as Tool[])));
-  return servers.flatMap((c, i) => lists[i].map((tool) => ({
+  // Tools only apps may call (`_meta.ui.visibility: ["app"]`, MCP Apps) are not the model's.
+  return servers.flatMap((c, i) => lists[i].filter(isModelVisible).map((tool) => ({
     serverId: c.definition.id,
     serverName: c.definition.name,
     serverLabel: c.definition.label,

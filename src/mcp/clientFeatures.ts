@@ -22,6 +22,7 @@ import type { ServerDefinition } from '../config/common/launchDefinition';
 import { applyElicitationDefaults } from '../approval/common/elicitationForm';
 import { USER_REJECTED_SAMPLING } from '../approval/common/approvalPolicy';
 import type { ClientFeatures } from './connection/connectionTypes';
+import { APP_MIME_TYPE, APPS_EXTENSION_ID } from '../apps/common/appTools';
 
 export interface ClientFeatureHandlers {
   sample(server: ServerDefinition, params: CreateMessageRequestParams, signal: AbortSignal): Promise<CreateMessageResult>;
@@ -31,7 +32,12 @@ export interface ClientFeatureHandlers {
   elicitationComplete(server: ServerDefinition, elicitationId: string): void;
 }
 
-export const CLIENT_FEATURE_CAPABILITIES: ClientCapabilities = { sampling: { tools: {} }, elicitation: { form: {}, url: {} } };
+export const CLIENT_FEATURE_CAPABILITIES: ClientCapabilities = {
+  sampling: { tools: {} },
+  elicitation: { form: {}, url: {} },
+  // MCP Apps (SEP-1865): servers may attach `ui://` apps to tools; Run Tool renders them (src/apps).
+  extensions: { [APPS_EXTENSION_ID]: { mimeTypes: [APP_MIME_TYPE] } },
+};
 
 export function createClientFeatures(handlers: ClientFeatureHandlers): ClientFeatures {
   return {

@@ -4,6 +4,7 @@
  * it gets a `ToolRef`/`ResourceRef`/… directly. `contextValue` drives the menus.
  */
 import * as vscode from 'vscode';
+import { isAppOnly, toolAppUri } from '../apps/common/appTools';
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
 import { describeProtocol, describeState, redactState } from '../mcp/serverState';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
@@ -87,15 +88,22 @@ export class ToolNode {
 
   toTreeItem(): vscode.TreeItem {
     const { tool } = this;
-    const badges = toolBadges(tool);
+    // MCP Apps: a tool with a UI, and one only its app may call (hidden from chat).
+    const hasApp = toolAppUri(tool) !== undefined;
+    const badges = [...toolBadges(tool), ...(hasApp ? [vscode.l10n.t('app')] : []), ...(isAppOnly(tool) ? [vscode.l10n.t('app only')] : [])];
     const text = toolItemText(tool, badges, this.disabledInChat ? vscode.l10n.t('not in chat') : undefined);
     const item = new vscode.TreeItem(text.label, vscode.TreeItemCollapsibleState.None);
     item.id = `server:${this.serverId}/tool/${tool.name}`;
     item.description = text.description;
     // Not the group's wrench: items and their group should look different.
-    item.iconPath = new vscode.ThemeIcon(tool.annotations?.destructiveHint ? 'warning' : tool.annotations?.readOnlyHint ? 'eye' : 'symbol-method');
+    item.iconPath = new vscode.ThemeIcon(hasApp ? 'window' : tool.annotations?.destructiveHint ? 'warning' : tool.annotations?.readOnlyHint ? 'eye' : 'symbol-method');
     item.contextValue = this.disabledInChat ? 'tool.disabledInChat' : 'tool';
-    const md = toMarkdown(toolTooltip(tool, badges, this.disabledInChat ? vscode.l10n.t('Not offered to chat in this workspace.') : undefined));
+    const note = [
+      this.disabledInChat ? vscode.l10n.t('Not offered to chat in this workspace.') : undefined,
+      hasApp ? vscode.l10n.t('Has an app (MCP Apps): Run Tool shows it with the result.') : undefined,
+      isAppOnly(tool) ? vscode.l10n.t('Only its server\'s apps may call it: not offered to chat.') : undefined,
+    ].filter(Boolean).join(' ');
+    const md = toMarkdown(toolTooltip(tool, badges, note || undefined));
     item.tooltip = md;
     item.command = { command: 'mcpWorkbench.runTool', title: vscode.l10n.t('Run Tool…'), arguments: [{ serverId: this.serverId, toolName: tool.name }] };
     return item;

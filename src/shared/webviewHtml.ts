@@ -10,7 +10,12 @@ export function webviewResourceRoots(extensionUri: vscode.Uri): vscode.Uri[] {
   return [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')];
 }
 
-export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, name: string, title: string): string {
+/** Optional loosening, each for a reason: `frameSources` are origins the page may frame (the MCP Apps sandbox server). */
+export interface WebviewHtmlOptions {
+  frameSources?: readonly string[];
+}
+
+export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, name: string, title: string, options: WebviewHtmlOptions = {}): string {
   const bytes = new Uint8Array(24);
   globalThis.crypto.getRandomValues(bytes);
   const nonce = Buffer.from(bytes).toString('base64').replace(/[^A-Za-z0-9]/g, '');
@@ -23,6 +28,7 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, n
     'media-src data:',
     `style-src ${webview.cspSource}`,
     `script-src 'nonce-${nonce}'`,
+    ...(options.frameSources?.length ? [`frame-src ${options.frameSources.join(' ')}`] : []),
   ].join('; ');
   return `<!DOCTYPE html>
 <html lang="en">

@@ -20,6 +20,10 @@ import type { Workbench } from '../workbench';
 import { webviewHtml, webviewResourceRoots } from '../shared/webviewHtml';
 import { approvalActivity } from '../approval/common/approvalActivity';
 import { showErrorMessage, showWarningMessage, withNotificationProgress } from '../shared/notifications';
+import { toolAppUri } from '../apps/common/appTools';
+import { parseAppFromWebview } from '../apps/common/appsProtocol';
+import { ToolAppController } from '../apps/toolAppController';
+import { appsService } from '../apps/appsService';
 
 /**
  * Asks the user whether to run a tool that is not marked read-only. This is the one step
@@ -124,6 +128,8 @@ export class ToolRunnerPanel implements vscode.Disposable {
   private readonly serverName: string;
   private readonly serverLabel: string;
   private readonly initialDefinition: ServerDefinition;
+  /** The tool's MCP App (`_meta.ui.resourceUri`), shown after each run; undefined for tools without one. */
+  readonly app: ToolAppController | undefined;
 
   private constructor(private readonly workbench: Workbench, connection: McpServerConnection, tool: Tool) {
     this.initialDefinition = connection.definition;
@@ -141,13 +147,22 @@ export class ToolRunnerPanel implements vscode.Disposable {
       { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
       {
         enableScripts: true,
-        // Not retained when hidden (memory); the webview keeps what was typed with setState and the host resends the rest.
-        retainContextWhenHidden: false,
+        // Not retained when hidden (memory); the webview keeps what was typed with setState and the host resends
+        // the rest. A tool with an app is retained: hiding the tab must not restart the app.
+        retainContextWhenHidden: toolAppUri(tool) !== undefined,
         localResourceRoots: webviewResourceRoots(extensionUri),
       },
     );
     this.panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'mcp.svg');
-    this.panel.webview.html = this.html();
+    if (toolAppUri(tool) && appsService()) {
+      this.app = new ToolAppController(workbench, (message) => this.post(message), () => this.tool.title ?? this.tool.name);
+      // The page may frame the local sandbox server, whose origin is known once it listens.
+      void appsService()!.frameSources().then((frameSources) => {
+        if (!this.disposed) this.panel.webview.html = this.html(frameSources);
+      });
+    } else {
+      this.panel.webview.html = this.html();
+    }
     ToolRunnerPanel.panels.set(panelKey(this.serverId, tool.name), this);
 
     this.disposables.push(
@@ -225,6 +240,7 @@ export class ToolRunnerPanel implements vscode.Disposable {
       this.last = { requestId, outcome, result };
       if (!this.disposed) {
         this.post({ type: 'outcome', requestId, outcome });
+        if (outcome.kind === 'result') await this.app?.show(this.serverId, tool, args, result);
         this.onDidRenderEmitter.fire(outcome);
       }
       return outcome;
@@ -333,6 +349,11 @@ export class ToolRunnerPanel implements vscode.Disposable {
 
   private receive(raw: unknown): void {
     const message = parseFromWebview(raw);
+    const appMessage = message ? undefined : parseAppFromWebview(raw);
+    if (appMessage) {
+      this.app?.receiveInline(appMessage);
+      return;
+    }
     if (!message) {
       this.workbench.outputs.logFor(this.definitionForLog()).log('warn', `Run Tool: ignored a malformed webview message: ${JSON.stringify(raw)?.slice(0, 200)}`);
       return;
@@ -346,6 +367,7 @@ export class ToolRunnerPanel implements vscode.Disposable {
       case 'ready':
         this.resolveReady();
         this.sendInit();
+        await this.app?.remount();
         return;
       case 'submit':
         await this.submit(message.args, message.requestId);
@@ -441,14 +463,15 @@ export class ToolRunnerPanel implements vscode.Disposable {
     if (!this.disposed) void this.panel.webview.postMessage(message);
   }
 
-  private html(): string {
-    return webviewHtml(this.panel.webview, this.workbench.context.extensionUri, 'toolRunner', this.title());
+  private html(frameSources?: string[]): string {
+    return webviewHtml(this.panel.webview, this.workbench.context.extensionUri, 'toolRunner', this.title(), { frameSources });
   }
 
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
     ToolRunnerPanel.panels.delete(panelKey(this.serverId, this.tool.name));
+    this.app?.dispose();
     this.panel.dispose();
     this.disposables.forEach((d) => d.dispose());
     this.onDidDisposeEmitter.fire();

@@ -5,6 +5,9 @@
 // happens in the host (ajv needs `new Function`, which this page's CSP forbids). Everything
 // typed is kept with setState, so hiding the panel loses nothing.
 import './style.css';
+import '../apps/style.css';
+import { AppArea } from '../apps/appFrame';
+import type { AppFromWebview } from '../../src/apps/common/appsProtocol';
 import { defaultValues, formToArguments, valuesFromArguments, type FieldProblem } from '../../src/toolRunner/common/formValues';
 import type { FromWebview, ToolInfo, ToWebview } from '../../src/toolRunner/common/toolRunnerProtocol';
 import { button, h } from './dom';
@@ -13,7 +16,7 @@ import { renderOutcome, renderProgress } from './results';
 import type { SavedState, ViewState } from './viewState';
 
 interface VsCodeApi {
-  postMessage(message: FromWebview): void;
+  postMessage(message: FromWebview | AppFromWebview): void;
   getState(): unknown;
   setState(state: SavedState): void;
 }
@@ -23,6 +26,10 @@ const vscode = acquireVsCodeApi();
 let view: ViewState | undefined;
 let requestCounter = 0;
 const app = document.getElementById('app')!;
+// The tool's MCP App lives outside #app, which is rebuilt on every render: moving a frame in
+// the DOM would reload the app.
+const appArea = new AppArea((message) => vscode.postMessage(message), 'inline');
+app.after(appArea.element);
 
 function post(message: FromWebview): void {
   vscode.postMessage(message);
@@ -39,6 +46,7 @@ window.addEventListener('unhandledrejection', (event) => post({ type: 'error', m
 
 window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
   const message = event.data;
+  if (appArea.handle(message)) return;
   switch (message.type) {
     case 'init': {
       const saved = vscode.getState() as SavedState | undefined;

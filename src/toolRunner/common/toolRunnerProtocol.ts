@@ -10,6 +10,7 @@
  */
 import type { FieldProblem } from './formValues';
 import type { FormModel, Json } from './schemaFields';
+import type { AppToWebview } from '../../apps/common/appsProtocol';
 
 /** The tool as shown on top of the form. */
 export interface ToolInfo {
@@ -96,7 +97,9 @@ export type ToWebview =
   | { type: 'awaitingUser'; requestId: string; awaitingUser: boolean }
   | { type: 'outcome'; requestId: string; outcome: RunOutcome }
   /** The user declined the confirmation: nothing was sent. */
-  | { type: 'declined'; requestId: string };
+  | { type: 'declined'; requestId: string }
+  /** The tool's MCP App (src/apps/common/appsProtocol.ts); app messages from the webview are parsed there too. */
+  | AppToWebview;
 
 /** A running call's task as the panel shows it. `text` is server text: plain text only. */
 export interface TaskInfo {

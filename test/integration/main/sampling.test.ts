@@ -49,9 +49,13 @@ suite('Sampling', function () {
 
   setup(() => service.resetSession());
 
-  test('the client declares sampling (with tools) and elicitation form + url; the badge follows the queue', async () => {
+  test('the client declares sampling (with tools), elicitation form + url and MCP Apps; the badge follows the queue', async () => {
     const caps = service.features.capabilities();
-    assert.deepEqual(caps, { sampling: { tools: {} }, elicitation: { form: {}, url: {} } });
+    assert.deepEqual(caps, {
+      sampling: { tools: {} },
+      elicitation: { form: {}, url: {} },
+      extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } },
+    });
   });
 
   test('answer by hand: the request is shown, the typed reply is approved with model "human"', async () => {

@@ -1,0 +1,75 @@
+/**
+ * An app popped out of Run Tool into its own editor tab (the spec's "fullscreen" display mode).
+ * The tab's webview, like Run Tool's, only holds the sandbox frame and relays; closing the tab
+ * or pressing "Back to Run Tool" returns the app to the panel.
+ */
+import * as vscode from 'vscode';
+import { parseAppFromWebview, type AppFromWebview, type AppToWebview } from './common/appsProtocol';
+import type { AppView } from './appSession';
+import { appsService } from './appsService';
+import { webviewHtml, webviewResourceRoots } from '../shared/webviewHtml';
+import type { Workbench } from '../workbench';
+
+export interface AppEditorEvents {
+  receive(message: AppFromWebview): void;
+  /** The webview's script runs and waits for the app. */
+  ready(): void;
+  /** The user closed the tab. */
+  closed(): void;
+}
+
+export class AppEditorPanel implements vscode.Disposable {
+  static readonly viewType = 'mcpWorkbench.app';
+  private readonly panel: vscode.WebviewPanel;
+  private readonly disposables: vscode.Disposable[] = [];
+  private disposed = false;
+  private ready = false;
+  readonly view: AppView;
+
+  constructor(workbench: Workbench, title: string, private readonly events: AppEditorEvents) {
+    const extensionUri = workbench.context.extensionUri;
+    this.panel = vscode.window.createWebviewPanel(
+      AppEditorPanel.viewType,
+      vscode.l10n.t('App: {0}', title),
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+      // Retained: hiding the tab must not restart the app.
+      { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: webviewResourceRoots(extensionUri) },
+    );
+    this.panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'mcp.svg');
+    this.view = { kind: 'fullscreen', post: (message: AppToWebview) => void (this.disposed || this.panel.webview.postMessage(message)) };
+    void appsService()?.frameSources().then((frameSources) => {
+      if (!this.disposed) this.panel.webview.html = webviewHtml(this.panel.webview, extensionUri, 'apps', title, { frameSources });
+    });
+    this.disposables.push(
+      this.panel.onDidDispose(() => {
+        const byUser = !this.disposed;
+        this.dispose();
+        if (byUser) this.events.closed();
+      }),
+      this.panel.webview.onDidReceiveMessage((raw: unknown) => {
+        if (typeof raw === 'object' && raw !== null && (raw as { type?: unknown }).type === 'ready') {
+          this.ready = true;
+          this.events.ready();
+          return;
+        }
+        const message = parseAppFromWebview(raw);
+        if (message) this.events.receive(message);
+      }),
+    );
+  }
+
+  get isReady(): boolean {
+    return this.ready && !this.disposed;
+  }
+
+  reveal(): void {
+    this.panel.reveal();
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.panel.dispose();
+    this.disposables.forEach((d) => d.dispose());
+  }
+}

@@ -1,0 +1,324 @@
+/**
+ * One app of one tool run: its resource, the tool's input and result, and the AppBridge that
+ * speaks the ui/* protocol with the frame. The bridge lives here, in the extension host; the
+ * webview showing the frame only relays (AppRelayTransport). A session is mounted in one view
+ * at a time (the Run Tool panel, or its own editor tab when popped out); every mount is a new
+ * frame with a new bridge, which gets the same tool input and result again, so what the app
+ * shows is rebuilt after a move.
+ */
+import * as vscode from 'vscode';
+import type * as AppBridgeModule from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
+import type { CallToolResult, JSONRPCMessage, Tool, Transport } from '@modelcontextprotocol/client';
+import { buildAppCsp, type AppCsp } from './common/appCsp';
+import type { AppResource } from './common/appResource';
+import type { AppDisplayMode, AppEnvironment, AppFrameSpec, AppFromWebview, AppToWebview } from './common/appsProtocol';
+import type { AppJsonRpcMessage } from './common/appMessages';
+import { argumentsPreview } from '../toolRunner/common/toolCall';
+import type { AppSandbox } from './common/sandboxServer';
+import { AppRequestPolicy } from './appRequestPolicy';
+import type { Workbench } from '../workbench';
+
+// ext-apps ships ES modules only; esbuild bundles them into the CommonJS extension bundle.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { AppBridge, buildAllowAttribute } = require('@modelcontextprotocol/ext-apps/app-bridge') as typeof AppBridgeModule;
+type AppBridge = AppBridgeModule.AppBridge;
+type McpUiHostContext = AppBridgeModule.McpUiHostContext;
+
+/** A webview that can show the app's frame. */
+export interface AppView {
+  post(message: AppToWebview): void;
+  /** The user (or the app) wants the app elsewhere: the session moves it. */
+  readonly kind: AppDisplayMode;
+}
+
+/** What the transport reports of each message (for the Activity view). */
+type TraceApp = (direction: 'send' | 'receive', message: AppJsonRpcMessage) => void;
+
+/** Relays JSON-RPC between the AppBridge and the webview that holds the frame. */
+class AppRelayTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private closed = false;
+  constructor(private readonly appId: string, private readonly view: AppView, private readonly trace: TraceApp) {}
+  async start(): Promise<void> {}
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed) return;
+    this.trace('send', message as AppJsonRpcMessage);
+    this.view.post({ type: 'appMessage', appId: this.appId, message: message as AppJsonRpcMessage });
+  }
+  deliver(message: AppJsonRpcMessage): void {
+    if (this.closed) return;
+    this.trace('receive', message);
+    this.onmessage?.(message as JSONRPCMessage);
+  }
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.onclose?.();
+  }
+}
+
+interface Mount {
+  appId: string;
+  view: AppView;
+  bridge: AppBridge;
+  transport: AppRelayTransport;
+  environment?: AppEnvironment;
+}
+
+let nextApp = 0;
+
+export class AppSession implements vscode.Disposable {
+  private mount: Mount | undefined;
+  private readonly csp: AppCsp;
+  private readonly allow: string;
+  private page: ReturnType<AppSandbox['register']> | undefined;
+  private disposed = false;
+  private readonly policy: AppRequestPolicy;
+  /** Approvals waiting for the user, by id (answered in the view that shows the app). */
+  private readonly approvals = new Map<string, { resolve: (approved: boolean) => void; toolName: string }>();
+  /** Tools the user allowed for the rest of this app's life ("Always for This App"). */
+  private readonly allowedTools = new Set<string>();
+  private nextApproval = 0;
+  /** The last `ui/update-model-context` of the app (kept for the future chat integration; shown in the log). */
+  modelContext: unknown;
+  private readonly onDidRequestDisplayModeEmitter = new vscode.EventEmitter<AppDisplayMode>();
+  /** The app asked for another display mode (`ui/request-display-mode`) or its frame asked to move. */
+  readonly onDidRequestDisplayMode = this.onDidRequestDisplayModeEmitter.event;
+  private readonly onDidInitializeEmitter = new vscode.EventEmitter<string>();
+  /** The app answered `ui/notifications/initialized` (with the app id); tests and the view wait for it. */
+  readonly onDidInitialize = this.onDidInitializeEmitter.event;
+
+  constructor(
+    private readonly workbench: Workbench,
+    readonly serverId: string,
+    readonly serverLabel: string,
+    readonly tool: Tool,
+    readonly resourceUri: string,
+    private readonly resource: AppResource,
+    private readonly sandbox: AppSandbox,
+    readonly toolInput: Record<string, unknown>,
+    readonly toolResult: CallToolResult | undefined,
+  ) {
+    this.csp = buildAppCsp(resource.csp);
+    this.allow = buildAllowAttribute(resource.permissions);
+    this.policy = new AppRequestPolicy(workbench, serverId, serverLabel, tool, (calledTool, args) => this.askApproval(calledTool, args));
+    if (this.csp.rejected.length) {
+      this.log('warn', `ignored declared CSP entries that are not plain origins: ${this.csp.rejected.join(', ')}`);
+    }
+  }
+
+  get displayMode(): AppDisplayMode | undefined {
+    return this.mount?.view.kind;
+  }
+
+  get currentAppId(): string | undefined {
+    return this.mount?.appId;
+  }
+
+  /** Shows the app in `view` (a new frame), leaving any previous view. */
+  async mountIn(view: AppView, title: string): Promise<AppFrameSpec> {
+    this.unmount();
+    const origin = await this.sandbox.origin();
+    this.page ??= this.sandbox.register(this.csp.policy, this.allow);
+    const appId = `app-${++nextApp}-${Date.now().toString(36)}`;
+    const transport = new AppRelayTransport(appId, view, (direction, message) => this.trace(direction, message));
+    const bridge = this.createBridge(view.kind);
+    const mount: Mount = { appId, view, bridge, transport };
+    this.mount = mount;
+    await bridge.connect(transport);
+    return {
+      appId,
+      proxyUrl: `${origin}${this.page.path}`,
+      allow: this.allow,
+      title,
+      serverLabel: this.serverLabel,
+      resourceUri: this.resourceUri,
+      displayMode: view.kind,
+      prefersBorder: this.resource.prefersBorder,
+      connectDomains: this.csp.allowed.connect,
+    };
+  }
+
+  /**
+   * Asks the user, next to the app, whether it may run `tool`. The question follows the app
+   * when it moves; it is withdrawn (as declined) when the app goes away.
+   */
+  private askApproval(tool: Tool, args: Record<string, unknown>): Promise<boolean> {
+    if (this.allowedTools.has(tool.name)) return Promise.resolve(true);
+    const mount = this.mount;
+    if (!mount) return Promise.resolve(false);
+    const approvalId = `approval-${++this.nextApproval}`;
+    const why = tool.annotations?.destructiveHint === true
+      ? vscode.l10n.t('The tool says it may make destructive changes.')
+      : vscode.l10n.t('The tool is not marked read-only: it may change things.');
+    return new Promise<boolean>((resolve) => {
+      this.approvals.set(approvalId, { resolve, toolName: tool.name });
+      mount.view.post({
+        type: 'appApproval',
+        appId: mount.appId,
+        approval: {
+          approvalId,
+          text: vscode.l10n.t('The app wants to run "{0}" on server "{1}".', tool.title ?? tool.name, this.serverLabel),
+          detail: `${why} ${vscode.l10n.t('Arguments:')} ${argumentsPreview(args, 500)}`,
+        },
+      });
+    });
+  }
+
+  private answerApproval(approvalId: string, answer: 'once' | 'session' | 'deny'): void {
+    const pending = this.approvals.get(approvalId);
+    if (!pending) return;
+    this.approvals.delete(approvalId);
+    if (answer === 'session') this.allowedTools.add(pending.toolName);
+    pending.resolve(answer !== 'deny');
+    const mount = this.mount;
+    if (mount && this.approvals.size === 0) mount.view.post({ type: 'appApproval', appId: mount.appId });
+  }
+
+  /** Leaves the current view: the frame there is gone (the bridge and its transport close). */
+  unmount(): void {
+    for (const pending of this.approvals.values()) pending.resolve(false);
+    this.approvals.clear();
+    const mount = this.mount;
+    this.mount = undefined;
+    if (mount) void mount.bridge.close().catch(() => undefined);
+  }
+
+  /** A message from the webview that shows this session's frame. */
+  receive(message: AppFromWebview): void {
+    const mount = this.mount;
+    if (!mount || message.appId !== mount.appId) return;
+    switch (message.type) {
+      case 'appMessage':
+        mount.transport.deliver(message.message);
+        return;
+      case 'appEnvironment': {
+        const first = !mount.environment;
+        mount.environment = message.environment;
+        if (first) mount.bridge.setHostContext(this.hostContext(mount));
+        else void mount.bridge.sendHostContextChange(this.hostContext(mount));
+        return;
+      }
+      case 'appDisplayMode':
+        this.onDidRequestDisplayModeEmitter.fire(message.mode);
+        return;
+      case 'appApprovalAnswer':
+        this.answerApproval(message.approvalId, message.answer);
+        return;
+      case 'appProblem':
+        this.log('warn', message.message);
+        return;
+    }
+  }
+
+  private hostContext(mount: Mount): McpUiHostContext {
+    const env = mount.environment;
+    return {
+      toolInfo: { tool: this.tool },
+      ...(env ? { theme: env.theme, styles: { variables: env.styles as NonNullable<McpUiHostContext['styles']>['variables'] } } : {}),
+      displayMode: mount.view.kind,
+      availableDisplayModes: ['inline', 'fullscreen'],
+      ...(env ? { containerDimensions: env.height !== undefined ? { width: env.width, height: env.height } : { width: env.width, maxHeight: 4000 } } : {}),
+      locale: vscode.env.language,
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      userAgent: `${vscode.env.appName} ${vscode.version}; MCP Workbench`,
+      platform: vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop',
+      deviceCapabilities: { touch: false, hover: true },
+    };
+  }
+
+  private createBridge(kind: AppDisplayMode): AppBridge {
+    const bridge = new AppBridge(
+      null,
+      { name: 'mcp-workbench', title: 'MCP Workbench', version: String(this.workbench.context.extension.packageJSON.version ?? '0') },
+      {
+        openLinks: {},
+        downloadFile: {},
+        serverTools: {},
+        serverResources: {},
+        logging: {},
+        sampling: {},
+        sandbox: {
+          csp: { connectDomains: this.csp.allowed.connect, resourceDomains: this.csp.allowed.resource, frameDomains: this.csp.allowed.frame, baseUriDomains: this.csp.allowed.baseUri },
+          ...(this.resource.permissions ? { permissions: this.resource.permissions } : {}),
+        },
+      },
+      { hostContext: { displayMode: kind, availableDisplayModes: ['inline', 'fullscreen'], toolInfo: { tool: this.tool } } },
+    );
+    bridge.onsandboxready = () => {
+      void bridge.sendSandboxResourceReady({ html: this.resource.html, sandbox: 'allow-scripts allow-forms' });
+    };
+    bridge.oninitialized = () => {
+      void (async () => {
+        await bridge.sendToolInput({ arguments: this.toolInput });
+        if (this.toolResult) await bridge.sendToolResult(this.toolResult);
+        const appId = this.mount?.bridge === bridge ? this.mount.appId : undefined;
+        if (appId) this.onDidInitializeEmitter.fire(appId);
+      })().catch((error) => this.log('warn', `could not send the tool input/result to the app: ${String(error)}`));
+    };
+    bridge.oncalltool = (params, extra) => this.policy.callTool(params, extra.mcpReq.signal);
+    bridge.onreadresource = (params, extra) => this.policy.readResource(params.uri, extra.mcpReq.signal);
+    bridge.onlistresources = () => this.policy.listResources();
+    bridge.onlistresourcetemplates = () => this.policy.listResourceTemplates();
+    bridge.onopenlink = (params) => this.policy.openLink(params.url);
+    bridge.ondownloadfile = (params) => this.policy.downloadFile(params.contents);
+    bridge.onmessage = async () => ({ isError: true });
+    bridge.onupdatemodelcontext = async (params) => {
+      this.modelContext = params;
+      return {};
+    };
+    bridge.oncreatesamplingmessage = (params, extra) => this.policy.sample(params, extra.mcpReq.signal);
+    bridge.onrequestdisplaymode = async (params) => {
+      const wanted = params.mode === 'fullscreen' || params.mode === 'inline' ? params.mode : undefined;
+      if (wanted && wanted !== this.mount?.view.kind) this.onDidRequestDisplayModeEmitter.fire(wanted);
+      return { mode: wanted ?? this.mount?.view.kind ?? 'inline' };
+    };
+    bridge.onloggingmessage = (params) => this.log('info', `app log (${params.level}): ${typeof params.data === 'string' ? params.data : JSON.stringify(params.data)}`.slice(0, 2000));
+    bridge.onrequestteardown = () => {
+      const mount = this.mount;
+      if (mount?.bridge !== bridge) return;
+      this.unmount();
+      mount.view.post({ type: 'appPlaceholder', appId: mount.appId, placeholder: { kind: 'error', text: vscode.l10n.t('The app closed itself. Run the tool again to show it.') } });
+    };
+    return bridge;
+  }
+
+  private trace(direction: 'send' | 'receive', message: AppJsonRpcMessage): void {
+    const connection = this.workbench.registry.find(this.serverId);
+    if (!connection) return;
+    const kind = 'method' in message ? ('id' in message ? 'request' : 'notification') : 'error' in message ? 'error' : 'response';
+    this.workbench.traceApp(connection.definition, {
+      direction,
+      kind,
+      ...('method' in message ? { method: message.method } : {}),
+      ...('id' in message && message.id !== null ? { id: message.id } : {}),
+      ...('error' in message ? { errorCode: message.error.code, errorMessage: message.error.message } : {}),
+      message,
+    });
+  }
+
+  private log(level: 'debug' | 'info' | 'warn', text: string): void {
+    const connection = this.workbench.registry.find(this.serverId);
+    if (connection) this.workbench.outputs.logFor(connection.definition).log(level, `App ${this.resourceUri}: ${text}`);
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    const mount = this.mount;
+    for (const pending of this.approvals.values()) pending.resolve(false);
+    this.approvals.clear();
+    this.mount = undefined;
+    // The spec's goodbye first (ui/resource-teardown, briefly awaited), then the channel closes.
+    if (mount) {
+      void mount.bridge.teardownResource({}, { timeout: 1000 })
+        .catch(() => undefined)
+        .finally(() => void mount.bridge.close().catch(() => undefined));
+    }
+    this.page?.dispose();
+    this.onDidRequestDisplayModeEmitter.dispose();
+    this.onDidInitializeEmitter.dispose();
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * The Apps feature's shared parts: the local sandbox server (started on the first app shown),
+ * the origin webviews reach it at, and loading an app's resource into a session.
+ */
+import * as vscode from 'vscode';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
+import { AppSandboxServer, type AppSandbox } from './common/sandboxServer';
+import { appResourceFrom } from './common/appResource';
+import { toolAppUri } from './common/appTools';
+import { AppSession } from './appSession';
+import type { Workbench } from '../workbench';
+
+export class AppsService implements vscode.Disposable {
+  private readonly server = new AppSandboxServer();
+  private external: Promise<string> | undefined;
+  readonly sandbox: AppSandbox = {
+    origin: () => this.origin(),
+    register: (policy, allow) => this.server.register(policy, allow),
+  };
+
+  constructor(private readonly workbench: Workbench) {}
+
+  private origin(): Promise<string> {
+    // The webview loads the sandbox from 127.0.0.1 directly: right when the window and the
+    // extension host share a machine. `asExternalUri` is not used: in a browser window of a
+    // VS Code server it points at a port-forwarding proxy path that server may not serve, and
+    // a proxy on the workbench's own origin would weaken the isolation. Remote windows
+    // (SSH, containers) therefore need this port forwarded; see the README.
+    this.external ??= this.server.origin();
+    return this.external;
+  }
+
+  /** The `frame-src` sources a webview that shows apps must allow. */
+  async frameSources(): Promise<string[]> {
+    return [await this.origin()];
+  }
+
+  /**
+   * Reads the tool's `ui://` resource from its server and makes a session of it, or says in
+   * one line why the app cannot be shown.
+   */
+  async createSession(serverId: string, tool: Tool, toolInput: Record<string, unknown>, toolResult: CallToolResult | undefined): Promise<AppSession | { error: string }> {
+    const uri = toolAppUri(tool);
+    if (!uri) return { error: vscode.l10n.t('The tool "{0}" declares no app.', tool.name) };
+    const connection = this.workbench.registry.find(serverId);
+    if (connection?.state.kind !== 'running') return { error: vscode.l10n.t('The server is not running, so its app cannot be loaded.') };
+    let read;
+    try {
+      read = await connection.readResource(uri);
+    } catch (error) {
+      return { error: vscode.l10n.t('Could not read the app {0}: {1}', uri, error instanceof Error ? error.message : String(error)) };
+    }
+    const resource = appResourceFrom(read, uri);
+    if ('error' in resource) return { error: resource.error };
+    return new AppSession(this.workbench, serverId, connection.definition.label, tool, uri, resource, this.sandbox, toolInput, toolResult);
+  }
+
+  dispose(): void {
+    this.server.dispose();
+  }
+}
+
+let service: AppsService | undefined;
+
+/** The one AppsService, created by registerApps. */
+export function appsService(): AppsService | undefined {
+  return service;
+}
+
+export function setAppsService(next: AppsService | undefined): void {
+  service = next;
+}

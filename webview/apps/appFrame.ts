@@ -1,0 +1,173 @@
+// The area that shows an MCP App in a webview (Run Tool's result area, or the app's own tab).
+// It holds the sandbox proxy frame (sandbox="allow-scripts", an opaque origin, served by the
+// local sandbox server with the app's CSP) and relays JSON-RPC between that frame and the
+// extension host, checking every message (parseAppMessage) and accepting only messages whose
+// source is that frame's window. It also reports the theme, the spec's CSS variables mapped
+// from VS Code's, and the container size whenever they change.
+import { parseAppMessage } from '../../src/apps/common/appMessages';
+import type { AppApprovalRequest, AppDisplayMode, AppFrameSpec, AppFromWebview, AppToWebview } from '../../src/apps/common/appsProtocol';
+import { hostStyleVariables, themeFromBodyClass } from '../../src/apps/common/hostStyles';
+
+type Post = (message: AppFromWebview) => void;
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (key === 'class') node.className = value;
+    else node.setAttribute(key, value);
+  }
+  node.append(...children);
+  return node;
+}
+
+const INLINE_HEIGHT = 360;
+const MAX_INLINE_HEIGHT = 2000;
+
+export class AppArea {
+  readonly element: HTMLElement;
+  private frame: HTMLIFrameElement | undefined;
+  private app: AppFrameSpec | undefined;
+  private problems = 0;
+  private envTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly post: Post, private readonly mode: AppDisplayMode) {
+    this.element = el('section', { id: 'app-area', class: `app-area ${mode}`, 'aria-label': 'MCP App', hidden: '' });
+    window.addEventListener('message', (event) => this.fromFrame(event));
+    // VS Code changes the body class and the --vscode-* variables on <html> when the theme changes.
+    const observer = new MutationObserver(() => this.environmentChanged());
+    observer.observe(document.body, { attributes: true, attributeFilter: ['class'] });
+    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['style', 'class'] });
+    new ResizeObserver(() => this.environmentChanged()).observe(this.element);
+  }
+
+  /** Handles the host's app messages; false for messages that are not about apps. */
+  handle(message: AppToWebview | { type: string }): boolean {
+    const m = message as AppToWebview;
+    switch (m.type) {
+      case 'appShow':
+        this.show(m.app);
+        return true;
+      case 'appPlaceholder':
+        if (m.appId && m.appId !== this.app?.appId) return true;
+        this.placeholder(m.placeholder.kind, m.placeholder.text);
+        return true;
+      case 'appMessage':
+        if (m.appId === this.app?.appId) this.frame?.contentWindow?.postMessage(m.message, '*');
+        return true;
+      case 'appApproval':
+        if (m.appId === this.app?.appId) this.approval(m.appId, m.approval);
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  private header(app: AppFrameSpec | undefined, text?: string): HTMLElement {
+    const header = el('div', { class: 'app-header' }, el('span', { class: 'app-title' }, app ? `App: ${app.title}` : 'App'));
+    if (app) {
+      header.append(el('span', { class: 'app-meta', title: app.resourceUri }, app.connectDomains.length ? `may connect to ${app.connectDomains.join(', ')}` : 'no network access'));
+      const other: AppDisplayMode = this.mode === 'inline' ? 'fullscreen' : 'inline';
+      const move = el('button', { type: 'button', class: 'secondary small', id: this.mode === 'inline' ? 'app-pop-out' : 'app-pop-in' },
+        this.mode === 'inline' ? 'Open in Editor Tab' : 'Back to Run Tool');
+      move.addEventListener('click', () => this.post({ type: 'appDisplayMode', appId: app.appId, mode: other }));
+      header.append(move);
+    }
+    if (text) header.append(el('span', { class: 'app-meta' }, text));
+    return header;
+  }
+
+  private show(app: AppFrameSpec): void {
+    this.app = app;
+    this.problems = 0;
+    this.element.hidden = false;
+    this.element.classList.toggle('bordered', app.prefersBorder);
+    // The environment goes first, so the host knows it when the app initializes.
+    this.sendEnvironment();
+    const frame = el('iframe', {
+      class: 'app-frame',
+      src: app.proxyUrl,
+      sandbox: 'allow-scripts',
+      title: `MCP App ${app.title} (${app.serverLabel})`,
+      referrerpolicy: 'no-referrer',
+      ...(app.allow ? { allow: app.allow } : {}),
+    });
+    if (this.mode === 'inline') frame.style.height = `${INLINE_HEIGHT}px`;
+    this.frame = frame;
+    this.element.replaceChildren(this.header(app), frame);
+  }
+
+  /** The question whether the app may run a tool: outside the app's frame, so only the user can answer it. */
+  private approval(appId: string, request: AppApprovalRequest | undefined): void {
+    this.element.querySelector('.app-approval')?.remove();
+    if (!request || !this.frame) return;
+    const answer = (value: 'once' | 'session' | 'deny') => () => {
+      bar.remove();
+      this.post({ type: 'appApprovalAnswer', appId, approvalId: request.approvalId, answer: value });
+    };
+    const button = (label: string, value: 'once' | 'session' | 'deny', cls: string) => {
+      const b = el('button', { type: 'button', class: cls }, label);
+      b.addEventListener('click', answer(value));
+      return b;
+    };
+    const bar = el('div', { class: 'app-approval', role: 'alertdialog', 'aria-label': request.text },
+      el('div', { class: 'app-approval-text' }, request.text),
+      el('div', { class: 'app-meta' }, request.detail),
+      el('div', { class: 'app-approval-buttons' },
+        button('Run Tool', 'once', 'primary small'), button('Always for This App', 'session', 'secondary small'), button('Don’t Run', 'deny', 'secondary small')));
+    this.element.insertBefore(bar, this.frame);
+    (bar.querySelector('button') as HTMLButtonElement).focus();
+  }
+
+  private placeholder(kind: string, text: string): void {
+    this.frame = undefined;
+    if (kind !== 'loading') this.app = kind === 'poppedOut' ? this.app : undefined;
+    this.element.hidden = false;
+    const body = el('p', { class: `app-placeholder ${kind}`, role: kind === 'error' ? 'alert' : 'status' }, text);
+    if (kind === 'poppedOut' && this.app) {
+      const app = this.app;
+      const back = el('button', { type: 'button', class: 'secondary small', id: 'app-pop-in' }, 'Back to Run Tool');
+      back.addEventListener('click', () => this.post({ type: 'appDisplayMode', appId: app.appId, mode: 'inline' }));
+      body.append(' ', back);
+    }
+    this.element.replaceChildren(this.header(undefined), body);
+  }
+
+  private fromFrame(event: MessageEvent): void {
+    const frame = this.frame;
+    const app = this.app;
+    if (!frame || !app || event.source !== frame.contentWindow) return;
+    const parsed = parseAppMessage(event.data);
+    if (!('message' in parsed)) {
+      if (++this.problems <= 5) this.post({ type: 'appProblem', appId: app.appId, message: `dropped a message from the app frame: ${parsed.reason}` });
+      return;
+    }
+    const message = parsed.message;
+    if (this.mode === 'inline' && 'method' in message && message.method === 'ui/notifications/size-changed') {
+      const height = message.params?.height;
+      if (typeof height === 'number' && Number.isFinite(height) && height > 0) frame.style.height = `${Math.min(Math.ceil(height), MAX_INLINE_HEIGHT)}px`;
+    }
+    this.post({ type: 'appMessage', appId: app.appId, message });
+  }
+
+  private environmentChanged(): void {
+    clearTimeout(this.envTimer);
+    this.envTimer = setTimeout(() => this.sendEnvironment(), 50);
+  }
+
+  private sendEnvironment(): void {
+    const app = this.app;
+    if (!app || this.element.hidden) return;
+    const style = getComputedStyle(document.documentElement);
+    const width = Math.round(this.element.clientWidth || document.documentElement.clientWidth);
+    this.post({
+      type: 'appEnvironment',
+      appId: app.appId,
+      environment: {
+        theme: themeFromBodyClass(document.body.classList),
+        styles: hostStyleVariables((name) => style.getPropertyValue(name)),
+        width,
+        ...(this.mode === 'fullscreen' ? { height: Math.round(this.frame?.clientHeight || window.innerHeight) } : {}),
+      },
+    });
+  }
+}

@@ -1,0 +1,18 @@
+// The webview of an app popped out into its own editor tab (fullscreen display mode): only the
+// app area (appFrame.ts), filling the tab.
+import './style.css';
+import type { AppFromWebview, AppToWebview } from '../../src/apps/common/appsProtocol';
+import { AppArea } from './appFrame';
+
+interface VsCodeApi {
+  postMessage(message: AppFromWebview | { type: 'ready' }): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+const vscode = acquireVsCodeApi();
+
+const area = new AppArea((message) => vscode.postMessage(message), 'fullscreen');
+document.getElementById('app')!.replaceChildren(area.element);
+window.addEventListener('message', (event: MessageEvent<AppToWebview>) => {
+  area.handle(event.data);
+});
+vscode.postMessage({ type: 'ready' });
