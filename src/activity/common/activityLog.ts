@@ -10,7 +10,7 @@
  * the server's secrets as they are then, so there is no way to read an unredacted message.
  */
 import { Emitter } from '../../shared/common/emitter';
-import { redactValue } from '../../shared/common/redact';
+import { redactedJsonPrefix, redactValue } from '../../shared/common/redact';
 import type { TraceRecord } from '../../mcp/trace';
 
 export type ActivityStatus =
@@ -388,8 +388,8 @@ export class ActivityLog {
     const json = serialized ?? 'null';
     const size = Buffer.byteLength(json, 'utf8');
     if (size <= MAX_STORED_BYTES) return { size, stored: { json } };
-    // Rare and already costly: redacted once, here, as before.
-    const preview = JSON.stringify(redactValue(message, secretsNow(secrets))).slice(0, PREVIEW_CHARS);
+    // Rare: the preview is redacted once, here, walking only as much of the message as it shows.
+    const preview = redactedJsonPrefix(message, secretsNow(secrets), PREVIEW_CHARS);
     return { size, stored: { value: { truncated: `message of ${formatBytes(size)}; the first ${PREVIEW_CHARS / 1024} KB of its JSON follow`, preview } } };
   }
 }
