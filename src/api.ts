@@ -19,5 +19,22 @@ export interface McpWorkbenchApi {
   /** For this extension's own integration tests only (views' data providers); not a stable API. */
   readonly testing: {
     readonly serverTree: ServerTreeProvider;
+    /** How long this activation took, from performance marks the extension sets (see ActivationTiming). */
+    activationTiming(): ActivationTiming;
   };
+}
+
+/**
+ * Performance marks of this activation (`performance.mark`): `mcpWorkbench/load` is the first
+ * statement of dist/extension.js (after Node compiled it), `mcpWorkbench/activate` and
+ * `mcpWorkbench/activated` bracket `activate()`, `mcpWorkbench/deps` is when dist/deps.js (the
+ * MCP SDK and ajv) was first required, if it was.
+ */
+export interface ActivationTiming {
+  /** From the first statement of the bundle to activate() (evaluating its modules). */
+  evaluateMs: number;
+  /** activate() itself. */
+  activateMs: number;
+  /** ms after activate() returned that the SDK was loaded; undefined: not loaded yet; negative: loaded during activation. */
+  depsLoadedAfterMs?: number;
 }

@@ -106,7 +106,7 @@ export class SessionOpener {
     // SDK's own default environment would otherwise bring PATH/HOME back.
     const maxBufferSize = this.owner.host.maxMessageBytes?.();
     const params = { command, args, env: env as Record<string, string>, cwd: launch.cwd, stderr: 'pipe' as const, ...(maxBufferSize ? { maxBufferSize } : {}) };
-    const sdkTransport = this.owner.probeInPlace() ? new InPlaceProbeStdioTransport(params) : new StdioClientTransport(params);
+    const sdkTransport = this.owner.probeInPlace() ? inPlaceProbeTransport(params) : new StdioClientTransport(params);
     const session = this.newSession(sdkTransport, 'stdio');
     recordExit(sdkTransport, session);
     const stderr = sdkTransport.stderr;
@@ -314,11 +314,17 @@ function recordExit(transport: StdioClientTransport, session: Session): void {
   };
 }
 
+let inPlaceProbeClass: typeof StdioClientTransport | undefined;
+
 /**
  * The SDK's stdio transport, under another class so that the SDK probes the era on this very
- * process instead of a disposable sibling (it runs the sibling only for its exact class).
+ * process instead of a disposable sibling (it runs the sibling only for its exact class). The
+ * class is made on first use: at module level it would load the SDK at activation (esbuild.mjs).
  */
-class InPlaceProbeStdioTransport extends StdioClientTransport {}
+function inPlaceProbeTransport(params: ConstructorParameters<typeof StdioClientTransport>[0]): StdioClientTransport {
+  inPlaceProbeClass ??= class InPlaceProbeStdioTransport extends StdioClientTransport {};
+  return new inPlaceProbeClass(params);
+}
 
 /**
  * What `protocolEra` asks of the SDK. `auto` probes with `server/discover` and falls back to
