@@ -114,6 +114,7 @@ const targets = [
         "function loadDeps() { if (!mcpWorkbenchDeps) { mcpWorkbenchDeps = require(require('node:path').join(__dirname, 'deps.js')).default; performance.mark('mcpWorkbench/deps'); } return mcpWorkbenchDeps; }",
       ].join('\n'),
     },
+    footer: { js: "performance.mark('mcpWorkbench/loaded');" },
   },
   {
     // The lazily required dependencies of dist/extension.js, by import specifier.

@@ -25,13 +25,13 @@ export interface McpWorkbenchApi {
 }
 
 /**
- * Performance marks of this activation (`performance.mark`): `mcpWorkbench/load` is the first
- * statement of dist/extension.js (after Node compiled it), `mcpWorkbench/activate` and
+ * Performance marks of this activation (`performance.mark`): `mcpWorkbench/load` and `/loaded`
+ * are the first and last statements of dist/extension.js (after Node compiled it), `mcpWorkbench/activate` and
  * `mcpWorkbench/activated` bracket `activate()`, `mcpWorkbench/deps` is when dist/deps.js (the
  * MCP SDK and ajv) was first required, if it was.
  */
 export interface ActivationTiming {
-  /** From the first statement of the bundle to activate() (evaluating its modules). */
+  /** From the first to the last statement of the bundle (evaluating its modules; compiling it comes before). */
   evaluateMs: number;
   /** activate() itself. */
   activateMs: number;

@@ -66,9 +66,9 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
 /** The marks of this activation; `mcpWorkbench/load` and `/deps` are set by the bundle (esbuild.mjs). */
 function activationTiming(): ActivationTiming {
   const at = (name: string) => performance.getEntriesByName(name, 'mark').at(-1)?.startTime;
-  const [load, activate, activated, deps] = ['load', 'activate', 'activated', 'deps'].map((n) => at(`mcpWorkbench/${n}`));
+  const [load, loaded, activate, activated, deps] = ['load', 'loaded', 'activate', 'activated', 'deps'].map((n) => at(`mcpWorkbench/${n}`));
   return {
-    evaluateMs: load !== undefined && activate !== undefined ? activate - load : NaN,
+    evaluateMs: load !== undefined && loaded !== undefined ? loaded - load : NaN,
     activateMs: activate !== undefined && activated !== undefined ? activated - activate : NaN,
     depsLoadedAfterMs: deps !== undefined && activated !== undefined ? deps - activated : undefined,
   };

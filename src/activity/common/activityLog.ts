@@ -3,11 +3,14 @@
  * (request + response, or a lone notification) and kept in a ring buffer of bounded size.
  * Pure: no `vscode`; the view subscribes to `onDidChange` and throttles its own refresh.
  *
- * Recording is on the path of every message, so it is lazy: a message is kept as its JSON
- * text (one `JSON.stringify`, which also gives its exact size and a snapshot that later
- * changes to the message object cannot reach) and is parsed and redacted only when read.
- * Nothing else is kept: `request` and `response` are getters that redact on every read, with
- * the server's secrets as they are then, so there is no way to read an unredacted message.
+ * Recording is on the path of every message, so it is lazy: `record()` only queues the trace
+ * record, and the queue is taken in when the event loop next has time (setImmediate: while the
+ * host waits for the server) or when the log is read, whichever comes first; the caller of a
+ * tool does not wait for it. A message is then kept as its JSON text (one `JSON.stringify`, its
+ * exact size too, and a snapshot that later changes to the message object cannot reach) and is
+ * parsed and redacted only when read: `request` and `response` are getters that redact on every
+ * read, with the server's secrets as they are then, so there is no way to read an unredacted
+ * message.
  */
 import { Emitter } from '../../shared/common/emitter';
 import { redactedJsonPrefix, redactValue } from '../../shared/common/redact';
@@ -69,6 +72,8 @@ export const MAX_STORED_BYTES = 1024 * 1024;
  */
 export const MAX_RERUN_BYTES = 64 * 1024;
 const PREVIEW_CHARS = 64 * 1024;
+/** Records queued before they are taken in at once, whatever the event loop does. */
+const MAX_QUEUED = 1000;
 
 /** The JSON text of a value (undefined for undefined), or null when it cannot be serialized. */
 function jsonOf(value: unknown): string | undefined | null {
@@ -191,6 +196,8 @@ export class ActivityLog {
   private readonly pending = new Map<string, RecordedEntry>();
   /** First rounds of multi-round-trip requests, by server + direction + JSON-RPC id, for their later rounds. */
   private readonly origins = new Map<string, ActivityEntry>();
+  private queue: { server: ActivityServer; record: TraceRecord; at: number }[] = [];
+  private flushScheduled = false;
   private readonly onDidChangeEmitter = new Emitter<void>();
   /** Fires on every change; listeners must throttle (this can fire per message). */
   readonly onDidChange = this.onDidChangeEmitter.event;
@@ -201,6 +208,7 @@ export class ActivityLog {
   }
 
   get size(): number {
+    this.flush();
     return this.count;
   }
 
@@ -210,6 +218,7 @@ export class ActivityLog {
 
   /** Changes the bound, keeping the newest entries. */
   setMaxEntries(capacity: number): void {
+    this.flush();
     const next = Math.max(1, Math.floor(capacity));
     if (next === this.capacity) return;
     const kept = this.oldestFirst().slice(-next);
@@ -224,6 +233,7 @@ export class ActivityLog {
 
   /** Newest first, optionally filtered (see matchesFilter). */
   entries(filter?: string): ActivityEntry[] {
+    this.flush();
     const out: ActivityEntry[] = [];
     for (let i = this.count - 1; i >= 0; i--) {
       const e = this.buffer[(this.start + i) % this.capacity]!;
@@ -237,20 +247,24 @@ export class ActivityLog {
    * multi-round-trip request whose first round is still kept (those are under it, see `rounds`).
    */
   topLevel(filter?: string): ActivityEntry[] {
+    this.flush();
     const kept = new Set(this.oldestFirst().map((e) => e.seq));
     return this.entries(filter).filter((e) => e.originSeq === undefined || !kept.has(e.originSeq));
   }
 
   /** The later rounds of a first round, in order. */
   rounds(origin: ActivityEntry): ActivityEntry[] {
+    this.flush();
     return this.oldestFirst().filter((e) => e.originSeq === origin.seq);
   }
 
   find(seq: number): ActivityEntry | undefined {
+    this.flush();
     return this.oldestFirst().find((e) => e.seq === seq);
   }
 
   clear(): void {
+    this.queue = [];
     this.buffer = new Array(this.capacity);
     this.start = 0;
     this.count = 0;
@@ -259,7 +273,30 @@ export class ActivityLog {
     this.onDidChangeEmitter.fire();
   }
 
-  /** Takes one trace record; returns the entry it created or completed, if any. */
+  /**
+   * Queues one trace record, taken in at the latest when the event loop next turns (or at the
+   * next read). The message object is held until then: a snapshot of it is taken there.
+   */
+  record(server: ActivityServer, record: TraceRecord, at: number): void {
+    this.queue.push({ server, record, at });
+    // A burst within one turn (a flood read in one chunk) is taken in before it grows large.
+    if (this.queue.length >= MAX_QUEUED) this.flush();
+    else if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  /** Takes in the queued records now. */
+  flush(): void {
+    this.flushScheduled = false;
+    if (!this.queue.length) return;
+    const queued = this.queue;
+    this.queue = [];
+    for (const { server, record, at } of queued) this.add(server, record, at);
+  }
+
+  /** Takes one trace record now; returns the entry it created or completed, if any. */
   add(server: ActivityServer, record: TraceRecord, at: number): ActivityEntry | undefined {
     const raw = record.message as { id?: string | number; method?: string; params?: Record<string, unknown>; result?: unknown; error?: { code?: number; message?: string } };
     if (record.kind === 'request' || record.kind === 'notification') {
@@ -317,6 +354,7 @@ export class ActivityLog {
 
   /** Ends the pending requests of a server whose connection went away. */
   abandon(serverId: string, at: number, message = 'no response: the connection closed'): void {
+    this.flush();
     let changed = false;
     for (const [key, entry] of this.pending) {
       if (entry.serverId !== serverId) continue;
@@ -331,6 +369,7 @@ export class ActivityLog {
   }
 
   dispose(): void {
+    this.queue = [];
     this.onDidChangeEmitter.dispose();
   }
 

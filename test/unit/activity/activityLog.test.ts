@@ -175,6 +175,27 @@ describe('ActivityLog', () => {
     assert.equal((e.request as { params: { name: string } }).params.name, 'echo');
   });
 
+  it('record() takes a message in off its path: when the event loop turns, or at the first read', async () => {
+    const log = new ActivityLog(10);
+    let changes = 0;
+    log.onDidChange(() => changes++);
+    log.record(A, req(1, 'tools/call', { name: 'echo', arguments: { text: 'hi' } }), 0);
+    log.record(A, res(1, { content: [] }), 3);
+    assert.equal(changes, 0, 'nothing done on the message\'s path');
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(changes, 2);
+    assert.equal(log.entries()[0].status.kind, 'ok');
+    // A read takes in what is queued, so readers never see a stale log.
+    log.record(A, req(2, 'tools/list'), 5);
+    assert.deepEqual(log.entries().map((e) => e.id), [2, 1]);
+    log.record(B, req(3, 'tools/call', { name: 'slow' }), 6);
+    log.abandon(B.id, 9);
+    assert.equal(log.find(log.entries()[0].seq)?.status.kind, 'error', 'abandon() sees the queued request');
+    // A burst is taken in before the queue grows past its bound.
+    for (let i = 0; i < 2500; i++) log.record(A, note('notifications/message'), 10);
+    assert.ok(changes >= 2500 - 1000, `${changes} changes without the event loop turning`);
+  });
+
   it('keeps re-run arguments only up to a bound, so a full log stays small', () => {
     const log = new ActivityLog(1000);
     const text = 'A'.repeat(MAX_RERUN_BYTES);
