@@ -19,6 +19,7 @@ interface ChildResult {
   activateMs: number;
   totalMs: number;
   readyMs: number;
+  cpuMs: number;
   depsAtActivation: boolean;
   fallbacks: string[];
 }
@@ -97,6 +98,7 @@ export const scenario: Scenario = {
           ['require(dist/extension.js)', stat((r) => r.requireMs)],
           ['activate()', stat((r) => r.activateMs)],
           ['require + activate()', stat((r) => r.totalMs)],
+          ['require + activate(), CPU time of the process (less sensitive to load)', stat((r) => r.cpuMs)],
           ['then config read (api.ready)', stat((r) => r.readyMs)],
           ['dist/deps.js (MCP SDK, ajv) loaded during activation', `${depsLoaded} of ${samples.length} processes`],
           ...real.map((r) => [`real VS Code ${r.vscode} (integration test, ${r.at.slice(0, 16)}): bundle evaluation + activate()`,
@@ -110,7 +112,7 @@ export const scenario: Scenario = {
         ],
       },
       goals: [
-        { goal: 'require + activate() < 30 ms (stub vscode)', measured: `${total.toFixed(1)} ms`, met: options.smoke ? undefined : total < 30 },
+        { goal: 'require + activate() < 30 ms (stub vscode)', measured: `${total.toFixed(1)} ms wall (CPU ${median(samples.map((r) => r.cpuMs)).toFixed(1)} ms)`, met: options.smoke ? undefined : total < 30 },
         { goal: 'bundle < 1.5 MB (extension.js + deps.js)', measured: `${kb(size + depsSize)} (${kb(size)} + ${kb(depsSize)})`, met: options.smoke ? undefined : size + depsSize < 1.5 * 1024 * 1024 },
         { goal: 'the MCP SDK and ajv load on first use, not at activation', measured: `loaded during activation in ${depsLoaded} of ${samples.length} processes`, met: options.smoke ? undefined : depsLoaded === 0 },
       ],
