@@ -2,6 +2,7 @@
 //  - dist/extension.js: the shipped extension bundle (node/cjs, `vscode` external)
 //  - dist/server.js: the MCP config language server (node/cjs, never imports `vscode`)
 //  - dist/languageClient.js: vscode-languageclient, required only once a config file opens
+//  - dist/deps.js: the MCP SDK and ajv, required on first use (see lazyDependencies below)
 //  - out/**: src and test compiled file-by-file (not bundled) for mocha, the fixture
 //    servers and the integration suite; never shipped (see .vscodeignore)
 //  - out/test/conformance/client.js: the headless conformance client, bundled so it
@@ -11,6 +12,7 @@
 // costs in the bundle; `npm run bench` reads it).
 import * as esbuild from 'esbuild';
 import { existsSync, readdirSync, statSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 
 const watch = process.argv.includes('--watch');
@@ -49,6 +51,48 @@ const problemMatcher = {
   },
 };
 
+/**
+ * Dependencies the extension needs only once a server starts or a panel opens: the MCP SDK
+ * (its schemas cost ~70 ms to build at load) and ajv (~40 ms). They go to dist/deps.js, and in
+ * dist/extension.js each import of them becomes a facade whose exports are getters that
+ * require dist/deps.js on first access, so activation never loads them. Our modules only use
+ * these values inside functions (a module-level use would load them at activation; the
+ * activation bench reports whether it happened).
+ */
+const LAZY_DEPENDENCIES = ['@modelcontextprotocol/client', '@modelcontextprotocol/client/stdio', 'ajv', 'ajv/dist/2019', 'ajv/dist/2020', 'ajv-formats'];
+/**
+ * Node built-ins that only starting a server, signing in or a panel needs: loaded on first
+ * use the same way (they cost ~1-10 ms each to load in a fresh process; VS Code's extension
+ * host may have loaded some of them already).
+ */
+const LAZY_BUILTINS = ['node:child_process', 'node:crypto', 'node:http', 'node:net', 'node:readline'];
+const requireHere = createRequire(import.meta.url);
+
+const lazyDependencies = {
+  name: 'lazy-dependencies',
+  setup(build) {
+    const filter = new RegExp(`^(${[...LAZY_DEPENDENCIES, ...LAZY_BUILTINS].map((d) => d.replace(/[/.]/g, '\\$&')).join('|')})$`);
+    // The facade's own require of a built-in is the real one.
+    build.onResolve({ filter }, (args) => (args.namespace === 'lazy-dependency' ? { path: args.path, external: true } : { path: args.path, namespace: 'lazy-dependency' }));
+    build.onLoad({ filter: /.*/, namespace: 'lazy-dependency' }, (args) => {
+      // The export names, from the module itself (the facade cannot learn them without loading it).
+      const names = Object.keys(requireHere(args.path)).filter((name) => name !== '__esModule');
+      const builtin = LAZY_BUILTINS.includes(args.path);
+      return {
+        loader: 'js',
+        contents: [
+          'let loaded;',
+          builtin
+            ? `const load = () => (loaded ??= require(${JSON.stringify(args.path)}));`
+            : `const load = () => (loaded ??= loadDeps()[${JSON.stringify(args.path)}]);`,
+          "Object.defineProperty(exports, '__esModule', { value: true });",
+          `for (const name of ${JSON.stringify(names)}) Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });`,
+        ].join('\n'),
+      };
+    });
+  },
+};
+
 // jsonc-parser's `main` is a UMD build whose inner requires esbuild cannot follow; its ESM
 // build (`module`) bundles cleanly, so prefer `module` for every bundle.
 const common = { platform: 'node', format: 'cjs', target: 'node20', sourcemap: true, logLevel: 'warning', mainFields: ['module', 'main'] };
@@ -63,7 +107,37 @@ const targets = [
     minify: production,
     sourcemap: !production,
     sourcesContent: false,
-    plugins: [problemMatcher],
+    plugins: [problemMatcher, lazyDependencies],
+    // Performance marks for the activation timing (src/api.ts ActivationTiming); loadDeps is
+    // what the facades of lazyDependencies call.
+    banner: {
+      js: [
+        "'use strict';", // the banner comes before esbuild's own directive, which would then not count
+        "performance.mark('mcpWorkbench/load');",
+        'let mcpWorkbenchDeps;',
+        "function loadDeps() { if (!mcpWorkbenchDeps) { mcpWorkbenchDeps = require(require('node:path').join(__dirname, 'deps.js')).default; performance.mark('mcpWorkbench/deps'); } return mcpWorkbenchDeps; }",
+      ].join('\n'),
+    },
+    footer: { js: "performance.mark('mcpWorkbench/loaded');" },
+  },
+  {
+    // The lazily required dependencies of dist/extension.js, by import specifier.
+    ...common,
+    stdin: {
+      // ESM imports, so the packages' ESM builds are bundled (tree-shaken), as they were in
+      // dist/extension.js; require() would pick their CommonJS builds (zod's whole: +450 KB).
+      contents: [
+        ...LAZY_DEPENDENCIES.map((d, i) => `import * as dependency${i} from ${JSON.stringify(d)};`),
+        `export default {\n${LAZY_DEPENDENCIES.map((d, i) => `  ${JSON.stringify(d)}: dependency${i},`).join('\n')}\n};`,
+      ].join('\n'),
+      resolveDir: '.',
+      sourcefile: 'lazy-dependencies.js',
+    },
+    bundle: true,
+    outfile: 'dist/deps.js',
+    minify: production,
+    sourcemap: !production,
+    sourcesContent: false,
   },
   {
     ...common,
@@ -151,7 +225,11 @@ if (watch) {
   try {
     const results = await Promise.all(contexts.map((ctx) => ctx.rebuild()));
     pruneStaleOutputs(results.flatMap((r) => Object.keys(r.metafile?.outputs ?? {})));
-    if (metafileOut) writeFileSync(metafileOut, JSON.stringify(results[0].metafile));
+    // dist/extension.js and dist/deps.js (what loads at activation, and on first use).
+    if (metafileOut) {
+      const [extension, deps] = [results[0].metafile, results[1].metafile];
+      writeFileSync(metafileOut, JSON.stringify({ inputs: { ...extension.inputs, ...deps.inputs }, outputs: { ...extension.outputs, ...deps.outputs } }));
+    }
   } finally {
     await Promise.all(contexts.map((ctx) => ctx.dispose()));
   }

@@ -22,5 +22,22 @@ export interface McpWorkbenchApi {
     readonly serverTree: ServerTreeProvider;
     /** Delivers a link to the extension's URI handler, as a `vscode://mcp-workbench.mcp-workbench/…` link would. */
     handleUri(uri: Uri): void;
+    /** How long this activation took, from performance marks the extension sets (see ActivationTiming). */
+    activationTiming(): ActivationTiming;
   };
+}
+
+/**
+ * Performance marks of this activation (`performance.mark`): `mcpWorkbench/load` and `/loaded`
+ * are the first and last statements of dist/extension.js (after Node compiled it), `mcpWorkbench/activate` and
+ * `mcpWorkbench/activated` bracket `activate()`, `mcpWorkbench/deps` is when dist/deps.js (the
+ * MCP SDK and ajv) was first required, if it was.
+ */
+export interface ActivationTiming {
+  /** From the first to the last statement of the bundle (evaluating its modules; compiling it comes before). */
+  evaluateMs: number;
+  /** activate() itself. */
+  activateMs: number;
+  /** ms after activate() returned that the SDK was loaded; undefined: not loaded yet; negative: loaded during activation. */
+  depsLoadedAfterMs?: number;
 }

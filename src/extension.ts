@@ -3,7 +3,7 @@
  * heavy (reading config, starting servers) happens after activate() returns.
  */
 import * as vscode from 'vscode';
-import type { McpWorkbenchApi } from './api';
+import type { ActivationTiming, McpWorkbenchApi } from './api';
 import { registerActivity } from './activity/registerActivity';
 import { registerApproval } from './approval/registerApproval';
 import { registerAuth } from './auth/registerAuth';
@@ -28,6 +28,7 @@ import { oneLine } from './servers/common/failureText';
 let workbench: Workbench | undefined;
 
 export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
+  performance.mark('mcpWorkbench/activate');
   try {
     workbench = new Workbench(context);
     const wb = workbench;
@@ -54,18 +55,30 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
     // The Servers view's welcome ("no servers configured") must not show before config was read.
     wb.ready.finally(() => void vscode.commands.executeCommand('setContext', 'mcpWorkbench.configLoaded', true)).catch(() => undefined);
     wb.ready.catch((error) => void showErrorMessage(vscode.l10n.t('MCP Workbench could not read its configuration: {0}', String(error))));
+    performance.mark('mcpWorkbench/activated');
     return {
       ready: wb.ready,
       servers: () => wb.registry.all(),
       server: (key) => wb.registry.find(key),
       reload: () => wb.registry.reload(),
       onDidChange: (listener) => wb.registry.onDidChange(listener),
-      testing: { serverTree: serverTree.provider, handleUri: (uri) => wb.uris.handleUri(uri) },
+      testing: { serverTree: serverTree.provider, handleUri: (uri) => wb.uris.handleUri(uri), activationTiming },
     };
   } catch (error) {
     void showErrorMessage(vscode.l10n.t('MCP Workbench failed to activate: {0}', String(error)));
     throw error;
   }
+}
+
+/** The marks of this activation; `mcpWorkbench/load` and `/deps` are set by the bundle (esbuild.mjs). */
+function activationTiming(): ActivationTiming {
+  const at = (name: string) => performance.getEntriesByName(name, 'mark').at(-1)?.startTime;
+  const [load, loaded, activate, activated, deps] = ['load', 'loaded', 'activate', 'activated', 'deps'].map((n) => at(`mcpWorkbench/${n}`));
+  return {
+    evaluateMs: load !== undefined && loaded !== undefined ? loaded - load : NaN,
+    activateMs: activate !== undefined && activated !== undefined ? activated - activate : NaN,
+    depsLoadedAfterMs: deps !== undefined && activated !== undefined ? deps - activated : undefined,
+  };
 }
 
 /**

@@ -43,6 +43,7 @@ export class Workbench implements vscode.Disposable {
   private documents: ConfigDocument[] = [];
   private readonly disposables: vscode.Disposable[] = [];
   private traceLevel: TraceLevel = 'off';
+  private serverLogLevel: McpLogLevel | undefined;
   private readonly onTraceEmitter = new Emitter<{ server: ServerDefinition; record: TraceRecord; at: number }>();
   /** Every JSON-RPC message of every server, whatever the trace setting (the Activity view listens). */
   readonly onTrace = this.onTraceEmitter.event;
@@ -73,10 +74,8 @@ export class Workbench implements vscode.Disposable {
       baseEnv: () => this.baseEnv(),
       pingIntervalMs: () => vscode.workspace.getConfiguration('mcpWorkbench').get<number>('pingIntervalSeconds', 30) * 1000,
       maxMessageBytes: () => vscode.workspace.getConfiguration('mcpWorkbench').get<number>('maxMessageSizeMB', 64) * 1024 * 1024,
-      serverLogLevel: () => {
-        const level = vscode.workspace.getConfiguration('mcpWorkbench').get<string>('serverLogLevel', 'info');
-        return level === 'off' ? undefined : (level as McpLogLevel);
-      },
+      // Asked on every request to a 2026-07-28 server: read once and on change, not per call.
+      serverLogLevel: () => this.serverLogLevel,
       trace: (def, record) => {
         this.onTraceEmitter.fire({ server: def, record, at: Date.now() });
         if (this.traceLevel !== 'off') this.outputs.logFor(def).log('info', formatTrace(def.label, record, this.traceLevel, this.secretsOf(def)));
@@ -104,7 +103,7 @@ export class Workbench implements vscode.Disposable {
       this.sources,
       this.sources.onDidChange(() => this.reload()),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('mcpWorkbench.trace')) this.readSettings();
+        if (e.affectsConfiguration('mcpWorkbench.trace') || e.affectsConfiguration('mcpWorkbench.serverLogLevel')) this.readSettings();
         if (e.affectsConfiguration('mcpWorkbench.serverLogLevel')) {
           for (const c of this.registry.all()) void c.applyLogLevel();
         }
@@ -174,7 +173,10 @@ export class Workbench implements vscode.Disposable {
   }
 
   private readSettings(): void {
-    this.traceLevel = vscode.workspace.getConfiguration('mcpWorkbench').get<TraceLevel>('trace', 'off');
+    const config = vscode.workspace.getConfiguration('mcpWorkbench');
+    this.traceLevel = config.get<TraceLevel>('trace', 'off');
+    const level = config.get<string>('serverLogLevel', 'info');
+    this.serverLogLevel = level === 'off' ? undefined : (level as McpLogLevel);
   }
 
   private async loadDefinitions(): Promise<ServerDefinition[]> {

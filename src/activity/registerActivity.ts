@@ -32,7 +32,9 @@ export function registerActivity(workbench: Workbench): vscode.Disposable[] {
   };
 
   const subscriptions: { dispose(): void }[] = [
-    workbench.onTrace(({ server, record, at }) => log.add({ id: server.id, label: server.label, secrets: workbench.secretsOf(server) }, record, at)),
+    // Recorded off the message's path (see ActivityLog.record); secrets are asked for when an
+    // entry is read (redaction is lazy), not per message.
+    workbench.onTrace(({ server, record, at }) => log.record({ id: server.id, label: server.label, secrets: () => workbench.secretsOf(server) }, record, at)),
     // Requests that were in flight when the connection went away will never be answered.
     workbench.registry.forEachConnection((connection) => connection.onDidChangeState((state) => {
       if (state.kind !== 'running' && state.kind !== 'starting') log.abandon(connection.definition.id, Date.now());

@@ -2,10 +2,18 @@
 import * as vscode from 'vscode';
 import { DISABLED_CHAT_TOOLS_KEY, toolKey } from './common/chatTools';
 
+/** One tool whose chat setting changed, by server name (as in `toolKey`). */
+export interface ChatToolChange {
+  serverName: string;
+  toolName: string;
+}
+
 /** The tools disabled for chat in this workspace, by `toolKey(serverName, toolName)`. */
 export class ChatToolSettings {
-  private readonly onDidChangeEmitter = new vscode.EventEmitter<void>();
+  private readonly onDidChangeEmitter = new vscode.EventEmitter<ChatToolChange>();
   readonly onDidChange = this.onDidChangeEmitter.event;
+  /** The stored keys as a Set: asked once per tool on every listing (the tree, each chat request). */
+  private disabled: Set<string> | undefined;
 
   constructor(private readonly state: vscode.Memento) {}
 
@@ -14,7 +22,8 @@ export class ChatToolSettings {
   }
 
   isDisabled(serverName: string, toolName: string): boolean {
-    return this.disabledKeys().includes(toolKey(serverName, toolName));
+    this.disabled ??= new Set(this.disabledKeys());
+    return this.disabled.has(toolKey(serverName, toolName));
   }
 
   async setEnabled(serverName: string, toolName: string, enabled: boolean): Promise<string[]> {
@@ -24,7 +33,8 @@ export class ChatToolSettings {
     else keys.add(key);
     const next = [...keys].sort();
     await this.state.update(DISABLED_CHAT_TOOLS_KEY, next.length ? next : undefined);
-    this.onDidChangeEmitter.fire();
+    this.disabled = new Set(next);
+    this.onDidChangeEmitter.fire({ serverName, toolName });
     return next;
   }
 

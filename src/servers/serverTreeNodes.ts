@@ -2,6 +2,10 @@
  * Node kinds of the Servers tree. Each node knows how to render itself and carries the
  * command argument fields (`serverId`, `toolName`, `uri`, …) so a menu command invoked on
  * it gets a `ToolRef`/`ResourceRef`/… directly. `contextValue` drives the menus.
+ *
+ * The items of lists (tools, resources, templates, prompts) leave `tooltip` unset: a server may
+ * list tens of thousands, and VS Code asks `resolveTreeItem` for the tooltip of the one the
+ * user hovers (ServerTreeProvider calls `tooltip()`).
  */
 import * as vscode from 'vscode';
 import { isAppOnly, toolAppUri } from '../apps/common/appTools';
@@ -80,33 +84,48 @@ export class GroupNode {
 
 export class ToolNode {
   readonly kind = 'tool';
-  constructor(readonly serverId: string, readonly tool: Tool, readonly disabledInChat = false) {}
+  /** `chatDisabled` is asked on every render, so refreshing this node shows a chat toggle. */
+  constructor(readonly serverId: string, readonly tool: Tool, private readonly chatDisabled: () => boolean = () => false) {}
 
   get toolName(): string {
     return this.tool.name;
   }
 
+  get disabledInChat(): boolean {
+    return this.chatDisabled();
+  }
+
   toTreeItem(): vscode.TreeItem {
     const { tool } = this;
-    // MCP Apps: a tool with a UI, and one only its app may call (hidden from chat).
-    const hasApp = toolAppUri(tool) !== undefined;
-    const badges = [...toolBadges(tool), ...(hasApp ? [vscode.l10n.t('app')] : []), ...(isAppOnly(tool) ? [vscode.l10n.t('app only')] : [])];
-    const text = toolItemText(tool, badges, this.disabledInChat ? vscode.l10n.t('not in chat') : undefined);
+    const badges = this.badges();
+    const disabledInChat = this.disabledInChat;
+    const text = toolItemText(tool, badges, disabledInChat ? vscode.l10n.t('not in chat') : undefined);
     const item = new vscode.TreeItem(text.label, vscode.TreeItemCollapsibleState.None);
     item.id = `server:${this.serverId}/tool/${tool.name}`;
     item.description = text.description;
-    // Not the group's wrench: items and their group should look different.
-    item.iconPath = new vscode.ThemeIcon(hasApp ? 'window' : tool.annotations?.destructiveHint ? 'warning' : tool.annotations?.readOnlyHint ? 'eye' : 'symbol-method');
-    item.contextValue = this.disabledInChat ? 'tool.disabledInChat' : 'tool';
-    const note = [
-      this.disabledInChat ? vscode.l10n.t('Not offered to chat in this workspace.') : undefined,
-      hasApp ? vscode.l10n.t('Has an app (MCP Apps): Run Tool shows it with the result.') : undefined,
-      isAppOnly(tool) ? vscode.l10n.t('Only its server\'s apps may call it: not offered to chat.') : undefined,
-    ].filter(Boolean).join(' ');
-    const md = toMarkdown(toolTooltip(tool, badges, note || undefined));
-    item.tooltip = md;
+    // Not the group's wrench: items and their group should look different. A tool with an app
+    // (MCP Apps) gets the window icon.
+    item.iconPath = new vscode.ThemeIcon(toolAppUri(tool) !== undefined ? 'window' : tool.annotations?.destructiveHint ? 'warning' : tool.annotations?.readOnlyHint ? 'eye' : 'symbol-method');
+    item.contextValue = disabledInChat ? 'tool.disabledInChat' : 'tool';
     item.command = { command: 'mcpWorkbench.runTool', title: vscode.l10n.t('Run Tool…'), arguments: [{ serverId: this.serverId, toolName: tool.name }] };
     return item;
+  }
+
+  /** Built on hover (resolveTreeItem), not with the item: a server may have thousands of tools. */
+  tooltip(): vscode.MarkdownString {
+    const { tool } = this;
+    const note = [
+      this.disabledInChat ? vscode.l10n.t('Not offered to chat in this workspace.') : undefined,
+      toolAppUri(tool) !== undefined ? vscode.l10n.t('Has an app (MCP Apps): Run Tool shows it with the result.') : undefined,
+      isAppOnly(tool) ? vscode.l10n.t('Only its server\'s apps may call it: not offered to chat.') : undefined,
+    ].filter(Boolean).join(' ');
+    return toMarkdown(toolTooltip(tool, this.badges(), note || undefined));
+  }
+
+  /** Annotation badges, plus MCP Apps: a tool with a UI, and one only its app may call (hidden from chat). */
+  private badges(): string[] {
+    const { tool } = this;
+    return [...toolBadges(tool), ...(toolAppUri(tool) !== undefined ? [vscode.l10n.t('app')] : []), ...(isAppOnly(tool) ? [vscode.l10n.t('app only')] : [])];
   }
 }
 
@@ -126,10 +145,12 @@ export class ResourceNode {
     item.description = text.description;
     item.iconPath = new vscode.ThemeIcon(r.mimeType?.startsWith('image/') ? 'file-media' : 'file');
     item.contextValue = 'resource';
-    const md = toMarkdown(resourceTooltip(r));
-    item.tooltip = md;
     item.command = { command: 'mcpWorkbench.openResource', title: vscode.l10n.t('Open Resource'), arguments: [{ serverId: this.serverId, uri: r.uri }] };
     return item;
+  }
+
+  tooltip(): vscode.MarkdownString {
+    return toMarkdown(resourceTooltip(this.resource));
   }
 }
 
@@ -149,14 +170,16 @@ export class TemplateNode {
     item.description = text.description;
     item.iconPath = new vscode.ThemeIcon('file-symlink-file');
     item.contextValue = 'resourceTemplate';
-    const md = toMarkdown(templateTooltip(t));
-    item.tooltip = md;
     item.command = {
       command: 'mcpWorkbench.openResourceTemplate',
       title: vscode.l10n.t('Open Resource from Template'),
       arguments: [{ serverId: this.serverId, uriTemplate: t.uriTemplate }],
     };
     return item;
+  }
+
+  tooltip(): vscode.MarkdownString {
+    return toMarkdown(templateTooltip(this.template));
   }
 }
 
@@ -176,9 +199,11 @@ export class PromptNode {
     item.description = text.description;
     item.iconPath = new vscode.ThemeIcon('comment-discussion');
     item.contextValue = 'prompt';
-    const md = toMarkdown(promptTooltip(p));
-    item.tooltip = md;
     return item;
+  }
+
+  tooltip(): vscode.MarkdownString {
+    return toMarkdown(promptTooltip(this.prompt));
   }
 }
 

@@ -19,6 +19,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   private readonly taskGroups = new Map<string, TasksGroupNode>();
   /** Connections whose `tasks/list` was fetched in their current launch. */
   private readonly listedTasks = new WeakSet<McpServerConnection>();
+  /** The tool nodes last returned, by server id, then tool name: a chat toggle refreshes just its node. */
+  private readonly toolNodes = new Map<string, Map<string, ToolNode>>();
   private readonly perServer = new Map<string, vscode.Disposable[]>();
   private readonly disposables: vscode.Disposable[] = [];
   private toolFilter = '';
@@ -32,7 +34,12 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     this.disposables.push(
       this.onDidChangeEmitter,
       registry.onDidAddConnection((c) => this.watch(c)),
-      workbench.chatTools.onDidChange(() => this.refresh()),
+      workbench.chatTools.onDidChange(({ serverName, toolName }) => {
+        for (const c of registry.all()) {
+          const node = c.definition.name === serverName ? this.toolNodes.get(c.definition.id)?.get(toolName) : undefined;
+          if (node) this.onDidChangeEmitter.fire(node);
+        }
+      }),
       // Added/removed/relabelled servers: refresh the root, coalescing bursts.
       registry.onDidChange(() => {
         if (this.snapshot() !== this.rootSnapshot) this.scheduleRootRefresh();
@@ -58,6 +65,12 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
     return node.toTreeItem();
+  }
+
+  /** The tooltips of list items, built for the item hovered (see serverTreeNodes.ts). */
+  resolveTreeItem(item: vscode.TreeItem, node: TreeNode): vscode.TreeItem {
+    if (item.tooltip === undefined && 'tooltip' in node) item.tooltip = node.tooltip();
+    return item;
   }
 
   getParent(node: TreeNode): TreeNode | undefined {
@@ -133,8 +146,14 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
         case 'tools': {
           const tools = await c.list('tools');
           const chat = this.workbench.chatTools;
-          return (this.toolFilter ? tools.filter((t) => this.matches(t)) : tools)
-            .map((t) => new ToolNode(id, t, chat.isDisabled(c.definition.name, t.name)));
+          const name = c.definition.name;
+          const nodes = new Map<string, ToolNode>();
+          this.toolNodes.set(id, nodes);
+          return (this.toolFilter ? tools.filter((t) => this.matches(t)) : tools).map((t) => {
+            const node = new ToolNode(id, t, () => chat.isDisabled(name, t.name));
+            nodes.set(t.name, node);
+            return node;
+          });
         }
         case 'resources':
           return (await c.list('resources')).map((r) => new ResourceNode(id, r));
@@ -196,6 +215,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
           subs.forEach((d) => d.dispose());
           this.perServer.delete(id);
           this.serverNodes.delete(id);
+          this.toolNodes.delete(id);
         }
       }
       this.onDidChangeEmitter.fire(undefined);

@@ -8,6 +8,9 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
+/** The host's page cap (src/mcp/connection/connectionTransports.ts), so both walk the same pages. */
+const LIST_MAX_PAGES = 10_000;
+
 /** The npm package this contestant runs on (must be what package.json ships). */
 export const BARE_SDK_PACKAGE = '@modelcontextprotocol/client';
 
@@ -65,14 +68,14 @@ function wrap(client: Client): BareClient {
 
 /** Spawns `command args` and runs `initialize` (stderr ignored: a bare client has nowhere to show it). */
 export async function connectBareStdio(command: string, args: string[], env: Record<string, string | undefined>): Promise<BareClient> {
-  const client = new Client({ name: 'bench-bare', version: '0' });
+  const client = new Client({ name: 'bench-bare', version: '0' }, { listMaxPages: LIST_MAX_PAGES });
   await client.connect(new StdioClientTransport({ command, args, env: env as Record<string, string>, stderr: 'ignore' }));
   return wrap(client);
 }
 
 /** Streamable HTTP to `url`, through `initialize`. */
 export async function connectBareHttp(url: string): Promise<BareClient> {
-  const client = new Client({ name: 'bench-bare', version: '0' });
+  const client = new Client({ name: 'bench-bare', version: '0' }, { listMaxPages: LIST_MAX_PAGES });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   return wrap(client);
 }

@@ -81,13 +81,23 @@ async function main(): Promise<void> {
   if (sdkWarning) log(sdkWarning);
 
   const results: ScenarioResult[] = [];
+  const failed: string[] = [];
   for (const id of SCENARIOS) {
     if (only && !only.includes(id)) continue;
     log(`${id}…`);
     const t = Date.now();
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { scenario } = require(MODULES[id]) as { scenario: Scenario };
-    results.push(await scenario.run({ smoke, runs, log }));
+    try {
+      results.push(await scenario.run({ smoke, runs, log }));
+    } catch (error) {
+      // One scenario failing (e.g. servers timing out on an overloaded machine) must not throw
+      // away the others: it is reported as failed, and the process exits 1 at the end.
+      const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      failed.push(id);
+      log(`  ${id} FAILED: ${message}`);
+      results.push({ id, title: `${id}: FAILED`, params: {}, table: { header: ['error'], rows: [[message.slice(0, 2000)]] }, goals: [{ goal: `the ${id} scenario completes`, measured: message.slice(0, 300), met: false }], notes: [], data: { error: message } });
+    }
     log(`  ${id} took ${((Date.now() - t) / 1000).toFixed(1)} s`);
   }
   await deactivateExtension();
@@ -120,6 +130,7 @@ async function main(): Promise<void> {
   const markdown = out.replace(/\.json$/, '') + '.md';
   fs.writeFileSync(markdown, `${lines.join('\n')}\n`);
   log(`wrote ${path.relative(REPO, out)} and ${path.relative(REPO, markdown)}`);
+  if (failed.length) throw new Error(`scenario(s) failed: ${failed.join(', ')}`);
 }
 
 main().then(() => process.exit(0), (error: unknown) => {

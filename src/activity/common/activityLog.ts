@@ -2,9 +2,18 @@
  * The Activity view's model: JSON-RPC trace records of every server, paired into entries
  * (request + response, or a lone notification) and kept in a ring buffer of bounded size.
  * Pure: no `vscode`; the view subscribes to `onDidChange` and throttles its own refresh.
+ *
+ * Recording is on the path of every message, so it is lazy: `record()` only queues the trace
+ * record, and the queue is taken in when the event loop next has time (setImmediate: while the
+ * host waits for the server) or when the log is read, whichever comes first; the caller of a
+ * tool does not wait for it. A message is then kept as its JSON text (one `JSON.stringify`, its
+ * exact size too, and a snapshot that later changes to the message object cannot reach) and is
+ * parsed and redacted only when read: `request` and `response` are getters that redact on every
+ * read, with the server's secrets as they are then, so there is no way to read an unredacted
+ * message.
  */
 import { Emitter } from '../../shared/common/emitter';
-import { redactValue } from '../../shared/common/redact';
+import { redactedJsonPrefix, redactValue } from '../../shared/common/redact';
 import type { TraceRecord } from '../../mcp/trace';
 
 export type ActivityStatus =
@@ -51,7 +60,8 @@ export interface ActivityEntry {
 export interface ActivityServer {
   id: string;
   label: string;
-  secrets: readonly string[];
+  /** What to redact; a function is asked at read time, so secrets learnt later are hidden too. */
+  secrets: readonly string[] | (() => readonly string[]);
 }
 
 /** Messages bigger than this are stored as a truncated preview (sizes stay exact). */
@@ -62,12 +72,15 @@ export const MAX_STORED_BYTES = 1024 * 1024;
  */
 export const MAX_RERUN_BYTES = 64 * 1024;
 const PREVIEW_CHARS = 64 * 1024;
+/** Records queued before they are taken in at once, whatever the event loop does. */
+const MAX_QUEUED = 1000;
 
-function jsonBytes(value: unknown): number {
+/** The JSON text of a value (undefined for undefined), or null when it cannot be serialized. */
+function jsonOf(value: unknown): string | undefined | null {
   try {
-    return Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
+    return JSON.stringify(value);
   } catch {
-    return Infinity;
+    return null;
   }
 }
 
@@ -91,15 +104,96 @@ export function matchesFilter(entry: ActivityEntry, filter: string | undefined):
   return words.every((w) => hay.includes(w));
 }
 
+/** A message as kept: its JSON text, or (past MAX_STORED_BYTES) an already redacted preview. */
+type StoredMessage = { json: string } | { value: unknown };
+
+const UNSERIALIZABLE: StoredMessage = { value: { unserializable: true } };
+
+function secretsNow(secrets: ActivityServer['secrets']): readonly string[] {
+  return typeof secrets === 'function' ? secrets() : secrets;
+}
+
+/** Parses and redacts on every read: the one way out of the log for a message. */
+function readStored(stored: StoredMessage | undefined, secrets: ActivityServer['secrets']): unknown {
+  if (stored === undefined) return undefined;
+  if ('value' in stored) return stored.value;
+  return redactValue(JSON.parse(stored.json) as unknown, secretsNow(secrets));
+}
+
+type EntryInit = Omit<ActivityEntry, 'request' | 'response' | 'rerun'>;
+
+/**
+ * An entry whose messages are kept as JSON in true private fields: not enumerable, not in
+ * `JSON.stringify(entry)` (its `toJSON` gives the redacted view), readable only through the
+ * redacting getters.
+ */
+class RecordedEntry implements ActivityEntry {
+  readonly seq!: number;
+  readonly serverId!: string;
+  readonly serverLabel!: string;
+  readonly method!: string;
+  readonly kind!: 'request' | 'notification';
+  readonly id?: string | number;
+  readonly direction!: 'send' | 'receive';
+  readonly startedAt!: number;
+  endedAt?: number;
+  status!: ActivityStatus;
+  readonly requestSize!: number;
+  responseSize?: number;
+  round?: number;
+  originSeq?: number;
+  inputRequired?: boolean;
+  readonly rerunUnavailable?: string;
+  readonly #request: StoredMessage;
+  #response: StoredMessage | undefined;
+  readonly #secrets: ActivityServer['secrets'];
+  /** A tool call's name and the JSON of its arguments, unredacted: Re-run sends them again (never shown). */
+  readonly #rerun: { name: string; arguments?: string } | undefined;
+
+  constructor(init: EntryInit, request: StoredMessage, secrets: ActivityServer['secrets'], rerun: { name: string; arguments?: string } | undefined) {
+    Object.assign(this, init);
+    this.#request = request;
+    this.#secrets = secrets;
+    this.#rerun = rerun;
+  }
+
+  get request(): unknown {
+    return readStored(this.#request, this.#secrets);
+  }
+
+  get response(): unknown {
+    return readStored(this.#response, this.#secrets);
+  }
+
+  /** Sets the response when it arrives. */
+  respond(stored: StoredMessage, size: number): void {
+    this.#response = stored;
+    this.responseSize = size;
+  }
+
+  get rerun(): { name: string; arguments?: Record<string, unknown> } | undefined {
+    if (!this.#rerun) return undefined;
+    const { name, arguments: args } = this.#rerun;
+    return { name, arguments: args === undefined ? undefined : JSON.parse(args) as Record<string, unknown> };
+  }
+
+  /** The redacted view (own fields + messages); Re-run's arguments are left out. */
+  toJSON(): Omit<ActivityEntry, 'rerun'> {
+    return { ...this, request: this.request, response: this.response };
+  }
+}
+
 export class ActivityLog {
   private buffer: (ActivityEntry | undefined)[];
   private start = 0;
   private count = 0;
   private nextSeq = 1;
   /** Requests waiting for their response, by server + request direction + id. */
-  private readonly pending = new Map<string, ActivityEntry>();
+  private readonly pending = new Map<string, RecordedEntry>();
   /** First rounds of multi-round-trip requests, by server + direction + JSON-RPC id, for their later rounds. */
   private readonly origins = new Map<string, ActivityEntry>();
+  private queue: { server: ActivityServer; record: TraceRecord; at: number }[] = [];
+  private flushScheduled = false;
   private readonly onDidChangeEmitter = new Emitter<void>();
   /** Fires on every change; listeners must throttle (this can fire per message). */
   readonly onDidChange = this.onDidChangeEmitter.event;
@@ -110,6 +204,7 @@ export class ActivityLog {
   }
 
   get size(): number {
+    this.flush();
     return this.count;
   }
 
@@ -119,6 +214,7 @@ export class ActivityLog {
 
   /** Changes the bound, keeping the newest entries. */
   setMaxEntries(capacity: number): void {
+    this.flush();
     const next = Math.max(1, Math.floor(capacity));
     if (next === this.capacity) return;
     const kept = this.oldestFirst().slice(-next);
@@ -133,6 +229,7 @@ export class ActivityLog {
 
   /** Newest first, optionally filtered (see matchesFilter). */
   entries(filter?: string): ActivityEntry[] {
+    this.flush();
     const out: ActivityEntry[] = [];
     for (let i = this.count - 1; i >= 0; i--) {
       const e = this.buffer[(this.start + i) % this.capacity]!;
@@ -146,20 +243,24 @@ export class ActivityLog {
    * multi-round-trip request whose first round is still kept (those are under it, see `rounds`).
    */
   topLevel(filter?: string): ActivityEntry[] {
+    this.flush();
     const kept = new Set(this.oldestFirst().map((e) => e.seq));
     return this.entries(filter).filter((e) => e.originSeq === undefined || !kept.has(e.originSeq));
   }
 
   /** The later rounds of a first round, in order. */
   rounds(origin: ActivityEntry): ActivityEntry[] {
+    this.flush();
     return this.oldestFirst().filter((e) => e.originSeq === origin.seq);
   }
 
   find(seq: number): ActivityEntry | undefined {
+    this.flush();
     return this.oldestFirst().find((e) => e.seq === seq);
   }
 
   clear(): void {
+    this.queue = [];
     this.buffer = new Array(this.capacity);
     this.start = 0;
     this.count = 0;
@@ -168,16 +269,40 @@ export class ActivityLog {
     this.onDidChangeEmitter.fire();
   }
 
-  /** Takes one trace record; returns the entry it created or completed, if any. */
+  /**
+   * Queues one trace record, taken in at the latest when the event loop next turns (or at the
+   * next read). The message object is held until then: a snapshot of it is taken there.
+   */
+  record(server: ActivityServer, record: TraceRecord, at: number): void {
+    this.queue.push({ server, record, at });
+    // A burst within one turn (a flood read in one chunk) is taken in before it grows large.
+    if (this.queue.length >= MAX_QUEUED) this.flush();
+    else if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  /** Takes in the queued records now. */
+  flush(): void {
+    this.flushScheduled = false;
+    if (!this.queue.length) return;
+    const queued = this.queue;
+    this.queue = [];
+    for (const { server, record, at } of queued) this.add(server, record, at);
+  }
+
+  /** Takes one trace record now; returns the entry it created or completed, if any. */
   add(server: ActivityServer, record: TraceRecord, at: number): ActivityEntry | undefined {
     const raw = record.message as { id?: string | number; method?: string; params?: Record<string, unknown>; result?: unknown; error?: { code?: number; message?: string } };
-    const { size, stored } = this.store(record.message, server.secrets);
     if (record.kind === 'request' || record.kind === 'notification') {
+      const { size, stored } = this.store(record.message, server.secrets);
       const method = record.method ?? raw.method ?? '(unknown)';
       const isToolCall = record.kind === 'request' && record.direction === 'send' && method === 'tools/call' && typeof raw.params?.name === 'string';
-      const args = isToolCall ? raw.params!.arguments as Record<string, unknown> | undefined : undefined;
-      const keepArgs = isToolCall && jsonBytes(args) <= MAX_RERUN_BYTES;
-      const entry: ActivityEntry = {
+      const argsJson = isToolCall ? jsonOf(raw.params!.arguments) : undefined;
+      const argsBytes = argsJson === undefined ? 0 : argsJson === null ? Infinity : Buffer.byteLength(argsJson, 'utf8');
+      const keepArgs = isToolCall && argsBytes <= MAX_RERUN_BYTES;
+      const entry = new RecordedEntry({
         seq: this.nextSeq++,
         serverId: server.id,
         serverLabel: server.label,
@@ -189,11 +314,9 @@ export class ActivityLog {
         endedAt: record.kind === 'notification' ? at : undefined,
         status: record.kind === 'notification' ? { kind: 'ok' } : { kind: 'pending' },
         requestSize: size,
-        request: stored,
         ...this.roundOf(server.id, record),
-        ...(keepArgs ? { rerun: { name: raw.params!.name as string, arguments: args } } : {}),
-        ...(isToolCall && !keepArgs ? { rerunUnavailable: `The arguments of this call (${formatBytes(jsonBytes(args))}) were too large to keep for Re-run; call the tool again from the Run Tool panel.` } : {}),
-      };
+        ...(isToolCall && !keepArgs ? { rerunUnavailable: `The arguments of this call (${formatBytes(argsBytes)}) were too large to keep for Re-run; call the tool again from the Run Tool panel.` } : {}),
+      }, stored, server.secrets, keepArgs ? { name: raw.params!.name as string, arguments: argsJson ?? undefined } : undefined);
       this.push(entry);
       if (entry.kind === 'request' && entry.id !== undefined) this.pending.set(this.key(server.id, entry.direction, entry.id), entry);
       if (method === 'notifications/cancelled') this.cancel(server.id, record.direction, raw.params, at);
@@ -208,8 +331,8 @@ export class ActivityLog {
     const entry = this.pending.get(key);
     if (!entry) return undefined;
     this.pending.delete(key);
-    entry.response = stored;
-    entry.responseSize = size;
+    const { size, stored } = this.store(record.message, server.secrets);
+    entry.respond(stored, size);
     if (record.inputRequired) {
       entry.inputRequired = true;
       if (entry.round === undefined) entry.round = 1;
@@ -227,6 +350,7 @@ export class ActivityLog {
 
   /** Ends the pending requests of a server whose connection went away. */
   abandon(serverId: string, at: number, message = 'no response: the connection closed'): void {
+    this.flush();
     let changed = false;
     for (const [key, entry] of this.pending) {
       if (entry.serverId !== serverId) continue;
@@ -241,6 +365,7 @@ export class ActivityLog {
   }
 
   dispose(): void {
+    this.queue = [];
     this.onDidChangeEmitter.dispose();
   }
 
@@ -292,16 +417,14 @@ export class ActivityLog {
     return `${serverId}\u0000${direction}\u0000${typeof id}:${id}`;
   }
 
-  private store(message: unknown, secrets: readonly string[]): { size: number; stored: unknown } {
-    let json: string;
-    try {
-      json = JSON.stringify(message) ?? 'null';
-    } catch {
-      return { size: 0, stored: { unserializable: true } };
-    }
+  private store(message: unknown, secrets: ActivityServer['secrets']): { size: number; stored: StoredMessage } {
+    const serialized = jsonOf(message);
+    if (serialized === null) return { size: 0, stored: UNSERIALIZABLE };
+    const json = serialized ?? 'null';
     const size = Buffer.byteLength(json, 'utf8');
-    if (size <= MAX_STORED_BYTES) return { size, stored: redactValue(message, secrets) };
-    const preview = JSON.stringify(redactValue(message, secrets)).slice(0, PREVIEW_CHARS);
-    return { size, stored: { truncated: `message of ${formatBytes(size)}; the first ${PREVIEW_CHARS / 1024} KB of its JSON follow`, preview } };
+    if (size <= MAX_STORED_BYTES) return { size, stored: { json } };
+    // Rare: the preview is redacted once, here, walking only as much of the message as it shows.
+    const preview = redactedJsonPrefix(message, secretsNow(secrets), PREVIEW_CHARS);
+    return { size, stored: { value: { truncated: `message of ${formatBytes(size)}; the first ${PREVIEW_CHARS / 1024} KB of its JSON follow`, preview } } };
   }
 }

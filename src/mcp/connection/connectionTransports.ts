@@ -30,6 +30,7 @@ import { planStdioSpawn, SpawnError, type StdioSpawnPlan } from '../process/stdi
 import { descendantsOf, killProcesses, killTreeWindows } from '../process/processTree';
 import { MessageTooLargeError, OwnedStdioTransport } from '../process/ownedStdioTransport';
 import { traceTransport } from './tracingTransport';
+import { LIST_MAX_PAGES } from './listCache';
 
 /** The SDK transports that can carry OAuth (and so finish an authorization). */
 export type HttpTransport = StreamableHTTPClientTransport | SSEClientTransport;
@@ -225,6 +226,7 @@ export class SessionOpener {
     // they come on. The cache refetches by itself, so the SDK is told not to.
     const changed = (kinds: ListKind[]) => ({ autoRefresh: false, debounceMs: 0, onChanged: () => kinds.forEach((k) => this.owner.listChanged(session, k)) });
     const client = new Client(host.clientInfo, {
+      listMaxPages: LIST_MAX_PAGES,
       capabilities: { ...features?.capabilities(), roots: { listChanged: true } },
       versionNegotiation: kind === 'sse' ? { mode: 'legacy' } : negotiationFor(this.owner.protocolEra(), this.owner.connectTimeout(), kind),
       listChanged: { tools: changed(['tools']), prompts: changed(['prompts']), resources: changed(['resources', 'resourceTemplates']) },

@@ -49,6 +49,26 @@ interface CacheEntry {
   chain: Promise<unknown>;
   /** A refresh is waiting in `chain` that has not started fetching yet. */
   queued: boolean;
+  /** A fetch is under way (the one a new session starts, or a refresh). */
+  fetching: boolean;
+}
+
+/** Whether two JSON values are equal, without serializing them (stops at the first difference). */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  for (const k of ka) {
+    if (!Object.prototype.hasOwnProperty.call(b, k) || !sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  }
+  return true;
 }
 
 export class ListCache {
@@ -73,7 +93,8 @@ export class ListCache {
   async list<K extends ListKind>(kind: K): Promise<ListItems[K]> {
     const cache = this.entries.get(kind);
     if (cache?.items && !cache.queued && this.fresh(cache)) return cache.items as ListItems[K];
-    if (cache?.queued) {
+    // A fetch already asked for (e.g. the one a new session starts) is shared, not repeated.
+    if (cache?.queued || cache?.fetching) {
       await cache.chain.catch(() => undefined);
       if (cache.items) return cache.items as ListItems[K];
     }
@@ -98,7 +119,7 @@ export class ListCache {
     if (!this.source.advertises(kind)) return Promise.resolve([] as unknown as ListItems[K]);
     let cache = this.entries.get(kind);
     if (!cache) {
-      cache = { chain: Promise.resolve(), queued: false };
+      cache = { chain: Promise.resolve(), queued: false, fetching: false };
       this.entries.set(kind, cache);
     }
     const entry = cache;
@@ -106,11 +127,12 @@ export class ListCache {
     entry.queued = true;
     entry.chain = entry.chain.catch(() => undefined).then(async () => {
       entry.queued = false;
-      const { items, ttlMs } = await this.source.fetch(kind);
+      entry.fetching = true;
+      const { items, ttlMs } = await this.source.fetch(kind).finally(() => (entry.fetching = false));
       if (this.entries.get(kind) === entry) {
         // A stale list fetched again is often the same: telling the UI only about real changes
         // keeps a view that lists on every refresh from refetching a 0-ttl list in a loop.
-        const same = entry.items !== undefined && JSON.stringify(entry.items) === JSON.stringify(items);
+        const same = entry.items !== undefined && sameJson(entry.items, items);
         entry.items = items;
         entry.expiresAt = ttlMs === undefined ? undefined : this.now() + Math.min(Math.max(ttlMs, 0), MAX_TTL_MS);
         if (!same) this.source.changed(kind);
@@ -133,37 +155,58 @@ export class ListCache {
 const MAX_TTL_MS = 86_400_000;
 
 /**
+ * How many pages one list may take before the walk gives up. The SDK's default (64) failed a
+ * server with 10,000 tools in pages of 100; the walk also stops at a page that repeats the
+ * previous one, so this only has to bound a server whose cursors never converge.
+ */
+export const LIST_MAX_PAGES = 10_000;
+
+const LIST_METHOD: Record<ListKind, { method: 'tools/list' | 'resources/list' | 'resources/templates/list' | 'prompts/list'; field: string }> = {
+  tools: { method: 'tools/list', field: 'tools' },
+  resources: { method: 'resources/list', field: 'resources' },
+  resourceTemplates: { method: 'resources/templates/list', field: 'resourceTemplates' },
+  prompts: { method: 'prompts/list', field: 'prompts' },
+};
+
+/**
  * Every page of a list: the SDK walks the cursors (stopping at a page that repeats the previous
- * one, and at 64 pages), keeps page one's cache hint, and stores the tools for its own output
- * validation. `refresh`, because this cache has already decided the list must be fetched.
+ * one, and at LIST_MAX_PAGES), keeps page one's cache hint, and stores the tools for what it
+ * derives from them (SEP-2243 header mirroring). `refresh`, because this cache has already
+ * decided the list must be fetched.
  */
 export async function fetchList(client: Client, kind: ListKind, options: CacheableRequestOptions): Promise<FetchedList> {
   const refresh: CacheableRequestOptions = { ...options, cacheMode: 'refresh' };
   let result: Record<string, unknown>;
-  let items: unknown[];
-  switch (kind) {
-    case 'tools': {
-      const page = await client.listTools(undefined, refresh);
-      [result, items] = [page, page.tools];
-      break;
+  try {
+    switch (kind) {
+      case 'tools': result = await client.listTools(undefined, refresh); break;
+      case 'resources': result = await client.listResources(undefined, refresh); break;
+      case 'resourceTemplates': result = await client.listResourceTemplates(undefined, refresh); break;
+      case 'prompts': result = await client.listPrompts(undefined, refresh); break;
     }
-    case 'resources': {
-      const page = await client.listResources(undefined, refresh);
-      [result, items] = [page, page.resources];
-      break;
-    }
-    case 'resourceTemplates': {
-      const page = await client.listResourceTemplates(undefined, refresh);
-      [result, items] = [page, page.resourceTemplates];
-      break;
-    }
-    case 'prompts': {
-      const page = await client.listPrompts(undefined, refresh);
-      [result, items] = [page, page.prompts];
-      break;
-    }
+  } catch (error) {
+    // The SDK joins later pages with `push(...page)`, which overflows the stack for a page of
+    // ~130k items; such a list is walked here, page by page, instead.
+    if (!(error instanceof RangeError)) throw error;
+    result = await walkPages(client, kind, options);
   }
+  const items = result[LIST_METHOD[kind].field] as unknown[];
   // `ttlMs` is on the wire result but not in the SDK's public types (2026-07-28 only).
   const ttlMs = client.getProtocolEra() === 'modern' && typeof result.ttlMs === 'number' ? result.ttlMs : undefined;
   return { items, ttlMs };
+}
+
+/** Pages one by one with explicit cursors (the SDK never aggregates those), appending item by item. */
+async function walkPages(client: Client, kind: ListKind, options: CacheableRequestOptions): Promise<Record<string, unknown>> {
+  const { method, field } = LIST_METHOD[kind];
+  const first = await client.request({ method, params: {} }, options) as Record<string, unknown>;
+  const items = [...(first[field] as unknown[])];
+  let cursor = first.nextCursor as string | undefined;
+  for (let pages = 1; cursor !== undefined; pages++) {
+    if (pages >= LIST_MAX_PAGES) throw new Error(`${method}: more than ${LIST_MAX_PAGES} pages; the server's pagination does not end`);
+    const page = await client.request({ method, params: { cursor } }, options) as Record<string, unknown>;
+    for (const item of page[field] as unknown[]) items.push(item);
+    cursor = page.nextCursor === cursor ? undefined : page.nextCursor as string | undefined;
+  }
+  return { ...first, [field]: items, nextCursor: undefined };
 }

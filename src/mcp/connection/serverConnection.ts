@@ -418,9 +418,9 @@ export class McpServerConnection {
    * `logging/setLevel`; without it such a server sends no log messages for the request).
    */
   private meta(client: Client): { _meta: Record<string, unknown> } | undefined {
+    if (client.getProtocolEra() !== 'modern' || !client.getServerCapabilities()?.logging) return undefined;
     const level = this.host.serverLogLevel();
-    if (!level || client.getProtocolEra() !== 'modern' || !client.getServerCapabilities()?.logging) return undefined;
-    return { _meta: { [LOG_LEVEL_META_KEY]: level } };
+    return level ? { _meta: { [LOG_LEVEL_META_KEY]: level } } : undefined;
   }
 
   /** SDK request options from the server's timeouts (requestLimits.ts). */

@@ -36,6 +36,48 @@ function walk(value: unknown, secrets: readonly string[]): unknown {
 }
 
 /**
+ * `JSON.stringify(redactValue(value, secrets)).slice(0, maxChars)` for plain JSON data, without
+ * walking (or copying) more of the value than the first `maxChars` of its JSON need: the preview
+ * of a message of many megabytes costs what the preview costs.
+ */
+export function redactedJsonPrefix(value: unknown, secrets: readonly string[], maxChars: number): string {
+  const parts: string[] = [];
+  let length = 0;
+  /** Appends; true once enough is written (every caller then stops). */
+  const emit = (text: string): boolean => {
+    parts.push(text);
+    length += text.length;
+    return length >= maxChars;
+  };
+  const skipped = (v: unknown) => v === undefined || typeof v === 'function' || typeof v === 'symbol';
+  const visit = (raw: unknown, key: string): boolean => {
+    const v = raw && typeof (raw as { toJSON?: unknown }).toJSON === 'function' ? (raw as { toJSON(k: string): unknown }).toJSON(key) : raw;
+    if (typeof v === 'string') return emit(JSON.stringify(redactText(v, secrets)));
+    if (v === null || typeof v !== 'object') return emit(skipped(v) ? 'null' : JSON.stringify(v) ?? 'null');
+    if (Array.isArray(v)) {
+      if (emit('[')) return true;
+      for (let i = 0; i < v.length; i++) {
+        if (i > 0 && emit(',')) return true;
+        if (skipped(v[i]) ? emit('null') : visit(v[i], String(i))) return true;
+      }
+      return emit(']');
+    }
+    if (emit('{')) return true;
+    let first = true;
+    for (const [k, x] of Object.entries(v)) {
+      if (skipped(x)) continue;
+      if (!first && emit(',')) return true;
+      first = false;
+      if (emit(`${JSON.stringify(k)}:`)) return true;
+      if (SECRET_KEY.test(k) && (typeof x === 'string' || typeof x === 'number') ? emit(JSON.stringify(REDACTED)) : visit(x, k)) return true;
+    }
+    return emit('}');
+  };
+  visit(value, '');
+  return parts.join('').slice(0, maxChars);
+}
+
+/**
  * The parts of a URL that may carry credentials: the user name and password, and every query
  * value (API keys, signatures, tokens), each as written and percent-decoded.
  */

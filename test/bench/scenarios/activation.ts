@@ -19,6 +19,8 @@ interface ChildResult {
   activateMs: number;
   totalMs: number;
   readyMs: number;
+  cpuMs: number;
+  depsAtActivation: boolean;
   fallbacks: string[];
 }
 
@@ -50,10 +52,12 @@ export const scenario: Scenario = {
     const bundle = path.join(REPO, 'dist/extension.js');
     const samples: ChildResult[] = [];
     let size: number;
+    let depsSize: number;
     let meta: Metafile;
     try {
       build(['--production', `--metafile=${metaPath}`]);
       size = fs.statSync(bundle).size;
+      depsSize = fs.statSync(path.join(REPO, 'dist/deps.js')).size;
       meta = JSON.parse(fs.readFileSync(metaPath, 'utf8')) as Metafile;
       await runNodeJson<ChildResult>(CHILD, [bundle]); // warm-up: dropped
       for (let i = 0; i < processes; i++) samples.push(await runNodeJson<ChildResult>(CHILD, [bundle]));
@@ -61,10 +65,15 @@ export const scenario: Scenario = {
       fs.rmSync(metaPath, { force: true });
       build([]);
     }
-    const output = Object.entries(meta.outputs).find(([file]) => file.endsWith('dist/extension.js'))![1];
-    const byOwner = new Map<string, number>();
-    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) byOwner.set(owner(input), (byOwner.get(owner(input)) ?? 0) + bytesInOutput);
-    const costs = [...byOwner.entries()].sort((a, b) => b[1] - a[1]).map(([name, bytes]) => ({ name, bytes }));
+    // What each dependency costs: in dist/extension.js (loaded at activation) and dist/deps.js (on first use).
+    const costsOf = (file: string) => {
+      const output = Object.entries(meta.outputs).find(([name]) => name.endsWith(file))![1];
+      const byOwner = new Map<string, number>();
+      for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) byOwner.set(owner(input), (byOwner.get(owner(input)) ?? 0) + bytesInOutput);
+      return [...byOwner.entries()].sort((a, b) => b[1] - a[1]).map(([name, bytes]) => ({ name, bytes }));
+    };
+    const costs = costsOf('dist/extension.js');
+    const depsCosts = costsOf('dist/deps.js');
     const stat = (pick: (r: ChildResult) => number) => {
       const xs = samples.map(pick);
       return `${median(xs).toFixed(1)} ms (${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)})`;
@@ -73,28 +82,42 @@ export const scenario: Scenario = {
     const fallbacks = samples[0]?.fallbacks ?? [];
     const top = costs.slice(0, 8);
     const rest = costs.slice(8).reduce((sum, c) => sum + c.bytes, 0);
+    const depsTop = depsCosts.slice(0, 8);
+    const depsRest = depsCosts.slice(8).reduce((sum, c) => sum + c.bytes, 0);
+    const depsLoaded = samples.filter((r) => r.depsAtActivation).length;
+    // The real VS Code's own figure, if the integration test (test/integration/main/smoke.test.ts) wrote one on this machine.
+    const real = fs.readdirSync(os.tmpdir()).filter((f) => /^mcp-workbench-activation-.*\.json$/.test(f))
+      .map((f) => JSON.parse(fs.readFileSync(path.join(os.tmpdir(), f), 'utf8')) as { vscode: string; at: string; evaluateMs: number; activateMs: number; depsLoadedAfterMs?: number });
     return {
       id: 'activation',
-      title: `activation of the production bundle, median of ${processes} fresh processes (one more dropped as warm-up); bundle ${kb(size)}`,
-      params: { processes, bundleBytes: size },
+      title: `activation of the production bundle, median of ${processes} fresh processes (one more dropped as warm-up); bundle ${kb(size)} + ${kb(depsSize)} loaded on first use`,
+      params: { processes, bundleBytes: size, depsBytes: depsSize },
       table: {
         header: ['measure', 'value'],
         rows: [
           ['require(dist/extension.js)', stat((r) => r.requireMs)],
           ['activate()', stat((r) => r.activateMs)],
           ['require + activate()', stat((r) => r.totalMs)],
+          ['require + activate(), CPU time of the process (less sensitive to load)', stat((r) => r.cpuMs)],
           ['then config read (api.ready)', stat((r) => r.readyMs)],
-          ['bundle dist/extension.js (minified)', `${kb(size)} (${size} bytes)`],
+          ['dist/deps.js (MCP SDK, ajv) loaded during activation', `${depsLoaded} of ${samples.length} processes`],
+          ...real.map((r) => [`real VS Code ${r.vscode} (integration test, ${r.at.slice(0, 16)}): bundle evaluation + activate()`,
+            `${(r.evaluateMs + r.activateMs).toFixed(1)} ms (${r.evaluateMs.toFixed(1)} + ${r.activateMs.toFixed(1)}; compile not included); SDK loaded ${r.depsLoadedAfterMs === undefined ? 'not yet' : `${r.depsLoadedAfterMs.toFixed(0)} ms after activate()`}`]),
+          ['bundle dist/extension.js (minified, loaded at activation)', `${kb(size)} (${size} bytes)`],
           ...top.map((c) => [`  of which ${c.name}`, `${kb(c.bytes)} (${((c.bytes / size) * 100).toFixed(0)}%)`]),
           [`  of which ${costs.length - top.length} more inputs' owners`, kb(rest)],
+          ['dist/deps.js (minified, loaded when a server starts or a panel validates)', `${kb(depsSize)} (${depsSize} bytes)`],
+          ...depsTop.map((c) => [`  of which ${c.name}`, `${kb(c.bytes)} (${((c.bytes / depsSize) * 100).toFixed(0)}%)`]),
+          [`  of which ${depsCosts.length - depsTop.length} more inputs' owners`, kb(depsRest)],
         ],
       },
       goals: [
-        { goal: 'require + activate() < 30 ms (stub vscode)', measured: `${total.toFixed(1)} ms`, met: options.smoke ? undefined : total < 30 },
-        { goal: 'bundle < 1.5 MB', measured: kb(size), met: options.smoke ? undefined : size < 1.5 * 1024 * 1024 },
+        { goal: 'require + activate() < 30 ms (stub vscode)', measured: `${total.toFixed(1)} ms wall (CPU ${median(samples.map((r) => r.cpuMs)).toFixed(1)} ms)`, met: options.smoke ? undefined : total < 30 },
+        { goal: 'bundle < 1.5 MB (extension.js + deps.js)', measured: `${kb(size + depsSize)} (${kb(size)} + ${kb(depsSize)})`, met: options.smoke ? undefined : size + depsSize < 1.5 * 1024 * 1024 },
+        { goal: 'the MCP SDK and ajv load on first use, not at activation', measured: `loaded during activation in ${depsLoaded} of ${samples.length} processes`, met: options.smoke ? undefined : depsLoaded === 0 },
       ],
       notes: [`Members of \`vscode\` activation reached that the stub serves inertly: ${fallbacks.length ? fallbacks.join(', ') : 'none'}.`],
-      data: { samples: samples.map(({ fallbacks: _, ...times }) => times), bundleBytes: size, costs, stubFallbacks: fallbacks },
+      data: { samples: samples.map(({ fallbacks: _, ...times }) => times), bundleBytes: size, depsBytes: depsSize, costs, depsCosts, realVsCode: real, stubFallbacks: fallbacks },
     };
   },
 };

@@ -54,6 +54,15 @@ export const scenario: Scenario = {
         const bareOutcome = await attempt(expected, () => bare.listTools());
         await bare.close();
         await host.configure({ 'bench-biglist': { type: 'http', url: fixture.url } });
+        const started = host.api.server('bench-biglist');
+        if (started?.state.kind !== 'running') {
+          // A host that cannot connect has not listed the items: an outcome, not a crash of the bench.
+          const error = `did not start: ${started ? JSON.stringify(started.state).slice(0, 300) : 'not configured'}`;
+          outcomes.push({ bare: bareOutcome, host: { ok: false, ms: NaN, error }, again: { ok: false, ms: NaN, error: 'not reached' } });
+          options.log(`  biglist run ${run + 1}: bare ${describe(bareOutcome)}; host ERROR ${error}`);
+          await host.configure({});
+          continue;
+        }
         const connection = host.running('bench-biglist');
         // The listing the start began by itself (what a user gets), timed from when the server runs; then a second one.
         const hostOutcome = await attempt(expected, async () => (await connection.list('tools')).length);

@@ -46,12 +46,14 @@ suite('Servers tree', function () {
     assert.equal(tree().getTreeItem(groups[0]).description, String(connection.cached('tools')!.length));
   });
 
-  test('tool items carry title, badges, schema tooltip and the Run Tool command', async () => {
+  test('tool items carry title, badges, schema tooltip (resolved on hover) and the Run Tool command', async () => {
     const tools = (await tree().getChildren(await group('fixture-stdio', 'Tools'))) as ToolNode[];
     const echo = tools.find((t) => t.toolName === 'echo')!;
     const item = tree().getTreeItem(echo);
     assert.match(String(item.description), /read-only/);
-    assert.match((item.tooltip as vscode.MarkdownString).value, /"text"/);
+    // Built only for the item hovered: VS Code calls resolveTreeItem when the tooltip is unset.
+    assert.equal(item.tooltip, undefined);
+    assert.match((tree().resolveTreeItem(item, echo).tooltip as vscode.MarkdownString).value, /"text"/);
     assert.equal(item.command?.command, 'mcpWorkbench.runTool');
     assert.deepEqual(item.command?.arguments, [{ serverId: echo.serverId, toolName: 'echo' }]);
     const fail = tree().getTreeItem(tools.find((t) => t.toolName === 'fail')!);
@@ -73,6 +75,26 @@ suite('Servers tree', function () {
     } finally {
       sub.dispose();
     }
+  });
+
+  test('a chat toggle refreshes that tool\'s node only, which then says it is not in chat', async () => {
+    const connection = api.server('fixture-stdio')!;
+    const tools = (await tree().getChildren(await group('fixture-stdio', 'Tools'))) as ToolNode[];
+    const add = tools.find((t) => t.toolName === 'add')!;
+    const events: (TreeNode | undefined)[] = [];
+    const sub = tree().onDidChangeTreeData((e) => events.push(e as TreeNode | undefined));
+    try {
+      await vscode.commands.executeCommand('mcpWorkbench.disableToolInChat', { serverId: connection.definition.id, toolName: 'add' });
+      assert.deepEqual(events, [add], 'one event, for the node of that tool');
+      const item = tree().getTreeItem(add);
+      assert.equal(item.contextValue, 'tool.disabledInChat');
+      assert.match(String(item.description), /not in chat/);
+      assert.match((tree().resolveTreeItem(item, add).tooltip as vscode.MarkdownString).value, /Not offered to chat/);
+    } finally {
+      sub.dispose();
+      await vscode.commands.executeCommand('mcpWorkbench.enableToolInChat', { serverId: connection.definition.id, toolName: 'add' });
+    }
+    assert.equal(tree().getTreeItem(add).contextValue, 'tool');
   });
 
   test('the tool filter matches across servers and expands the matches', async () => {

@@ -135,6 +135,67 @@ describe('ActivityLog', () => {
     assert.deepEqual(e.rerun, { name: 'login', arguments: { token: 'abc123456', note: 'uses sekrit-value' } });
   });
 
+  it('records lazily but never lets an unredacted message out: every read path redacts', () => {
+    const log = new ActivityLog(10);
+    const secrets: string[] = ['sekrit-value'];
+    const server: ActivityServer = { id: 'lazy', label: 'lazy', secrets: () => secrets };
+    const message = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'login', arguments: { token: 'abc123456', note: 'sekrit-value and later-secret' } } };
+    log.add(server, { direction: 'send', kind: 'request', method: 'tools/call', id: 1, message }, 0);
+    log.add(server, res(1, { content: [{ type: 'text', text: 'got later-secret' }] }), 1);
+    // A secret learnt after the message was recorded is hidden too: redaction happens on read.
+    secrets.push('later-secret');
+    const [e] = log.entries();
+    const shown = [JSON.stringify(e.request), JSON.stringify(e.response), JSON.stringify(e), JSON.stringify(Object.values(e)), String(Object.keys(e))];
+    for (const text of shown) {
+      assert.ok(!text.includes('sekrit-value') && !text.includes('later-secret') && !text.includes('abc123456'), text);
+    }
+    assert.match(JSON.stringify(e), /«redacted»/, 'JSON.stringify(entry) carries the redacted messages');
+    assert.equal((e.request as { params: { arguments: { token: string } } }).params.arguments.token, REDACTED);
+    assert.equal(e.requestSize, bytes(message));
+    // Re-run alone keeps the real arguments (it sends them again; never shown).
+    assert.deepEqual(e.rerun, { name: 'login', arguments: { token: 'abc123456', note: 'sekrit-value and later-secret' } });
+  });
+
+  it('keeps a snapshot: changing a message object after it was recorded changes nothing', () => {
+    const log = new ActivityLog(10);
+    const args: Record<string, unknown> = { text: 'original' };
+    const message = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: args } };
+    log.add(B, { direction: 'send', kind: 'request', method: 'tools/call', id: 1, message }, 0);
+    const result = { content: [{ type: 'text', text: 'echo: original' }] };
+    log.add(B, res(1, result), 1);
+    args.text = 'changed';
+    args.token = 'added-later';
+    result.content[0].text = 'changed';
+    const [e] = log.entries();
+    assert.deepEqual((e.request as { params: unknown }).params, { name: 'echo', arguments: { text: 'original' } });
+    assert.deepEqual((e.response as { result: unknown }).result, { content: [{ type: 'text', text: 'echo: original' }] });
+    assert.deepEqual(e.rerun, { name: 'echo', arguments: { text: 'original' } });
+    // Each read is a fresh copy: a reader changing it cannot change the log.
+    (e.request as { params: { name: string } }).params.name = 'tampered';
+    assert.equal((e.request as { params: { name: string } }).params.name, 'echo');
+  });
+
+  it('record() takes a message in off its path: when the event loop turns, or at the first read', async () => {
+    const log = new ActivityLog(10);
+    let changes = 0;
+    log.onDidChange(() => changes++);
+    log.record(A, req(1, 'tools/call', { name: 'echo', arguments: { text: 'hi' } }), 0);
+    log.record(A, res(1, { content: [] }), 3);
+    assert.equal(changes, 0, 'nothing done on the message\'s path');
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(changes, 2);
+    assert.equal(log.entries()[0].status.kind, 'ok');
+    // A read takes in what is queued, so readers never see a stale log.
+    log.record(A, req(2, 'tools/list'), 5);
+    assert.deepEqual(log.entries().map((e) => e.id), [2, 1]);
+    log.record(B, req(3, 'tools/call', { name: 'slow' }), 6);
+    log.abandon(B.id, 9);
+    assert.equal(log.find(log.entries()[0].seq)?.status.kind, 'error', 'abandon() sees the queued request');
+    // A burst is taken in before the queue grows past its bound.
+    for (let i = 0; i < 2500; i++) log.record(A, note('notifications/message'), 10);
+    assert.ok(changes >= 2500 - 1000, `${changes} changes without the event loop turning`);
+  });
+
   it('keeps re-run arguments only up to a bound, so a full log stays small', () => {
     const log = new ActivityLog(1000);
     const text = 'A'.repeat(MAX_RERUN_BYTES);

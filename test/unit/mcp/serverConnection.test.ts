@@ -84,6 +84,33 @@ describe('McpServerConnection', function () {
       assert.ok((await c.list('resourceTemplates')).some((t) => t.uriTemplate === 'fixture://items/{id}'));
     });
 
+    it('shares the listing a new session started: a list asked for meanwhile is not fetched twice', async () => {
+      const { c, host } = connect(definition(stdioLaunch({ FIXTURE_PAGE_SIZE: '2', FIXTURE_EXTRA_TOOLS: '40' })));
+      await c.start();
+      const listCalls = () => host.traces.filter((t) => t.direction === 'send' && t.method === 'tools/list').length;
+      // The start's own listing is under way (past its first page) when the tree asks.
+      await waitFor(() => listCalls() >= 2, 'the start to be listing tools');
+      const tools = await c.list('tools');
+      assert.equal(listCalls(), Math.ceil(tools.length / 2));
+    });
+
+    it('lists more than 64 pages (the SDK\'s default cap)', async () => {
+      const { c } = connect(definition(stdioLaunch({ FIXTURE_PAGE_SIZE: '1', FIXTURE_EXTRA_TOOLS: '70' })));
+      await c.start();
+      assert.ok((await c.list('tools')).some((t) => t.name === 'tool-0070'));
+    });
+
+    it('lists 270,000 tools in pages of 135,000 without overflowing the stack', async function () {
+      this.timeout(120_000);
+      // Pages of ~13 MB: the extension's default limit (64 MB, mcpWorkbench.maxMessageSizeMB), not the test host's 10 MB.
+      const host = { ...recordingHost(), maxMessageBytes: () => 64 * 1024 * 1024 };
+      const { c, log } = connect(definition(stdioLaunch({ FIXTURE_PAGE_SIZE: '135000', FIXTURE_EXTRA_TOOLS: '270000' })), host);
+      await c.start();
+      const tools = await c.list('tools');
+      assert.ok(tools.length > 270_000, `got ${tools.length} tools; log: ${log.text().slice(-500)}`);
+      assert.ok(tools.some((t) => t.name === 'tool-270000'));
+    });
+
     it('refreshes the cache on list_changed', async () => {
       const { c } = connect();
       await c.start();

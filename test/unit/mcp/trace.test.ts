@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { redactText, redactValue, REDACTED } from '../../../src/shared/common/redact';
+import { redactedJsonPrefix, redactText, redactValue, REDACTED } from '../../../src/shared/common/redact';
 import { formatTrace } from '../../../src/mcp/trace';
 import { channelLevelFor } from '../../../src/shared/common/logLevels';
 
@@ -8,6 +8,22 @@ describe('redaction and trace lines', () => {
     assert.equal(redactText('key=hunter22 and Bearer abcdefghijkl', ['hunter22']), `key=${REDACTED} and Bearer ${REDACTED}`);
     assert.deepEqual(redactValue({ headers: { Authorization: 'x', other: 'ok' }, nested: [{ access_token: 't' }] }, []),
       { headers: { Authorization: REDACTED, other: 'ok' }, nested: [{ access_token: REDACTED }] });
+  });
+
+  it('redactedJsonPrefix is the prefix of the redacted JSON, walking only what it shows', () => {
+    const value = {
+      jsonrpc: '2.0', id: 7, skip: undefined,
+      result: { token: 'abc123456', list: [1, null, undefined, true, 'has hunter22 in it', { api_key: 42 }], text: 'Bearer abcdefghijkl' },
+    };
+    const full = JSON.stringify(redactValue(value, ['hunter22']));
+    assert.equal(redactedJsonPrefix(value, ['hunter22'], 10_000), full);
+    for (const n of [1, 17, 40, full.length - 1]) assert.equal(redactedJsonPrefix(value, ['hunter22'], n), full.slice(0, n));
+    // A million items: only the first few are visited (a getter past them would throw).
+    const items: unknown[] = Array.from({ length: 1_000_000 }, (_, i) => ({ name: `tool-${i}`, secret: 'hunter22' }));
+    Object.defineProperty(items[1000], 'name', { enumerable: true, get: () => { throw new Error('walked too far'); } });
+    const preview = redactedJsonPrefix({ tools: items }, [], 1000);
+    assert.equal(preview.length, 1000);
+    assert.ok(!preview.includes('hunter22'));
   });
 
   it('formats direction, method, id, latency and errors', () => {
