@@ -59,7 +59,7 @@ const problemMatcher = {
  * these values inside functions (a module-level use would load them at activation; the
  * activation bench reports whether it happened).
  */
-const LAZY_DEPENDENCIES = ['@modelcontextprotocol/client', '@modelcontextprotocol/client/stdio', 'ajv', 'ajv/dist/2019', 'ajv/dist/2020', 'ajv-formats'];
+const LAZY_DEPENDENCIES = ['@modelcontextprotocol/client', '@modelcontextprotocol/client/stdio', '@modelcontextprotocol/ext-apps/app-bridge', 'ajv', 'ajv/dist/2019', 'ajv/dist/2020', 'ajv-formats'];
 /**
  * Node built-ins that only starting a server, signing in or a panel needs: loaded on first
  * use the same way (they cost ~1-10 ms each to load in a fresh process; VS Code's extension

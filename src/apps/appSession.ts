@@ -19,8 +19,14 @@ import { AppRequestPolicy } from './appRequestPolicy';
 import type { Workbench } from '../workbench';
 
 // ext-apps ships ES modules only; esbuild bundles them into the CommonJS extension bundle.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { AppBridge, buildAllowAttribute } = require('@modelcontextprotocol/ext-apps/app-bridge') as typeof AppBridgeModule;
+// Required on first use, not at module level: its zod schemas and the MCP SDK it builds on
+// would otherwise load at activation in every window (esbuild.mjs, lazy dependencies).
+let appBridgeModule: typeof AppBridgeModule | undefined;
+function appBridge(): typeof AppBridgeModule {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  appBridgeModule ??= require('@modelcontextprotocol/ext-apps/app-bridge') as typeof AppBridgeModule;
+  return appBridgeModule;
+}
 type AppBridge = AppBridgeModule.AppBridge;
 type McpUiHostContext = AppBridgeModule.McpUiHostContext;
 
@@ -102,7 +108,7 @@ export class AppSession implements vscode.Disposable {
     readonly toolResult: CallToolResult | undefined,
   ) {
     this.csp = buildAppCsp(resource.csp);
-    this.allow = buildAllowAttribute(resource.permissions);
+    this.allow = appBridge().buildAllowAttribute(resource.permissions);
     this.policy = new AppRequestPolicy(workbench, serverId, serverLabel, tool, (calledTool, args) => this.askApproval(calledTool, args));
     if (this.csp.rejected.length) {
       this.log('warn', `ignored declared CSP entries that are not plain origins: ${this.csp.rejected.join(', ')}`);
@@ -230,7 +236,7 @@ export class AppSession implements vscode.Disposable {
   }
 
   private createBridge(kind: AppDisplayMode): AppBridge {
-    const bridge = new AppBridge(
+    const bridge = new (appBridge().AppBridge)(
       null,
       { name: 'mcp-workbench', title: 'MCP Workbench', version: String(this.workbench.context.extension.packageJSON.version ?? '0') },
       {
