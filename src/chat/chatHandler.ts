@@ -10,12 +10,13 @@ import type { CallToolResult, PromptMessage, Resource, Tool } from '@modelcontex
 import { applyToolBudget, assignChatToolNames, toolKey, type ChatToolSource } from './common/chatTools';
 import { bindPromptArguments, parsePromptCommandLine, quoteArgument, resolvePromptTarget } from '../prompts/common/promptCommandLine';
 import { contentText, promptResultText } from '../prompts/common/promptPreview';
-import { argumentsPreview, needsConfirmation } from '../toolRunner/common/toolCall';
+import { needsConfirmation } from '../toolRunner/common/toolCall';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { ServerRegistry } from '../mcp/serverRegistry';
 import { choosePromptAndArguments, NoPromptsError, promptChoices } from '../prompts/promptFlow';
 import type { PromptPrompter } from '../prompts/promptPrompter';
-import { showWarningMessage } from '../shared/notifications';
+import { approvalServerKey, type ApprovalScope, type ToolApprovals } from '../toolRunner/common/toolApprovals';
+import { confirmWithModal as confirmToolRun } from '../toolRunner/toolRunnerPanel';
 import { codeSpan, escapeMarkdown } from '../shared/common/untrustedText';
 
 /** Rounds of tool calls one request may take before the answer is cut off. */
@@ -34,7 +35,12 @@ export interface ChatDeps {
   /** The tool budget (`mcpWorkbench.chat.maxTools`). */
   maxTools(): number;
   /** Asks before a tool that is not read-only runs; true = run it. */
-  confirm(request: ToolConfirmation): Promise<boolean>;
+  confirm(request: ToolConfirmation): Promise<boolean | ApprovalScope>;
+  /**
+   * The "don't ask again" approvals, shared with Run Tool (kept in workspace state, keyed by
+   * what the server launches): a tool approved in either place runs in both without asking.
+   */
+  approvals?: Pick<ToolApprovals, 'allows' | 'remember'>;
   /** Answers `/prompt`'s questions. */
   prompter: PromptPrompter;
   /** Picks the resource for `/resource`; undefined = cancelled. */
@@ -266,10 +272,15 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
       metadata.toolCalls!.push({ ...record, outcome: 'error' });
       return `MCP server ${source.serverLabel} is not running any more.`;
     }
-    if (needsConfirmation(source.tool) && !(await deps.confirm({ serverLabel: source.serverLabel, tool: source.tool, input }))) {
-      metadata.toolCalls!.push({ ...record, outcome: 'declined' });
-      stream.markdown(`\n\n> ${vscode.l10n.t('Declined: {0} on {1}', codeSpan(source.toolName), escapeMarkdown(source.serverLabel))}\n\n`);
-      return 'The user declined to run this tool.';
+    const serverKey = approvalServerKey(connection.definition);
+    if (needsConfirmation(source.tool) && !deps.approvals?.allows(serverKey, source.tool.name)) {
+      const answer = await deps.confirm({ serverLabel: source.serverLabel, tool: source.tool, input });
+      if (!answer) {
+        metadata.toolCalls!.push({ ...record, outcome: 'declined' });
+        stream.markdown(`\n\n> ${vscode.l10n.t('Declined: {0} on {1}', codeSpan(source.toolName), escapeMarkdown(source.serverLabel))}\n\n`);
+        return 'The user declined to run this tool.';
+      }
+      if (answer !== true) await deps.approvals?.remember(answer, serverKey, source.tool.name);
     }
     stream.progress(vscode.l10n.t('Running {0} on {1}…', source.toolName, source.serverLabel));
     const controller = new AbortController();
@@ -334,14 +345,9 @@ async function collectTools(servers: McpServerConnection[]): Promise<ToolSource[
   })));
 }
 
-/** The default confirmation: a modal warning with the arguments, like the Run Tool panel's. */
-export async function confirmWithModal(request: ToolConfirmation): Promise<boolean> {
-  const run = vscode.l10n.t('Run');
-  const answer = await showWarningMessage(
-    vscode.l10n.t('Run tool "{0}" of MCP server "{1}"?', request.tool.title ?? request.tool.name, request.serverLabel),
-    { modal: true, detail: `${request.tool.description ? `${request.tool.description}\n\n` : ''}${argumentsPreview(request.input)}` },
-    run);
-  return answer === run;
+/** The default confirmation: Run Tool's own modal, with its "don't ask again" choices. */
+export function confirmWithModal(request: ToolConfirmation): Promise<boolean | ApprovalScope> {
+  return confirmToolRun(request.tool, request.serverLabel, request.input);
 }
 
 export { toolKey };

@@ -8,6 +8,7 @@ import type { ToolRef } from '../shared/common/commandArgs';
 import { quickInputPromptPrompter } from '../prompts/promptPrompter';
 import type { Workbench } from '../workbench';
 import { groupedByServer } from '../shared/serverGroupedItems';
+import { ToolRunnerPanel } from '../toolRunner/toolRunnerPanel';
 import { confirmWithModal, createChatHandler, type ChatDeps, type ResourceChoice } from './chatHandler';
 
 export const CHAT_PARTICIPANT_ID = 'mcpWorkbench.mcp';
@@ -27,6 +28,11 @@ export function registerChat(workbench: Workbench): vscode.Disposable[] {
     isToolDisabled: (server, tool) => settings.isDisabled(server, tool),
     maxTools: () => vscode.workspace.getConfiguration('mcpWorkbench').get<number>('chat.maxTools', 128),
     confirm: confirmWithModal,
+    // Run Tool's approvals (created by registerToolRunner), looked up at call time.
+    approvals: {
+      allows: (serverKey, toolName) => ToolRunnerPanel.approvals?.allows(serverKey, toolName) ?? false,
+      remember: async (scope, serverKey, toolName) => ToolRunnerPanel.approvals?.remember(scope, serverKey, toolName),
+    },
     prompter: quickInputPromptPrompter,
     pickResource,
   };

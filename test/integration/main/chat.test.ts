@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
 import { createChatHandler, type ChatDeps, type McpChatMetadata, type ToolConfirmation } from '../../../src/chat/chatHandler';
 import { toolKey } from '../../../src/chat/common/chatTools';
+import { ToolApprovals, type ApprovalScope } from '../../../src/toolRunner/common/toolApprovals';
 import type { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
 import type { ArgumentRequest, PromptPrompter } from '../../../src/prompts/promptPrompter';
 import type { RunPromptResult, RunWithModelResult } from '../../../src/prompts/registerPrompts';
@@ -63,7 +64,8 @@ suite('Chat participant @mcp', function () {
   let api: McpWorkbenchApi;
   let c: McpServerConnection;
   let confirmations: ToolConfirmation[];
-  let confirmAnswer: boolean;
+  let confirmAnswer: boolean | ApprovalScope;
+  let approvals: ToolApprovals | undefined;
   let disabled: Set<string>;
   let maxTools: number;
 
@@ -75,6 +77,7 @@ suite('Chat participant @mcp', function () {
       confirmations.push(r);
       return confirmAnswer;
     },
+    approvals,
     prompter: { pickPrompt: async () => undefined, ask: async () => undefined },
     pickResource: async (choices) => choices.find((ch) => ch.serverId === c.definition.id && ch.resource.uri === 'fixture://static/hello'),
   });
@@ -88,6 +91,7 @@ suite('Chat participant @mcp', function () {
   setup(() => {
     confirmations = [];
     confirmAnswer = true;
+    approvals = undefined;
     disabled = new Set();
     maxTools = 128;
   });
@@ -224,6 +228,28 @@ suite('Chat participant @mcp', function () {
     const r2 = await createChatHandler(deps())(request('run fail', accepted.model), context, s2.stream, token);
     assert.equal((r2 as { metadata: McpChatMetadata }).metadata.toolCalls?.[0].outcome, 'error');
     assert.match(s2.text(), /Tool error: fixture failure$/);
+  });
+
+  test('"don\'t ask again" for a tool: its next call runs without asking, another tool still asks', async () => {
+    const stored = new Map<string, unknown>();
+    approvals = new ToolApprovals({ get: <T>(key: string) => stored.get(key) as T | undefined, update: async (key, value) => void stored.set(key, value) });
+    const callOnce = (chatName: string, input: object) => fakeModel((messages: vscode.LanguageModelChatMessage[], _o: unknown, round: number): Part[] => round === 1
+      ? [new vscode.LanguageModelToolCallPart('call-1', chatName, input)]
+      : [new vscode.LanguageModelTextPart(partText(messages[messages.length - 1]))]);
+    const outcome = async (chatName: string, input: object) => {
+      const { model } = callOnce(chatName, input);
+      const r = await createChatHandler(deps())(request('run it', model), context, fakeStream().stream, token);
+      return (r as { metadata: McpChatMetadata }).metadata.toolCalls?.[0].outcome;
+    };
+    confirmAnswer = 'tool';
+    assert.equal(await outcome('fixture-stdio_fail', {}), 'error', 'ran (the fixture tool reports an error)');
+    assert.equal(confirmations.length, 1);
+    confirmAnswer = false;
+    assert.equal(await outcome('fixture-stdio_fail', {}), 'error', 'ran again without asking');
+    assert.equal(confirmations.length, 1, 'not asked the second time');
+    assert.equal(await outcome('fixture-stdio_stderr', { text: 'x' }), 'declined', 'another tool of the server still asks');
+    assert.equal(confirmations.length, 2);
+    assert.equal(confirmations[1].tool.name, 'stderr');
   });
 
   test('progress of a running tool is streamed', async () => {
