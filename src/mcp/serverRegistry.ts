@@ -170,7 +170,10 @@ export class ServerRegistry {
     this.wanted.delete(id);
     // A user's Stop is never followed by an automatic restart.
     this.forgetCrashes(id);
-    await this.connections.get(id)?.stop();
+    const connection = this.connections.get(id);
+    await connection?.stop();
+    // Why it would not start on its own (another host runs it) is still worth saying.
+    if (connection) this.markIdle(connection);
   }
 
   async restart(id: string): Promise<void> {

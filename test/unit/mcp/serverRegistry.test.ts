@@ -99,6 +99,8 @@ describe('ServerRegistry', function () {
     defs = [definition(stdioLaunch({ X: '1' }), { id: 'ws', source: { scope: 'workspace', label: '.vscode/mcp.json' } }), defs[1]];
     await registry.reload();
     assert.equal(registry.get('ws')!.state.kind, 'running', 'a server the user started follows config changes');
+    await registry.stop('ws');
+    assert.deepEqual(registry.get('ws')!.state, { kind: 'stopped', reason: 'run by another host' }, 'stopped by the user: still says who runs it');
   });
 
   it('keeps other stopped reasons when what is held back changes', async () => {
