@@ -18,7 +18,7 @@ describe('builtinHostActive', () => {
     ['1.101.0', { enabled: false }, true, 'enabled is not read from 1.101 on'],
     ['1.101.0', { access: 'none' }, false, 'access none'],
     ['1.139.1', { access: 'all' }, true, 'access all'],
-    ['1.139.1', { access: 'registry' }, true, 'registry servers still run from mcp.json'],
+    ['1.139.1', { access: 'registry' }, true, 'anything but none counts as on (registry-only access not told apart)'],
     ['1.139.1', { access: 'none' }, false, 'access none'],
     ['1.139.1', { access: false }, false, 'a hand-written false'],
     ['1.139.1', { access: 'all', disableAIFeatures: true }, false, 'AI features off'],
