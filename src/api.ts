@@ -24,6 +24,8 @@ export interface McpWorkbenchApi {
     handleUri(uri: Uri): void;
     /** How long this activation took, from performance marks the extension sets (see ActivationTiming). */
     activationTiming(): ActivationTiming;
+    /** VS Code's own MCP host as detected, and this workspace's stored choice of who runs the shared servers. */
+    coexistence(): { builtinHostActive: boolean; runner: 'vscode' | 'workbench' | undefined; asked: boolean };
   };
 }
 

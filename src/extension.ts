@@ -19,6 +19,7 @@ import { registerServerTree } from './servers/registerServerTree';
 import { registerStatusBar } from './servers/statusBar';
 import { registerToolRunner } from './toolRunner/registerToolRunner';
 import { registerApps } from './apps/registerApps';
+import { registerCoexistence } from './coexistence/registerCoexistence';
 import { Workbench } from './workbench';
 import { showErrorMessage } from './shared/notifications';
 import { redactState, type ServerState } from './mcp/serverState';
@@ -51,6 +52,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
       ...registerLanguageClient(wb),
       ...registerDiscovery(wb),
       ...registerGallery(wb),
+      ...registerCoexistence(wb),
     );
     // The Servers view's welcome ("no servers configured") must not show before config was read.
     wb.ready.finally(() => void vscode.commands.executeCommand('setContext', 'mcpWorkbench.configLoaded', true)).catch(() => undefined);
@@ -62,7 +64,12 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
       server: (key) => wb.registry.find(key),
       reload: () => wb.registry.reload(),
       onDidChange: (listener) => wb.registry.onDidChange(listener),
-      testing: { serverTree: serverTree.provider, handleUri: (uri) => wb.uris.handleUri(uri), activationTiming },
+      testing: {
+        serverTree: serverTree.provider,
+        handleUri: (uri) => wb.uris.handleUri(uri),
+        activationTiming,
+        coexistence: () => ({ builtinHostActive: wb.builtinHost.active, runner: wb.builtinHost.runner, asked: wb.builtinHost.asked }),
+      },
     };
   } catch (error) {
     void showErrorMessage(vscode.l10n.t('MCP Workbench failed to activate: {0}', String(error)));

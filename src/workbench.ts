@@ -15,6 +15,7 @@ import { DEFAULT_TIMEOUTS, protocolEraSetting, type TimeoutSettings } from './co
 import { Emitter } from './shared/common/emitter';
 import { formatTrace, type TraceLevel, type TraceRecord } from './mcp/trace';
 import { ChatToolSettings } from './chat/chatToolSettings';
+import { BuiltinHost } from './coexistence/builtinHost';
 import { ConfigSources } from './config/configSources';
 import { InputStore } from './config/inputStore';
 import { mergePaths, readLoginShellPath } from './mcp/process/commandResolution';
@@ -38,6 +39,8 @@ export class Workbench implements vscode.Disposable {
   readonly inputs: InputStore;
   /** Tools kept out of chat per workspace: the chat participant and the tree both read it. */
   readonly chatTools: ChatToolSettings;
+  /** VS Code's own MCP host: whether it runs, and who runs the servers of the files both read. */
+  readonly builtinHost: BuiltinHost;
   readonly registry: ServerRegistry;
   /** The config documents of the last load, for input prompts and "open config". */
   private documents: ConfigDocument[] = [];
@@ -68,6 +71,7 @@ export class Workbench implements vscode.Disposable {
   constructor(readonly context: vscode.ExtensionContext) {
     this.inputs = new InputStore(context.secrets, context.workspaceState);
     this.chatTools = new ChatToolSettings(context.workspaceState);
+    this.builtinHost = new BuiltinHost(context.workspaceState);
     const host: ConnectionHost = {
       clientInfo: { name: 'mcp-workbench', version: String(context.extension.packageJSON.version ?? '0.0.0') },
       roots: () => this.roots(),
@@ -94,6 +98,7 @@ export class Workbench implements vscode.Disposable {
       autoRestart: () => vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>('autoRestart', true),
       blockedReason: (def) => (def.source.scope === 'workspace' && !vscode.workspace.isTrusted ? UNTRUSTED_REASON : undefined),
       collectInputs: (def) => this.collectInputs(def),
+      heldBackReason: (def) => this.builtinHost.heldBackReason(def),
       reportError: (error) => this.reportReloadError(error),
     }, () => this.loadDefinitions());
 
@@ -102,6 +107,8 @@ export class Workbench implements vscode.Disposable {
       this.outputs,
       this.sources,
       this.sources.onDidChange(() => this.reload()),
+      this.builtinHost,
+      this.builtinHost.onDidChange(() => this.registry.applyHeldBack().catch((e) => this.reportReloadError(e))),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('mcpWorkbench.trace') || e.affectsConfiguration('mcpWorkbench.serverLogLevel')) this.readSettings();
         if (e.affectsConfiguration('mcpWorkbench.serverLogLevel')) {

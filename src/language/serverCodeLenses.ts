@@ -18,6 +18,7 @@ export function registerServerCodeLenses(wb: Workbench, selector: vscode.Documen
   const subscriptions = [
     wb.registry.forEachConnection((c) => c.onDidChangeList((kind) => kind === 'tools' && changed.fire())),
     wb.registry.onDidChange(() => changed.fire()),
+    wb.builtinHost.onDidChange(() => changed.fire()),
   ];
 
   const provider: vscode.CodeLensProvider = {
@@ -27,7 +28,8 @@ export function registerServerCodeLenses(wb: Workbench, selector: vscode.Documen
       const lenses: vscode.CodeLens[] = [];
       for (const server of parseConfigText(doc.getText(), format).servers) {
         const connection = wb.registry.all().find((c) => c.definition.source.file === doc.uri.fsPath && c.definition.name === server.name);
-        if (!connection) continue;
+        // VS Code shows its own lenses on the servers it runs; ours would duplicate them.
+        if (!connection || wb.builtinHost.heldBackReason(connection.definition)) continue;
         const range = doc.lineAt(doc.positionAt(server.offset).line).range;
         const ref: ServerRef = { serverId: connection.definition.id };
         const lens = (title: string, command = '', tooltip?: string) =>

@@ -23,6 +23,11 @@ export interface RegistryPolicy {
   reportError(error: unknown): void;
   /** Start a crashed server again (with backoff). Default: yes. */
   autoRestart?(): boolean;
+  /**
+   * Why a server is not started on its own (auto-start), though the user may start it (e.g.
+   * another host runs it), or undefined. Shown as its stopped reason.
+   */
+  heldBackReason?(def: ServerDefinition): string | undefined;
 }
 
 export class ServerRegistry {
@@ -45,6 +50,8 @@ export class ServerRegistry {
   private applying: Promise<void> = Promise.resolve();
   /** Crash history per server, for the backoff of automatic restarts. */
   private readonly crashes = new Map<string, CrashRestarts>();
+  /** The held-back reason a server shows, so that only that reason is cleared when it no longer applies. */
+  private readonly heldBackShown = new Map<string, string>();
   /** Cancels the restart a crashed server waits for. */
   private readonly pendingRestarts = new Map<string, () => void>();
 
@@ -126,7 +133,7 @@ export class ServerRegistry {
       const connection = this.connections.get(def.id)!;
       const wasDisabled = connection.definition.disabled;
       // A server disabled in config stops; one enabled again starts as if it were new.
-      const shouldRun = !def.disabled && (this.wanted.has(def.id) || (wasDisabled && this.policy.autoStart()));
+      const shouldRun = !def.disabled && (this.wanted.has(def.id) || (wasDisabled && this.startsOnItsOwn(def)));
       if (shouldRun) this.wanted.add(def.id);
       else this.wanted.delete(def.id);
       work.push(connection.stop().then(() => {
@@ -139,7 +146,7 @@ export class ServerRegistry {
       this.connections.set(def.id, connection);
       this.subscriptions.set(def.id, this.watch(connection));
       this.onDidAddEmitter.fire(connection);
-      if (this.policy.autoStart() && !def.disabled) {
+      if (this.startsOnItsOwn(def)) {
         this.wanted.add(def.id);
         work.push(this.startConnection(connection));
       } else {
@@ -163,7 +170,10 @@ export class ServerRegistry {
     this.wanted.delete(id);
     // A user's Stop is never followed by an automatic restart.
     this.forgetCrashes(id);
-    await this.connections.get(id)?.stop();
+    const connection = this.connections.get(id);
+    await connection?.stop();
+    // Why it would not start on its own (another host runs it) is still worth saying.
+    if (connection) this.markIdle(connection);
   }
 
   async restart(id: string): Promise<void> {
@@ -219,7 +229,50 @@ export class ServerRegistry {
   }
 
   async restartAll(): Promise<void> {
-    await Promise.all(this.all().filter((c) => !this.policy.blockedReason(c.definition)).map((c) => this.restart(c.definition.id)));
+    await Promise.all(this.all()
+      .filter((c) => !this.policy.blockedReason(c.definition))
+      // A server held back (another host runs it) is restarted only if the user started it here.
+      .filter((c) => this.wanted.has(c.definition.id) || !this.policy.heldBackReason?.(c.definition))
+      .map((c) => this.restart(c.definition.id)));
+  }
+
+  /**
+   * Applies a change of what is held back (`policy.heldBackReason`): servers now held back stop
+   * and show why; servers no longer held back start as auto-start would have started them.
+   */
+  applyHeldBack(): Promise<void> {
+    // After any reload under way, and before the next: both read and change the same connections.
+    this.applying = this.applying.catch(() => undefined).then(() => this.applyHeldBackNow());
+    return this.applying;
+  }
+
+  private async applyHeldBackNow(): Promise<void> {
+    const work: Promise<unknown>[] = [];
+    for (const connection of this.all()) {
+      const def = connection.definition;
+      if (this.transient.has(def.id)) continue;
+      const reason = this.policy.heldBackReason?.(def);
+      if (reason) {
+        const wasWanted = this.wanted.delete(def.id);
+        this.forgetCrashes(def.id);
+        work.push((wasWanted ? connection.stop() : Promise.resolve()).then(() => this.markIdle(connection)));
+      } else if (connection.state.kind === 'stopped' && connection.state.reason !== undefined && connection.state.reason === this.heldBackShown.get(def.id)) {
+        this.heldBackShown.delete(def.id);
+        connection.setBlocked(undefined);
+        if (this.startsOnItsOwn(def)) {
+          this.wanted.add(def.id);
+          work.push(this.startConnection(connection));
+        } else {
+          this.markIdle(connection);
+        }
+      }
+    }
+    await Promise.all(work);
+  }
+
+  /** Whether auto-start starts this server (when added, or enabled again in config). */
+  private startsOnItsOwn(def: ServerDefinition): boolean {
+    return this.policy.autoStart() && !def.disabled && !this.policy.heldBackReason?.(def);
   }
 
   /** Starts every wanted server that is not running (e.g. after trust was granted). */
@@ -323,7 +376,9 @@ export class ServerRegistry {
 
   private markIdle(connection: McpServerConnection): void {
     const def = connection.definition;
-    const reason = this.policy.blockedReason(def) ?? (def.disabled ? 'disabled in config' : undefined);
+    const heldBack = this.policy.heldBackReason?.(def);
+    const reason = this.policy.blockedReason(def) ?? (def.disabled ? 'disabled in config' : undefined) ?? heldBack;
+    if (heldBack && reason === heldBack) this.heldBackShown.set(def.id, heldBack);
     if (reason) connection.setBlocked(reason);
   }
 }

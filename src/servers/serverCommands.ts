@@ -9,6 +9,7 @@ import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import { UNTRUSTED_REASON, type Workbench } from '../workbench';
 import { revealControlCharacters } from '../shared/common/untrustedText';
 import { showInformationMessage, showWarningMessage } from '../shared/notifications';
+import { warnBeforeSecondCopy } from '../coexistence/registerCoexistence';
 
 /** Accepts a server id string or any object carrying one (tree nodes later). */
 type ServerArg = string | { serverId: string } | undefined;
@@ -33,6 +34,7 @@ export function registerCommands(workbench: Workbench): vscode.Disposable[] {
       await explainUntrusted(c.definition.label);
       return;
     }
+    warnBeforeSecondCopy(workbench, c.definition);
     await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Starting MCP server {0}…', c.definition.label) },
       () => registry.start(c.definition.id),

@@ -442,11 +442,18 @@ async function startServer({ vscode, host, port, userDataDir, serverDataDir, ext
  * tools) and reads the same .vscode/mcp.json and .mcp.json, so a second process of a fixture
  * server could run beside ours and the suites would see both. 1.100 has it behind
  * `chat.mcp.enabled` (default true). How the two hosts coexist is a product question with its
- * own tests; MCPWB_BUILTIN_MCP=1 leaves VS Code's defaults for looking at it by hand. (Even off,
+ * own tests (the `coexistence` suite, the one exception); MCPWB_BUILTIN_MCP=1 leaves VS Code's defaults for looking at it by hand. (Even off,
  * 1.139 keeps the `mcp-resource:` scheme: src/resources uses its own.)
  */
-function builtinMcpSettings(version) {
+function builtinMcpSettings(version, fixture) {
   if (process.env.MCPWB_BUILTIN_MCP) return {};
+  // The suite that tests living beside it: on, but never starting servers on its own (it
+  // would start them only for a chat request anyway), so the suite sees our choices alone.
+  if (fixture === 'coexistence') {
+    return compareVersions(version, '1.101.0') < 0
+      ? { 'chat.mcp.enabled': true, 'chat.mcp.discovery.enabled': false }
+      : { 'chat.mcp.access': 'all', 'chat.mcp.autostart': 'never' };
+  }
   if (compareVersions(version, '1.101.0') < 0) {
     return { 'chat.mcp.enabled': false, 'chat.mcp.discovery.enabled': false };
   }
@@ -464,9 +471,9 @@ function compareVersions(a, b) {
   return 0;
 }
 
-function baseSettings(trusted, version) {
+function baseSettings(trusted, version, fixture) {
   return {
-    ...builtinMcpSettings(version),
+    ...builtinMcpSettings(version, fixture),
     'security.workspace.trust.enabled': trusted === 'untrusted',
     ...(trusted === 'untrusted' ? { 'security.workspace.trust.startupPrompt': 'never' } : {}),
     'workbench.startupEditor': 'none',
@@ -506,7 +513,7 @@ function prepareSandbox(label, fixture, version) {
 
   fs.cpSync(path.join(REPO, 'test', 'fixtures', 'workspaces', fixture), dirs.workspace, { recursive: true });
 
-  const settings = baseSettings(fixture === 'untrusted' ? 'untrusted' : 'trusted', version);
+  const settings = baseSettings(fixture === 'untrusted' ? 'untrusted' : 'trusted', version, fixture);
   const extraSettings = path.join(REPO, 'test', 'fixtures', 'workspaces', `${fixture}.settings.json`);
   const userSettings = { ...settings, ...(fs.existsSync(extraSettings) ? readJson(extraSettings) : {}) };
   writeJson(path.join(dirs.userData, 'User', 'settings.json'), userSettings);

@@ -189,10 +189,10 @@ export class McpServerConnection {
     return this.lists.cached(kind);
   }
 
-  /** Marks a server that must not start (untrusted, disabled, unresolved) with the reason. */
-  setBlocked(reason: string): void {
+  /** Marks a server that must not start (untrusted, disabled, unresolved) with the reason; undefined clears it. */
+  setBlocked(reason: string | undefined): void {
     if (this._state.kind === 'running' || this._state.kind === 'starting') return;
-    this.setState({ kind: 'stopped', reason });
+    this.setState(reason === undefined ? { kind: 'stopped' } : { kind: 'stopped', reason });
   }
 
   async start(options: StartOptions = {}): Promise<void> {

@@ -71,6 +71,49 @@ describe('ServerRegistry', function () {
     await waitFor(() => registry.get('off')!.state.kind === 'running', 'the re-enabled server');
   });
 
+  it('does not auto-start a held-back server, starts it on request, and applies a change of what is held back', async () => {
+    let heldBack: string | undefined = 'run by another host';
+    policy.heldBackReason = (d) => (d.source.scope === 'workspace' ? heldBack : undefined);
+    defs = [
+      definition(stdioLaunch(), { id: 'ws', source: { scope: 'workspace', label: '.vscode/mcp.json' } }),
+      definition(stdioLaunch(), { id: 'user' }),
+    ];
+    await registry.reload();
+    assert.deepEqual(registry.get('ws')!.state, { kind: 'stopped', reason: 'run by another host' });
+    assert.equal(registry.get('user')!.state.kind, 'running');
+    await registry.restartAll();
+    assert.equal(registry.get('ws')!.state.kind, 'stopped', 'Restart All leaves a held-back server alone');
+
+    heldBack = undefined;
+    await registry.applyHeldBack();
+    assert.equal(registry.get('ws')!.state.kind, 'running', 'no longer held back: started as auto-start would');
+    const userPid = await pid('user');
+
+    heldBack = 'run by another host';
+    await registry.applyHeldBack();
+    assert.deepEqual(registry.get('ws')!.state, { kind: 'stopped', reason: 'run by another host' }, 'held back again: stopped, with why');
+    assert.equal(await pid('user'), userPid, 'servers not held back are left alone');
+
+    await registry.start('ws');
+    assert.equal(registry.get('ws')!.state.kind, 'running', "the user's Start runs it all the same");
+    defs = [definition(stdioLaunch({ X: '1' }), { id: 'ws', source: { scope: 'workspace', label: '.vscode/mcp.json' } }), defs[1]];
+    await registry.reload();
+    assert.equal(registry.get('ws')!.state.kind, 'running', 'a server the user started follows config changes');
+    await registry.stop('ws');
+    assert.deepEqual(registry.get('ws')!.state, { kind: 'stopped', reason: 'run by another host' }, 'stopped by the user: still says who runs it');
+  });
+
+  it('keeps other stopped reasons when what is held back changes', async () => {
+    let heldBack: string | undefined = 'run by another host';
+    policy.heldBackReason = () => heldBack;
+    defs = [definition(stdioLaunch(), { id: 'off', disabled: true })];
+    await registry.reload();
+    assert.deepEqual(registry.get('off')!.state, { kind: 'stopped', reason: 'disabled in config' });
+    heldBack = undefined;
+    await registry.applyHeldBack();
+    assert.deepEqual(registry.get('off')!.state, { kind: 'stopped', reason: 'disabled in config' });
+  });
+
   it('asks for missing inputs and starts once they are provided', async () => {
     let provided = false;
     policy.collectInputs = async () => {

@@ -1,0 +1,79 @@
+/**
+ * VS Code's own MCP host, beside ours: whether it is active (from VS Code's version and its
+ * `chat.*` settings) and, per workspace, who runs the servers of the config files both hosts
+ * read. Pure: the glue (../coexistence.ts) reads the settings and the workspace state.
+ */
+import type { ServerSource } from '../../config/common/launchDefinition';
+
+/** The `chat.*` settings VS Code's MCP host follows, as read (undefined: not set and no default known). */
+export interface BuiltinHostSettings {
+  /** `chat.mcp.access` (1.101+): "none" | "registry" | "all". */
+  access?: unknown;
+  /** `chat.mcp.enabled` (1.99 – 1.100; default true). */
+  enabled?: unknown;
+  /** `chat.disableAIFeatures` (later versions): chat, and with it its MCP host, is off. */
+  disableAIFeatures?: unknown;
+}
+
+/** VS Code ships MCP from 1.99 on; 1.101 replaced `chat.mcp.enabled` by `chat.mcp.access`. */
+const FIRST_WITH_MCP = [1, 99];
+const FIRST_WITH_ACCESS = [1, 101];
+
+/**
+ * Whether VS Code's own MCP host may start the servers of `.vscode/mcp.json` and `.mcp.json`
+ * in this window. `version` is `vscode.version` ("1.139.1", "1.101.0-insider").
+ */
+export function builtinHostActive(version: string, settings: BuiltinHostSettings): boolean {
+  const parsed = parseVersion(version);
+  if (!parsed || compare(parsed, FIRST_WITH_MCP) < 0) return false;
+  if (settings.disableAIFeatures === true) return false;
+  if (compare(parsed, FIRST_WITH_ACCESS) < 0) return settings.enabled !== false;
+  // `false` is not a value VS Code defines, but a hand-written one means "off" all the same.
+  return settings.access !== 'none' && settings.access !== false;
+}
+
+/** Who runs the servers of the config files both hosts read, chosen per workspace. */
+export type WorkspaceServersRunner = 'vscode' | 'workbench';
+
+/** The config files VS Code's own host reads too (workspace-relative, as ServerSource labels them). */
+export const SHARED_CONFIG_FILES: readonly string[] = ['.vscode/mcp.json', '.mcp.json'];
+
+/**
+ * Whether a server comes from a file VS Code's own host reads as well: a workspace config file,
+ * not the `mcpWorkbench.servers` setting and not another app's file found by discovery.
+ */
+export function isSharedSource(source: ServerSource): boolean {
+  return source.scope === 'workspace' && source.discovered === undefined && SHARED_CONFIG_FILES.includes(source.label);
+}
+
+/** The tree's and lenses' words for a server left to VS Code (a stopped reason). */
+export const RUN_BY_VSCODE_REASON = "run by VS Code's own MCP support";
+
+/**
+ * Why we do not start a server on our own, or undefined when we do: while VS Code's host is
+ * active, servers of the shared files are left to it unless the user chose that we run them
+ * (the default while unanswered: nothing starts twice). The user's Start still starts it.
+ */
+export function heldBackReason(source: ServerSource, builtinActive: boolean, runner: WorkspaceServersRunner | undefined): string | undefined {
+  if (!builtinActive || !isSharedSource(source)) return undefined;
+  return (runner ?? 'vscode') === 'vscode' ? RUN_BY_VSCODE_REASON : undefined;
+}
+
+/** Whether to ask who runs them: both hosts active, shared servers configured, never answered. */
+export function shouldAskRunner(builtinActive: boolean, sharedServerCount: number, runner: WorkspaceServersRunner | undefined, asked: boolean): boolean {
+  return builtinActive && sharedServerCount > 0 && runner === undefined && !asked;
+}
+
+/** A stored or passed value as a runner, or undefined when it is none (workspace state is not typed). */
+export function parseRunner(value: unknown): WorkspaceServersRunner | undefined {
+  return value === 'vscode' || value === 'workbench' ? value : undefined;
+}
+
+function parseVersion(version: string): number[] | undefined {
+  const m = /^(\d+)\.(\d+)/.exec(version.trim());
+  return m ? [Number(m[1]), Number(m[2])] : undefined;
+}
+
+function compare(a: number[], b: number[]): number {
+  return a[0] !== b[0] ? a[0] - b[0] : a[1] - b[1];
+}

@@ -1,0 +1,77 @@
+/** Whether VS Code's own MCP host is active, and which servers we leave to it. */
+import * as assert from 'node:assert/strict';
+import type { ServerSource } from '../../../src/config/common/launchDefinition';
+import {
+  builtinHostActive, heldBackReason, isSharedSource, parseRunner, RUN_BY_VSCODE_REASON, shouldAskRunner, type BuiltinHostSettings,
+} from '../../../src/coexistence/common/builtinHost';
+
+describe('builtinHostActive', () => {
+  // version × settings → active; each row says why.
+  const table: [string, BuiltinHostSettings, boolean, string][] = [
+    ['1.98.2', {}, false, 'before VS Code had MCP'],
+    ['1.99.0', {}, true, 'chat.mcp.enabled defaults to true'],
+    ['1.100.3', {}, true, 'the oldest supported version, defaults'],
+    ['1.100.3', { enabled: true }, true, 'enabled by hand'],
+    ['1.100.3', { enabled: false }, false, 'turned off'],
+    ['1.100.3', { access: 'none' }, true, 'access is not read before 1.101'],
+    ['1.101.0', {}, true, 'access defaults to all'],
+    ['1.101.0', { enabled: false }, true, 'enabled is not read from 1.101 on'],
+    ['1.101.0', { access: 'none' }, false, 'access none'],
+    ['1.139.1', { access: 'all' }, true, 'access all'],
+    ['1.139.1', { access: 'registry' }, true, 'anything but none counts as on (registry-only access not told apart)'],
+    ['1.139.1', { access: 'none' }, false, 'access none'],
+    ['1.139.1', { access: false }, false, 'a hand-written false'],
+    ['1.139.1', { access: 'all', disableAIFeatures: true }, false, 'AI features off'],
+    ['1.139.1', { access: 'all', disableAIFeatures: false }, true, 'AI features on'],
+    ['1.102.0-insider', { access: 'all' }, true, 'insiders versions'],
+    ['2.0.0', {}, true, 'a later major version'],
+    ['not a version', { access: 'all' }, false, 'an unreadable version'],
+  ];
+  for (const [version, settings, expected, why] of table) {
+    it(`${version} ${JSON.stringify(settings)} → ${expected} (${why})`, () => {
+      assert.equal(builtinHostActive(version, settings), expected);
+    });
+  }
+});
+
+describe('servers of the files both hosts read', () => {
+  const vscodeFile: ServerSource = { scope: 'workspace', label: '.vscode/mcp.json', file: '/w/.vscode/mcp.json', folder: 'w' };
+  const rootFile: ServerSource = { scope: 'workspace', label: '.mcp.json', file: '/w/.mcp.json', folder: 'w' };
+  const setting: ServerSource = { scope: 'user', label: 'Settings (mcpWorkbench.servers)' };
+  const cursorProject: ServerSource = { scope: 'workspace', label: '.cursor/mcp.json', file: '/w/.cursor/mcp.json', folder: 'w', discovered: 'cursor-workspace' as ServerSource['discovered'] };
+  const claudeDesktop: ServerSource = { scope: 'user', label: 'Claude Desktop', file: '/h/claude.json', discovered: 'claude-desktop' as ServerSource['discovered'] };
+
+  it('are those of .vscode/mcp.json and .mcp.json only', () => {
+    assert.equal(isSharedSource(vscodeFile), true);
+    assert.equal(isSharedSource(rootFile), true);
+    assert.equal(isSharedSource(setting), false);
+    assert.equal(isSharedSource(cursorProject), false);
+    assert.equal(isSharedSource(claudeDesktop), false);
+  });
+
+  it('are left to VS Code while its host is active and nobody chose otherwise', () => {
+    assert.equal(heldBackReason(vscodeFile, true, undefined), RUN_BY_VSCODE_REASON);
+    assert.equal(heldBackReason(rootFile, true, 'vscode'), RUN_BY_VSCODE_REASON);
+    assert.equal(heldBackReason(vscodeFile, true, 'workbench'), undefined);
+    assert.equal(heldBackReason(vscodeFile, false, undefined), undefined, 'VS Code host off: we run them');
+    assert.equal(heldBackReason(vscodeFile, false, 'vscode'), undefined, 'VS Code host off: a stored choice does not stop them');
+    assert.equal(heldBackReason(setting, true, undefined), undefined, 'servers only we know run as today');
+    assert.equal(heldBackReason(cursorProject, true, 'vscode'), undefined, 'discovery imports run as today');
+  });
+
+  it('ask once, only when both hosts are active and such servers exist', () => {
+    assert.equal(shouldAskRunner(true, 1, undefined, false), true);
+    assert.equal(shouldAskRunner(true, 1, undefined, true), false, 'asked before (dismissed)');
+    assert.equal(shouldAskRunner(true, 1, 'vscode', false), false, 'already chosen');
+    assert.equal(shouldAskRunner(true, 0, undefined, false), false, 'no shared servers');
+    assert.equal(shouldAskRunner(false, 3, undefined, false), false, 'VS Code host off');
+  });
+
+  it('reads only the two known choices from workspace state', () => {
+    assert.equal(parseRunner('vscode'), 'vscode');
+    assert.equal(parseRunner('workbench'), 'workbench');
+    assert.equal(parseRunner('Workbench'), undefined);
+    assert.equal(parseRunner(undefined), undefined);
+    assert.equal(parseRunner({ runner: 'vscode' }), undefined);
+  });
+});
