@@ -100,7 +100,7 @@ function rowElement(row: InspectorRow, level: number): HTMLElement {
     'data-seq': String(row.seq), 'data-status': row.status, tabindex: row.seq === selected ? '0' : '-1',
   });
   visibleOrder.push(row.seq);
-  const line = h('div', { class: 'line', style: '' });
+  const line = h('div', { class: 'line' });
   line.style.paddingLeft = `${(level - 1) * 16 + 4}px`;
   line.append(
     h('span', { class: 'time' }, formatClock(row.startedAt)),
