@@ -28,7 +28,8 @@ async function frameWith(page, selector, timeout = 20_000) {
 }
 
 export async function run({ page, step, screenshot }) {
-  const text = `inspect me ${Date.now().toString(36)}`;
+  // Markup in server data must stay text (the panel uses textContent only).
+  const text = `inspect <b>me</b> ${Date.now().toString(36)}`;
   const servers = page.getByRole('tree', { name: /^Servers\b/ });
   const serverItem = servers.getByRole('treeitem', { name: /^fixture-stdio,/ });
   const toolsGroup = servers.getByRole('treeitem', { name: /^Tools \d+$/ });
@@ -47,7 +48,7 @@ export async function run({ page, step, screenshot }) {
     await expectAttribute(toolsGroup, 'aria-expanded', 'true');
   });
 
-  await step(`run echo with "${text}" from Run Tool`, async () => {
+  await step(`run echo with ${JSON.stringify(text)} from Run Tool`, async () => {
     await clickUntilTab(page, echoItem, /^Run Echo\b/);
     await runTool.locator('.field[data-pointer="/text"]').getByRole('textbox').fill(text);
     await runTool.getByRole('button', { name: 'Run', exact: true }).click();
@@ -79,6 +80,8 @@ export async function run({ page, step, screenshot }) {
     await request.locator('.json-tree').filter({ hasText: '"echo"' }).waitFor({ state: 'visible' });
     await request.locator('.json-tree').filter({ hasText: JSON.stringify(text) }).waitFor({ state: 'visible' });
     await response.locator('.json-tree').filter({ hasText: JSON.stringify(`echo: ${text}`) }).waitFor({ state: 'visible' });
+    const markup = await inspector.locator('.detail b, .rows b').count();
+    if (markup) throw new Error('server text became markup in the Inspector');
     const [a, b] = [await request.boundingBox(), await response.boundingBox()];
     if (!a || !b || !(b.x > a.x + a.width - 1)) throw new Error(`the panes are not side by side: ${JSON.stringify({ a, b })}`);
     await restMouse();
