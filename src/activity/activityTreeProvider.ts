@@ -12,6 +12,9 @@ export const REFRESH_MS = 250;
 /** contextValue of entries that "Re-run" applies to (client `tools/call`). */
 export const RERUNNABLE_CONTEXT = 'activityToolCall';
 
+/** Requests whose result may carry `isError` (a task's tool result comes back through tasks/result). */
+const TOOL_RESULT_METHODS = new Set(['tools/call', 'tasks/result']);
+
 export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityEntry>, vscode.Disposable {
   private readonly onDidChangeTreeDataEmitter = new vscode.EventEmitter<ActivityEntry | undefined>();
   readonly onDidChangeTreeData = this.onDidChangeTreeDataEmitter.event;
@@ -59,9 +62,9 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityEnt
     return item;
   }
 
-  /** A `tools/call` answered with a result that says `isError: true`: a failure, not a success. */
+  /** A tool call (or a task's result) answered with a result that says `isError: true`: a failure, not a success. */
   private isToolError(entry: ActivityEntry): boolean {
-    if (entry.method !== 'tools/call' || entry.status.kind !== 'ok' || entry.kind !== 'request') return false;
+    if (!TOOL_RESULT_METHODS.has(entry.method) || entry.status.kind !== 'ok' || entry.kind !== 'request') return false;
     let known = this.toolErrors.get(entry);
     if (known === undefined) {
       known = factsOf(entry).isError === true;

@@ -125,4 +125,26 @@ export async function run({ page, step, screenshot }) {
     await restMouse();
     await screenshot('inspector-02-errors-only');
   });
+
+  await step('clicking the echo call in the Activity view opens it in the Inspector, selected', async () => {
+    await inspector.getByRole('checkbox', { name: 'Errors only' }).uncheck();
+    const header = page.locator('.pane-header', { hasText: 'Activity' }).first();
+    if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+    const activity = page.getByRole('tree', { name: /^Activity\b/ });
+    const echoEntry = activity.getByRole('treeitem', { name: /^tools\/call, fixture-stdio · echo · / }).first();
+    // The view is short and pings keep arriving: filter it to tool calls, as a user would.
+    await header.hover();
+    await page.getByRole('button', { name: 'Filter Activity…' }).click();
+    await page.locator('.quick-input-widget input').fill('tools/call');
+    await page.keyboard.press('Enter');
+    await echoEntry.waitFor({ state: 'visible' });
+    // The longTask row is selected now; the click must move the selection to the echo call.
+    await echoEntry.click();
+    await page.getByRole('tab', { name: /^MCP Inspector\b/ }).and(page.locator('.active')).waitFor({ state: 'visible' });
+    const selected = inspector.locator('.row[aria-selected=true]');
+    await selected.getByRole('treeitem').or(selected).filter({ has: inspector.locator(':scope > .line .name', { hasText: /^echo$/ }) }).first().waitFor({ state: 'visible' });
+    await inspector.locator('section.pane.response .json-tree').filter({ hasText: JSON.stringify(`echo: ${text}`) }).waitFor({ state: 'visible' });
+    await restMouse();
+    await screenshot('inspector-03-from-activity');
+  });
 }
