@@ -27,7 +27,7 @@ export class InspectorPanel implements vscode.Disposable {
   static showLive(extensionUri: vscode.Uri, log: ActivityLog, importFile: () => Promise<void>, select?: number): InspectorPanel {
     if (InspectorPanel.live) {
       InspectorPanel.live.panel.reveal();
-      if (select !== undefined) InspectorPanel.live.sendRows(select);
+      if (select !== undefined) InspectorPanel.live.selectWhenReady(select);
       return InspectorPanel.live;
     }
     const panel = new InspectorPanel(extensionUri, { kind: 'live', log }, importFile, select);
@@ -91,6 +91,12 @@ export class InspectorPanel implements vscode.Disposable {
     this.facts.set(record.seq, { key, facts });
     return facts;
   };
+
+  /** Selects a row now, or once the page has loaded (a message before `ready` would be lost). */
+  private selectWhenReady(seq: number): void {
+    if (this.ready) this.sendRows(seq);
+    else this.pendingSelect = seq;
+  }
 
   private scheduleRows(): void {
     if (this.timer || !this.ready) return;
