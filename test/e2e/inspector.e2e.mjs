@@ -8,8 +8,8 @@
 // Why not the fixture's `fail` tool: it is marked destructive, so Run Tool asks in a modal
 // dialog, and VS Code refuses modal dialogs in a workbench started for tests
 // (--enable-smoke-test-driver; see gallery.e2e.mjs). The read-only `longTask` with `fail: true`
-// ends with the same kind of result (`isError: true`, "failed after 1 steps"); the unit tests
-// (test/unit/inspector/) cover `fail`'s own result shape.
+// ends with the same kind of result (`isError: true`, "failed after 1 steps", through tasks/result,
+// which the Inspector nests under the call); test/integration/main/inspector.test.ts runs `fail`.
 
 import { clickUntilTab, expectAttribute } from './workbench.mjs';
 const EXTENSION_ID = 'mcp-workbench.mcp-workbench';
@@ -120,7 +120,10 @@ export async function run({ page, step, screenshot }) {
     if (colours.actual !== colours.expected) throw new Error(`the error row's status is ${colours.actual}, the theme's error colour is ${colours.expected}`);
     const echoRows = await inspector.getByRole('treeitem', { name: /^tools\/call echo\b/ }).count();
     if (echoRows !== 0) throw new Error('errors only still lists the echo call');
-    await errorRow.locator(':scope > .line').click();
+    // The task's call is the error row; its tasks/result (nested under it) carries the isError result.
+    const label = await errorRow.getAttribute('aria-label');
+    if (!/^tools\/call longTask, fixture-stdio, tool error/.test(label ?? '')) throw new Error(`the error row is ${JSON.stringify(label)}`);
+    await errorRow.locator('[role=group] .row[data-status=toolError] > .line').first().click();
     await inspector.locator('section.pane.response .json-tree').filter({ hasText: '"isError"' }).waitFor({ state: 'visible' });
     await restMouse();
     await screenshot('inspector-02-errors-only');

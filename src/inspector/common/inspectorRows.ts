@@ -64,6 +64,8 @@ export interface ExchangeFacts {
   isError?: boolean;
   /** The first text content of an `isError` result, for the row's status text. */
   errorText?: string;
+  /** The task a request created (`result.task.taskId`), or the task a tasks/* request or task notification is about. */
+  taskId?: string;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -79,7 +81,9 @@ export function factsOf(record: Pick<InspectorRecord, 'kind' | 'method' | 'reque
     const token = record.kind === 'notification' ? params.progressToken : isRecord(params._meta) ? params._meta.progressToken : undefined;
     if (typeof token === 'string' || typeof token === 'number') facts.progressToken = token;
   }
+  if (params && typeof params.taskId === 'string' && (record.method.startsWith('tasks/') || record.method.startsWith('notifications/tasks/'))) facts.taskId = params.taskId;
   const result = isRecord(record.response) && isRecord(record.response.result) ? record.response.result : undefined;
+  if (result && isRecord(result.task) && typeof result.task.taskId === 'string' && !record.method.startsWith('tasks/')) facts.taskId = result.task.taskId;
   if (result?.isError === true) {
     facts.isError = true;
     const first = Array.isArray(result.content) ? result.content.find((c) => isRecord(c) && c.type === 'text' && typeof c.text === 'string') as { text: string } | undefined : undefined;
@@ -105,7 +109,8 @@ export function classify(record: Pick<InspectorRecord, 'kind' | 'status'>, facts
 const REQUEST_NOTIFICATIONS = new Set(['notifications/progress', 'notifications/message']);
 
 /**
- * Rows, newest first. A progress notification goes under the request with its progress token; a
+ * Rows, newest first. A task's tasks/* requests and status notifications go under the call that
+ * created the task. A progress notification goes under the request with its progress token; a
  * progress or log notification without one goes under the server's one request in flight at
  * that moment (when exactly one was: otherwise it stays on its own). Later rounds of a
  * multi-round-trip request go under its first round.
@@ -115,6 +120,8 @@ export function buildRows(records: readonly InspectorRecord[], factsFor: (record
   const rows = new Map<number, InspectorRow>();
   const facts = new Map<number, ExchangeFacts>();
   const byToken = new Map<string, InspectorRow>();
+  /** Requests that created a task (tools/call run as a task), by server + task id. */
+  const byTask = new Map<string, InspectorRow>();
   const top: InspectorRow[] = [];
   const requests: InspectorRecord[] = [];
   for (const record of oldestFirst) {
@@ -138,12 +145,19 @@ export function buildRows(records: readonly InspectorRecord[], factsFor: (record
       children: [],
     };
     rows.set(record.seq, row);
-    const parent = parentOf(record, f, rows, byToken, requests);
-    if (parent) parent.children.push(row);
-    else top.push(row);
+    const parent = parentOf(record, f, rows, byToken, requests, byTask);
+    if (parent) {
+      parent.children.push(row);
+      // A tool call run as a task ends with its tasks/result: a failure there is the call's failure.
+      if (record.method === 'tasks/result' && isErrorStatus(row.status) && facts.get(parent.seq)?.taskId === f.taskId) {
+        parent.status = row.status;
+        if (row.statusText !== undefined) parent.statusText = row.statusText;
+      }
+    } else top.push(row);
     if (record.kind === 'request') {
       requests.push(record);
       if (f.progressToken !== undefined) byToken.set(tokenKey(record.serverId, f.progressToken), row);
+      if (f.taskId !== undefined && !record.method.startsWith('tasks/') && !parent) byTask.set(tokenKey(record.serverId, f.taskId), row);
     }
   }
   return top.reverse();
@@ -153,8 +167,13 @@ function tokenKey(serverId: string, token: string | number): string {
   return `${serverId}\u0000${typeof token}:${token}`;
 }
 
-function parentOf(record: InspectorRecord, facts: ExchangeFacts, rows: Map<number, InspectorRow>, byToken: Map<string, InspectorRow>, requests: InspectorRecord[]): InspectorRow | undefined {
+function parentOf(record: InspectorRecord, facts: ExchangeFacts, rows: Map<number, InspectorRow>, byToken: Map<string, InspectorRow>, requests: InspectorRecord[], byTask: Map<string, InspectorRow>): InspectorRow | undefined {
   if (record.originSeq !== undefined) return rows.get(record.originSeq);
+  // A task's polling, result and status notifications belong to the call that created it.
+  if (facts.taskId !== undefined && (record.method.startsWith('tasks/') || record.method.startsWith('notifications/tasks/'))) {
+    const creator = byTask.get(tokenKey(record.serverId, facts.taskId));
+    if (creator) return creator;
+  }
   if (record.kind !== 'notification' || record.direction !== 'receive' || !REQUEST_NOTIFICATIONS.has(record.method)) return undefined;
   if (facts.progressToken !== undefined) {
     const byProgress = byToken.get(tokenKey(record.serverId, facts.progressToken));

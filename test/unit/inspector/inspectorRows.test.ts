@@ -108,6 +108,26 @@ describe('Inspector rows', () => {
     assert.deepEqual(rows[0].children.map((c) => [c.name, c.round]), [['ask', 2]]);
   });
 
+  it('nests a task\'s polling, status notifications and result under the call that created it; a failed result fails the call', () => {
+    const log = new ActivityLog(100);
+    log.add(A, req(1, 'tools/call', { name: 'longTask', task: {} }), 1);
+    log.add(A, res(1, { task: { taskId: 't-1', status: 'working' } }), 2);
+    log.add(A, note('notifications/tasks/status', { taskId: 't-1', status: 'working' }), 3);
+    log.add(A, req(2, 'tasks/get', { taskId: 't-1' }), 4);
+    log.add(A, res(2, { taskId: 't-1', status: 'failed' }), 5);
+    log.add(A, req(3, 'tasks/result', { taskId: 't-1' }), 6);
+    log.add(A, res(3, { content: [{ type: 'text', text: 'failed after 1 steps' }], isError: true }), 7);
+    // Another server's task with the same id is not this call's.
+    log.add(B, req(1, 'tasks/get', { taskId: 't-1' }), 8);
+    const rows = rowsOf(log);
+    assert.deepEqual(rows.map((r) => [r.serverLabel, r.method, r.children.map((c) => c.method)]), [
+      ['beta', 'tasks/get', []],
+      ['alpha', 'tools/call', ['notifications/tasks/status', 'tasks/get', 'tasks/result']],
+    ]);
+    assert.equal(rows[1].status, 'toolError');
+    assert.equal(rows[1].statusText, 'failed after 1 steps');
+  });
+
   it('filters by server, method, errors only and words, keeping parents of matching children', () => {
     const log = new ActivityLog(100);
     log.add(A, req(1, 'tools/call', { name: 'echo', _meta: { progressToken: 7 } }), 1);
