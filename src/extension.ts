@@ -20,6 +20,7 @@ import { registerStatusBar } from './servers/statusBar';
 import { registerToolRunner } from './toolRunner/registerToolRunner';
 import { registerApps } from './apps/registerApps';
 import { registerCoexistence } from './coexistence/registerCoexistence';
+import { registerInspector } from './inspector/registerInspector';
 import { Workbench } from './workbench';
 import { showErrorMessage } from './shared/notifications';
 import { redactState, type ServerState } from './mcp/serverState';
@@ -34,6 +35,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
     workbench = new Workbench(context);
     const wb = workbench;
     const serverTree = registerServerTree(wb);
+    const activity = registerActivity(wb);
     context.subscriptions.push(
       vscode.window.registerUriHandler(wb.uris),
       ...registerCommands(wb),
@@ -43,7 +45,8 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
       ...registerApps(wb),
       ...registerToolRunner(wb),
       ...registerResources(wb),
-      ...registerActivity(wb),
+      ...activity.disposables,
+      ...registerInspector(wb, activity.log),
       ...registerPrompts(wb),
       ...registerChat(wb),
       ...registerApproval(wb),

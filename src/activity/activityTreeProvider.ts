@@ -5,11 +5,15 @@
 import * as vscode from 'vscode';
 import { durationOf, formatBytes, formatDuration, type ActivityEntry, type ActivityLog } from './common/activityLog';
 import { escapeMarkdown, revealControlCharacters } from '../shared/common/untrustedText';
+import { factsOf } from '../inspector/common/inspectorRows';
 
 export const REFRESH_MS = 250;
 
 /** contextValue of entries that "Re-run" applies to (client `tools/call`). */
 export const RERUNNABLE_CONTEXT = 'activityToolCall';
+
+/** Requests whose result may carry `isError` (a task's tool result comes back through tasks/result). */
+const TOOL_RESULT_METHODS = new Set(['tools/call', 'tasks/result']);
 
 export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityEntry>, vscode.Disposable {
   private readonly onDidChangeTreeDataEmitter = new vscode.EventEmitter<ActivityEntry | undefined>();
@@ -18,6 +22,8 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityEnt
   private lastFire = 0;
   private _filter: string | undefined;
   private readonly subscription: { dispose(): void };
+  /** Answered tool calls whose result has `isError: true`; read once per entry (reading a response parses and redacts it). */
+  private readonly toolErrors = new WeakMap<ActivityEntry, boolean>();
 
   constructor(private readonly log: ActivityLog) {
     this.subscription = log.onDidChange(() => this.scheduleRefresh());
@@ -47,12 +53,24 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityEnt
     const item = new vscode.TreeItem(label, hasRounds ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
     item.id = `activity-${entry.seq}`;
     item.description = revealControlCharacters(describe(entry));
-    item.iconPath = iconFor(entry);
-    item.tooltip = tooltipFor(entry);
+    const toolError = this.isToolError(entry);
+    item.iconPath = toolError ? new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed')) : iconFor(entry);
+    item.tooltip = tooltipFor(entry, toolError);
     item.contextValue = entry.rerun ? RERUNNABLE_CONTEXT : entry.kind === 'request' ? 'activityRequest' : 'activityNotification';
-    item.command = { command: 'mcpWorkbench.showActivityEntry', title: vscode.l10n.t('Show Request and Response'), arguments: [entry] };
-    item.accessibilityInformation = { label: `${entry.method}, ${describe(entry)}, ${statusText(entry)}` };
+    item.command = { command: 'mcpWorkbench.openActivityEntryInInspector', title: vscode.l10n.t('Open in Inspector'), arguments: [entry.seq] };
+    item.accessibilityInformation = { label: `${entry.method}, ${describe(entry)}, ${toolError ? vscode.l10n.t('tool error') : statusText(entry)}` };
     return item;
+  }
+
+  /** A tool call (or a task's result) answered with a result that says `isError: true`: a failure, not a success. */
+  private isToolError(entry: ActivityEntry): boolean {
+    if (!TOOL_RESULT_METHODS.has(entry.method) || entry.status.kind !== 'ok' || entry.kind !== 'request') return false;
+    let known = this.toolErrors.get(entry);
+    if (known === undefined) {
+      known = factsOf(entry).isError === true;
+      this.toolErrors.set(entry, known);
+    }
+    return known;
   }
 
   /** Immediate refresh (user actions: filter, clear). */
@@ -114,14 +132,14 @@ function iconFor(entry: ActivityEntry): vscode.ThemeIcon {
   }
 }
 
-function tooltipFor(entry: ActivityEntry): vscode.MarkdownString {
+function tooltipFor(entry: ActivityEntry, toolError: boolean): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   md.appendMarkdown(`**${escapeMarkdown(entry.method)}**${entry.id !== undefined ? ` #${escapeMarkdown(String(entry.id))}` : ''}\n\n`);
   const duration = durationOf(entry);
   const rows: [string, string][] = [
     [vscode.l10n.t('Server'), entry.serverLabel],
     [vscode.l10n.t('Direction'), entry.direction === 'send' ? vscode.l10n.t('client → server') : vscode.l10n.t('server → client')],
-    [vscode.l10n.t('Status'), statusText(entry)],
+    [vscode.l10n.t('Status'), toolError ? vscode.l10n.t('tool error (result with isError: true)') : statusText(entry)],
     [vscode.l10n.t('Started'), new Date(entry.startedAt).toLocaleTimeString()],
   ];
   if (duration !== undefined && entry.kind === 'request') rows.push([vscode.l10n.t('Duration'), formatDuration(duration)]);

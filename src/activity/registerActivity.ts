@@ -13,7 +13,8 @@ export const ACTIVITY_SCHEME = 'mcp-activity';
 const MAX_ENTRIES_SETTING = 'activity.maxEntries';
 const DEFAULT_MAX_ENTRIES = 1000;
 
-export function registerActivity(workbench: Workbench): vscode.Disposable[] {
+/** The view's disposables, and its log for the Inspector (which reads it through the same public API). */
+export function registerActivity(workbench: Workbench): { disposables: vscode.Disposable[]; log: ActivityLog } {
   const readMax = () => {
     const n = vscode.workspace.getConfiguration('mcpWorkbench').get<number>(MAX_ENTRIES_SETTING, DEFAULT_MAX_ENTRIES);
     return Number.isFinite(n) && n >= 1 ? Math.floor(n) : DEFAULT_MAX_ENTRIES;
@@ -97,7 +98,7 @@ export function registerActivity(workbench: Workbench): vscode.Disposable[] {
     return created;
   };
 
-  return [
+  const disposables = [
     log,
     provider,
     view,
@@ -132,6 +133,7 @@ export function registerActivity(workbench: Workbench): vscode.Disposable[] {
     // Not in the palette: the log behind the view, for the integration tests.
     vscode.commands.registerCommand('_mcpWorkbench.activityLog', () => log),
   ];
+  return { disposables, log };
 }
 
 /** Read-only JSON documents of an entry's request and response (`mcp-activity:/<seq>/request.json`). */

@@ -6,6 +6,7 @@
  * Servers tree, the notifications and "Copy Server JSON" are searched for them.
  */
 import * as assert from 'node:assert/strict';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
@@ -130,6 +131,15 @@ suite('Secrets stay out of logs, state, Activity and the clipboard', function ()
     const ours = log.entries().filter((e) => e.serverLabel.startsWith('secret-'));
     assert.ok(ours.length > 5, `activity of the secret servers (${ours.length})`);
     assertClean('the Activity view', JSON.stringify(ours.map(({ request, response, status }) => ({ request, response, status }))));
+  });
+
+  test('an exported Inspector recording holds no secret', async () => {
+    const file = vscode.Uri.file(path.join(os.tmpdir(), `mcpwb-secrets-recording-${Date.now()}.jsonl`));
+    await vscode.commands.executeCommand('mcpWorkbench.exportRecording', file);
+    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
+    await vscode.workspace.fs.delete(file);
+    assert.ok((text.match(/"serverLabel":"secret-/g) ?? []).length > 5, 'the secret servers\' traffic was exported');
+    assertClean('the exported recording', text);
   });
 
   test('the failure state, its notification and the Servers tree show no secret', async () => {

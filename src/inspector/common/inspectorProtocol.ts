@@ -1,0 +1,90 @@
+/**
+ * The messages between the Inspector panel (extension host, `src/inspector/inspectorPanel.ts`)
+ * and its webview (`webview/inspector/main.ts`). Defined once here, imported by both sides, and
+ * checked on arrival by both (`parseFromWebview` in the host, `parseToWebview` in the page).
+ *
+ * Lifecycle: the webview posts `ready`; the host answers with `rows` (and again whenever the
+ * log changes, throttled). `select` asks for one exchange's messages; the host answers `detail`
+ * with the same `seq` (the page ignores an answer for a row no longer selected).
+ */
+import type { InspectorRow } from './inspectorRows';
+
+/** Host → webview. All strings are server text: the page sets them with `textContent` only. */
+export type ToWebview =
+  | {
+    type: 'rows';
+    rows: InspectorRow[];
+    /** An imported recording: no export, no live updates; `source` names the file. */
+    readOnly: boolean;
+    source?: string;
+    /** Select this row (opened from an Activity entry). */
+    select?: number;
+  }
+  | {
+    type: 'detail';
+    seq: number;
+    /** The redacted messages as parsed JSON (undefined when there is none, e.g. still pending). */
+    request: unknown;
+    response?: unknown;
+    /** Why there is no response (pending, cancelled, no longer in the log). */
+    note?: string;
+  };
+
+/** Webview → host. */
+export type FromWebview =
+  | { type: 'ready' }
+  | { type: 'select'; seq: number }
+  | { type: 'copy'; seq: number; part: 'request' | 'response' | 'both' }
+  | { type: 'export' }
+  | { type: 'import' }
+  /** An uncaught error in the webview script, for the log. */
+  | { type: 'error'; message: string };
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isSeq = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) > 0;
+
+export function parseFromWebview(message: unknown): FromWebview | undefined {
+  if (!isRecord(message) || typeof message.type !== 'string') return undefined;
+  switch (message.type) {
+    case 'ready': return { type: 'ready' };
+    case 'export': return { type: 'export' };
+    case 'import': return { type: 'import' };
+    case 'select': return isSeq(message.seq) ? { type: 'select', seq: message.seq } : undefined;
+    case 'copy':
+      return isSeq(message.seq) && (message.part === 'request' || message.part === 'response' || message.part === 'both')
+        ? { type: 'copy', seq: message.seq, part: message.part }
+        : undefined;
+    case 'error': return typeof message.message === 'string' ? { type: 'error', message: message.message.slice(0, 2000) } : undefined;
+    default: return undefined;
+  }
+}
+
+const STATUSES = new Set(['pending', 'result', 'rpcError', 'toolError', 'cancelled', 'notification']);
+
+function isRow(v: unknown, depth = 0): v is InspectorRow {
+  return isRecord(v) && depth < 4 && isSeq(v.seq) && typeof v.serverId === 'string' && typeof v.serverLabel === 'string'
+    && typeof v.method === 'string' && (v.name === undefined || typeof v.name === 'string')
+    && typeof v.startedAt === 'number' && typeof v.size === 'number' && (v.latencyMs === undefined || typeof v.latencyMs === 'number')
+    && typeof v.status === 'string' && STATUSES.has(v.status) && (v.statusText === undefined || typeof v.statusText === 'string')
+    && Array.isArray(v.children) && v.children.every((c) => isRow(c, depth + 1));
+}
+
+/** The page's check of what the host sent (a message of another shape is ignored). */
+export function parseToWebview(message: unknown): ToWebview | undefined {
+  if (!isRecord(message)) return undefined;
+  if (message.type === 'rows') {
+    if (!Array.isArray(message.rows) || !message.rows.every((r) => isRow(r)) || typeof message.readOnly !== 'boolean') return undefined;
+    return {
+      type: 'rows',
+      rows: message.rows,
+      readOnly: message.readOnly,
+      ...(typeof message.source === 'string' ? { source: message.source } : {}),
+      ...(isSeq(message.select) ? { select: message.select } : {}),
+    };
+  }
+  if (message.type === 'detail') {
+    if (!isSeq(message.seq)) return undefined;
+    return { type: 'detail', seq: message.seq, request: message.request, response: message.response, ...(typeof message.note === 'string' ? { note: message.note } : {}) };
+  }
+  return undefined;
+}

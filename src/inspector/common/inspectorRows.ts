@@ -1,0 +1,245 @@
+/**
+ * The Inspector's row model: JSON-RPC exchanges (live from the activity log, or imported from a
+ * recording) summarized once, then arranged as rows: notifications under the request they
+ * belong to, later rounds of a multi-round-trip request under its first round. Pure, and free
+ * of Node APIs: the webview filters with the same code (`filterRows`).
+ */
+
+/**
+ * One exchange as the Inspector reads it. The activity log's entries have this shape (their
+ * `request`/`response` are redacting getters), and so do the records of an imported recording.
+ */
+export interface InspectorRecord {
+  readonly seq: number;
+  readonly serverId: string;
+  readonly serverLabel: string;
+  readonly method: string;
+  readonly kind: 'request' | 'notification';
+  readonly id?: string | number;
+  readonly direction: 'send' | 'receive';
+  readonly startedAt: number;
+  readonly endedAt?: number;
+  readonly status: { kind: 'pending' } | { kind: 'ok' } | { kind: 'error'; code?: number; message: string } | { kind: 'cancelled'; reason?: string };
+  readonly requestSize: number;
+  readonly responseSize?: number;
+  readonly round?: number;
+  readonly originSeq?: number;
+  readonly inputRequired?: boolean;
+  readonly request: unknown;
+  readonly response?: unknown;
+}
+
+/** How an exchange ended, as the Inspector colours it. `toolError` is a result with `isError: true`. */
+export type RowStatus = 'pending' | 'result' | 'rpcError' | 'toolError' | 'cancelled' | 'notification';
+
+/** What a row shows; server text (`serverLabel`, `name`, `statusText`) is plain text for `textContent`. */
+export interface InspectorRow {
+  seq: number;
+  serverId: string;
+  serverLabel: string;
+  method: string;
+  /** The tool, resource or prompt the request names (`params.name` / `params.uri`). */
+  name?: string;
+  kind: 'request' | 'notification';
+  direction: 'send' | 'receive';
+  startedAt: number;
+  /** Milliseconds from request to response (requests only, once answered). */
+  latencyMs?: number;
+  /** Bytes of request + response JSON. */
+  size: number;
+  status: RowStatus;
+  /** JSON-RPC error message, cancel reason or the tool error's first text. */
+  statusText?: string;
+  round?: number;
+  /** Rows nested under this one: its notifications and later rounds, oldest first. */
+  children: InspectorRow[];
+}
+
+/** What a row needs from the messages, read once per exchange (reading redacts: not per refresh). */
+export interface ExchangeFacts {
+  name?: string;
+  /** `params._meta.progressToken` of a request, `params.progressToken` of a progress notification. */
+  progressToken?: string | number;
+  /** The response is a result with `isError: true`. */
+  isError?: boolean;
+  /** The first text content of an `isError` result, for the row's status text. */
+  errorText?: string;
+  /** The task a request created (`result.task.taskId`), or the task a tasks/* request or task notification is about. */
+  taskId?: string;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Reads the facts of an exchange from its (redacted) messages. */
+export function factsOf(record: Pick<InspectorRecord, 'kind' | 'method' | 'request' | 'response'>): ExchangeFacts {
+  const params = isRecord(record.request) && isRecord(record.request.params) ? record.request.params : undefined;
+  const facts: ExchangeFacts = {};
+  if (params) {
+    if (typeof params.name === 'string') facts.name = params.name;
+    else if (typeof params.uri === 'string') facts.name = params.uri;
+    else if (isRecord(params.ref) && typeof (params.ref.name ?? params.ref.uri) === 'string') facts.name = String(params.ref.name ?? params.ref.uri);
+    const token = record.kind === 'notification' ? params.progressToken : isRecord(params._meta) ? params._meta.progressToken : undefined;
+    if (typeof token === 'string' || typeof token === 'number') facts.progressToken = token;
+  }
+  if (params && typeof params.taskId === 'string' && (record.method.startsWith('tasks/') || record.method.startsWith('notifications/tasks/'))) facts.taskId = params.taskId;
+  const result = isRecord(record.response) && isRecord(record.response.result) ? record.response.result : undefined;
+  if (result && isRecord(result.task) && typeof result.task.taskId === 'string' && !record.method.startsWith('tasks/')) facts.taskId = result.task.taskId;
+  if (result?.isError === true) {
+    facts.isError = true;
+    const first = Array.isArray(result.content) ? result.content.find((c) => isRecord(c) && c.type === 'text' && typeof c.text === 'string') as { text: string } | undefined : undefined;
+    if (first) facts.errorText = first.text.slice(0, 200);
+  }
+  return facts;
+}
+
+/** The Inspector's status of an exchange: a result with `isError` is an error, not a success. */
+export function classify(record: Pick<InspectorRecord, 'kind' | 'status'>, facts: ExchangeFacts): { status: RowStatus; statusText?: string } {
+  const s = record.status;
+  switch (s.kind) {
+    case 'pending': return { status: 'pending' };
+    case 'cancelled': return { status: 'cancelled', statusText: s.reason };
+    case 'error': return { status: 'rpcError', statusText: s.code !== undefined ? `${s.code}: ${s.message}` : s.message };
+    case 'ok':
+      if (record.kind === 'notification') return { status: 'notification' };
+      return facts.isError ? { status: 'toolError', statusText: facts.errorText } : { status: 'result' };
+  }
+}
+
+/** Notifications that report on a request in flight: nested under it rather than listed apart. */
+const REQUEST_NOTIFICATIONS = new Set(['notifications/progress', 'notifications/message']);
+
+/**
+ * Rows, newest first. A task's tasks/* requests and status notifications go under the call that
+ * created the task. A progress notification goes under the request with its progress token; a
+ * progress or log notification without one goes under the server's one request in flight at
+ * that moment (when exactly one was: otherwise it stays on its own). Later rounds of a
+ * multi-round-trip request go under its first round.
+ */
+export function buildRows(records: readonly InspectorRecord[], factsFor: (record: InspectorRecord) => ExchangeFacts): InspectorRow[] {
+  const oldestFirst = [...records].sort((a, b) => a.seq - b.seq);
+  const rows = new Map<number, InspectorRow>();
+  const facts = new Map<number, ExchangeFacts>();
+  const byToken = new Map<string, InspectorRow>();
+  /** Requests that created a task (tools/call run as a task), by server + task id. */
+  const byTask = new Map<string, InspectorRow>();
+  const top: InspectorRow[] = [];
+  const requests: InspectorRecord[] = [];
+  for (const record of oldestFirst) {
+    const f = factsFor(record);
+    facts.set(record.seq, f);
+    const { status, statusText } = classify(record, f);
+    const row: InspectorRow = {
+      seq: record.seq,
+      serverId: record.serverId,
+      serverLabel: record.serverLabel,
+      method: record.method,
+      ...(f.name !== undefined ? { name: f.name } : {}),
+      kind: record.kind,
+      direction: record.direction,
+      startedAt: record.startedAt,
+      ...(record.kind === 'request' && record.endedAt !== undefined ? { latencyMs: record.endedAt - record.startedAt } : {}),
+      size: record.requestSize + (record.responseSize ?? 0),
+      status,
+      ...(statusText !== undefined ? { statusText } : {}),
+      ...(record.round !== undefined ? { round: record.round } : {}),
+      children: [],
+    };
+    rows.set(record.seq, row);
+    const parent = parentOf(record, f, rows, byToken, requests, byTask);
+    if (parent) {
+      parent.children.push(row);
+      // A tool call run as a task ends with its tasks/result: a failure there is the call's failure.
+      if (record.method === 'tasks/result' && isErrorStatus(row.status) && facts.get(parent.seq)?.taskId === f.taskId) {
+        parent.status = row.status;
+        if (row.statusText !== undefined) parent.statusText = row.statusText;
+      }
+    } else top.push(row);
+    if (record.kind === 'request') {
+      requests.push(record);
+      if (f.progressToken !== undefined) byToken.set(tokenKey(record.serverId, f.progressToken), row);
+      if (f.taskId !== undefined && !record.method.startsWith('tasks/') && !parent) byTask.set(tokenKey(record.serverId, f.taskId), row);
+    }
+  }
+  return top.reverse();
+}
+
+function tokenKey(serverId: string, token: string | number): string {
+  return `${serverId}\u0000${typeof token}:${token}`;
+}
+
+function parentOf(record: InspectorRecord, facts: ExchangeFacts, rows: Map<number, InspectorRow>, byToken: Map<string, InspectorRow>, requests: InspectorRecord[], byTask: Map<string, InspectorRow>): InspectorRow | undefined {
+  if (record.originSeq !== undefined) return rows.get(record.originSeq);
+  // A task's polling, result and status notifications belong to the call that created it.
+  if (facts.taskId !== undefined && (record.method.startsWith('tasks/') || record.method.startsWith('notifications/tasks/'))) {
+    const creator = byTask.get(tokenKey(record.serverId, facts.taskId));
+    if (creator) return creator;
+  }
+  if (record.kind !== 'notification' || record.direction !== 'receive' || !REQUEST_NOTIFICATIONS.has(record.method)) return undefined;
+  if (facts.progressToken !== undefined) {
+    const byProgress = byToken.get(tokenKey(record.serverId, facts.progressToken));
+    if (byProgress) return byProgress;
+  }
+  const inFlight = requests.filter((r) => r.serverId === record.serverId && r.direction === 'send' && r.startedAt <= record.startedAt
+    && (r.endedAt === undefined || r.endedAt >= record.startedAt));
+  return inFlight.length === 1 ? rows.get(inFlight[0].seq) : undefined;
+}
+
+/** What the filter bar holds. Empty fields match everything. */
+export interface RowFilter {
+  serverId?: string;
+  method?: string;
+  errorsOnly?: boolean;
+  /** Words that must all occur (case-insensitive) in server, method, name or status text. */
+  text?: string;
+}
+
+export function isErrorStatus(status: RowStatus): boolean {
+  return status === 'rpcError' || status === 'toolError';
+}
+
+function matchesRow(row: InspectorRow, filter: RowFilter, words: string[]): boolean {
+  if (filter.serverId && row.serverId !== filter.serverId) return false;
+  if (filter.method && row.method !== filter.method) return false;
+  if (filter.errorsOnly && !isErrorStatus(row.status)) return false;
+  if (!words.length) return true;
+  const hay = `${row.serverLabel} ${row.method} ${row.name ?? ''} ${row.statusText ?? ''}`.toLowerCase();
+  return words.every((w) => hay.includes(w));
+}
+
+/**
+ * The rows that match, keeping the tree: a row is shown when it or one of its children matches
+ * (then with only its matching children, unless it matches itself and the filter is about
+ * server or text, where its notifications are context worth keeping).
+ */
+export function filterRows(rows: readonly InspectorRow[], filter: RowFilter): InspectorRow[] {
+  const words = (filter.text ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+  const out: InspectorRow[] = [];
+  for (const row of rows) {
+    const children = filterRows(row.children, filter);
+    if (matchesRow(row, filter, words)) out.push(filter.errorsOnly || filter.method ? { ...row, children } : row);
+    else if (children.length) out.push({ ...row, children });
+  }
+  return out;
+}
+
+/** `HH:MM:SS.mmm` in local time. */
+export function formatClock(ms: number): string {
+  const d = new Date(ms);
+  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
+}
+
+/** Servers and methods present, for the filter dropdowns. */
+export function filterChoices(rows: readonly InspectorRow[]): { servers: { id: string; label: string }[]; methods: string[] } {
+  const servers = new Map<string, string>();
+  const methods = new Set<string>();
+  const visit = (list: readonly InspectorRow[]) => {
+    for (const row of list) {
+      servers.set(row.serverId, row.serverLabel);
+      methods.add(row.method);
+      visit(row.children);
+    }
+  };
+  visit(rows);
+  return { servers: [...servers].map(([id, label]) => ({ id, label })).sort((a, b) => a.label.localeCompare(b.label)), methods: [...methods].sort() };
+}

@@ -1,0 +1,115 @@
+/**
+ * Inspector recordings as JSON Lines: a header line, then one line per exchange. Export reads
+ * each exchange's `request`/`response` through the activity log's getters, which redact with the
+ * server's secrets (the one redaction path): nothing unredacted can reach the file. Import
+ * checks every line and keeps what has the shape of an exchange, so a hand-edited or truncated
+ * file still opens with a note of what was skipped.
+ */
+import type { InspectorRecord } from './inspectorRows';
+
+export const RECORDING_FORMAT = 'mcp-workbench-recording';
+export const RECORDING_VERSION = 1;
+
+/** The JSONL text of these exchanges, oldest first. */
+export function exportRecording(records: readonly InspectorRecord[], exportedAt = Date.now()): string {
+  const lines = [JSON.stringify({ format: RECORDING_FORMAT, version: RECORDING_VERSION, exportedAt })];
+  for (const r of [...records].sort((a, b) => a.seq - b.seq)) {
+    lines.push(JSON.stringify({
+      seq: r.seq,
+      serverId: r.serverId,
+      serverLabel: r.serverLabel,
+      method: r.method,
+      kind: r.kind,
+      id: r.id,
+      direction: r.direction,
+      startedAt: r.startedAt,
+      endedAt: r.endedAt,
+      status: r.status,
+      requestSize: r.requestSize,
+      responseSize: r.responseSize,
+      round: r.round,
+      originSeq: r.originSeq,
+      inputRequired: r.inputRequired,
+      request: r.request,
+      response: r.response,
+    }));
+  }
+  return lines.join('\n') + '\n';
+}
+
+export interface ImportedRecording {
+  records: InspectorRecord[];
+  /** Lines that were not exchanges (1-based line numbers), for a one-line note. */
+  skipped: number[];
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const optionalNumber = (v: unknown) => v === undefined || isNumber(v);
+
+/** Parses a recording; throws (with a one-line message) only when the file is not one at all. */
+export function importRecording(text: string): ImportedRecording {
+  const lines = text.split(/\r?\n/);
+  const records: InspectorRecord[] = [];
+  const skipped: number[] = [];
+  let sawHeader = false;
+  lines.forEach((line, index) => {
+    if (!line.trim()) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      skipped.push(index + 1);
+      return;
+    }
+    if (isRecord(value) && value.format === RECORDING_FORMAT) {
+      sawHeader = true;
+      return;
+    }
+    const record = recordOf(value);
+    if (record) records.push(record);
+    else skipped.push(index + 1);
+  });
+  if (!sawHeader && !records.length) throw new Error('This file is not an MCP Workbench recording (JSON Lines exported from the Inspector).');
+  return { records, skipped };
+}
+
+function statusOf(v: unknown): InspectorRecord['status'] | undefined {
+  if (!isRecord(v)) return undefined;
+  switch (v.kind) {
+    case 'pending': return { kind: 'pending' };
+    case 'ok': return { kind: 'ok' };
+    case 'error': return { kind: 'error', message: typeof v.message === 'string' ? v.message : 'error', ...(isNumber(v.code) ? { code: v.code } : {}) };
+    case 'cancelled': return { kind: 'cancelled', ...(typeof v.reason === 'string' ? { reason: v.reason } : {}) };
+    default: return undefined;
+  }
+}
+
+function recordOf(v: unknown): InspectorRecord | undefined {
+  if (!isRecord(v)) return undefined;
+  const status = statusOf(v.status);
+  if (!isNumber(v.seq) || typeof v.serverId !== 'string' || typeof v.serverLabel !== 'string' || typeof v.method !== 'string'
+    || (v.kind !== 'request' && v.kind !== 'notification') || (v.direction !== 'send' && v.direction !== 'receive')
+    || !isNumber(v.startedAt) || !isNumber(v.requestSize) || !status
+    || !optionalNumber(v.endedAt) || !optionalNumber(v.responseSize) || !optionalNumber(v.round) || !optionalNumber(v.originSeq)
+    || (v.id !== undefined && typeof v.id !== 'string' && !isNumber(v.id))) return undefined;
+  return {
+    seq: v.seq,
+    serverId: v.serverId,
+    serverLabel: v.serverLabel,
+    method: v.method,
+    kind: v.kind,
+    ...(v.id !== undefined ? { id: v.id as string | number } : {}),
+    direction: v.direction,
+    startedAt: v.startedAt,
+    ...(v.endedAt !== undefined ? { endedAt: v.endedAt as number } : {}),
+    status,
+    requestSize: v.requestSize,
+    ...(v.responseSize !== undefined ? { responseSize: v.responseSize as number } : {}),
+    ...(v.round !== undefined ? { round: v.round as number } : {}),
+    ...(v.originSeq !== undefined ? { originSeq: v.originSeq as number } : {}),
+    ...(v.inputRequired === true ? { inputRequired: true } : {}),
+    request: v.request,
+    ...(v.response !== undefined ? { response: v.response } : {}),
+  };
+}

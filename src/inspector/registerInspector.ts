@@ -1,0 +1,56 @@
+/**
+ * The Inspector: "MCP: Open Inspector" (live, every server), "Open in Inspector" on an Activity
+ * entry, and "MCP: Import Recording…" (a saved .jsonl opens read-only in the same panel).
+ */
+import * as vscode from 'vscode';
+import type { ActivityLog } from '../activity/common/activityLog';
+import type { Workbench } from '../workbench';
+import { InspectorPanel } from './inspectorPanel';
+import { importRecording } from './common/recording';
+import { showErrorMessage, showWarningMessage } from '../shared/notifications';
+
+export function registerInspector(workbench: Workbench, log: ActivityLog): vscode.Disposable[] {
+  const extensionUri = workbench.context.extensionUri;
+
+  const importFile = async (arg?: vscode.Uri): Promise<InspectorPanel | undefined> => {
+    const uri = arg instanceof vscode.Uri ? arg : (await vscode.window.showOpenDialog({
+      title: vscode.l10n.t('Import MCP Recording'),
+      canSelectMany: false,
+      filters: { [vscode.l10n.t('JSON Lines')]: ['jsonl'] },
+    }))?.[0];
+    if (!uri) return undefined;
+    let text: string;
+    try {
+      text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    } catch (error) {
+      void showErrorMessage(vscode.l10n.t('Could not read {0}: {1}', uri.fsPath, error instanceof Error ? error.message : String(error)));
+      return undefined;
+    }
+    let imported: ReturnType<typeof importRecording>;
+    try {
+      imported = importRecording(text);
+    } catch (error) {
+      void showErrorMessage(vscode.l10n.t('Could not import {0}: {1}', uri.fsPath, error instanceof Error ? error.message : String(error)));
+      return undefined;
+    }
+    if (imported.skipped.length) {
+      void showWarningMessage(vscode.l10n.t('{0} line(s) of {1} are not recorded exchanges and were skipped (first: line {2}).',
+        imported.skipped.length, uri.fsPath, imported.skipped[0]));
+    }
+    const name = uri.path.split('/').pop() ?? uri.path;
+    return InspectorPanel.showRecording(extensionUri, imported.records, name, async () => void await importFile());
+  };
+
+  const open = (arg?: { seq?: unknown } | number): InspectorPanel => {
+    const seq = typeof arg === 'number' ? arg : typeof arg?.seq === 'number' ? arg.seq : undefined;
+    return InspectorPanel.showLive(extensionUri, log, async () => void await importFile(), seq);
+  };
+
+  return [
+    vscode.commands.registerCommand('mcpWorkbench.openInspector', open),
+    vscode.commands.registerCommand('mcpWorkbench.openActivityEntryInInspector', open),
+    vscode.commands.registerCommand('mcpWorkbench.importRecording', importFile),
+    vscode.commands.registerCommand('mcpWorkbench.exportRecording', async (target?: vscode.Uri) => open().export(target instanceof vscode.Uri ? target : undefined)),
+    { dispose: () => InspectorPanel.current?.dispose() },
+  ];
+}

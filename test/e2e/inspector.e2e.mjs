@@ -1,0 +1,153 @@
+// End-to-end, through the real workbench UI: run the fixture's `echo` tool from Run Tool, open
+// "MCP: Open Inspector" from the command palette, find the tools/call row naming `echo` with its
+// latency, select it and read the request and the response side by side; then run a call that
+// ends with a result carrying `isError: true`, tick "Errors only" and see that row alone, in the
+// theme's error colour. Workspace: test/fixtures/workspaces/main (`fixture-stdio`, see
+// explorer.e2e.mjs). Run with `node test/launch/runInCodeServer.mjs --e2e inspector`.
+//
+// Why not the fixture's `fail` tool: it is marked destructive, so Run Tool asks in a modal
+// dialog, and VS Code refuses modal dialogs in a workbench started for tests
+// (--enable-smoke-test-driver; see gallery.e2e.mjs). The read-only `longTask` with `fail: true`
+// ends with the same kind of result (`isError: true`, "failed after 1 steps", through tasks/result,
+// which the Inspector nests under the call); test/integration/main/inspector.test.ts runs `fail`.
+
+import { clickUntilTab, expectAttribute } from './workbench.mjs';
+const EXTENSION_ID = 'mcp-workbench.mcp-workbench';
+
+/** The first webview frame that shows `selector` (Run Tool and the Inspector are both webviews). */
+async function frameWith(page, selector, timeout = 20_000) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    for (const frame of page.frames()) {
+      if (frame === page.mainFrame() || frame.isDetached()) continue;
+      if ((await frame.locator(selector).count().catch(() => 0)) > 0) return frame;
+    }
+    if (Date.now() > deadline) throw new Error(`no webview shows ${selector} within ${timeout / 1000} s`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+export async function run({ page, step, screenshot }) {
+  // Markup in server data must stay text (the panel uses textContent only).
+  const text = `inspect <b>me</b> ${Date.now().toString(36)}`;
+  const servers = page.getByRole('tree', { name: /^Servers\b/ });
+  const serverItem = servers.getByRole('treeitem', { name: /^fixture-stdio,/ });
+  const toolsGroup = servers.getByRole('treeitem', { name: /^Tools \d+$/ });
+  const echoItem = servers.getByRole('treeitem', { name: /^Echo echo\b/ });
+  const taskTool = servers.getByRole('treeitem', { name: /^Long task longTask\b/ });
+  const runTool = page.frameLocator(`iframe.webview[src*="extensionId=${EXTENSION_ID}"]`).frameLocator('iframe#active-frame');
+  const restMouse = () => page.mouse.move(900, 850);
+  let inspector;
+
+  await step('open the MCP view, wait for fixture-stdio, expand its tools', async () => {
+    await page.getByRole('tab', { name: /^MCP\b/ }).click();
+    await serverItem.filter({ hasText: 'stdio · 2025-11-25' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await serverItem.click();
+    await expectAttribute(serverItem, 'aria-expanded', 'true');
+    await toolsGroup.click();
+    await expectAttribute(toolsGroup, 'aria-expanded', 'true');
+  });
+
+  await step(`run echo with ${JSON.stringify(text)} from Run Tool`, async () => {
+    await clickUntilTab(page, echoItem, /^Run Echo\b/);
+    await runTool.locator('.field[data-pointer="/text"]').getByRole('textbox').fill(text);
+    await runTool.getByRole('button', { name: 'Run', exact: true }).click();
+    await runTool.locator('#result .outcome pre.text').filter({ hasText: `echo: ${text}` }).waitFor({ state: 'visible' });
+  });
+
+  await step('MCP: Open Inspector: the tools/call row names echo, with its time and latency', async () => {
+    await page.keyboard.press('F1');
+    const quickInput = page.locator('.quick-input-widget');
+    await quickInput.waitFor({ state: 'visible' });
+    await page.keyboard.type('MCP: Open Inspector');
+    await quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Open Inspector' }).first().waitFor({ state: 'visible' });
+    await page.keyboard.press('Enter');
+    await page.getByRole('tab', { name: /^MCP Inspector\b/ }).waitFor({ state: 'visible' });
+    inspector = await frameWith(page, '.rows[role=tree]');
+    const row = inspector.getByRole('treeitem', { name: /^tools\/call echo, fixture-stdio, result, \d+ ms$/ });
+    await row.first().waitFor({ state: 'visible' });
+    const line = row.first().locator(':scope > .line');
+    const time = await line.locator('.time').textContent();
+    if (!/^\d\d:\d\d:\d\d\.\d{3}$/.test(time ?? '')) throw new Error(`time column shows ${JSON.stringify(time)}`);
+    const latency = await line.locator('.latency').textContent();
+    if (!/^\d+ ms$/.test(latency ?? '')) throw new Error(`latency column shows ${JSON.stringify(latency)}`);
+  });
+
+  await step('select the row: request and response side by side, as JSON', async () => {
+    await inspector.getByRole('treeitem', { name: /^tools\/call echo, fixture-stdio\b/ }).first().locator(':scope > .line').click();
+    const request = inspector.locator('section.pane.request');
+    const response = inspector.locator('section.pane.response');
+    await request.locator('.json-tree').filter({ hasText: '"echo"' }).waitFor({ state: 'visible' });
+    await request.locator('.json-tree').filter({ hasText: JSON.stringify(text) }).waitFor({ state: 'visible' });
+    await response.locator('.json-tree').filter({ hasText: JSON.stringify(`echo: ${text}`) }).waitFor({ state: 'visible' });
+    const markup = await inspector.locator('.detail b, .rows b').count();
+    if (markup) throw new Error('server text became markup in the Inspector');
+    const [a, b] = [await request.boundingBox(), await response.boundingBox()];
+    if (!a || !b || !(b.x > a.x + a.width - 1)) throw new Error(`the panes are not side by side: ${JSON.stringify({ a, b })}`);
+    await restMouse();
+    await screenshot('inspector-01-detail');
+  });
+
+  await step('run longTask with fail: its result says isError: true', async () => {
+    // The Servers tree is still in the side bar (the MCP view stayed open).
+    await taskTool.waitFor({ state: 'visible' });
+    await clickUntilTab(page, taskTool, /^Run Long task\b/);
+    // Two webviews of the extension are open now (the Inspector stays loaded): find Run Tool's.
+    const form = await frameWith(page, '.field[data-pointer="/steps"]');
+    await form.locator('.field[data-pointer="/steps"]').getByRole('textbox').fill('1');
+    await form.locator('.field[data-pointer="/delayMs"]').getByRole('textbox').fill('50');
+    await form.locator('.field[data-pointer="/fail"] select').selectOption('true'); // optional boolean: (not set) / true / false
+    await form.getByRole('button', { name: 'Run', exact: true }).click();
+    await form.locator('#result .outcome').filter({ hasText: 'failed after 1 steps' }).waitFor({ state: 'visible', timeout: 30_000 });
+  });
+
+  await step('back in the Inspector, "Errors only" keeps just the tool error, shown in the error colour', async () => {
+    await page.getByRole('tab', { name: /^MCP Inspector\b/ }).click();
+    inspector = await frameWith(page, '.rows[role=tree]');
+    await inspector.getByRole('checkbox', { name: 'Errors only' }).check();
+    const errorRow = inspector.locator('.row[data-status=toolError]').first();
+    await errorRow.waitFor({ state: 'visible' });
+    const shown = await inspector.locator('.rows .row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status')));
+    if (!shown.length || shown.some((s) => s !== 'toolError' && s !== 'rpcError')) throw new Error(`errors only shows ${JSON.stringify(shown)}`);
+    const colours = await errorRow.locator(':scope > .line .status').evaluate((el) => {
+      const probe = document.createElement('span');
+      probe.style.color = 'var(--vscode-errorForeground)';
+      document.body.append(probe);
+      const expected = getComputedStyle(probe).color;
+      probe.remove();
+      return { actual: getComputedStyle(el).color, expected };
+    });
+    if (colours.actual !== colours.expected) throw new Error(`the error row's status is ${colours.actual}, the theme's error colour is ${colours.expected}`);
+    const echoRows = await inspector.getByRole('treeitem', { name: /^tools\/call echo\b/ }).count();
+    if (echoRows !== 0) throw new Error('errors only still lists the echo call');
+    // The task's call is the error row; its tasks/result (nested under it) carries the isError result.
+    const label = await errorRow.getAttribute('aria-label');
+    if (!/^tools\/call longTask, fixture-stdio, tool error/.test(label ?? '')) throw new Error(`the error row is ${JSON.stringify(label)}`);
+    await errorRow.locator('[role=group] .row[data-status=toolError] > .line').first().click();
+    await inspector.locator('section.pane.response .json-tree').filter({ hasText: '"isError"' }).waitFor({ state: 'visible' });
+    await restMouse();
+    await screenshot('inspector-02-errors-only');
+  });
+
+  await step('clicking the echo call in the Activity view opens it in the Inspector, selected', async () => {
+    await inspector.getByRole('checkbox', { name: 'Errors only' }).uncheck();
+    const header = page.locator('.pane-header', { hasText: 'Activity' }).first();
+    if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+    const activity = page.getByRole('tree', { name: /^Activity\b/ });
+    const echoEntry = activity.getByRole('treeitem', { name: /^tools\/call, fixture-stdio · echo · / }).first();
+    // The view is short and pings keep arriving: filter it to tool calls, as a user would.
+    await header.hover();
+    await page.getByRole('button', { name: 'Filter Activity…' }).click();
+    await page.locator('.quick-input-widget input').fill('tools/call');
+    await page.keyboard.press('Enter');
+    await echoEntry.waitFor({ state: 'visible' });
+    // The longTask row is selected now; the click must move the selection to the echo call.
+    await echoEntry.click();
+    await page.getByRole('tab', { name: /^MCP Inspector\b/ }).and(page.locator('.active')).waitFor({ state: 'visible' });
+    const selected = inspector.locator('.row[aria-selected=true]');
+    await selected.getByRole('treeitem').or(selected).filter({ has: inspector.locator(':scope > .line .name', { hasText: /^echo$/ }) }).first().waitFor({ state: 'visible' });
+    await inspector.locator('section.pane.response .json-tree').filter({ hasText: JSON.stringify(`echo: ${text}`) }).waitFor({ state: 'visible' });
+    await restMouse();
+    await screenshot('inspector-03-from-activity');
+  });
+}

@@ -1,0 +1,158 @@
+import * as assert from 'node:assert/strict';
+import { ActivityLog, type ActivityServer } from '../../../src/activity/common/activityLog';
+import { buildRows, classify, factsOf, filterRows, formatClock, type InspectorRow } from '../../../src/inspector/common/inspectorRows';
+import type { TraceRecord } from '../../../src/mcp/trace';
+
+const A: ActivityServer = { id: 'a', label: 'alpha', secrets: [] };
+const B: ActivityServer = { id: 'b', label: 'beta', secrets: [] };
+
+const req = (id: number, method: string, params: unknown = {}, extra: Partial<TraceRecord> = {}): TraceRecord =>
+  ({ direction: 'send', kind: 'request', method, id, message: { jsonrpc: '2.0', id, method, params }, ...extra });
+const res = (id: number, result: unknown = {}, extra: Partial<TraceRecord> = {}): TraceRecord =>
+  ({ direction: 'receive', kind: 'response', id, message: { jsonrpc: '2.0', id, result }, ...extra });
+const err = (id: number, code: number, message: string): TraceRecord =>
+  ({ direction: 'receive', kind: 'error', id, errorCode: code, errorMessage: message, message: { jsonrpc: '2.0', id, error: { code, message } } });
+const note = (method: string, params: unknown = {}): TraceRecord =>
+  ({ direction: 'receive', kind: 'notification', method, message: { jsonrpc: '2.0', method, params } });
+
+const rowsOf = (log: ActivityLog) => buildRows(log.entries(), factsOf);
+const flat = (rows: readonly InspectorRow[]): InspectorRow[] => rows.flatMap((r) => [r, ...flat(r.children)]);
+
+describe('Inspector rows', () => {
+  it('a row per exchange: tool name, latency, size, newest first', () => {
+    const log = new ActivityLog(100);
+    log.add(A, req(1, 'tools/call', { name: 'echo', arguments: { text: 'hi' } }), 1000);
+    log.add(A, res(1, { content: [{ type: 'text', text: 'echo: hi' }] }), 1012);
+    log.add(B, req(1, 'resources/read', { uri: 'file:///x.txt' }), 1020);
+    log.add(A, req(2, 'prompts/get', { name: 'greet' }), 1030);
+    const rows = rowsOf(log);
+    assert.deepEqual(rows.map((r) => [r.method, r.name, r.serverLabel, r.status]), [
+      ['prompts/get', 'greet', 'alpha', 'pending'],
+      ['resources/read', 'file:///x.txt', 'beta', 'pending'],
+      ['tools/call', 'echo', 'alpha', 'result'],
+    ]);
+    const call = rows[2];
+    assert.equal(call.latencyMs, 12);
+    const entry = log.entries().find((e) => e.seq === call.seq)!;
+    assert.equal(call.size, entry.requestSize + entry.responseSize!);
+  });
+
+  it('classifies result, JSON-RPC error, isError result (an error, not a success), cancelled, notification', () => {
+    const log = new ActivityLog(100);
+    log.add(A, req(1, 'tools/call', { name: 'ok' }), 1);
+    log.add(A, res(1, { content: [] }), 2);
+    log.add(A, req(2, 'tools/call', { name: 'fail' }), 3);
+    log.add(A, res(2, { content: [{ type: 'text', text: 'fixture failure' }], isError: true }), 4);
+    log.add(A, req(3, 'tools/call', { name: 'nope' }), 5);
+    log.add(A, err(3, -32602, 'Unknown tool: nope'), 6);
+    log.add(A, req(4, 'tools/call', { name: 'slow' }), 7);
+    log.add(A, { direction: 'send', kind: 'notification', method: 'notifications/cancelled', message: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 4, reason: 'user' } } }, 8);
+    const byName = new Map(flat(rowsOf(log)).map((r) => [r.name ?? r.method, r]));
+    assert.equal(byName.get('ok')!.status, 'result');
+    assert.equal(byName.get('fail')!.status, 'toolError');
+    assert.equal(byName.get('fail')!.statusText, 'fixture failure');
+    assert.equal(byName.get('nope')!.status, 'rpcError');
+    assert.equal(byName.get('nope')!.statusText, '-32602: Unknown tool: nope');
+    assert.equal(byName.get('slow')!.status, 'cancelled');
+    assert.equal(byName.get('notifications/cancelled')!.status, 'notification');
+    assert.deepEqual(classify({ kind: 'request', status: { kind: 'ok' } }, { isError: true }), { status: 'toolError', statusText: undefined });
+  });
+
+  it('nests progress under the request with its progress token, even with two requests in flight', () => {
+    const log = new ActivityLog(100);
+    log.add(A, req(1, 'tools/call', { name: 'count', _meta: { progressToken: 'p1' } }), 1);
+    log.add(A, req(2, 'tools/call', { name: 'other', _meta: { progressToken: 'p2' } }), 2);
+    log.add(A, note('notifications/progress', { progressToken: 'p1', progress: 1, total: 2 }), 3);
+    log.add(A, note('notifications/progress', { progressToken: 'p2', progress: 1 }), 4);
+    log.add(A, res(1), 5);
+    log.add(A, res(2), 6);
+    // The same token on another server is that server's.
+    log.add(B, note('notifications/progress', { progressToken: 'p1', progress: 1 }), 7);
+    const rows = rowsOf(log);
+    assert.deepEqual(rows.map((r) => [r.serverLabel, r.name ?? r.method, r.children.map((c) => c.method)]), [
+      ['beta', 'notifications/progress', []],
+      ['alpha', 'other', ['notifications/progress']],
+      ['alpha', 'count', ['notifications/progress']],
+    ]);
+  });
+
+  it('nests a log message under the one request in flight; with two in flight, or none, it stands alone', () => {
+    const log = new ActivityLog(100);
+    log.add(A, req(1, 'tools/call', { name: 'log' }), 10);
+    log.add(A, note('notifications/message', { level: 'info', data: 'inside' }), 11);
+    log.add(A, res(1), 12);
+    log.add(A, note('notifications/message', { level: 'info', data: 'after' }), 13);
+    log.add(A, req(2, 'tools/call', { name: 'x' }), 20);
+    log.add(A, req(3, 'tools/call', { name: 'y' }), 21);
+    log.add(A, note('notifications/message', { level: 'info', data: 'ambiguous' }), 22);
+    log.add(A, note('notifications/tools/list_changed'), 23);
+    const rows = rowsOf(log);
+    assert.deepEqual(rows.map((r) => [r.name ?? r.method, r.children.length]), [
+      ['notifications/tools/list_changed', 0],
+      ['notifications/message', 0],
+      ['y', 0],
+      ['x', 0],
+      ['notifications/message', 0],
+      ['log', 1],
+    ]);
+  });
+
+  it('nests later rounds of a multi-round-trip request under its first round', () => {
+    const log = new ActivityLog(100);
+    log.add(A, req(1, 'tools/call', { name: 'ask' }), 1);
+    log.add(A, res(1, { resultType: 'input_required' }, { inputRequired: true, round: 1 }), 2);
+    log.add(A, req(2, 'tools/call', { name: 'ask' }, { round: 2, originId: 1 }), 3);
+    log.add(A, res(2, { content: [] }), 4);
+    const rows = rowsOf(log);
+    assert.equal(rows.length, 1);
+    assert.deepEqual(rows[0].children.map((c) => [c.name, c.round]), [['ask', 2]]);
+  });
+
+  it('nests a task\'s polling, status notifications and result under the call that created it; a failed result fails the call', () => {
+    const log = new ActivityLog(100);
+    log.add(A, req(1, 'tools/call', { name: 'longTask', task: {} }), 1);
+    log.add(A, res(1, { task: { taskId: 't-1', status: 'working' } }), 2);
+    log.add(A, note('notifications/tasks/status', { taskId: 't-1', status: 'working' }), 3);
+    log.add(A, req(2, 'tasks/get', { taskId: 't-1' }), 4);
+    log.add(A, res(2, { taskId: 't-1', status: 'failed' }), 5);
+    log.add(A, req(3, 'tasks/result', { taskId: 't-1' }), 6);
+    log.add(A, res(3, { content: [{ type: 'text', text: 'failed after 1 steps' }], isError: true }), 7);
+    // Another server's task with the same id is not this call's.
+    log.add(B, req(1, 'tasks/get', { taskId: 't-1' }), 8);
+    const rows = rowsOf(log);
+    assert.deepEqual(rows.map((r) => [r.serverLabel, r.method, r.children.map((c) => c.method)]), [
+      ['beta', 'tasks/get', []],
+      ['alpha', 'tools/call', ['notifications/tasks/status', 'tasks/get', 'tasks/result']],
+    ]);
+    assert.equal(rows[1].status, 'toolError');
+    assert.equal(rows[1].statusText, 'failed after 1 steps');
+  });
+
+  it('filters by server, method, errors only and words, keeping parents of matching children', () => {
+    const log = new ActivityLog(100);
+    log.add(A, req(1, 'tools/call', { name: 'echo', _meta: { progressToken: 7 } }), 1);
+    log.add(A, note('notifications/progress', { progressToken: 7, progress: 1 }), 2);
+    log.add(A, res(1), 3);
+    log.add(A, req(2, 'tools/call', { name: 'fail' }), 4);
+    log.add(A, res(2, { content: [], isError: true }), 5);
+    log.add(B, req(1, 'tools/list'), 6);
+    log.add(B, err(1, -32603, 'boom'), 7);
+    const rows = rowsOf(log);
+    const names = (list: InspectorRow[]) => list.map((r) => r.name ?? r.method);
+    assert.deepEqual(names(filterRows(rows, { serverId: 'b' })), ['tools/list']);
+    assert.deepEqual(names(filterRows(rows, { errorsOnly: true })), ['tools/list', 'fail']);
+    assert.deepEqual(names(filterRows(rows, { errorsOnly: true, serverId: 'a' })), ['fail']);
+    assert.deepEqual(names(filterRows(rows, { text: 'ECHO alpha' })), ['echo']);
+    assert.equal(filterRows(rows, { text: 'echo' })[0].children.length, 1, 'a matching request keeps its notifications');
+    const byMethod = filterRows(rows, { method: 'notifications/progress' });
+    assert.deepEqual(names(byMethod), ['echo'], 'the parent of a matching notification stays, for context');
+    assert.deepEqual(names(byMethod[0].children), ['notifications/progress']);
+    assert.deepEqual(filterRows(rows, { text: 'nothing-like-this' }), []);
+    assert.deepEqual(filterRows(rows, {}), rows);
+  });
+
+  it('formats times as HH:MM:SS.mmm', () => {
+    const at = new Date(2026, 10, 23, 9, 5, 7, 42).getTime();
+    assert.equal(formatClock(at), '09:05:07.042');
+  });
+});

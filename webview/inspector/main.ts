@@ -1,0 +1,215 @@
+// The Inspector webview: a filter bar, the exchanges as a tree (notifications and later rounds
+// under their request), and the selected exchange's request and response side by side as
+// foldable JSON. Every string from the host is server text: it is set with textContent only.
+// Filtering runs here with the same pure code the host's tests cover (inspectorRows.ts).
+import './style.css';
+import { filterChoices, filterRows, formatClock, isErrorStatus, type InspectorRow, type RowFilter, type RowStatus } from '../../src/inspector/common/inspectorRows';
+import { parseToWebview, type FromWebview, type ToWebview } from '../../src/inspector/common/inspectorProtocol';
+import { renderJson } from './jsonView';
+
+interface VsCodeApi {
+  postMessage(message: FromWebview): void;
+  getState(): unknown;
+  setState(state: SavedState): void;
+}
+interface SavedState {
+  filter: RowFilter;
+  selected?: number;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+const vscode = acquireVsCodeApi();
+const post = (message: FromWebview) => vscode.postMessage(message);
+
+window.addEventListener('error', (event) => post({ type: 'error', message: String(event.error?.stack ?? event.message) }));
+
+const saved = vscode.getState() as SavedState | undefined;
+let filter: RowFilter = saved?.filter ?? {};
+let selected: number | undefined = saved?.selected;
+let rows: InspectorRow[] = [];
+let readOnly = false;
+let source: string | undefined;
+let detail: Extract<ToWebview, { type: 'detail' }> | undefined;
+
+function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'class') node.className = v;
+    else node.setAttribute(k, v);
+  }
+  node.append(...children); // strings become text nodes
+  return node;
+}
+
+const app = document.getElementById('app')!;
+app.textContent = '';
+const serverSelect = h('select', { 'aria-label': 'Server' });
+const methodSelect = h('select', { 'aria-label': 'Method' });
+const errorsOnly = h('input', { type: 'checkbox', id: 'errors-only' });
+const textInput = h('input', { type: 'search', placeholder: 'Filter (server, method, name)', 'aria-label': 'Filter text' });
+const exportButton = h('button', { type: 'button', title: 'Save the recording as JSON Lines (secrets redacted)' }, 'Export…');
+const importButton = h('button', { type: 'button', title: 'Open a recording (.jsonl) read-only' }, 'Import…');
+const sourceLabel = h('span', { class: 'source' });
+const toolbar = h('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Filters' },
+  serverSelect, methodSelect, h('label', { class: 'check' }, errorsOnly, 'Errors only'), textInput, sourceLabel, exportButton, importButton);
+const list = h('div', { class: 'rows', role: 'tree', 'aria-label': 'Exchanges', tabindex: '0' });
+const empty = h('p', { class: 'empty' });
+const detailPane = h('div', { class: 'detail', 'aria-label': 'Selected exchange' });
+app.append(toolbar, h('div', { class: 'split' }, h('div', { class: 'list-pane' }, list, empty), detailPane));
+
+const save = () => vscode.setState({ filter, selected });
+
+serverSelect.addEventListener('change', () => { filter = { ...filter, serverId: serverSelect.value || undefined }; save(); renderRows(); });
+methodSelect.addEventListener('change', () => { filter = { ...filter, method: methodSelect.value || undefined }; save(); renderRows(); });
+errorsOnly.addEventListener('change', () => { filter = { ...filter, errorsOnly: errorsOnly.checked || undefined }; save(); renderRows(); });
+textInput.addEventListener('input', () => { filter = { ...filter, text: textInput.value || undefined }; save(); renderRows(); });
+exportButton.addEventListener('click', () => post({ type: 'export' }));
+importButton.addEventListener('click', () => post({ type: 'import' }));
+errorsOnly.checked = !!filter.errorsOnly;
+textInput.value = filter.text ?? '';
+
+const STATUS_LABEL: Record<RowStatus, string> = {
+  pending: 'pending', result: 'result', rpcError: 'JSON-RPC error', toolError: 'tool error (isError)', cancelled: 'cancelled', notification: 'notification',
+};
+const STATUS_ICON: Record<RowStatus, string> = { pending: '…', result: '✓', rpcError: '✕', toolError: '✕', cancelled: '⊘', notification: '•' };
+
+function formatLatency(ms: number | undefined): string {
+  if (ms === undefined) return '';
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
+}
+
+function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function fillSelect(select: HTMLSelectElement, allLabel: string, options: { value: string; label: string }[], value: string | undefined): void {
+  select.textContent = '';
+  select.append(h('option', { value: '' }, allLabel));
+  for (const o of options) select.append(h('option', { value: o.value }, o.label));
+  select.value = value && options.some((o) => o.value === value) ? value : '';
+}
+
+/** Rows in screen order, for the arrow keys. */
+let visibleOrder: number[] = [];
+
+function rowElement(row: InspectorRow, level: number): HTMLElement {
+  const label = `${row.method}${row.name ? ` ${row.name}` : ''}, ${row.serverLabel}, ${STATUS_LABEL[row.status]}${row.latencyMs !== undefined ? `, ${formatLatency(row.latencyMs)}` : ''}`;
+  const item = h('div', {
+    class: 'row', role: 'treeitem', 'aria-level': String(level), 'aria-label': label, 'aria-selected': String(row.seq === selected),
+    'data-seq': String(row.seq), 'data-status': row.status, tabindex: row.seq === selected ? '0' : '-1',
+  });
+  visibleOrder.push(row.seq);
+  const line = h('div', { class: 'line' });
+  line.style.paddingLeft = `${(level - 1) * 16 + 4}px`;
+  line.append(
+    h('span', { class: 'time' }, formatClock(row.startedAt)),
+    h('span', { class: `status ${isErrorStatus(row.status) ? 'error' : row.status}`, title: row.statusText ?? STATUS_LABEL[row.status] }, STATUS_ICON[row.status]),
+    h('span', { class: 'server' }, row.serverLabel),
+    h('span', { class: 'method' }, row.direction === 'receive' ? `⇠ ${row.method}` : row.method),
+    h('span', { class: 'name' }, row.name ?? ''),
+    h('span', { class: 'latency' }, row.kind === 'request' ? (row.latencyMs === undefined ? 'pending' : formatLatency(row.latencyMs)) : ''),
+    h('span', { class: 'size' }, formatSize(row.size)),
+  );
+  if (row.round !== undefined) line.append(h('span', { class: 'round' }, `round ${row.round}`));
+  if (row.statusText && isErrorStatus(row.status)) line.append(h('span', { class: 'status-text error' }, row.statusText));
+  item.append(line);
+  item.addEventListener('click', (event) => {
+    event.stopPropagation();
+    select(row.seq);
+  });
+  if (row.children.length) {
+    item.setAttribute('aria-expanded', 'true');
+    const group = h('div', { role: 'group' });
+    for (const child of row.children) group.append(rowElement(child, level + 1));
+    item.append(group);
+  }
+  return item;
+}
+
+function renderRows(): void {
+  const { servers, methods } = filterChoices(rows);
+  fillSelect(serverSelect, 'All servers', servers.map((s) => ({ value: s.id, label: s.label })), filter.serverId);
+  fillSelect(methodSelect, 'All methods', methods.map((m) => ({ value: m, label: m })), filter.method);
+  sourceLabel.textContent = readOnly && source ? `${source} (read-only)` : '';
+  exportButton.hidden = readOnly;
+  const shown = filterRows(rows, filter);
+  visibleOrder = [];
+  list.textContent = '';
+  for (const row of shown) list.append(rowElement(row, 1));
+  empty.textContent = !rows.length
+    ? (readOnly ? 'This recording has no exchanges.' : 'No exchanges yet: start a server or run a tool, and they appear here as they happen.')
+    : !shown.length ? 'No exchanges match the filters.' : '';
+}
+
+function select(seq: number, focus = true): void {
+  selected = seq;
+  save();
+  for (const item of list.querySelectorAll<HTMLElement>('.row')) {
+    const on = item.dataset.seq === String(seq);
+    item.setAttribute('aria-selected', String(on));
+    item.tabIndex = on ? 0 : -1;
+    if (on && focus) item.focus({ preventScroll: false });
+  }
+  post({ type: 'select', seq });
+}
+
+list.addEventListener('keydown', (event) => {
+  if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp' && event.key !== 'Home' && event.key !== 'End') return;
+  event.preventDefault();
+  if (!visibleOrder.length) return;
+  const at = selected === undefined ? -1 : visibleOrder.indexOf(selected);
+  const next = event.key === 'Home' ? 0 : event.key === 'End' ? visibleOrder.length - 1
+    : Math.min(visibleOrder.length - 1, Math.max(0, at + (event.key === 'ArrowDown' ? 1 : -1)));
+  select(visibleOrder[next]);
+});
+
+function pane(title: string, part: 'request' | 'response', value: unknown, note: string | undefined, seq: number): HTMLElement {
+  const copy = h('button', { type: 'button', class: 'copy', title: `Copy the ${part} as JSON` }, 'Copy JSON');
+  copy.addEventListener('click', () => post({ type: 'copy', seq, part }));
+  const section = h('section', { class: `pane ${part}`, 'aria-label': title }, h('header', {}, h('h2', {}, title), copy));
+  if (value === undefined) {
+    copy.disabled = true;
+    section.append(h('p', { class: 'note' }, note ?? 'Nothing recorded.'));
+  } else {
+    section.append(renderJson(value));
+  }
+  return section;
+}
+
+function renderDetail(): void {
+  detailPane.textContent = '';
+  if (!detail || detail.seq !== selected) {
+    detailPane.append(h('p', { class: 'empty' }, 'Select an exchange to see its request and response.'));
+    return;
+  }
+  const both = h('button', { type: 'button', title: 'Copy request and response as one JSON object' }, 'Copy Both');
+  const seq = detail.seq;
+  both.addEventListener('click', () => post({ type: 'copy', seq, part: 'both' }));
+  detailPane.append(
+    h('div', { class: 'detail-bar' }, both),
+    h('div', { class: 'panes' },
+      pane('Request', 'request', detail.request, undefined, seq),
+      pane('Response', 'response', detail.response, detail.note, seq)),
+  );
+}
+
+window.addEventListener('message', (event: MessageEvent) => {
+  const message = parseToWebview(event.data);
+  if (!message) return;
+  if (message.type === 'rows') {
+    rows = message.rows;
+    readOnly = message.readOnly;
+    source = message.source;
+    renderRows();
+    if (message.select !== undefined) select(message.select);
+    else if (selected !== undefined && (!detail || detail.seq !== selected)) post({ type: 'select', seq: selected });
+    return;
+  }
+  if (message.seq !== selected) return;
+  detail = message;
+  renderDetail();
+});
+
+renderDetail();
+post({ type: 'ready' });
