@@ -4,9 +4,9 @@
  * Pure: no `vscode`; the view subscribes to `onDidChange` and throttles its own refresh.
  *
  * Recording is on the path of every message, so it is lazy: `record()` only queues the trace
- * record, and the queue is taken in when the event loop next has time (setImmediate: while the
- * host waits for the server) or when the log is read, whichever comes first; the caller of a
- * tool does not wait for it. A message is then kept as its JSON text (one `JSON.stringify`, its
+ * record, and the queue is taken in as a batch FLUSH_DELAY_MS later (a timer: between calls,
+ * not inside one), when the log is read, or when MAX_QUEUED wait, whichever comes first; the
+ * caller of a tool does not wait for it. A message is then kept as its JSON text (one `JSON.stringify`, its
  * exact size too, and a snapshot that later changes to the message object cannot reach) and is
  * parsed and redacted only when read: `request` and `response` are getters that redact on every
  * read, with the server's secrets as they are then, so there is no way to read an unredacted
@@ -74,6 +74,8 @@ export const MAX_RERUN_BYTES = 64 * 1024;
 const PREVIEW_CHARS = 64 * 1024;
 /** Records queued before they are taken in at once, whatever the event loop does. */
 const MAX_QUEUED = 1000;
+/** How long a recorded message may wait to be taken in (any read takes it in at once). */
+const FLUSH_DELAY_MS = 20;
 
 /** The JSON text of a value (undefined for undefined), or null when it cannot be serialized. */
 function jsonOf(value: unknown): string | undefined | null {
@@ -301,8 +303,8 @@ export class ActivityLog {
   }
 
   /**
-   * Queues one trace record, taken in at the latest when the event loop next turns (or at the
-   * next read). The message object is held until then: a snapshot of it is taken there.
+   * Queues one trace record, taken in at the latest FLUSH_DELAY_MS later (or at the next read,
+   * or when MAX_QUEUED are waiting). The message object is held until then: a snapshot of it is taken there.
    */
   record(server: ActivityServer, record: TraceRecord, at: number): void {
     this.queue.push({ server, record, at });
@@ -310,7 +312,9 @@ export class ActivityLog {
     if (this.queue.length >= MAX_QUEUED) this.flush();
     else if (!this.flushScheduled) {
       this.flushScheduled = true;
-      setImmediate(() => this.flush());
+      // In batches, a little later: a burst of calls pays the bookkeeping once, between calls
+      // rather than inside one; far below the view's own refresh throttle (250 ms).
+      setTimeout(() => this.flush(), FLUSH_DELAY_MS).unref?.();
     }
   }
 
