@@ -91,10 +91,10 @@ export class ToolCalls {
     const call = (tool: Tool | undefined) => this.owner.request('tools/call', (c) => {
       const params = { name, arguments: args, ...this.owner.meta(c) };
       const requestOptions = this.owner.requestOptions('tools/call', options);
-      // Without headers, all `client.callTool` would add is a scan of the tool's schema for
-      // header declarations on every call (its output validation is off, see forCall): the
-      // plain request is the same call.
-      if (!this.owner.hasHeaders()) return c.request({ method: 'tools/call', params }, requestOptions);
+      // `client.callTool` mirrors headers only over HTTP on 2026-07-28; elsewhere all it would
+      // add is work per call (its output validation is off, see forCall): the plain request is
+      // the same call.
+      if (!this.owner.hasHeaders() || c.getProtocolEra() !== 'modern') return c.request({ method: 'tools/call', params }, requestOptions);
       return c.callTool(params, { ...requestOptions, toolDefinition: forCall(name, tool) });
     });
     return call(listed).catch(async (error: unknown) => {
