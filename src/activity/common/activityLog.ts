@@ -4,9 +4,9 @@
  * Pure: no `vscode`; the view subscribes to `onDidChange` and throttles its own refresh.
  *
  * Recording is on the path of every message, so it is lazy: `record()` only queues the trace
- * record, and the queue is taken in when the event loop next has time (setImmediate: while the
- * host waits for the server) or when the log is read, whichever comes first; the caller of a
- * tool does not wait for it. A message is then kept as its JSON text (one `JSON.stringify`, its
+ * record, and the queue is taken in as a batch FLUSH_DELAY_MS later (a timer: between calls,
+ * not inside one), when the log is read, or when MAX_QUEUED wait, whichever comes first; the
+ * caller of a tool does not wait for it. A message is then kept as its JSON text (one `JSON.stringify`, its
  * exact size too, and a snapshot that later changes to the message object cannot reach) and is
  * parsed and redacted only when read: `request` and `response` are getters that redact on every
  * read, with the server's secrets as they are then, so there is no way to read an unredacted
@@ -74,6 +74,8 @@ export const MAX_RERUN_BYTES = 64 * 1024;
 const PREVIEW_CHARS = 64 * 1024;
 /** Records queued before they are taken in at once, whatever the event loop does. */
 const MAX_QUEUED = 1000;
+/** How long a recorded message may wait to be taken in (any read takes it in at once). */
+const FLUSH_DELAY_MS = 20;
 
 /** The JSON text of a value (undefined for undefined), or null when it cannot be serialized. */
 function jsonOf(value: unknown): string | undefined | null {
@@ -104,10 +106,13 @@ export function matchesFilter(entry: ActivityEntry, filter: string | undefined):
   return words.every((w) => hay.includes(w));
 }
 
-/** A message as kept: its JSON text, or (past MAX_STORED_BYTES) an already redacted preview. */
-type StoredMessage = { json: string } | { value: unknown };
+/**
+ * A message as kept: its JSON text, or (past MAX_STORED_BYTES) an already redacted preview;
+ * `size` is its bytes, once counted.
+ */
+type StoredMessage = { json: string; size?: number } | { value: unknown; size: number };
 
-const UNSERIALIZABLE: StoredMessage = { value: { unserializable: true } };
+const UNSERIALIZABLE_VALUE = { unserializable: true };
 
 function secretsNow(secrets: ActivityServer['secrets']): readonly string[] {
   return typeof secrets === 'function' ? secrets() : secrets;
@@ -120,26 +125,29 @@ function readStored(stored: StoredMessage | undefined, secrets: ActivityServer['
   return redactValue(JSON.parse(stored.json) as unknown, secretsNow(secrets));
 }
 
-type EntryInit = Omit<ActivityEntry, 'request' | 'response' | 'rerun'>;
+/** Bytes of a kept message, counted from its JSON when first asked for. */
+function sizeOf(stored: StoredMessage): number {
+  if (stored.size === undefined) stored.size = 'json' in stored ? Buffer.byteLength(stored.json, 'utf8') : 0;
+  return stored.size;
+}
 
 /**
  * An entry whose messages are kept as JSON in true private fields: not enumerable, not in
  * `JSON.stringify(entry)` (its `toJSON` gives the redacted view), readable only through the
- * redacting getters.
+ * redacting getters. Built field by field (one is made per message, so no spreads), and its
+ * byte sizes are counted from the kept JSON when first read.
  */
 class RecordedEntry implements ActivityEntry {
-  readonly seq!: number;
-  readonly serverId!: string;
-  readonly serverLabel!: string;
-  readonly method!: string;
-  readonly kind!: 'request' | 'notification';
+  readonly seq: number;
+  readonly serverId: string;
+  readonly serverLabel: string;
+  readonly method: string;
+  readonly kind: 'request' | 'notification';
   readonly id?: string | number;
-  readonly direction!: 'send' | 'receive';
-  readonly startedAt!: number;
+  readonly direction: 'send' | 'receive';
+  readonly startedAt: number;
   endedAt?: number;
-  status!: ActivityStatus;
-  readonly requestSize!: number;
-  responseSize?: number;
+  status: ActivityStatus;
   round?: number;
   originSeq?: number;
   inputRequired?: boolean;
@@ -150,11 +158,37 @@ class RecordedEntry implements ActivityEntry {
   /** A tool call's name and the JSON of its arguments, unredacted: Re-run sends them again (never shown). */
   readonly #rerun: { name: string; arguments?: string } | undefined;
 
-  constructor(init: EntryInit, request: StoredMessage, secrets: ActivityServer['secrets'], rerun: { name: string; arguments?: string } | undefined) {
-    Object.assign(this, init);
+  constructor(
+    seq: number, server: ActivityServer, method: string, kind: 'request' | 'notification', id: string | number | undefined,
+    direction: 'send' | 'receive', at: number, request: StoredMessage,
+    rerun: { name: string; arguments?: string } | undefined, rerunUnavailable: string | undefined,
+  ) {
+    this.seq = seq;
+    this.serverId = server.id;
+    this.serverLabel = server.label;
+    this.method = method;
+    this.kind = kind;
+    if (id !== undefined) this.id = id;
+    this.direction = direction;
+    this.startedAt = at;
+    if (kind === 'notification') {
+      this.endedAt = at;
+      this.status = { kind: 'ok' };
+    } else {
+      this.status = { kind: 'pending' };
+    }
+    if (rerunUnavailable !== undefined) this.rerunUnavailable = rerunUnavailable;
     this.#request = request;
-    this.#secrets = secrets;
+    this.#secrets = server.secrets;
     this.#rerun = rerun;
+  }
+
+  get requestSize(): number {
+    return sizeOf(this.#request);
+  }
+
+  get responseSize(): number | undefined {
+    return this.#response && sizeOf(this.#response);
   }
 
   get request(): unknown {
@@ -166,9 +200,8 @@ class RecordedEntry implements ActivityEntry {
   }
 
   /** Sets the response when it arrives. */
-  respond(stored: StoredMessage, size: number): void {
+  respond(stored: StoredMessage): void {
     this.#response = stored;
-    this.responseSize = size;
   }
 
   get rerun(): { name: string; arguments?: Record<string, unknown> } | undefined {
@@ -177,9 +210,9 @@ class RecordedEntry implements ActivityEntry {
     return { name, arguments: args === undefined ? undefined : JSON.parse(args) as Record<string, unknown> };
   }
 
-  /** The redacted view (own fields + messages); Re-run's arguments are left out. */
+  /** The redacted view (own fields, sizes, messages); Re-run's arguments are left out. */
   toJSON(): Omit<ActivityEntry, 'rerun'> {
-    return { ...this, request: this.request, response: this.response };
+    return { ...this, requestSize: this.requestSize, responseSize: this.responseSize, request: this.request, response: this.response };
   }
 }
 
@@ -270,8 +303,8 @@ export class ActivityLog {
   }
 
   /**
-   * Queues one trace record, taken in at the latest when the event loop next turns (or at the
-   * next read). The message object is held until then: a snapshot of it is taken there.
+   * Queues one trace record, taken in at the latest FLUSH_DELAY_MS later (or at the next read,
+   * or when MAX_QUEUED are waiting). The message object is held until then: a snapshot of it is taken there.
    */
   record(server: ActivityServer, record: TraceRecord, at: number): void {
     this.queue.push({ server, record, at });
@@ -279,7 +312,9 @@ export class ActivityLog {
     if (this.queue.length >= MAX_QUEUED) this.flush();
     else if (!this.flushScheduled) {
       this.flushScheduled = true;
-      setImmediate(() => this.flush());
+      // In batches, a little later: a burst of calls pays the bookkeeping once, between calls
+      // rather than inside one; far below the view's own refresh throttle (250 ms).
+      setTimeout(() => this.flush(), FLUSH_DELAY_MS).unref?.();
     }
   }
 
@@ -289,38 +324,44 @@ export class ActivityLog {
     if (!this.queue.length) return;
     const queued = this.queue;
     this.queue = [];
-    for (const { server, record, at } of queued) this.add(server, record, at);
+    let changed = false;
+    for (const { server, record, at } of queued) if (this.take(server, record, at)) changed = true;
+    // One change for the batch: listeners throttle anyway, and this runs per message otherwise.
+    if (changed) this.onDidChangeEmitter.fire();
   }
 
   /** Takes one trace record now; returns the entry it created or completed, if any. */
   add(server: ActivityServer, record: TraceRecord, at: number): ActivityEntry | undefined {
+    this.flush();
+    const entry = this.take(server, record, at);
+    if (entry) this.onDidChangeEmitter.fire();
+    return entry;
+  }
+
+  /** Takes one trace record without telling the listeners. */
+  private take(server: ActivityServer, record: TraceRecord, at: number): ActivityEntry | undefined {
     const raw = record.message as { id?: string | number; method?: string; params?: Record<string, unknown>; result?: unknown; error?: { code?: number; message?: string } };
     if (record.kind === 'request' || record.kind === 'notification') {
-      const { size, stored } = this.store(record.message, server.secrets);
+      const stored = this.store(record.message, server.secrets);
       const method = record.method ?? raw.method ?? '(unknown)';
-      const isToolCall = record.kind === 'request' && record.direction === 'send' && method === 'tools/call' && typeof raw.params?.name === 'string';
-      const argsJson = isToolCall ? jsonOf(raw.params!.arguments) : undefined;
-      const argsBytes = argsJson === undefined ? 0 : argsJson === null ? Infinity : Buffer.byteLength(argsJson, 'utf8');
-      const keepArgs = isToolCall && argsBytes <= MAX_RERUN_BYTES;
-      const entry = new RecordedEntry({
-        seq: this.nextSeq++,
-        serverId: server.id,
-        serverLabel: server.label,
-        method,
-        kind: record.kind,
-        id: record.kind === 'request' ? record.id ?? raw.id : undefined,
-        direction: record.direction,
-        startedAt: at,
-        endedAt: record.kind === 'notification' ? at : undefined,
-        status: record.kind === 'notification' ? { kind: 'ok' } : { kind: 'pending' },
-        requestSize: size,
-        ...this.roundOf(server.id, record),
-        ...(isToolCall && !keepArgs ? { rerunUnavailable: `The arguments of this call (${formatBytes(argsBytes)}) were too large to keep for Re-run; call the tool again from the Run Tool panel.` } : {}),
-      }, stored, server.secrets, keepArgs ? { name: raw.params!.name as string, arguments: argsJson ?? undefined } : undefined);
+      const kind = record.kind;
+      const isToolCall = kind === 'request' && record.direction === 'send' && method === 'tools/call' && typeof raw.params?.name === 'string';
+      let rerun: { name: string; arguments?: string } | undefined;
+      let rerunUnavailable: string | undefined;
+      if (isToolCall) {
+        const argsJson = jsonOf(raw.params!.arguments);
+        // Bytes are at most 3 per UTF-16 unit: most arguments are known to fit without counting.
+        const argsBytes = argsJson === undefined ? 0 : argsJson === null ? Infinity
+          : argsJson.length * 3 <= MAX_RERUN_BYTES ? argsJson.length : Buffer.byteLength(argsJson, 'utf8');
+        if (argsBytes <= MAX_RERUN_BYTES) rerun = { name: raw.params!.name as string, arguments: argsJson ?? undefined };
+        else rerunUnavailable = `The arguments of this call (${formatBytes(argsBytes)}) were too large to keep for Re-run; call the tool again from the Run Tool panel.`;
+      }
+      const entry = new RecordedEntry(this.nextSeq++, server, method, kind, kind === 'request' ? record.id ?? raw.id : undefined,
+        record.direction, at, stored, rerun, rerunUnavailable);
+      if (kind === 'request' && record.round !== undefined && record.round >= 2 && record.originId !== undefined) this.roundOf(entry, server.id, record.round, record.originId);
       this.push(entry);
       if (entry.kind === 'request' && entry.id !== undefined) this.pending.set(this.key(server.id, entry.direction, entry.id), entry);
       if (method === 'notifications/cancelled') this.cancel(server.id, record.direction, raw.params, at);
-      this.onDidChangeEmitter.fire();
       return entry;
     }
     // A response travels the other way from its request.
@@ -331,8 +372,7 @@ export class ActivityLog {
     const entry = this.pending.get(key);
     if (!entry) return undefined;
     this.pending.delete(key);
-    const { size, stored } = this.store(record.message, server.secrets);
-    entry.respond(stored, size);
+    entry.respond(this.store(record.message, server.secrets));
     if (record.inputRequired) {
       entry.inputRequired = true;
       if (entry.round === undefined) entry.round = 1;
@@ -344,7 +384,6 @@ export class ActivityLog {
         ? { kind: 'error', code: record.errorCode ?? raw.error?.code, message: record.errorMessage ?? raw.error?.message ?? 'error' }
         : { kind: 'ok' };
     }
-    this.onDidChangeEmitter.fire();
     return entry;
   }
 
@@ -400,11 +439,11 @@ export class ActivityLog {
     }
   }
 
-  /** The round of a retried request and the entry of its first round, from the trace record. */
-  private roundOf(serverId: string, record: TraceRecord): Pick<ActivityEntry, 'round' | 'originSeq'> {
-    if (record.kind !== 'request' || record.round === undefined || record.round < 2 || record.originId === undefined) return {};
-    const origin = this.origins.get(this.key(serverId, record.direction, record.originId));
-    return { round: record.round, ...(origin ? { originSeq: origin.seq } : {}) };
+  /** Marks a retried request with its round and the entry of its first round. */
+  private roundOf(entry: RecordedEntry, serverId: string, round: number, originId: string | number): void {
+    entry.round = round;
+    const origin = this.origins.get(this.key(serverId, entry.direction, originId));
+    if (origin) entry.originSeq = origin.seq;
   }
 
   private oldestFirst(): ActivityEntry[] {
@@ -417,14 +456,16 @@ export class ActivityLog {
     return `${serverId}\u0000${direction}\u0000${typeof id}:${id}`;
   }
 
-  private store(message: unknown, secrets: ActivityServer['secrets']): { size: number; stored: StoredMessage } {
+  private store(message: unknown, secrets: ActivityServer['secrets']): StoredMessage {
     const serialized = jsonOf(message);
-    if (serialized === null) return { size: 0, stored: UNSERIALIZABLE };
+    if (serialized === null) return { value: UNSERIALIZABLE_VALUE, size: 0 };
     const json = serialized ?? 'null';
+    // Bytes are at most 3 per UTF-16 unit: only a message that may be large is counted here.
+    if (json.length * 3 <= MAX_STORED_BYTES) return { json };
     const size = Buffer.byteLength(json, 'utf8');
-    if (size <= MAX_STORED_BYTES) return { size, stored: { json } };
+    if (size <= MAX_STORED_BYTES) return { json, size };
     // Rare: the preview is redacted once, here, walking only as much of the message as it shows.
     const preview = redactedJsonPrefix(message, secretsNow(secrets), PREVIEW_CHARS);
-    return { size, stored: { value: { truncated: `message of ${formatBytes(size)}; the first ${PREVIEW_CHARS / 1024} KB of its JSON follow`, preview } } };
+    return { value: { truncated: `message of ${formatBytes(size)}; the first ${PREVIEW_CHARS / 1024} KB of its JSON follow`, preview }, size };
   }
 }

@@ -139,8 +139,10 @@ export class McpServerConnection {
       requestOptions: (method, options) => this.requestOptions(method, options),
       meta: (client) => this.meta(client),
       tools: async () => this.lists.cached('tools') ?? (this.advertises('tools') ? await this.list('tools') : []),
+      cachedTools: () => this.lists.cached('tools'),
       refreshTools: () => this.lists.refresh('tools'),
       client: () => this.client,
+      hasHeaders: () => this._definition.launch.type !== 'stdio',
       log,
     });
   }

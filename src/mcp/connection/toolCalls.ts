@@ -61,9 +61,13 @@ export interface ToolCallOwner {
   meta(client: Client): { _meta: Record<string, unknown> } | undefined;
   /** The server's tools: the cached list, fetched when there is none yet. */
   tools(): Promise<Tool[]>;
+  /** The cached list of tools, if there is one (no fetch). */
+  cachedTools(): readonly Tool[] | undefined;
   refreshTools(): Promise<unknown>;
   /** The running client, if any. */
   client(): Client | undefined;
+  /** Whether requests carry HTTP headers (Streamable HTTP), where `Mcp-Param-*` mirroring applies. */
+  hasHeaders(): boolean;
   readonly log: ServerLog;
 }
 
@@ -75,14 +79,25 @@ export class ToolCalls {
 
   constructor(private readonly owner: ToolCallOwner) {}
 
-  async call(name: string, args: Record<string, unknown> | undefined, options: ToolCallOptions = {}): Promise<CallToolResult> {
-    const listed = await this.listed(name);
+  call(name: string, args: Record<string, unknown> | undefined, options: ToolCallOptions = {}): Promise<CallToolResult> {
+    // With the list cached (the usual case), the call starts at once, without a turn of waiting.
+    const cached = this.owner.cachedTools();
+    if (cached) return this.callListed(name, args, options, toolNamed(cached, name));
+    return this.listed(name).then((listed) => this.callListed(name, args, options, listed));
+  }
+
+  private callListed(name: string, args: Record<string, unknown> | undefined, options: ToolCallOptions, listed: Tool | undefined): Promise<CallToolResult> {
     if (listed && offeredAsTask(listed) && this.available()) return this.callAsTask(name, args, options);
-    const call = (tool: Tool) => this.owner.request('tools/call', (c) =>
-      c.callTool({ name, arguments: args, ...this.owner.meta(c) }, { ...this.owner.requestOptions('tools/call', options), toolDefinition: tool }));
-    try {
-      return await call(forCall(name, listed));
-    } catch (error) {
+    const call = (tool: Tool | undefined) => this.owner.request('tools/call', (c) => {
+      const params = { name, arguments: args, ...this.owner.meta(c) };
+      const requestOptions = this.owner.requestOptions('tools/call', options);
+      // `client.callTool` mirrors headers only over HTTP on 2026-07-28; elsewhere all it would
+      // add is work per call (its output validation is off, see forCall): the plain request is
+      // the same call.
+      if (!this.owner.hasHeaders() || c.getProtocolEra() !== 'modern') return c.request({ method: 'tools/call', params }, requestOptions);
+      return c.callTool(params, { ...requestOptions, toolDefinition: forCall(name, tool) });
+    });
+    return call(listed).catch(async (error: unknown) => {
       if (error instanceof ProtocolError && error.code === MISSING_CLIENT_CAPABILITY_CODE && /tasks/.test(JSON.stringify(error.data ?? ''))) {
         throw new ServerError(
           `Tool "${name}" runs only as a task (MCP tasks extension), which MCP Workbench cannot follow on a 2026-07-28 server yet; set "protocolEra": "legacy" for this server if it also speaks 2025-11-25.`,
@@ -92,8 +107,8 @@ export class ToolCalls {
       // changed without a list_changed): fetch the list again and retry once, as the SDK does.
       if (!(error instanceof ProtocolError) || error.code !== HEADER_MISMATCH_ERROR_CODE) throw error;
       await this.owner.refreshTools().catch(() => undefined);
-      return call(forCall(name, await this.listed(name)));
-    }
+      return call(await this.listed(name));
+    });
   }
 
   /** Whether the running server can run tool calls as tasks for us (2025-11-25, tasks capability). */
@@ -154,7 +169,7 @@ export class ToolCalls {
   }
 
   private async listed(name: string): Promise<Tool | undefined> {
-    return (await this.owner.tools().catch(() => [] as Tool[])).find((tool) => tool.name === name);
+    return toolNamed(await this.owner.tools().catch(() => [] as Tool[]), name);
   }
 
   private track(raw: unknown, extra: Partial<ToolTask> = {}): ToolTask | undefined {
@@ -220,6 +235,20 @@ export class ToolCalls {
       throw error;
     }
   }
+}
+
+/** Each cached list's tools by name: a call finds its tool without walking 10k of them. */
+const toolsByName = new WeakMap<readonly Tool[], Map<string, Tool>>();
+
+function toolNamed(tools: readonly Tool[], name: string): Tool | undefined {
+  let byName = toolsByName.get(tools);
+  if (!byName) {
+    byName = new Map();
+    // The first of a name wins, as `find` did.
+    for (const tool of tools) if (!byName.has(tool.name)) byName.set(tool.name, tool);
+    toolsByName.set(tools, byName);
+  }
+  return byName.get(name);
 }
 
 /** A tool the server offers as a task runs as one when the server can (`available`). */

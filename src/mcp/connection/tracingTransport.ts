@@ -43,22 +43,29 @@ export class MessageTracer {
       const round = retryOf ? retryOf.round + 1 : 1;
       const originId = retryOf ? retryOf.originId : m.id;
       outgoing.set(m.id, { method: m.method, startedAt: Date.now(), target, round, originId });
-      record = { direction, kind: 'request', method: m.method, id: m.id, message, ...(retryOf ? { round, originId } : {}) };
+      record = { direction, kind: 'request', method: m.method, id: m.id, message };
+      if (retryOf) {
+        record.round = round;
+        record.originId = originId;
+      }
     } else if (m.method !== undefined) {
       record = { direction, kind: 'notification', method: m.method, message };
     } else {
       const pending = m.id !== undefined ? incoming.get(m.id) : undefined;
       if (m.id !== undefined) incoming.delete(m.id);
       const latencyMs = pending ? Date.now() - pending.startedAt : undefined;
-      const rounds = pending && pending.round > 1 ? { round: pending.round, originId: pending.originId } : {};
       if (pending && direction === 'receive' && m.result?.resultType === 'input_required') {
         this.awaiting.push({ method: pending.method, target: pending.target, round: pending.round, originId: pending.originId });
         if (this.awaiting.length > 50) this.awaiting.shift();
         record = { direction, kind: 'response', method: pending.method, id: m.id, latencyMs, message, inputRequired: true, round: pending.round, originId: pending.originId };
       } else {
         record = m.error
-          ? { direction, kind: 'error', method: pending?.method, id: m.id, latencyMs, errorCode: m.error.code, errorMessage: m.error.message, message, ...rounds }
-          : { direction, kind: 'response', method: pending?.method, id: m.id, latencyMs, message, ...rounds };
+          ? { direction, kind: 'error', method: pending?.method, id: m.id, latencyMs, errorCode: m.error.code, errorMessage: m.error.message, message }
+          : { direction, kind: 'response', method: pending?.method, id: m.id, latencyMs, message };
+        if (pending && pending.round > 1) {
+          record.round = pending.round;
+          record.originId = pending.originId;
+        }
       }
     }
     this.observe?.(record);
@@ -117,28 +124,29 @@ export function traceTransport<T extends Transport>(transport: T, observe: ((rec
   // handler saved and restored by the SDK never records a message twice.
   const wrappers = new WeakMap<MessageHandler, MessageHandler>();
   const originals = new WeakMap<MessageHandler, MessageHandler>();
-  let handler: MessageHandler | undefined;
+  /** The handler the SDK set, and its wrapper (what the transport calls, per message). */
+  let wrapper: MessageHandler | undefined;
+  const wrap = (inner: MessageHandler): MessageHandler => {
+    let wrapped = wrappers.get(inner);
+    if (!wrapped) {
+      wrapped = (message, extra) => {
+        tracer?.record('receive', message);
+        const m = message as { id?: string | number; method?: string };
+        if (m.id !== undefined && m.method === undefined) unanswered.delete(m.id);
+        inner(message, extra);
+      };
+      wrappers.set(inner, wrapped);
+      originals.set(wrapped, inner);
+    }
+    return wrapped;
+  };
   Object.defineProperty(transport, 'onmessage', {
     configurable: true,
     enumerable: true,
-    get: () => {
-      if (!handler) return undefined;
-      let wrapper = wrappers.get(handler);
-      if (!wrapper) {
-        const inner = handler;
-        wrapper = (message, extra) => {
-          tracer?.record('receive', message);
-          const m = message as { id?: string | number; method?: string };
-          if (m.id !== undefined && m.method === undefined) unanswered.delete(m.id);
-          inner(message, extra);
-        };
-        wrappers.set(inner, wrapper);
-        originals.set(wrapper, inner);
-      }
-      return wrapper;
-    },
+    get: () => wrapper,
     set: (value: MessageHandler | undefined) => {
-      handler = value ? (originals.get(value) ?? value) : undefined;
+      const handler = value ? (originals.get(value) ?? value) : undefined;
+      wrapper = handler ? wrap(handler) : undefined;
     },
   });
   return transport;

@@ -11,14 +11,24 @@ export type Event<T> = (listener: (e: T) => void) => Disposable;
 
 export class Emitter<T> implements Disposable {
   private listeners = new Set<(e: T) => void>();
+  /** The listeners as of the last change, so that firing (per message, for some) copies nothing. */
+  private snapshot: readonly ((e: T) => void)[] | undefined;
 
   readonly event: Event<T> = (listener) => {
     this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
+    this.snapshot = undefined;
+    return {
+      dispose: () => {
+        this.listeners.delete(listener);
+        this.snapshot = undefined;
+      },
+    };
   };
 
   fire(value: T): void {
-    for (const listener of [...this.listeners]) {
+    // A listener added or removed while firing does not change who hears this event.
+    const listeners = this.snapshot ??= [...this.listeners];
+    for (const listener of listeners) {
       try {
         listener(value);
       } catch (error) {
@@ -30,5 +40,6 @@ export class Emitter<T> implements Disposable {
 
   dispose(): void {
     this.listeners.clear();
+    this.snapshot = undefined;
   }
 }
