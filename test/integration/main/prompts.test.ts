@@ -224,6 +224,13 @@ suite('Prompts', function () {
     const greet = async () => {
       const result = await runPrompt({ serverId: c.definition.id, promptName: 'greet', arguments: { name: 'Ada', style: 'formal' }, prompter: scripted(() => undefined, []).prompter });
       assert.ok(result);
+      // The rendered preview (a webview) finishes opening after the command returns; a user reads
+      // it before choosing Run with Model. Waiting for it keeps a late preview from taking focus
+      // from the answer editor (seen once on 1.100.3 under load: activeTextEditor undefined).
+      await waitFor(() => {
+        const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+        return input instanceof vscode.TabInputWebview && /markdown\.preview/.test(input.viewType);
+      }, 'the prompt preview', 5000).catch(() => undefined);
       return result;
     };
     const header = () => `<!-- greet · fake-model (${new URL(fake.url).host}) -->\n\n`;
