@@ -123,6 +123,7 @@ async function runSuite(): Promise<void> {
     throw new Error(error);
   }
 
+  ignoreJsDebugNoise();
   // MCPWB_GREP runs only matching tests (e.g. `MCPWB_GREP='OAuth' npm run test:integration`).
   const mocha = new Mocha({ ui: 'tdd', timeout: 60_000, color: false, reporter: 'spec', ...(process.env.MCPWB_GREP ? { grep: process.env.MCPWB_GREP } : {}) });
   for (const file of files) mocha.addFile(file);
@@ -159,4 +160,31 @@ async function runSuite(): Promise<void> {
   if (failures > 0 || result.failed > 0) {
     throw new Error(`${Math.max(failures, result.failed)} integration test(s) failed in suite ${suite}`);
   }
+}
+
+/**
+ * VS Code 1.139's built-in JavaScript debugger (ms-vscode.js-debug) runs in this extension host
+ * and sometimes throws `RequestError: connect ECONNREFUSED` from its own HTTP client when a
+ * debuggee it was still probing has already exited (seen in 2 of 4 full runs, in the debug
+ * tests). Mocha's uncaught-exception handler would pin that on whichever of our tests runs at the
+ * moment. Such errors (their stack is entirely js-debug's) are logged and not counted; every
+ * other uncaught error still fails the test as before.
+ */
+function ignoreJsDebugNoise(): void {
+  const on = process.on.bind(process);
+  const isJsDebugOnly = (error: unknown): boolean => {
+    const stack = error instanceof Error ? error.stack ?? '' : '';
+    const frames = stack.split('\n').filter((line) => /^\s+at /.test(line) && !/node:(events|internal|_http|net)/.test(line));
+    return frames.length > 0 && frames.every((line) => line.includes('ms-vscode.js-debug'));
+  };
+  process.on = ((event: string, listener: (...args: unknown[]) => void) => {
+    if (event !== 'uncaughtException') return on(event as 'uncaughtException', listener as NodeJS.UncaughtExceptionListener);
+    return on('uncaughtException', (error, origin) => {
+      if (isJsDebugOnly(error)) {
+        console.warn(`[integration] ignored an error thrown inside VS Code's js-debug extension, not ours: ${(error as Error).message}`);
+        return;
+      }
+      listener(error, origin);
+    });
+  }) as typeof process.on;
 }
