@@ -11,7 +11,7 @@
 // Run with `npm run test:e2e` (test/launch/runInCodeServer.mjs --e2e documents the run()
 // contract). Screenshots: test-results/e2e/approval-*.png.
 
-import { clickUntilTab, expectAttribute } from './workbench.mjs';
+import { clickUntilTab, expectAttribute, frameWith } from './workbench.mjs';
 const FAKE_MODEL = 'vscode-lm:mcpwb-fake/mcpwb-fake-echo';
 
 export async function run({ page, step, screenshot }) {
@@ -231,23 +231,6 @@ async function waitForValue(read, expected, what, timeout = 5_000) {
 function sameJson(a, b) {
   const norm = (v) => (Array.isArray(v) ? v.map(norm) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, norm(v[k])])) : v);
   return JSON.stringify(norm(a)) === JSON.stringify(norm(b));
-}
-
-/**
- * The webview frame (the inner iframe#active-frame of a webview) that has an element matching
- * `selector`; polls, since webviews load (and the approval panel re-renders) asynchronously.
- */
-async function frameWith(page, selector, timeout = 20_000) {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    for (const frame of page.frames()) {
-      if (frame === page.mainFrame() || frame.isDetached()) continue;
-      const count = await frame.locator(selector).count().catch(() => 0);
-      if (count > 0) return frame;
-    }
-    if (Date.now() > deadline) throw new Error(`no webview shows ${selector} within ${timeout / 1000} s`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 async function waitForText(locator, ok, timeout = 15_000) {

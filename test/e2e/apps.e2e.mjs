@@ -9,23 +9,10 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { clickUntilTab, expectAttribute } from './workbench.mjs';
+import { clickUntilTab, expectAttribute, frameWith } from './workbench.mjs';
 
 const EXTENSION_ID = 'mcp-workbench.mcp-workbench';
 const FAKE_MODEL = 'vscode-lm:mcpwb-fake/mcpwb-fake-echo';
-
-/** The first webview frame that shows `selector` (the MCP Requests panel and Run Tool are both webviews). */
-async function frameWith(page, selector, timeout = 20_000) {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    for (const frame of page.frames()) {
-      if (frame === page.mainFrame() || frame.isDetached()) continue;
-      if ((await frame.locator(selector).count().catch(() => 0)) > 0) return frame;
-    }
-    if (Date.now() > deadline) throw new Error(`no webview shows ${selector} within ${timeout / 1000} s`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 /** A tiny origin the app may (or may not) fetch; counts the requests it got. */
 async function origin(name) {

@@ -11,21 +11,8 @@
 // ends with the same kind of result (`isError: true`, "failed after 1 steps", through tasks/result,
 // which the Inspector nests under the call); test/integration/main/inspector.test.ts runs `fail`.
 
-import { clickUntilTab, expectAttribute } from './workbench.mjs';
+import { clickUntilTab, expectAttribute, frameWith } from './workbench.mjs';
 const EXTENSION_ID = 'mcp-workbench.mcp-workbench';
-
-/** The first webview frame that shows `selector` (Run Tool and the Inspector are both webviews). */
-async function frameWith(page, selector, timeout = 20_000) {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    for (const frame of page.frames()) {
-      if (frame === page.mainFrame() || frame.isDetached()) continue;
-      if ((await frame.locator(selector).count().catch(() => 0)) > 0) return frame;
-    }
-    if (Date.now() > deadline) throw new Error(`no webview shows ${selector} within ${timeout / 1000} s`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 export async function run({ page, step, screenshot }) {
   // Markup in server data must stay text (the panel uses textContent only).

@@ -29,3 +29,19 @@ export async function expectAttribute(locator, name, value, timeout = 10_000) {
   }
   throw new Error(`expected ${name}="${value}" on ${locator}, last seen ${JSON.stringify(seen)}`);
 }
+
+/**
+ * The webview frame (the inner iframe of a webview: Run Tool, MCP Requests, the Inspector…) that
+ * has an element matching `selector`; polls, since webviews load and re-render asynchronously.
+ */
+export async function frameWith(page, selector, timeout = 20_000) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    for (const frame of page.frames()) {
+      if (frame === page.mainFrame() || frame.isDetached()) continue;
+      if ((await frame.locator(selector).count().catch(() => 0)) > 0) return frame;
+    }
+    if (Date.now() > deadline) throw new Error(`no webview shows ${selector} within ${timeout / 1000} s`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
