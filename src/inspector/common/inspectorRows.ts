@@ -5,29 +5,14 @@
  * of Node APIs: the webview filters with the same code (`filterRows`).
  */
 
+import type { ActivityEntry } from '../../activity/common/activityEntry';
+
 /**
- * One exchange as the Inspector reads it. The activity log's entries have this shape (their
- * `request`/`response` are redacting getters), and so do the records of an imported recording.
+ * One exchange as the Inspector reads it: an activity log entry (its `request`/`response` are
+ * redacting getters) without the re-run data, or a record of an imported recording. Type-only
+ * import: nothing of the log reaches the webview bundle.
  */
-export interface InspectorRecord {
-  readonly seq: number;
-  readonly serverId: string;
-  readonly serverLabel: string;
-  readonly method: string;
-  readonly kind: 'request' | 'notification';
-  readonly id?: string | number;
-  readonly direction: 'send' | 'receive';
-  readonly startedAt: number;
-  readonly endedAt?: number;
-  readonly status: { kind: 'pending' } | { kind: 'ok' } | { kind: 'error'; code?: number; message: string } | { kind: 'cancelled'; reason?: string };
-  readonly requestSize: number;
-  readonly responseSize?: number;
-  readonly round?: number;
-  readonly originSeq?: number;
-  readonly inputRequired?: boolean;
-  readonly request: unknown;
-  readonly response?: unknown;
-}
+export type InspectorRecord = Readonly<Omit<ActivityEntry, 'rerun' | 'rerunUnavailable'>>;
 
 /** How an exchange ended, as the Inspector colours it. `toolError` is a result with `isError: true`. */
 export type RowStatus = 'pending' | 'result' | 'rpcError' | 'toolError' | 'cancelled' | 'notification';
