@@ -16,7 +16,6 @@ import type { ServerRegistry } from '../mcp/serverRegistry';
 import { choosePromptAndArguments, NoPromptsError, promptChoices } from '../prompts/promptFlow';
 import type { PromptPrompter } from '../prompts/promptPrompter';
 import { approvalServerKey, type ApprovalScope, type ToolApprovals } from '../toolRunner/common/toolApprovals';
-import { confirmWithModal as confirmToolRun } from '../toolRunner/toolRunnerPanel';
 import { codeSpan, escapeMarkdown } from '../shared/common/untrustedText';
 
 /** Rounds of tool calls one request may take before the answer is cut off. */
@@ -343,11 +342,6 @@ async function collectTools(servers: McpServerConnection[]): Promise<ToolSource[
     description: tool.description,
     tool,
   })));
-}
-
-/** The default confirmation: Run Tool's own modal, with its "don't ask again" choices. */
-export function confirmWithModal(request: ToolConfirmation): Promise<boolean | ApprovalScope> {
-  return confirmToolRun(request.tool, request.serverLabel, request.input);
 }
 
 export { toolKey };

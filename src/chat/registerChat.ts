@@ -8,8 +8,8 @@ import type { ToolRef } from '../shared/common/commandArgs';
 import { quickInputPromptPrompter } from '../prompts/promptPrompter';
 import type { Workbench } from '../workbench';
 import { groupedByServer } from '../shared/serverGroupedItems';
-import { ToolRunnerPanel } from '../toolRunner/toolRunnerPanel';
-import { confirmWithModal, createChatHandler, type ChatDeps, type ResourceChoice } from './chatHandler';
+import { confirmWithModal, ToolRunnerPanel } from '../toolRunner/toolRunnerPanel';
+import { createChatHandler, type ChatDeps, type ResourceChoice } from './chatHandler';
 
 export const CHAT_PARTICIPANT_ID = 'mcpWorkbench.mcp';
 
@@ -27,7 +27,8 @@ export function registerChat(workbench: Workbench): vscode.Disposable[] {
     registry: workbench.registry,
     isToolDisabled: (server, tool) => settings.isDisabled(server, tool),
     maxTools: () => vscode.workspace.getConfiguration('mcpWorkbench').get<number>('chat.maxTools', 128),
-    confirm: confirmWithModal,
+    // Run Tool's own modal, with its "don't ask again" choices.
+    confirm: (request) => confirmWithModal(request.tool, request.serverLabel, request.input),
     // Run Tool's approvals (created by registerToolRunner), looked up at call time.
     approvals: {
       allows: (serverKey, toolName) => ToolRunnerPanel.approvals?.allows(serverKey, toolName) ?? false,
