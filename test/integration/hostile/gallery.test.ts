@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RegistryFixture } from '../../fixtures/registry/registryServer';
-import { activateApi, waitFor, writeText } from '../helpers';
+import { activateApi, recordNotifications, waitFor, writeText } from '../helpers';
 
 suite('A workspace cannot choose the registry servers are installed from', function () {
   this.timeout(60000);
@@ -18,6 +18,8 @@ suite('A workspace cannot choose the registry servers are installed from', funct
   const window = vscode.window as unknown as Record<string, unknown>;
   const original = vscode.window.showInformationMessage;
   const questions: string[] = [];
+  // Every other notification too, so a failure says what the user saw instead (a registry error, say).
+  let shown: ReturnType<typeof recordNotifications> | undefined;
 
   suiteSetup(async () => {
     await activateApi();
@@ -27,7 +29,12 @@ suite('A workspace cannot choose the registry servers are installed from', funct
     await cfg().update('registry.url', users.url, vscode.ConfigurationTarget.Global);
     const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(settingsFile()));
     await writeText(settingsFile(), text.replace('http://127.0.0.1:9/attacker-registry', attackers.url));
+    // The user's value reaches this extension host in its own time: on a loaded machine the
+    // command ran before it arrived and asked the default registry (seen in CI on 1.100.3). The
+    // workspace's value is never reported here (application scope), so only the file is awaited.
     await waitFor(async () => (new TextDecoder().decode(await vscode.workspace.fs.readFile(settingsFile()))).includes(attackers.url), 'the rewritten workspace settings');
+    await waitFor(() => cfg().inspect<string>('registry.url')?.globalValue === users.url, "the user's registry.url in this extension host");
+    shown = recordNotifications();
     // The user reads the confirmation and cancels it.
     window.showInformationMessage = async (message: string, options?: vscode.MessageOptions) => {
       if (options?.modal) questions.push(message);
@@ -37,6 +44,7 @@ suite('A workspace cannot choose the registry servers are installed from', funct
 
   suiteTeardown(async () => {
     window.showInformationMessage = original;
+    shown?.dispose();
     await cfg().update('registry.url', undefined, vscode.ConfigurationTarget.Global);
     await users?.close();
     await attackers?.close();
@@ -45,8 +53,9 @@ suite('A workspace cannot choose the registry servers are installed from', funct
   test("the gallery asks the user's registry, never the workspace's", async () => {
     console.log(`      registry.url: get=${JSON.stringify(cfg().get('registry.url'))} workspace=${JSON.stringify(cfg().inspect('registry.url')?.workspaceValue)}`);
     await vscode.commands.executeCommand('mcpWorkbench.browseServerRegistry', { name: 'io.github.example/weather' });
-    assert.deepEqual(questions, ['Install MCP server "Weather" from the MCP registry?']);
-    assert.deepEqual(users.requests, ['GET /v0.1/servers/io.github.example%2Fweather/versions/latest']);
-    assert.deepEqual(attackers.requests, []);
+    const seen = `notifications: ${JSON.stringify(shown?.messages)}; user's registry got ${JSON.stringify(users.requests)}; workspace's got ${JSON.stringify(attackers.requests)}`;
+    assert.deepEqual(attackers.requests, [], seen);
+    assert.deepEqual(users.requests, ['GET /v0.1/servers/io.github.example%2Fweather/versions/latest'], seen);
+    assert.deepEqual(questions, ['Install MCP server "Weather" from the MCP registry?'], seen);
   });
 });
