@@ -1,4 +1,5 @@
 /** Helpers shared by the integration suites, which run inside the real VS Code extension host. */
+import { isDeepStrictEqual } from 'node:util';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../src/api';
 import type { McpServerConnection } from '../../src/mcp/connection/serverConnection';
@@ -48,6 +49,17 @@ export function folderUri(name: string): vscode.Uri {
   const folder = vscode.workspace.workspaceFolders?.find((f) => f.name === name);
   if (!folder) throw new Error(`no workspace folder "${name}"`);
   return folder.uri;
+}
+
+/**
+ * Sets a user-level `mcpWorkbench.*` setting (undefined removes it) and waits until this
+ * extension host sees it: `update()` can resolve before the value reaches the remote extension
+ * host (a test then read the old value under load in CI on 1.100.3).
+ */
+export async function setUserSetting(key: string, value: unknown): Promise<void> {
+  const config = () => vscode.workspace.getConfiguration('mcpWorkbench');
+  await config().update(key, value, vscode.ConfigurationTarget.Global);
+  await waitFor(() => isDeepStrictEqual(config().inspect(key)?.globalValue, value), `mcpWorkbench.${key} = ${JSON.stringify(value)} at user level`);
 }
 
 export async function writeText(uri: vscode.Uri, text: string): Promise<void> {

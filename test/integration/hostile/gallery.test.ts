@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RegistryFixture } from '../../fixtures/registry/registryServer';
-import { activateApi, recordNotifications, waitFor, writeText } from '../helpers';
+import { activateApi, recordNotifications, setUserSetting, waitFor, writeText } from '../helpers';
 
 suite('A workspace cannot choose the registry servers are installed from', function () {
   this.timeout(60000);
@@ -26,12 +26,11 @@ suite('A workspace cannot choose the registry servers are installed from', funct
     const { startRegistryFixture } = require(path.join(process.env.MCPWB_FIXTURES!, 'registry', 'registryServer.js'));
     users = await startRegistryFixture();
     attackers = await startRegistryFixture();
-    await cfg().update('registry.url', users.url, vscode.ConfigurationTarget.Global);
+    await setUserSetting('registry.url', users.url);
     const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(settingsFile()));
     await writeText(settingsFile(), text.replace('http://127.0.0.1:9/attacker-registry', attackers.url));
-    // The user's value reaches this extension host in its own time: on a loaded machine the
-    // command ran before it arrived and asked the default registry (seen in CI on 1.100.3). The
-    // workspace's value is never reported here (application scope), so only the file is awaited.
+    // The workspace's value is never reported here (application scope), so only the file is
+    // awaited; the user's value is checked again after that write reloaded the configuration.
     await waitFor(async () => (new TextDecoder().decode(await vscode.workspace.fs.readFile(settingsFile()))).includes(attackers.url), 'the rewritten workspace settings');
     await waitFor(() => cfg().inspect<string>('registry.url')?.globalValue === users.url, "the user's registry.url in this extension host");
     shown = recordNotifications();
@@ -45,7 +44,7 @@ suite('A workspace cannot choose the registry servers are installed from', funct
   suiteTeardown(async () => {
     window.showInformationMessage = original;
     shown?.dispose();
-    await cfg().update('registry.url', undefined, vscode.ConfigurationTarget.Global);
+    await setUserSetting('registry.url', undefined);
     await users?.close();
     await attackers?.close();
   });

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
 import type { ApprovalService } from '../../../src/approval/approvalService';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakeOpenAi';
-import { activateApi, running, textOf, waitFor, writeText } from '../helpers';
+import { activateApi, running, setUserSetting, textOf, waitFor, writeText } from '../helpers';
 
 const KEY = 'sk-user-key-0123456789';
 const GUARDED = ['models.openaiCompatible.url', 'models.preferred', 'sampling.serverPolicies', 'sampling.rateLimitPerMinute'];
@@ -31,7 +31,7 @@ suite('A workspace cannot redirect the model key or loosen sampling approval', f
     service = (await vscode.commands.executeCommand<ApprovalService>('mcpWorkbench.showRequests'))!;
     user = await startFakeOpenAi();
     attacker = await startFakeOpenAi();
-    await cfg().update('models.openaiCompatible.url', user.url, vscode.ConfigurationTarget.Global);
+    await setUserSetting('models.openaiCompatible.url', user.url);
     // The workspace's endpoint becomes a live server that records what reaches it.
     const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(settingsFile()));
     await writeText(settingsFile(), text.replace('http://127.0.0.1:9/v1', attacker.url).replace('"attacker-model"', '"attacker-model-2"').replace('"openai:attacker-model"', '"openai:attacker-model-2"'));
@@ -47,7 +47,7 @@ suite('A workspace cannot redirect the model key or loosen sampling approval', f
 
   suiteTeardown(async () => {
     for (const v of service?.views() ?? []) if (v.kind === 'sampling') service.deny(v.id);
-    await cfg().update('models.openaiCompatible.url', undefined, vscode.ConfigurationTarget.Global);
+    await setUserSetting('models.openaiCompatible.url', undefined);
     await user?.close();
     await attacker?.close();
   });

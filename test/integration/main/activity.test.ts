@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
 import type { ActivityEntry, ActivityLog } from '../../../src/activity/common/activityLog';
 import type { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
-import { activateApi, running, waitFor } from '../helpers';
+import { activateApi, running, setUserSetting, waitFor } from '../helpers';
 
 suite('Activity', function () {
   this.timeout(60000);
@@ -66,7 +66,7 @@ suite('Activity', function () {
 
   test('the ring keeps at most mcpWorkbench.activity.maxEntries entries', async () => {
     const config = vscode.workspace.getConfiguration('mcpWorkbench');
-    await config.update('activity.maxEntries', 5, vscode.ConfigurationTarget.Global);
+    await setUserSetting('activity.maxEntries', 5);
     try {
       await waitFor(() => log.maxEntries === 5, 'the new bound');
       for (let i = 0; i < 8; i++) await c.callTool('echo', { text: `ring ${i}` });
@@ -75,7 +75,7 @@ suite('Activity', function () {
       assert.ok(newest.some((e) => e.rerun?.arguments?.text === 'ring 7'));
       assert.ok(!newest.some((e) => e.rerun?.arguments?.text === 'ring 0'));
     } finally {
-      await config.update('activity.maxEntries', undefined, vscode.ConfigurationTarget.Global);
+      await setUserSetting('activity.maxEntries', undefined);
     }
     await waitFor(() => log.maxEntries === 1000, 'the default bound again');
   });

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
 import { alive } from '../../shared/processAlive';
-import { activateApi, recordNotifications, waitFor } from '../helpers';
+import { activateApi, recordNotifications, setUserSetting, waitFor } from '../helpers';
 
 suite('Servers that crash', function () {
   this.timeout(90000);
@@ -30,13 +30,13 @@ suite('Servers that crash', function () {
 
   suiteTeardown(async () => {
     recorder?.dispose();
-    await cfg().update('servers', original, vscode.ConfigurationTarget.Global);
+    await setUserSetting('servers', original);
     await waitFor(() => !api.servers().some((s) => s.definition.name.startsWith('crash-')), 'the crashing servers to go');
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
   test('a server that crashes on every start is retried, then stays down, with two notifications', async () => {
-    await cfg().update('servers', { ...original, 'crash-start': fault({ FAULT_MODE: 'crash-on-start' }) }, vscode.ConfigurationTarget.Global);
+    await setUserSetting('servers', { ...original, 'crash-start': fault({ FAULT_MODE: 'crash-on-start' }) });
     const gaveUp = await waitFor(() => {
       const s = api.server('crash-start')?.state;
       return s?.kind === 'error' && s.message.includes('stays stopped') && s;
@@ -54,7 +54,7 @@ suite('Servers that crash', function () {
   test('what a crashed server started ends with it', async function () {
     if (process.platform === 'win32') this.skip();
     const pidFile = path.join(dir, 'child.pid');
-    await cfg().update('servers', { ...original, 'crash-children': fault({ FAULT_MODE: 'spawn-child-then-crash', FAULT_PID_FILE: pidFile, FAULT_DELAY_MS: '1000' }) }, vscode.ConfigurationTarget.Global);
+    await setUserSetting('servers', { ...original, 'crash-children': fault({ FAULT_MODE: 'spawn-child-then-crash', FAULT_PID_FILE: pidFile, FAULT_DELAY_MS: '1000' }) });
     const child = Number(await waitFor(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8'), 'the grandchild'));
     await waitFor(() => api.server('crash-children')?.state.kind === 'error', 'the crash');
     await waitFor(() => !alive(child), 'the grandchild of the crashed server to be gone', 5000);

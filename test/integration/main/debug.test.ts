@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
 import { McpDebugConfigurationProvider, McpDynamicConfigurationProvider, type DebugServers } from '../../../src/debug/debugConfigurationProvider';
 import type { HttpLaunch, StdioLaunch } from '../../../src/config/common/launchDefinition';
-import { activateApi, EXTENSION_ID, folderUri, pidOf, running, textOf, waitFor } from '../helpers';
+import { activateApi, EXTENSION_ID, folderUri, pidOf, running, setUserSetting, textOf, waitFor } from '../helpers';
 import { alive } from '../../shared/processAlive';
 
 const REPO = process.env.MCPWB_REPO ?? path.resolve(process.env.MCPWB_FIXTURES ?? '', '..', '..', '..');
@@ -235,7 +235,7 @@ suite('Debugging MCP servers (mcp debug type)', function () {
     const url = `http://127.0.0.1:${port}/mcp`;
     const settings = vscode.workspace.getConfiguration('mcpWorkbench');
     const original = settings.inspect<Record<string, unknown>>('servers')?.globalValue;
-    await settings.update('servers', { ...original, 'http-dev': { type: 'http', url } }, vscode.ConfigurationTarget.Global);
+    await setUserSetting('servers', { ...original, 'http-dev': { type: 'http', url } });
     let pid = 0;
     try {
       // Nothing listens at the url yet: the configured connection does not run.
@@ -254,7 +254,7 @@ suite('Debugging MCP servers (mcp debug type)', function () {
       await waitFor(() => allEnded(parent), 'every session of the debug run to end');
       assert.equal(api.server('http-dev'), c, 'the same configured connection');
     } finally {
-      await settings.update('servers', original, vscode.ConfigurationTarget.Global);
+      await setUserSetting('servers', original);
       await waitFor(() => !api.server('http-dev'), 'the temporary server to go away');
     }
   });

@@ -13,7 +13,7 @@ import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
 import { DISCOVERY_HOME_ENV, userDiscoveryFiles } from '../../../src/config/common/discoverySources';
 import type { ServerNode } from '../../../src/servers/serverTreeNodes';
-import { activateApi, folderUri, running, textOf, waitFor, writeText } from '../helpers';
+import { activateApi, folderUri, running, setUserSetting, textOf, waitFor, writeText } from '../helpers';
 
 suite('Discovery of other apps\' servers', function () {
   this.timeout(90000);
@@ -52,7 +52,7 @@ suite('Discovery of other apps\' servers', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await writeText(mcpJson, mcpJsonText);
     await vscode.workspace.fs.delete(cursorDir(), { recursive: true }).then(undefined, () => undefined);
-    await config().update('discovery.enabled', undefined, vscode.ConfigurationTarget.Global);
+    await setUserSetting('discovery.enabled', undefined);
     delete process.env[DISCOVERY_HOME_ENV];
     await waitFor(() => discovered().length === 0 && !api.server('desktop-stdio'), 'discovered servers to go away');
     fs.rmSync(home, { recursive: true, force: true });
@@ -65,7 +65,7 @@ suite('Discovery of other apps\' servers', function () {
   });
 
   test('Discovery on: a Claude Desktop server appears, runs from the home directory, marked with its source', async () => {
-    await config().update('discovery.enabled', true, vscode.ConfigurationTarget.Global);
+    await setUserSetting('discovery.enabled', true);
     const c = await running(api, 'desktop-stdio');
     if (c.state.kind !== 'running') throw new Error('not running');
     assert.equal(c.state.serverInfo.name, 'from-claude-desktop');

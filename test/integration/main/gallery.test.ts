@@ -16,7 +16,7 @@ import * as jsonc from 'jsonc-parser';
 import type { McpWorkbenchApi } from '../../../src/api';
 import type { HttpFixture } from '../../fixtures/servers/httpServer';
 import type { RegistryFixture } from '../../fixtures/registry/registryServer';
-import { activateApi, folderUri, recordNotifications, running, waitFor } from '../helpers';
+import { activateApi, folderUri, recordNotifications, running, setUserSetting, waitFor } from '../helpers';
 
 type Window = Record<string, unknown>;
 
@@ -45,8 +45,8 @@ suite('Server gallery: install from the MCP registry and from links', function (
     registry = await load('registry/registryServer.js').startRegistryFixture({ remoteUrls: { 'com.example/issues': mcp.url } });
     for (const key of ['registry.url', 'autoStart', 'servers', 'inputs']) before[key] = config().inspect(key)?.globalValue;
     // Installed servers are started by the test when it wants them (npx would try to download).
-    await config().update('autoStart', false, vscode.ConfigurationTarget.Global);
-    await config().update('registry.url', registry.url, vscode.ConfigurationTarget.Global);
+    await setUserSetting('autoStart', false);
+    await setUserSetting('registry.url', registry.url);
     const modal = (kind: string) => (message: string, ...rest: unknown[]) => {
       const options = rest[0] as vscode.MessageOptions | undefined;
       if (!options || typeof options !== 'object' || !options.modal) return (originals[kind] as (...a: unknown[]) => unknown).call(vscode.window, message, ...rest);
@@ -69,7 +69,7 @@ suite('Server gallery: install from the MCP registry and from links', function (
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     Object.assign(window, originals);
     notifications?.dispose();
-    for (const [key, value] of Object.entries(before)) await config().update(key, value, vscode.ConfigurationTarget.Global);
+    for (const [key, value] of Object.entries(before)) await setUserSetting(key, value);
     await vscode.workspace.fs.delete(configFile()).then(undefined, () => undefined);
     await registry?.close();
     await mcp?.close();
@@ -154,14 +154,14 @@ suite('Server gallery: install from the MCP registry and from links', function (
     await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(probe.address() as AddressInfo).port}`;
     await new Promise((r) => probe.close(r));
-    await config().update('registry.url', url, vscode.ConfigurationTarget.Global);
+    await setUserSetting('registry.url', url);
     try {
       const result = await vscode.commands.executeCommand('mcpWorkbench.browseServerRegistry', { name: 'io.github.example/weather' });
       assert.equal(result, undefined);
       const line = await waitFor(() => notifications.messages.find((m) => m.startsWith('Could not reach the MCP registry')), 'the error');
       assert.match(line, new RegExp(`^Could not reach the MCP registry at ${url.replace(/[.]/g, '\\.')}: connect ECONNREFUSED [0-9.:]+\\. Check your network or mcpWorkbench\\.registry\\.url\\.$`));
     } finally {
-      await config().update('registry.url', registry.url, vscode.ConfigurationTarget.Global);
+      await setUserSetting('registry.url', registry.url);
     }
   });
 });

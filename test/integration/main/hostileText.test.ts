@@ -10,7 +10,7 @@ import type { McpWorkbenchApi } from '../../../src/api';
 import type { ActivityLog } from '../../../src/activity/common/activityLog';
 import { createChatHandler } from '../../../src/chat/chatHandler';
 import type { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
-import { activateApi, NOTIFICATION_LINK, recordNotifications, running, waitFor } from '../helpers';
+import { activateApi, NOTIFICATION_LINK, recordNotifications, running, setUserSetting, waitFor } from '../helpers';
 
 const LINK = '[click](command:workbench.action.quit)';
 /** A markdown link whose brackets are not backslash-escaped. */
@@ -29,17 +29,17 @@ suite('Hostile server text', function () {
     api = await activateApi();
     recorder = recordNotifications();
     original = cfg().inspect<Record<string, unknown>>('servers')?.globalValue;
-    await cfg().update('servers', {
+    await setUserSetting('servers', {
       ...original,
       'hostile-text': fixture({ FIXTURE_HOSTILE_TEXT: LINK }),
       'hostile-start': fixture({ FIXTURE_FAIL_INITIALIZE: `${LINK} to fix it` }),
-    }, vscode.ConfigurationTarget.Global);
+    });
     hostile = await running(api, 'hostile-text');
   });
 
   suiteTeardown(async () => {
     recorder?.dispose();
-    await cfg().update('servers', original, vscode.ConfigurationTarget.Global);
+    await setUserSetting('servers', original);
     await waitFor(() => !api.servers().some((s) => s.definition.name.startsWith('hostile-')), 'the hostile servers to go');
   });
 

@@ -13,7 +13,7 @@ import * as vscode from 'vscode';
 import type { ApprovalService } from '../../../src/approval/approvalService';
 import type { SamplingView } from '../../../src/approval/common/approvalProtocol';
 import type { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
-import { activateApi, running, textOf, waitFor } from '../helpers';
+import { activateApi, running, setUserSetting, textOf, waitFor } from '../helpers';
 
 type Outcome = { ok: boolean; result?: { role: string; content: { type: string; text: string }; model: string; stopReason: string }; code?: number; message?: string };
 type FakeRequest = { messages: { role: string; text: string }[]; modelOptions: Record<string, unknown>; parts: number; cancelled: boolean };
@@ -45,7 +45,7 @@ suite('Models: vscode.lm backend with the fake model provider', function () {
   });
 
   suiteTeardown(async () => {
-    await cfg().update('sampling.serverPolicies', undefined, vscode.ConfigurationTarget.Global);
+    await setUserSetting('sampling.serverPolicies', undefined);
     for (const v of service?.views() ?? []) if (v.kind === 'sampling') service.deny(v.id);
   });
 

@@ -11,7 +11,7 @@ import type { ArgumentRequest, PromptChoice, PromptPrompter } from '../../../src
 import type { PromptModelService, RunPromptResult, RunWithModelResult } from '../../../src/prompts/registerPrompts';
 import type { ManualAnswer } from '../../../src/models/common/manualBackend';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakeOpenAi';
-import { activateApi, running, textOf, waitFor } from '../helpers';
+import { activateApi, running, setUserSetting, textOf, waitFor } from '../helpers';
 
 /** Scripted answers: `pick` chooses from the prompt list; `answers` answer the argument steps in order. */
 function scripted(pick: (choices: PromptChoice[]) => PromptChoice | undefined, answers: ((r: ArgumentRequest) => Promise<string | undefined | 'back'> | string | undefined | 'back')[]) {
@@ -212,12 +212,12 @@ suite('Prompts', function () {
     suiteSetup(async () => {
       fake = await startFakeOpenAi();
       saved = keys.map((k) => cfg().inspect(k)?.globalValue);
-      await cfg().update('models.openaiCompatible.url', fake.url, vscode.ConfigurationTarget.Global);
-      await cfg().update('models.openaiCompatible.model', 'fake-model', vscode.ConfigurationTarget.Global);
+      await setUserSetting('models.openaiCompatible.url', fake.url);
+      await setUserSetting('models.openaiCompatible.model', 'fake-model');
     });
 
     suiteTeardown(async () => {
-      for (const [i, k] of keys.entries()) await cfg().update(k, saved[i], vscode.ConfigurationTarget.Global);
+      for (const [i, k] of keys.entries()) await setUserSetting(k, saved[i]);
       await fake?.close();
     });
 

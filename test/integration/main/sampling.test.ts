@@ -12,7 +12,7 @@ import type { ApprovalService } from '../../../src/approval/approvalService';
 import type { SamplingView } from '../../../src/approval/common/approvalProtocol';
 import type { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
 import { echoScript, startFakeOpenAi, type FakeOpenAi } from '../fakeOpenAi';
-import { activateApi, running, textOf, waitFor } from '../helpers';
+import { activateApi, running, setUserSetting, textOf, waitFor } from '../helpers';
 
 type Outcome = { ok: boolean; result?: { content: { text: string }; model: string; stopReason: string }; code?: number; message?: string };
 
@@ -40,11 +40,11 @@ suite('Sampling', function () {
 
   suiteTeardown(async () => {
     await fake?.close();
-    await cfg().update('models.openaiCompatible.url', undefined, vscode.ConfigurationTarget.Global);
-    await cfg().update('models.openaiCompatible.model', undefined, vscode.ConfigurationTarget.Global);
-    await cfg().update('sampling.serverPolicies', undefined, vscode.ConfigurationTarget.Global);
-    await cfg().update('approval.timeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
-    await cfg().update('sampling.rateLimitPerMinute', undefined, vscode.ConfigurationTarget.Global);
+    await setUserSetting('models.openaiCompatible.url', undefined);
+    await setUserSetting('models.openaiCompatible.model', undefined);
+    await setUserSetting('sampling.serverPolicies', undefined);
+    await setUserSetting('approval.timeoutSeconds', undefined);
+    await setUserSetting('sampling.rateLimitPerMinute', undefined);
   });
 
   setup(() => service.resetSession());
@@ -95,8 +95,8 @@ suite('Sampling', function () {
   });
 
   test('OpenAI-compatible backend: hints pre-select it; edited prompt is sent; edited reply approved; stopReason and model truthful', async () => {
-    await cfg().update('models.openaiCompatible.url', fakeUrl, vscode.ConfigurationTarget.Global);
-    await cfg().update('models.openaiCompatible.model', 'fake-model', vscode.ConfigurationTarget.Global);
+    await setUserSetting('models.openaiCompatible.url', fakeUrl);
+    await setUserSetting('models.openaiCompatible.model', 'fake-model');
     const result = call('sample', { prompt: 'original prompt', hints: ['fake-model'], maxTokens: 7 });
     const view = await sampling();
     assert.equal(view.draft.modelId, 'openai:fake-model');
@@ -117,8 +117,8 @@ suite('Sampling', function () {
   });
 
   test('tools: the fake endpoint calls the offered tool, the user reviews and approves; the server gets tool_use and stopReason toolUse; the tool_result round gets text', async () => {
-    await cfg().update('models.openaiCompatible.url', fakeUrl, vscode.ConfigurationTarget.Global);
-    await cfg().update('models.openaiCompatible.model', 'fake-model', vscode.ConfigurationTarget.Global);
+    await setUserSetting('models.openaiCompatible.url', fakeUrl);
+    await setUserSetting('models.openaiCompatible.model', 'fake-model');
     fake.script = (answer) => {
       const last = answer.body.messages[answer.body.messages.length - 1];
       if (answer.body.tools?.length && last.role !== 'tool') {
@@ -178,7 +178,7 @@ suite('Sampling', function () {
   });
 
   test('tools: a model whose backend cannot call tools gets a JSON-RPC error naming why', async () => {
-    await cfg().update('models.preferred', 'vscode-lm:mcpwb-fake/mcpwb-fake-echo', vscode.ConfigurationTarget.Global);
+    await setUserSetting('models.preferred', 'vscode-lm:mcpwb-fake/mcpwb-fake-echo');
     await service.setPolicy('fixture-stdio', 'always');
     try {
       const outcome = await call('sampleWithTools', { prompt: 'weather?' });
@@ -188,13 +188,13 @@ suite('Sampling', function () {
       assert.equal(service.pendingCount, 0);
     } finally {
       await service.setPolicy('fixture-stdio', 'ask');
-      await cfg().update('models.preferred', undefined, vscode.ConfigurationTarget.Global);
+      await setUserSetting('models.preferred', undefined);
     }
   });
 
   test('policy "always" answers without asking; "never" rejects at once', async () => {
-    await cfg().update('models.openaiCompatible.url', fakeUrl, vscode.ConfigurationTarget.Global);
-    await cfg().update('models.openaiCompatible.model', 'fake-model', vscode.ConfigurationTarget.Global);
+    await setUserSetting('models.openaiCompatible.url', fakeUrl);
+    await setUserSetting('models.openaiCompatible.model', 'fake-model');
     await service.setPolicy('fixture-stdio', 'always');
     const outcome = await call('sample', { prompt: 'auto', hints: ['fake-model'] });
     assert.equal(outcome.ok, true);
@@ -209,7 +209,7 @@ suite('Sampling', function () {
   });
 
   test('several concurrent requests queue up; the rate limit rejects beyond it with a clear error', async () => {
-    await cfg().update('sampling.rateLimitPerMinute', 3, vscode.ConfigurationTarget.Global);
+    await setUserSetting('sampling.rateLimitPerMinute', 3);
     const result = call('sampleMany', { prompt: 'many', count: 5 }) as unknown as Promise<Outcome[]>;
     await waitFor(() => service.pendingCount === 3, '3 queued requests');
     for (const v of service.views()) service.deny(v.id);
@@ -217,15 +217,15 @@ suite('Sampling', function () {
     assert.equal(outcomes.length, 5);
     assert.equal(outcomes.filter((o) => /rate limit/.test(String(o.message))).length, 2);
     assert.match(String(outcomes.find((o) => /rate limit/.test(String(o.message)))?.message), /mcpWorkbench\.sampling\.rateLimitPerMinute/);
-    await cfg().update('sampling.rateLimitPerMinute', undefined, vscode.ConfigurationTarget.Global);
+    await setUserSetting('sampling.rateLimitPerMinute', undefined);
   });
 
   test('a request nobody answers times out cleanly', async () => {
-    await cfg().update('approval.timeoutSeconds', 1, vscode.ConfigurationTarget.Global);
+    await setUserSetting('approval.timeoutSeconds', 1);
     const outcome = await call('sample', { prompt: 'wait' });
     assert.equal(outcome.ok, false);
     assert.match(String(outcome.message), /not answered within 1 s/);
     assert.equal(service.pendingCount, 0);
-    await cfg().update('approval.timeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
+    await setUserSetting('approval.timeoutSeconds', undefined);
   });
 });

@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
-import { activateApi, folderUri, pidOf, running, textOf, waitFor, writeText } from '../helpers';
+import { activateApi, folderUri, pidOf, running, setUserSetting, textOf, waitFor, writeText } from '../helpers';
 
 suite('MCP servers in a real workspace', function () {
   this.timeout(60000);
@@ -138,11 +138,11 @@ suite('MCP servers in a real workspace', function () {
     const c = await running(api, 'fixture-stdio');
     assert.equal(textOf(await c.callTool('logLevel', {})), 'info');
     const config = vscode.workspace.getConfiguration('mcpWorkbench');
-    await config.update('serverLogLevel', 'debug', vscode.ConfigurationTarget.Global);
+    await setUserSetting('serverLogLevel', 'debug');
     try {
       await waitFor(async () => textOf(await c.callTool('logLevel', {})) === 'debug', 'logging/setLevel debug');
     } finally {
-      await config.update('serverLogLevel', undefined, vscode.ConfigurationTarget.Global);
+      await setUserSetting('serverLogLevel', undefined);
     }
   });
 

@@ -4,7 +4,7 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { activateApi, running, waitFor, writeText } from '../helpers';
+import { activateApi, running, setUserSetting, waitFor, writeText } from '../helpers';
 
 suite('Discovery in an untrusted workspace', function () {
   this.timeout(60000);
@@ -12,7 +12,7 @@ suite('Discovery in an untrusted workspace', function () {
 
   suiteTeardown(async () => {
     await vscode.workspace.fs.delete(cursorDir(), { recursive: true }).then(undefined, () => undefined);
-    await vscode.workspace.getConfiguration('mcpWorkbench').update('discovery.enabled', undefined, vscode.ConfigurationTarget.Global);
+    await setUserSetting('discovery.enabled', undefined);
   });
 
   test('Discovery: servers of .cursor/mcp.json stay stopped with the reason; user servers still run', async () => {
@@ -20,7 +20,7 @@ suite('Discovery in an untrusted workspace', function () {
     await writeText(vscode.Uri.joinPath(cursorDir(), 'mcp.json'), JSON.stringify({
       mcpServers: { 'cursor-untrusted': { command: 'node', args: ['${env:MCPWB_FIXTURES}/servers/stdioServer.js'] } },
     }));
-    await vscode.workspace.getConfiguration('mcpWorkbench').update('discovery.enabled', true, vscode.ConfigurationTarget.Global);
+    await setUserSetting('discovery.enabled', true);
     const c = await waitFor(() => api.server('cursor-untrusted'), 'the Cursor workspace server to be listed');
     assert.equal(c.definition.source.label, 'Cursor (workspace)');
     await new Promise((r) => setTimeout(r, 500));

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RegistryFixture } from '../../fixtures/registry/registryServer';
-import { activateApi } from '../helpers';
+import { activateApi, setUserSetting } from '../helpers';
 
 suite('Server gallery in an untrusted workspace', function () {
   this.timeout(60000);
@@ -19,7 +19,7 @@ suite('Server gallery in an untrusted workspace', function () {
     await activateApi();
     const { startRegistryFixture } = require(path.join(process.env.MCPWB_FIXTURES!, 'registry', 'registryServer.js'));
     registry = await startRegistryFixture();
-    await vscode.workspace.getConfiguration('mcpWorkbench').update('registry.url', registry.url, vscode.ConfigurationTarget.Global);
+    await setUserSetting('registry.url', registry.url);
     window.showInformationMessage = async (message: string, options?: vscode.MessageOptions, ...buttons: string[]) => {
       if (options?.modal) modals.push({ message, detail: options.detail, buttons });
       return undefined;
@@ -28,7 +28,7 @@ suite('Server gallery in an untrusted workspace', function () {
 
   suiteTeardown(async () => {
     window.showInformationMessage = original;
-    await vscode.workspace.getConfiguration('mcpWorkbench').update('registry.url', undefined, vscode.ConfigurationTarget.Global);
+    await setUserSetting('registry.url', undefined);
     await registry?.close();
   });
 
