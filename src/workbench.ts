@@ -16,7 +16,7 @@ import { Emitter } from './shared/common/emitter';
 import { formatTrace, type TraceLevel, type TraceRecord } from './mcp/trace';
 import { ChatToolSettings } from './chat/chatToolSettings';
 import { BuiltinHost } from './coexistence/builtinHost';
-import { ConfigSources } from './config/configSources';
+import { ConfigSources, profileMcpJson } from './config/configSources';
 import { InputStore } from './config/inputStore';
 import { mergePaths, readLoginShellPath } from './mcp/process/commandResolution';
 import type { ClientFeatures, ConnectionAuthHost, ConnectionHost } from './mcp/connection/connectionTypes';
@@ -35,7 +35,7 @@ export class Workbench implements vscode.Disposable {
   /** Secrets learnt at run time (OAuth tokens and client secrets, see src/auth), hidden like config secrets. */
   private readonly runtimeSecrets = new Set<string>();
   readonly outputs = new ServerOutputs((def) => this.secretsOf(def));
-  readonly sources = new ConfigSources();
+  readonly sources: ConfigSources;
   readonly inputs: InputStore;
   /** Tools kept out of chat per workspace: the chat participant and the tree both read it. */
   readonly chatTools: ChatToolSettings;
@@ -69,6 +69,7 @@ export class Workbench implements vscode.Disposable {
   }
 
   constructor(readonly context: vscode.ExtensionContext) {
+    this.sources = new ConfigSources(profileMcpJson(context.globalStorageUri));
     this.inputs = new InputStore(context.secrets, context.workspaceState);
     this.chatTools = new ChatToolSettings(context.workspaceState);
     this.builtinHost = new BuiltinHost(context.workspaceState);

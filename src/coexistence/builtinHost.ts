@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { ServerDefinition } from '../config/common/launchDefinition';
 import { Emitter } from '../shared/common/emitter';
-import { builtinHostActive, heldBackReason, parseRunner, type BuiltinHostSettings, type WorkspaceServersRunner } from './common/builtinHost';
+import { builtinHostActive, heldBackReason, parseRunner, readsProfileMcpJson, type BuiltinHostSettings, type WorkspaceServersRunner } from './common/builtinHost';
 
 const RUNNER_KEY = 'mcpWorkbench.coexistence.runner';
 const ASKED_KEY = 'mcpWorkbench.coexistence.asked';
@@ -60,7 +60,7 @@ export class BuiltinHost implements vscode.Disposable {
 
   /** Why we do not start this server on our own (VS Code runs it), or undefined. */
   heldBackReason(def: ServerDefinition): string | undefined {
-    return heldBackReason(def.source, this._active, this.runner);
+    return heldBackReason(def.source, this._active, this.runner, readsProfileMcpJson(vscode.version));
   }
 
   dispose(): void {

@@ -9,8 +9,8 @@ import type { IndentPreference } from './common/configEdit';
 import type { ConfigDocument } from './common/definitionBuilder';
 import { userLevelValue } from '../shared/common/userSettings';
 import {
-  adaptDiscoveredText, CURSOR_WORKSPACE_FILE, DISCOVERY_SETTING, DISCOVERY_SOURCES, discoveryEnvironment, userDiscoveryFiles,
-  type DiscoveryFile,
+  adaptDiscoveredText, CURSOR_WORKSPACE_FILE, DISCOVERY_SETTING, DISCOVERY_SOURCES, discoveryEnvironment, PROFILE_MCP_LABEL, profileMcpJsonPath,
+  userDiscoveryFiles, type DiscoveryFile,
 } from './common/discoverySources';
 import { parseConfigText, parseInputsValue, parseServerMapValue, positionAt, type ConfigFormat, type ConfigProblem } from './common/serverConfig';
 
@@ -23,6 +23,12 @@ export const WORKSPACE_CONFIG_FILES: ReadonlyArray<{ path: string; format: Confi
 export const SERVERS_SETTING = 'mcpWorkbench.servers';
 /** The inputs (`${input:…}` definitions) of the servers in SERVERS_SETTING. */
 export const INPUTS_SETTING = 'mcpWorkbench.inputs';
+
+/** The user profile's `mcp.json` (VS Code's own user-level MCP servers), found from the extension's global storage. */
+export function profileMcpJson(globalStorageUri: vscode.Uri): vscode.Uri | undefined {
+  const path = profileMcpJsonPath(globalStorageUri.path);
+  return path ? globalStorageUri.with({ path }) : undefined;
+}
 
 export class ConfigSources implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
@@ -42,7 +48,11 @@ export class ConfigSources implements vscode.Disposable {
    */
   coveredByLanguageServer: ((doc: vscode.TextDocument) => boolean) | undefined;
 
-  constructor() {
+  /**
+   * @param profileFile the user profile's `mcp.json`: its servers show with the others (VS Code's
+   * own host runs them too; src/coexistence decides whether we start them on our own).
+   */
+  constructor(private readonly profileFile?: vscode.Uri) {
     this.disposables.push(this.diagnostics, this.onDidChangeEmitter);
     this.disposables.push(vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(SERVERS_SETTING) || e.affectsConfiguration(INPUTS_SETTING)) this.changed();
@@ -58,7 +68,7 @@ export class ConfigSources implements vscode.Disposable {
     }));
     // Saves are seen directly too: file watching can lag or be unavailable on remote file systems.
     this.disposables.push(vscode.workspace.onDidSaveTextDocument((doc) => {
-      if (this.isConfigFile(doc.uri) || (this.discoveryEnabled() && this.discoveryFiles().some((f) => f.uri.toString() === doc.uri.toString()))) this.changed();
+      if (this.isConfigFile(doc.uri) || doc.uri.toString() === this.profileFile?.toString() || (this.discoveryEnabled() && this.discoveryFiles().some((f) => f.uri.toString() === doc.uri.toString()))) this.changed();
     }));
     this.disposables.push(
       vscode.workspace.onDidOpenTextDocument(() => this.publishDiagnostics()),
@@ -66,6 +76,7 @@ export class ConfigSources implements vscode.Disposable {
     );
     this.watchFolders();
     this.watchDiscovered();
+    if (profileFile) this.disposables.push(...watchFile(profileFile, () => this.changed()));
   }
 
   /** Whether servers from other apps' config files are shown (`mcpWorkbench.discovery.enabled`). */
@@ -134,6 +145,8 @@ export class ConfigSources implements vscode.Disposable {
         });
       }
     }
+    const profile = await this.loadProfile();
+    if (profile) docs.push(profile);
     if (this.discoveryEnabled()) docs.push(...await this.loadDiscovered());
     this.publishDiagnostics();
     // The setting is application-scoped (see package.json): workspaces cannot define commands through it.
@@ -146,6 +159,26 @@ export class ConfigSources implements vscode.Disposable {
       parsed: { format: 'vscode', servers: fromSetting.servers, inputs: inputs.inputs, problems: [...fromSetting.problems, ...inputs.problems] },
     });
     return docs;
+  }
+
+  /** The user profile's `mcp.json`, in VS Code's format; its servers run from the home directory. */
+  private async loadProfile(): Promise<ConfigDocument | undefined> {
+    const uri = this.profileFile;
+    if (!uri) return undefined;
+    let text: string;
+    try {
+      text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    } catch {
+      return undefined; // not there: no user-level MCP servers in VS Code, or a VS Code before 1.102
+    }
+    const parsed = parseConfigText(text, 'vscode');
+    this.lastDiagnostics.set(uri.toString(), { uri, diagnostics: parsed.problems.map((p) => toDiagnostic(text, p)) });
+    return {
+      source: { scope: 'user', label: PROFILE_MCP_LABEL, file: uri.fsPath, vscodeProfile: true },
+      parsed,
+      text,
+      cwd: os.homedir(),
+    };
   }
 
   private async loadDiscovered(): Promise<ConfigDocument[]> {
@@ -199,14 +232,7 @@ export class ConfigSources implements vscode.Disposable {
     this.discoveryWatchers.forEach((d) => d.dispose());
     this.discoveryWatchers = [];
     if (!this.discoveryEnabled()) return;
-    for (const file of this.discoveryFiles()) {
-      const dir = vscode.Uri.joinPath(file.uri, '..');
-      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(dir, file.uri.path.split('/').pop()!));
-      watcher.onDidChange(() => this.changed());
-      watcher.onDidCreate(() => this.changed());
-      watcher.onDidDelete(() => this.changed());
-      this.discoveryWatchers.push(watcher);
-    }
+    for (const file of this.discoveryFiles()) this.discoveryWatchers.push(...watchFile(file.uri, () => this.changed()));
   }
 
   private changed(): void {
@@ -220,6 +246,12 @@ export class ConfigSources implements vscode.Disposable {
     this.discoveryWatchers.forEach((d) => d.dispose());
     this.disposables.forEach((d) => d.dispose());
   }
+}
+
+/** Watches one file outside the workspace (its folder, non-recursively). */
+function watchFile(uri: vscode.Uri, changed: () => void): vscode.Disposable[] {
+  const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.joinPath(uri, '..'), uri.path.split('/').pop()!));
+  return [watcher, watcher.onDidChange(changed), watcher.onDidCreate(changed), watcher.onDidDelete(changed)];
 }
 
 function toDiagnostic(text: string, problem: ConfigProblem): vscode.Diagnostic {

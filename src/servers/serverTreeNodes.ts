@@ -44,11 +44,13 @@ export class ServerNode {
     // Redacted before anything is derived from it.
     const state = redactState(this.connection.state, definition.secrets);
     const transport = definition.launch.type;
-    // Servers of other apps' configs say so, and get the "Import into .vscode/mcp.json" action.
+    // Servers of other apps' configs say so, and get the "Import into .vscode/mcp.json" action;
+    // those of VS Code's own user mcp.json say where they come from too.
     const discovered = definition.source.discovered !== undefined;
+    const fromElsewhere = discovered || definition.source.vscodeProfile === true;
     const text = serverItemText(definition.label, (state.kind === 'running'
       ? `${state.transport} · ${state.protocolVersion}${state.serverInfo.version ? ` · v${state.serverInfo.version}` : ''}`
-      : `${transport} · ${stateSummary(state, stateWords())}`) + (discovered ? ` · ${vscode.l10n.t('from {0}', definition.source.label)}` : ''));
+      : `${transport} · ${stateSummary(state, stateWords())}`) + (fromElsewhere ? ` · ${vscode.l10n.t('from {0}', definition.source.label)}` : ''));
     const item = new vscode.TreeItem(text.label, state.kind === 'running' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = `server:${definition.id}`;
     item.description = text.description;

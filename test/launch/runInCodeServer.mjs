@@ -67,7 +67,7 @@
 // VS Code's own MCP support at its defaults (see baseSettings()).
 //
 // The VS Code server and the extension host it spawns get MCPWB_SUITE,
-// MCPWB_RESULT_FILE, MCPWB_OUTPUT_FILE, MCPWB_REPO, MCPWB_FIXTURES, MCPWB_WORKSPACE
+// MCPWB_RESULT_FILE, MCPWB_OUTPUT_FILE, MCPWB_REPO, MCPWB_FIXTURES, MCPWB_WORKSPACE, MCPWB_USER_PROFILE_DIR
 // (the temp copy of the workspace folder) and MCPWB_VSCODE_VERSION in their env. The suite's result comes from
 // MCPWB_RESULT_FILE, not from the extension host's exit code: in this browser-based
 // VS Code the extension host exits with 0 even when run() rejects.
@@ -527,6 +527,8 @@ function sandboxEnv(dirs) {
     MCPWB_REPO: REPO,
     MCPWB_FIXTURES: path.join(REPO, 'out', 'test', 'fixtures'),
     MCPWB_WORKSPACE: dirs.workspace,
+    // The user profile folder, where VS Code 1.102+ keeps the user's mcp.json.
+    MCPWB_USER_PROFILE_DIR: path.join(dirs.userData, 'User'),
   };
 }
 

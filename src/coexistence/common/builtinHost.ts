@@ -18,6 +18,14 @@ export interface BuiltinHostSettings {
 /** VS Code ships MCP from 1.99 on; 1.101 replaced `chat.mcp.enabled` by `chat.mcp.access`. */
 const FIRST_WITH_MCP = [1, 99];
 const FIRST_WITH_ACCESS = [1, 101];
+/** 1.102 moved the user's MCP servers from the `mcp` setting into the profile's `mcp.json`. */
+const FIRST_WITH_PROFILE_MCP_JSON = [1, 102];
+
+/** Whether this VS Code reads the user profile's `mcp.json` (before 1.102 the file means nothing to it). */
+export function readsProfileMcpJson(version: string): boolean {
+  const parsed = parseVersion(version);
+  return parsed !== undefined && compare(parsed, FIRST_WITH_PROFILE_MCP_JSON) >= 0;
+}
 
 /**
  * Whether VS Code's own MCP host may start the servers of `.vscode/mcp.json` and `.mcp.json`
@@ -52,10 +60,14 @@ export const RUN_BY_VSCODE_REASON = "run by VS Code's own MCP support";
 /**
  * Why we do not start a server on our own, or undefined when we do: while VS Code's host is
  * active, servers of the shared files are left to it unless the user chose that we run them
- * (the default while unanswered: nothing starts twice). The user's Start still starts it.
+ * (the default while unanswered: nothing starts twice), and the servers of the user profile's
+ * `mcp.json` are always left to it (they are VS Code's own config; the choice is about the
+ * workspace's; `readsProfile`: VS Code 1.102+). The user's Start still starts it.
  */
-export function heldBackReason(source: ServerSource, builtinActive: boolean, runner: WorkspaceServersRunner | undefined): string | undefined {
-  if (!builtinActive || !isSharedSource(source)) return undefined;
+export function heldBackReason(source: ServerSource, builtinActive: boolean, runner: WorkspaceServersRunner | undefined, readsProfile = true): string | undefined {
+  if (!builtinActive) return undefined;
+  if (source.vscodeProfile) return readsProfile ? RUN_BY_VSCODE_REASON : undefined;
+  if (!isSharedSource(source)) return undefined;
   return (runner ?? 'vscode') === 'vscode' ? RUN_BY_VSCODE_REASON : undefined;
 }
 

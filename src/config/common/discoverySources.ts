@@ -76,6 +76,22 @@ export function userDiscoveryFiles(env: DiscoveryEnvironment): DiscoveryFile[] {
   ];
 }
 
+/** How the tree, tooltips and messages name the user profile's `mcp.json`. */
+export const PROFILE_MCP_LABEL = 'VS Code user mcp.json';
+
+/**
+ * The path of the user profile's `mcp.json` (where VS Code 1.102+ keeps the user's MCP servers),
+ * from the path of an extension's global storage: `<profile>/globalStorage/<extension id>`, with
+ * `<profile>` the `User` folder or `User/profiles/<id>` (VS Code's `IUserDataProfile.location`,
+ * whose `mcpResource` is `<profile>/mcp.json`). Undefined for any other layout. Posix paths
+ * (URI paths), as `Uri.path` gives them.
+ */
+export function profileMcpJsonPath(globalStoragePath: string): string | undefined {
+  const parts = globalStoragePath.replace(/\/+$/, '').split('/');
+  if (parts.length < 3 || parts[parts.length - 2] !== 'globalStorage') return undefined;
+  return [...parts.slice(0, -2), 'mcp.json'].join('/');
+}
+
 /** Cursor's per-project file, relative to a workspace folder. */
 export const CURSOR_WORKSPACE_FILE = '.cursor/mcp.json';
 

@@ -44,6 +44,8 @@ export interface ServerSource {
   folder?: string;
   /** Set when the file is another app's config found by discovery (`mcpWorkbench.discovery.enabled`). */
   discovered?: DiscoverySourceId;
+  /** Set for the user profile's `mcp.json`: VS Code's own user-level MCP config (VS Code 1.102+). */
+  vscodeProfile?: boolean;
 }
 
 export interface ServerDefinition {

@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import type { ServerSource } from '../../../src/config/common/launchDefinition';
 import {
-  builtinHostActive, heldBackReason, isSharedSource, parseRunner, RUN_BY_VSCODE_REASON, shouldAskRunner, type BuiltinHostSettings,
+  builtinHostActive, heldBackReason, isSharedSource, parseRunner, readsProfileMcpJson, RUN_BY_VSCODE_REASON, shouldAskRunner, type BuiltinHostSettings,
 } from '../../../src/coexistence/common/builtinHost';
 
 describe('builtinHostActive', () => {
@@ -57,6 +57,15 @@ describe('servers of the files both hosts read', () => {
     assert.equal(heldBackReason(vscodeFile, false, 'vscode'), undefined, 'VS Code host off: a stored choice does not stop them');
     assert.equal(heldBackReason(setting, true, undefined), undefined, 'servers only we know run as today');
     assert.equal(heldBackReason(cursorProject, true, 'vscode'), undefined, 'discovery imports run as today');
+  });
+
+  it("the user profile's mcp.json is VS Code's own: left to it whatever the workspace chose, ours when its host is off", () => {
+    const profile: ServerSource = { scope: 'user', label: 'VS Code user mcp.json', file: '/home/u/.config/Code/User/mcp.json', vscodeProfile: true };
+    assert.equal(heldBackReason(profile, true, undefined), RUN_BY_VSCODE_REASON);
+    assert.equal(heldBackReason(profile, true, 'workbench'), RUN_BY_VSCODE_REASON, 'the choice is about workspace servers');
+    assert.equal(heldBackReason(profile, false, 'vscode'), undefined, 'VS Code host off: we run them');
+    assert.equal(heldBackReason(profile, true, undefined, false), undefined, 'a VS Code before 1.102 does not read the file');
+    assert.deepEqual(['1.100.3', '1.101.2', '1.102.0', '1.139.1', 'x'].map(readsProfileMcpJson), [false, false, true, true, false]);
   });
 
   it('ask once, only when both hosts are active and such servers exist', () => {

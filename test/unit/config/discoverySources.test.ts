@@ -2,8 +2,7 @@ import * as assert from 'node:assert/strict';
 import { addInputsToConfigText, addServerToConfigText } from '../../../src/config/common/configEdit';
 import { buildDefinitions, type ConfigDocument } from '../../../src/config/common/definitionBuilder';
 import {
-  adaptDiscoveredText, DISCOVERY_ACCEPT, DISCOVERY_DECLINE, DISCOVERY_HOME_ENV, discoveryEnvironment, discoveryPromptMessage, discoveryPromptOutcome,
-  shouldOfferDiscovery, toWorkspaceEntry, userDiscoveryFiles, withoutDuplicateDiscoveries,
+  adaptDiscoveredText, DISCOVERY_ACCEPT, DISCOVERY_DECLINE, DISCOVERY_HOME_ENV, discoveryEnvironment, discoveryPromptMessage, discoveryPromptOutcome, shouldOfferDiscovery, toWorkspaceEntry, userDiscoveryFiles, withoutDuplicateDiscoveries, profileMcpJsonPath,
 } from '../../../src/config/common/discoverySources';
 import { DEFAULT_TIMEOUTS, parseConfigText } from '../../../src/config/common/serverConfig';
 
@@ -136,5 +135,17 @@ describe('discoverySources', () => {
       assert.match(discoveryPromptMessage(['Claude Desktop', 'Cursor (global)', 'Cursor (workspace)']), /for Claude Desktop and Cursor\./);
       assert.match(discoveryPromptMessage(['Windsurf']), /for Windsurf\./);
     });
+  });
+});
+
+describe('profileMcpJsonPath', () => {
+  it("finds the profile's mcp.json from the extension's global storage", () => {
+    assert.equal(profileMcpJsonPath('/home/u/.config/Code/User/globalStorage/mcp-workbench.mcp-workbench'), '/home/u/.config/Code/User/mcp.json');
+    assert.equal(profileMcpJsonPath('/home/u/.config/Code/User/profiles/-5a1b2c/globalStorage/mcp-workbench.mcp-workbench/'), '/home/u/.config/Code/User/profiles/-5a1b2c/mcp.json');
+    assert.equal(profileMcpJsonPath('/c:/Users/u/AppData/Roaming/Code/User/globalStorage/x.y'), '/c:/Users/u/AppData/Roaming/Code/User/mcp.json');
+  });
+  it('is undefined for any other layout', () => {
+    assert.equal(profileMcpJsonPath('/tmp/storage/x.y'), undefined);
+    assert.equal(profileMcpJsonPath('x.y'), undefined);
   });
 });
