@@ -43,6 +43,8 @@ try {
   const packaged = new Set(listing.split('\n').map((f) => f.trim()));
   const missing = walkthroughMedia.filter((m) => !packaged.has(m));
   if (missing.length) fail(`the walkthrough's media are not packaged: ${missing.join(', ')} (see .vscodeignore)`);
+  // Without it every title in the manifest shows as its %key%.
+  if (!packaged.has('package.nls.json')) fail('package.nls.json (the manifest\'s strings) is not packaged (see .vscodeignore)');
 
   const code = run(process.execPath, ['test/launch/runInCodeServer.mjs', '--vsix', vsix, '--suite', 'main'], {
     MCPWB_GREP: '^smoke ',

@@ -1,11 +1,16 @@
 // The manifest's user-facing parts that VS Code does not check until a user clicks them: the
-// walkthrough's pictures and command links, and the pictures the README shows.
+// walkthrough's pictures and command links, the pictures the README shows, and that every
+// string a user reads is in package.nls.json (translatable).
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
 const manifest = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8'));
+const nls: Record<string, string> = JSON.parse(fs.readFileSync(path.join(REPO, 'package.nls.json'), 'utf8'));
+/** A manifest string as VS Code shows it (English): `%key%` looked up in package.nls.json. */
+const text = (value: string) => value.replace(/^%([^%\s]+)%$/, (_, key: string) => nls[key] ?? value);
 const commands = new Set<string>(manifest.contributes.commands.map((c: { command: string }) => c.command));
 
 interface Step {
@@ -32,13 +37,21 @@ describe('manifest', () => {
     it(`walkthrough step ${step.id}: its media exists and its command links are contributed commands`, () => {
       const media = step.media.image ?? step.media.markdown;
       assert.ok(media && fs.existsSync(path.join(REPO, media)), `${media} exists`);
-      if (step.media.image) assert.ok(step.media.altText, 'an image has alt text');
-      const linked = [...step.description.matchAll(/\(command:([\w.]+)\)/g)].map((m) => m[1]);
+      if (step.media.image) assert.ok(step.media.altText && text(step.media.altText), 'an image has alt text');
+      const linked = [...text(step.description).matchAll(/\(command:([\w.]+)\)/g)].map((m) => m[1]);
       const events = (step.completionEvents ?? []).filter((e) => e.startsWith('onCommand:')).map((e) => e.slice('onCommand:'.length));
       assert.ok(linked.length > 0, 'the step offers a command');
       for (const command of [...linked, ...events]) assert.ok(commands.has(command), `${command} is contributed`);
     });
   }
+
+  it('every string a user reads is localizable: in package.nls.json, and every key it uses is defined', () => {
+    // The same check as `node scripts/nls-manifest.mjs --check`, which also moves new strings there.
+    const check = spawnSync(process.execPath, [path.join(REPO, 'scripts', 'nls-manifest.mjs'), '--check'], { encoding: 'utf8' });
+    assert.equal(check.status, 0, check.stderr);
+    assert.equal(text(manifest.displayName), 'MCP Workbench');
+    for (const command of manifest.contributes.commands) assert.equal(text(command.category), 'MCP', `${command.command} is in the MCP category`);
+  });
 
   it('every picture the README shows is in the repository', () => {
     const readme = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');

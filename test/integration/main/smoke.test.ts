@@ -19,6 +19,13 @@ suite('smoke', () => {
     assert.equal(ext.isActive, true);
   });
 
+  test("the manifest's strings are resolved from package.nls.json, not shown as %keys%", () => {
+    const manifest = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { displayName: string; contributes: { commands: { command: string; title: string; category: string }[] } };
+    assert.equal(manifest.displayName, 'MCP Workbench');
+    const start = manifest.contributes.commands.find((c) => c.command === 'mcpWorkbench.startServer');
+    assert.deepEqual([start?.category, start?.title], ['MCP', 'Start Server']);
+  });
+
   test('activation is timed with performance marks; the MCP SDK loads after activate(), when a server starts', async () => {
     const api = await activateApi();
     await running(api, 'fixture-stdio');
