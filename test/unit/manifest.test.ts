@@ -4,6 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
@@ -51,6 +52,18 @@ describe('manifest', () => {
     assert.equal(check.status, 0, check.stderr);
     assert.equal(text(manifest.displayName), 'MCP Workbench');
     for (const command of manifest.contributes.commands) assert.equal(text(command.category), 'MCP', `${command.command} is in the MCP category`);
+  });
+
+  it("l10n/bundle.l10n.json (the runtime strings for translators) matches the vscode.l10n.t calls in src", function () {
+    this.timeout(60000);
+    assert.equal(manifest.l10n, './l10n');
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'l10n-'));
+    const cli = path.join(REPO, 'node_modules', '@vscode', 'l10n-dev', 'dist', 'cli.js');
+    const exported = spawnSync(process.execPath, [cli, 'export', '-o', out, path.join(REPO, 'src')], { encoding: 'utf8' });
+    assert.equal(exported.status, 0, exported.stderr);
+    const fresh = JSON.parse(fs.readFileSync(path.join(out, 'bundle.l10n.json'), 'utf8'));
+    const committed = JSON.parse(fs.readFileSync(path.join(REPO, 'l10n', 'bundle.l10n.json'), 'utf8'));
+    assert.deepEqual(committed, fresh, 'run `npm run l10n` and commit l10n/bundle.l10n.json');
   });
 
   it('every picture the README shows is in the repository', () => {
