@@ -89,7 +89,11 @@ describe('McpServerConnection with OAuth', function () {
     await new Promise((r) => setTimeout(r, 1200));
     const result = await c.callTool('echo', { text: 'later' });
     assert.equal(textOf(result), 'echo: later');
-    assert.deepEqual(f.stats.tokenRequests.map((t) => t.grantType), ['authorization_code', 'refresh_token']);
+    // On a loaded machine the 1 s token can also expire during sign-in itself and be refreshed
+    // then too: one code exchange, then only refreshes (at least one), never the browser again.
+    const [first, ...rest] = f.stats.tokenRequests.map((t) => t.grantType);
+    assert.equal(first, 'authorization_code');
+    assert.ok(rest.length >= 1 && rest.every((g) => g === 'refresh_token'), `then refreshes only: ${JSON.stringify(rest)}`);
     assert.equal(browserVisits.length, 1);
   });
 
