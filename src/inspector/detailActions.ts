@@ -23,6 +23,7 @@ import { urlSecrets } from '../shared/common/redact';
 type Status = Extract<ToWebview, { type: 'actionStatus' }>;
 type Post = (status: Status) => void;
 
+const MAX_REPLAY_MARKS = 10_000;
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export class InspectorActions {
@@ -137,6 +138,8 @@ export class InspectorActions {
       if (!created) return;
       newSeq = created.seq;
       this.replays.set(created.seq, record.seq);
+      // Bounded like the log (whose evicted entries no row shows): the oldest marks go first.
+      if (this.replays.size > MAX_REPLAY_MARKS) this.replays.delete(this.replays.keys().next().value!);
       this.onDidMarkEmitter.fire(created.seq);
       status('info', vscode.l10n.t('Replayed as a new exchange.'), created.seq);
     });
