@@ -7,8 +7,9 @@
 import * as vscode from 'vscode';
 import type { ActivityLog } from '../activity/common/activityLog';
 import { buildRows, factsOf, type ExchangeFacts, type InspectorRecord, type InspectorRow } from './common/inspectorRows';
-import { parseFromWebview, type FromWebview, type ToWebview } from './common/inspectorProtocol';
+import { parseFromWebview, type DetailAction, type FromWebview, type ToWebview } from './common/inspectorProtocol';
 import { exportRecording } from './common/recording';
+import type { InspectorActions } from './detailActions';
 import { webviewHtml, webviewResourceRoots } from '../shared/webviewHtml';
 import { showErrorMessage, showInformationMessage } from '../shared/notifications';
 
@@ -18,25 +19,26 @@ export type InspectorSource =
   | { kind: 'recording'; records: readonly InspectorRecord[]; fileName: string };
 
 const REFRESH_MS = 200;
+type ActionStatus = Extract<ToWebview, { type: 'actionStatus' }>;
 
 export class InspectorPanel implements vscode.Disposable {
   static readonly viewType = 'mcpWorkbench.inspector';
   private static live: InspectorPanel | undefined;
 
   /** Opens (or reveals) the live Inspector; `select` picks a row (an Activity entry's seq). */
-  static showLive(extensionUri: vscode.Uri, log: ActivityLog, importFile: () => Promise<void>, select?: number): InspectorPanel {
+  static showLive(extensionUri: vscode.Uri, log: ActivityLog, actions: InspectorActions, importFile: () => Promise<void>, select?: number): InspectorPanel {
     if (InspectorPanel.live) {
       InspectorPanel.live.panel.reveal();
       if (select !== undefined) InspectorPanel.live.selectWhenReady(select);
       return InspectorPanel.live;
     }
-    const panel = new InspectorPanel(extensionUri, { kind: 'live', log }, importFile, select);
+    const panel = new InspectorPanel(extensionUri, { kind: 'live', log }, actions, importFile, select);
     InspectorPanel.live = panel;
     return panel;
   }
 
-  static showRecording(extensionUri: vscode.Uri, records: readonly InspectorRecord[], fileName: string, importFile: () => Promise<void>): InspectorPanel {
-    return new InspectorPanel(extensionUri, { kind: 'recording', records, fileName }, importFile);
+  static showRecording(extensionUri: vscode.Uri, records: readonly InspectorRecord[], fileName: string, actions: InspectorActions, importFile: () => Promise<void>): InspectorPanel {
+    return new InspectorPanel(extensionUri, { kind: 'recording', records, fileName }, actions, importFile);
   }
 
   /** The live panel, if open (tests). */
@@ -57,7 +59,7 @@ export class InspectorPanel implements vscode.Disposable {
   private readonly onDidUpdateEmitter = new vscode.EventEmitter<InspectorRow[]>();
   readonly onDidUpdate = this.onDidUpdateEmitter.event;
 
-  private constructor(extensionUri: vscode.Uri, private readonly source: InspectorSource, private readonly importFile: () => Promise<void>, select?: number) {
+  private constructor(extensionUri: vscode.Uri, private readonly source: InspectorSource, readonly actions: InspectorActions, private readonly importFile: () => Promise<void>, select?: number) {
     this.pendingSelect = select;
     const title = source.kind === 'live' ? vscode.l10n.t('MCP Inspector') : vscode.l10n.t('MCP Inspector: {0} (read-only)', source.fileName);
     this.panel = vscode.window.createWebviewPanel(InspectorPanel.viewType, title, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, {
@@ -72,7 +74,7 @@ export class InspectorPanel implements vscode.Disposable {
       this.panel.onDidDispose(() => this.dispose()),
       this.panel.webview.onDidReceiveMessage((message: unknown) => void this.receive(message)),
     );
-    if (source.kind === 'live') this.disposables.push(source.log.onDidChange(() => this.scheduleRows()));
+    if (source.kind === 'live') this.disposables.push(source.log.onDidChange(() => this.scheduleRows()), actions.onDidMark(() => this.scheduleRows()));
   }
 
   private records(): readonly InspectorRecord[] {
@@ -113,7 +115,7 @@ export class InspectorPanel implements vscode.Disposable {
     const records = this.records();
     const live = new Set(records.map((r) => r.seq));
     for (const seq of this.facts.keys()) if (!live.has(seq)) this.facts.delete(seq);
-    this.rows = buildRows(records, this.factsFor);
+    this.rows = buildRows(records, this.factsFor, this.source.kind === 'live' ? this.actions.replayOf : undefined);
     this.post({
       type: 'rows',
       rows: this.rows,
@@ -153,10 +155,36 @@ export class InspectorPanel implements vscode.Disposable {
       case 'import':
         await this.importFile();
         return;
+      case 'action':
+        await this.act(message.action, message.seq, message.params);
+        return;
+      case 'startServer': {
+        const record = this.find(message.seq);
+        if (record) await this.actions.startServer(record, (status) => this.post(status));
+        return;
+      }
       case 'error':
         console.error(`MCP Inspector webview: ${message.message}`);
         return;
     }
+  }
+
+  /** Runs a detail action as the page's buttons do; resolves with the status lines it showed (tests read them). */
+  async act(action: DetailAction, seq: number, params: string): Promise<ActionStatus[]> {
+    const shown: ActionStatus[] = [];
+    const post = (status: ActionStatus) => {
+      shown.push(status);
+      this.post(status);
+    };
+    const record = this.find(seq);
+    if (!record) return shown;
+    try {
+      await this.actions.run(action, record, params, this.source.kind === 'recording', post);
+    } catch (error) {
+      // Nothing the page asks for may end in an unhandled rejection.
+      post({ type: 'actionStatus', seq, action, kind: 'error', text: error instanceof Error ? error.message : String(error) });
+    }
+    return shown;
   }
 
   /** One exchange's redacted messages (read through the log's getters: redacted on read). */
@@ -172,7 +200,10 @@ export class InspectorPanel implements vscode.Disposable {
         ? vscode.l10n.t('Cancelled before a response arrived{0}.', record.status.reason ? `: ${record.status.reason}` : '')
         : vscode.l10n.t('No response: {0}', record.status.kind === 'error' ? record.status.message : record.status.kind);
     }
-    return { type: 'detail', seq, request: record.request, ...(response !== undefined ? { response } : {}), ...(note ? { note } : {}) };
+    return {
+      type: 'detail', seq, request: record.request, ...(response !== undefined ? { response } : {}), ...(note ? { note } : {}),
+      ...this.actions.offers(record, this.source.kind === 'recording'),
+    };
   }
 
   /** Saves the recording as JSON Lines (redacted: the log's getters are the only way to its messages). */

@@ -6,11 +6,13 @@ import * as vscode from 'vscode';
 import type { ActivityLog } from '../activity/common/activityLog';
 import type { Workbench } from '../workbench';
 import { InspectorPanel } from './inspectorPanel';
+import { InspectorActions } from './detailActions';
 import { importRecording } from './common/recording';
 import { showErrorMessage, showWarningMessage } from '../shared/notifications';
 
 export function registerInspector(workbench: Workbench, log: ActivityLog): vscode.Disposable[] {
   const extensionUri = workbench.context.extensionUri;
+  const actions = new InspectorActions(workbench, log);
 
   const importFile = async (arg?: vscode.Uri): Promise<InspectorPanel | undefined> => {
     const uri = arg instanceof vscode.Uri ? arg : (await vscode.window.showOpenDialog({
@@ -38,12 +40,12 @@ export function registerInspector(workbench: Workbench, log: ActivityLog): vscod
         imported.skipped.length, uri.fsPath, imported.skipped[0]));
     }
     const name = uri.path.split('/').pop() ?? uri.path;
-    return InspectorPanel.showRecording(extensionUri, imported.records, name, async () => void await importFile());
+    return InspectorPanel.showRecording(extensionUri, imported.records, name, actions, async () => void await importFile());
   };
 
   const open = (arg?: { seq?: unknown } | number): InspectorPanel => {
     const seq = typeof arg === 'number' ? arg : typeof arg?.seq === 'number' ? arg.seq : undefined;
-    return InspectorPanel.showLive(extensionUri, log, async () => void await importFile(), seq);
+    return InspectorPanel.showLive(extensionUri, log, actions, async () => void await importFile(), seq);
   };
 
   return [
@@ -52,5 +54,6 @@ export function registerInspector(workbench: Workbench, log: ActivityLog): vscod
     vscode.commands.registerCommand('mcpWorkbench.importRecording', importFile),
     vscode.commands.registerCommand('mcpWorkbench.exportRecording', async (target?: vscode.Uri) => open().export(target instanceof vscode.Uri ? target : undefined)),
     { dispose: () => InspectorPanel.current?.dispose() },
+    actions,
   ];
 }

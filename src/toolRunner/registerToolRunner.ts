@@ -1,6 +1,6 @@
 /**
  * `mcpWorkbench.runTool`: opens the Run Tool panel for a tool. The argument is a ToolRef
- * (tree nodes carry `serverId` and `toolName`); without one, a quick pick lists the tools of
+ * (tree nodes carry `serverId` and `toolName`; `arguments` fill the form); without one, a quick pick lists the tools of
  * the running servers. Returns the panel controller (the integration tests drive it).
  */
 import * as vscode from 'vscode';
@@ -34,7 +34,13 @@ function isToolRef(arg: unknown): arg is ToolRef {
 
 async function runTool(workbench: Workbench, arg: unknown): Promise<ToolRunnerPanel | undefined> {
   const picked = isToolRef(arg) ? await resolveRef(workbench, arg) : await pickTool(workbench);
-  return picked && ToolRunnerPanel.show(workbench, picked.connection, picked.tool);
+  return picked && ToolRunnerPanel.show(workbench, picked.connection, picked.tool, prefillOf(arg));
+}
+
+/** `arguments` of a ToolRef fill the form (Open in Run Tool from the Inspector); anything but an object is ignored. */
+function prefillOf(arg: unknown): Record<string, unknown> | undefined {
+  const args = (arg as { arguments?: unknown } | undefined)?.arguments;
+  return args && typeof args === 'object' && !Array.isArray(args) ? args as Record<string, unknown> : undefined;
 }
 
 async function resolveRef(workbench: Workbench, ref: ToolRef): Promise<{ connection: McpServerConnection; tool: Tool } | undefined> {

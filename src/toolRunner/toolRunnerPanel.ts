@@ -86,14 +86,15 @@ export class ToolRunnerPanel implements vscode.Disposable {
   static readonly viewType = 'mcpWorkbench.toolRunner';
   private static readonly panels = new Map<string, ToolRunnerPanel>();
 
-  /** Opens the panel of a tool, or reveals the one already open. */
-  static show(workbench: Workbench, connection: McpServerConnection, tool: Tool): ToolRunnerPanel {
+  /** Opens the panel of a tool, or reveals the one already open; `prefill` replaces what its form holds (Open in Run Tool). */
+  static show(workbench: Workbench, connection: McpServerConnection, tool: Tool, prefill?: Record<string, unknown>): ToolRunnerPanel {
     const existing = ToolRunnerPanel.panels.get(panelKey(connection.definition.id, tool.name));
-    if (existing) {
-      existing.panel.reveal();
-      return existing;
-    }
-    return new ToolRunnerPanel(workbench, connection, tool);
+    const panel = existing ?? new ToolRunnerPanel(workbench, connection, tool);
+    if (prefill) panel.prefilled = prefill;
+    // A new page, or one re-created after being hidden, asks for its state (`ready`); a live one is told now.
+    if (existing && prefill && (existing.panel.visible || existing.panel.options.retainContextWhenHidden)) existing.sendInit();
+    existing?.panel.reveal();
+    return panel;
   }
 
   /** Replaced by tests; see ConfirmCall. */
@@ -121,6 +122,8 @@ export class ToolRunnerPanel implements vscode.Disposable {
   private tool: Tool;
   private form: FormModel;
   private notice: string | undefined;
+  /** Arguments the next `init` fills the form with instead of the remembered ones (once). */
+  private prefilled: Record<string, unknown> | undefined;
   private running: RunningCall | undefined;
   private last: { requestId: string; outcome: RunOutcome; result?: CallToolResult } | undefined;
   private disposed = false;
@@ -413,7 +416,9 @@ export class ToolRunnerPanel implements vscode.Disposable {
   }
 
   private sendInit(): void {
-    const remembered = this.rememberedArguments;
+    const prefilled = this.prefilled;
+    this.prefilled = undefined;
+    const remembered = prefilled ?? this.rememberedArguments;
     const values = remembered ? valuesFromArguments(this.form.root, remembered) : defaultValues(this.form.root);
     this.post({
       type: 'init',
@@ -421,7 +426,8 @@ export class ToolRunnerPanel implements vscode.Disposable {
       form: this.form,
       schemaKey: this.schemaKey(),
       values,
-      remembered: remembered !== undefined,
+      remembered: remembered !== undefined && !prefilled,
+      ...(prefilled ? { prefilled: true } : {}),
       arguments: remembered ?? formToArguments(this.form, values).args,
       ...(this.running ? { running: { requestId: this.running.requestId, ...(this.running.progress ? { progress: this.running.progress } : {}), ...(this.running.awaitingUser ? { awaitingUser: true } : {}), ...(this.running.task ? { task: this.running.task } : {}) } } : {}),
       ...(this.last ? { last: { requestId: this.last.requestId, outcome: this.last.outcome } } : {}),

@@ -10,6 +10,11 @@
 // (--enable-smoke-test-driver; see gallery.e2e.mjs). The read-only `longTask` with `fail: true`
 // ends with the same kind of result (`isError: true`, "failed after 1 steps", through tasks/result,
 // which the Inspector nests under the call); test/integration/main/inspector.test.ts runs `fail`.
+//
+// Then the detail's actions on the echo call: its params edited (broken JSON first: an inline
+// error, Replay waits), Replay (a new row marked as a replay, selected, with the new result),
+// find in the JSON (Ctrl+F, Enter, Shift+Enter, Escape), Copy as Inspector CLI Command, and
+// Open in Run Tool (the echo form, already open, now holds the replayed text).
 
 import { clickUntilTab, expectAttribute, frameWith } from './workbench.mjs';
 const EXTENSION_ID = 'mcp-workbench.mcp-workbench';
@@ -137,4 +142,88 @@ export async function run({ page, step, screenshot }) {
     await restMouse();
     await screenshot('inspector-03-from-activity');
   });
+
+  const replayed = `replayed <i>it</i> ${Date.now().toString(36)}`;
+  let originalSeq;
+  await step('edit the echo call\'s params: broken JSON says where, and Replay waits', async () => {
+    const selected = inspector.locator('.row[aria-selected=true]').first();
+    originalSeq = await selected.getAttribute('data-seq');
+    const box = inspector.getByRole('textbox', { name: 'Params to replay (JSON)' });
+    await box.waitFor({ state: 'visible' });
+    const shown = JSON.parse(await box.inputValue());
+    if (shown.name !== 'echo' || shown.arguments?.text !== text) throw new Error(`the params box shows ${JSON.stringify(shown)}`);
+    await box.fill('{ "name": "echo", "arguments": { "text": } }');
+    await inspector.locator('.params-error').filter({ hasText: /^Not valid JSON \(line 1, column \d+\)/ }).waitFor({ state: 'visible' });
+    if (!await inspector.getByRole('button', { name: 'Replay', exact: true }).isDisabled()) throw new Error('Replay is enabled with broken JSON');
+    await box.fill(JSON.stringify({ name: 'echo', arguments: { text: replayed } }, null, 2));
+    await inspector.locator('.params-error').waitFor({ state: 'hidden' });
+  });
+
+  await step('Replay: a new row, marked as a replay of the call, with the new result', async () => {
+    await inspector.getByRole('button', { name: 'Replay', exact: true }).click();
+    const replayRow = inspector.locator(`.row[data-replay-of="${originalSeq}"]`);
+    await replayRow.first().waitFor({ state: 'visible' });
+    // Pending first, then its result arrives.
+    await replayRow.and(inspector.getByRole('treeitem', { name: /^tools\/call echo, fixture-stdio, result, \d+ ms, replay$/ })).first().waitFor({ state: 'visible' });
+    if ((await replayRow.first().getAttribute('aria-selected')) !== 'true') throw new Error('the replay row is not selected');
+    await inspector.locator('section.pane.response .json-tree').filter({ hasText: JSON.stringify(`echo: ${replayed}`) }).waitFor({ state: 'visible' });
+    await inspector.locator('.replay-of').filter({ hasText: /^↻ Replay of the exchange at \d\d:\d\d:\d\d\.\d{3}\./ }).waitFor({ state: 'visible' });
+    if (await inspector.locator('.detail i, .rows i').count()) throw new Error('server text became markup in the Inspector');
+    // The original is still listed, unchanged.
+    await inspector.locator(`.row[data-seq="${originalSeq}"]:not([data-replay-of])`).waitFor({ state: 'visible' });
+    // Unfold the result's content (folded past three levels) for the picture.
+    await inspector.locator('section.pane.response details.json-fold:not([open]) > summary').first().click();
+    await inspector.locator('section.pane.response .json-string').filter({ hasText: JSON.stringify(`echo: ${replayed}`) }).waitFor({ state: 'visible' });
+    await restMouse();
+    await screenshot('inspector-04-replay');
+  });
+
+  await step('find in the detail: Ctrl+F, matches highlighted, Enter goes to the next', async () => {
+    await inspector.locator('.params-editor').click();
+    await page.keyboard.press('Control+f');
+    const find = inspector.getByRole('searchbox', { name: 'Find in request and response' });
+    await expectFocused(find);
+    await page.keyboard.type('echo');
+    const count = inspector.locator('.find-count');
+    await count.filter({ hasText: /^1 of [2-9]\d*$/ }).waitFor({ state: 'visible' });
+    const total = Number((await count.textContent()).split(' of ')[1]);
+    const marks = await inspector.locator('.panes mark.find-match').count();
+    if (marks !== total) throw new Error(`${marks} highlights for ${total} matches`);
+    await page.keyboard.press('Enter');
+    await count.filter({ hasText: `2 of ${total}` }).waitFor({ state: 'visible' });
+    await page.keyboard.press('Shift+Enter');
+    await count.filter({ hasText: `1 of ${total}` }).waitFor({ state: 'visible' });
+    if ((await inspector.locator('.panes mark.find-match.current').count()) !== 1) throw new Error('not exactly one current match');
+    await page.keyboard.press('Escape');
+    await count.filter({ hasText: /^$/ }).waitFor({ state: 'attached' });
+    if (await inspector.locator('.panes mark.find-match').count()) throw new Error('Escape left highlights');
+  });
+
+  await step('Copy as Inspector CLI Command says it copied', async () => {
+    await inspector.getByRole('button', { name: 'Copy as Inspector CLI Command' }).click();
+    await inspector.locator('.action-status').filter({ hasText: /^Copied/ }).waitFor({ state: 'visible' });
+  });
+
+  await step('Open in Run Tool: the echo form, filled with the arguments from the Inspector', async () => {
+    await inspector.getByRole('button', { name: 'Open in Run Tool' }).click();
+    await page.getByRole('tab', { name: /^Run Echo\b/ }).and(page.locator('.active')).waitFor({ state: 'visible' });
+    const form = await frameWith(page, '.field[data-pointer="/text"]');
+    const field = form.locator('.field[data-pointer="/text"]').getByRole('textbox');
+    const deadline = Date.now() + 10_000;
+    let value;
+    while ((value = await field.inputValue().catch(() => undefined)) !== replayed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    if (value !== replayed) throw new Error(`the Run Tool form holds ${JSON.stringify(value)}`);
+    await form.locator('#status').filter({ hasText: 'Filled with the arguments from the Inspector.' }).waitFor({ state: 'visible' });
+    await restMouse();
+    await screenshot('inspector-05-open-in-run-tool');
+  });
+}
+
+async function expectFocused(locator, timeout = 5_000) {
+  const deadline = Date.now() + timeout;
+  while (Date.now() < deadline) {
+    if (await locator.evaluate((el) => el === el.ownerDocument.activeElement).catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${locator} did not get the focus`);
 }

@@ -1,11 +1,13 @@
 // The Inspector webview: a filter bar, the exchanges as a tree (notifications and later rounds
 // under their request), and the selected exchange's request and response side by side as
-// foldable JSON. Every string from the host is server text: it is set with textContent only.
+// foldable JSON (detail.ts: find, replay and the other actions). Every string from the host is
+// server text: it is set with textContent only.
 // Filtering runs here with the same pure code the host's tests cover (inspectorRows.ts).
 import './style.css';
 import { filterChoices, filterRows, formatClock, isErrorStatus, type InspectorRow, type RowFilter, type RowStatus } from '../../src/inspector/common/inspectorRows';
 import { parseToWebview, type FromWebview, type ToWebview } from '../../src/inspector/common/inspectorProtocol';
-import { renderJson } from './jsonView';
+import { DetailView } from './detail';
+import { h } from './dom';
 
 interface VsCodeApi {
   postMessage(message: FromWebview): void;
@@ -28,17 +30,8 @@ let selected: number | undefined = saved?.selected;
 let rows: InspectorRow[] = [];
 let readOnly = false;
 let source: string | undefined;
-let detail: Extract<ToWebview, { type: 'detail' }> | undefined;
-
-function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'class') node.className = v;
-    else node.setAttribute(k, v);
-  }
-  node.append(...children); // strings become text nodes
-  return node;
-}
+/** The status and size of the selected row when its detail was asked for: a change asks again (a response arrived). */
+let detailKey: string | undefined;
 
 const app = document.getElementById('app')!;
 app.textContent = '';
@@ -53,8 +46,25 @@ const toolbar = h('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Fil
   serverSelect, methodSelect, h('label', { class: 'check' }, errorsOnly, 'Errors only'), textInput, sourceLabel, exportButton, importButton);
 const list = h('div', { class: 'rows', role: 'tree', 'aria-label': 'Exchanges', tabindex: '0' });
 const empty = h('p', { class: 'empty' });
-const detailPane = h('div', { class: 'detail', 'aria-label': 'Selected exchange' });
-app.append(toolbar, h('div', { class: 'split' }, h('div', { class: 'list-pane' }, list, empty), detailPane));
+const detailView = new DetailView({
+  post,
+  select: (seq) => select(seq, false),
+  timeOf: (seq) => {
+    const row = findRow(rows, seq);
+    return row && formatClock(row.startedAt);
+  },
+});
+app.append(toolbar, h('div', { class: 'split' }, h('div', { class: 'list-pane' }, list, empty), detailView.element));
+
+function findRow(list: readonly InspectorRow[], seq: number): InspectorRow | undefined {
+  for (const row of list) {
+    if (row.seq === seq) return row;
+    const child = findRow(row.children, seq);
+    if (child) return child;
+  }
+  return undefined;
+}
+const rowKey = (row: InspectorRow | undefined) => (row ? `${row.status}:${row.size}` : '');
 
 const save = () => vscode.setState({ filter, selected });
 
@@ -94,11 +104,12 @@ function fillSelect(select: HTMLSelectElement, allLabel: string, options: { valu
 let visibleOrder: number[] = [];
 
 function rowElement(row: InspectorRow, level: number): HTMLElement {
-  const label = `${row.method}${row.name ? ` ${row.name}` : ''}, ${row.serverLabel}, ${STATUS_LABEL[row.status]}${row.latencyMs !== undefined ? `, ${formatLatency(row.latencyMs)}` : ''}`;
+  const label = `${row.method}${row.name ? ` ${row.name}` : ''}, ${row.serverLabel}, ${STATUS_LABEL[row.status]}${row.latencyMs !== undefined ? `, ${formatLatency(row.latencyMs)}` : ''}${row.replayOf !== undefined ? ', replay' : ''}`;
   const item = h('div', {
     class: 'row', role: 'treeitem', 'aria-level': String(level), 'aria-label': label, 'aria-selected': String(row.seq === selected),
     'data-seq': String(row.seq), 'data-status': row.status, tabindex: row.seq === selected ? '0' : '-1',
   });
+  if (row.replayOf !== undefined) item.dataset.replayOf = String(row.replayOf);
   visibleOrder.push(row.seq);
   const line = h('div', { class: 'line' });
   line.style.paddingLeft = `${(level - 1) * 16 + 4}px`;
@@ -106,7 +117,9 @@ function rowElement(row: InspectorRow, level: number): HTMLElement {
     h('span', { class: 'time' }, formatClock(row.startedAt)),
     h('span', { class: `status ${isErrorStatus(row.status) ? 'error' : row.status}`, title: row.statusText ?? STATUS_LABEL[row.status] }, STATUS_ICON[row.status]),
     h('span', { class: 'server' }, row.serverLabel),
-    h('span', { class: 'method' }, row.direction === 'receive' ? `⇠ ${row.method}` : row.method),
+    h('span', { class: 'method' },
+      ...(row.replayOf !== undefined ? [h('span', { class: 'replay-badge', title: 'Sent by Replay in the Inspector' }, '↻ ')] : []),
+      row.direction === 'receive' ? `⇠ ${row.method}` : row.method),
     h('span', { class: 'name' }, row.name ?? ''),
     h('span', { class: 'latency' }, row.kind === 'request' ? (row.latencyMs === undefined ? 'pending' : formatLatency(row.latencyMs)) : ''),
     h('span', { class: 'size' }, formatSize(row.size)),
@@ -164,36 +177,6 @@ list.addEventListener('keydown', (event) => {
   select(visibleOrder[next]);
 });
 
-function pane(title: string, part: 'request' | 'response', value: unknown, note: string | undefined, seq: number): HTMLElement {
-  const copy = h('button', { type: 'button', class: 'copy', title: `Copy the ${part} as JSON` }, 'Copy JSON');
-  copy.addEventListener('click', () => post({ type: 'copy', seq, part }));
-  const section = h('section', { class: `pane ${part}`, 'aria-label': title }, h('header', {}, h('h2', {}, title), copy));
-  if (value === undefined) {
-    copy.disabled = true;
-    section.append(h('p', { class: 'note' }, note ?? 'Nothing recorded.'));
-  } else {
-    section.append(renderJson(value));
-  }
-  return section;
-}
-
-function renderDetail(): void {
-  detailPane.textContent = '';
-  if (!detail || detail.seq !== selected) {
-    detailPane.append(h('p', { class: 'empty' }, 'Select an exchange to see its request and response.'));
-    return;
-  }
-  const both = h('button', { type: 'button', title: 'Copy request and response as one JSON object' }, 'Copy Both');
-  const seq = detail.seq;
-  both.addEventListener('click', () => post({ type: 'copy', seq, part: 'both' }));
-  detailPane.append(
-    h('div', { class: 'detail-bar' }, both),
-    h('div', { class: 'panes' },
-      pane('Request', 'request', detail.request, undefined, seq),
-      pane('Response', 'response', detail.response, detail.note, seq)),
-  );
-}
-
 window.addEventListener('message', (event: MessageEvent) => {
   const message = parseToWebview(event.data);
   if (!message) return;
@@ -203,13 +186,17 @@ window.addEventListener('message', (event: MessageEvent) => {
     source = message.source;
     renderRows();
     if (message.select !== undefined) select(message.select);
-    else if (selected !== undefined && (!detail || detail.seq !== selected)) post({ type: 'select', seq: selected });
+    else if (selected !== undefined && (detailView.seq !== selected || rowKey(findRow(rows, selected)) !== detailKey)) post({ type: 'select', seq: selected });
+    return;
+  }
+  if (message.type === 'actionStatus') {
+    detailView.status(message);
     return;
   }
   if (message.seq !== selected) return;
-  detail = message;
-  renderDetail();
+  detailKey = rowKey(findRow(rows, message.seq));
+  detailView.show(message);
 });
 
-renderDetail();
+detailView.show(undefined);
 post({ type: 'ready' });

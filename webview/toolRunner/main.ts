@@ -50,7 +50,7 @@ window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
   switch (message.type) {
     case 'init': {
       const saved = vscode.getState() as SavedState | undefined;
-      const useSaved = saved?.schemaKey === message.schemaKey;
+      const useSaved = saved?.schemaKey === message.schemaKey && !message.prefilled;
       view = {
         tool: message.tool,
         form: message.form,
@@ -62,6 +62,7 @@ window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
         issues: [],
         running: message.running,
         last: message.last,
+        ...(message.prefilled ? { status: { text: 'Filled with the arguments from the Inspector.', kind: 'info' as const } } : {}),
       };
       save();
       render();

@@ -28,7 +28,32 @@ export type ToWebview =
     response?: unknown;
     /** Why there is no response (pending, cancelled, no longer in the log). */
     note?: string;
+    /** Why Replay is not offered (a notification, a server's request, a read-only recording); absent: offered. */
+    replayUnavailable?: string;
+    /** A tools/call: Open in Run Tool is offered. */
+    runTool?: boolean;
+    /** Why Copy as Inspector CLI Command is not offered; absent: offered. */
+    cliUnavailable?: string;
+    /** This exchange replays the one with this seq. */
+    replayOf?: number;
+  }
+  | {
+    /** The answer to a replay, runTool or copyCli of the exchange `seq`, shown in one line in its detail. */
+    type: 'actionStatus';
+    seq: number;
+    action: DetailAction;
+    /** `notRunning` offers a Start Server button beside the text. */
+    kind: 'info' | 'error' | 'notRunning';
+    text: string;
+    /** The new exchange a replay created (the page selects it). */
+    newSeq?: number;
   };
+
+/** What the detail pane's buttons ask of the host; `params` is the edited params text (JSON). */
+export type DetailAction = 'replay' | 'runTool' | 'copyCli';
+const ACTIONS = new Set<string>(['replay', 'runTool', 'copyCli']);
+/** Bigger params text is refused (the log keeps tool arguments for replay up to 64 KB anyway). */
+export const MAX_PARAMS_TEXT = 1024 * 1024;
 
 /** Webview → host. */
 export type FromWebview =
@@ -37,6 +62,9 @@ export type FromWebview =
   | { type: 'copy'; seq: number; part: 'request' | 'response' | 'both' }
   | { type: 'export' }
   | { type: 'import' }
+  | { type: 'action'; action: DetailAction; seq: number; params: string }
+  /** The Start Server button of a `notRunning` status. */
+  | { type: 'startServer'; seq: number }
   /** An uncaught error in the webview script, for the log. */
   | { type: 'error'; message: string };
 
@@ -55,6 +83,12 @@ export function parseFromWebview(message: unknown): FromWebview | undefined {
         ? { type: 'copy', seq: message.seq, part: message.part }
         : undefined;
     case 'error': return typeof message.message === 'string' ? { type: 'error', message: message.message.slice(0, 2000) } : undefined;
+    case 'action':
+      return isSeq(message.seq) && typeof message.action === 'string' && ACTIONS.has(message.action)
+        && typeof message.params === 'string' && message.params.length <= MAX_PARAMS_TEXT
+        ? { type: 'action', action: message.action as DetailAction, seq: message.seq, params: message.params }
+        : undefined;
+    case 'startServer': return isSeq(message.seq) ? { type: 'startServer', seq: message.seq } : undefined;
     default: return undefined;
   }
 }
@@ -66,6 +100,7 @@ function isRow(v: unknown, depth = 0): v is InspectorRow {
     && typeof v.method === 'string' && (v.name === undefined || typeof v.name === 'string')
     && typeof v.startedAt === 'number' && typeof v.size === 'number' && (v.latencyMs === undefined || typeof v.latencyMs === 'number')
     && typeof v.status === 'string' && STATUSES.has(v.status) && (v.statusText === undefined || typeof v.statusText === 'string')
+    && (v.replayOf === undefined || isSeq(v.replayOf))
     && Array.isArray(v.children) && v.children.every((c) => isRow(c, depth + 1));
 }
 
@@ -84,7 +119,19 @@ export function parseToWebview(message: unknown): ToWebview | undefined {
   }
   if (message.type === 'detail') {
     if (!isSeq(message.seq)) return undefined;
-    return { type: 'detail', seq: message.seq, request: message.request, response: message.response, ...(typeof message.note === 'string' ? { note: message.note } : {}) };
+    return {
+      type: 'detail', seq: message.seq, request: message.request, response: message.response,
+      ...(typeof message.note === 'string' ? { note: message.note } : {}),
+      ...(typeof message.replayUnavailable === 'string' ? { replayUnavailable: message.replayUnavailable } : {}),
+      ...(message.runTool === true ? { runTool: true } : {}),
+      ...(typeof message.cliUnavailable === 'string' ? { cliUnavailable: message.cliUnavailable } : {}),
+      ...(isSeq(message.replayOf) ? { replayOf: message.replayOf } : {}),
+    };
+  }
+  if (message.type === 'actionStatus') {
+    if (!isSeq(message.seq) || typeof message.action !== 'string' || !ACTIONS.has(message.action) || typeof message.text !== 'string'
+      || (message.kind !== 'info' && message.kind !== 'error' && message.kind !== 'notRunning')) return undefined;
+    return { type: 'actionStatus', seq: message.seq, action: message.action as DetailAction, kind: message.kind, text: message.text, ...(isSeq(message.newSeq) ? { newSeq: message.newSeq } : {}) };
   }
   return undefined;
 }

@@ -36,6 +36,8 @@ export interface InspectorRow {
   /** JSON-RPC error message, cancel reason or the tool error's first text. */
   statusText?: string;
   round?: number;
+  /** This exchange was sent by Replay from the exchange with this seq. */
+  replayOf?: number;
   /** Rows nested under this one: its notifications and later rounds, oldest first. */
   children: InspectorRow[];
 }
@@ -100,7 +102,7 @@ const REQUEST_NOTIFICATIONS = new Set(['notifications/progress', 'notifications/
  * that moment (when exactly one was: otherwise it stays on its own). Later rounds of a
  * multi-round-trip request go under its first round.
  */
-export function buildRows(records: readonly InspectorRecord[], factsFor: (record: InspectorRecord) => ExchangeFacts): InspectorRow[] {
+export function buildRows(records: readonly InspectorRecord[], factsFor: (record: InspectorRecord) => ExchangeFacts, replayOf: (seq: number) => number | undefined = () => undefined): InspectorRow[] {
   const oldestFirst = [...records].sort((a, b) => a.seq - b.seq);
   const rows = new Map<number, InspectorRow>();
   const facts = new Map<number, ExchangeFacts>();
@@ -127,6 +129,7 @@ export function buildRows(records: readonly InspectorRecord[], factsFor: (record
       status,
       ...(statusText !== undefined ? { statusText } : {}),
       ...(record.round !== undefined ? { round: record.round } : {}),
+      ...(replayOf(record.seq) !== undefined ? { replayOf: replayOf(record.seq) } : {}),
       children: [],
     };
     rows.set(record.seq, row);

@@ -8,6 +8,8 @@ export interface ServerRef {
 
 export interface ToolRef extends ServerRef {
   toolName: string;
+  /** For `mcpWorkbench.runTool`: the arguments the form starts with (the Inspector's Open in Run Tool). */
+  arguments?: Record<string, unknown>;
 }
 
 export interface ResourceRef extends ServerRef {

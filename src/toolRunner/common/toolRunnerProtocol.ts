@@ -74,6 +74,8 @@ export type ToWebview =
     values: Json;
     /** True when `values` come from the last run's arguments. */
     remembered: boolean;
+    /** `values` are arguments given with the command (Open in Run Tool): they replace what the page kept. */
+    prefilled?: boolean;
     /** The same starting point as arguments, for the raw JSON editor (which the form may not cover). */
     arguments: Record<string, unknown>;
     /** A run still going on (the webview was re-created meanwhile). */

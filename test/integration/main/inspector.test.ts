@@ -67,4 +67,86 @@ suite('Inspector', function () {
     assert.deepEqual({ ...fail, children: [] }, { ...live, children: [] });
     await vscode.workspace.fs.delete(file);
   });
+
+  /** The newest finished call of a tool, recorded by the log. */
+  const newestCall = (name: string, after = 0) => waitFor(() => log.entries().find((e) => e.serverId === c.definition.id && e.rerun?.name === name
+    && e.seq > after && e.status.kind !== 'pending'), `the ${name} entry`);
+
+  test('Replay of a tool that is not read-only asks as Run Tool does: declined sends nothing, confirmed is a new row marked as a replay', async () => {
+    await vscode.commands.executeCommand('mcpWorkbench.resetToolApprovals');
+    await c.callTool('fail', {});
+    const entry = await newestCall('fail');
+    const panel = await vscode.commands.executeCommand<InspectorPanel>('mcpWorkbench.openActivityEntryInInspector', entry.seq);
+    const asked: string[] = [];
+    let answer = false;
+    const original = panel.actions.confirm;
+    panel.actions.confirm = async (tool) => {
+      asked.push(tool.name);
+      return answer;
+    };
+    try {
+      const calls = () => log.entries().filter((e) => e.rerun?.name === 'fail').length;
+      const before = calls();
+      const declined = await panel.act('replay', entry.seq, JSON.stringify({ name: 'fail', arguments: {} }));
+      assert.deepEqual(asked, ['fail']);
+      assert.deepEqual(declined.map((s) => [s.kind, s.text]), [['info', 'Not sent: the run was not confirmed.']]);
+      assert.equal(calls(), before, 'nothing was sent');
+      answer = true;
+      const sent = await panel.act('replay', entry.seq, JSON.stringify({ name: 'fail', arguments: {} }));
+      assert.deepEqual(asked, ['fail', 'fail']);
+      const newSeq = sent.find((s) => s.newSeq !== undefined)?.newSeq;
+      assert.ok(newSeq && newSeq > entry.seq, JSON.stringify(sent));
+      const row = await waitFor(() => flat(panel.rows).find((r) => r.seq === newSeq && r.status !== 'pending'), 'the replay row');
+      assert.equal(row.replayOf, entry.seq);
+      assert.equal(row.status, 'toolError');
+      assert.equal(panel.detail(newSeq).replayOf, entry.seq);
+    } finally {
+      panel.actions.confirm = original;
+    }
+  });
+
+  test('Replay of a read-only tool sends the edited arguments, bad params are refused in one line', async () => {
+    await c.callTool('echo', { text: 'before replay' });
+    const entry = await newestCall('echo');
+    const panel = await vscode.commands.executeCommand<InspectorPanel>('mcpWorkbench.openActivityEntryInInspector', entry.seq);
+    const sent = await panel.act('replay', entry.seq, JSON.stringify({ name: 'echo', arguments: { text: 'after replay' } }));
+    const newSeq = sent.find((s) => s.newSeq !== undefined)?.newSeq;
+    assert.ok(newSeq, JSON.stringify(sent));
+    await waitFor(() => flat(panel.rows).find((r) => r.seq === newSeq && r.status === 'result'), 'the replayed echo');
+    assert.match(JSON.stringify(panel.detail(newSeq).response), /echo: after replay/);
+    const broken = await panel.act('replay', entry.seq, '{"name": "echo", ');
+    assert.equal(broken.length, 1);
+    assert.match(broken[0].text, /^Not valid JSON \(line 1, column \d+\)/);
+    assert.equal(broken[0].kind, 'error');
+  });
+
+  test('Copy as Inspector CLI Command: the stdio target, env names only, the tool and its arguments', async () => {
+    await c.callTool('echo', { text: "it's 42" });
+    const entry = await newestCall('echo');
+    const panel = await vscode.commands.executeCommand<InspectorPanel>('mcpWorkbench.openActivityEntryInInspector', entry.seq);
+    const shown = await panel.act('copyCli', entry.seq, JSON.stringify({ name: 'echo', arguments: { text: "it's 42" } }));
+    assert.equal(shown[0]?.kind, 'info', JSON.stringify(shown));
+    const command = await vscode.env.clipboard.readText();
+    assert.match(command, /^npx @modelcontextprotocol\/inspector --cli node \S*stdioServer\.js /);
+    assert.match(command, / -e "FIXTURE_PAGE_SIZE=\$FIXTURE_PAGE_SIZE" /);
+    assert.ok(!command.includes('stdio-in-folder-a'), `an env value reached the clipboard: ${command}`);
+    assert.match(command, / --method tools\/call --tool-name echo --tool-arg 'text=it'\\''s 42'$/);
+  });
+
+  test('Replay while the server is stopped says so, and its Start action starts it', async () => {
+    const entry = await newestCall('echo');
+    const panel = await vscode.commands.executeCommand<InspectorPanel>('mcpWorkbench.openActivityEntryInInspector', entry.seq);
+    await vscode.commands.executeCommand('mcpWorkbench.stopServer', { serverId: c.definition.id });
+    await waitFor(() => api.server('fixture-stdio')?.state.kind === 'stopped', 'fixture-stdio stopped');
+    try {
+      const shown = await panel.act('replay', entry.seq, JSON.stringify({ name: 'echo', arguments: { text: 'x' } }));
+      assert.deepEqual(shown.map((s) => s.kind), ['notRunning']);
+      assert.match(shown[0].text, /^MCP server "fixture-stdio" is not running, so the request cannot be replayed\.$/);
+      const started: string[] = [];
+      await panel.actions.startServer(log.find(entry.seq)!, (s) => started.push(s.text));
+      assert.match(started[0] ?? '', /is running: Replay sends the request now/);
+    } finally {
+      c = await running(api, 'fixture-stdio');
+    }
+  });
 });

@@ -12,6 +12,7 @@ import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
 import type { ActivityLog } from '../../../src/activity/common/activityLog';
 import type { ServerNode } from '../../../src/servers/serverTreeNodes';
+import type { InspectorPanel } from '../../../src/inspector/inspectorPanel';
 import type { HttpFixture } from '../../fixtures/servers/httpServer';
 import type { ProtectedFixture } from '../../fixtures/servers/protectedServer';
 import { activateApi, callbackToHandlerUri, folderUri, recordNotifications, recordOutputChannels, running, textOf, waitFor, writeText } from '../helpers';
@@ -140,6 +141,25 @@ suite('Secrets stay out of logs, state, Activity and the clipboard', function ()
     await vscode.workspace.fs.delete(file);
     assert.ok((text.match(/"serverLabel":"secret-/g) ?? []).length > 5, 'the secret servers\' traffic was exported');
     assertClean('the exported recording', text);
+  });
+
+  test('"Copy as Inspector CLI Command" copies no literal secret (env, headers, URL, arguments)', async () => {
+    const log = (await vscode.commands.executeCommand<ActivityLog>('_mcpWorkbench.activityLog'))!;
+    for (const name of ['secret-stdio', 'secret-http']) {
+      const call = log.entries().find((e) => e.serverLabel === name && e.method === 'tools/call' && e.rerun?.name === 'echo');
+      assert.ok(call, `the echo call of ${name}`);
+      const panel = await vscode.commands.executeCommand<InspectorPanel>('mcpWorkbench.openActivityEntryInInspector', call.seq);
+      // What the page sends (the redacted params it shows), and params a user typed the secrets into.
+      const shown = (call.request as { params: unknown }).params;
+      for (const params of [shown, { name: 'echo', arguments: { text: planted().join(' ') } }]) {
+        await vscode.env.clipboard.writeText('');
+        const status = await panel.act('copyCli', call.seq, JSON.stringify(params));
+        assert.equal(status[0]?.kind, 'info', JSON.stringify(status));
+        const copied = await vscode.env.clipboard.readText();
+        assert.match(copied, /^npx @modelcontextprotocol\/inspector --cli /);
+        assertClean('the copied Inspector CLI command', copied);
+      }
+    }
   });
 
   test('the failure state, its notification and the Servers tree show no secret', async () => {

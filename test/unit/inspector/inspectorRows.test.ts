@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { ActivityLog, type ActivityServer } from '../../../src/activity/common/activityLog';
 import { buildRows, classify, factsOf, filterRows, formatClock, type InspectorRow } from '../../../src/inspector/common/inspectorRows';
 import type { TraceRecord } from '../../../src/mcp/trace';
+import { MAX_PARAMS_TEXT, parseFromWebview, parseToWebview } from '../../../src/inspector/common/inspectorProtocol';
 
 const A: ActivityServer = { id: 'a', label: 'alpha', secrets: [] };
 const B: ActivityServer = { id: 'b', label: 'beta', secrets: [] };
@@ -149,6 +150,29 @@ describe('Inspector rows', () => {
     assert.deepEqual(names(byMethod[0].children), ['notifications/progress']);
     assert.deepEqual(filterRows(rows, { text: 'nothing-like-this' }), []);
     assert.deepEqual(filterRows(rows, {}), rows);
+  });
+
+  it('marks a replay with the exchange it replays, on its own row (not nested)', () => {
+    const log = new ActivityLog(100);
+    log.add(A, req(1, 'tools/call', { name: 'echo' }), 1000);
+    log.add(A, res(1), 1001);
+    log.add(A, req(2, 'tools/call', { name: 'echo' }), 1002);
+    const [first, second] = log.entries().map((e) => e.seq).sort((a, b) => a - b);
+    const rows = buildRows(log.entries(), factsOf, (seq) => (seq === second ? first : undefined));
+    assert.deepEqual(rows.map((r) => [r.seq, r.replayOf]), [[second, first], [first, undefined]]);
+    assert.ok(parseToWebview({ type: 'rows', rows, readOnly: false }), 'the page accepts the marked rows');
+  });
+
+  it('the page\'s actions reach the host only well-formed', () => {
+    assert.deepEqual(parseFromWebview({ type: 'action', action: 'replay', seq: 3, params: '{}' }), { type: 'action', action: 'replay', seq: 3, params: '{}' });
+    assert.equal(parseFromWebview({ type: 'action', action: 'runAnything', seq: 3, params: '{}' }), undefined);
+    assert.equal(parseFromWebview({ type: 'action', action: 'copyCli', seq: 0, params: '{}' }), undefined);
+    assert.equal(parseFromWebview({ type: 'action', action: 'replay', seq: 3, params: { a: 1 } }), undefined);
+    assert.equal(parseFromWebview({ type: 'action', action: 'replay', seq: 3, params: 'x'.repeat(MAX_PARAMS_TEXT + 1) }), undefined);
+    assert.deepEqual(parseFromWebview({ type: 'startServer', seq: 4 }), { type: 'startServer', seq: 4 });
+    assert.equal(parseToWebview({ type: 'actionStatus', seq: 3, action: 'replay', kind: 'shout', text: 'x' }), undefined);
+    assert.deepEqual(parseToWebview({ type: 'actionStatus', seq: 3, action: 'replay', kind: 'info', text: 'x', newSeq: 9 }),
+      { type: 'actionStatus', seq: 3, action: 'replay', kind: 'info', text: 'x', newSeq: 9 });
   });
 
   it('formats times as HH:MM:SS.mmm', () => {

@@ -1,0 +1,146 @@
+// The detail pane: the selected exchange's request and response side by side as foldable JSON,
+// with a find bar over both; for a request this client sent, its params in an editable box
+// (checked as JSON while typing) and the actions on it: Replay, Open in Run Tool (tools/call),
+// Copy as Inspector CLI Command. The host answers an action with one status line.
+import type { FromWebview, ToWebview } from '../../src/inspector/common/inspectorProtocol';
+import { editableParams, parseParamsText } from '../../src/inspector/common/replayRequest';
+import { h } from './dom';
+import { FindBar } from './findBar';
+import { renderJson } from './jsonView';
+
+type Detail = Extract<ToWebview, { type: 'detail' }>;
+type Status = Extract<ToWebview, { type: 'actionStatus' }>;
+
+export interface DetailHost {
+  post(message: FromWebview): void;
+  /** Selects a row (a replay's new exchange, or the original of a replay). */
+  select(seq: number): void;
+  /** `HH:MM:SS.mmm` of a row, if listed. */
+  timeOf(seq: number): string | undefined;
+}
+
+export class DetailView {
+  readonly element: HTMLElement;
+  private detail: Detail | undefined;
+  /** What the user typed in the params box, per exchange: switching rows loses nothing. */
+  private readonly drafts = new Map<number, string>();
+  private readonly statuses = new Map<number, Status>();
+  private readonly find: FindBar;
+  private readonly body: HTMLElement;
+
+  constructor(private readonly host: DetailHost) {
+    this.body = h('div', { class: 'detail-body' });
+    this.find = new FindBar(() => [...this.body.querySelectorAll<HTMLElement>('.json-tree, .json-text')]);
+    this.element = h('div', { class: 'detail', 'aria-label': 'Selected exchange' }, this.find.element, this.body);
+  }
+
+  show(detail: Detail | undefined): void {
+    this.detail = detail;
+    this.render();
+  }
+
+  get seq(): number | undefined {
+    return this.detail?.seq;
+  }
+
+  status(status: Status): void {
+    this.statuses.set(status.seq, status);
+    if (status.newSeq !== undefined) this.host.select(status.newSeq);
+    else if (status.seq === this.detail?.seq) this.render();
+  }
+
+  private render(): void {
+    const focused = document.activeElement;
+    const keepFocus = focused instanceof HTMLElement && this.body.contains(focused) ? focused.dataset.focusKey : undefined;
+    this.body.textContent = '';
+    const detail = this.detail;
+    if (!detail) {
+      this.body.append(h('p', { class: 'empty' }, 'Select an exchange to see its request and response.'));
+      this.find.refresh();
+      return;
+    }
+    const seq = detail.seq;
+    const method = typeof (detail.request as { method?: unknown } | undefined)?.method === 'string' ? (detail.request as { method: string }).method : '';
+    const editable = detail.replayUnavailable === undefined || detail.runTool || detail.cliUnavailable === undefined;
+    const box = h('textarea', { class: 'params-editor', spellcheck: 'false', 'aria-label': 'Params to replay (JSON)', 'data-focus-key': 'params' });
+    box.value = this.drafts.get(seq) ?? JSON.stringify(editableParams(method, detail.request), null, 2);
+    box.rows = Math.min(14, Math.max(3, box.value.split('\n').length));
+    const problem = h('p', { class: 'params-error', role: 'alert' });
+    const actionButtons: HTMLButtonElement[] = [];
+    const check = (): boolean => {
+      const parsed = parseParamsText(box.value);
+      problem.textContent = parsed.ok ? '' : parsed.error;
+      box.setAttribute('aria-invalid', String(!parsed.ok));
+      for (const b of actionButtons) b.disabled = !parsed.ok || b.dataset.unavailable === 'true';
+      return parsed.ok;
+    };
+    const act = (action: 'replay' | 'runTool' | 'copyCli') => {
+      if (check()) this.host.post({ type: 'action', action, seq, params: box.value });
+    };
+    const button = (label: string, title: string, action: 'replay' | 'runTool' | 'copyCli', unavailable?: string) => {
+      const b = h('button', { type: 'button', class: `action-${action}`, title: unavailable ?? title, 'data-focus-key': action }, label);
+      if (unavailable) b.dataset.unavailable = 'true';
+      b.addEventListener('click', () => act(action));
+      actionButtons.push(b);
+      return b;
+    };
+    const both = h('button', { type: 'button', title: 'Copy request and response as one JSON object' }, 'Copy Both');
+    both.addEventListener('click', () => this.host.post({ type: 'copy', seq, part: 'both' }));
+    const bar = h('div', { class: 'detail-bar' });
+    if (detail.replayUnavailable === undefined) bar.append(button('Replay', 'Send these params again to the same server (Ctrl+Enter in the box)', 'replay'));
+    if (detail.runTool) bar.append(button('Open in Run Tool', 'Open the Run Tool form of this tool with these arguments', 'runTool'));
+    if (editable) bar.append(button('Copy as Inspector CLI Command', 'Copy the npx @modelcontextprotocol/inspector --cli command that sends this request (secrets left out)', 'copyCli', detail.cliUnavailable));
+    bar.append(h('span', { class: 'spacer' }), both);
+    this.body.append(bar);
+    const status = this.statuses.get(seq);
+    if (status) this.body.append(this.statusLine(status));
+    if (detail.replayOf !== undefined) {
+      const original = detail.replayOf;
+      const show = h('button', { type: 'button', class: 'link' }, 'Show the original');
+      show.addEventListener('click', () => this.host.select(original));
+      const at = this.host.timeOf(original);
+      this.body.append(h('p', { class: 'replay-of' }, `↻ Replay of the exchange${at ? ` at ${at}` : ''}. `, show));
+    }
+    const request = this.pane('Request', 'request', detail.request, undefined, seq);
+    if (editable) {
+      box.addEventListener('input', () => {
+        this.drafts.set(seq, box.value);
+        check();
+      });
+      box.addEventListener('keydown', (event) => {
+        if (event.key === 'Enter' && (event.ctrlKey || event.metaKey) && detail.replayUnavailable === undefined) {
+          event.preventDefault();
+          act('replay');
+        }
+      });
+      request.insertBefore(h('div', { class: 'params' }, h('label', { class: 'params-label' }, detail.replayUnavailable === undefined ? 'Params (edit, then Replay)' : 'Params (JSON)', box), problem), request.children[1] ?? null);
+    }
+    this.body.append(h('div', { class: 'panes' }, request, this.pane('Response', 'response', detail.response, detail.note, seq)));
+    check();
+    this.find.refresh();
+    if (keepFocus) this.body.querySelector<HTMLElement>(`[data-focus-key="${keepFocus}"]`)?.focus();
+  }
+
+  private statusLine(status: Status): HTMLElement {
+    const line = h('p', { class: `action-status ${status.kind}`, role: 'status' }, status.text);
+    if (status.kind === 'notRunning') {
+      const start = h('button', { type: 'button', class: 'start-server' }, 'Start Server');
+      start.addEventListener('click', () => this.host.post({ type: 'startServer', seq: status.seq }));
+      line.append(' ', start);
+    }
+    return line;
+  }
+
+  private pane(title: string, part: 'request' | 'response', value: unknown, note: string | undefined, seq: number): HTMLElement {
+    const copy = h('button', { type: 'button', class: 'copy', title: `Copy the ${part} as JSON` }, 'Copy JSON');
+    copy.addEventListener('click', () => this.host.post({ type: 'copy', seq, part }));
+    const section = h('section', { class: `pane ${part}`, 'aria-label': title }, h('header', {}, h('h2', {}, title), copy));
+    if (value === undefined) {
+      copy.disabled = true;
+      section.append(h('p', { class: 'note' }, note ?? 'Nothing recorded.'));
+    } else {
+      section.append(renderJson(value));
+    }
+    return section;
+  }
+}
