@@ -8,6 +8,8 @@ import type { Workbench } from '../workbench';
 import type { ServerDefinition } from '../config/common/launchDefinition';
 import { ActivityTreeProvider } from './activityTreeProvider';
 import { showErrorMessage, showInformationMessage, showWarningMessage, withNotificationProgress } from '../shared/notifications';
+import type { ConfirmCall } from '../toolRunner/toolRunnerPanel';
+import { approveToolRun } from '../toolRunner/toolRunApproval';
 
 export const ACTIVITY_VIEW = 'mcpWorkbench.activity';
 export const ACTIVITY_SCHEME = 'mcp-activity';
@@ -67,7 +69,8 @@ export function registerActivity(workbench: Workbench): { disposables: vscode.Di
       vscode.l10n.t('{0} (request ↔ response)', title), { preview: true });
   };
 
-  const rerun = async (arg?: ActivityEntry | number): Promise<ActivityEntry | undefined> => {
+  /** `options.confirm` replaces Run Tool's dialog for tests (see ConfirmCall), as on the Run Tool panel. */
+  const rerun = async (arg?: ActivityEntry | number, options?: { confirm?: ConfirmCall }): Promise<ActivityEntry | undefined> => {
     const entry = typeof arg === 'number' ? log.find(arg) : arg ?? view.selection[0];
     if (!entry?.rerun) {
       void showInformationMessage(entry?.rerunUnavailable ?? vscode.l10n.t('Only tool calls (tools/call) can be re-run.'));
@@ -79,6 +82,8 @@ export function registerActivity(workbench: Workbench): { disposables: vscode.Di
       return undefined;
     }
     const { name, arguments: args } = entry.rerun;
+    // A re-run is a tool call the user starts: it asks exactly when Run Tool would.
+    if (!await approveToolRun(connection, name, args ?? {}, options?.confirm)) return undefined;
     let created: ActivityEntry | undefined;
     const sub = workbench.onTrace(({ server, record }) => {
       if (!created && server.id === connection.definition.id && record.kind === 'request' && record.method === 'tools/call' && record.direction === 'send') {

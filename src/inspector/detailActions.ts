@@ -7,7 +7,6 @@
  * unless "don't ask again" allows it), with Run Tool's dialog and approvals.
  */
 import * as vscode from 'vscode';
-import type { Tool } from '@modelcontextprotocol/client';
 import type { ActivityLog } from '../activity/common/activityLog';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { Workbench } from '../workbench';
@@ -15,9 +14,8 @@ import type { InspectorRecord } from './common/inspectorRows';
 import type { DetailAction, ToWebview } from './common/inspectorProtocol';
 import { isReplayOf, parseParamsText, planReplay, replayUnavailable, withoutRedacted, type ReplayPlan } from './common/replayRequest';
 import { cliUnsupported, inspectorCliCommand } from './common/inspectorCli';
-import { needsConfirmation } from '../toolRunner/common/toolCall';
-import { approvalServerKey } from '../toolRunner/common/toolApprovals';
-import { confirmWithModal, ToolRunnerPanel, type ConfirmCall } from '../toolRunner/toolRunnerPanel';
+import { confirmWithModal, type ConfirmCall } from '../toolRunner/toolRunnerPanel';
+import { approveToolRun } from '../toolRunner/toolRunApproval';
 import { urlSecrets } from '../shared/common/redact';
 
 type Status = Extract<ToWebview, { type: 'actionStatus' }>;
@@ -153,16 +151,8 @@ export class InspectorActions {
     }
   }
 
-  private async approved(connection: McpServerConnection, plan: Extract<ReplayPlan, { kind: 'tool' }>): Promise<boolean> {
-    // A tool the server does not list (any more) asks too: nothing says it is read-only.
-    const tools = await connection.list('tools').catch(() => [] as Tool[]);
-    const tool: Tool = tools.find((t) => t.name === plan.name) ?? { name: plan.name, inputSchema: { type: 'object' } };
-    const serverKey = approvalServerKey(connection.definition);
-    if (!needsConfirmation(tool) || ToolRunnerPanel.approvals?.allows(serverKey, tool.name)) return true;
-    const answer = await this.confirm(tool, connection.definition.label, plan.arguments ?? {});
-    if (!answer) return false;
-    if (answer !== true) await ToolRunnerPanel.approvals?.remember(answer, serverKey, tool.name);
-    return true;
+  private approved(connection: McpServerConnection, plan: Extract<ReplayPlan, { kind: 'tool' }>): Promise<boolean> {
+    return approveToolRun(connection, plan.name, plan.arguments ?? {}, this.confirm);
   }
 
   private async send(connection: McpServerConnection, plan: ReplayPlan): Promise<void> {

@@ -106,6 +106,23 @@ suite('Activity', function () {
     assert.match(JSON.stringify(rerun.response), /echo: again/);
   });
 
+  test('re-running a tool that is not read-only asks first, as Run Tool does; declined, nothing is sent', async () => {
+    await c.callTool('fail', {});
+    const first = await waitFor(() => toolCall((e) => e.rerun?.name === 'fail' && e.status.kind !== 'pending'), 'the first call');
+    const calls = () => log.entries().filter((e) => e.serverId === c.definition.id && e.rerun?.name === 'fail').length;
+    const before = calls();
+    const asked: string[] = [];
+    const declined = await vscode.commands.executeCommand<ActivityEntry | undefined>('mcpWorkbench.rerunActivityEntry', first, {
+      confirm: async (tool: { name: string }) => (asked.push(tool.name), false),
+    });
+    assert.equal(declined, undefined);
+    assert.deepEqual(asked, ['fail']);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(calls(), before, 'nothing was sent');
+    const confirmed = await vscode.commands.executeCommand<ActivityEntry | undefined>('mcpWorkbench.rerunActivityEntry', first, { confirm: async () => true });
+    assert.ok(confirmed && confirmed.seq > first.seq, 'confirmed: a new entry');
+  });
+
   test('the filter command narrows the view without touching the log', async () => {
     const before = log.size;
     await vscode.commands.executeCommand('mcpWorkbench.filterActivity', 'tools/call');
