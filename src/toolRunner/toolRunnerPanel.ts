@@ -8,7 +8,8 @@ import * as vscode from 'vscode';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { approvalServerKey, type ToolApprovals } from './common/toolApprovals';
 import { blobFileName, needsConfirmation, rememberedArgumentsKey, shortToolLabel, toolInfo } from './common/toolCall';
-import { defaultValues, formToArguments, valuesFromArguments, withoutSecrets, type FieldProblem } from './common/formValues';
+import { defaultValues, formToArguments, secretValues, valuesFromArguments, withoutSecrets, type FieldProblem } from './common/formValues';
+import { redactValue } from '../shared/common/redact';
 import { buildFormModel, type FormModel } from './common/schemaFields';
 import { validateAgainstSchema } from './common/schemaValidation';
 import { parseFromWebview, type FromWebview, type ProgressInfo, type RunOutcome, type TaskInfo, type ToWebview } from './common/toolRunnerProtocol';
@@ -220,7 +221,9 @@ export class ToolRunnerPanel implements vscode.Disposable {
         },
       }, tool, args, running);
       this.last = { requestId, outcome, result };
-      await this.runs.record(historyEntry(requestId, startedAt, storedArgs, outcome, result));
+      // A result may echo a secret argument (or the server's own secrets): redacted before it is kept.
+      const secrets = [...secretValues(this.form.root, args), ...this.definitionForLog().secrets];
+      await this.runs.record(historyEntry(requestId, startedAt, storedArgs, redactValue(outcome, secrets), result && redactValue(result, secrets)));
       if (!this.disposed) {
         this.post({ type: 'outcome', requestId, outcome });
         if (outcome.kind === 'result') await this.app?.show(this.serverId, tool, args, result);

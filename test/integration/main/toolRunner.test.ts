@@ -213,4 +213,21 @@ suite('Run Tool panel', function () {
     assert.deepEqual(shown?.diff.changes.map((c) => c.path), ['_meta["fixture/call"]'], 'only the call counter differs');
     assert.deepEqual(await vscode.commands.executeCommand('mcpWorkbench.toolRunner.rerunLast', 'no-such-server'), []);
   });
+
+  test('a secret argument is neither in the history nor in a kept result that echoes it, nor in a preset', async () => {
+    const panel = await open('formDemo');
+    panel.confirm = async () => true;
+    const secret = 'sk-never-stored-4711';
+    const outcome = await panel.submit({ name: 'Ada', count: 2, apiKey: secret });
+    assert.ok(outcome.kind === 'result' && !outcome.isError);
+    assert.ok(outcome.blocks[0].kind === 'text' && outcome.blocks[0].text.includes(secret), 'the live result shows what the server returned');
+    const [entry] = panel.runs.entries();
+    assert.deepEqual(entry.args, { name: 'Ada', count: 2 });
+    assert.ok(entry.result, 'the result is kept');
+    assert.equal(JSON.stringify(entry).includes(secret), false, `kept: ${JSON.stringify(entry)}`);
+    await panel.runs.savePreset({ name: 'Ada', count: 2, apiKey: secret }, 'with a key');
+    assert.deepEqual(panel.runs.presets().find((p) => p.name === 'with a key')?.args, { name: 'Ada', count: 2 });
+    await panel.runs.deletePreset('with a key');
+    assert.equal(panel.runs.presets().some((p) => p.name === 'with a key'), false);
+  });
 });

@@ -6,7 +6,7 @@ import {
 } from '../../../src/toolRunner/common/runHistory';
 import { resultOutcome } from '../../../src/toolRunner/common/toolCall';
 import { historyOutcome } from '../../../src/toolRunner/common/toolCall';
-import { withoutSecrets } from '../../../src/toolRunner/common/formValues';
+import { secretValues, withoutSecrets } from '../../../src/toolRunner/common/formValues';
 import { buildFormModel } from '../../../src/toolRunner/common/schemaFields';
 
 const ok = (text: string): CallToolResult => ({ content: [{ type: 'text', text }] });
@@ -63,6 +63,9 @@ describe('runHistory', () => {
     const e = historyEntry('r', 1, stored, { kind: 'cancelled', durationMs: 1 }, undefined);
     assert.deepEqual(e.args, { user: 'ada' });
     assert.equal(JSON.stringify(e).includes('s3cret'), false);
+    assert.deepEqual(secretValues(form.root, { user: 'ada', token: 's3cret' }), ['s3cret'], 'what a kept result is redacted with');
+    const nested = buildFormModel({ type: 'object', properties: { list: { type: 'array', items: { type: 'object', properties: { key: { type: 'string', writeOnly: true } } } } } });
+    assert.deepEqual(secretValues(nested.root, { list: [{ key: 'one1' }, { key: 'two2' }] }), ['one1', 'two2']);
   });
 });
 
