@@ -223,7 +223,12 @@ export class ToolRunnerPanel implements vscode.Disposable {
       this.last = { requestId, outcome, result };
       // A result may echo a secret argument (or the server's own secrets): redacted before it is kept.
       const secrets = [...secretValues(this.form.root, args), ...this.definitionForLog().secrets];
-      await this.runs.record(historyEntry(requestId, startedAt, storedArgs, redactValue(outcome, secrets), result && redactValue(result, secrets)));
+      try {
+        await this.runs.record(historyEntry(requestId, startedAt, storedArgs, redactValue(outcome, secrets), result && redactValue(result, secrets)));
+      } catch (error) {
+        // The run itself worked: the user still sees its result; only its place in the history is lost.
+        this.workbench.outputs.logFor(this.definitionForLog()).log('warn', `Run Tool: could not add the run to the history: ${error instanceof Error ? error.message : String(error)}`);
+      }
       if (!this.disposed) {
         this.post({ type: 'outcome', requestId, outcome });
         if (outcome.kind === 'result') await this.app?.show(this.serverId, tool, args, result);
