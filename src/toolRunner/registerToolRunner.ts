@@ -9,6 +9,7 @@ import type { ToolRef } from '../shared/common/commandArgs';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { Workbench } from '../workbench';
 import { ToolRunnerPanel } from './toolRunnerPanel';
+import { rerunLastCall } from './rerunLastCall';
 import { ToolApprovals } from './common/toolApprovals';
 import { showErrorMessage, showInformationMessage } from '../shared/notifications';
 
@@ -16,6 +17,12 @@ export function registerToolRunner(workbench: Workbench): vscode.Disposable[] {
   const approvals = ToolRunnerPanel.approvals = new ToolApprovals(workbench.context.workspaceState);
   return [
     vscode.commands.registerCommand('mcpWorkbench.runTool', (arg?: unknown) => runTool(workbench, arg)),
+    // For the dev loop and tests (hidden from the palette): the server's configured name, or { serverName }.
+    vscode.commands.registerCommand('mcpWorkbench.toolRunner.rerunLast', (arg?: unknown) => {
+      const serverName = typeof arg === 'string' ? arg : typeof (arg as { serverName?: unknown } | undefined)?.serverName === 'string' ? (arg as { serverName: string }).serverName : undefined;
+      if (!serverName) throw new Error('mcpWorkbench.toolRunner.rerunLast needs a server name');
+      return rerunLastCall(serverName);
+    }),
     vscode.commands.registerCommand('mcpWorkbench.resetToolApprovals', async () => {
       const count = approvals.count();
       await approvals.reset();

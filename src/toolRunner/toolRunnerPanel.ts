@@ -6,72 +6,32 @@
  */
 import * as vscode from 'vscode';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
-import { approvalServerKey, type ApprovalScope, type ToolApprovals } from './common/toolApprovals';
-import { argumentsPreview, blobFileName, errorOutcome, needsConfirmation, rememberedArgumentsKey, resultOutcome, shortToolLabel, toolInfo } from './common/toolCall';
-import { defaultValues, formToArguments, valuesFromArguments, withoutSecrets, type FieldProblem } from './common/formValues';
+import { approvalServerKey, type ToolApprovals } from './common/toolApprovals';
+import { blobFileName, needsConfirmation, rememberedArgumentsKey, shortToolLabel, toolInfo } from './common/toolCall';
+import { defaultValues, formToArguments, secretValues, valuesFromArguments, withoutSecrets, type FieldProblem } from './common/formValues';
+import { redactValue } from '../shared/common/redact';
 import { buildFormModel, type FormModel } from './common/schemaFields';
 import { validateAgainstSchema } from './common/schemaValidation';
 import { parseFromWebview, type FromWebview, type ProgressInfo, type RunOutcome, type TaskInfo, type ToWebview } from './common/toolRunnerProtocol';
+import { historyEntry, type HistorySummary } from './common/runHistory';
+import { confirmWithModal, type ConfirmCall } from './confirmCall';
+import { callWithProgress, wake, type RunningCall } from './toolCallProgress';
+import { ToolRunHistory } from './toolRunHistory';
 import type { ServerDefinition } from '../config/common/launchDefinition';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
-import { TaskCancelledError } from '../mcp/connection/toolCalls';
-import { describeTask } from '../mcp/connection/toolTasks';
 import type { Workbench } from '../workbench';
 import { webviewHtml, webviewResourceRoots } from '../shared/webviewHtml';
 import { approvalActivity } from '../approval/common/approvalActivity';
-import { showErrorMessage, showWarningMessage, withNotificationProgress } from '../shared/notifications';
+import { showErrorMessage } from '../shared/notifications';
 import { toolAppUri } from '../apps/common/appTools';
 import { parseAppFromWebview } from '../apps/common/appsProtocol';
 import { ToolAppController } from '../apps/toolAppController';
 import { appsService } from '../apps/appsService';
 
-/**
- * Asks the user whether to run a tool that is not marked read-only. This is the one step
- * that needs a human, so it is a replaceable function: tests set `panel.confirm`.
- */
-export type ConfirmCall = (tool: Tool, serverLabel: string, args: Record<string, unknown>) => Promise<boolean | ApprovalScope>;
-
-export const confirmWithModal: ConfirmCall = async (tool, serverLabel, args) => {
-  const run = vscode.l10n.t('Run Tool');
-  const choices: Record<string, ApprovalScope> = {
-    [vscode.l10n.t('Run, Don\'t Ask Again for This Tool')]: 'tool',
-    [vscode.l10n.t('Run, Don\'t Ask Again for This Server')]: 'server',
-    [vscode.l10n.t('Run, Don\'t Ask Again This Session')]: 'session',
-  };
-  const why = tool.annotations?.destructiveHint === true
-    ? vscode.l10n.t('The tool says it may make destructive changes.')
-    : vscode.l10n.t('The tool is not marked read-only: it may change things.');
-  const remembered = vscode.l10n.t('"Don\'t ask again" is kept for this workspace (the session choice until VS Code closes); "MCP: Reset Tool Approvals" forgets it.');
-  const answer = await showWarningMessage(
-    vscode.l10n.t('Run "{0}" on server "{1}"?', tool.title ?? tool.name, serverLabel),
-    { modal: true, detail: `${why}\n\n${vscode.l10n.t('Arguments:')}\n${argumentsPreview(args)}\n\n${remembered}` },
-    run, ...Object.keys(choices),
-  );
-  return answer === run || (answer !== undefined && (choices[answer] ?? false));
-};
+export { confirmWithModal, type ConfirmCall } from './confirmCall';
 
 /** What `submit` ended with: the outcome shown, or why nothing was sent. */
 export type SubmitResult = RunOutcome | { kind: 'invalid'; issues: FieldProblem[] } | { kind: 'declined' } | { kind: 'busy' };
-
-interface RunningCall {
-  requestId: string;
-  abort: AbortController;
-  progress?: ProgressInfo;
-  /** The server runs the call as a task. */
-  task?: TaskInfo;
-  /** The server has a sampling/elicitation request waiting for the user (MCP Requests panel). */
-  awaitingUser?: boolean;
-  /** The webview was told the call started (before that, awaitingUser is not tracked). */
-  started?: boolean;
-  /** Called when the call ends or `awaitingUser` changes (the progress indicator follows). */
-  wakers: Set<() => void>;
-}
-
-function wake(running: RunningCall): void {
-  const wakers = [...running.wakers];
-  running.wakers.clear();
-  for (const w of wakers) w();
-}
 
 let nextRequest = 0;
 function newRequestId(): string {
@@ -126,9 +86,13 @@ export class ToolRunnerPanel implements vscode.Disposable {
   private prefilled: Record<string, unknown> | undefined;
   private running: RunningCall | undefined;
   private last: { requestId: string; outcome: RunOutcome; result?: CallToolResult } | undefined;
+  /** The arguments of the last call, secrets included (memory only): what a dev-loop re-run sends again. */
+  private lastArgs: Record<string, unknown> | undefined;
+  /** The tool's runs and presets (workspace state). */
+  readonly runs: ToolRunHistory;
   private disposed = false;
   readonly serverId: string;
-  private readonly serverName: string;
+  readonly serverName: string;
   private readonly serverLabel: string;
   private readonly initialDefinition: ServerDefinition;
   /** The tool's MCP App (`_meta.ui.resourceUri`), shown after each run; undefined for tools without one. */
@@ -141,6 +105,11 @@ export class ToolRunnerPanel implements vscode.Disposable {
     this.serverLabel = connection.definition.label;
     this.tool = tool;
     this.form = buildFormModel(tool.inputSchema);
+    this.runs = new ToolRunHistory(workbench.context.workspaceState, this.serverName, tool.name, {
+      tool: () => this.tool,
+      withoutSecrets: (args) => withoutSecrets(this.form.root, args) as Record<string, unknown>,
+      post: (message) => this.post(message),
+    });
     this.webviewReady = new Promise((resolve) => (this.resolveReady = resolve));
 
     const extensionUri = workbench.context.extensionUri;
@@ -235,12 +204,34 @@ export class ToolRunnerPanel implements vscode.Disposable {
         }
         if (answer !== true) await ToolRunnerPanel.approvals?.remember(answer, serverKey, tool.name);
       }
-      await this.workbench.context.workspaceState.update(rememberedArgumentsKey(this.serverName, tool.name), withoutSecrets(this.form.root, args));
+      const storedArgs = withoutSecrets(this.form.root, args) as Record<string, unknown>;
+      await this.workbench.context.workspaceState.update(rememberedArgumentsKey(this.serverName, tool.name), storedArgs);
+      this.lastArgs = args;
+      const startedAt = Date.now();
       running.started = true;
       this.post({ type: 'started', requestId, ...(schemaNote ? { schemaNote } : {}) });
       this.updateAwaitingUser();
-      const { outcome, result } = await this.call(tool, args, running);
+      const { outcome, result } = await callWithProgress({
+        connection: () => this.workbench.registry.find(this.serverId),
+        serverLabel: this.serverLabel,
+        onProgress: (progress) => {
+          this.post({ type: 'progress', requestId, progress });
+          this.onDidProgressEmitter.fire(progress);
+        },
+        onTask: (task) => {
+          this.post({ type: 'task', requestId, task });
+          this.onDidTaskEmitter.fire(task);
+        },
+      }, tool, args, running);
       this.last = { requestId, outcome, result };
+      // A result may echo a secret argument (or the server's own secrets): redacted before it is kept.
+      const secrets = [...secretValues(this.form.root, args), ...this.definitionForLog().secrets];
+      try {
+        await this.runs.record(historyEntry(requestId, startedAt, storedArgs, redactValue(outcome, secrets), result && redactValue(result, secrets)));
+      } catch (error) {
+        // The run itself worked: the user still sees its result; only its place in the history is lost.
+        this.workbench.outputs.logFor(this.definitionForLog()).log('warn', `Run Tool: could not add the run to the history: ${error instanceof Error ? error.message : String(error)}`);
+      }
       if (!this.disposed) {
         this.post({ type: 'outcome', requestId, outcome });
         if (outcome.kind === 'result') await this.app?.show(this.serverId, tool, args, result);
@@ -252,102 +243,29 @@ export class ToolRunnerPanel implements vscode.Disposable {
     }
   }
 
+  /** The tool's runs, newest first, without their results. */
+  get history(): HistorySummary[] {
+    return this.runs.summaries();
+  }
+
+  /**
+   * Runs the last call again with the same arguments, through `submit` (validation and
+   * approvals apply), and shows what changed against the run before, without revealing the
+   * panel. Undefined when the panel has nothing to re-run.
+   */
+  async rerunLast(reason?: string): Promise<SubmitResult | undefined> {
+    const previous = this.runs.entries()[0];
+    const args = this.lastArgs ?? previous?.args;
+    if (!args) return undefined;
+    const outcome = await this.submit(args);
+    const latest = this.runs.entries()[0];
+    if (previous && latest && latest.id !== previous.id) this.runs.diffRuns(previous.id, latest.id, reason);
+    return outcome;
+  }
+
   /** Cancels the running call (the SDK sends `notifications/cancelled`). */
   cancel(requestId?: string): void {
     if (this.running && (requestId === undefined || this.running.requestId === requestId)) this.running.abort.abort();
-  }
-
-  /** Calls after this long get a cancellable progress notification; quicker ones would only flash one. */
-  private static readonly PROGRESS_DELAY_MS = 400;
-
-  private async call(tool: Tool, args: Record<string, unknown>, running: RunningCall): Promise<{ outcome: RunOutcome; result?: CallToolResult }> {
-    const started = Date.now();
-    let notification: vscode.Progress<{ message?: string; increment?: number }> | undefined;
-    let lastMessage: string | undefined;
-    let reported = 0;
-    const execute = async (): Promise<{ outcome: RunOutcome; result?: CallToolResult }> => {
-      try {
-        const connection = this.workbench.registry.find(this.serverId);
-        if (!connection) throw new Error(vscode.l10n.t('Server "{0}" is no longer configured.', this.serverLabel));
-        const result = await connection.callTool(tool.name, args, {
-          signal: running.abort.signal,
-          onprogress: (p) => {
-            const info: ProgressInfo = { progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message ? { message: p.message } : {}) };
-            running.progress = info;
-            const percent = p.total ? Math.min(100, (p.progress / p.total) * 100) : undefined;
-            const increment = percent !== undefined && percent > reported ? percent - reported : undefined;
-            if (percent !== undefined) reported = Math.max(reported, percent);
-            lastMessage = p.message ?? (p.total ? `${p.progress} / ${p.total}` : String(p.progress));
-            notification?.report({ message: lastMessage, increment });
-            this.post({ type: 'progress', requestId: running.requestId, progress: info });
-            this.onDidProgressEmitter.fire(info);
-          },
-          onTask: (task) => {
-            const info: TaskInfo = { taskId: task.taskId, status: task.status, text: describeTask(task) };
-            running.task = info;
-            lastMessage = vscode.l10n.t('Task {0}', info.text);
-            notification?.report({ message: lastMessage });
-            this.post({ type: 'task', requestId: running.requestId, task: info });
-            this.onDidTaskEmitter.fire(info);
-          },
-        });
-        return { outcome: resultOutcome(result, tool, Date.now() - started), result };
-      } catch (error) {
-        // A task cancelled from the tree (or by the server) ends the call as cancelled too.
-        return { outcome: errorOutcome(error, Date.now() - started, running.abort.signal.aborted || error instanceof TaskCancelledError) };
-      }
-    };
-    const outcome = execute();
-    let done = false;
-    const untilChange = () => new Promise<void>((resolve) => (done ? resolve() : running.wakers.add(resolve)));
-    const title = vscode.l10n.t('MCP {0}: {1}', this.serverLabel, tool.title ?? tool.name);
-    // Slow calls get a cancellable progress notification, shown after a short delay. While
-    // the server waits for the user (sampling/elicitation), the notification would lie over
-    // the MCP Requests panel's buttons: it is closed and the status bar shows the wait
-    // instead; the Run Tool panel keeps its Cancel button all along.
-    const indicate = async () => {
-      let delay = ToolRunnerPanel.PROGRESS_DELAY_MS;
-      while (!done) {
-        if (running.awaitingUser) {
-          await vscode.window.withProgress(
-            { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('{0} (waiting for your answer in MCP Requests)', title) },
-            async () => {
-              while (!done && running.awaitingUser) await untilChange();
-            },
-          );
-          delay = ToolRunnerPanel.PROGRESS_DELAY_MS;
-          continue;
-        }
-        if (delay) {
-          let timer: ReturnType<typeof setTimeout> | undefined;
-          await Promise.race([new Promise<void>((resolve) => (timer = setTimeout(resolve, delay))), untilChange()]);
-          clearTimeout(timer);
-          delay = 0;
-          continue;
-        }
-        await withNotificationProgress(
-          { title, cancellable: true },
-          async (progress, token) => {
-            notification = progress;
-            if (lastMessage) progress.report({ message: lastMessage, increment: reported || undefined });
-            const subscription = token.onCancellationRequested(() => running.abort.abort());
-            try {
-              while (!done && !running.awaitingUser) await untilChange();
-            } finally {
-              subscription.dispose();
-              notification = undefined;
-            }
-          },
-        );
-      }
-    };
-    void indicate();
-    try {
-      return await outcome;
-    } finally {
-      done = true;
-      wake(running);
-    }
   }
 
   private receive(raw: unknown): void {
@@ -391,6 +309,18 @@ export class ToolRunnerPanel implements vscode.Disposable {
       case 'saveBlob':
         await this.saveBlob(message.requestId, message.index);
         return;
+      case 'showRun':
+        this.runs.show(message.id);
+        return;
+      case 'diffRuns':
+        this.runs.diffRuns(message.before, message.after);
+        return;
+      case 'savePreset':
+        await this.runs.savePreset(message.args, message.name);
+        return;
+      case 'deletePreset':
+        await this.runs.deletePreset(message.name);
+        return;
       case 'error':
         this.workbench.outputs.logFor(this.definitionForLog()).log('error', `Run Tool webview: ${message.message}`);
         return;
@@ -431,6 +361,9 @@ export class ToolRunnerPanel implements vscode.Disposable {
       arguments: remembered ?? formToArguments(this.form, values).args,
       ...(this.running ? { running: { requestId: this.running.requestId, ...(this.running.progress ? { progress: this.running.progress } : {}), ...(this.running.awaitingUser ? { awaitingUser: true } : {}), ...(this.running.task ? { task: this.running.task } : {}) } } : {}),
       ...(this.last ? { last: { requestId: this.last.requestId, outcome: this.last.outcome } } : {}),
+      history: this.runs.summaries(),
+      presets: this.runs.presets(),
+      ...(this.runs.lastDiff ? { diff: this.runs.lastDiff } : {}),
     });
   }
 
@@ -485,6 +418,11 @@ export class ToolRunnerPanel implements vscode.Disposable {
     this.onDidProgressEmitter.dispose();
     this.onDidTaskEmitter.dispose();
     this.onDidDisposeEmitter.dispose();
+  }
+
+  /** The open Run Tool panels of a server, by its configured name. */
+  static forServer(serverName: string): ToolRunnerPanel[] {
+    return [...ToolRunnerPanel.panels.values()].filter((p) => p.serverName === serverName);
   }
 
   /** Closes every open Run Tool panel (extension shutdown). */

@@ -52,7 +52,9 @@
 //                      no extensionTestsPath. `step(title, fn, { timeout })` runs and reports
 //                      one step (default timeout MCPWB_E2E_STEP_TIMEOUT_MS, 60 s; Playwright
 //                      actions: MCPWB_E2E_ACTION_TIMEOUT_MS, 30 s); the first failing step
-//                      ends the module. `vscodeVersion` is the version under test.
+//                      ends the module. `vscodeVersion` is the version under test. A module
+//                      may also export `keybindings` (keybindings.json entries, written
+//                      before the workbench starts), to run commands hidden from the palette.
 //                      `screenshot(name)` saves test-results/e2e/<version>/<name>.png (the
 //                      e2e folder is emptied at the start of an --e2e run). On failure, in
 //                      the same folder: <module>.failure.png, <module>-logs/,
@@ -866,6 +868,9 @@ async function runE2eModule(file, { vscode, extensionPaths, chromium }) {
   if (typeof mod.run !== 'function') throw new Error(`${path.relative(REPO, file)} does not export run()`);
   const localCleanups = cleanups.length;
   const { tmp, dirs, serverLog } = prepareSandbox(`e2e-${name}`, 'main', vscode.version);
+  // A module may declare keybindings: how a test runs a command hidden from the palette.
+  // Written before the workbench starts (the web workbench does not pick up later edits).
+  if (Array.isArray(mod.keybindings)) writeJson(path.join(dirs.userData, 'User', 'keybindings.json'), mod.keybindings);
   const target = workspaceTarget(dirs.workspace);
   const results = path.join(E2E_RESULTS, vscode.version);
   console.log(`\n=== e2e ${name} on VS Code ${vscode.version} (workspace ${target}) ===`);

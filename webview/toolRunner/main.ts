@@ -13,7 +13,8 @@ import type { FromWebview, ToolInfo, ToWebview } from '../../src/toolRunner/comm
 import { button, h } from './dom';
 import { markIssues, renderForm, renderIssues, renderJsonEditor, type FormActions } from './form';
 import { renderOutcome, renderProgress } from './results';
-import type { SavedState, ViewState } from './viewState';
+import { renderDiff, renderHistory, renderPresets, runTime, type HistoryActions } from './history';
+import type { ResultView, SavedState, ViewState } from './viewState';
 
 interface VsCodeApi {
   postMessage(message: FromWebview | AppFromWebview): void;
@@ -36,10 +37,25 @@ function post(message: FromWebview): void {
 }
 
 function save(): void {
-  if (view) vscode.setState({ schemaKey: view.schemaKey, values: view.values, mode: view.mode, rawJson: view.rawJson });
+  if (view) vscode.setState({ schemaKey: view.schemaKey, values: view.values, mode: view.mode, rawJson: view.rawJson, resultView: view.resultView, historyOpen: view.historyOpen });
 }
 
 const formActions: FormActions = { save, submit, rerender: rerenderForm };
+const historyActions: HistoryActions = {
+  post,
+  save,
+  render: () => rerenderForm(),
+  fillForm,
+  currentArguments: () => {
+    if (!view) return undefined;
+    const { args, problems } = currentArguments(view);
+    view.issues = problems;
+    if (args && !problems.length) return args;
+    view.status = { text: 'Not saved: fix the arguments first.', kind: 'error' };
+    rerenderForm();
+    return undefined;
+  },
+};
 
 window.addEventListener('error', (event) => post({ type: 'error', message: String(event.error?.stack ?? event.message) }));
 window.addEventListener('unhandledrejection', (event) => post({ type: 'error', message: String(event.reason?.stack ?? event.reason) }));
@@ -63,6 +79,12 @@ window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
         running: message.running,
         last: message.last,
         ...(message.prefilled ? { status: { text: 'Filled with the arguments from the Inspector.', kind: 'info' as const } } : {}),
+        resultView: saved?.resultView ?? 'rendered',
+        historyOpen: saved?.historyOpen,
+        history: message.history,
+        selected: [],
+        presets: message.presets,
+        diff: message.diff,
       };
       save();
       render();
@@ -125,8 +147,32 @@ window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
       if (!view) return;
       if (view.running?.requestId === message.requestId) view.running = undefined;
       view.last = { requestId: message.requestId, outcome: message.outcome };
+      view.shown = undefined;
       render();
       document.getElementById('result')?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+      return;
+    case 'history':
+      if (!view) return;
+      view.history = message.entries;
+      view.selected = view.selected.filter((id) => message.entries.some((e) => e.id === id));
+      rerenderForm();
+      return;
+    case 'presets':
+      if (!view) return;
+      view.presets = message.presets;
+      if (view.deletedPreset && message.presets.some((p) => p.name === view!.deletedPreset!.name)) view.deletedPreset = undefined;
+      rerenderForm();
+      return;
+    case 'run':
+      if (!view) return;
+      view.shown = { entry: message.entry, outcome: message.outcome };
+      render();
+      document.getElementById('result')?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+      return;
+    case 'diff':
+      if (!view) return;
+      view.diff = message.diff;
+      rerenderForm();
       return;
   }
 });
@@ -156,11 +202,56 @@ function render(): void {
       v.remembered && h('span', { class: 'muted' }, 'Pre-filled with the last arguments.'),
     ),
     h('div', { id: 'status', class: `status ${v.status?.kind ?? ''}` }, v.status?.text ?? ''),
+    renderPresets(v, historyActions),
     h('div', { id: 'progress' }),
-    h('section', { id: 'result' }, v.last ? renderOutcome(v.last.requestId, v.last.outcome, post) : ''),
+    v.diff ? renderDiff(v.diff, closeDiff) : '',
+    h('section', { id: 'result' }, renderResult(v)),
+    renderHistory(v, historyActions),
   );
   renderProgress(v.running, post);
   markIssues(v.issues);
+}
+
+function setResultView(resultView: ResultView): void {
+  if (!view) return;
+  view.resultView = resultView;
+  save();
+  rerenderForm();
+}
+
+/** The last outcome, or the earlier run picked in the history (with a way back). */
+function renderResult(v: ViewState): HTMLElement | string {
+  if (v.shown) {
+    const { entry, outcome } = v.shown;
+    return h('div', {},
+      renderOutcome(entry.id, outcome, post, v.resultView, setResultView, `Run of ${runTime(entry.time)}`),
+      h('div', { class: 'actions' },
+        button('Use these arguments', () => fillForm(entry.args, `Filled with the arguments of the run of ${runTime(entry.time)}.`), { class: 'secondary', id: 'use-shown-arguments' }),
+        v.last ? button('Back to the last result', () => {
+          v.shown = undefined;
+          rerenderForm();
+        }, { class: 'secondary', id: 'back-to-last' }) : undefined));
+  }
+  return v.last ? renderOutcome(v.last.requestId, v.last.outcome, post, v.resultView, setResultView) : '';
+}
+
+function closeDiff(): void {
+  if (!view) return;
+  view.diff = undefined;
+  rerenderForm();
+}
+
+/** Puts arguments (a preset, an earlier run) into the form, or into the JSON editor when the form cannot show them. */
+function fillForm(args: Record<string, unknown>, note: string): void {
+  const v = view;
+  if (!v) return;
+  v.values = valuesFromArguments(v.form.root, args);
+  v.rawJson = JSON.stringify(args, null, 2);
+  v.issues = [];
+  v.remembered = false;
+  v.status = { text: note, kind: 'info' };
+  save();
+  rerenderForm();
 }
 
 function renderHeader(tool: ToolInfo): HTMLElement {

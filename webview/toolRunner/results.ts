@@ -4,7 +4,7 @@
 // so, with #show-requests revealing the MCP Requests panel.
 import type { FromWebview, ResultBlock, RunOutcome } from '../../src/toolRunner/common/toolRunnerProtocol';
 import { button, h } from './dom';
-import type { ViewState } from './viewState';
+import type { ResultView, ViewState } from './viewState';
 import { formatDuration } from '../../src/shared/common/durations';
 
 /** Sends a message to the extension host. */
@@ -48,16 +48,41 @@ function formatBytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-export function renderOutcome(requestId: string, outcome: RunOutcome, post: Post): HTMLElement {
+
+/** The Rendered | Raw switch: two toggle buttons (aria-pressed), arrow keys move between them. */
+function viewSwitch(current: ResultView, onChange: (view: ResultView) => void): HTMLElement {
+  const make = (view: ResultView, label: string) => button(label, () => onChange(view), {
+    class: `toggle${current === view ? ' pressed' : ''}`, 'aria-pressed': current === view ? 'true' : 'false', id: `view-${view}`,
+  });
+  const group = h('div', { class: 'view-switch', role: 'group', 'aria-label': 'Show the result' }, make('rendered', 'Rendered'), make('raw', 'Raw'));
+  group.addEventListener('keydown', (event) => {
+    if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+    event.preventDefault();
+    const next = current === 'rendered' ? 'raw' : 'rendered';
+    onChange(next);
+    (document.getElementById(`view-${next}`) as HTMLElement | null)?.focus();
+  });
+  return group;
+}
+
+/** The outcome of a run. `heading` names an earlier run; `view`/`onView` drive the Rendered | Raw switch. */
+export function renderOutcome(requestId: string, outcome: RunOutcome, post: Post, view: ResultView = 'rendered', onView?: (view: ResultView) => void, heading?: string): HTMLElement {
   const took = h('span', { class: 'muted', title: `${outcome.durationMs} ms` }, ` ${formatDuration(outcome.durationMs)}`);
   switch (outcome.kind) {
     case 'result': {
       const section = h('div', { class: outcome.isError ? 'outcome tool-error' : 'outcome' },
-        h('h2', {}, outcome.isError ? 'Tool error' : 'Result', took),
+        h('div', { class: 'outcome-head' },
+          h('h2', {}, heading ?? (outcome.isError ? 'Tool error' : 'Result'), took),
+          onView ? viewSwitch(view, onView) : undefined),
         outcome.isError ? h('p', { class: 'error-text' }, 'The tool ran and reported a failure (isError: true):') : undefined,
       );
+      if (view === 'raw') {
+        section.append(h('pre', { class: 'raw', id: 'raw-result', tabindex: '0', 'aria-label': 'The result as received (JSON)' }, outcome.raw));
+        return section;
+      }
       if (outcome.blocks.length === 0) section.append(h('p', { class: 'muted' }, '(no content)'));
-      for (const block of outcome.blocks) section.append(renderBlock(requestId, block, post));
+      for (const block of outcome.blocks) section.append(withExtras(renderBlock(requestId, block, post), block));
+      if (outcome.meta) section.append(extrasDetails('Result _meta', outcome.meta, 'result-meta'));
       if (outcome.structured) {
         const validation = outcome.structured.validation;
         const badge = validation === undefined
@@ -88,9 +113,23 @@ export function renderOutcome(requestId: string, outcome: RunOutcome, post: Post
   }
 }
 
+function extrasDetails(label: string, json: string, kind: string): HTMLElement {
+  return h('details', { class: `extras ${kind}` }, h('summary', {}, label), h('pre', {}, json));
+}
+
+/** A content item's annotations and `_meta`, collapsed under it. */
+function withExtras(element: HTMLElement, block: ResultBlock): HTMLElement {
+  if (block.annotations) element.append(extrasDetails('annotations', block.annotations, 'annotations'));
+  if (block.meta) element.append(extrasDetails('_meta', block.meta, 'meta'));
+  return element;
+}
+
 function renderBlock(requestId: string, block: ResultBlock, post: Post): HTMLElement {
   switch (block.kind) {
     case 'text':
+      if (block.json !== undefined) {
+        return h('div', { class: 'block' }, h('span', { class: 'badge info' }, 'JSON text'), h('pre', { class: 'text json-text' }, block.json));
+      }
       return h('div', { class: 'block' }, h('pre', { class: 'text' }, block.text));
     case 'markdown': {
       const body = h('div', { class: 'markdown' });

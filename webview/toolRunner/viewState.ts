@@ -1,7 +1,11 @@
 // The Run Tool webview's state: what the page shows, and the part of it kept with setState.
 import type { FieldProblem } from '../../src/toolRunner/common/formValues';
 import type { FormModel, Json } from '../../src/toolRunner/common/schemaFields';
-import type { ProgressInfo, RunOutcome, TaskInfo, ToolInfo } from '../../src/toolRunner/common/toolRunnerProtocol';
+import type { ArgumentPreset, HistorySummary } from '../../src/toolRunner/common/runHistory';
+import type { ProgressInfo, RunDiff, RunOutcome, TaskInfo, ToolInfo } from '../../src/toolRunner/common/toolRunnerProtocol';
+
+/** How the result is shown: each content item drawn, or the result's JSON exactly as received. */
+export type ResultView = 'rendered' | 'raw';
 
 /** What survives the webview being re-created (the panel is not retained when hidden). */
 export interface SavedState {
@@ -9,6 +13,10 @@ export interface SavedState {
   values: Json;
   mode: 'form' | 'json';
   rawJson: string;
+  /** Rendered or Raw result. */
+  resultView?: ResultView;
+  /** The history list is expanded. */
+  historyOpen?: boolean;
 }
 
 export interface ViewState extends SavedState {
@@ -21,4 +29,15 @@ export interface ViewState extends SavedState {
   pending?: string;
   running?: { requestId: string; progress?: ProgressInfo; awaitingUser?: boolean; task?: TaskInfo };
   last?: { requestId: string; outcome: RunOutcome };
+  /** An earlier run the user picked in the history, shown instead of the last outcome. */
+  shown?: { entry: HistorySummary; outcome: RunOutcome };
+  history: HistorySummary[];
+  /** History ids ticked for comparison (at most two, oldest tick dropped first). */
+  selected: string[];
+  presets: ArgumentPreset[];
+  diff?: RunDiff;
+  /** The preset picked in the presets list. */
+  presetChoice?: string;
+  /** The preset last deleted, for Undo. */
+  deletedPreset?: ArgumentPreset;
 }

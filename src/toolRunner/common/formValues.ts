@@ -252,6 +252,27 @@ export function withoutSecrets(field: FormField, value: unknown): unknown {
   return value;
 }
 
+/**
+ * The values typed into secret fields (the ones `withoutSecrets` removes), as text: a result
+ * that echoes one back is redacted with them before it is kept.
+ */
+export function secretValues(field: FormField, value: unknown): string[] {
+  if (field.kind === 'object' && isObject(value)) {
+    return Object.entries(value).flatMap(([key, v]) => {
+      const child = field.fields.find((f) => f.name === key);
+      if (!child) return [];
+      if (child.secret) return typeof v === 'string' || typeof v === 'number' ? [String(v)] : v === undefined || v === null ? [] : [JSON.stringify(v)];
+      return secretValues(child, v);
+    });
+  }
+  if (field.kind === 'array' && Array.isArray(value)) return value.flatMap((v) => secretValues(field.items, v));
+  if (field.kind === 'choice') {
+    const option = field.options.find((o) => matches(o.field, value));
+    return option ? secretValues(option.field, value) : [];
+  }
+  return [];
+}
+
 export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;

@@ -6,7 +6,8 @@
 import { ProtocolError, SdkError, SdkErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/client';
 import { looksLikeMarkdown, renderMarkdown } from '../../shared/common/markdownLite';
 import { validateAgainstSchema, formatIssue } from './schemaValidation';
-import type { ResultBlock, RunOutcome, ToolInfo } from './toolRunnerProtocol';
+import type { HistoryEntry } from './runHistory';
+import type { BlockExtras, ResultBlock, RunOutcome, ToolInfo } from './toolRunnerProtocol';
 
 /**
  * Whether calling the tool needs an explicit yes first. The spec's defaults are
@@ -73,7 +74,6 @@ function unknownBlock(item: unknown): ResultBlock {
   return { kind: 'unknown', type, json: JSON.stringify(item, null, 2) };
 }
 
-/** One content item of a result as a display block. Malformed items are shown as JSON. */
 /** The file name "Save…" offers for an embedded blob resource of a result. */
 export function blobFileName(resourceUri: string): string {
   const last = resourceUri.split(/[/\\]/).filter(Boolean).pop() ?? 'resource';
@@ -86,11 +86,41 @@ export function blobFileName(resourceUri: string): string {
   return name.replace(/[^\w.-]+/g, '_') || 'resource';
 }
 
+/** The item's `annotations` and `_meta` as pretty JSON, when it has them. */
+function blockExtras(item: unknown): BlockExtras {
+  if (typeof item !== 'object' || item === null) return {};
+  const { annotations, _meta: meta } = item as { annotations?: unknown; _meta?: unknown };
+  return {
+    ...(annotations !== undefined ? { annotations: JSON.stringify(annotations, null, 2) } : {}),
+    ...(meta !== undefined ? { meta: JSON.stringify(meta, null, 2) } : {}),
+  };
+}
+
+/** The text pretty-printed when all of it is a JSON object or array (tools often return JSON as text). */
+export function prettyJsonText(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (!/^[[{]/.test(trimmed)) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(trimmed);
+    return typeof parsed === 'object' && parsed !== null ? JSON.stringify(parsed, null, 2) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** One content item of a result as a display block, with its annotations and `_meta`. Malformed items are shown as JSON. */
 export function contentBlock(item: unknown, index: number): ResultBlock {
+  const block = contentBlockBody(item, index);
+  return block.kind === 'unknown' ? block : { ...block, ...blockExtras(item) };
+}
+
+function contentBlockBody(item: unknown, index: number): ResultBlock {
   const c = item as Record<string, unknown>;
   switch (c?.type) {
     case 'text': {
       if (typeof c.text !== 'string') return unknownBlock(item);
+      const json = prettyJsonText(c.text);
+      if (json !== undefined) return { kind: 'text', text: c.text, json };
       return looksLikeMarkdown(c.text) ? { kind: 'markdown', text: c.text, html: renderMarkdown(c.text) } : { kind: 'text', text: c.text };
     }
     case 'image':
@@ -129,6 +159,8 @@ export function resultOutcome(result: CallToolResult, tool: Pick<Tool, 'outputSc
     kind: 'result',
     isError: result.isError === true,
     blocks: content.map(contentBlock),
+    ...(result._meta !== undefined ? { meta: JSON.stringify(result._meta, null, 2) } : {}),
+    raw: JSON.stringify(result, null, 2),
     durationMs,
   };
   if (result.structuredContent !== undefined) {
@@ -174,4 +206,22 @@ export function toolInfo(tool: Tool, serverLabel: string, notice?: string): Tool
     hasOutputSchema: tool.outputSchema !== undefined,
     ...(notice ? { notice } : {}),
   };
+}
+
+/** An earlier run of the history as the panel shows it (the result is rendered again, for today's outputSchema). */
+export function historyOutcome(entry: HistoryEntry, tool: Pick<Tool, 'outputSchema'> | undefined): RunOutcome {
+  const durationMs = entry.durationMs;
+  if (entry.result !== undefined) return resultOutcome(entry.result, tool, durationMs);
+  switch (entry.status) {
+    case 'cancelled':
+      return { kind: 'cancelled', durationMs };
+    case 'protocolError':
+      return { kind: 'protocolError', code: entry.error?.code ?? 0, message: entry.error?.message ?? '', ...(entry.error?.data !== undefined ? { data: entry.error.data } : {}), durationMs };
+    case 'failure':
+      return { kind: 'failure', message: entry.error?.message ?? '', durationMs };
+    default: {
+      const note = entry.omitted ?? 'The result was not kept.';
+      return { kind: 'result', isError: entry.status === 'toolError', blocks: [{ kind: 'text', text: note }], raw: JSON.stringify({ omitted: note }, null, 2), durationMs };
+    }
+  }
 }

@@ -11,6 +11,8 @@
 import type { FieldProblem } from './formValues';
 import type { FormModel, Json } from './schemaFields';
 import type { AppToWebview } from '../../apps/common/appsProtocol';
+import type { JsonDiff } from './jsonDiff';
+import type { ArgumentPreset, HistorySummary } from './runRecords';
 
 /** The tool as shown on top of the form. */
 export interface ToolInfo {
@@ -27,9 +29,21 @@ export interface ToolInfo {
   notice?: string;
 }
 
+/**
+ * What a content item carries besides its content, as pretty JSON: its `annotations`
+ * (audience, priority, lastModified) and its `_meta`. Shown collapsed under the item.
+ */
+export interface BlockExtras {
+  annotations?: string;
+  meta?: string;
+}
+
 /** One piece of a tool result, ready to display. */
-export type ResultBlock =
-  | { kind: 'text'; text: string }
+export type ResultBlock = BlockExtras & ResultBlockContent;
+
+export type ResultBlockContent =
+  /** `json` is the text pretty-printed when the whole text is a JSON object or array. */
+  | { kind: 'text'; text: string; json?: string }
   /** Text that looks like markdown: `html` is escaped-then-formatted (see markdownLite.ts). */
   | { kind: 'markdown'; text: string; html: string }
   | { kind: 'image'; mimeType: string; dataUri: string; bytes: number }
@@ -53,6 +67,10 @@ export type RunOutcome =
       /** Validation against the tool's outputSchema; undefined when it has none. */
       validation?: { valid: true } | { valid: false; issues: string[] } | { valid: undefined; schemaError: string };
     };
+    /** The result's own `_meta`, as pretty JSON. */
+    meta?: string;
+    /** The whole result exactly as received, as pretty JSON (the Raw view). */
+    raw: string;
     durationMs: number;
   }
   /** A JSON-RPC error answer (e.g. -32602 unknown tool). */
@@ -82,7 +100,20 @@ export type ToWebview =
     running?: { requestId: string; progress?: ProgressInfo; awaitingUser?: boolean; task?: TaskInfo };
     /** The last outcome, so it survives the panel being hidden. */
     last?: { requestId: string; outcome: RunOutcome };
+    /** The tool's runs, newest first (see `history`). */
+    history: HistorySummary[];
+    presets: ArgumentPreset[];
+    /** The last diff shown (a re-run by the dev loop shows one), so it survives the panel being hidden. */
+    diff?: RunDiff;
   }
+  /** The tool's history changed (a run was added): its runs, newest first, without their results. */
+  | { type: 'history'; entries: HistorySummary[] }
+  /** The tool's presets changed. */
+  | { type: 'presets'; presets: ArgumentPreset[] }
+  /** An earlier run, asked for with `showRun`: its outcome as the panel shows it. */
+  | { type: 'run'; entry: HistorySummary; outcome: RunOutcome }
+  /** The changes between two runs, asked for with `diffRuns` (or pushed after a dev-loop re-run). */
+  | { type: 'diff'; diff: RunDiff }
   /** The tool's definition changed (tools/list_changed): new schema or notice. */
   | { type: 'toolChanged'; tool: ToolInfo; form: FormModel; schemaKey: string }
   /** The arguments failed validation: nothing was sent. */
@@ -102,6 +133,15 @@ export type ToWebview =
   | { type: 'declined'; requestId: string }
   /** The tool's MCP App (src/apps/common/appsProtocol.ts); app messages from the webview are parsed there too. */
   | AppToWebview;
+
+/** The changes between two runs of the tool's history: from `before` to `after`. */
+export interface RunDiff {
+  before: HistorySummary;
+  after: HistorySummary;
+  diff: JsonDiff;
+  /** Why it was shown without being asked for ("re-run after the server restarted"). */
+  reason?: string;
+}
 
 /** A running call's task as the panel shows it. `text` is server text: plain text only. */
 export interface TaskInfo {
@@ -128,10 +168,18 @@ export type FromWebview =
   | { type: 'saveBlob'; requestId: string; index: number }
   /** Reveal the MCP Requests panel (the call waits for an answer there). */
   | { type: 'showRequests' }
+  /** Show an earlier run of the history (answered with `run`). */
+  | { type: 'showRun'; id: string }
+  /** Compare two runs of the history (answered with `diff`), by their history ids. */
+  | { type: 'diffRuns'; before: string; after: string }
+  /** Save the arguments as a preset; without a name the host asks for one. */
+  | { type: 'savePreset'; args: Record<string, unknown>; name?: string }
+  | { type: 'deletePreset'; name: string }
   /** An uncaught error in the webview script, for the log. */
   | { type: 'error'; message: string };
 
 const isString = (v: unknown): v is string => typeof v === 'string';
+const isId = (v: unknown): v is string => isString(v) && v.length > 0 && v.length <= 100;
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The message if it has the shape of a FromWebview, else undefined (then it is ignored). */
@@ -152,6 +200,18 @@ export function parseFromWebview(message: unknown): FromWebview | undefined {
       return isString(message.requestId) && Number.isInteger(message.index) && (message.index as number) >= 0
         ? { type: 'saveBlob', requestId: message.requestId, index: message.index as number }
         : undefined;
+    case 'showRun':
+      return isId(message.id) ? { type: 'showRun', id: message.id } : undefined;
+    case 'diffRuns':
+      return isId(message.before) && isId(message.after) && message.before !== message.after
+        ? { type: 'diffRuns', before: message.before, after: message.after }
+        : undefined;
+    case 'savePreset':
+      return isRecord(message.args) && (message.name === undefined || (isString(message.name) && message.name.length <= 200))
+        ? { type: 'savePreset', args: message.args, ...(isString(message.name) ? { name: message.name } : {}) }
+        : undefined;
+    case 'deletePreset':
+      return isString(message.name) && message.name.length > 0 && message.name.length <= 200 ? { type: 'deletePreset', name: message.name } : undefined;
     case 'error':
       return isString(message.message) ? { type: 'error', message: message.message.slice(0, 2000) } : undefined;
     default:

@@ -186,4 +186,48 @@ suite('Run Tool panel', function () {
     assert.equal(asked, 2, 'asked again after the reset');
     await vscode.commands.executeCommand('mcpWorkbench.resetToolApprovals');
   });
+
+  test('each run goes to the tool\'s history; rerunLast re-runs the last call of the server\'s open panels and diffs it', async () => {
+    // Every open panel of the server re-runs; the earlier tests' panels would ask for confirmation.
+    for (const earlier of opened.splice(0)) earlier.dispose();
+    const panel = await open('add');
+    const before = panel.history.length;
+    await panel.submit({ a: 1, b: 2 });
+    await panel.submit({ a: 10, b: 20 });
+    const history = panel.history;
+    assert.equal(history.length, before + 2);
+    assert.deepEqual(history.slice(0, 2).map((e) => [e.args, e.status]), [[{ a: 10, b: 20 }, 'ok'], [{ a: 1, b: 2 }, 'ok']]);
+    assert.equal('result' in history[0], false, 'the webview gets summaries, not results');
+    const diff = panel.runs.diffRuns(history[1].id, history[0].id);
+    assert.deepEqual(diff?.diff.changes.find((c) => c.path === 'structuredContent.sum'), { kind: 'changed', path: 'structuredContent.sum', before: '3', after: '30' });
+
+    const results = await vscode.commands.executeCommand<{ toolName: string; outcome?: RunOutcome }[]>('mcpWorkbench.toolRunner.rerunLast', 'fixture-stdio');
+    const mine = results?.find((r) => r.toolName === 'add');
+    assert.ok(mine?.outcome?.kind === 'result' && !mine.outcome.isError, JSON.stringify(results));
+    assert.equal(panel.history.length, before + 3);
+    assert.deepEqual(panel.history[0].args, { a: 10, b: 20 }, 'the same arguments');
+    const shown = panel.runs.lastDiff;
+    assert.equal(shown?.after.id, panel.history[0].id);
+    assert.equal(shown?.before.id, history[0].id);
+    assert.match(shown?.reason ?? '', /Re-run/);
+    assert.deepEqual(shown?.diff.changes.map((c) => c.path), ['_meta["fixture/call"]'], 'only the call counter differs');
+    assert.deepEqual(await vscode.commands.executeCommand('mcpWorkbench.toolRunner.rerunLast', 'no-such-server'), []);
+  });
+
+  test('a secret argument is neither in the history nor in a kept result that echoes it, nor in a preset', async () => {
+    const panel = await open('formDemo');
+    panel.confirm = async () => true;
+    const secret = 'sk-never-stored-4711';
+    const outcome = await panel.submit({ name: 'Ada', count: 2, apiKey: secret });
+    assert.ok(outcome.kind === 'result' && !outcome.isError);
+    assert.ok(outcome.blocks[0].kind === 'text' && outcome.blocks[0].text.includes(secret), 'the live result shows what the server returned');
+    const [entry] = panel.runs.entries();
+    assert.deepEqual(entry.args, { name: 'Ada', count: 2 });
+    assert.ok(entry.result, 'the result is kept');
+    assert.equal(JSON.stringify(entry).includes(secret), false, `kept: ${JSON.stringify(entry)}`);
+    await panel.runs.savePreset({ name: 'Ada', count: 2, apiKey: secret }, 'with a key');
+    assert.deepEqual(panel.runs.presets().find((p) => p.name === 'with a key')?.args, { name: 'Ada', count: 2 });
+    await panel.runs.deletePreset('with a key');
+    assert.equal(panel.runs.presets().some((p) => p.name === 'with a key'), false);
+  });
 });

@@ -40,6 +40,24 @@ describe('toolCall', () => {
     assert.equal(contentBlock({ type: 'video', url: 'x' }, 0).kind, 'unknown');
   });
 
+  it('keeps each item\'s annotations and _meta, and pretty-prints JSON text', () => {
+    const item = { type: 'text' as const, text: '{"a":[1,2]}', annotations: { audience: ['user' as const], priority: 0.5 }, _meta: { 'x/y': 1 } };
+    assert.deepEqual(contentBlock(item, 0), {
+      kind: 'text',
+      text: '{"a":[1,2]}',
+      json: '{\n  "a": [\n    1,\n    2\n  ]\n}',
+      annotations: JSON.stringify(item.annotations, null, 2),
+      meta: '{\n  "x/y": 1\n}',
+    });
+    assert.equal(contentBlock({ type: 'text', text: '42' }, 0).kind === 'text' && (contentBlock({ type: 'text', text: '42' }, 0) as { json?: string }).json, undefined, 'a bare number stays text');
+    assert.equal((contentBlock({ type: 'text', text: '{not json' }, 0) as { json?: string }).json, undefined);
+    const result = { content: [item], structuredContent: { n: 1 }, isError: false, _meta: { trace: 'abc' } };
+    const outcome = resultOutcome(result, undefined, 3);
+    assert.ok(outcome.kind === 'result');
+    assert.deepEqual(JSON.parse(outcome.raw), result, 'Raw is the whole result as received');
+    assert.deepEqual(JSON.parse(outcome.meta!), { trace: 'abc' });
+  });
+
   it('validates structuredContent against the outputSchema', () => {
     const tool = { outputSchema: { type: 'object' as const, properties: { n: { type: 'integer' } }, required: ['n'] } };
     const ok = resultOutcome({ content: [], structuredContent: { n: 1 } }, tool, 5);
@@ -97,6 +115,17 @@ describe('toolCall', () => {
       assert.equal(parseFromWebview({ type: 'runCommand', command: 'x' }), undefined);
       assert.equal(parseFromWebview('ready'), undefined);
       assert.equal(parseFromWebview(null), undefined);
+      assert.deepEqual(parseFromWebview({ type: 'showRun', id: 'r1' }), { type: 'showRun', id: 'r1' });
+      assert.equal(parseFromWebview({ type: 'showRun', id: 'x'.repeat(101) }), undefined);
+      assert.deepEqual(parseFromWebview({ type: 'diffRuns', before: 'a', after: 'b' }), { type: 'diffRuns', before: 'a', after: 'b' });
+      assert.equal(parseFromWebview({ type: 'diffRuns', before: 'a', after: 'a' }), undefined, 'a run against itself');
+      assert.equal(parseFromWebview({ type: 'diffRuns', before: 'a' }), undefined);
+      assert.deepEqual(parseFromWebview({ type: 'savePreset', args: { a: 1 } }), { type: 'savePreset', args: { a: 1 } });
+      assert.deepEqual(parseFromWebview({ type: 'savePreset', args: {}, name: 'n' }), { type: 'savePreset', args: {}, name: 'n' });
+      assert.equal(parseFromWebview({ type: 'savePreset', args: {}, name: 3 }), undefined);
+      assert.equal(parseFromWebview({ type: 'savePreset', args: 'x' }), undefined);
+      assert.equal(parseFromWebview({ type: 'deletePreset', name: '' }), undefined);
+      assert.deepEqual(parseFromWebview({ type: 'deletePreset', name: 'n' }), { type: 'deletePreset', name: 'n' });
     });
   });
 });

@@ -1,0 +1,186 @@
+// End-to-end, through the real workbench: the Run Tool panel's results as a user works with them.
+// 1. Run the fixture tool `add` twice with different arguments.
+// 2. Raw shows the result exactly as received (`_meta`, `annotations`, `structuredContent`,
+//    `isError` when sent); Rendered shows each item's annotations and `_meta` collapsed.
+// 3. The history lists both runs; ticking both and "Compare selected" shows the changed
+//    `structuredContent.sum`, with a text marker besides the theme colour; "Show" an earlier
+//    run and "Use arguments" refills the form.
+// 4. Save the form as a named preset (VS Code's input box), reset the form, apply the preset.
+// 5. `mcpWorkbench.toolRunner.rerunLast` (hidden from the palette; the keybinding this module
+//    declares runs it) re-runs the last call: a third history entry, and the diff
+//    against the previous run appears in the panel while the focus stays where it was.
+// Screenshots: test-results/e2e/<version>/toolRunner-raw.png and toolRunner-diff.png (README).
+
+import { clickUntilTab, expectAttribute, frameWith } from './workbench.mjs';
+
+/** Written to the user's keybindings.json by the launcher: the hidden command runs from a key. */
+export const keybindings = [{ key: 'ctrl+shift+alt+y', command: 'mcpWorkbench.toolRunner.rerunLast', args: 'fixture-stdio' }];
+
+export async function run({ page, step, screenshot }) {
+  const servers = page.getByRole('tree', { name: /^Servers\b/ });
+  const serverItem = servers.getByRole('treeitem', { name: /^fixture-stdio,/ });
+  const toolsGroup = servers.getByRole('treeitem', { name: /^Tools \d+$/ });
+  const addItem = servers.getByRole('treeitem', { name: /^Add numbers add\b/ });
+  const restMouse = () => page.mouse.move(700, 880);
+  const runner = () => frameWith(page, 'h1 code:text-is("add")');
+  const field = (frame, name) => frame.locator(`.field[data-pointer="/${name}"]`).getByRole('textbox');
+
+  async function runAdd(a, b, expectedSum) {
+    const form = await runner();
+    await field(form, 'a').fill(String(a));
+    await field(form, 'b').fill(String(b));
+    await form.getByRole('button', { name: 'Run', exact: true }).click();
+    await waitForText(form.locator('#result .outcome pre.text').first(), (t) => t.trim() === String(expectedSum));
+    await form.getByRole('button', { name: 'Run', exact: true }).and(form.locator(':enabled')).waitFor();
+  }
+
+  await step('open the Run Tool panel of `add` from the Servers tree', async () => {
+    await page.getByRole('tab', { name: /^MCP\b/ }).click();
+    await serverItem.filter({ hasText: 'stdio · 2025-11-25 · v1.0.0' }).waitFor({ state: 'visible' });
+    await serverItem.click();
+    await expectAttribute(serverItem, 'aria-expanded', 'true');
+    await toolsGroup.click();
+    await expectAttribute(toolsGroup, 'aria-expanded', 'true');
+    await clickUntilTab(page, addItem, /^Run Add numbers\b/);
+    await field(await runner(), 'a').waitFor({ state: 'visible' });
+  });
+
+  await step('run it twice with different arguments: 2 + 3, then 4 + 5', async () => {
+    await runAdd(2, 3, 5);
+    await runAdd(4, 5, 9);
+  });
+
+  await step('Raw shows the exact result JSON with _meta, annotations and structuredContent', async () => {
+    const form = await runner();
+    const rawButton = form.getByRole('button', { name: 'Raw', exact: true });
+    await rawButton.click();
+    await expectAttribute(form.locator('#view-raw'), 'aria-pressed', 'true');
+    const raw = JSON.parse(await form.locator('#raw-result').textContent());
+    const item = raw.content?.[0];
+    if (item?.text !== '9' || item.annotations?.priority !== 0.5 || item.annotations?.audience?.[0] !== 'user') throw new Error(`raw content item ${JSON.stringify(item)}`);
+    if (JSON.stringify(item._meta) !== JSON.stringify({ 'fixture/operands': [4, 5] })) throw new Error(`item _meta ${JSON.stringify(item._meta)}`);
+    if (raw.structuredContent?.sum !== 9 || raw._meta?.['fixture/tool'] !== 'add') throw new Error(`raw result ${JSON.stringify(raw)}`);
+    await restMouse();
+    await screenshot('toolRunner-raw');
+  });
+
+  await step('Rendered shows the item\'s annotations and _meta collapsed, keyboard switches back', async () => {
+    const form = await runner();
+    // Arrow keys move within the Rendered | Raw group.
+    await form.locator('#view-raw').focus();
+    await form.locator('#view-raw').press('ArrowLeft');
+    await expectAttribute(form.locator('#view-rendered'), 'aria-pressed', 'true');
+    const annotations = form.locator('#result details.annotations').first();
+    const meta = form.locator('#result details.meta').first();
+    if (await annotations.getAttribute('open') !== null) throw new Error('annotations are expanded at first');
+    await annotations.locator('summary').click();
+    await waitForText(annotations.locator('pre'), (t) => t.includes('"priority": 0.5'));
+    await meta.locator('summary').click();
+    await waitForText(meta.locator('pre'), (t) => t.includes('fixture/operands'));
+    await form.locator('#result details.result-meta summary').click();
+    await waitForText(form.locator('#result details.result-meta pre'), (t) => t.includes('"fixture/tool": "add"'));
+  });
+
+  await step('the history lists both runs; comparing them shows structuredContent.sum changed 5 → 9', async () => {
+    const form = await runner();
+    await form.locator('#history > summary').click();
+    const items = form.locator('#history .history-item');
+    await waitFor(async () => (await items.count()) === 2, 'two history entries');
+    await items.nth(0).getByRole('checkbox').check();
+    await items.nth(1).getByRole('checkbox').check();
+    await form.locator('#diff-selected:enabled').click();
+    const change = form.locator('#diff .diff-change').filter({ has: form.locator('code.path', { hasText: /^structuredContent\.sum$/ }) });
+    await change.waitFor({ state: 'visible' });
+    await expectText(change.locator('.marker'), '~ changed');
+    await expectText(change.locator('.before'), '5');
+    await expectText(change.locator('.after'), '9');
+    await form.locator('#diff .diff-change', { hasText: 'content[0].text' }).waitFor({ state: 'visible' });
+    await form.locator('#diff').scrollIntoViewIfNeeded();
+    await restMouse();
+    await screenshot('toolRunner-diff');
+  });
+
+  await step('show the earlier run and refill the form with its arguments', async () => {
+    const form = await runner();
+    const older = form.locator('#history .history-item').nth(1);
+    await older.getByRole('button', { name: /^Show the result of the run of/ }).click();
+    await form.locator('#result h2', { hasText: /^Run of / }).waitFor({ state: 'visible' });
+    await waitForText(form.locator('#result .outcome pre.text').first(), (t) => t.trim() === '5');
+    await form.locator('#use-shown-arguments').click();
+    await expectValue(field(form, 'a'), '2');
+    await expectValue(field(form, 'b'), '3');
+    await form.locator('#back-to-last').click();
+    await waitForText(form.locator('#result .outcome pre.text').first(), (t) => t.trim() === '9');
+  });
+
+  await step('save the form as a preset, reset the form, apply the preset', async () => {
+    const form = await runner();
+    await field(form, 'a').fill('7');
+    await field(form, 'b').fill('8');
+    await form.locator('#save-preset').click();
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill('seven and eight');
+    await input.press('Enter');
+    await form.locator('#preset-select option', { hasText: 'seven and eight' }).waitFor({ state: 'attached' });
+    await form.getByRole('button', { name: 'Reset', exact: true }).click();
+    await expectValue(field(form, 'a'), '');
+    await form.locator('#preset-select').selectOption('seven and eight');
+    await form.locator('#apply-preset').click();
+    await expectValue(field(form, 'a'), '7');
+    await expectValue(field(form, 'b'), '8');
+  });
+
+  await step('mcpWorkbench.toolRunner.rerunLast re-runs the last call and shows its diff, focus stays put', async () => {
+    // A command hidden from the palette runs from a keybinding (see `keybindings` above).
+    await serverItem.click(); // the focus is in the Servers tree, not in the panel
+    const form = await runner();
+    const items = form.locator('#history .history-item');
+    await page.keyboard.press('Control+Shift+Alt+KeyY');
+    await waitFor(async () => (await items.count()) === 3, 'a third history entry from the re-run');
+    const diff = (await runner()).locator('#diff');
+    await waitForText(diff, (t) => t.includes('Re-run of the last call') && t.includes('Same arguments: {"a":4,"b":5}'));
+    await expectText(diff.locator('.diff-change', { hasText: 'fixture/call' }).locator('.marker'), '~ changed');
+    const focused = await page.evaluate(() => !!document.activeElement?.closest('.monaco-list, .monaco-tree, [role="tree"]'));
+    if (!focused) throw new Error('the re-run moved the focus away from the Servers tree');
+    await restMouse();
+    await screenshot('toolRunner-rerun-diff');
+  });
+}
+
+async function waitFor(check, what, timeout = 15_000) {
+  const deadline = Date.now() + timeout;
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+async function waitForText(locator, ok, timeout = 15_000) {
+  const deadline = Date.now() + timeout;
+  let seen;
+  while (Date.now() < deadline) {
+    seen = await locator.textContent({ timeout: Math.max(1, deadline - Date.now()) }).catch(() => seen);
+    if (seen !== undefined && seen !== null && ok(seen)) return seen;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${locator}: text ${JSON.stringify(seen)} did not become what was expected`);
+}
+
+async function expectText(locator, expected, timeout = 15_000) {
+  return waitForText(locator, (t) => t.trim() === expected, timeout).catch((err) => {
+    throw new Error(`${err.message} (expected ${JSON.stringify(expected)})`);
+  });
+}
+
+async function expectValue(locator, expected, timeout = 15_000) {
+  const deadline = Date.now() + timeout;
+  let seen;
+  while (Date.now() < deadline) {
+    seen = await locator.inputValue({ timeout: Math.max(1, deadline - Date.now()) }).catch(() => seen);
+    if (seen === expected) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${locator}: value ${JSON.stringify(seen)}, expected ${JSON.stringify(expected)}`);
+}
