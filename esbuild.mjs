@@ -3,6 +3,8 @@
 //  - dist/server.js: the MCP config language server (node/cjs, never imports `vscode`)
 //  - dist/languageClient.js: vscode-languageclient, required only once a config file opens
 //  - dist/deps.js: the MCP SDK and ajv, required on first use (see lazyDependencies below)
+//  - dist/agentDeps.js: the SDK's server side, required only when VS Code's agent first
+//    reaches our servers through the loopback endpoint (src/coexistence)
 //  - out/**: src and test compiled file-by-file (not bundled) for mocha, the fixture
 //    servers and the integration suite; never shipped (see .vscodeignore)
 //  - out/test/conformance/client.js: the headless conformance client, bundled so it
@@ -61,6 +63,19 @@ const problemMatcher = {
  */
 const LAZY_DEPENDENCIES = ['@modelcontextprotocol/client', '@modelcontextprotocol/client/stdio', '@modelcontextprotocol/ext-apps/app-bridge', 'ajv', 'ajv/dist/2019', 'ajv/dist/2020', 'ajv-formats'];
 /**
+ * The SDK's server side (and its Node adapter), which only the loopback endpoint of mode 2 in
+ * docs/coexistence.md needs, once VS Code's agent connects to it. A bundle of its own
+ * (dist/agentDeps.js, ~470 KB minified): in dist/deps.js every first server start would pay for
+ * parsing it.
+ */
+const LAZY_AGENT_DEPENDENCIES = ['@modelcontextprotocol/server', '@modelcontextprotocol/node'];
+/** Which lazily required bundle holds each lazy dependency, and the performance mark set when it loads. */
+const LAZY_BUNDLES = [
+  { file: 'deps.js', mark: 'mcpWorkbench/deps', modules: LAZY_DEPENDENCIES },
+  { file: 'agentDeps.js', mark: 'mcpWorkbench/agentDeps', modules: LAZY_AGENT_DEPENDENCIES },
+];
+const bundleOf = (module) => LAZY_BUNDLES.find((b) => b.modules.includes(module));
+/**
  * Node built-ins that only starting a server, signing in or a panel needs: loaded on first
  * use the same way (they cost ~1-10 ms each to load in a fresh process; VS Code's extension
  * host may have loaded some of them already).
@@ -71,7 +86,7 @@ const requireHere = createRequire(import.meta.url);
 const lazyDependencies = {
   name: 'lazy-dependencies',
   setup(build) {
-    const filter = new RegExp(`^(${[...LAZY_DEPENDENCIES, ...LAZY_BUILTINS].map((d) => d.replace(/[/.]/g, '\\$&')).join('|')})$`);
+    const filter = new RegExp(`^(${[...LAZY_BUNDLES.flatMap((b) => b.modules), ...LAZY_BUILTINS].map((d) => d.replace(/[/.]/g, '\\$&')).join('|')})$`);
     // The facade's own require of a built-in is the real one.
     build.onResolve({ filter }, (args) => (args.namespace === 'lazy-dependency' ? { path: args.path, external: true } : { path: args.path, namespace: 'lazy-dependency' }));
     build.onLoad({ filter: /.*/, namespace: 'lazy-dependency' }, (args) => {
@@ -84,7 +99,7 @@ const lazyDependencies = {
           'let loaded;',
           builtin
             ? `const load = () => (loaded ??= require(${JSON.stringify(args.path)}));`
-            : `const load = () => (loaded ??= loadDeps()[${JSON.stringify(args.path)}]);`,
+            : `const load = () => (loaded ??= loadDeps(${JSON.stringify(bundleOf(args.path).file)})[${JSON.stringify(args.path)}]);`,
           "Object.defineProperty(exports, '__esModule', { value: true });",
           `for (const name of ${JSON.stringify(names)}) Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });`,
         ].join('\n'),
@@ -114,31 +129,33 @@ const targets = [
       js: [
         "'use strict';", // the banner comes before esbuild's own directive, which would then not count
         "performance.mark('mcpWorkbench/load');",
-        'let mcpWorkbenchDeps;',
-        "function loadDeps() { if (!mcpWorkbenchDeps) { mcpWorkbenchDeps = require(require('node:path').join(__dirname, 'deps.js')).default; performance.mark('mcpWorkbench/deps'); } return mcpWorkbenchDeps; }",
+        'const mcpWorkbenchDeps = {};',
+        `const mcpWorkbenchDepMarks = ${JSON.stringify(Object.fromEntries(LAZY_BUNDLES.map((b) => [b.file, b.mark])))};`,
+        "function loadDeps(file) { if (!mcpWorkbenchDeps[file]) { mcpWorkbenchDeps[file] = require(require('node:path').join(__dirname, file)).default; performance.mark(mcpWorkbenchDepMarks[file]); } return mcpWorkbenchDeps[file]; }",
       ].join('\n'),
     },
     footer: { js: "performance.mark('mcpWorkbench/loaded');" },
   },
-  {
-    // The lazily required dependencies of dist/extension.js, by import specifier.
+  // The lazily required dependencies of dist/extension.js, by import specifier: dist/deps.js
+  // (index 1: the metafile below reads it), then dist/agentDeps.js.
+  ...LAZY_BUNDLES.map((lazy) => ({
     ...common,
     stdin: {
       // ESM imports, so the packages' ESM builds are bundled (tree-shaken), as they were in
       // dist/extension.js; require() would pick their CommonJS builds (zod's whole: +450 KB).
       contents: [
-        ...LAZY_DEPENDENCIES.map((d, i) => `import * as dependency${i} from ${JSON.stringify(d)};`),
-        `export default {\n${LAZY_DEPENDENCIES.map((d, i) => `  ${JSON.stringify(d)}: dependency${i},`).join('\n')}\n};`,
+        ...lazy.modules.map((d, i) => `import * as dependency${i} from ${JSON.stringify(d)};`),
+        `export default {\n${lazy.modules.map((d, i) => `  ${JSON.stringify(d)}: dependency${i},`).join('\n')}\n};`,
       ].join('\n'),
       resolveDir: '.',
-      sourcefile: 'lazy-dependencies.js',
+      sourcefile: `lazy-${lazy.file}`,
     },
     bundle: true,
-    outfile: 'dist/deps.js',
+    outfile: `dist/${lazy.file}`,
     minify: production,
     sourcemap: !production,
     sourcesContent: false,
-  },
+  })),
   {
     ...common,
     entryPoints: [...tsFiles('src'), ...tsFiles('test')],  // webview/ is browser code: bundled below

@@ -2,6 +2,7 @@
  * What the extension exports from `activate()`: read access to the servers for other
  * extensions and for the integration tests (which drive the real extension through it).
  */
+import type { AgentServers } from './coexistence/agentServers';
 import type { McpServerConnection } from './mcp/connection/serverConnection';
 import type { ServerTreeProvider } from './servers/serverTreeProvider';
 import type { Uri } from 'vscode';
@@ -26,6 +27,8 @@ export interface McpWorkbenchApi {
     activationTiming(): ActivationTiming;
     /** VS Code's own MCP host as detected, and this workspace's stored choice of who runs the shared servers. */
     coexistence(): { builtinHostActive: boolean; runner: 'vscode' | 'workbench' | undefined; asked: boolean };
+    /** Mode 2: the servers given to VS Code's agent and our confirmation of its calls; undefined before VS Code 1.101. */
+    agentServers(): AgentServers | undefined;
   };
 }
 

@@ -36,6 +36,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
     const wb = workbench;
     const serverTree = registerServerTree(wb);
     const activity = registerActivity(wb);
+    const coexistence = registerCoexistence(wb);
     context.subscriptions.push(
       vscode.window.registerUriHandler(wb.uris),
       ...registerCommands(wb),
@@ -55,7 +56,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
       ...registerLanguageClient(wb),
       ...registerDiscovery(wb),
       ...registerGallery(wb),
-      ...registerCoexistence(wb),
+      ...coexistence.disposables,
     );
     // The Servers view's welcome ("no servers configured") must not show before config was read.
     wb.ready.finally(() => void vscode.commands.executeCommand('setContext', 'mcpWorkbench.configLoaded', true)).catch(() => undefined);
@@ -72,6 +73,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
         handleUri: (uri) => wb.uris.handleUri(uri),
         activationTiming,
         coexistence: () => ({ builtinHostActive: wb.builtinHost.active, runner: wb.builtinHost.runner, asked: wb.builtinHost.asked }),
+        agentServers: () => coexistence.agentServers,
       },
     };
   } catch (error) {

@@ -12,9 +12,10 @@ import { showWarningMessage } from '../shared/notifications';
  * Asks the user whether to run a tool that is not marked read-only. This is the one step
  * that needs a human, so it is a replaceable function: tests set `panel.confirm`.
  */
-export type ConfirmCall = (tool: Tool, serverLabel: string, args: Record<string, unknown>) => Promise<boolean | ApprovalScope>;
+export type ConfirmCall = (tool: Tool, serverLabel: string, args: Record<string, unknown>, asker?: string) => Promise<boolean | ApprovalScope>;
 
-export const confirmWithModal: ConfirmCall = async (tool, serverLabel, args) => {
+/** `asker`: who asks when it is not the user here (a line in the detail). */
+export const confirmWithModal: ConfirmCall = async (tool, serverLabel, args, asker) => {
   const run = vscode.l10n.t('Run Tool');
   const choices: Record<string, ApprovalScope> = {
     [vscode.l10n.t('Run, Don\'t Ask Again for This Tool')]: 'tool',
@@ -27,7 +28,7 @@ export const confirmWithModal: ConfirmCall = async (tool, serverLabel, args) => 
   const remembered = vscode.l10n.t('"Don\'t ask again" is kept for this workspace (the session choice until VS Code closes); "MCP: Reset Tool Approvals" forgets it.');
   const answer = await showWarningMessage(
     vscode.l10n.t('Run "{0}" on server "{1}"?', tool.title ?? tool.name, serverLabel),
-    { modal: true, detail: `${why}\n\n${vscode.l10n.t('Arguments:')}\n${argumentsPreview(args)}\n\n${remembered}` },
+    { modal: true, detail: `${asker ? `${asker}\n\n` : ''}${why}\n\n${vscode.l10n.t('Arguments:')}\n${argumentsPreview(args)}\n\n${remembered}` },
     run, ...Object.keys(choices),
   );
   return answer === run || (answer !== undefined && (choices[answer] ?? false));

@@ -76,6 +76,24 @@ export function shouldAskRunner(builtinActive: boolean, sharedServerCount: numbe
   return builtinActive && sharedServerCount > 0 && runner === undefined && !asked;
 }
 
+/**
+ * Whether VS Code's agent is offered one of our servers through the loopback endpoint (mode 2):
+ * a server of the shared files, running here, while VS Code's host is on and the user chose
+ * that we run them. Servers only we know are not offered: VS Code's agent never had them.
+ */
+export function offeredToAgent(source: ServerSource, running: boolean, builtinActive: boolean, runner: WorkspaceServersRunner | undefined): boolean {
+  return builtinActive && runner === 'workbench' && running && isSharedSource(source);
+}
+
+/**
+ * Whether to offer setting `chat.mcp.autostart` to "never" for the workspace once the user
+ * chose that we run the shared servers: only where VS Code has that setting (1.101+ registers
+ * it: `known`), it does not already say "never", and it was not offered in this workspace yet.
+ */
+export function shouldOfferAutostartNever(known: boolean, effective: unknown, offeredBefore: boolean): boolean {
+  return known && effective !== 'never' && !offeredBefore;
+}
+
 /** A stored or passed value as a runner, or undefined when it is none (workspace state is not typed). */
 export function parseRunner(value: unknown): WorkspaceServersRunner | undefined {
   return value === 'vscode' || value === 'workbench' ? value : undefined;

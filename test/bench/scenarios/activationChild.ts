@@ -21,8 +21,9 @@ async function main(): Promise<void> {
   const t2 = performance.now();
   // CPU time too: on a loaded machine the wall time mostly measures waiting for a core.
   const cpu = process.cpuUsage(c0);
-  // What activation loaded: dist/deps.js (the MCP SDK, ajv) must wait for first use.
-  const depsAtActivation = Object.keys(require.cache).some((file) => path.basename(file) === 'deps.js');
+  // What activation loaded: dist/deps.js (the MCP SDK, ajv) and dist/agentDeps.js (the SDK's
+  // server side) must wait for first use.
+  const depsAtActivation = Object.keys(require.cache).some((file) => ['deps.js', 'agentDeps.js'].includes(path.basename(file)));
   await exported.ready;
   const t3 = performance.now();
   await extension.deactivate();

@@ -2,7 +2,8 @@
 import * as assert from 'node:assert/strict';
 import type { ServerSource } from '../../../src/config/common/launchDefinition';
 import {
-  builtinHostActive, heldBackReason, isSharedSource, parseRunner, readsProfileMcpJson, RUN_BY_VSCODE_REASON, shouldAskRunner, type BuiltinHostSettings,
+  builtinHostActive, heldBackReason, isSharedSource, offeredToAgent, parseRunner, readsProfileMcpJson, RUN_BY_VSCODE_REASON, shouldAskRunner, shouldOfferAutostartNever,
+  type BuiltinHostSettings,
 } from '../../../src/coexistence/common/builtinHost';
 
 describe('builtinHostActive', () => {
@@ -74,6 +75,26 @@ describe('servers of the files both hosts read', () => {
     assert.equal(shouldAskRunner(true, 1, 'vscode', false), false, 'already chosen');
     assert.equal(shouldAskRunner(true, 0, undefined, false), false, 'no shared servers');
     assert.equal(shouldAskRunner(false, 3, undefined, false), false, 'VS Code host off');
+  });
+
+  it('are offered to VS Code\'s agent only when we run them, VS Code\'s host is on and they run', () => {
+    assert.equal(offeredToAgent(vscodeFile, true, true, 'workbench'), true);
+    assert.equal(offeredToAgent(rootFile, true, true, 'workbench'), true);
+    assert.equal(offeredToAgent(vscodeFile, false, true, 'workbench'), false, 'not running here');
+    assert.equal(offeredToAgent(vscodeFile, true, true, 'vscode'), false, 'VS Code runs them itself');
+    assert.equal(offeredToAgent(vscodeFile, true, true, undefined), false, 'not chosen: VS Code runs them');
+    assert.equal(offeredToAgent(vscodeFile, true, false, 'workbench'), false, 'VS Code\'s host is off: no agent to offer them to');
+    assert.equal(offeredToAgent(setting, true, true, 'workbench'), false, 'servers only we know stay ours');
+    assert.equal(offeredToAgent(cursorProject, true, true, 'workbench'), false, 'discovery imports stay ours');
+  });
+
+  it('offer "chat.mcp.autostart": "never" once, where VS Code has the setting and it is not never already', () => {
+    assert.equal(shouldOfferAutostartNever(true, 'newAndOutdated', false), true);
+    assert.equal(shouldOfferAutostartNever(true, 'onlyNew', false), true);
+    assert.equal(shouldOfferAutostartNever(true, undefined, false), true);
+    assert.equal(shouldOfferAutostartNever(true, 'never', false), false, 'already never (any level)');
+    assert.equal(shouldOfferAutostartNever(true, 'newAndOutdated', true), false, 'offered before in this workspace');
+    assert.equal(shouldOfferAutostartNever(false, undefined, false), false, 'VS Code 1.100 has no such setting');
   });
 
   it('reads only the two known choices from workspace state', () => {

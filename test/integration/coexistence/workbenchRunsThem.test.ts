@@ -1,0 +1,180 @@
+/**
+ * Mode 2 of docs/coexistence.md: MCP Workbench runs the servers of .vscode/mcp.json and .mcp.json
+ * and VS Code's agent reaches them through our loopback endpoint, each server running once.
+ * Runs after coexistence.test.ts (files run in name order). On 1.100.3 VS Code has neither the
+ * provider API nor `chat.mcp.autostart`: the tests check that choosing us still just runs them.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { McpWorkbenchApi } from '../../../src/api';
+import { activateApi, pidOf, running, textOf, waitFor } from '../helpers';
+
+const CHOOSE = 'mcpWorkbench.chooseWorkspaceServersRunner';
+/** How VS Code names a server of an extension's provider: `<extension id>/<label>`. */
+const VSCODE_DEFINITION_ID = 'mcp-workbench.mcp-workbench/shared-server (MCP Workbench)';
+
+/** Pids of live processes started with FIXTURE_SERVER_NAME=<name> (the fixture config sets one per server). */
+function fixtureProcesses(name: string): number[] {
+  const pids: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(`FIXTURE_SERVER_NAME=${name}`)) pids.push(Number(entry));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return pids;
+}
+
+suite('Mode 2: MCP Workbench runs the workspace servers, VS Code\'s agent reaches them through it', function () {
+  this.timeout(120000);
+  let api: McpWorkbenchApi;
+  // Stable since 1.101; 1.100 has the function too, behind an API proposal extensions may not use.
+  const hasProviderApi = Number(/^1\.(\d+)/.exec(vscode.version)?.[1] ?? 0) >= 101;
+  const autostart = () => vscode.workspace.getConfiguration('chat.mcp');
+  const clients: Client[] = [];
+
+  suiteSetup(async () => {
+    api = await activateApi();
+    await running(api, 'user-server');
+  });
+  suiteTeardown(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+  });
+
+  test('choosing "MCP Workbench runs them" offers once to set chat.mcp.autostart to "never" for the workspace, and writes it when accepted', async () => {
+    const window = vscode.window as unknown as Record<string, (...args: unknown[]) => Thenable<unknown>>;
+    const original = window.showInformationMessage;
+    const offers: string[] = [];
+    let answer: string | undefined = 'Set for This Workspace';
+    window.showInformationMessage = (message: unknown, ...rest: unknown[]) => {
+      if (/chat\.mcp\.autostart/.test(String(message))) {
+        offers.push(String(message));
+        return Promise.resolve(answer);
+      }
+      return original.call(vscode.window, message, ...rest);
+    };
+    try {
+      await vscode.commands.executeCommand(CHOOSE, 'vscode');
+      if (autostart().inspect('autostart')?.defaultValue === undefined) {
+        // 1.100: no such setting, so nothing to offer.
+        await vscode.commands.executeCommand(CHOOSE, 'workbench');
+        await running(api, 'shared-server');
+        await new Promise((r) => setTimeout(r, 500));
+        assert.deepEqual(offers, []);
+        return;
+      }
+      // The suite's profile says "never" already (no offer then); this workspace says otherwise.
+      await autostart().update('autostart', 'newAndOutdated', vscode.ConfigurationTarget.Workspace);
+      await vscode.commands.executeCommand(CHOOSE, 'workbench');
+      await waitFor(() => autostart().inspect('autostart')?.workspaceValue === 'never', 'chat.mcp.autostart "never" in the workspace settings');
+      assert.equal(offers.length, 1);
+      assert.match(offers[0], /"chat\.mcp\.autostart": "never"/, 'the offer names the exact setting');
+      // Once per workspace: choosing again does not ask again.
+      answer = undefined;
+      await autostart().update('autostart', 'newAndOutdated', vscode.ConfigurationTarget.Workspace);
+      await vscode.commands.executeCommand(CHOOSE, 'vscode');
+      await vscode.commands.executeCommand(CHOOSE, 'workbench');
+      await new Promise((r) => setTimeout(r, 500));
+      assert.equal(offers.length, 1, 'offered once');
+      assert.equal(autostart().inspect('autostart')?.workspaceValue, 'newAndOutdated', 'not written without a yes');
+    } finally {
+      window.showInformationMessage = original;
+      if (autostart().inspect('autostart')?.defaultValue !== undefined) await autostart().update('autostart', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
+  test('without the stable provider API (1.100) nothing is offered to VS Code and the servers just run here', async function () {
+    if (hasProviderApi) this.skip();
+    assert.equal(api.testing.agentServers(), undefined);
+    await vscode.commands.executeCommand(CHOOSE, 'workbench');
+    await running(api, 'shared-server');
+    await running(api, 'root-server');
+  });
+
+  test('gives VS Code one HTTP definition per running workspace server, at a loopback endpoint that wants the secret', async function () {
+    if (!hasProviderApi) this.skip();
+    await vscode.commands.executeCommand(CHOOSE, 'workbench');
+    await running(api, 'shared-server');
+    await running(api, 'root-server');
+    const agent = api.testing.agentServers()!;
+    const definitions = await waitFor(async () => {
+      const found = await agent.definitions();
+      return found.length === 2 && found;
+    }, 'two definitions');
+    assert.deepEqual(definitions.map((d) => d.label).sort(), ['root-server (MCP Workbench)', 'shared-server (MCP Workbench)'], 'not user-server: VS Code never had it');
+    for (const d of definitions) {
+      assert.match(d.uri, /^http:\/\/127\.0\.0\.1:\d+\/mcp\/[A-Za-z0-9_-]{22}$/);
+      assert.match(d.headers.Authorization, /^Bearer [A-Za-z0-9_-]{43}$/);
+      const refused = await fetch(d.uri, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+      assert.equal(refused.status, 401, 'no secret, no answer');
+    }
+  });
+
+  test('a real SDK client at that URL lists and calls the tools of the one server process', async function () {
+    if (!hasProviderApi) this.skip();
+    const shared = (await api.testing.agentServers()!.definitions()).find((d) => d.label === 'shared-server (MCP Workbench)')!;
+    const client = new Client({ name: 'like-vscode', version: '0' }, { versionNegotiation: { mode: 'legacy' } });
+    clients.push(client);
+    await client.connect(new StreamableHTTPClientTransport(new URL(shared.uri), { requestInit: { headers: shared.headers } }));
+    const { tools } = await client.listTools();
+    assert.ok(tools.some((t) => t.name === 'echo'), tools.map((t) => t.name).join());
+    assert.equal(textOf(await client.callTool({ name: 'echo', arguments: { text: 'via the endpoint' } })), 'echo: via the endpoint');
+    const pid = pidOf(api.server('shared-server')!);
+    assert.deepEqual(fixtureProcesses('from-vscode-mcp-json'), [pid], 'one process of shared-server: ours');
+  });
+
+  test('VS Code\'s own host starts our definition, and a tool call through vscode.lm reaches our process', async function () {
+    if (!hasProviderApi) this.skip();
+    // What the user does once with chat.mcp.autostart "never": start it in VS Code's server list.
+    const mcpEchoTools = () => vscode.lm.tools.filter((t) => t.tags.includes('mcp') && t.name.endsWith('_echo'));
+    assert.deepEqual(mcpEchoTools(), [], 'VS Code runs no MCP server yet (chat.mcp.autostart "never")');
+    await vscode.commands.executeCommand('workbench.mcp.startServer', VSCODE_DEFINITION_ID, { waitForLiveTools: true });
+    // VS Code names the tool after the server's serverInfo name (`mcp_from-vscode…_echo`).
+    const [echo, ...more] = await waitFor(() => mcpEchoTools().length > 0 && mcpEchoTools(), 'VS Code\'s tool for the echo tool of our shared-server');
+    assert.deepEqual(more, [], 'one server started in VS Code: ours');
+    const result = await vscode.lm.invokeTool(echo.name, { input: { text: 'from VS Code\'s agent' }, toolInvocationToken: undefined });
+    const text = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+    assert.match(text, /echo: from VS Code's agent/);
+    assert.deepEqual(fixtureProcesses('from-vscode-mcp-json'), [pidOf(api.server('shared-server')!)], 'still one process');
+  });
+
+  test('our approval applies to a call from the agent of a tool not marked read-only; declined, it never reaches the server', async function () {
+    if (!hasProviderApi) this.skip();
+    const agent = api.testing.agentServers()!;
+    const asked: { tool: string; server: string; asker?: string }[] = [];
+    const original = agent.confirm;
+    agent.confirm = async (tool, server, _args, asker) => {
+      asked.push({ tool: tool.name, server, asker });
+      return false;
+    };
+    try {
+      const shared = (await agent.definitions()).find((d) => d.label === 'shared-server (MCP Workbench)')!;
+      const client = new Client({ name: 'like-vscode', version: '0' }, { versionNegotiation: { mode: 'legacy' } });
+      clients.push(client);
+      await client.connect(new StreamableHTTPClientTransport(new URL(shared.uri), { requestInit: { headers: shared.headers } }));
+      const result = await client.callTool({ name: 'addTool', arguments: { name: 'declinedByUser' } });
+      assert.equal(result.isError, true);
+      assert.match(textOf(result), /declined to run this tool in MCP Workbench/);
+      assert.equal(asked.length, 1);
+      assert.equal(asked[0].tool, 'addTool');
+      assert.equal(asked[0].server, 'shared-server');
+      assert.match(asked[0].asker ?? '', /VS Code's agent/);
+      assert.ok(!(await api.server('shared-server')!.refresh('tools')).some((t) => t.name === 'declinedByUser'));
+    } finally {
+      agent.confirm = original;
+    }
+  });
+
+  test('"VS Code runs them" again: the definitions go and the endpoint closes', async function () {
+    if (!hasProviderApi) this.skip();
+    const agent = api.testing.agentServers()!;
+    const before = (await agent.definitions())[0];
+    await vscode.commands.executeCommand(CHOOSE, 'vscode');
+    await waitFor(async () => (await agent.definitions()).length === 0 && true, 'no definitions');
+    await assert.rejects(fetch(before.uri, { method: 'POST', headers: before.headers, body: '{}' }), 'the endpoint is closed');
+  });
+});

@@ -1,0 +1,182 @@
+/**
+ * The loopback endpoint VS Code's agent reaches our servers through, end to end with no mocks:
+ * a real SDK v2 client (speaking 2025-11-25 as VS Code 1.139 does, or 2026-07-28) → the
+ * endpoint → our McpServerConnection → a real fixture server process (both eras).
+ */
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { Client, ProtocolError, StreamableHTTPClientTransport, type Progress } from '@modelcontextprotocol/client';
+import { AgentEndpoint, type AgentRoute } from '../../../src/coexistence/common/agentEndpoint';
+import { DECLINED_TEXT } from '../../../src/coexistence/common/agentProxy';
+import type { Launch } from '../../../src/config/common/launchDefinition';
+import { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
+import { definition, FIXTURES, recordingHost, RecordingLog, stdioLaunch, textOf } from '../mcp/testHost';
+
+const LEGACY_ROUTE = 'legacy-fixture-route-0001';
+const MODERN_ROUTE = 'modern-fixture-route-0001';
+const STOPPED_ROUTE = 'stopped-fixture-route-01';
+const modernLaunch: Launch = { type: 'stdio', command: 'node', args: [path.join(FIXTURES, 'modernStdioServer.js')], env: {}, cwd: undefined } as Launch;
+
+describe('AgentEndpoint (VS Code\'s agent → loopback → our connection → the server)', function () {
+  this.timeout(30000);
+  const secretInConfig = 'tok-1234-secret';
+  let legacy: McpServerConnection;
+  let modern: McpServerConnection;
+  let stopped: McpServerConnection;
+  let endpoint: AgentEndpoint;
+  const asked: string[] = [];
+  let allow = true;
+  const refused: string[] = [];
+  const hooks: AgentRoute['hooks'] = {
+    confirmToolCall: async (tool, name) => {
+      // The rule the glue applies (Run Tool's): tools not marked read-only ask.
+      if (tool?.annotations?.readOnlyHint === true) return true;
+      asked.push(name);
+      return allow;
+    },
+  };
+  const clients: Client[] = [];
+
+  before(async () => {
+    legacy = new McpServerConnection(definition(stdioLaunch({ FIXTURE_SERVER_NAME: 'legacy-upstream' }), { id: 'legacy', label: 'legacy', secrets: [secretInConfig] }), recordingHost(), new RecordingLog());
+    modern = new McpServerConnection(definition(modernLaunch, { id: 'modern', label: 'modern' }), recordingHost(), new RecordingLog());
+    stopped = new McpServerConnection(definition(stdioLaunch(), { id: 'stopped', label: 'stopped one' }), recordingHost(), new RecordingLog());
+    await Promise.all([legacy.start(), modern.start()]);
+    const routes: Record<string, AgentRoute> = {
+      [LEGACY_ROUTE]: { target: legacy, hooks },
+      [MODERN_ROUTE]: { target: modern, hooks },
+      [STOPPED_ROUTE]: { target: stopped, hooks },
+    };
+    endpoint = new AgentEndpoint((id) => routes[id], (line) => refused.push(line));
+    await endpoint.listen();
+  });
+  after(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+    await endpoint.close();
+    await Promise.all([legacy.dispose(), modern.dispose(), stopped.dispose()]);
+  });
+  beforeEach(() => {
+    asked.length = 0;
+    allow = true;
+  });
+
+  const connectClient = async (route: string, era: 'legacy' | 'modern' = 'legacy') => {
+    const client = new Client({ name: 'agent-under-test', version: '0' }, { versionNegotiation: era === 'legacy' ? { mode: 'legacy' } : { mode: { pin: '2026-07-28' } } });
+    clients.push(client);
+    await client.connect(new StreamableHTTPClientTransport(new URL(endpoint.url(route)), { requestInit: { headers: endpoint.headers() } }));
+    return client;
+  };
+  const post = (url: string, headers: Record<string, string>, body = '{"jsonrpc":"2.0","id":1,"method":"ping"}') =>
+    fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body });
+
+  it('listens on 127.0.0.1 only, at a random port, one path per server', () => {
+    assert.match(endpoint.url(LEGACY_ROUTE), /^http:\/\/127\.0\.0\.1:\d+\/mcp\/legacy-fixture-route-0001$/);
+    assert.ok(endpoint.port && endpoint.port > 0);
+  });
+
+  for (const era of ['legacy', 'modern'] as const) {
+    it(`a ${era === 'legacy' ? '2025-11-25 (VS Code 1.139)' : '2026-07-28'} client lists and calls the tools of a 2025 server, in that server's one process`, async () => {
+      const client = await connectClient(LEGACY_ROUTE, era);
+      assert.equal(client.getServerVersion()?.name, 'legacy-upstream', 'the upstream server\'s info');
+      assert.equal(client.getInstructions(), 'Fixture server for MCP Workbench tests.');
+      const { tools } = await client.listTools();
+      assert.ok(tools.some((t) => t.name === 'echo'));
+      assert.ok(!tools.some((t) => 'execution' in t), 'task support is ours to follow, not the agent\'s');
+      const result = await client.callTool({ name: 'echo', arguments: { text: 'through the proxy' } });
+      assert.equal(textOf(result), 'echo: through the proxy');
+      // Our connection is the only client of the process: `cwd` runs in it, and a tool added
+      // through the proxy shows in our own list.
+      const added = `viaProxy${era}`;
+      await client.callTool({ name: 'addTool', arguments: { name: added } });
+      assert.deepEqual(asked, ['addTool'], 'addTool is not read-only: our approval was asked');
+      assert.ok((await legacy.refresh('tools')).some((t) => t.name === added));
+    });
+  }
+
+  it('forwards a 2026-07-28 server\'s tools, resources and prompts to a 2025 client', async () => {
+    const client = await connectClient(MODERN_ROUTE);
+    assert.equal(client.getServerVersion()?.name, 'modern-fixture');
+    assert.equal(textOf(await client.callTool({ name: 'echo', arguments: { text: 'hi' } })), 'echo: hi');
+    const { resources } = await client.listResources();
+    assert.ok(resources.some((r) => r.uri === 'fixture://static/readme'));
+    const read = await client.readResource({ uri: 'fixture://static/readme' });
+    assert.ok(read.contents.length > 0);
+    const { resourceTemplates } = await client.listResourceTemplates();
+    assert.ok(resourceTemplates.some((t) => t.uriTemplate === 'fixture://items/{id}'));
+    const { prompts } = await client.listPrompts();
+    assert.ok(prompts.some((p) => p.name === 'review'));
+    const prompt = await client.getPrompt({ name: 'review', arguments: { code: 'x = 1' } });
+    assert.ok(JSON.stringify(prompt.messages).includes('x = 1'));
+  });
+
+  it('forwards progress and cancellation of a call', async () => {
+    const client = await connectClient(LEGACY_ROUTE);
+    const progress: Progress[] = [];
+    const result = await client.callTool({ name: 'slow', arguments: { steps: 2, delayMs: 20 } }, { onprogress: (p) => progress.push(p) });
+    assert.equal(textOf(result), 'done after 2 steps');
+    assert.deepEqual(progress.map((p) => p.message), ['step 1 of 2', 'step 2 of 2']);
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'slow', arguments: { steps: 50, delayMs: 100 } }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 300);
+    await assert.rejects(call);
+    await new Promise((r) => setTimeout(r, 300));
+    const seen = JSON.parse(textOf(await legacy.callTool('cancellations', {}))) as { tools: string[] };
+    assert.ok(seen.tools.includes('slow'), `the server saw the cancel (${JSON.stringify(seen)})`);
+  });
+
+  it('a call the user declines in MCP Workbench never reaches the server', async () => {
+    allow = false;
+    const client = await connectClient(LEGACY_ROUTE);
+    const result = await client.callTool({ name: 'addTool', arguments: { name: 'declined' } });
+    assert.equal(result.isError, true);
+    assert.equal(textOf(result), DECLINED_TEXT);
+    assert.ok(!(await legacy.refresh('tools')).some((t) => t.name === 'declined'));
+  });
+
+  it('keeps the server\'s error codes and takes the config\'s secrets out of messages', async () => {
+    // On the wire. The fixture (SDK v1) answers -32002, our client (SDK v2) reads it as
+    // ResourceNotFoundError, and the SDK's server side encodes that as -32602 on every era (the
+    // 2026-07-28 spec's code, which 2025 clients accept too).
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'resources/read', params: { uri: `fixture://nope/${secretInConfig}` } });
+    const response = await post(endpoint.url(LEGACY_ROUTE), { ...endpoint.headers(), 'mcp-protocol-version': '2025-11-25' }, body);
+    const text = await response.text();
+    const answer = JSON.parse(/^data: (.*)$/m.exec(text)?.[1] ?? text) as { id: number; error: { code: number; message: string } };
+    assert.equal(answer.id, 7);
+    assert.equal(answer.error.code, -32602, text);
+    assert.match(answer.error.message, /^Resource not found: fixture:\/\/nope\//);
+    assert.ok(!text.includes(secretInConfig), text);
+    const client = await connectClient(LEGACY_ROUTE);
+    await assert.rejects(client.listTools({ cursor: 'made-up' }), (e: unknown) => e instanceof ProtocolError && e.code === -32602 && /Invalid cursor/.test(e.message));
+  });
+
+  it('answers 503 with a JSON-RPC error for a server that is not running', async () => {
+    const response = await post(endpoint.url(STOPPED_ROUTE), endpoint.headers());
+    assert.equal(response.status, 503);
+    assert.match(((await response.json()) as { error: { message: string } }).error.message, /stopped one is not running in MCP Workbench/);
+  });
+
+  it('refuses requests without the secret, from elsewhere, to unknown paths and over the size cap', async () => {
+    const url = endpoint.url(LEGACY_ROUTE);
+    assert.equal((await post(url, {})).status, 401);
+    assert.equal((await post(url, { authorization: 'Bearer wrong' })).status, 401);
+    assert.equal((await post(url.replace(LEGACY_ROUTE, 'unknown-route-000000001'), endpoint.headers())).status, 404);
+    assert.equal((await post(url, { ...endpoint.headers(), origin: 'https://evil.example' })).status, 403);
+    assert.equal((await post(url.replace('127.0.0.1', 'localhost'), endpoint.headers())).status !== 403, true, 'localhost is the same listener');
+    const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x'.repeat(5 * 1024 * 1024) } } });
+    assert.equal((await post(url, endpoint.headers(), big)).status, 413);
+    assert.ok(refused.some((line) => /refused POST \(401 Unauthorized\)/.test(line)));
+  });
+
+  it('a chunked body over the cap is cut off by the SDK\'s own limit', async () => {
+    const chunks = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < 6; i++) controller.enqueue(new Uint8Array(1024 * 1024).fill(0x20));
+        controller.close();
+      },
+    });
+    const response = await fetch(endpoint.url(LEGACY_ROUTE), {
+      method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...endpoint.headers() }, body: chunks, duplex: 'half',
+    } as RequestInit);
+    assert.equal(response.status, 413);
+  });
+});
