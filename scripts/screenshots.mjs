@@ -16,6 +16,7 @@ export const PICTURES = {
   '01-mcp-view': 'servers.png',
   '02-tools': 'tools.png',
   '04-result': 'run-tool.png',
+  'inspector-04-replay': 'inspector-replay.png',
   'toolRunner-raw': 'run-tool-raw.png',
   'toolRunner-diff': 'run-tool-diff.png',
   'approval-02-sampling-response': 'sampling.png',
