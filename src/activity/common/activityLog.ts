@@ -100,6 +100,9 @@ function sizeOf(stored: StoredMessage): number {
  * redacting getters. Built field by field (one is made per message, so no spreads), and its
  * byte sizes are counted from the kept JSON when first read.
  */
+/** Where Re-run finds a tool call's arguments: their own JSON, or the kept request's. */
+type RerunSource = { name: string; arguments?: string; inRequest?: true };
+
 class RecordedEntry implements ActivityEntry {
   readonly seq: number;
   readonly serverId: string;
@@ -118,13 +121,16 @@ class RecordedEntry implements ActivityEntry {
   readonly #request: StoredMessage;
   #response: StoredMessage | undefined;
   readonly #secrets: ActivityServer['secrets'];
-  /** A tool call's name and the JSON of its arguments, unredacted: Re-run sends them again (never shown). */
-  readonly #rerun: { name: string; arguments?: string } | undefined;
+  /**
+   * A tool call's name and the JSON of its arguments, unredacted: Re-run sends them again (never
+   * shown). `inRequest`: the arguments are read from the kept request itself (see `take`).
+   */
+  readonly #rerun: RerunSource | undefined;
 
   constructor(
     seq: number, server: ActivityServer, method: string, kind: 'request' | 'notification', id: string | number | undefined,
     direction: 'send' | 'receive', at: number, request: StoredMessage,
-    rerun: { name: string; arguments?: string } | undefined, rerunUnavailable: string | undefined,
+    rerun: RerunSource | undefined, rerunUnavailable: string | undefined,
   ) {
     this.seq = seq;
     this.serverId = server.id;
@@ -170,6 +176,10 @@ class RecordedEntry implements ActivityEntry {
   get rerun(): { name: string; arguments?: Record<string, unknown> } | undefined {
     if (!this.#rerun) return undefined;
     const { name, arguments: args } = this.#rerun;
+    if (this.#rerun.inRequest && 'json' in this.#request) {
+      const request = JSON.parse(this.#request.json) as { params?: { arguments?: Record<string, unknown> } };
+      return { name, arguments: request.params?.arguments };
+    }
     return { name, arguments: args === undefined ? undefined : JSON.parse(args) as Record<string, unknown> };
   }
 
@@ -179,15 +189,48 @@ class RecordedEntry implements ActivityEntry {
   }
 }
 
+/**
+ * Entries by server, the direction of their request and JSON-RPC id (a Map tells 1 from "1"):
+ * looked up for every response, so without building and hashing a key string per message.
+ */
+class ExchangeIndex<T> {
+  private readonly servers = new Map<string, { send: Map<string | number, T>; receive: Map<string | number, T> }>();
+
+  get(serverId: string, direction: 'send' | 'receive', id: string | number): T | undefined {
+    return this.servers.get(serverId)?.[direction].get(id);
+  }
+
+  set(serverId: string, direction: 'send' | 'receive', id: string | number, value: T): void {
+    let ids = this.servers.get(serverId);
+    if (!ids) this.servers.set(serverId, ids = { send: new Map(), receive: new Map() });
+    ids[direction].set(id, value);
+  }
+
+  delete(serverId: string, direction: 'send' | 'receive', id: string | number): void {
+    this.servers.get(serverId)?.[direction].delete(id);
+  }
+
+  /** Removes and returns every entry of a server. */
+  take(serverId: string): T[] {
+    const ids = this.servers.get(serverId);
+    this.servers.delete(serverId);
+    return ids ? [...ids.send.values(), ...ids.receive.values()] : [];
+  }
+
+  clear(): void {
+    this.servers.clear();
+  }
+}
+
 export class ActivityLog {
   private buffer: (ActivityEntry | undefined)[];
   private start = 0;
   private count = 0;
   private nextSeq = 1;
   /** Requests waiting for their response, by server + request direction + id. */
-  private readonly pending = new Map<string, RecordedEntry>();
+  private readonly pending = new ExchangeIndex<RecordedEntry>();
   /** First rounds of multi-round-trip requests, by server + direction + JSON-RPC id, for their later rounds. */
-  private readonly origins = new Map<string, ActivityEntry>();
+  private readonly origins = new ExchangeIndex<ActivityEntry>();
   private queue: { server: ActivityServer; record: TraceRecord; at: number }[] = [];
   private flushScheduled = false;
   private readonly onDidChangeEmitter = new Emitter<void>();
@@ -309,9 +352,13 @@ export class ActivityLog {
       const method = record.method ?? raw.method ?? '(unknown)';
       const kind = record.kind;
       const isToolCall = kind === 'request' && record.direction === 'send' && method === 'tools/call' && typeof raw.params?.name === 'string';
-      let rerun: { name: string; arguments?: string } | undefined;
+      let rerun: RerunSource | undefined;
       let rerunUnavailable: string | undefined;
-      if (isToolCall) {
+      if (isToolCall && 'json' in stored && stored.json.length * 3 <= MAX_RERUN_BYTES) {
+        // The arguments are part of the kept request and no larger than it: Re-run reads them
+        // from there, so they are neither serialized nor kept a second time.
+        rerun = { name: raw.params!.name as string, inRequest: true };
+      } else if (isToolCall) {
         const argsJson = jsonOf(raw.params!.arguments);
         // Bytes are at most 3 per UTF-16 unit: most arguments are known to fit without counting.
         const argsBytes = argsJson === undefined ? 0 : argsJson === null ? Infinity
@@ -323,7 +370,7 @@ export class ActivityLog {
         record.direction, at, stored, rerun, rerunUnavailable);
       if (kind === 'request' && record.round !== undefined && record.round >= 2 && record.originId !== undefined) this.roundOf(entry, server.id, record.round, record.originId);
       this.push(entry);
-      if (entry.kind === 'request' && entry.id !== undefined) this.pending.set(this.key(server.id, entry.direction, entry.id), entry);
+      if (entry.kind === 'request' && entry.id !== undefined) this.pending.set(server.id, entry.direction, entry.id, entry);
       if (method === 'notifications/cancelled') this.cancel(server.id, record.direction, raw.params, at);
       return entry;
     }
@@ -331,15 +378,14 @@ export class ActivityLog {
     const id = record.id ?? raw.id;
     if (id === undefined) return undefined;
     const requestDirection = record.direction === 'send' ? 'receive' : 'send';
-    const key = this.key(server.id, requestDirection, id);
-    const entry = this.pending.get(key);
+    const entry = this.pending.get(server.id, requestDirection, id);
     if (!entry) return undefined;
-    this.pending.delete(key);
+    this.pending.delete(server.id, requestDirection, id);
     entry.respond(this.store(record.message, server.secrets));
     if (record.inputRequired) {
       entry.inputRequired = true;
       if (entry.round === undefined) entry.round = 1;
-      if (entry.originSeq === undefined && entry.id !== undefined) this.origins.set(key, entry);
+      if (entry.originSeq === undefined && entry.id !== undefined) this.origins.set(server.id, requestDirection, id, entry);
     }
     if (entry.status.kind !== 'cancelled') {
       entry.endedAt = at;
@@ -354,9 +400,7 @@ export class ActivityLog {
   abandon(serverId: string, at: number, message = 'no response: the connection closed'): void {
     this.flush();
     let changed = false;
-    for (const [key, entry] of this.pending) {
-      if (entry.serverId !== serverId) continue;
-      this.pending.delete(key);
+    for (const entry of this.pending.take(serverId)) {
       if (entry.status.kind === 'pending') {
         entry.status = { kind: 'error', message };
         entry.endedAt = at;
@@ -375,7 +419,7 @@ export class ActivityLog {
     const requestId = params?.requestId as string | number | undefined;
     if (requestId === undefined) return;
     // The side that sent the request is the side that cancels it; a late response still attaches.
-    const entry = this.pending.get(this.key(serverId, direction, requestId));
+    const entry = this.pending.get(serverId, direction, requestId);
     if (!entry || entry.status.kind !== 'pending') return;
     const reason = typeof params?.reason === 'string' ? params.reason : undefined;
     entry.status = { kind: 'cancelled', ...(reason ? { reason } : {}) };
@@ -396,16 +440,15 @@ export class ActivityLog {
 
   private forget(entry: ActivityEntry): void {
     if (entry.kind === 'request' && entry.id !== undefined) {
-      const key = this.key(entry.serverId, entry.direction, entry.id);
-      if (this.pending.get(key) === entry) this.pending.delete(key);
-      if (this.origins.get(key) === entry) this.origins.delete(key);
+      if (this.pending.get(entry.serverId, entry.direction, entry.id) === entry) this.pending.delete(entry.serverId, entry.direction, entry.id);
+      if (this.origins.get(entry.serverId, entry.direction, entry.id) === entry) this.origins.delete(entry.serverId, entry.direction, entry.id);
     }
   }
 
   /** Marks a retried request with its round and the entry of its first round. */
   private roundOf(entry: RecordedEntry, serverId: string, round: number, originId: string | number): void {
     entry.round = round;
-    const origin = this.origins.get(this.key(serverId, entry.direction, originId));
+    const origin = this.origins.get(serverId, entry.direction, originId);
     if (origin) entry.originSeq = origin.seq;
   }
 
@@ -413,10 +456,6 @@ export class ActivityLog {
     const out: ActivityEntry[] = [];
     for (let i = 0; i < this.count; i++) out.push(this.buffer[(this.start + i) % this.capacity]!);
     return out;
-  }
-
-  private key(serverId: string, direction: 'send' | 'receive', id: string | number): string {
-    return `${serverId}\u0000${direction}\u0000${typeof id}:${id}`;
   }
 
   private store(message: unknown, secrets: ActivityServer['secrets']): StoredMessage {
