@@ -86,8 +86,10 @@ suite('Dev loop (dev.watch restarts)', function () {
     await sleep(1000);
 
     const pid1 = pidOf(c);
+    const wrote = Date.now();
     fs.writeFileSync(path.join(dir, 'src', 'one.txt'), String(Date.now()));
     await waitFor(() => events.length === 1, 'onDidDevRestart after the change', 20000);
+    console.log(`      dev loop: save → running again in ${Date.now() - wrote} ms (300 ms of it the burst delay)`);
     const pid2 = pidOf(c);
     assert.equal(c.state.kind, 'running');
     assert.ok(pid2 && pid2 !== pid1, `a new process (${String(pid1)} → ${String(pid2)})`);
