@@ -67,11 +67,14 @@ export class DevRestarts implements vscode.Disposable {
       if (def) this.workbench.outputs.logFor(def).log('error', `Restarting after a file change failed: ${error instanceof Error ? error.message : String(error)}`);
     });
     const disposables: vscode.Disposable[] = [new vscode.Disposable(() => throttle.dispose())];
-    for (const { base, pattern } of watchTargets(globs, roots)) {
+    const targets = watchTargets(globs, roots);
+    for (const { base, pattern } of targets) {
       const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(base), pattern));
       const fire = (uri: vscode.Uri) => throttle.trigger(uri.fsPath);
       disposables.push(watcher, watcher.onDidChange(fire), watcher.onDidCreate(fire), watcher.onDidDelete(fire));
     }
+    const def = this.workbench.registry.get(id)?.definition;
+    if (def) this.workbench.outputs.logFor(def).log('info', `dev.watch: a change to ${targets.map((t) => `${t.pattern} in ${t.base}`).join(', ')} restarts the server.`);
     return { key, roots, throttle, disposables };
   }
 

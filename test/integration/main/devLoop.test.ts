@@ -57,6 +57,16 @@ suite('Dev loop (dev.watch restarts)', function () {
     return doc;
   }
 
+  /** Writes `file` every 2 s until `done` (a watcher may start listening a moment after it is made). */
+  async function writeUntil(done: () => boolean, file: string, what: string, timeoutMs = 30000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!done()) {
+      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}\nlog:\n${outputs.text().slice(-2000)}`);
+      fs.writeFileSync(file, String(Date.now()));
+      await waitFor(done, what, 2000).catch(() => undefined);
+    }
+  }
+
   /** Each start of the server (its `starting` states), with what the tree said at that moment. */
   function recordStarts(name: string): { descriptions: string[] } {
     const c = api.server(name)!;
@@ -80,15 +90,22 @@ suite('Dev loop (dev.watch restarts)', function () {
     const starts = recordStarts('dev-watched');
     // The user edits something else meanwhile: the editor keeps the focus through restarts.
     const doc = await openNotes();
+    // The file watcher takes a moment to start (seconds, on a loaded machine with VS Code 1.139):
+    // touch a watched file until a first restart shows it listens, then count from there.
+    await writeUntil(() => events.length > 0, path.join(dir, 'src', 'prime.txt'), 'a first restart (the watcher listening)');
+    await waitFor(() => c.state.kind === 'running' && c, 'the primed restart to finish');
+    await sleep(1500);
+    events.length = 0;
+    starts.descriptions.length = 0;
     const editorChanges: unknown[] = [];
     disposables.push(vscode.window.onDidChangeActiveTextEditor((e) => editorChanges.push(e)));
-    // Let the file watcher settle before the first write.
-    await sleep(1000);
 
     const pid1 = pidOf(c);
     const wrote = Date.now();
     fs.writeFileSync(path.join(dir, 'src', 'one.txt'), String(Date.now()));
-    await waitFor(() => events.length === 1, 'onDidDevRestart after the change', 20000);
+    await waitFor(() => events.length === 1, 'onDidDevRestart after the change', 20000).catch((error: Error) => {
+      throw new Error(`${error.message}\nits log:\n${outputs.text('MCP dev-watched').slice(-2000)}`);
+    });
     console.log(`      dev loop: save → running again in ${Date.now() - wrote} ms (300 ms of it the burst delay)`);
     const pid2 = pidOf(c);
     assert.equal(c.state.kind, 'running');
@@ -138,10 +155,9 @@ suite('Dev loop (dev.watch restarts)', function () {
     const sessions: vscode.DebugSession[] = [];
     disposables.push(vscode.debug.onDidStartDebugSession((s) => sessions.push(s)));
     const doc = await openNotes();
-    await sleep(1000);
 
-    fs.writeFileSync(path.join(dir, 'src', 'server.js'), '// changed');
-    await waitFor(() => events.some((e) => e.serverName === 'dev-debugged'), 'onDidDevRestart of the debugged server', 60000);
+    await writeUntil(() => events.some((e) => e.serverName === 'dev-debugged'), path.join(dir, 'src', 'server.js'), 'onDidDevRestart of the debugged server', 60000);
+    await waitFor(() => c.state.kind === 'running' && c, 'the debuggee running');
     assert.equal(c.state.kind, 'running');
     assert.ok(c.launchOverride, 'it runs with the debugger\'s launch');
     const mcp = sessions.find((s) => s.type === 'mcp' && s.configuration.server === 'dev-debugged');
