@@ -178,13 +178,11 @@ suite('Debugging MCP servers (mcp debug type)', function () {
     } finally {
       vscode.debug.removeBreakpoints([bp]);
       await vscode.debug.stopDebugging(parent);
+      fs.rmSync(watchDir, { recursive: true, force: true });
     }
     // An inline server lives only as long as its session.
     await waitFor(() => !api.server('Debug debuggee'), 'the inline server to go away');
     await waitFor(() => allEnded(parent), 'every session of the debug run to end');
-    // Only once the session stopped watching it: deleting a watched folder leaves VS Code 1.100's
-    // file watcher deaf to every later watcher of the window (the dev loop tests saw no events).
-    fs.rmSync(watchDir, { recursive: true, force: true });
   });
 
   test('an HTTP server started by a command: debugger attached, URL awaited, connection over HTTP; stop kills it', async () => {
