@@ -38,8 +38,8 @@ export function watchRoots(where: { cwd?: string; workspaceFolder?: string; fall
  * The folders and patterns to watch for a server's globs. A glob inside the server's cwd or
  * workspace folder is watched from there (`dist/**\/*.js` as cwd + `dist/**\/*.js`), not from
  * its deepest plain folder: a build that deletes and recreates `dist` would delete the watched
- * folder itself, which ends that watcher (and, in VS Code 1.100, leaves the window's later
- * watchers deaf). Globs elsewhere are watched from their own folder (see splitWatchGlob).
+ * folder itself, which ends that watcher ("Watcher shutdown because watched path got
+ * deleted"). Globs elsewhere are watched from their own folder (see splitWatchGlob).
  */
 export function watchTargets(globs: readonly string[], roots: { cwd: string; workspaceFolder?: string }): { base: string; pattern: string }[] {
   return globs.map((glob) => {
