@@ -15,7 +15,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { DEFAULT_URL_TIMEOUT_S, DebugLaunchError, planDebugLaunch, waitForUrl, type DebugPlan, type RuntimeSetting } from './common/debugLaunch';
-import { displayPath, normalizeWatch, splitWatchGlob, Throttle, watchRoots } from './common/devWatch';
+import { displayPath, normalizeWatch, Throttle, watchRoots, watchTargets } from './common/devWatch';
 import type { HttpLaunch, ServerDefinition, StdioLaunch } from '../config/common/launchDefinition';
 import { redactText } from '../shared/common/redact';
 import { showErrorMessage } from '../shared/notifications';
@@ -352,8 +352,7 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
     this.throttle = new Throttle<string>((file) => this.relaunchForChange(file, displayPath(file, [roots.cwd, roots.workspaceFolder])), WATCH_DELAY_MS, (error) => {
       if (!this.ended) this.output('stderr', `Restarting after the change failed: ${error instanceof Error ? error.message : String(error)}\n`);
     });
-    // Each glob from its own folder, as before the dev loop (which watches from the cwd instead, see watchTargets).
-    for (const { base, pattern } of globs.map((g) => splitWatchGlob(g, roots.cwd, { workspaceFolder: roots.workspaceFolder, cwd: roots.cwd }))) {
+    for (const { base, pattern } of watchTargets(globs, roots)) {
       const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(base), pattern));
       const fire = (uri: vscode.Uri) => this.throttle?.trigger(uri.fsPath);
       this.watchers.push(watcher, watcher.onDidChange(fire), watcher.onDidCreate(fire), watcher.onDidDelete(fire));

@@ -35,23 +35,13 @@ export function watchRoots(where: { cwd?: string; workspaceFolder?: string; fall
 }
 
 /**
- * The folders and patterns to watch for a server's globs. A glob inside the server's cwd or
- * workspace folder is watched from there (`dist/**\/*.js` as cwd + `dist/**\/*.js`), not from
- * its deepest plain folder: a build that deletes and recreates `dist` would delete the watched
- * folder itself, which ends that watcher ("Watcher shutdown because watched path got
- * deleted"). Globs elsewhere are watched from their own folder (see splitWatchGlob).
+ * The folders and patterns to watch for a server's globs, each from its deepest plain folder
+ * (see splitWatchGlob): `src/*.ts` is a flat watch of `src`, only `**` watches recursively.
+ * (Watching from the cwd instead, with `src/*.ts` below it, made VS Code watch the whole cwd
+ * recursively, and those watchers missed events in the real-VS-Code tests.)
  */
 export function watchTargets(globs: readonly string[], roots: { cwd: string; workspaceFolder?: string }): { base: string; pattern: string }[] {
-  return globs.map((glob) => {
-    const split = splitWatchGlob(glob, roots.cwd, { workspaceFolder: roots.workspaceFolder, cwd: roots.cwd });
-    for (const root of [roots.cwd, roots.workspaceFolder]) {
-      if (!root) continue;
-      const r = root.replace(/\\/g, '/').replace(/\/$/, '');
-      if (split.base === r) return { base: r, pattern: split.pattern };
-      if (split.base.startsWith(r + '/')) return { base: r, pattern: `${split.base.slice(r.length + 1)}/${split.pattern}` };
-    }
-    return split;
-  });
+  return globs.map((glob) => splitWatchGlob(glob, roots.cwd, { workspaceFolder: roots.workspaceFolder, cwd: roots.cwd }));
 }
 
 /**
