@@ -18,6 +18,11 @@ export interface McpWorkbenchApi {
   reload(): Promise<void>;
   /** Fires when servers are added or removed or any server changes state. */
   onDidChange(listener: () => void): { dispose(): void };
+  /**
+   * Fires when a server restarted because a `dev.watch` file changed runs again: its config
+   * name and id, and the full path of the (last) changed file.
+   */
+  onDidDevRestart(listener: (e: { serverName: string; serverId: string; changedFile: string }) => void): { dispose(): void };
   /** For this extension's own integration tests only (views' data providers); not a stable API. */
   readonly testing: {
     readonly serverTree: ServerTreeProvider;

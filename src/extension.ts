@@ -68,6 +68,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
       server: (key) => wb.registry.find(key),
       reload: () => wb.registry.reload(),
       onDidChange: (listener) => wb.registry.onDidChange(listener),
+      onDidDevRestart: (listener) => wb.onDidDevRestart(listener),
       testing: {
         serverTree: serverTree.provider,
         handleUri: (uri) => wb.uris.handleUri(uri),

@@ -68,6 +68,35 @@ export class Workbench implements vscode.Disposable {
     this.onDidChangeServersBadgeEmitter.fire(badge);
   }
 
+  /** Servers restarting because a `dev.watch` file changed: server id → the file, as shown. */
+  private readonly devRestarts = new Map<string, string>();
+  private readonly onDidChangeDevRestartingEmitter = new Emitter<string>();
+  /** Fires with a server's id when it starts or ends a restart for a changed file (the tree shows it). */
+  readonly onDidChangeDevRestarting = this.onDidChangeDevRestartingEmitter.event;
+  private readonly onDidDevRestartEmitter = new vscode.EventEmitter<{ serverName: string; serverId: string; changedFile: string }>();
+  /**
+   * Fires when a server restarted for a changed `dev.watch` file runs again (outside or inside
+   * a debug session). `serverName` is its name in config, `changedFile` the full path of the
+   * last file changed in the burst that caused the restart.
+   */
+  readonly onDidDevRestart: vscode.Event<{ serverName: string; serverId: string; changedFile: string }> = this.onDidDevRestartEmitter.event;
+
+  /** The changed file a server restarts for (as the tree names it), if it restarts for one. */
+  devRestarting(serverId: string): string | undefined {
+    return this.devRestarts.get(serverId);
+  }
+
+  /** Marks (or, with undefined, unmarks) a server as restarting because `shownFile` changed. */
+  setDevRestarting(serverId: string, shownFile: string | undefined): void {
+    if (shownFile === undefined) this.devRestarts.delete(serverId);
+    else this.devRestarts.set(serverId, shownFile);
+    this.onDidChangeDevRestartingEmitter.fire(serverId);
+  }
+
+  fireDevRestart(def: ServerDefinition, changedFile: string): void {
+    this.onDidDevRestartEmitter.fire({ serverName: def.name, serverId: def.id, changedFile });
+  }
+
   constructor(readonly context: vscode.ExtensionContext) {
     this.sources = new ConfigSources(profileMcpJson(context.globalStorageUri));
     this.inputs = new InputStore(context.secrets, context.workspaceState);
@@ -252,5 +281,7 @@ export class Workbench implements vscode.Disposable {
     this.onTraceEmitter.dispose();
     this.chatTools.dispose();
     this.onDidChangeServersBadgeEmitter.dispose();
+    this.onDidChangeDevRestartingEmitter.dispose();
+    this.onDidDevRestartEmitter.dispose();
   }
 }

@@ -12,28 +12,35 @@
  * until it answers and the connection goes there over HTTP. The process's output goes to the
  * Debug Console and the server's log; stopping kills the process.
  */
-import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import {
-  DEFAULT_URL_TIMEOUT_S, DebugLaunchError, normalizeWatch, planDebugLaunch, splitWatchGlob, Throttle, waitForUrl, type DebugPlan, type RuntimeSetting,
-} from './common/debugLaunch';
-import type { HttpLaunch, Launch, ServerDefinition, StdioLaunch } from '../config/common/launchDefinition';
+import { DEFAULT_URL_TIMEOUT_S, DebugLaunchError, planDebugLaunch, waitForUrl, type DebugPlan, type RuntimeSetting } from './common/debugLaunch';
+import { displayPath, normalizeWatch, Throttle, watchRoots, watchTargets } from './common/devWatch';
+import type { HttpLaunch, ServerDefinition, StdioLaunch } from '../config/common/launchDefinition';
 import { redactText } from '../shared/common/redact';
+import { showErrorMessage } from '../shared/notifications';
+import { oneLine } from '../servers/common/failureText';
 import { DEFAULT_TIMEOUTS, type TimeoutSettings } from '../config/common/serverConfig';
 import { formatTrace } from '../mcp/trace';
-import { resolveCommand } from '../mcp/process/commandResolution';
 import { DebuggeeProcess, type ProcessExit } from './common/debuggeeProcess';
+import { freePort, inlineDefinition, processLaunch, readFirstLine } from './debuggeeLaunch';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { Workbench } from '../workbench';
 import type { McpDebugConfiguration } from './debugConfigurationProvider';
 
 /** Timeouts while under the debugger: a debuggee paused at a breakpoint answers late. */
 const DEBUG_TIMEOUTS = { connect: 300, request: 3600, maxTotal: 0 };
-const WATCH_DELAY_MS = 400;
+/** How long a burst of file events may last before the restart it causes (also the dev loop's). */
+export const WATCH_DELAY_MS = 300;
+/** How long the runtime's debugger may take to attach before the start is given up. */
+export const ATTACH_TIMEOUT_MS = 30000;
 /** Marks the child session's configuration so the adapter finds its own child. */
 const CHILD_MARKER = '__mcpWorkbenchParent';
+/**
+ * Marks a session the dev loop started for a changed `dev.watch` file (its value is that
+ * file): the session opens no view and no console, since restarts never take focus.
+ */
+export const DEV_RESTART_MARKER = '__mcpWorkbenchDevRestart';
 export const PYTHON_DEBUGGER_EXTENSION = 'ms-python.debugpy';
 
 /** A server the adapter starts itself and reaches over HTTP. */
@@ -53,19 +60,6 @@ interface DapMessage {
   arguments?: Record<string, unknown>;
 }
 
-/** A free TCP port on the loopback interface. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 export class McpDebugAdapter implements vscode.DebugAdapter {
   private readonly messageEmitter = new vscode.EventEmitter<vscode.DebugProtocolMessage>();
   readonly onDidSendMessage = this.messageEmitter.event;
@@ -75,7 +69,7 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
   private child: vscode.DebugSession | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly watchers: vscode.Disposable[] = [];
-  private throttle: Throttle | undefined;
+  private throttle: Throttle<string> | undefined;
   private relaunching = false;
   private ended = false;
   private launchCount = 0;
@@ -129,7 +123,13 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
       }
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);
-      this.respondError(request, text);
+      if (this.session.configuration[DEV_RESTART_MARKER] !== undefined && request.command === 'launch') {
+        // A dev-loop restart: the usual one-line notification instead of VS Code's modal dialog.
+        this.respondError(request, text, false);
+        this.reportDevFailure(text);
+      } else {
+        this.respondError(request, text);
+      }
       if (request.command === 'launch' || request.command === 'restart') await this.end();
     }
   }
@@ -212,6 +212,8 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
       return;
     }
     const started = this.workbench.registry.overrideLaunch(connection.definition.id, { launch: plan.launch, timeouts });
+    // If attaching fails, ending the session restores the launch; this start is abandoned.
+    started.catch(() => undefined);
     await this.attach(plan, port);
     await started;
     this.checkRunning(def);
@@ -279,19 +281,36 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
         resolve(undefined);
       }, 30000);
     });
-    const ok = await vscode.debug.startDebugging(this.session.workspaceFolder, { ...plan.attach, [CHILD_MARKER]: this.session.id, port: plan.attach.port ?? port }, {
+    const quiet = this.session.configuration[DEV_RESTART_MARKER] !== undefined;
+    const attach = { ...plan.attach, [CHILD_MARKER]: this.session.id, port: plan.attach.port ?? port, ...(quiet ? { internalConsoleOptions: 'neverOpen' } : {}) };
+    const starting = vscode.debug.startDebugging(this.session.workspaceFolder, attach, {
       parentSession: this.session,
       lifecycleManagedByParent: true,
       compact: true,
       consoleMode: vscode.DebugConsoleMode.MergeWithParent,
+      ...(quiet ? { suppressDebugView: true, suppressSaveBeforeStart: true } : {}),
     });
-    if (!ok) throw new Error(vscode.l10n.t('The {0} debugger did not start.', plan.attach.type));
-    this.child = await childStarted;
+    // A debugger that never attaches (its adapter or a configuration resolver hangs) would leave
+    // the server "starting" under a launch override for good: give up and say what to do.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), ATTACH_TIMEOUT_MS); });
+    void childStarted.then((s) => { if (s && !this.child && !this.ended) this.child = s; });
+    try {
+      const ok = await Promise.race([Promise.resolve(starting), timedOut]);
+      if (ok === 'timeout') {
+        throw new Error(vscode.l10n.t('The {0} debugger did not attach to MCP server "{1}" within {2} s, so the server runs without it. Check that {0} debugging works in this window (its extension is enabled and answers), then start debugging again.',
+          plan.runtime === 'node' ? 'JavaScript' : 'Python', this.connection?.definition.label ?? '', ATTACH_TIMEOUT_MS / 1000));
+      }
+      if (!ok) throw new Error(vscode.l10n.t('The {0} debugger did not start.', plan.attach.type));
+      this.child = await childStarted;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Restart (toolbar or watch): a new debuggee and a new child session; breakpoints are VS Code's, so they stay. */
-  private async relaunch(reason: string): Promise<void> {
-    if (this.ended || !this.connection) return;
+  private async relaunch(reason: string): Promise<boolean> {
+    if (this.ended || !this.connection) return false;
     this.relaunching = true;
     try {
       this.output('console', `Restarting (${reason})…\n`);
@@ -303,23 +322,39 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
       }
       const config = this.session.configuration as McpDebugConfiguration;
       await this.start(config, this.connection.definition);
+      return !this.ended;
     } finally {
       this.relaunching = false;
+    }
+  }
+
+  /** A restart for a changed watched file: the tree says which, and the dev loop hears when it runs again. */
+  private async relaunchForChange(file: string, shown: string): Promise<void> {
+    const def = this.connection?.definition;
+    if (!def) return;
+    this.workbench.outputs.logFor(def).log('info', `${shown} changed: restarting the server under the debugger.`);
+    this.workbench.setDevRestarting(def.id, shown);
+    try {
+      if (await this.relaunch(`file changed: ${shown}`) && this.connection?.state.kind === 'running') this.workbench.fireDevRestart(def, file);
+    } finally {
+      this.workbench.setDevRestarting(def.id, undefined);
     }
   }
 
   private startWatching(config: McpDebugConfiguration, def: ServerDefinition): void {
     const globs = config.watch !== undefined ? normalizeWatch(config.watch) : normalizeWatch(def.entry?.dev?.watch);
     if (!globs.length) return;
-    const folder = this.session.workspaceFolder?.uri.fsPath ?? (def.source.file ? path.dirname(path.dirname(def.source.file)) : undefined);
-    const cwd = (this.http?.process ?? (def.launch as StdioLaunch)).cwd ?? folder ?? process.cwd();
-    this.throttle = new Throttle(() => this.relaunch('files changed'), WATCH_DELAY_MS, (error) => {
+    const roots = watchRoots({
+      cwd: (this.http?.process ?? (def.launch as StdioLaunch)).cwd,
+      workspaceFolder: this.session.workspaceFolder?.uri.fsPath ?? (def.source.file ? path.dirname(path.dirname(def.source.file)) : undefined),
+      fallback: process.cwd(),
+    });
+    this.throttle = new Throttle<string>((file) => this.relaunchForChange(file, displayPath(file, [roots.cwd, roots.workspaceFolder])), WATCH_DELAY_MS, (error) => {
       if (!this.ended) this.output('stderr', `Restarting after the change failed: ${error instanceof Error ? error.message : String(error)}\n`);
     });
-    for (const glob of globs) {
-      const { base, pattern } = splitWatchGlob(glob, cwd, { workspaceFolder: folder, cwd });
+    for (const { base, pattern } of watchTargets(globs, roots)) {
       const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(base), pattern));
-      const fire = () => this.throttle?.trigger();
+      const fire = (uri: vscode.Uri) => this.throttle?.trigger(uri.fsPath);
       this.watchers.push(watcher, watcher.onDidChange(fire), watcher.onDidCreate(fire), watcher.onDidDelete(fire));
     }
     this.output('console', `Watching ${globs.join(', ')}: a change restarts the server.\n`);
@@ -363,11 +398,22 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
     this.messageEmitter.fire({ seq: this.seq++, type: 'response', request_seq: request.seq, success: true, command: request.command, body } as vscode.DebugProtocolMessage);
   }
 
-  private respondError(request: DapMessage, message: string): void {
+  private respondError(request: DapMessage, message: string, showUser = true): void {
     this.messageEmitter.fire({
       seq: this.seq++, type: 'response', request_seq: request.seq, success: false, command: request.command, message,
-      body: { error: { id: 1, format: message, showUser: true } },
+      body: { error: { id: 1, format: message, showUser } },
     } as vscode.DebugProtocolMessage);
+  }
+
+  private reportDevFailure(message: string): void {
+    const def = this.connection?.definition;
+    if (!def) return;
+    const text = redactText(message, this.workbench.secretsOf(def));
+    this.workbench.outputs.logFor(def).log('error', `Restarting under the debugger failed: ${text}`);
+    const show = vscode.l10n.t('Show Log');
+    void showErrorMessage(`MCP ${def.label}: ${oneLine(text)}`, show).then((answer) => {
+      if (answer === show) this.workbench.outputs.show(def);
+    });
   }
 
   private event(event: string, body?: unknown): void {
@@ -398,56 +444,4 @@ function devRuntime(def: ServerDefinition): RuntimeSetting | undefined {
 function describeExit(exit: ProcessExit): string {
   if (exit.error) return exit.error;
   return exit.signal ? `signal ${exit.signal}` : `code ${String(exit.code)}`;
-}
-
-/** The command of a launch configuration (`command`, `args`, `env`, `envFile`, `cwd`). */
-function processLaunch(config: McpDebugConfiguration, session: vscode.DebugSession): StdioLaunch {
-  const folder = session.workspaceFolder?.uri.fsPath;
-  const cwd = config.cwd ? path.resolve(folder ?? process.cwd(), config.cwd) : folder;
-  return {
-    type: 'stdio',
-    command: config.command!,
-    args: config.args ?? [],
-    env: config.env ?? {},
-    cwd,
-    ...(config.envFile ? { envFile: path.resolve(cwd ?? process.cwd(), config.envFile) } : {}),
-  };
-}
-
-/** The definition of a server written inline in the launch configuration (not in mcp.json). */
-function inlineDefinition(config: McpDebugConfiguration, session: vscode.DebugSession): ServerDefinition {
-  const dev = config.watch ? { dev: { watch: normalizeWatch(config.watch) } } : {};
-  const launch: Launch = config.url ? { type: 'http', url: config.url, headers: {} } : processLaunch(config, session);
-  return {
-    id: `debug::${session.id}`,
-    name: config.name,
-    label: config.name,
-    source: { scope: 'user', label: 'launch configuration', folder: session.workspaceFolder?.name },
-    disabled: false,
-    timeouts: { ...DEFAULT_TIMEOUTS },
-    launch,
-    secrets: [],
-    entry: config.url
-      ? { type: 'http', url: config.url, ...dev }
-      : { type: 'stdio', command: config.command, args: config.args, ...dev },
-  };
-}
-
-/** First line of the file a command names (for shebangs), looked up like the server's own start. */
-function readFirstLine(command: string, cwd: string | undefined): string | undefined {
-  try {
-    const found = resolveCommand(command, { pathValue: process.env.PATH ?? '', pathExt: process.env.PATHEXT, cwd });
-    const file = found.resolved;
-    if (!file) return undefined;
-    const fd = fs.openSync(file, 'r');
-    try {
-      const buffer = Buffer.alloc(256);
-      const n = fs.readSync(fd, buffer, 0, buffer.length, 0);
-      return buffer.subarray(0, n).toString('utf8').split(/\r?\n/)[0];
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    return undefined;
-  }
 }

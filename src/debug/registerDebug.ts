@@ -1,4 +1,4 @@
-/** Wires the `mcp` debug type: configuration providers, resolvers, the inline adapter and the Debug Server command. */
+/** Wires the `mcp` debug type: configuration providers, resolvers, the inline adapter, the Debug Server command, and the dev loop (`dev.watch` restarts). */
 import * as vscode from 'vscode';
 import type { ServerRef } from '../shared/common/commandArgs';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
@@ -12,6 +12,7 @@ import {
   type DebugServers,
 } from './debugConfigurationProvider';
 import { McpDebugAdapter } from './mcpDebugAdapter';
+import { DevRestarts } from './devRestarts';
 import { showErrorMessage } from '../shared/notifications';
 
 export function registerDebug(workbench: Workbench): vscode.Disposable[] {
@@ -21,6 +22,7 @@ export function registerDebug(workbench: Workbench): vscode.Disposable[] {
   };
   const showError = (message: string) => void showErrorMessage(message);
   return [
+    new DevRestarts(workbench),
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, new McpDebugConfigurationProvider(servers), vscode.DebugConfigurationProviderTriggerKind.Initial),
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, new McpDynamicConfigurationProvider(servers), vscode.DebugConfigurationProviderTriggerKind.Dynamic),
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, new McpDebugConfigurationResolver(servers, showError)),

@@ -43,6 +43,9 @@ export class ServerRegistry {
   readonly onDidChange = this.onDidChangeEmitter.event;
   private readonly onDidAddEmitter = new Emitter<McpServerConnection>();
   readonly onDidAddConnection = this.onDidAddEmitter.event;
+  private readonly onDidApplyEmitter = new Emitter<void>();
+  /** Fires after each reload of config was applied, also when only fields outside the launch (labels, `dev`) changed. */
+  readonly onDidApply = this.onDidApplyEmitter.event;
   private readonly onDidRemoveEmitter = new Emitter<McpServerConnection>();
   /** Fires when a connection leaves the registry (removed from config, transient removed, registry disposed). */
   readonly onDidRemoveConnection = this.onDidRemoveEmitter.event;
@@ -154,6 +157,7 @@ export class ServerRegistry {
       }
     }
     if (diff.added.length || diff.removed.length || diff.changed.length) this.onDidChangeEmitter.fire();
+    this.onDidApplyEmitter.fire();
     await Promise.all(work);
   }
 
@@ -300,6 +304,7 @@ export class ServerRegistry {
     this.onDidChangeEmitter.dispose();
     this.onDidAddEmitter.dispose();
     this.onDidRemoveEmitter.dispose();
+    this.onDidApplyEmitter.dispose();
   }
 
   /**

@@ -33,7 +33,8 @@ export const GROUP_ORDER: ListKind[] = ['tools', 'resources', 'resourceTemplates
 
 export class ServerNode {
   readonly kind = 'server';
-  constructor(readonly connection: McpServerConnection) {}
+  /** `restartingFor`: the changed `dev.watch` file the server restarts for, if it does. */
+  constructor(readonly connection: McpServerConnection, private readonly restartingFor: () => string | undefined = () => undefined) {}
 
   get serverId(): string {
     return this.connection.definition.id;
@@ -48,13 +49,16 @@ export class ServerNode {
     // those of VS Code's own user mcp.json say where they come from too.
     const discovered = definition.source.discovered !== undefined;
     const fromElsewhere = discovered || definition.source.vscodeProfile === true;
-    const text = serverItemText(definition.label, (state.kind === 'running'
-      ? `${state.transport} · ${state.protocolVersion}${state.serverInfo.version ? ` · v${state.serverInfo.version}` : ''}`
-      : `${transport} · ${stateSummary(state, stateWords())}`) + (fromElsewhere ? ` · ${vscode.l10n.t('from {0}', definition.source.label)}` : ''));
+    const changedFile = this.restartingFor();
+    const text = serverItemText(definition.label, (changedFile !== undefined
+      ? `${transport} · ${vscode.l10n.t('restarting (file changed: {0})', changedFile)}`
+      : state.kind === 'running'
+        ? `${state.transport} · ${state.protocolVersion}${state.serverInfo.version ? ` · v${state.serverInfo.version}` : ''}`
+        : `${transport} · ${stateSummary(state, stateWords())}`) + (fromElsewhere ? ` · ${vscode.l10n.t('from {0}', definition.source.label)}` : ''));
     const item = new vscode.TreeItem(text.label, state.kind === 'running' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = `server:${definition.id}`;
     item.description = text.description;
-    item.iconPath = stateIcon(this.connection);
+    item.iconPath = changedFile !== undefined ? new vscode.ThemeIcon('loading~spin') : stateIcon(this.connection);
     item.contextValue = `server.${state.kind}.${transport}${discovered ? '.discovered' : ''}`;
     item.tooltip = serverTooltip(this.connection);
     item.accessibilityInformation = { label: `${text.label}, ${describeState(state)}` };

@@ -40,6 +40,10 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
           if (node) this.onDidChangeEmitter.fire(node);
         }
       }),
+      workbench.onDidChangeDevRestarting((id) => {
+        const node = this.serverNodes.get(id);
+        if (node) this.onDidChangeEmitter.fire(node);
+      }),
       // Added/removed/relabelled servers: refresh the root, coalescing bursts.
       registry.onDidChange(() => {
         if (this.snapshot() !== this.rootSnapshot) this.scheduleRootRefresh();
@@ -96,7 +100,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   private serverNode(c: McpServerConnection): ServerNode {
     let node = this.serverNodes.get(c.definition.id);
     if (!node || node.connection !== c) {
-      node = new ServerNode(c);
+      node = new ServerNode(c, () => this.workbench.devRestarting(c.definition.id));
       this.serverNodes.set(c.definition.id, node);
     }
     return node;

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
-  commandName, DebugLaunchError, detectRuntime, entryPointCode, isHttpUrl, normalizeWatch, parseShebang, planDebugLaunch, splitWatchGlob, Throttle, waitForUrl,
+  commandName, DebugLaunchError, detectRuntime, entryPointCode, isHttpUrl, parseShebang, planDebugLaunch, waitForUrl,
 } from '../../../src/debug/common/debugLaunch';
 import type { StdioLaunch } from '../../../src/config/common/launchDefinition';
 
@@ -130,51 +130,6 @@ describe('debugLaunch', () => {
       assert.throws(() => plan(launch('uv', ['sync'])), /uv run/);
       assert.throws(() => plan(launch('python', ['-m', 'debugpy', 'x.py'])), /already runs debugpy/);
       assert.throws(() => plan(launch('my-bin'), { runtime: 'python' }), /debugpy/);
-    });
-  });
-
-  describe('watch', () => {
-    it('normalizes watch values', () => {
-      assert.deepEqual(normalizeWatch('src/**'), ['src/**']);
-      assert.deepEqual(normalizeWatch(['a', '', 3, 'b']), ['a', 'b']);
-      assert.deepEqual(normalizeWatch(undefined), []);
-    });
-    it('splits globs into a folder and a pattern', () => {
-      assert.deepEqual(splitWatchGlob('src/**/*.ts', '/proj'), { base: '/proj/src', pattern: '**/*.ts' });
-      assert.deepEqual(splitWatchGlob('./dist/*.js', '/proj/'), { base: '/proj/dist', pattern: '*.js' });
-      assert.deepEqual(splitWatchGlob('${workspaceFolder}/lib/**', '/proj/sub', { workspaceFolder: '/proj' }), { base: '/proj/lib', pattern: '**' });
-      assert.deepEqual(splitWatchGlob('/abs/file.txt', '/proj'), { base: '/abs', pattern: 'file.txt' });
-      assert.deepEqual(splitWatchGlob('**/*.py', '/proj'), { base: '/proj', pattern: '**/*.py' });
-    });
-    it('Throttle runs once per burst, and once more for triggers during a run', async () => {
-      let runs = 0;
-      let release: () => void = () => undefined;
-      const t = new Throttle(() => { runs++; return new Promise<void>((r) => { release = r; }); }, 20, (e) => { throw e; });
-      t.trigger(); t.trigger(); t.trigger();
-      await new Promise((r) => setTimeout(r, 60));
-      assert.equal(runs, 1);
-      t.trigger(); t.trigger();
-      release();
-      await new Promise((r) => setTimeout(r, 80));
-      assert.equal(runs, 2);
-      release();
-      t.dispose();
-    });
-
-    it('Throttle hands a failed run to onError instead of dropping it', async () => {
-      const errors: unknown[] = [];
-      let runs = 0;
-      const t = new Throttle(async () => {
-        if (++runs === 1) throw new Error('restart failed');
-      }, 5, (e) => errors.push(e));
-      t.trigger();
-      await new Promise((r) => setTimeout(r, 40));
-      assert.deepEqual(errors.map((e) => (e as Error).message), ['restart failed']);
-      t.trigger();
-      await new Promise((r) => setTimeout(r, 40));
-      assert.equal(runs, 2, 'a failure does not stop later runs');
-      assert.equal(errors.length, 1);
-      t.dispose();
     });
   });
 

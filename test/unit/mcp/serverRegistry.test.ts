@@ -42,6 +42,22 @@ describe('ServerRegistry', function () {
     assert.equal(c.state.kind, 'stopped');
   });
 
+  it('onDidApply fires after every reload, also for an edit outside the launch (dev.watch) that restarts nothing', async () => {
+    defs = [definition(stdioLaunch(), { id: 'a' })];
+    await registry.reload();
+    const before = await pid('a');
+    let applied = 0;
+    let changed = 0;
+    registry.onDidApply(() => applied++);
+    registry.onDidChange(() => changed++);
+    defs = [definition(stdioLaunch(), { id: 'a', entry: { type: 'stdio', command: 'node', dev: { watch: ['src/**'] } } })];
+    await registry.reload();
+    assert.equal(applied, 1);
+    assert.equal(changed, 0, 'no server added, removed, changed or restarted');
+    assert.equal(await pid('a'), before);
+    assert.deepEqual(registry.get('a')!.definition.entry?.dev?.watch, ['src/**']);
+  });
+
   it('keeps a user-stopped server stopped across config changes', async () => {
     defs = [definition(stdioLaunch(), { id: 'a' })];
     await registry.reload();

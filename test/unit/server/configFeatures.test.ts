@@ -172,6 +172,38 @@ describe('config language server: protocolEra', () => {
   });
 });
 
+describe('config language server: dev', () => {
+  it('offers dev as a key of a server, watch and debug inside it, and the debugger types', async () => {
+    const s = service();
+    const ctx = context({ hostProvidesJsonSchema: false });
+    const keys = doc(`{ "servers": { "a": { "command": "node",  } } }`);
+    assert.ok(labels(await s.completions(keys, at(keys, '"node",', 8), ctx)).some((l) => l.includes('dev')));
+    const inner = doc(`{ "servers": { "a": { "command": "node", "dev": {  } } } }`);
+    const devKeys = labels(await s.completions(inner, at(inner, '"dev": {', 9), ctx)).map((l) => l.replace(/"/g, ''));
+    assert.deepEqual(devKeys.sort(), ['debug', 'watch']);
+    const type = doc(`{ "servers": { "a": { "command": "node", "dev": { "watch": "src/**", "debug": { "type": "" } } } } }`);
+    assert.deepEqual(labels(await s.completions(type, at(type, '"type": "', 9), ctx)).map((l) => l.replace(/"/g, '')).sort(), ['debugpy', 'node']);
+  });
+
+  it('explains dev, dev.watch and dev.debug on hover', async () => {
+    const d = doc(`{ "servers": { "a": { "command": "node", "dev": { "watch": ["src/**/*.ts"], "debug": { "type": "node" } } } } }`);
+    const s = service();
+    const ctx = context({ hostProvidesJsonSchema: false });
+    assert.match(hoverText(await s.hover(d, at(d, '"dev"', 2), ctx)), /restarts the server when a matching file changes/);
+    assert.match(hoverText(await s.hover(d, at(d, '"watch"', 2), ctx)), /Relative globs start at the server's `cwd`/);
+    assert.match(hoverText(await s.hover(d, at(d, '"debug"', 2), ctx)), /under the debugger/);
+  });
+
+  it('reports a watch that is not a glob, and accepts one glob or a list', async () => {
+    const bad = await service().diagnostics(doc(`{ "servers": { "a": { "command": "node", "dev": { "watch": 3 } } } }`), context());
+    assert.ok(bad.some((x) => /"dev.watch" of server "a" must be a glob or a list of globs/.test(String(x.message))), JSON.stringify(bad));
+    for (const watch of ['"src/**"', '["src/**", "lib/*.js"]']) {
+      const ok = await service().diagnostics(doc(`{ "servers": { "a": { "command": "node", "dev": { "watch": ${watch}, "debug": { "type": "node" } } } } }`), context());
+      assert.deepEqual(ok, [], watch);
+    }
+  });
+});
+
 describe('config language server: hovers', () => {
   it('shows what a variable resolves to', async () => {
     const d = doc(`{ "servers": { "a": { "command": "node", "args": ["\${workspaceFolder}/x", "\${env:HOME}", "\${env:GITHUB_TOKEN}", "\${nope}"] } } }`);

@@ -1,0 +1,205 @@
+/**
+ * The dev loop in a real VS Code: a server entry with `dev.watch` restarts when a watched file
+ * changes (outside a debug session), once per burst of saves, without taking focus; the tree
+ * names the file, the log says which file it was, `onDidDevRestart` fires when it runs again.
+ * With `dev.debug` the restart starts it under the debugger. And a debug session whose
+ * debugger never attaches gives up after 30 s and gives the server back.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { McpWorkbenchApi } from '../../../src/api';
+import type { ServerNode } from '../../../src/servers/serverTreeNodes';
+import { activateApi, folderUri, pidOf, recordNotifications, recordOutputChannels, running, waitFor } from '../helpers';
+
+const FIXTURES = process.env.MCPWB_FIXTURES ?? '';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+suite('Dev loop (dev.watch restarts)', function () {
+  this.timeout(120000);
+  let api: McpWorkbenchApi;
+  let dir: string;
+  let original: Record<string, unknown> | undefined;
+  let outputs: ReturnType<typeof recordOutputChannels>;
+  let notifications: ReturnType<typeof recordNotifications>;
+  const cfg = () => vscode.workspace.getConfiguration('mcpWorkbench');
+  const disposables: { dispose(): void }[] = [];
+  const entry = (dev: Record<string, unknown>) => ({
+    type: 'stdio', command: 'node', args: [path.join(FIXTURES, 'servers', 'stdioServer.js')], cwd: dir, dev,
+  });
+
+  suiteSetup(async () => {
+    api = await activateApi();
+    dir = path.join(folderUri('folder-a').fsPath, '.dev-loop');
+    fs.mkdirSync(path.join(dir, 'src'), { recursive: true });
+    original = cfg().inspect<Record<string, unknown>>('servers')?.globalValue;
+    outputs = recordOutputChannels();
+    notifications = recordNotifications();
+  });
+
+  suiteTeardown(async () => {
+    disposables.splice(0).forEach((d) => d.dispose());
+    await vscode.debug.stopDebugging();
+    await cfg().update('servers', original, vscode.ConfigurationTarget.Global);
+    await waitFor(() => !api.servers().some((s) => s.definition.name.startsWith('dev-')), 'the dev servers to go');
+    outputs.dispose();
+    notifications.dispose();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The user edits something else meanwhile (a saved file: a dirty one would be saved by a debug start). */
+  async function openNotes(): Promise<vscode.TextDocument> {
+    const file = path.join(dir, 'notes.md');
+    fs.writeFileSync(file, 'notes');
+    const doc = await vscode.workspace.openTextDocument(file);
+    await vscode.window.showTextDocument(doc);
+    return doc;
+  }
+
+  /** Writes `file` every 2 s until `done` (a watcher may start listening a moment after it is made). */
+  async function writeUntil(done: () => boolean, file: string, what: string, timeoutMs = 30000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!done()) {
+      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}\nlog:\n${outputs.text().slice(-2000)}`);
+      fs.writeFileSync(file, String(Date.now()));
+      await waitFor(done, what, 2000).catch(() => undefined);
+    }
+  }
+
+  /** Each start of the server (its `starting` states), with what the tree said at that moment. */
+  function recordStarts(name: string): { descriptions: string[] } {
+    const c = api.server(name)!;
+    const descriptions: string[] = [];
+    disposables.push(c.onDidChangeState((state) => {
+      if (state.kind !== 'starting') return;
+      const tree = api.testing.serverTree;
+      void Promise.resolve(tree.getChildren()).then((nodes) => {
+        const node = (nodes ?? []).find((n) => n.kind === 'server' && n.connection === c) as ServerNode | undefined;
+        descriptions.push(String(node ? tree.getTreeItem(node).description : 'no tree node'));
+      });
+    }));
+    return { descriptions };
+  }
+
+  test('a watched file change restarts the server once, names the file, fires onDidDevRestart; a burst of 5 saves gives one restart; focus stays', async () => {
+    await cfg().update('servers', { ...original, 'dev-watched': entry({ watch: ['src/**/*.txt'] }) }, vscode.ConfigurationTarget.Global);
+    const c = await running(api, 'dev-watched');
+    const events: { serverName: string; changedFile: string }[] = [];
+    disposables.push(api.onDidDevRestart((e) => events.push(e)));
+    const starts = recordStarts('dev-watched');
+    // The user edits something else meanwhile: the editor keeps the focus through restarts.
+    const doc = await openNotes();
+    // The file watcher takes a moment to start (seconds, on a loaded machine with VS Code 1.139):
+    // touch a watched file until a first restart shows it listens, then count from there.
+    await writeUntil(() => events.length > 0, path.join(dir, 'src', 'prime.txt'), 'a first restart (the watcher listening)');
+    await waitFor(() => c.state.kind === 'running' && c, 'the primed restart to finish');
+    await sleep(1500);
+    events.length = 0;
+    starts.descriptions.length = 0;
+    const editorChanges: unknown[] = [];
+    disposables.push(vscode.window.onDidChangeActiveTextEditor((e) => editorChanges.push(e)));
+
+    const pid1 = pidOf(c);
+    const wrote = Date.now();
+    fs.writeFileSync(path.join(dir, 'src', 'one.txt'), String(Date.now()));
+    await waitFor(() => events.length === 1, 'onDidDevRestart after the change', 20000).catch((error: Error) => {
+      throw new Error(`${error.message}\nits log:\n${outputs.text('MCP dev-watched').slice(-2000)}`);
+    });
+    console.log(`      dev loop: save → running again in ${Date.now() - wrote} ms (300 ms of it the burst delay)`);
+    const pid2 = pidOf(c);
+    assert.equal(c.state.kind, 'running');
+    assert.ok(pid2 && pid2 !== pid1, `a new process (${String(pid1)} → ${String(pid2)})`);
+    assert.deepEqual(events[0], { serverName: 'dev-watched', serverId: c.definition.id, changedFile: path.join(dir, 'src', 'one.txt') });
+    await sleep(1500);
+    assert.equal(starts.descriptions.length, 1, `one restart, not ${starts.descriptions.length}`);
+    assert.equal(starts.descriptions[0], 'stdio · restarting (file changed: src/one.txt)');
+    assert.match(outputs.text(), /src\/one\.txt changed: restarting the server\./);
+
+    // A burst of 5 saves (an editor saving several files, a build writing its output).
+    for (let i = 0; i < 5; i++) {
+      fs.writeFileSync(path.join(dir, 'src', `burst-${i}.txt`), String(i));
+      await sleep(30);
+    }
+    await waitFor(() => events.length === 2, 'onDidDevRestart after the burst', 20000);
+    await sleep(1500);
+    assert.equal(events.length, 2);
+    assert.equal(starts.descriptions.length, 2, `one restart for the burst, not ${starts.descriptions.length - 1}`);
+    assert.notEqual(pidOf(c), pid2);
+    assert.equal(path.dirname(events[1].changedFile), path.join(dir, 'src'));
+    assert.match(starts.descriptions[1], /^stdio · restarting \(file changed: src\/burst-\d\.txt\)$/);
+
+    // Not a file it watches: nothing happens.
+    fs.writeFileSync(path.join(dir, 'src', 'other.md'), 'x');
+    await sleep(1500);
+    assert.equal(events.length, 2);
+
+    assert.equal(vscode.window.activeTextEditor?.document, doc, 'the editor is still the active one');
+    assert.deepEqual(editorChanges, [], 'no other editor or view was brought to the front');
+    assert.deepEqual(notifications.messages.filter((m) => m.includes('dev-watched')), []);
+
+    // Editing only `dev.watch` (no restart of its own) changes what is watched.
+    await cfg().update('servers', { ...original, 'dev-watched': entry({ watch: 'src/*.md' }) }, vscode.ConfigurationTarget.Global);
+    await sleep(1500);
+    assert.equal(starts.descriptions.length, 2, 'the edit itself restarts nothing');
+    fs.writeFileSync(path.join(dir, 'src', 'other.md'), 'y');
+    await waitFor(() => events.length === 3, 'onDidDevRestart for the newly watched file', 20000);
+    assert.equal(events[2].changedFile, path.join(dir, 'src', 'other.md'));
+  });
+
+  test('with dev.debug the restart starts the server under the debugger, quietly', async () => {
+    await cfg().update('servers', { ...original, 'dev-debugged': entry({ watch: 'src/*.js', debug: { type: 'node' } }) }, vscode.ConfigurationTarget.Global);
+    const c = await running(api, 'dev-debugged');
+    const events: { serverName: string }[] = [];
+    disposables.push(api.onDidDevRestart((e) => events.push(e)));
+    const sessions: vscode.DebugSession[] = [];
+    disposables.push(vscode.debug.onDidStartDebugSession((s) => sessions.push(s)));
+    const doc = await openNotes();
+
+    await writeUntil(() => events.some((e) => e.serverName === 'dev-debugged'), path.join(dir, 'src', 'server.js'), 'onDidDevRestart of the debugged server', 60000);
+    await waitFor(() => c.state.kind === 'running' && c, 'the debuggee running');
+    assert.equal(c.state.kind, 'running');
+    assert.ok(c.launchOverride, 'it runs with the debugger\'s launch');
+    const mcp = sessions.find((s) => s.type === 'mcp' && s.configuration.server === 'dev-debugged');
+    assert.ok(mcp, 'an mcp debug session for it');
+    assert.ok(sessions.some((s) => s.type === 'pwa-node'), 'the JavaScript debugger attached');
+    assert.equal(vscode.window.activeTextEditor?.document, doc, 'the editor is still the active one');
+
+    // Stopping the session gives the normal launch back.
+    await vscode.debug.stopDebugging(mcp);
+    await waitFor(() => !c.launchOverride && c.state.kind === 'running' && c, 'the normal connection back', 30000);
+  });
+
+  test('a debugger that never attaches: the session gives up after 30 s, says what to do, the server runs as before', async function () {
+    this.timeout(90000);
+    await cfg().update('servers', { ...original, 'dev-unattached': entry({}) }, vscode.ConfigurationTarget.Global);
+    const c = await running(api, 'dev-unattached');
+    // The boundary that cannot be made to fail for real here: the JavaScript debugger always
+    // attaches. A configuration resolver of its type that never answers (as a hung extension
+    // would) keeps the attach session from ever starting: exactly "never attaches".
+    let release: () => void = () => undefined;
+    const held = new Promise<undefined>((resolve) => { release = () => resolve(undefined); });
+    disposables.push(vscode.debug.registerDebugConfigurationProvider('pwa-node', {
+      resolveDebugConfiguration: (_folder, config) => (config.__mcpWorkbenchParent ? held : config),
+    }), { dispose: () => release() });
+    const failures: string[] = [];
+    disposables.push(vscode.debug.registerDebugAdapterTrackerFactory('mcp', {
+      createDebugAdapterTracker: () => ({
+        onDidSendMessage: (m: { type: string; success?: boolean; message?: string }) => {
+          if (m.type === 'response' && m.success === false && m.message) failures.push(m.message);
+        },
+      }),
+    }));
+
+    const started = Date.now();
+    // VS Code shows a failed launch in a modal dialog, which the test workbench refuses (with its text).
+    const ok = await Promise.resolve(vscode.debug.startDebugging(vscode.workspace.getWorkspaceFolder(folderUri('folder-a')), { type: 'mcp', request: 'launch', name: 'Never attaches', server: 'dev-unattached' }))
+      .catch((error: Error) => (/refused to show dialog/.test(error.message) ? false : Promise.reject(error)));
+    const seconds = (Date.now() - started) / 1000;
+    release();
+    assert.equal(ok, false, 'the launch fails');
+    assert.ok(seconds >= 29 && seconds < 45, `gave up after ${seconds} s`);
+    assert.deepEqual(failures, ['The JavaScript debugger did not attach to MCP server "dev-unattached" within 30 s, so the server runs without it. Check that JavaScript debugging works in this window (its extension is enabled and answers), then start debugging again.']);
+    await waitFor(() => !c.launchOverride && c.state.kind === 'running' && c, 'the server running as configured again', 20000);
+  });
+});
