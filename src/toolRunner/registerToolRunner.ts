@@ -23,6 +23,15 @@ export function registerToolRunner(workbench: Workbench): vscode.Disposable[] {
       if (!serverName) throw new Error('mcpWorkbench.toolRunner.rerunLast needs a server name');
       return rerunLastCall(serverName);
     }),
+    // The dev loop (src/debug/devRestarts.ts): once a server runs again after a watched file
+    // changed, its open Run Tool panels run their last call again and show what changed.
+    workbench.onDidDevRestart(({ serverName }) => {
+      void rerunLastCall(serverName).catch((error) => {
+        // Each panel shows its own run's outcome; what fails outside one goes to the server's log.
+        const def = workbench.registry.find(serverName)?.definition;
+        if (def) workbench.outputs.logFor(def).log('error', `Re-running the last calls after the restart failed: ${error instanceof Error ? error.message : String(error)}`);
+      });
+    }),
     vscode.commands.registerCommand('mcpWorkbench.resetToolApprovals', async () => {
       const count = approvals.count();
       await approvals.reset();
