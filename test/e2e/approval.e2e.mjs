@@ -11,7 +11,7 @@
 // Run with `npm run test:e2e` (test/launch/runInCodeServer.mjs --e2e documents the run()
 // contract). Screenshots: test-results/e2e/approval-*.png.
 
-import { clickUntilTab, expectAttribute, frameWith } from './workbench.mjs';
+import { clickUntilTab, expectAttribute, expectText, expectValue, frameWith, waitForText } from './workbench.mjs';
 const FAKE_MODEL = 'vscode-lm:mcpwb-fake/mcpwb-fake-echo';
 
 export async function run({ page, step, screenshot }) {
@@ -233,30 +233,3 @@ function sameJson(a, b) {
   return JSON.stringify(norm(a)) === JSON.stringify(norm(b));
 }
 
-async function waitForText(locator, ok, timeout = 15_000) {
-  const deadline = Date.now() + timeout;
-  let seen;
-  while (Date.now() < deadline) {
-    seen = await locator.textContent({ timeout: Math.max(1, deadline - Date.now()) }).catch(() => seen);
-    if (seen !== undefined && seen !== null && ok(seen)) return seen;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${locator}: text ${JSON.stringify(seen)} did not become what was expected`);
-}
-
-async function expectText(locator, expected, timeout = 15_000) {
-  return waitForText(locator, (t) => t.trim() === expected, timeout).catch((err) => {
-    throw new Error(`${err.message} (expected ${JSON.stringify(expected)})`);
-  });
-}
-
-async function expectValue(locator, expected, timeout = 15_000) {
-  const deadline = Date.now() + timeout;
-  let seen;
-  while (Date.now() < deadline) {
-    seen = await locator.inputValue({ timeout: Math.max(1, deadline - Date.now()) }).catch(() => seen);
-    if (seen === expected) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${locator}: value ${JSON.stringify(seen)}, expected ${JSON.stringify(expected)}`);
-}

@@ -11,7 +11,7 @@
 //    against the previous run appears in the panel while the focus stays where it was.
 // Screenshots: test-results/e2e/<version>/toolRunner-raw.png and toolRunner-diff.png (README).
 
-import { clickUntilTab, expectAttribute, frameWith } from './workbench.mjs';
+import { clickUntilTab, expectAttribute, expectText, expectValue, frameWith, waitForText } from './workbench.mjs';
 
 /** Written to the user's keybindings.json by the launcher: the hidden command runs from a key. */
 export const keybindings = [{ key: 'ctrl+shift+alt+y', command: 'mcpWorkbench.toolRunner.rerunLast', args: 'fixture-stdio' }];
@@ -157,30 +157,3 @@ async function waitFor(check, what, timeout = 15_000) {
   throw new Error(`timed out waiting for ${what}`);
 }
 
-async function waitForText(locator, ok, timeout = 15_000) {
-  const deadline = Date.now() + timeout;
-  let seen;
-  while (Date.now() < deadline) {
-    seen = await locator.textContent({ timeout: Math.max(1, deadline - Date.now()) }).catch(() => seen);
-    if (seen !== undefined && seen !== null && ok(seen)) return seen;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${locator}: text ${JSON.stringify(seen)} did not become what was expected`);
-}
-
-async function expectText(locator, expected, timeout = 15_000) {
-  return waitForText(locator, (t) => t.trim() === expected, timeout).catch((err) => {
-    throw new Error(`${err.message} (expected ${JSON.stringify(expected)})`);
-  });
-}
-
-async function expectValue(locator, expected, timeout = 15_000) {
-  const deadline = Date.now() + timeout;
-  let seen;
-  while (Date.now() < deadline) {
-    seen = await locator.inputValue({ timeout: Math.max(1, deadline - Date.now()) }).catch(() => seen);
-    if (seen === expected) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${locator}: value ${JSON.stringify(seen)}, expected ${JSON.stringify(expected)}`);
-}

@@ -45,3 +45,32 @@ export async function frameWith(page, selector, timeout = 20_000) {
     await new Promise((r) => setTimeout(r, 200));
   }
 }
+
+/** Polls a locator's text until `ok` accepts it (the workbench renders in its own time). */
+export async function waitForText(locator, ok, timeout = 15_000) {
+  const deadline = Date.now() + timeout;
+  let seen;
+  while (Date.now() < deadline) {
+    seen = await locator.textContent({ timeout: Math.max(1, deadline - Date.now()) }).catch(() => seen);
+    if (seen !== undefined && seen !== null && ok(seen)) return seen;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${locator}: text ${JSON.stringify(seen)} did not become what was expected`);
+}
+
+export async function expectText(locator, expected, timeout = 15_000) {
+  return waitForText(locator, (t) => t.trim() === expected, timeout).catch((err) => {
+    throw new Error(`${err.message} (expected ${JSON.stringify(expected)})`);
+  });
+}
+
+export async function expectValue(locator, expected, timeout = 15_000) {
+  const deadline = Date.now() + timeout;
+  let seen;
+  while (Date.now() < deadline) {
+    seen = await locator.inputValue({ timeout: Math.max(1, deadline - Date.now()) }).catch(() => seen);
+    if (seen === expected) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${locator}: value ${JSON.stringify(seen)}, expected ${JSON.stringify(expected)}`);
+}
