@@ -15,9 +15,8 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
-import { approvalServerKey } from '../toolRunner/common/toolApprovals';
-import { needsConfirmation } from '../toolRunner/common/toolCall';
-import { confirmWithModal, ToolRunnerPanel, type ConfirmCall } from '../toolRunner/toolRunnerPanel';
+import { confirmWithModal, type ConfirmCall } from '../toolRunner/toolRunnerPanel';
+import { approveTool } from '../toolRunner/toolRunApproval';
 import type { Workbench } from '../workbench';
 import { AgentEndpoint, type AgentRoute } from './common/agentEndpoint';
 import { newRouteId } from './common/agentEndpointGate';
@@ -172,16 +171,9 @@ export class AgentServers implements vscode.Disposable {
     };
   }
 
-  private async confirmToolCall(connection: McpServerConnection, tool: Tool | undefined, name: string, args: Record<string, unknown>): Promise<boolean> {
-    // A tool the server does not list is treated as not read-only.
-    if (!needsConfirmation(tool ?? {})) return true;
-    const serverKey = approvalServerKey(connection.definition);
-    if (ToolRunnerPanel.approvals?.allows(serverKey, name)) return true;
-    const answer = await this.confirm(tool ?? { name, inputSchema: { type: 'object' } }, connection.definition.label, args,
+  private confirmToolCall(connection: McpServerConnection, tool: Tool | undefined, name: string, args: Record<string, unknown>): Promise<boolean> {
+    return approveTool(connection.definition, name, tool, args, this.confirm,
       vscode.l10n.t('VS Code\'s agent (chat) asks to run it; VS Code\'s own confirmation came first.'));
-    if (!answer) return false;
-    if (answer !== true) await ToolRunnerPanel.approvals?.remember(answer, serverKey, name);
-    return true;
   }
 }
 
