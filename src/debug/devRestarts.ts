@@ -10,11 +10,9 @@ import * as vscode from 'vscode';
 import type { ServerDefinition, StdioLaunch } from '../config/common/launchDefinition';
 import { actionOnChange, displayPath, normalizeWatch, Throttle, watchRoots, watchTargets } from './common/devWatch';
 import { serverConfiguration } from './debugConfigurationProvider';
+import { watchDevFiles } from './devFileWatch';
 import { DEV_RESTART_MARKER, WATCH_DELAY_MS } from './mcpDebugAdapter';
 import type { Workbench } from '../workbench';
-
-/** How long after an editor save the watcher's change event for the same file is taken as that save's echo. */
-const SAVE_ECHO_MS = 2000;
 
 interface WatchedServer {
   /** What the watchers were made from; a config change that alters it makes them anew. */
@@ -71,26 +69,7 @@ export class DevRestarts implements vscode.Disposable {
     });
     const disposables: vscode.Disposable[] = [new vscode.Disposable(() => throttle.dispose())];
     const targets = watchTargets(globs, roots);
-    const patterns = targets.map(({ base, pattern }) => new vscode.RelativePattern(vscode.Uri.file(base), pattern));
-    const fire = (uri: vscode.Uri) => throttle.trigger(uri.fsPath);
-    /** When each file was last saved in the editor: the watcher's event for that save comes later, maybe after the burst. */
-    const savedAt = new Map<string, number>();
-    const changed = (uri: vscode.Uri) => {
-      const saved = savedAt.get(uri.fsPath);
-      if (saved === undefined || Date.now() - saved > SAVE_ECHO_MS) fire(uri);
-    };
-    for (const pattern of patterns) {
-      const watcher = vscode.workspace.createFileSystemWatcher(pattern);
-      disposables.push(watcher, watcher.onDidChange(changed), watcher.onDidCreate(fire), watcher.onDidDelete(fire));
-    }
-    // Saves in the editor are seen directly too, as config files are (src/config/configSources.ts):
-    // file watching can lag, and after a js-debug session VS Code's watcher was seen to deliver
-    // nothing for a while. A save and its watcher event fall in one burst: one restart.
-    disposables.push(vscode.workspace.onDidSaveTextDocument((doc) => {
-      if (doc.uri.scheme !== 'file' || !patterns.some((pattern) => vscode.languages.match({ pattern }, doc) > 0)) return;
-      savedAt.set(doc.uri.fsPath, Date.now());
-      fire(doc.uri);
-    }));
+    disposables.push(...watchDevFiles(targets, (file) => throttle.trigger(file)));
     const def = this.workbench.registry.get(id)?.definition;
     if (def) this.workbench.outputs.logFor(def).log('info', `dev.watch: a change to ${targets.map((t) => `${t.pattern} in ${t.base}`).join(', ')} restarts the server.`);
     return { key, roots, throttle, disposables };

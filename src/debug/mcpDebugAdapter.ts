@@ -27,6 +27,7 @@ import { freePort, inlineDefinition, processLaunch, readFirstLine } from './debu
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { Workbench } from '../workbench';
 import type { McpDebugConfiguration } from './debugConfigurationProvider';
+import { watchDevFiles } from './devFileWatch';
 
 /** Timeouts while under the debugger: a debuggee paused at a breakpoint answers late. */
 const DEBUG_TIMEOUTS = { connect: 300, request: 3600, maxTotal: 0 };
@@ -352,11 +353,7 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
     this.throttle = new Throttle<string>((file) => this.relaunchForChange(file, displayPath(file, [roots.cwd, roots.workspaceFolder])), WATCH_DELAY_MS, (error) => {
       if (!this.ended) this.output('stderr', `Restarting after the change failed: ${error instanceof Error ? error.message : String(error)}\n`);
     });
-    for (const { base, pattern } of watchTargets(globs, roots)) {
-      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(base), pattern));
-      const fire = (uri: vscode.Uri) => this.throttle?.trigger(uri.fsPath);
-      this.watchers.push(watcher, watcher.onDidChange(fire), watcher.onDidCreate(fire), watcher.onDidDelete(fire));
-    }
+    this.watchers.push(...watchDevFiles(watchTargets(globs, roots), (file) => this.throttle?.trigger(file)));
     this.output('console', `Watching ${globs.join(', ')}: a change restarts the server.\n`);
   }
 
