@@ -19,6 +19,7 @@ export const PICTURES = {
   'inspector-04-replay': 'inspector-replay.png',
   'toolRunner-raw': 'run-tool-raw.png',
   'toolRunner-diff': 'run-tool-diff.png',
+  'devLoop-diff': 'dev-loop-diff.png',
   'approval-02-sampling-response': 'sampling.png',
   'approval-05-elicit-form': 'elicitation.png',
 };
