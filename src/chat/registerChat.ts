@@ -8,7 +8,8 @@ import type { ToolRef } from '../shared/common/commandArgs';
 import { quickInputPromptPrompter } from '../prompts/promptPrompter';
 import type { Workbench } from '../workbench';
 import { groupedByServer } from '../shared/serverGroupedItems';
-import { confirmWithModal, ToolRunnerPanel } from '../toolRunner/toolRunnerPanel';
+import { confirmWithModal } from '../toolRunner/confirmCall';
+import { toolApprovals } from '../toolRunner/toolRunApproval';
 import { createChatHandler, type ChatDeps, type ResourceChoice } from './chatHandler';
 
 export const CHAT_PARTICIPANT_ID = 'mcpWorkbench.mcp';
@@ -31,8 +32,8 @@ export function registerChat(workbench: Workbench): vscode.Disposable[] {
     confirm: (request) => confirmWithModal(request.tool, request.serverLabel, request.input),
     // Run Tool's approvals (created by registerToolRunner), looked up at call time.
     approvals: {
-      allows: (serverKey, toolName) => ToolRunnerPanel.approvals?.allows(serverKey, toolName) ?? false,
-      remember: async (scope, serverKey, toolName) => ToolRunnerPanel.approvals?.remember(scope, serverKey, toolName),
+      allows: (serverKey, toolName) => toolApprovals()?.allows(serverKey, toolName) ?? false,
+      remember: async (scope, serverKey, toolName) => toolApprovals()?.remember(scope, serverKey, toolName),
     },
     prompter: quickInputPromptPrompter,
     pickResource,

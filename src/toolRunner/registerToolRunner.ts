@@ -10,11 +10,13 @@ import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { Workbench } from '../workbench';
 import { ToolRunnerPanel } from './toolRunnerPanel';
 import { rerunLastCall } from './rerunLastCall';
+import { setToolApprovals } from './toolRunApproval';
 import { ToolApprovals } from './common/toolApprovals';
 import { showErrorMessage, showInformationMessage } from '../shared/notifications';
 
 export function registerToolRunner(workbench: Workbench): vscode.Disposable[] {
-  const approvals = ToolRunnerPanel.approvals = new ToolApprovals(workbench.context.workspaceState);
+  const approvals = new ToolApprovals(workbench.context.workspaceState);
+  setToolApprovals(approvals);
   return [
     vscode.commands.registerCommand('mcpWorkbench.runTool', (arg?: unknown) => runTool(workbench, arg)),
     // For the dev loop and tests (hidden from the palette): the server's configured name, or { serverName }.

@@ -6,8 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
-import { approvalServerKey, type ToolApprovals } from './common/toolApprovals';
-import { blobFileName, needsConfirmation, rememberedArgumentsKey, shortToolLabel, toolInfo } from './common/toolCall';
+import { blobFileName, rememberedArgumentsKey, shortToolLabel, toolInfo } from './common/toolCall';
 import { defaultValues, formToArguments, secretValues, valuesFromArguments, withoutSecrets, type FieldProblem } from './common/formValues';
 import { redactValue } from '../shared/common/redact';
 import { buildFormModel, type FormModel } from './common/schemaFields';
@@ -15,6 +14,7 @@ import { validateAgainstSchema } from './common/schemaValidation';
 import { parseFromWebview, type FromWebview, type ProgressInfo, type RunOutcome, type TaskInfo, type ToWebview } from './common/toolRunnerProtocol';
 import { historyEntry, type HistorySummary } from './common/runHistory';
 import { confirmWithModal, type ConfirmCall } from './confirmCall';
+import { approveTool } from './toolRunApproval';
 import { callWithProgress, wake, type RunningCall } from './toolCallProgress';
 import { ToolRunHistory } from './toolRunHistory';
 import type { ServerDefinition } from '../config/common/launchDefinition';
@@ -60,7 +60,6 @@ export class ToolRunnerPanel implements vscode.Disposable {
   /** Replaced by tests; see ConfirmCall. */
   confirm: ConfirmCall = confirmWithModal;
   /** "Don't ask again" answers of the workspace and the session (set by registerToolRunner). */
-  static approvals: ToolApprovals | undefined;
 
   private readonly panel: vscode.WebviewPanel;
   private readonly disposables: vscode.Disposable[] = [];
@@ -195,14 +194,9 @@ export class ToolRunnerPanel implements vscode.Disposable {
     // Claimed before the confirmation so a second submit cannot slip in while the dialog is open.
     this.running = running;
     try {
-      const serverKey = approvalServerKey(this.definitionForLog());
-      if (needsConfirmation(tool) && !ToolRunnerPanel.approvals?.allows(serverKey, tool.name)) {
-        const answer = await this.confirm(tool, this.serverLabel, args);
-        if (!answer) {
-          this.post({ type: 'declined', requestId });
-          return { kind: 'declined' };
-        }
-        if (answer !== true) await ToolRunnerPanel.approvals?.remember(answer, serverKey, tool.name);
+      if (!await approveTool(this.definitionForLog(), tool.name, tool, args, this.confirm)) {
+        this.post({ type: 'declined', requestId });
+        return { kind: 'declined' };
       }
       const storedArgs = withoutSecrets(this.form.root, args) as Record<string, unknown>;
       await this.workbench.context.workspaceState.update(rememberedArgumentsKey(this.serverName, tool.name), storedArgs);
