@@ -20,6 +20,7 @@ export const PICTURES = {
   'toolRunner-raw': 'run-tool-raw.png',
   'toolRunner-diff': 'run-tool-diff.png',
   'devLoop-diff': 'dev-loop-diff.png',
+  'devLoop-debugging': 'debug-server.png',
   'approval-02-sampling-response': 'sampling.png',
   'approval-05-elicit-form': 'elicitation.png',
 };

@@ -5,7 +5,9 @@
 // 3. Open the file in the editor beside the panel (Quick Open, Ctrl+Enter), change it, save with Ctrl+S: the server restarts
 //    (the tree says which file changed), the panel re-runs its last call by itself and shows the
 //    diff "Hello from version 1" → "Hello from version 2", and the editor keeps the focus.
-// Screenshots: test-results/e2e/<version>/devLoop-before.png and devLoop-diff.png (README).
+// 4. MCP: Debug Server on it: the debug toolbar shows; Shift+F5 gives the normal launch back.
+// Screenshots: test-results/e2e/<version>/devLoop-before.png, devLoop-diff.png (README) and
+// devLoop-debugging.png (the walkthrough's "Debug a server").
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -96,5 +98,32 @@ export async function run({ page, step, screenshot, workspace }) {
     await form.locator('#diff').scrollIntoViewIfNeeded();
     await restMouse();
     await screenshot('devLoop-diff');
+  });
+
+  await debugStep({ page, step, screenshot, servers });
+}
+
+/** The walkthrough's "Debug a server" picture: the same server under the debugger, then stopped again. */
+async function debugStep({ page, step, screenshot, servers }) {
+  await step('MCP: Debug Server starts it under the JavaScript debugger; stopping gives the normal launch back', async () => {
+    const quickInput = page.locator('.quick-input-widget');
+    await page.keyboard.press('F1');
+    await quickInput.waitFor({ state: 'visible' });
+    await page.keyboard.type('MCP: Debug Server');
+    await quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Debug Server' }).first().waitFor({ state: 'visible' });
+    await page.keyboard.press('Enter');
+    await quickInput.locator('.quick-input-list .monaco-list-row', { hasText: SERVER }).first().waitFor({ state: 'visible' });
+    await page.keyboard.type(SERVER);
+    await page.keyboard.press('Enter');
+    const toolbar = page.locator('.debug-toolbar');
+    await toolbar.waitFor({ state: 'visible', timeout: 45_000 });
+    // VS Code may open its Run and Debug view on the first session (debug.openDebug): the
+    // call stack then lists the server's process.
+    await page.mouse.move(700, 880);
+    await screenshot('devLoop-debugging');
+    await page.keyboard.press('Shift+F5');
+    await toolbar.waitFor({ state: 'hidden', timeout: 30_000 });
+    await page.getByRole('tab', { name: /^MCP\b/ }).click();
+    await servers.getByRole('treeitem', { name: new RegExp(`^${SERVER},`) }).filter({ hasText: 'stdio · 2025-11-25' }).waitFor({ state: 'visible', timeout: 30_000 });
   });
 }
