@@ -31,7 +31,7 @@ import { appsService } from '../apps/appsService';
 export { confirmWithModal, type ConfirmCall } from './confirmCall';
 
 /** What `submit` ended with: the outcome shown, or why nothing was sent. */
-export type SubmitResult = RunOutcome | { kind: 'invalid'; issues: FieldProblem[] } | { kind: 'declined' } | { kind: 'busy' };
+export type SubmitResult = RunOutcome | { kind: 'invalid'; issues: FieldProblem[] } | { kind: 'declined' } | { kind: 'busy' } | { kind: 'secretsNotKept' };
 
 let nextRequest = 0;
 function newRequestId(): string {
@@ -81,6 +81,8 @@ export class ToolRunnerPanel implements vscode.Disposable {
   private tool: Tool;
   private form: FormModel;
   private notice: string | undefined;
+  /** A line about the panel's own state (a re-run that could not happen), until the next run. */
+  private note: string | undefined;
   /** Arguments the next `init` fills the form with instead of the remembered ones (once). */
   private prefilled: Record<string, unknown> | undefined;
   private running: RunningCall | undefined;
@@ -181,6 +183,7 @@ export class ToolRunnerPanel implements vscode.Disposable {
    */
   async submit(args: Record<string, unknown>, requestId = newRequestId()): Promise<SubmitResult> {
     if (this.running) return { kind: 'busy' };
+    if (this.note) this.showNote(undefined);
     const validation = validateAgainstSchema(this.tool.inputSchema, args);
     if (validation.valid === false) {
       this.post({ type: 'invalid', requestId, issues: validation.issues });
@@ -221,7 +224,9 @@ export class ToolRunnerPanel implements vscode.Disposable {
       // A result may echo a secret argument (or the server's own secrets): redacted before it is kept.
       const secrets = [...secretValues(this.form.root, args), ...this.definitionForLog().secrets];
       try {
-        await this.runs.record(historyEntry(requestId, startedAt, storedArgs, redactValue(outcome, secrets), result && redactValue(result, secrets)));
+        const entry = historyEntry(requestId, startedAt, storedArgs, redactValue(outcome, secrets), result && redactValue(result, secrets));
+        if (secretValues(this.form.root, args).length) entry.secretsOmitted = true;
+        await this.runs.record(entry);
       } catch (error) {
         // The run itself worked: the user still sees its result; only its place in the history is lost.
         this.workbench.outputs.logFor(this.definitionForLog()).log('warn', `Run Tool: could not add the run to the history: ${error instanceof Error ? error.message : String(error)}`);
@@ -249,6 +254,12 @@ export class ToolRunnerPanel implements vscode.Disposable {
    */
   async rerunLast(reason?: string): Promise<SubmitResult | undefined> {
     const previous = this.runs.entries()[0];
+    if (!this.lastArgs && previous?.secretsOmitted) {
+      // After a window reload only the history is left, and it never keeps secrets: sending its
+      // arguments would be a different call (a required secret missing, or an optional one gone).
+      this.showNote(vscode.l10n.t('Not re-run: the last call had secret arguments, which are never kept. Run it once from this form; later restarts repeat it.'));
+      return { kind: 'secretsNotKept' };
+    }
     const args = this.lastArgs ?? previous?.args;
     if (!args) return undefined;
     const outcome = await this.submit(args);
@@ -346,7 +357,7 @@ export class ToolRunnerPanel implements vscode.Disposable {
     const values = remembered ? valuesFromArguments(this.form.root, remembered) : defaultValues(this.form.root);
     this.post({
       type: 'init',
-      tool: toolInfo(this.tool, this.serverLabel, this.notice),
+      tool: toolInfo(this.tool, this.serverLabel, this.notice ?? this.note),
       form: this.form,
       schemaKey: this.schemaKey(),
       values,
@@ -374,7 +385,7 @@ export class ToolRunnerPanel implements vscode.Disposable {
     }
     this.notice = notice;
     this.panel.title = this.title();
-    this.post({ type: 'toolChanged', tool: toolInfo(this.tool, this.serverLabel, this.notice), form: this.form, schemaKey: this.schemaKey() });
+    this.post({ type: 'toolChanged', tool: toolInfo(this.tool, this.serverLabel, this.notice ?? this.note), form: this.form, schemaKey: this.schemaKey() });
   }
 
   private schemaKey(): string {
@@ -390,6 +401,11 @@ export class ToolRunnerPanel implements vscode.Disposable {
 
   private definitionForLog(): ServerDefinition {
     return this.workbench.registry.find(this.serverId)?.definition ?? this.initialDefinition;
+  }
+
+  private showNote(note: string | undefined): void {
+    this.note = note;
+    this.post({ type: 'toolChanged', tool: toolInfo(this.tool, this.serverLabel, this.notice ?? this.note), form: this.form, schemaKey: this.schemaKey() });
   }
 
   private post(message: ToWebview): void {

@@ -23,6 +23,8 @@ export interface HistoryEntry {
   error?: { code?: number; message: string; data?: string };
   /** Why the result is not kept ("312 KB, over the 256 KB kept per run"). */
   omitted?: string;
+  /** Secret arguments were sent and not kept: `args` alone would not repeat this call. */
+  secretsOmitted?: true;
 }
 
 /** The history as the webview lists it: everything but the results. */

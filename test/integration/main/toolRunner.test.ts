@@ -230,4 +230,31 @@ suite('Run Tool panel', function () {
     await panel.runs.deletePreset('with a key');
     assert.equal(panel.runs.presets().some((p) => p.name === 'with a key'), false);
   });
+
+  test('after a reload (a new panel, only the history left) a re-run repeats a plain call, but not one that had a secret', async () => {
+    for (const earlier of opened.splice(0)) earlier.dispose();
+    const add = await open('add');
+    await add.submit({ a: 6, b: 7 });
+    add.dispose();
+    const demo = await open('formDemo');
+    demo.confirm = async () => true;
+    await demo.submit({ name: 'Ada', count: 2, apiKey: 'sk-reload-0815' });
+    assert.equal(demo.history[0].secretsOmitted, true);
+    demo.dispose();
+    opened.splice(0);
+
+    // What a window reload leaves: panels without the last call in memory.
+    const addAgain = await open('add');
+    const demoAgain = await open('formDemo');
+    let asked = 0;
+    demoAgain.confirm = async () => { asked++; return true; };
+    const runsBefore = demoAgain.history.length;
+    const results = await vscode.commands.executeCommand<{ toolName: string; outcome?: { kind: string } }[]>('mcpWorkbench.toolRunner.rerunLast', 'fixture-stdio');
+    assert.equal(results?.find((r) => r.toolName === 'add')?.outcome?.kind, 'result', 'a call without secrets is repeated from the history');
+    assert.deepEqual(addAgain.history[0].args, { a: 6, b: 7 });
+    // Sending { name, count } without the key would be another call: it is not sent, and the panel says why.
+    assert.equal(results?.find((r) => r.toolName === 'formDemo')?.outcome?.kind, 'secretsNotKept');
+    assert.equal(demoAgain.history.length, runsBefore, 'nothing was run');
+    assert.equal(asked, 0, 'not even asked');
+  });
 });
