@@ -4,7 +4,8 @@
  *
  * The first rule whose `match` (case-insensitive substring) or `regex` finds the text of the
  * last user message answers; else `replies[turn % replies.length]`, where `turn` counts the
- * requests the profile got from that server (0 for the first).
+ * requests of that server that fell through to `replies` (0 for the first): a rule that answers
+ * in between does not skip a step of the script.
  */
 import { MAX_MATCHED_TEXT, type MockReply, type SamplingMockProfile } from '../../config/common/samplingMockConfig';
 import type { ModelInfo, ModelRequest, ModelResponse } from './modelBackend';
@@ -24,8 +25,11 @@ export function lastUserText(request: Pick<ModelRequest, 'messages'>): string {
   return (last?.content ?? []).map((c) => (c.type === 'text' ? c.text : c.type === 'tool_result' ? c.text : '')).filter(Boolean).join('\n');
 }
 
-/** The profile's reply to a request, or why it has none. */
-export function mockAnswer(profile: SamplingMockProfile, request: ModelRequest, turn: number): MockAnswer {
+/**
+ * The profile's reply to a request, or why it has none. `turn` is asked for only when the
+ * request falls through to `replies` (then it counts as one of theirs).
+ */
+export function mockAnswer(profile: SamplingMockProfile, request: ModelRequest, turn: number | (() => number)): MockAnswer {
   const text = lastUserText(request).slice(0, MAX_MATCHED_TEXT);
   const lower = text.toLowerCase();
   for (const [i, rule] of profile.rules.entries()) {
@@ -40,17 +44,21 @@ export function mockAnswer(profile: SamplingMockProfile, request: ModelRequest, 
     }
     if (hit) {
       const how = rule.match !== undefined ? `match ${JSON.stringify(rule.match)}` : `regex ${JSON.stringify(rule.regex)}`;
-      return respond(profile, rule.reply, request, turn, `rule ${i + 1} (${how})`);
+      return respond(profile, rule.reply, request, `rule ${i + 1} (${how})`);
     }
   }
   if (!profile.replies.length) {
     return { ok: false, reason: `Mock profile '${profile.name}' has no reply for this request: no rule matches the last user message and it has no "replies".` };
   }
-  const index = ((turn % profile.replies.length) + profile.replies.length) % profile.replies.length;
-  return respond(profile, profile.replies[index], request, turn, `reply ${index + 1} of ${profile.replies.length}`);
+  const n = typeof turn === 'number' ? turn : turn();
+  const index = ((n % profile.replies.length) + profile.replies.length) % profile.replies.length;
+  return respond(profile, profile.replies[index], request, `reply ${index + 1} of ${profile.replies.length}`);
 }
 
-function respond(profile: SamplingMockProfile, reply: MockReply, request: ModelRequest, turn: number, source: string): MockAnswer {
+/** Ids of generated tool calls: unique enough for a server to pair its tool results with. */
+let callCount = 0;
+
+function respond(profile: SamplingMockProfile, reply: MockReply, request: ModelRequest, source: string): MockAnswer {
   const calls = reply.toolUse ?? [];
   if (calls.length) {
     const offered = request.tools ?? [];
@@ -61,7 +69,7 @@ function respond(profile: SamplingMockProfile, reply: MockReply, request: ModelR
       return { ok: false, reason: `Mock profile '${profile.name}' calls the tool "${unknown.name}" (${source}), which is not one of the offered tools (${offered.map((t) => t.name).join(', ')}).` };
     }
   }
-  const toolCalls = calls.map((c, i) => ({ id: c.id ?? `mock_call_${turn + 1}_${i + 1}`, name: c.name, input: c.input }));
+  const toolCalls = calls.map((c) => ({ id: c.id ?? `mock_call_${++callCount}`, name: c.name, input: c.input }));
   return {
     ok: true,
     source,

@@ -40,6 +40,15 @@ describe('sampling mock replies', () => {
     assert.deepEqual(texts, ['one@reply 1 of 3', 'two@reply 2 of 3', 'three@reply 3 of 3', 'one@reply 1 of 3', 'two@reply 2 of 3']);
   });
 
+  it('the turn is taken only when no rule answers, so a rule in between does not skip a step', () => {
+    const p = profile(`{ "rules": [{ "match": "status", "reply": "all good" }], "replies": ["step 1", "step 2"] }`);
+    let taken = 0;
+    const turn = () => taken++;
+    const texts = ['go', 'status?', 'go on'].map((m) => (mockAnswer(p, ask(m), turn) as { response: { text: string } }).response.text);
+    assert.deepEqual(texts, ['step 1', 'all good', 'step 2']);
+    assert.equal(taken, 2);
+  });
+
   it('"reply" is one reply for every turn', () => {
     const p = profile(`{ "reply": "always this" }`);
     assert.deepEqual([0, 1, 7].map((t) => (mockAnswer(p, ask('x'), t) as { response: { text: string } }).response.text), ['always this', 'always this', 'always this']);
@@ -61,11 +70,16 @@ describe('sampling mock replies', () => {
 
   it('a tool-use reply becomes tool calls with generated ids and stopReason toolUse, only when the tool is offered', () => {
     const p = profile(`{ "rules": [{ "match": "weather", "reply": { "text": "Let me check.", "toolUse": { "name": "get_weather", "input": { "city": "Paris" } } } }] }`);
-    assert.deepEqual(mockAnswer(p, ask('weather?', { tools: [WEATHER_TOOL] }), 2), {
+    const answer = mockAnswer(p, ask('weather?', { tools: [WEATHER_TOOL] }), 2);
+    assert.ok(answer.ok);
+    const id = answer.response.toolCalls?.[0]?.id;
+    assert.match(String(id), /^mock_call_\d+$/);
+    assert.deepEqual(answer, {
       ok: true,
       source: 'rule 1 (match "weather")',
-      response: { text: 'Let me check.', stopReason: 'toolUse', model: 'mock', toolCalls: [{ id: 'mock_call_3_1', name: 'get_weather', input: { city: 'Paris' } }] },
+      response: { text: 'Let me check.', stopReason: 'toolUse', model: 'mock', toolCalls: [{ id, name: 'get_weather', input: { city: 'Paris' } }] },
     });
+    assert.notEqual((mockAnswer(p, ask('weather?', { tools: [WEATHER_TOOL] }), 2) as typeof answer).response.toolCalls?.[0]?.id, id, 'each call gets its own id');
     const noTools = mockAnswer(p, ask('weather?'), 0);
     assert.equal(noTools.ok, false);
     assert.match((noTools as { reason: string }).reason, /answers with a tool call \(rule 1 \(match "weather"\)\), but this request offers no tools/);
