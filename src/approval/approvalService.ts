@@ -259,15 +259,15 @@ export class ApprovalService implements vscode.Disposable {
     if (!model) return { ok: false, reason: 'choose a model first' };
     if (!this.queue.transition(id, 'generating')) return { ok: false, reason: `cannot send while ${entry.stage}` };
     data.error = undefined;
+    // A mock answers itself, tool calls included (and its problems go to data.error there).
+    if (model.backend === 'mock' && data.mock) {
+      data.draft.toolCallsJson = undefined;
+      return this.answerWithMock(id, data);
+    }
     if (data.params.tools?.length && !this.models.supportsTools(model)) {
       this.queue.transition(id, 'review');
       data.error = toolsUnsupportedMessage(model);
       return { ok: false, reason: data.error };
-    }
-    if (model.backend === 'mock') {
-      if (!data.mock) return { ok: false, reason: 'this request has no mock profile' };
-      data.draft.toolCallsJson = undefined;
-      return this.answerWithMock(id, data);
     }
     if (model.backend === 'manual') {
       data.response = { model: model.model, stopReason: 'endTurn' };

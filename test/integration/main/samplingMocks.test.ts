@@ -102,6 +102,9 @@ suite('Sampling mock profiles', function () {
     const view = await sampling('mock-legacy');
     assert.deepEqual(JSON.parse(view.draft.toolCallsJson!), [{ id: view.draft.toolCallsJson && JSON.parse(view.draft.toolCallsJson)[0].id, name: 'get_weather', input: { city: 'Paris' } }]);
     assert.equal(view.response?.stopReason, 'toolUse');
+    // Send again asks the mock again, tools and all (no model backend is consulted for tool support).
+    assert.deepEqual(await service.send(view.id), { ok: true });
+    assert.equal(JSON.parse(service.views().find((v): v is SamplingView => v.id === view.id)!.draft.toolCallsJson!)[0].name, 'get_weather');
     service.approve(view.id);
     const outcome = await result;
     assert.equal(outcome.result?.stopReason, 'toolUse');
