@@ -23,6 +23,7 @@ export const PICTURES = {
   'devLoop-debugging': 'debug-server.png',
   'approval-02-sampling-response': 'sampling.png',
   'approval-05-elicit-form': 'elicitation.png',
+  'approval-08-sampling-mock': 'sampling-mock.png',
 };
 
 const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO, stdio: 'inherit' });

@@ -5,7 +5,7 @@
  * same methods (`send`, `approve`, `deny`, `accept`…) that the integration tests call.
  */
 import * as vscode from 'vscode';
-import { ProtocolError, ProtocolErrorCode, type CreateMessageRequestParams, type CreateMessageResult, type ElicitRequestFormParams, type ElicitRequestURLParams, type ElicitResult, type SamplingMessage } from '@modelcontextprotocol/client';
+import { ProtocolError, ProtocolErrorCode, type CreateMessageRequestParams, type CreateMessageResult, type ElicitRequestFormParams, type ElicitRequestURLParams, type ElicitResult } from '@modelcontextprotocol/client';
 import { approvalActivity } from './common/approvalActivity';
 import { ApprovalQueue, REQUEST_TIMEOUT, type QueueEntry } from './common/approvalQueue';
 import { RateLimiter, USER_REJECTED_SAMPLING, decidesAlone, effectivePolicy, rateLimitMessage, userPolicies, userRateLimit, type SamplingPolicy } from './common/approvalPolicy';
@@ -15,10 +15,14 @@ import type { ServerDefinition } from '../config/common/launchDefinition';
 import type { FieldProblem } from '../toolRunner/common/formValues';
 import { validateAgainstSchema } from '../toolRunner/common/schemaValidation';
 import { checkElicitationUrl, type UrlCheck } from '../shared/common/urlSafety';
-import { modelTools, parseToolCallsJson, samplingBlockToModelContent, toolCallsJson, toolResultContent } from '../models/common/samplingTools';
+import { parseToolCallsJson, toolCallsJson } from '../models/common/samplingTools';
+import { resultOf, samplingViewOf, toModelRequest } from './common/samplingMessages';
+import { mockAnswer, mockModelInfo } from '../models/common/mockReplies';
+import { MockTurns } from './common/mockTurns';
+import type { SamplingMockProfile } from '../config/common/samplingMockConfig';
 import { createClientFeatures, samplingRejected } from '../mcp/clientFeatures';
 import type { ClientFeatures } from '../mcp/connection/connectionTypes';
-import type { ModelInfo, ModelMessage, ModelRequest, ModelResponse } from '../models/common/modelBackend';
+import type { ModelInfo, ModelResponse } from '../models/common/modelBackend';
 import { toolsUnsupportedMessage, type ModelService } from '../models/modelService';
 
 interface SamplingData {
@@ -27,9 +31,11 @@ interface SamplingData {
   params: CreateMessageRequestParams;
   models: ModelInfo[];
   draft: SamplingDraft;
-  response?: { model: string; stopReason: string };
+  response?: { model: string; stopReason: string; mock?: { profile: string; source: string } };
   error?: string;
   generation?: AbortController;
+  /** The server's mock profile and the request's turn in its `replies`, once it fell through to them (Send again keeps it). */
+  mock?: { profile: SamplingMockProfile; turn?: number };
 }
 
 interface ElicitFormData {
@@ -77,9 +83,14 @@ export class ApprovalService implements vscode.Disposable {
   /** Opens a URL outside VS Code; tests replace it. */
   openExternal: (uri: vscode.Uri) => Thenable<boolean> = (uri) => vscode.env.openExternal(uri);
   readonly features: ClientFeatures;
+  /** Requests each server's mock profile got since its last start. */
+  readonly mockTurns = new MockTurns();
 
-  /** `models`: the extension's one ModelService (modelServiceFor), also for the tests. */
-  constructor(readonly models: ModelService) {
+  /**
+   * `models`: the extension's one ModelService (modelServiceFor), also for the tests.
+   * `mockOf`: a server's sampling mock as configured now (edits apply without a restart).
+   */
+  constructor(readonly models: ModelService, private readonly mockOf: (server: ServerDefinition) => ServerDefinition['samplingMock'] = (s) => s.samplingMock) {
     this.onDidChange = this.changeEmitter.event;
     this.disposables.push({ dispose: this.queue.onDidChange(() => this.changed()).dispose });
     this.features = createClientFeatures({
@@ -104,29 +115,7 @@ export class ApprovalService implements vscode.Disposable {
     const d = entry.data;
     const server = { id: d.server.id, label: d.server.label, name: d.server.name };
     const common = { id: entry.id, server, receivedAt: entry.receivedAt, ...(entry.deadline ? { deadline: entry.deadline } : {}) };
-    if (d.kind === 'sampling') {
-      const p = d.params;
-      const prefs = p.modelPreferences;
-      return {
-        ...common,
-        kind: 'sampling',
-        stage: entry.stage,
-        messages: p.messages.map((m) => ({ role: m.role, blocks: blocksOf(m).map(blockView) })),
-        ...(p.systemPrompt !== undefined ? { systemPrompt: p.systemPrompt } : {}),
-        ...(p.includeContext ? { includeContext: p.includeContext } : {}),
-        ...(prefs ? { modelPreferences: { hints: (prefs.hints ?? []).map((h) => h.name ?? '').filter(Boolean), costPriority: prefs.costPriority, speedPriority: prefs.speedPriority, intelligencePriority: prefs.intelligencePriority } } : {}),
-        maxTokens: p.maxTokens,
-        ...(p.temperature !== undefined ? { temperature: p.temperature } : {}),
-        ...(p.stopSequences?.length ? { stopSequences: p.stopSequences } : {}),
-        ...(p.tools?.length ? { tools: p.tools.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), inputSchema: JSON.stringify(t.inputSchema, null, 2) })) } : {}),
-        ...(p.toolChoice?.mode ? { toolChoice: p.toolChoice.mode } : {}),
-        models: d.models.map((m) => ({ id: m.id, label: m.label, backend: m.backend })),
-        policy: this.policyOf(d.server),
-        draft: d.draft,
-        ...(d.response ? { response: d.response } : {}),
-        ...(d.error ? { error: d.error } : {}),
-      };
-    }
+    if (d.kind === 'sampling') return { ...common, ...samplingViewOf(d, entry.stage, this.policyOf(d.server)) };
     if (d.kind === 'elicitForm') {
       return { ...common, kind: 'elicitForm', message: d.params.message, form: d.form, values: d.values, ...(d.issues ? { issues: d.issues } : {}) };
     }
@@ -179,6 +168,8 @@ export class ApprovalService implements vscode.Disposable {
     const policy = this.policyOf(server);
     const alone = decidesAlone(policy);
     if (alone === 'reject') throw samplingRejected(`the sampling policy for server "${server.name}" is "never" (setting mcpWorkbench.sampling.serverPolicies)`);
+    const mock = this.mockOf(server);
+    if (mock) return this.sampleWithMock(server, params, signal, mock, alone === 'allow');
     let models = await this.models.models();
     if (params.tools?.length) {
       // Only models whose backend can do tool calls may answer a request that offers tools.
@@ -203,6 +194,50 @@ export class ApprovalService implements vscode.Disposable {
     return this.wait(data, signal) as Promise<CreateMessageResult>;
   }
 
+  /**
+   * A server with a mock profile: the profile answers, never a model. Its reply waits for the
+   * user like a model's (pre-filled, editable, with a note saying which profile answered) unless
+   * the user's own policy lets the server sample without asking.
+   */
+  private async sampleWithMock(server: ServerDefinition, params: CreateMessageRequestParams, signal: AbortSignal, mock: NonNullable<ServerDefinition['samplingMock']>, alone: boolean): Promise<CreateMessageResult> {
+    if (alone) {
+      if (!mock.profile) throw new ProtocolError(ProtocolErrorCode.InternalError, `Sampling mock: ${mock.problem ?? `no profile "${mock.name}"`}`);
+      const profile = mock.profile;
+      const answer = mockAnswer(profile, toModelRequest(params, { texts: {} }), () => this.mockTurns.next(server.id, profile));
+      if (!answer.ok) throw new ProtocolError(ProtocolErrorCode.InternalError, answer.reason);
+      return resultOf(params, answer.response.text, answer.response.toolCalls ?? [], answer.response.model, answer.response.stopReason);
+    }
+    // The user may still answer by hand or with a real model: the mock comes first, pre-selected.
+    const others = (await this.models.models()).filter((m) => !params.tools?.length || this.models.supportsTools(m));
+    const models = mock.profile ? [mockModelInfo(mock.profile), ...others] : others;
+    const data: SamplingData = {
+      kind: 'sampling', server, params, models, draft: { texts: {}, ...(models[0] ? { modelId: models[0].id } : {}) },
+      ...(mock.profile ? { mock: { profile: mock.profile } } : { error: mock.problem }),
+    };
+    return this.wait(data, signal, (entry) => {
+      if (data.mock) this.answerWithMock(entry.id, data);
+    }) as Promise<CreateMessageResult>;
+  }
+
+  /** The mock's reply becomes the editable response (or its reason for having none, the error). */
+  private answerWithMock(id: string, data: SamplingData): ActionResult {
+    const mock = data.mock!;
+    const profile = mock.profile;
+    this.queue.transition(id, 'generating'); // from review (a new request); Send has moved it already
+    const answer = mockAnswer(profile, toModelRequest(data.params, data.draft), () => (mock.turn ??= this.mockTurns.next(data.server.id, profile)));
+    if (!answer.ok) {
+      data.error = answer.reason;
+      this.queue.transition(id, 'review');
+      return { ok: false, reason: answer.reason };
+    }
+    const { response } = answer;
+    data.response = { model: response.model, stopReason: response.stopReason, mock: { profile: profile.name, source: answer.source } };
+    data.draft.responseText = response.text;
+    if (data.params.tools?.length) data.draft.toolCallsJson = toolCallsJson(response.toolCalls);
+    this.queue.transition(id, 'response');
+    return { ok: true };
+  }
+
   /** Updates what the user edited (messages, system prompt, model, reply) without acting. */
   setSamplingDraft(id: string, draft: Partial<SamplingDraft>): ActionResult {
     const entry = this.queue.get(id);
@@ -224,6 +259,11 @@ export class ApprovalService implements vscode.Disposable {
     if (!model) return { ok: false, reason: 'choose a model first' };
     if (!this.queue.transition(id, 'generating')) return { ok: false, reason: `cannot send while ${entry.stage}` };
     data.error = undefined;
+    // A mock answers itself, tool calls included (and its problems go to data.error there).
+    if (model.backend === 'mock' && data.mock) {
+      data.draft.toolCallsJson = undefined;
+      return this.answerWithMock(id, data);
+    }
     if (data.params.tools?.length && !this.models.supportsTools(model)) {
       this.queue.transition(id, 'review');
       data.error = toolsUnsupportedMessage(model);
@@ -393,9 +433,10 @@ export class ApprovalService implements vscode.Disposable {
   // ---------------------------------------------------------------------------------------
 
   /** Queues a request for the user and waits for the answer, a time-out or the server's cancel. */
-  private async wait(data: PendingData, signal: AbortSignal): Promise<CreateMessageResult | ElicitResult> {
+  private async wait(data: PendingData, signal: AbortSignal, prepare?: (entry: Entry) => void): Promise<CreateMessageResult | ElicitResult> {
     const timeoutSeconds = config().get<number>('approval.timeoutSeconds', 600);
     const { entry, settled } = this.queue.add(data, Date.now(), timeoutSeconds > 0 ? timeoutSeconds * 1000 : undefined);
+    prepare?.(entry);
     const onAbort = () => {
       if (entry.data.kind === 'sampling') entry.data.generation?.abort();
       this.queue.settle(entry.id, { kind: 'rejected', code: REQUEST_TIMEOUT, message: 'The server cancelled the request.' });
@@ -455,45 +496,4 @@ export class ApprovalService implements vscode.Disposable {
     this.requestEmitter.dispose();
     this.completed.dispose();
   }
-}
-
-function blocksOf(message: SamplingMessage): SamplingMessage['content'] extends infer C ? (C extends unknown[] ? C : C[]) : never {
-  return (Array.isArray(message.content) ? message.content : [message.content]) as never;
-}
-
-function blockView(block: { type: string } & Record<string, unknown>): MessageBlockView {
-  if (block.type === 'text' && typeof block.text === 'string') return { kind: 'text', text: block.text };
-  if ((block.type === 'image' || block.type === 'audio') && typeof block.data === 'string' && typeof block.mimeType === 'string') {
-    return { kind: block.type, mimeType: block.mimeType, dataUri: `data:${block.mimeType};base64,${block.data}`, bytes: Math.round((block.data.length * 3) / 4) };
-  }
-  return { kind: 'other', type: block.type, json: JSON.stringify(block, null, 2) };
-}
-
-/**
- * The sampling result: plain text as before when the request offered no tools; with tools,
- * the text and `tool_use` blocks, `stopReason: 'toolUse'` when there are calls.
- */
-function resultOf(params: CreateMessageRequestParams, text: string, calls: NonNullable<ModelResponse['toolCalls']>, model: string, stopReason: string): CreateMessageResult {
-  if (!params.tools?.length && !params.toolChoice) return { role: 'assistant', content: { type: 'text', text }, model, stopReason };
-  const withTools = toolResultContent(text, calls, stopReason);
-  return { role: 'assistant', content: withTools.content, model, stopReason: withTools.stopReason } as unknown as CreateMessageResult;
-}
-
-/** The request as the model gets it: the user's edits of text blocks and system prompt applied. */
-export function toModelRequest(params: CreateMessageRequestParams, draft: SamplingDraft): ModelRequest {
-  const messages: ModelMessage[] = params.messages.map((m, mi) => ({
-    role: m.role,
-    content: (blocksOf(m) as ({ type: string } & Record<string, unknown>)[]).map((b, bi) => samplingBlockToModelContent(b, draft.texts[`${mi}.${bi}`])),
-  }));
-  const tools = modelTools(params.tools as never);
-  const systemPrompt = draft.systemPrompt ?? params.systemPrompt;
-  return {
-    messages,
-    ...(systemPrompt ? { systemPrompt } : {}),
-    maxTokens: params.maxTokens,
-    ...(params.temperature !== undefined ? { temperature: params.temperature } : {}),
-    ...(params.stopSequences?.length ? { stopSequences: params.stopSequences } : {}),
-    ...(tools?.length ? { tools } : {}),
-    ...(tools?.length && params.toolChoice?.mode ? { toolChoice: params.toolChoice.mode } : {}),
-  };
 }

@@ -14,7 +14,11 @@ import { ApprovalService } from './approvalService';
 
 export function registerApproval(workbench: Workbench): vscode.Disposable[] {
   const { service: models } = modelServiceParts(workbench.context);
-  const service = new ApprovalService(models);
+  // A mock profile edited in config answers the next request without a restart; a restart starts its replies over.
+  const service = new ApprovalService(models, (server) => (workbench.registry.get(server.id)?.definition ?? server).samplingMock);
+  const restartedMocks = workbench.registry.onDidChange(() => {
+    for (const c of workbench.registry.all()) if (c.state.kind === 'starting') service.mockTurns.reset(c.definition.id);
+  });
   workbench.clientFeatures = service.features;
   // An MCP App's sampling request is its server's: the same policy, rate limit and panel.
   workbench.sampleForApp = (server, params, signal) => service.sample(server, params, signal);
@@ -24,6 +28,7 @@ export function registerApproval(workbench: Workbench): vscode.Disposable[] {
   };
   return [
     service,
+    restartedMocks,
     service.onDidChange(updateBadge),
     service.onDidRequest((view) => {
       ApprovalPanel.show(workbench.context.extensionUri, service, ApprovalPanel.instance ? undefined : view.id, true);

@@ -1,8 +1,8 @@
 /**
  * Completions the schema cannot give: variables after `${`, input ids inside `${input:…}`,
  * environment names inside `${env:…}`, folder names inside `${workspaceFolder:…}`, the
- * executables on PATH for `command`, and for `npx` servers the npm packages the workspace
- * already uses. Keys and `type` values come from the schema.
+ * executables on PATH for `command`, for `npx` servers the npm packages the workspace
+ * already uses, and the profiles of `samplingMocks` for `sampling.mock`. Keys and `type` values come from the schema.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -38,6 +38,20 @@ export function completeVariablesAndCommands(model: ConfigModel, doc: TextDocume
       sortText: `${COMMON_COMMANDS.includes(name) ? '0' : '1'}${String(i).padStart(5, '0')}`,
       textEdit: { range: replace, newText: JSON.stringify(name) },
     }));
+  }
+  if (model.mapKey && p.length === 4 && p[0] === model.mapKey && p[2] === 'sampling' && p[3] === 'mock') {
+    const replace = { start: doc.positionAt(node.offset), end: doc.positionAt(Math.max(offset, node.offset + node.length)) };
+    return model.samplingMocks.map(({ name, valueNode }) => {
+      const description = valueNode.type === 'object' ? jsonc.findNodeAtLocation(valueNode, ['description']) : undefined;
+      return {
+        label: name,
+        kind: CompletionItemKind.Value,
+        detail: 'sampling mock profile',
+        ...(description?.type === 'string' ? { documentation: String(description.value) } : {}),
+        filterText: JSON.stringify(name),
+        textEdit: { range: replace, newText: JSON.stringify(name) },
+      };
+    });
   }
   if (model.mapKey && p.length === 4 && p[0] === model.mapKey && p[2] === 'args' && commandOf(model, String(p[1])) === 'npx') {
     const replace = { start: doc.positionAt(node.offset), end: doc.positionAt(Math.max(offset, node.offset + node.length)) };

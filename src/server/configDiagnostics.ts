@@ -11,7 +11,7 @@ import { resolveCommand } from '../mcp/process/commandResolution';
 import { resolveString, type VariableContext } from '../config/common/variables';
 import type { ConfigProblem } from '../config/common/serverConfig';
 import { OAUTH_SECRET_FIELDS } from '../config/common/oauthConfig';
-import { serverField, serverString, slug, freeInputId, type ConfigModel, type ServerNode } from './configModel';
+import { samplingMockRef, serverField, serverString, slug, freeInputId, type ConfigModel, type ServerNode } from './configModel';
 import { DIAGNOSTIC_SOURCE, DiagnosticCode, type DiagnosticCodeValue, type InputUndefinedData, type KeyTypoData, type SecretLiteralData, type VariableUnknownData } from './diagnosticCodes';
 import type { LanguageContext } from './serverContext';
 
@@ -65,6 +65,7 @@ export function computeDiagnostics(model: ConfigModel, doc: TextDocument, ctx: L
     if (parsed?.entry.type === 'stdio') checkStdio(server, ctx, add, nodeRange);
     if (parsed && parsed.entry.type !== 'stdio') checkUrl(server, ctx, add, nodeRange);
     checkSecrets(model, server, add, range);
+    checkSamplingMock(model, server, add, nodeRange);
     const other = ctx.otherServers.find((o) => o.name === server.name);
     if (other) {
       add(nodeRange(server.keyNode), DiagnosticSeverity.Warning, DiagnosticCode.serverDuplicate,
@@ -162,6 +163,17 @@ function checkUrl(server: ServerNode, ctx: LanguageContext, add: Add, nodeRange:
     add(nodeRange(field.node), DiagnosticSeverity.Warning, DiagnosticCode.urlInsecure,
       `Plain http:// to ${url.hostname} sends requests (and any credentials in headers) unencrypted; use https://.`);
   }
+}
+
+function checkSamplingMock(model: ConfigModel, server: ServerNode, add: Add, nodeRange: (n: jsonc.Node) => Range): void {
+  const ref = samplingMockRef(server);
+  if (!ref) return;
+  const name = String(ref.value);
+  const names = model.samplingMocks.map((p) => p.name);
+  if (names.includes(name)) return;
+  const close = names.filter((n) => levenshtein(n.toLowerCase(), name.toLowerCase()) <= Math.max(1, Math.floor(name.length / 3)));
+  add(nodeRange(ref), DiagnosticSeverity.Error, DiagnosticCode.samplingMockUnknown,
+    `No sampling mock profile "${name}" is defined in "samplingMocks" of this file${close.length ? `; did you mean "${close[0]}"?` : names.length ? ` (defined: ${names.map((n) => `"${n}"`).join(', ')}).` : '.'} Until it is, the server's sampling requests show this problem instead of a reply.`);
 }
 
 export function isLoopback(hostname: string): boolean {

@@ -6,7 +6,8 @@ import type { Hover } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { InputValueParams, InputValueResult } from '../language/common/languageMessages';
 import { resolveValue, VARIABLES } from './configDiagnostics';
-import { variableAt, type ConfigModel } from './configModel';
+import * as jsonc from 'jsonc-parser';
+import { samplingMockRef, variableAt, type ConfigModel } from './configModel';
 import type { LanguageContext } from './serverContext';
 import { codeSpan, escapeMarkdown } from '../shared/common/untrustedText';
 
@@ -51,5 +52,23 @@ export async function hoverVariable(model: ConfigModel, doc: TextDocument, offse
       lines.push(value === undefined ? 'Cannot be resolved here.' : `Value: ${code(value)}`);
     }
   }
+  return { contents: { kind: 'markdown', value: lines.join('\n\n') }, range };
+}
+
+/** Hover over a server's `"sampling": { "mock": "<name>" }`: what the named profile answers (file text, escaped). */
+export function hoverSamplingMock(model: ConfigModel, doc: TextDocument, offset: number): Hover | null {
+  const ref = model.servers.map(samplingMockRef).find((n) => n && offset >= n.offset && offset <= n.offset + n.length);
+  if (!ref) return null;
+  const name = String(ref.value);
+  const range = { start: doc.positionAt(ref.offset), end: doc.positionAt(ref.offset + ref.length) };
+  const profile = model.samplingMocks.find((p) => p.name === name)?.valueNode;
+  if (!profile) return { contents: { kind: 'markdown', value: `**Sampling mock profile ${codeSpan(name)}**: not defined in \`samplingMocks\` of this file.` }, range };
+  const value = jsonc.getNodeValue(profile) as Record<string, unknown>;
+  const count = (v: unknown) => (Array.isArray(v) ? v.length : v === undefined ? 0 : 1);
+  const rules = count(value.rules);
+  const replies = value.replies !== undefined ? count(value.replies) : count(value.reply);
+  const lines = [`**Sampling mock profile ${codeSpan(name)}**: answers this server's sampling requests instead of a model; each reply still waits for your approval unless your own sampling policy for the server says otherwise.`];
+  if (typeof value.description === 'string') lines.push(escapeMarkdown(value.description));
+  lines.push(`${rules} rule${rules === 1 ? '' : 's'} (tried first, on the last user message), ${replies} repl${replies === 1 ? 'y' : 'ies'} in turn; model ${codeSpan(typeof value.model === 'string' ? value.model : 'mock')}.`);
   return { contents: { kind: 'markdown', value: lines.join('\n\n') }, range };
 }

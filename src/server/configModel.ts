@@ -45,6 +45,8 @@ export interface ConfigModel {
   inputsNode: jsonc.Node | undefined;
   inputs: InputNode[];
   variables: VariableRef[];
+  /** The profiles of the top-level `samplingMocks`, with their key nodes. */
+  samplingMocks: { name: string; keyNode: jsonc.Node; valueNode: jsonc.Node }[];
 }
 
 const VARIABLE = /\$\{([^}]*)\}/g;
@@ -58,7 +60,7 @@ export function buildModel(text: string, fileFormat: ConfigFormat): ConfigModel 
   const parsed = parseConfigText(text, fileFormat);
   const root = parseJsonTree(text, [], { allowTrailingComma: true, disallowComments: false });
   const model: ConfigModel = {
-    text, root, fileFormat, parsed, mapProperty: undefined, mapKey: undefined, servers: [], inputsNode: undefined, inputs: [], variables: [],
+    text, root, fileFormat, parsed, mapProperty: undefined, mapKey: undefined, servers: [], inputsNode: undefined, inputs: [], variables: [], samplingMocks: [],
   };
   if (!root || root.type !== 'object') return model;
   const mapKey = parsed.format === 'mcpServers' ? 'mcpServers' : parsed.format === 'vscode' ? 'servers' : undefined;
@@ -88,7 +90,19 @@ export function buildModel(text: string, fileFormat: ConfigFormat): ConfigModel 
       });
     }
   }
+  const mocks = jsonc.findNodeAtLocation(root, ['samplingMocks']);
+  for (const property of mocks?.type === 'object' ? mocks.children ?? [] : []) {
+    const [keyNode, valueNode] = property.children ?? [];
+    if (keyNode && valueNode) model.samplingMocks.push({ name: String(keyNode.value), keyNode, valueNode });
+  }
   return model;
+}
+
+/** The string node of a server's `sampling.mock` when it names a profile. */
+export function samplingMockRef(server: ServerNode): jsonc.Node | undefined {
+  const sampling = serverField(server, 'sampling');
+  const mock = sampling?.value.type === 'object' ? jsonc.findNodeAtLocation(sampling.value, ['mock']) : undefined;
+  return mock?.type === 'string' ? mock : undefined;
 }
 
 function collectVariables(text: string, node: jsonc.Node, server: string, out: VariableRef[]): void {

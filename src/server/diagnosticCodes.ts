@@ -22,6 +22,8 @@ export const DiagnosticCode = {
   secretLiteral: 'mcp.secret-literal',
   /** An unknown key of a server entry that looks like a misspelt known key (`comand`). */
   keyTypo: 'mcp.key-typo',
+  /** `sampling.mock` names a profile the file's `samplingMocks` does not define. */
+  samplingMockUnknown: 'mcp.sampling-mock-unknown',
   /** Schema validation, when the server does it itself (VS Code's JSON features are off). */
   schema: 'mcp.schema',
 } as const;

@@ -8,7 +8,7 @@ import type { JSONSchema, LanguageService } from 'vscode-json-languageservice';
 import { codeActions } from './configCodeActions';
 import { completeVariablesAndCommands } from './configCompletions';
 import { computeDiagnostics } from './configDiagnostics';
-import { hoverVariable, type InputValueLookup } from './configHovers';
+import { hoverSamplingMock, hoverVariable, type InputValueLookup } from './configHovers';
 import { documentLinks } from './configLinks';
 import { buildModel, formatForPath, type ConfigModel } from './configModel';
 import { DIAGNOSTIC_SOURCE, DiagnosticCode } from './diagnosticCodes';
@@ -50,7 +50,8 @@ export class McpConfigService {
   }
 
   async hover(doc: TextDocument, position: Position, ctx: LanguageContext): Promise<Hover | null> {
-    const variable = await hoverVariable(this.model(doc), doc, doc.offsetAt(position), ctx, this.inputValue);
+    const variable = await hoverVariable(this.model(doc), doc, doc.offsetAt(position), ctx, this.inputValue)
+      ?? hoverSamplingMock(this.model(doc), doc, doc.offsetAt(position));
     if (variable || ctx.hostProvidesJsonSchema || this.model(doc).parsed.tooDeep) return variable;
     return this.json.doHover(doc, position, this.json.parseJSONDocument(doc));
   }

@@ -8,13 +8,18 @@
 //    name shows its problem and gets the focus, the fixed form is accepted through the sticky
 //    action bar (checked to be on screen and uncovered); the tool result has the content,
 //    with the Run Tool panel left visible beside the approval panel all along.
+// 3. Sampling mock profile: fixture-stdio gets `"sampling": { "mock": "weather" }` in its config
+//    file (applied without a restart); `sample` is answered by the profile, the panel says
+//    "Answered by mock profile 'weather'", the user edits the reply and approves.
 // Run with `npm run test:e2e` (test/launch/runInCodeServer.mjs --e2e documents the run()
 // contract). Screenshots: test-results/e2e/approval-*.png.
 
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { clickUntilTab, expectAttribute, expectText, expectValue, frameWith, waitForText } from './workbench.mjs';
 const FAKE_MODEL = 'vscode-lm:mcpwb-fake/mcpwb-fake-echo';
 
-export async function run({ page, step, screenshot }) {
+export async function run({ page, step, screenshot, workspace }) {
   const tag = Date.now().toString(36);
   const servers = page.getByRole('tree', { name: /^Servers\b/ });
   const serverItem = servers.getByRole('treeitem', { name: /^fixture-stdio,/ });
@@ -182,6 +187,42 @@ export async function run({ page, step, screenshot }) {
     if (outcome.result.action !== 'accept') throw new Error(`action ${outcome.result.action}`);
     await restMouse();
     await screenshot('approval-07-elicit-result');
+  });
+
+  // ---------------------------------------------------------------------------------------
+  // Sampling mock profile (written into the fresh copy of the fixture workspace)
+  await step('a sampling mock profile answers `sample`: the panel says which profile, the edited reply is approved', async () => {
+    const file = path.join(workspace, 'folder-a', '.vscode', 'mcp.json');
+    const text = fs.readFileSync(file, 'utf8')
+      .replace('"FIXTURE_PAGE_SIZE": "4" },', '"FIXTURE_PAGE_SIZE": "4" },\n      "sampling": { "mock": "weather" },')
+      .replace('"inputs": [],', '"samplingMocks": { "weather": { "model": "mock-weather", "rules": [{ "match": "weather", "reply": "Sunny, 21 °C." }] } },\n  "inputs": [],');
+    if (!text.includes('"samplingMocks"') || !text.includes('"mock": "weather"')) throw new Error(`could not add the mock to ${file}`);
+    fs.writeFileSync(file, text);
+    await clickUntilTab(page, sampleItem, /^Run Sample\b/);
+    // The config reload is debounced: a request sent before it lands is answered the usual way (denied here).
+    let panel;
+    for (let attempt = 1; ; attempt++) {
+      await new Promise((r) => setTimeout(r, 1000));
+      const form = await runner('sample');
+      await form.locator('.field[data-pointer="/prompt"]').getByRole('textbox').fill(`What is the weather? ${tag}`);
+      await form.getByRole('button', { name: 'Run', exact: true }).click();
+      panel = await approval();
+      await expectValue(panel.locator('#msg-0-0'), `What is the weather? ${tag}`);
+      if (await panel.locator('#mock-profile').waitFor({ state: 'visible', timeout: 3_000 }).then(() => true, () => false)) break;
+      if (attempt >= 5) throw new Error('the mock profile never answered (no #mock-profile)');
+      await panel.locator('#deny').click();
+      await panel.locator('#empty').waitFor({ state: 'visible' });
+    }
+    await expectText(panel.locator('#mock-profile'), `Answered by mock profile 'weather' (rule 1 (match "weather")), not by a model. Edit the reply, then Approve, or Deny.`);
+    await expectValue(panel.locator('#response'), 'Sunny, 21 °C.');
+    await expectText(panel.locator('.meta'), 'model mock-weather, stopReason endTurn');
+    await panel.locator('#response').fill(`Sunny, 22 °C (${tag}).`);
+    await restMouse();
+    await screenshot('approval-08-sampling-mock');
+    await panel.locator('#approve').click();
+    await panel.locator('#empty').waitFor({ state: 'visible' });
+    const result = (await runner('sample')).locator('#result .outcome pre.text').first();
+    await waitForText(result, (t) => t.includes(`Sunny, 22 °C (${tag}).`) && t.includes('"mock-weather"'));
   });
 }
 

@@ -6,7 +6,7 @@
  *
  * DOM ids (stable, for end-to-end tests): #queue (buttons .queue-item[data-id]), #detail;
  * sampling: #system-prompt, #msg-<m>-<b> (text blocks), #tools (li.tool[data-name]), #model,
- * #send, #stop, #response, #tool-calls (when tools are offered), #approve, #deny, #policy; elicitation: #elicit-form, #field-<name> (checkbox lists:
+ * #send, #stop, #response, #mock-profile (a mock profile wrote the reply), #tool-calls (when tools are offered), #approve, #deny, #policy; elicitation: #elicit-form, #field-<name> (checkbox lists:
  * #field-<name>-<i>), #problem-<name>, #accept, #decline, #cancel; URL: #url-full,
  * #url-domain, #open-url, #decline, #cancel. The final buttons (.actions.final) are a sticky
  * bar at the bottom; a failed Accept focuses the first invalid field.
@@ -229,7 +229,9 @@ function renderSampling(root: HTMLElement, p: SamplingView): void {
       replyChanged();
       save();
     });
-    root.append(el('h2', {}, 'Response'), response);
+    root.append(el('h2', {}, 'Response'));
+    if (p.response?.mock && !generating) root.append(mockNote(p.response.mock));
+    root.append(response);
     if (p.tools?.length) {
       const calls = el('textarea', { id: 'tool-calls', rows: '6', class: 'json', 'aria-label': 'Tool calls (JSON)', spellcheck: 'false' });
       calls.value = generating ? '' : draft.toolCallsJson ?? '[]';
@@ -254,6 +256,12 @@ function renderSampling(root: HTMLElement, p: SamplingView): void {
     approve,
     button('deny', 'Deny', () => post({ type: 'deny', requestId: p.id })),
     el('label', { for: 'policy' }, `Requests from ${p.server.label}: `), policy));
+}
+
+/** Says that a sampling mock profile wrote the reply, not a model (#mock-profile). */
+function mockNote(mock: { profile: string; source: string }): HTMLElement {
+  return el('p', { id: 'mock-profile', class: 'mock-note', role: 'status' },
+    `Answered by mock profile '${mock.profile}' (${mock.source}), not by a model. Edit the reply, then Approve, or Deny.`);
 }
 
 function renderForm(root: HTMLElement, p: ElicitFormView): void {

@@ -49,8 +49,11 @@ export interface SamplingView {
   models: ModelChoice[];
   policy: SamplingPolicy;
   draft: SamplingDraft;
-  /** The generated (or typed) reply, once there is one. */
-  response?: { model: string; stopReason: string };
+  /**
+   * The generated (or typed) reply, once there is one. `mock`: the server's sampling mock
+   * profile wrote it (no model was asked), and which of its rules or replies.
+   */
+  response?: { model: string; stopReason: string; mock?: { profile: string; source: string } };
   /** Why the last generation failed. */
   error?: string;
 }

@@ -9,6 +9,7 @@ import { mergeTimeouts, positionAt, type InputDefinition, type ParsedConfig, typ
 import { isSecretHeaderName, SECRET_ENV } from './secretNames';
 import { envNamesUsed, inputIdsUsed, resolveEntry, type VariableContext } from './variables';
 import { OAUTH_SECRET_FIELDS, oauthField, oauthSecrets } from './oauthConfig';
+import { resolveSamplingMock } from './samplingMockConfig';
 
 export interface ConfigDocument {
   /** Source without `line`; each server's line is filled in here. */
@@ -105,6 +106,7 @@ export function buildDefinitions(docs: readonly ConfigDocument[], ctx: BuildCont
         // A key or signature in the query, or a user name and password, shows wherever the URL does.
         secrets.push(...urlSecrets(entry.url ?? ''));
       }
+      const samplingMock = resolveSamplingMock(server.entry.sampling, doc.parsed.samplingMocks ?? [], doc.source.label);
       defs.push({
         id: `${doc.source.file ?? doc.source.label}::${server.name}`,
         name: server.name,
@@ -119,6 +121,7 @@ export function buildDefinitions(docs: readonly ConfigDocument[], ctx: BuildCont
         missingInputs: missingInputs.length && !server.broken ? missingInputs : undefined,
         launch,
         secrets: [...new Set(secrets.filter(Boolean))],
+        ...(samplingMock ? { samplingMock } : {}),
         entry: server.entry,
       });
     }

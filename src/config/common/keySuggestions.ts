@@ -7,7 +7,7 @@ import type * as jsonc from 'jsonc-parser';
 
 /** Every key a server entry may have in this extension's config format. */
 export const SERVER_ENTRY_KEYS = [
-  'type', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'disabled', 'timeouts', 'protocolEra', 'oauth', 'dev',
+  'type', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'disabled', 'timeouts', 'protocolEra', 'oauth', 'dev', 'sampling',
 ] as const;
 
 /**

@@ -3,7 +3,7 @@
  * them differ. Pure. The registry diffs these to restart only the servers whose resolved
  * definition changed when a config file is edited.
  */
-import type { OAuthSettings, ProtocolEraSetting, ServerEntry, TimeoutSettings } from './serverConfig';
+import type { OAuthSettings, ProtocolEraSetting, SamplingMockProfile, ServerEntry, TimeoutSettings } from './serverConfig';
 
 export interface StdioLaunch {
   type: 'stdio';
@@ -66,6 +66,11 @@ export interface ServerDefinition {
   launch: Launch;
   /** Values that must never be written to logs or traces. */
   secrets: string[];
+  /**
+   * The sampling mock profile that answers this server's sampling requests (`sampling.mock`),
+   * or why the named one cannot be used. Not part of the launch: a change applies without a restart.
+   */
+  samplingMock?: { name: string; profile?: SamplingMockProfile; problem?: string };
   /** The entry as written in config, variables unresolved ("copy as JSON" shares this, not secrets). */
   entry?: ServerEntry;
 }

@@ -12,8 +12,9 @@
 import * as jsonc from 'jsonc-parser';
 import { excessiveNesting, MAX_NESTING } from './jsonNesting';
 import { parseOAuth, type OAuthSettings } from './oauthConfig';
+import { parseSamplingMocks, parseSamplingSettings, type SamplingMockProfile, type SamplingSettings } from './samplingMockConfig';
 
-export type { OAuthSettings };
+export type { OAuthSettings, SamplingMockProfile, SamplingSettings };
 import { misspeltKeys } from './keySuggestions';
 
 export type TransportType = 'stdio' | 'http' | 'sse';
@@ -69,6 +70,8 @@ export interface ServerEntry {
   oauth?: OAuthSettings;
   /** Development settings (VS Code's `dev` field): used by the `mcp` debug type. */
   dev?: DevSettings;
+  /** Sampling settings: `mock` names a profile of the file's `samplingMocks` (or is one) that answers sampling requests. */
+  sampling?: SamplingSettings;
 }
 
 /** `dev` of a stdio server: files whose change restarts it under the debugger, and the debugger to use. */
@@ -118,6 +121,8 @@ export interface ParsedConfig {
   format: ConfigFormat | undefined;
   servers: ParsedServer[];
   inputs: InputDefinition[];
+  /** The file's top-level `samplingMocks`: named sampling mock profiles its servers may use. */
+  samplingMocks?: SamplingMockProfile[];
   problems: ConfigProblem[];
   /** The text nests deeper than MAX_NESTING: it was not parsed at all (see `parseJsonTree`). */
   tooDeep?: true;
@@ -186,6 +191,8 @@ export function parseConfigText(text: string, preferredFormat?: ConfigFormat): P
   if (inputsNode) {
     result.inputs = parseInputs(inputsNode, problems);
   }
+  const mocksNode = jsonc.findNodeAtLocation(root, ['samplingMocks']);
+  if (mocksNode) result.samplingMocks = parseSamplingMocks(mocksNode, problems);
   return result;
 }
 
@@ -323,6 +330,9 @@ function parseServerEntry(name: string, node: jsonc.Node, problems: ConfigProble
 
   if (value.dev !== undefined && value.dev !== null) {
     entry.dev = parseDev(value.dev, name, field('dev')!, problems);
+  }
+  if (value.sampling !== undefined && value.sampling !== null) {
+    entry.sampling = parseSamplingSettings(field('sampling')!, name, problems);
   }
 
   if (type === 'stdio') {

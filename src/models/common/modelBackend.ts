@@ -55,7 +55,8 @@ export interface ModelInfo {
   label: string;
   /** Model name reported to the server as `model` in the sampling result. */
   model: string;
-  backend: 'vscode-lm' | 'openai-compatible' | 'manual';
+  /** `mock`: a server's sampling mock profile (src/models/common/mockReplies.ts), offered for that server's requests only. */
+  backend: 'vscode-lm' | 'openai-compatible' | 'manual' | 'mock';
 }
 
 export interface ModelResponse {

@@ -1,0 +1,83 @@
+/**
+ * The replies of a sampling mock profile (see src/config/common/samplingMockConfig.ts): which
+ * canned reply answers a request, as a model response. Pure; never calls a model.
+ *
+ * The first rule whose `match` (case-insensitive substring) or `regex` finds the text of the
+ * last user message answers; else `replies[turn % replies.length]`, where `turn` counts the
+ * requests of that server that fell through to `replies` (0 for the first): a rule that answers
+ * in between does not skip a step of the script.
+ */
+import { MAX_MATCHED_TEXT, type MockReply, type SamplingMockProfile } from '../../config/common/samplingMockConfig';
+import type { ModelInfo, ModelRequest, ModelResponse } from './modelBackend';
+
+/** The model choice a mock profile appears as in the approval panel. */
+export function mockModelInfo(profile: Pick<SamplingMockProfile, 'name' | 'model'>): ModelInfo {
+  return { id: `mock:${profile.name}`, label: `Mock profile '${profile.name}'`, model: profile.model ?? 'mock', backend: 'mock' };
+}
+
+export type MockAnswer =
+  | { ok: true; response: ModelResponse; /** What answered, e.g. `rule 2 (match "weather")` or `reply 1 of 3`. */ source: string }
+  | { ok: false; reason: string };
+
+/** The text of the last user message: its text blocks and tool results, one per line. */
+export function lastUserText(request: Pick<ModelRequest, 'messages'>): string {
+  const last = [...request.messages].reverse().find((m) => m.role === 'user');
+  return (last?.content ?? []).map((c) => (c.type === 'text' ? c.text : c.type === 'tool_result' ? c.text : '')).filter(Boolean).join('\n');
+}
+
+/**
+ * The profile's reply to a request, or why it has none. `turn` is asked for only when the
+ * request falls through to `replies` (then it counts as one of theirs).
+ */
+export function mockAnswer(profile: SamplingMockProfile, request: ModelRequest, turn: number | (() => number)): MockAnswer {
+  const text = lastUserText(request).slice(0, MAX_MATCHED_TEXT);
+  const lower = text.toLowerCase();
+  for (const [i, rule] of profile.rules.entries()) {
+    let hit = false;
+    if (rule.match !== undefined) hit = lower.includes(rule.match.toLowerCase());
+    else if (rule.regex !== undefined) {
+      try {
+        hit = new RegExp(rule.regex, rule.flags).test(text);
+      } catch {
+        hit = false;
+      }
+    }
+    if (hit) {
+      const how = rule.match !== undefined ? `match ${JSON.stringify(rule.match)}` : `regex ${JSON.stringify(rule.regex)}`;
+      return respond(profile, rule.reply, request, `rule ${i + 1} (${how})`);
+    }
+  }
+  if (!profile.replies.length) {
+    return { ok: false, reason: `Mock profile '${profile.name}' has no reply for this request: no rule matches the last user message and it has no "replies".` };
+  }
+  const n = typeof turn === 'number' ? turn : turn();
+  const index = ((n % profile.replies.length) + profile.replies.length) % profile.replies.length;
+  return respond(profile, profile.replies[index], request, `reply ${index + 1} of ${profile.replies.length}`);
+}
+
+/** Ids of generated tool calls: unique enough for a server to pair its tool results with. */
+let callCount = 0;
+
+function respond(profile: SamplingMockProfile, reply: MockReply, request: ModelRequest, source: string): MockAnswer {
+  const calls = reply.toolUse ?? [];
+  if (calls.length) {
+    const offered = request.tools ?? [];
+    if (!offered.length) return { ok: false, reason: `Mock profile '${profile.name}' answers with a tool call (${source}), but this request offers no tools.` };
+    if (request.toolChoice === 'none') return { ok: false, reason: `Mock profile '${profile.name}' answers with a tool call (${source}), but the request's toolChoice is "none".` };
+    const unknown = calls.find((c) => !offered.some((t) => t.name === c.name));
+    if (unknown) {
+      return { ok: false, reason: `Mock profile '${profile.name}' calls the tool "${unknown.name}" (${source}), which is not one of the offered tools (${offered.map((t) => t.name).join(', ')}).` };
+    }
+  }
+  const toolCalls = calls.map((c) => ({ id: c.id ?? `mock_call_${++callCount}`, name: c.name, input: c.input }));
+  return {
+    ok: true,
+    source,
+    response: {
+      text: reply.text ?? '',
+      stopReason: reply.stopReason ?? profile.stopReason ?? (toolCalls.length ? 'toolUse' : 'endTurn'),
+      model: reply.model ?? profile.model ?? 'mock',
+      ...(toolCalls.length ? { toolCalls } : {}),
+    },
+  };
+}
