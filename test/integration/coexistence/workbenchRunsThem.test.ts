@@ -142,6 +142,16 @@ suite('Mode 2: MCP Workbench runs the workspace servers, VS Code\'s agent reache
     assert.deepEqual(fixtureProcesses('from-vscode-mcp-json'), [pidOf(api.server('shared-server')!)], 'still one process');
   });
 
+  test('a tool the server adds later reaches VS Code\'s agent without a restart (tools/list_changed on VS Code\'s GET stream)', async function () {
+    if (!hasProviderApi) this.skip();
+    const added = () => vscode.lm.tools.filter((t) => t.tags.includes('mcp') && t.name.endsWith('_addedLater'));
+    assert.deepEqual(added(), []);
+    // The server adds it on its own (called through our connection, not through VS Code).
+    await api.server('shared-server')!.callTool('addTool', { name: 'addedLater' });
+    await waitFor(() => added().length === 1, 'VS Code\'s tool for addedLater', 20000);
+    assert.deepEqual(fixtureProcesses('from-vscode-mcp-json'), [pidOf(api.server('shared-server')!)], 'still one process');
+  });
+
   test('our approval applies to a call from the agent of a tool not marked read-only; declined, it never reaches the server', async function () {
     if (!hasProviderApi) this.skip();
     const agent = api.testing.agentServers()!;
