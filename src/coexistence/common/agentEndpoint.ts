@@ -85,6 +85,11 @@ export class AgentEndpoint {
     return { Authorization: `Bearer ${this.secret}` };
   }
 
+  /** The 2025-era sessions open on all routes. */
+  sessionCount(): number {
+    return [...this.handlers.values()].reduce((sum, h) => sum + h.sessionCount, 0);
+  }
+
   /** Drops the SDK handler of a route whose server went away (its open streams end). */
   async forget(routeId: string): Promise<void> {
     const handler = this.handlers.get(routeId);
@@ -173,6 +178,10 @@ class RouteHandler {
     this.following.forEach((d) => d.dispose());
     this.followed = target;
     this.following = [target.onDidChangeList((kind) => this.listChanged(kind)), target.onDidNotify((n) => this.notified(n))];
+  }
+
+  get sessionCount(): number {
+    return this.sessions.size;
   }
 
   async close(): Promise<void> {
