@@ -21,6 +21,9 @@ export const PICTURES = {
   'toolRunner-diff': 'run-tool-diff.png',
   'approval-02-sampling-response': 'sampling.png',
   'approval-05-elicit-form': 'elicitation.png',
+  'coexistence-01-question': 'coexistence-question.png',
+  'coexistence-02-run-by-vscode': 'coexistence-run-by-vscode.png',
+  'gallery-04-confirm': 'gallery-install.png',
 };
 
 const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO, stdio: 'inherit' });

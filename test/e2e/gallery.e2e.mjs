@@ -95,12 +95,23 @@ export async function run({ page, step, screenshot, workspace, log }) {
       await screenshot('gallery-03-choose');
     });
 
-    // The confirmation is a modal dialog, which VS Code refuses to show in a workbench started for
-    // tests (--enable-smoke-test-driver); the integration test (test/integration/main/gallery.test.ts)
-    // answers it through the API and checks what is written.
-    await step('Escape: nothing is written', async () => {
-      await page.keyboard.press('Escape');
-      await quickInput.waitFor({ state: 'hidden' });
+    // The confirmation is a modal dialog. VS Code skips dialogs only when an extension test suite
+    // runs (extensionTestsPath; DialogService.skipDialogs); this workbench has none, so it shows.
+    // The integration test (test/integration/main/gallery.test.ts) answers it through the API and
+    // checks what is written.
+    await step('run it here: the confirmation names the command, its inputs and where it goes', async () => {
+      await row(/Run it on this machine with (npx|docker)/).click();
+      const dialog = page.locator('.monaco-dialog-box');
+      await dialog.waitFor({ state: 'visible', timeout: 20_000 });
+      await dialog.getByText(/Install MCP server "Filesystem" from the MCP registry\?/).waitFor({ state: 'visible' });
+      await dialog.getByRole('button', { name: 'Install for User' }).waitFor({ state: 'visible' });
+      await restMouse();
+      await screenshot('gallery-04-confirm');
+    });
+
+    await step('Cancel: nothing is written', async () => {
+      await page.locator('.monaco-dialog-box').getByRole('button', { name: 'Cancel' }).click();
+      await page.locator('.monaco-dialog-box').waitFor({ state: 'hidden' });
       if (fs.existsSync(written)) throw new Error(`${written} was written: ${fs.readFileSync(written, 'utf8')}`);
     });
   } finally {
