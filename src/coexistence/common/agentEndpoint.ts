@@ -164,7 +164,7 @@ class RouteHandler {
       return createProxyServer(target, hooks, { calls, ...context });
     };
     const maxRequestBodySize = MAX_AGENT_REQUEST_BYTES;
-    this.modern = createMcpHandler(({ requestInfo }) => serverFor({ requestSignal: requestInfo?.signal }), { legacy: 'reject', maxRequestBodySize, onerror });
+    this.modern = createMcpHandler(({ requestInfo }) => serverFor({ requestSignal: requestInfo?.signal, listens: true }), { legacy: 'reject', maxRequestBodySize, onerror });
     const stateless = legacyStatelessFallback(() => serverFor({}), onerror, { maxRequestBodySize });
     this.sessions = new LegacySessions((session) => serverFor({ session }), stateless, onerror);
     // The SDK's own routing predicate (the pattern its docs give for a sessionful 2025 leg).
@@ -211,6 +211,9 @@ class RouteHandler {
   private notified(notification: ForwardedNotification): void {
     if (notification.method === 'notifications/resources/updated') {
       this.sessions.resourceUpdated(notification.params.uri);
+      // 2026-07-28 clients get it on the listen streams that asked for the URI (the SDK's router
+      // filters): when our connection follows it upstream (for a 2025-era session or our editor).
+      this.modern.notify.resourceUpdated(notification.params.uri);
       return;
     }
     const { target, hooks } = this.current();

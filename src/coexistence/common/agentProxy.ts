@@ -83,6 +83,8 @@ export interface ProxyRequestContext {
   requestSignal?: AbortSignal;
   /** The 2025-era session the server serves (agentSessions.ts); undefined for 2026-07-28 requests. */
   session?: { subscriptions: Set<string> };
+  /** A 2026-07-28 request: resource subscriptions come on the client's subscriptions/listen stream. */
+  listens?: boolean;
 }
 
 /** Builds the server for one request (createMcpHandler makes one per HTTP request). */
@@ -96,9 +98,9 @@ export function createProxyServer(target: ProxyTarget, hooks: ProxyHooks, contex
   // refreshes), and agentEndpoint.ts passes each change on: so the agent may count on them.
   const listChanged = { listChanged: true };
   if (upstream.tools) capabilities.tools = listChanged;
-  // Subscriptions need a session to send updates on (a 2026-07-28 client listens for them itself).
-  // (`subscribe` is a 2025-11-25 field the SDK's 2026-07-28 types no longer name.)
-  const subscribable = (upstream.resources as { subscribe?: boolean } | undefined)?.subscribe === true && session !== undefined;
+  // Subscriptions: a 2025-era client in a session subscribes with resources/subscribe (below); a
+  // 2026-07-28 one names its URIs on its subscriptions/listen stream (the SDK's router).
+  const subscribable = (upstream.resources as { subscribe?: boolean } | undefined)?.subscribe === true && (session !== undefined || context.listens === true);
   if (upstream.resources) capabilities.resources = { ...listChanged, ...(subscribable ? { subscribe: true } : {}) };
   if (upstream.prompts) capabilities.prompts = listChanged;
   if (upstream.completions) capabilities.completions = {};

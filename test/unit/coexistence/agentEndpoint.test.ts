@@ -215,6 +215,25 @@ describe('AgentEndpoint (VS Code\'s agent → loopback → our connection → th
     assert.deepEqual(updates, [uri], 'no update after unsubscribing');
   });
 
+  it('a 2026-07-28 client listening for a resource hears of its updates while our connection follows it', async () => {
+    const uri = 'fixture://items/item-2';
+    const client = await connectClient(LEGACY_ROUTE, 'modern');
+    const updates: string[] = [];
+    client.setNotificationHandler('notifications/resources/updated', (n) => void updates.push(n.params.uri));
+    const subscription = await client.listen({ resourceSubscriptions: [uri] });
+    // Our connection follows it upstream (as our editor does for an open resource).
+    const stop = await legacy.subscribeResource(uri);
+    try {
+      await legacy.callTool('touchResource', { uri: 'fixture://static/readme' });
+      assert.equal(textOf(await legacy.callTool('touchResource', { uri })), `updated ${uri}`);
+      await waitFor(() => updates.includes(uri), 'resources/updated at the listening client');
+      assert.deepEqual(updates, [uri], 'only the URI it listens for');
+    } finally {
+      await subscription.close();
+      await stop();
+    }
+  });
+
   it('answers 503 with a JSON-RPC error for a server that is not running', async () => {
     const response = await post(endpoint.url(STOPPED_ROUTE), endpoint.headers());
     assert.equal(response.status, 503);
