@@ -24,6 +24,9 @@ export const PICTURES = {
   'approval-02-sampling-response': 'sampling.png',
   'approval-05-elicit-form': 'elicitation.png',
   'approval-08-sampling-mock': 'sampling-mock.png',
+  'coexistence-01-question': 'coexistence-question.png',
+  'coexistence-02-run-by-vscode': 'coexistence-run-by-vscode.png',
+  'gallery-04-confirm': 'gallery-install.png',
 };
 
 const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO, stdio: 'inherit' });

@@ -104,6 +104,11 @@ export class AgentServers implements vscode.Disposable {
     return offered.map((c) => ({ label: agentLabel(c.definition.label), uri: endpoint.url(this.routeIdOf(c.definition.id)), headers: endpoint.headers() }));
   }
 
+  /** The 2025-era sessions the endpoint holds (VS Code's host opens one per start of a definition); for tests. */
+  sessionCount(): number {
+    return this.endpoint?.sessionCount() ?? 0;
+  }
+
   /** Disposed with this (the provider's registration). */
   adopt(disposable: vscode.Disposable): void {
     this.subscriptions.push(disposable);

@@ -7,10 +7,11 @@ import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { IndentPreference } from './common/configEdit';
 import type { ConfigDocument } from './common/definitionBuilder';
+import { readsProfileMcpJson } from '../coexistence/common/builtinHost';
 import { userLevelValue } from '../shared/common/userSettings';
 import {
   adaptDiscoveredText, CURSOR_WORKSPACE_FILE, DISCOVERY_SETTING, DISCOVERY_SOURCES, discoveryEnvironment, PROFILE_MCP_LABEL, profileMcpJsonPath,
-  userDiscoveryFiles, type DiscoveryFile,
+  userDiscoveryFiles, VSCODE_MCP_SETTING, VSCODE_SETTING_MCP_LABEL, type DiscoveryFile,
 } from './common/discoverySources';
 import { parseConfigText, parseInputsValue, parseServerMapValue, positionAt, type ConfigFormat, type ConfigProblem } from './common/serverConfig';
 
@@ -55,7 +56,7 @@ export class ConfigSources implements vscode.Disposable {
   constructor(private readonly profileFile?: vscode.Uri) {
     this.disposables.push(this.diagnostics, this.onDidChangeEmitter);
     this.disposables.push(vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration(SERVERS_SETTING) || e.affectsConfiguration(INPUTS_SETTING)) this.changed();
+      if (e.affectsConfiguration(SERVERS_SETTING) || e.affectsConfiguration(INPUTS_SETTING) || e.affectsConfiguration(VSCODE_MCP_SETTING)) this.changed();
       if (e.affectsConfiguration(DISCOVERY_SETTING)) {
         this.watchDiscovered();
         this.changed();
@@ -147,6 +148,8 @@ export class ConfigSources implements vscode.Disposable {
     }
     const profile = await this.loadProfile();
     if (profile) docs.push(profile);
+    const vscodeSetting = loadVscodeSetting();
+    if (vscodeSetting) docs.push(vscodeSetting);
     if (this.discoveryEnabled()) docs.push(...await this.loadDiscovered());
     this.publishDiagnostics();
     // The setting is application-scoped (see package.json): workspaces cannot define commands through it.
@@ -246,6 +249,27 @@ export class ConfigSources implements vscode.Disposable {
     this.discoveryWatchers.forEach((d) => d.dispose());
     this.disposables.forEach((d) => d.dispose());
   }
+}
+
+/**
+ * VS Code's user-level `mcp` setting, where VS Code 1.99 – 1.101 kept the user's MCP servers (in
+ * the format of `.vscode/mcp.json`). Read at user level only: a workspace value is the
+ * workspace's, and `.vscode/mcp.json` is its place. Not read from 1.102 on, which moves the
+ * setting into the profile's `mcp.json` (read above) and no longer reads it. Its servers run from
+ * the home directory, as VS Code runs them.
+ */
+function loadVscodeSetting(): ConfigDocument | undefined {
+  if (readsProfileMcpJson(vscode.version)) return undefined;
+  const value = userLevelValue<unknown>(vscode.workspace.getConfiguration().inspect<unknown>(VSCODE_MCP_SETTING), undefined);
+  if (value === undefined || value === null) return undefined;
+  const record = typeof value === 'object' && !Array.isArray(value) ? value as { servers?: unknown; inputs?: unknown } : {};
+  const servers = parseServerMapValue(record.servers ?? {});
+  const inputs = parseInputsValue(record.inputs ?? []);
+  return {
+    source: { scope: 'user', label: VSCODE_SETTING_MCP_LABEL, vscodeSetting: true },
+    parsed: { format: 'vscode', servers: servers.servers, inputs: inputs.inputs, problems: [...servers.problems, ...inputs.problems] },
+    cwd: os.homedir(),
+  };
 }
 
 /** Watches one file outside the workspace (its folder, non-recursively). */

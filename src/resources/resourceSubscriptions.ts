@@ -103,22 +103,15 @@ export class ResourceSubscriptions implements vscode.Disposable {
     }
   }
 
-  private watch(connection: McpServerConnection): { dispose(): void } {
-    const install = () => {
-      const client = connection.client;
-      if (!client) return;
-      // One handler per method per client; each start makes a new client, so install on every start.
-      client.setNotificationHandler('notifications/resources/updated', (n) => {
-        const key = resourceKey(connection.definition.id, n.params.uri);
-        if (this.subscribed.has(key)) void this.fs.refresh(connection.definition.id, n.params.uri);
-      });
-    };
-    install();
-    return connection.onDidChangeState((state) => {
-      if (state.kind === 'running') install();
-      // Subscriptions die with the old client; renew them on the new one (or drop them).
-      this.schedule();
+  private watch(connection: McpServerConnection): { dispose(): void }[] {
+    // The connection passes on each update (other features, the agent endpoint, follow them too).
+    const updates = connection.onDidNotify((n) => {
+      if (n.method !== 'notifications/resources/updated') return;
+      const key = resourceKey(connection.definition.id, n.params.uri);
+      if (this.subscribed.has(key)) void this.fs.refresh(connection.definition.id, n.params.uri);
     });
+    // Subscriptions die with the old client; renew them on the new one (or drop them).
+    return [updates, connection.onDidChangeState(() => this.schedule())];
   }
 
   dispose(): void {

@@ -46,9 +46,9 @@ export class ServerNode {
     const state = redactState(this.connection.state, definition.secrets);
     const transport = definition.launch.type;
     // Servers of other apps' configs say so, and get the "Import into .vscode/mcp.json" action;
-    // those of VS Code's own user mcp.json say where they come from too.
+    // those of VS Code's own user config (mcp.json, the older `mcp` setting) say where they come from too.
     const discovered = definition.source.discovered !== undefined;
-    const fromElsewhere = discovered || definition.source.vscodeProfile === true;
+    const fromElsewhere = discovered || definition.source.vscodeProfile === true || definition.source.vscodeSetting === true;
     const changedFile = this.restartingFor();
     const text = serverItemText(definition.label, (changedFile !== undefined
       ? `${transport} · ${vscode.l10n.t('restarting (file changed: {0})', changedFile)}`

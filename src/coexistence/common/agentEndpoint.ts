@@ -3,22 +3,32 @@
  * servers MCP Workbench runs (mode 2 of docs/coexistence.md): 127.0.0.1 on a random port, one
  * path per server (`/mcp/<random route id>`), a per-window secret every request must carry
  * (`Authorization: Bearer …`, checked by agentEndpointGate.ts before anything is parsed), and
- * bodies capped. Each request is served statelessly by the SDK's `createMcpHandler` (both
- * protocol eras) with a fresh proxy server forwarding to our connection (agentProxy.ts).
+ * bodies capped. A 2026-07-28 request is served statelessly by the SDK's `createMcpHandler`,
+ * a 2025-era client (VS Code 1.139) in a session of its own (agentSessions.ts), each by a proxy
+ * server forwarding to our connection (agentProxy.ts). What the connection hears from the
+ * server (list changes, log messages, resource updates) is passed on to both: on
+ * `subscriptions/listen` streams and on the sessions' GET streams.
  *
  * No `vscode` here. The SDK's server side loads with the first request that passes the gate.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { createMcpHandler, isLegacyRequest, legacyStatelessFallback, type LoggingMessageNotification, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { toNodeHandler, type NodeMcpRequestHandler } from '@modelcontextprotocol/node';
+import type { ForwardedNotification, ListKind } from '../../mcp/connection/connectionTypes';
+import type { Event } from '../../shared/common/emitter';
+import { redactText } from '../../shared/common/redact';
 import { checkAgentRequest, MAX_AGENT_REQUEST_BYTES, newSecret } from './agentEndpointGate';
-import { createProxyServer, InFlightCalls, type ProxyHooks, type ProxyTarget } from './agentProxy';
+import { createProxyServer, InFlightCalls, type ProxyHooks, type ProxyRequestContext, type ProxyTarget } from './agentProxy';
+import { LegacySessions } from './agentSessions';
 
-/** One server reachable through the endpoint. */
+/** One server reachable through the endpoint: our connection to it (McpServerConnection). */
 export interface AgentRoute {
-  target: ProxyTarget;
+  target: ProxyTarget & {
+    readonly onDidChangeList: Event<ListKind>;
+    readonly onDidNotify: Event<ForwardedNotification>;
+  };
   hooks: ProxyHooks;
 }
 
@@ -32,7 +42,7 @@ export class AgentEndpoint {
   readonly secret = newSecret(randomBytes);
   private server: HttpServer | undefined;
   private listening: Promise<number> | undefined;
-  private readonly handlers = new Map<string, { mcp: McpHttpHandler; node: NodeMcpRequestHandler }>();
+  private readonly handlers = new Map<string, RouteHandler>();
 
   /**
    * @param routes finds the server of a route id (undefined: no such route, 404).
@@ -75,11 +85,16 @@ export class AgentEndpoint {
     return { Authorization: `Bearer ${this.secret}` };
   }
 
+  /** The 2025-era sessions open on all routes. */
+  sessionCount(): number {
+    return [...this.handlers.values()].reduce((sum, h) => sum + h.sessionCount, 0);
+  }
+
   /** Drops the SDK handler of a route whose server went away (its open streams end). */
   async forget(routeId: string): Promise<void> {
     const handler = this.handlers.get(routeId);
     this.handlers.delete(routeId);
-    await handler?.mcp.close?.();
+    await handler?.close();
   }
 
   async close(): Promise<void> {
@@ -122,22 +137,100 @@ export class AgentEndpoint {
     }
   }
 
-  private handlerOf(routeId: string, route: AgentRoute): { mcp: McpHttpHandler; node: NodeMcpRequestHandler } {
+  private handlerOf(routeId: string, route: AgentRoute): RouteHandler {
     let handler = this.handlers.get(routeId);
     if (!handler) {
-      const onerror = (error: Error) => this.log(`agent endpoint: ${error.message}`);
       // The route is looked up again for every request: a restarted server keeps its route.
-      const calls = new InFlightCalls();
-      const mcp = createMcpHandler(({ requestInfo }) => {
-        const current = this.routes(routeId) ?? route;
-        return createProxyServer(current.target, current.hooks, { calls, requestSignal: requestInfo?.signal });
-      }, {
-        legacy: 'stateless', maxRequestBodySize: MAX_AGENT_REQUEST_BYTES, onerror,
-      });
-      handler = { mcp, node: toNodeHandler(mcp, { maxRequestBodySize: MAX_AGENT_REQUEST_BYTES, onerror }) };
+      handler = new RouteHandler(() => this.routes(routeId) ?? route, (error) => this.log(`agent endpoint: ${error.message}`));
       this.handlers.set(routeId, handler);
     }
+    handler.follow(route.target);
     return handler;
+  }
+}
+
+/** The serving of one route: both eras, and what the server announces passed on to their clients. */
+class RouteHandler {
+  readonly node: NodeMcpRequestHandler;
+  private readonly modern: McpHttpHandler;
+  private readonly sessions: LegacySessions;
+  private followed: AgentRoute['target'] | undefined;
+  private following: { dispose(): void }[] = [];
+
+  constructor(private readonly current: () => AgentRoute, onerror: (error: Error) => void) {
+    const calls = new InFlightCalls();
+    const serverFor = (context: Omit<ProxyRequestContext, 'calls'>) => {
+      const { target, hooks } = current();
+      return createProxyServer(target, hooks, { calls, ...context });
+    };
+    const maxRequestBodySize = MAX_AGENT_REQUEST_BYTES;
+    this.modern = createMcpHandler(({ requestInfo }) => serverFor({ requestSignal: requestInfo?.signal, listens: true }), { legacy: 'reject', maxRequestBodySize, onerror });
+    const stateless = legacyStatelessFallback(() => serverFor({}), onerror, { maxRequestBodySize });
+    this.sessions = new LegacySessions((session) => serverFor({ session }), stateless, onerror);
+    // The SDK's own routing predicate (the pattern its docs give for a sessionful 2025 leg).
+    const fetch = async (request: Request) => (await isLegacyRequest(request, undefined, { maxRequestBodySize }) ? this.sessions.fetch(request) : this.modern.fetch(request));
+    this.node = toNodeHandler({ fetch }, { maxRequestBodySize, onerror });
+  }
+
+  /** Follows the announcements of the route's connection (again when the route got a new one). */
+  follow(target: AgentRoute['target']): void {
+    if (target === this.followed) return;
+    this.following.forEach((d) => d.dispose());
+    this.followed = target;
+    this.following = [target.onDidChangeList((kind) => this.listChanged(kind)), target.onDidNotify((n) => this.notified(n))];
+  }
+
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  async close(): Promise<void> {
+    this.following.forEach((d) => d.dispose());
+    this.following = [];
+    await this.sessions.closeAll();
+    await this.modern.close();
+  }
+
+  /**
+   * A list of the server changed (our connection re-fetched it, mostly on the server's word):
+   * tell the agent. One `resources/list_changed` re-fetches both resource lists, so templates add nothing.
+   */
+  private listChanged(kind: ListKind): void {
+    if (kind === 'tools') {
+      this.modern.notify.toolsChanged();
+      this.sessions.broadcast((server) => server.sendToolListChanged());
+    } else if (kind === 'prompts') {
+      this.modern.notify.promptsChanged();
+      this.sessions.broadcast((server) => server.sendPromptListChanged());
+    } else if (kind === 'resources') {
+      this.modern.notify.resourcesChanged();
+      this.sessions.broadcast((server) => server.sendResourceListChanged());
+    }
+  }
+
+  private notified(notification: ForwardedNotification): void {
+    if (notification.method === 'notifications/resources/updated') {
+      this.sessions.resourceUpdated(notification.params.uri);
+      // 2026-07-28 clients get it on the listen streams that asked for the URI (the SDK's router
+      // filters): when our connection follows it upstream (for a 2025-era session or our editor).
+      this.modern.notify.resourceUpdated(notification.params.uri);
+      return;
+    }
+    const { target, hooks } = this.current();
+    this.sessions.log(redactLog(notification.params, hooks.secrets?.() ?? target.definition.secrets));
+  }
+}
+
+/** A log message as the agent gets it: without the secrets we know of, as every message we pass on. */
+export function redactLog(params: LoggingMessageNotification['params'], secrets: readonly string[]): LoggingMessageNotification['params'] {
+  if (typeof params.data === 'string') return { ...params, data: redactText(params.data, secrets) };
+  const json = JSON.stringify(params.data) ?? 'null';
+  const redacted = redactText(json, secrets);
+  if (redacted === json) return params;
+  try {
+    return { ...params, data: JSON.parse(redacted) as unknown };
+  } catch {
+    return { ...params, data: redacted };
   }
 }
 

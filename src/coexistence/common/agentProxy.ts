@@ -3,16 +3,17 @@
  * docs/coexistence.md): an SDK v2 low-level `Server` whose handlers forward to our own
  * connection, so the agent and our tree share one server process, one session and one
  * sign-in. What it forwards: tools (list, call, with progress and cancellation), resources
- * (list, templates, read) and prompts (list, get). What it does not: completions, logging,
- * resource subscriptions and list-change notifications (a 2025-era client, as VS Code 1.139
- * is, has no stream to receive them on a stateless endpoint). Requests the server makes of its
- * client during a call (sampling, elicitation, roots) are answered by MCP Workbench as for any
- * call, in its MCP Requests panel.
+ * (list, templates, read), prompts (list, get) and completions; to a 2025-era client in a
+ * session (agentSessions.ts; VS Code 1.139 is one) also `logging/setLevel` and resource
+ * subscriptions. The notifications the server sends our connection (list changes, log
+ * messages, resource updates) are passed on by agentEndpoint.ts. Requests the server makes of
+ * its client during a call (sampling, elicitation, roots) are answered by MCP Workbench as for
+ * any call, in its MCP Requests panel.
  *
  * No `vscode` here. The SDK's server side is loaded on first use (esbuild.mjs, agentDeps.js).
  */
 import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type ServerCapabilities, type Tool } from '@modelcontextprotocol/server';
-import type { GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/client';
+import type { CompleteRequest, CompleteResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/client';
 import type { CallOptions, ListItems, ListKind } from '../../mcp/connection/connectionTypes';
 import type { ServerState } from '../../mcp/serverState';
 import { redactText } from '../../shared/common/redact';
@@ -25,6 +26,10 @@ export interface ProxyTarget {
   callTool(name: string, args: Record<string, unknown> | undefined, options?: CallOptions): Promise<unknown>;
   readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult>;
   getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<GetPromptResult>;
+  /** Starts following a resource's updates (resources/subscribe or subscriptions/listen, by the server's era). */
+  subscribeResource(uri: string): Promise<unknown>;
+  /** The SDK client of the running server (completions go to it as they are). */
+  readonly client: { complete(params: CompleteRequest['params'], options?: { signal?: AbortSignal }): Promise<CompleteResult> } | undefined;
 }
 
 export interface ProxyHooks {
@@ -76,6 +81,10 @@ export interface ProxyRequestContext {
   calls: InFlightCalls;
   /** Aborts when the HTTP client goes away (the 2026-07-28 way of cancelling). */
   requestSignal?: AbortSignal;
+  /** The 2025-era session the server serves (agentSessions.ts); undefined for 2026-07-28 requests. */
+  session?: { subscriptions: Set<string> };
+  /** A 2026-07-28 request: resource subscriptions come on the client's subscriptions/listen stream. */
+  listens?: boolean;
 }
 
 /** Builds the server for one request (createMcpHandler makes one per HTTP request). */
@@ -83,10 +92,20 @@ export function createProxyServer(target: ProxyTarget, hooks: ProxyHooks, contex
   const state = target.state;
   if (state.kind !== 'running') throw new ProtocolError(ProtocolErrorCode.InternalError, `${target.definition.label} is not running in MCP Workbench.`);
   const upstream = state.capabilities;
+  const session = context.session;
   const capabilities: ServerCapabilities = {};
-  if (upstream.tools) capabilities.tools = {};
-  if (upstream.resources) capabilities.resources = {};
-  if (upstream.prompts) capabilities.prompts = {};
+  // Our connection follows every list it has (on the server's announcements and on our own
+  // refreshes), and agentEndpoint.ts passes each change on: so the agent may count on them.
+  const listChanged = { listChanged: true };
+  if (upstream.tools) capabilities.tools = listChanged;
+  // Subscriptions: a 2025-era client in a session subscribes with resources/subscribe (below); a
+  // 2026-07-28 one names its URIs on its subscriptions/listen stream (the SDK's router).
+  const subscribable = (upstream.resources as { subscribe?: boolean } | undefined)?.subscribe === true && (session !== undefined || context.listens === true);
+  if (upstream.resources) capabilities.resources = { ...listChanged, ...(subscribable ? { subscribe: true } : {}) };
+  if (upstream.prompts) capabilities.prompts = listChanged;
+  if (upstream.completions) capabilities.completions = {};
+  // `logging/setLevel` is kept per session by the SDK; 2026-07-28 dropped it (the level rides on each request).
+  if (upstream.logging && session) capabilities.logging = {};
   const { name, version, title } = state.serverInfo;
   const server = new Server({ name, version, ...(title !== undefined ? { title } : {}) }, { capabilities, ...(state.instructions !== undefined ? { instructions: state.instructions } : {}) });
   const forwarded = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -133,6 +152,26 @@ export function createProxyServer(target: ProxyTarget, hooks: ProxyHooks, contex
       return { resourceTemplates: await target.list('resourceTemplates') };
     }));
     server.setRequestHandler('resources/read', (request, ctx) => forwarded(() => target.readResource(request.params.uri, { signal: signalOf(ctx, context) })));
+  }
+  if (subscribable && session) {
+    // Followed upstream once asked for and kept: our editor may follow the same resource on the
+    // same connection, and servers keep one subscription per URI, not a count.
+    server.setRequestHandler('resources/subscribe', (request) => forwarded(async () => {
+      await target.subscribeResource(request.params.uri);
+      session.subscriptions.add(request.params.uri);
+      return {};
+    }));
+    server.setRequestHandler('resources/unsubscribe', (request) => {
+      session.subscriptions.delete(request.params.uri);
+      return {};
+    });
+  }
+  if (capabilities.completions) {
+    server.setRequestHandler('completion/complete', (request, ctx) => forwarded(async () => {
+      const client = target.client;
+      if (!client) throw new ProtocolError(ProtocolErrorCode.InternalError, `${target.definition.label} is not running in MCP Workbench.`);
+      return client.complete(request.params, { signal: signalOf(ctx, context) });
+    }));
   }
   if (capabilities.prompts) {
     server.setRequestHandler('prompts/list', (request) => forwarded(async () => {

@@ -60,13 +60,16 @@ export const RUN_BY_VSCODE_REASON = "run by VS Code's own MCP support";
 /**
  * Why we do not start a server on our own, or undefined when we do: while VS Code's host is
  * active, servers of the shared files are left to it unless the user chose that we run them
- * (the default while unanswered: nothing starts twice), and the servers of the user profile's
- * `mcp.json` are always left to it (they are VS Code's own config; the choice is about the
- * workspace's; `readsProfile`: VS Code 1.102+). The user's Start still starts it.
+ * (the default while unanswered: nothing starts twice), and the servers of VS Code's own user
+ * config are always left to it (the choice is about the workspace's): the profile's `mcp.json`
+ * where VS Code reads it (`readsProfile`: 1.102+), the user-level `mcp` setting where it reads
+ * that instead (1.99 – 1.101). The user's Start still starts it.
  */
 export function heldBackReason(source: ServerSource, builtinActive: boolean, runner: WorkspaceServersRunner | undefined, readsProfile = true): string | undefined {
   if (!builtinActive) return undefined;
   if (source.vscodeProfile) return readsProfile ? RUN_BY_VSCODE_REASON : undefined;
+  // The `mcp` setting is where VS Code kept them before the profile's mcp.json (it moves them there from 1.102).
+  if (source.vscodeSetting) return readsProfile ? undefined : RUN_BY_VSCODE_REASON;
   if (!isSharedSource(source)) return undefined;
   return (runner ?? 'vscode') === 'vscode' ? RUN_BY_VSCODE_REASON : undefined;
 }

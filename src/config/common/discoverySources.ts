@@ -79,6 +79,11 @@ export function userDiscoveryFiles(env: DiscoveryEnvironment): DiscoveryFile[] {
 /** How the tree, tooltips and messages name the user profile's `mcp.json`. */
 export const PROFILE_MCP_LABEL = 'VS Code user mcp.json';
 
+/** VS Code's own `mcp` setting (`{ "servers": {…}, "inputs": […] }`), read at user level only. */
+export const VSCODE_MCP_SETTING = 'mcp';
+/** How the tree, tooltips and messages name it. */
+export const VSCODE_SETTING_MCP_LABEL = 'VS Code user settings';
+
 /**
  * The path of the user profile's `mcp.json` (where VS Code 1.102+ keeps the user's MCP servers),
  * from the path of an extension's global storage: `<profile>/globalStorage/<extension id>`, with

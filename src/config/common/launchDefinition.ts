@@ -46,6 +46,8 @@ export interface ServerSource {
   discovered?: DiscoverySourceId;
   /** Set for the user profile's `mcp.json`: VS Code's own user-level MCP config (VS Code 1.102+). */
   vscodeProfile?: boolean;
+  /** Set for VS Code's user-level `mcp` setting: where VS Code 1.99 – 1.101 kept the user's MCP servers. */
+  vscodeSetting?: boolean;
 }
 
 export interface ServerDefinition {

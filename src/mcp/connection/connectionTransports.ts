@@ -23,7 +23,7 @@ import {
 import type { HttpLaunch, ServerDefinition, StdioLaunch } from '../../config/common/launchDefinition';
 import { channelLevelFor, formatLogData } from '../../shared/common/logLevels';
 import { redactText } from '../../shared/common/redact';
-import { errorText, MAX_MESSAGE_SETTING, MODERN_PROTOCOL_VERSION, secondsToMs, ServerCrashedOnStart, ServerError, type ConnectionHost, type ListKind, type ProtocolEraSetting, type ServerLog } from './connectionTypes';
+import { errorText, MAX_MESSAGE_SETTING, MODERN_PROTOCOL_VERSION, secondsToMs, ServerCrashedOnStart, ServerError, type ConnectionHost, type ForwardedNotification, type ListKind, type ProtocolEraSetting, type ServerLog } from './connectionTypes';
 import type { WorkbenchOAuthProvider } from '../auth/oauthProvider';
 import { CredentialBindingError } from '../auth/credentialBinding';
 import { planStdioSpawn, SpawnError, type StdioSpawnPlan } from '../process/stdioSpawn';
@@ -88,6 +88,8 @@ export interface SessionOwner {
   listChanged(session: Session, kind: ListKind): void;
   /** `session` closed without us closing it: the process exited or the connection dropped. */
   lost(session: Session): void;
+  /** A log message or resource update arrived on `session`. */
+  notified(session: Session, notification: ForwardedNotification): void;
 }
 
 export class SessionOpener {
@@ -237,7 +239,9 @@ export class SessionOpener {
     client.setRequestHandler('roots/list', () => ({ roots: host.roots() }));
     client.setNotificationHandler('notifications/message', (n) => {
       log.log(channelLevelFor(n.params.level), redactText(formatLogData(n.params.logger, n.params.data), def.secrets));
+      this.owner.notified(session, { method: 'notifications/message', params: n.params });
     });
+    client.setNotificationHandler('notifications/resources/updated', (n) => this.owner.notified(session, { method: n.method, params: { uri: n.params.uri } }));
     client.onerror = (error) => {
       // The stdio transport stops a server whose message outgrows the limit; the loss is then
       // explained as that, not as a crash.

@@ -4,7 +4,7 @@
  * connection's machinery so that hosts and features depend only on this, not on the SDK
  * transports behind it. No `vscode` import.
  */
-import type { Client, ClientCapabilities, Progress, Prompt, Resource, ResourceTemplateType as ResourceTemplate, Root, Tool } from '@modelcontextprotocol/client';
+import type { Client, ClientCapabilities, LoggingMessageNotification, Progress, Prompt, Resource, ResourceTemplateType as ResourceTemplate, Root, Tool } from '@modelcontextprotocol/client';
 import type { HttpLaunch, Launch, ServerDefinition } from '../../config/common/launchDefinition';
 import type { ProtocolEraSetting, TimeoutSettings } from '../../config/common/serverConfig';
 import type { ChannelLevel, McpLogLevel } from '../../shared/common/logLevels';
@@ -85,6 +85,11 @@ export interface ListItems {
   resourceTemplates: ResourceTemplate[];
   prompts: Prompt[];
 }
+
+/** Server notifications a connection passes on as they came (features other than the log follow them). */
+export type ForwardedNotification =
+  | { method: 'notifications/message'; params: LoggingMessageNotification['params'] }
+  | { method: 'notifications/resources/updated'; params: { uri: string } };
 
 export interface CallOptions {
   signal?: AbortSignal;

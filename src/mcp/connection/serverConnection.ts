@@ -38,7 +38,7 @@ import {
   type CallOptions,
   type ConnectionHost,
   type LaunchOverride,
-  type ListItems,
+  type ForwardedNotification, type ListItems,
   type ListKind,
   type ServerLog,
   type StartOptions,
@@ -69,6 +69,9 @@ export class McpServerConnection {
   private readonly onDidCrashEmitter = new Emitter<string>();
   /** Fires with the message when a running server's process exited or its connection dropped without a stop. */
   readonly onDidCrash = this.onDidCrashEmitter.event;
+  private readonly onDidNotifyEmitter = new Emitter<ForwardedNotification>();
+  /** Log messages and resource updates of the current session, as the server sent them (the agent endpoint forwards them). */
+  readonly onDidNotify = this.onDidNotifyEmitter.event;
 
   constructor(
     private _definition: ServerDefinition,
@@ -92,6 +95,7 @@ export class McpServerConnection {
         if (this.session === session) this.lists.refresh(kind).catch(() => undefined);
       },
       lost: (session) => this.lost(session),
+      notified: (session, notification) => session === this.session && this.onDidNotifyEmitter.fire(notification),
     });
     this.renewal = new SessionRenewal({
       definition: () => this._definition,
@@ -268,8 +272,7 @@ export class McpServerConnection {
   }
 
   async restart(): Promise<void> {
-    await this.stop();
-    await this.start();
+    await this.stop().then(() => this.start());
   }
 
   /**
@@ -301,10 +304,7 @@ export class McpServerConnection {
 
   async dispose(): Promise<void> {
     await this.stop();
-    this.onDidChangeStateEmitter.dispose();
-    this.onDidChangeListEmitter.dispose();
-    this.onDidWriteStderrEmitter.dispose();
-    this.onDidCrashEmitter.dispose();
+    for (const emitter of [this.onDidChangeStateEmitter, this.onDidChangeListEmitter, this.onDidWriteStderrEmitter, this.onDidCrashEmitter, this.onDidNotifyEmitter]) emitter.dispose();
     this.toolCalls.tasks.dispose();
   }
 

@@ -46,4 +46,21 @@ suite("The user profile's mcp.json beside VS Code's own MCP host", function () {
       await running(api, 'profile-server');
     }
   });
+
+  test("VS Code 1.99 – 1.101: the servers of its user-level mcp setting are left to it, with the reason", async function () {
+    if (readsProfile()) this.skip();
+    const setting = () => vscode.workspace.getConfiguration();
+    await setting().update('mcp', { servers: { 'settings-server': { command: 'node', args: ['${env:MCPWB_FIXTURES}/servers/stdioServer.js'] } } }, vscode.ConfigurationTarget.Global);
+    try {
+      await waitFor(() => {
+        const state = api.server('settings-server')?.state;
+        return state?.kind === 'stopped' && state.reason === REASON;
+      }, `held back (now ${JSON.stringify(api.server('settings-server')?.state)})`);
+      await new Promise((r) => setTimeout(r, 1500));
+      assert.equal(api.server('settings-server')!.state.kind, 'stopped');
+    } finally {
+      await setting().update('mcp', undefined, vscode.ConfigurationTarget.Global);
+      await waitFor(() => !api.server('settings-server'), 'the server to go with the setting');
+    }
+  });
 });

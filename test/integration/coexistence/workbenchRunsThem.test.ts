@@ -142,6 +142,38 @@ suite('Mode 2: MCP Workbench runs the workspace servers, VS Code\'s agent reache
     assert.deepEqual(fixtureProcesses('from-vscode-mcp-json'), [pidOf(api.server('shared-server')!)], 'still one process');
   });
 
+  test('a tool the server adds later reaches VS Code\'s agent without a restart (tools/list_changed on VS Code\'s GET stream)', async function () {
+    if (!hasProviderApi) this.skip();
+    const added = () => vscode.lm.tools.filter((t) => t.tags.includes('mcp') && t.name.endsWith('_addedLater'));
+    assert.deepEqual(added(), []);
+    // The server adds it on its own (called through our connection, not through VS Code).
+    await api.server('shared-server')!.callTool('addTool', { name: 'addedLater' });
+    await waitFor(() => added().length === 1, 'VS Code\'s tool for addedLater', 20000);
+    assert.deepEqual(fixtureProcesses('from-vscode-mcp-json'), [pidOf(api.server('shared-server')!)], 'still one process');
+  });
+
+  // Why MCP Workbench does not mark in its tree the servers VS Code runs (docs/coexistence.md):
+  // the only stable signal, vscode.lm.tools, lists a server's tools from VS Code's cache after
+  // the server stopped (McpServer's CachedPrimitive), names them after serverInfo (ours mirrors
+  // it) cut to 18 characters with collision suffixes, and tags them only "mcp".
+  test('vscode.lm.tools cannot tell whether VS Code runs a server: a stopped one keeps its tools there', async function () {
+    if (!hasProviderApi) this.skip();
+    const echoTools = () => vscode.lm.tools.filter((t) => t.tags.includes('mcp') && t.name.endsWith('_echo'));
+    const [echo] = echoTools();
+    assert.ok(echo, 'VS Code runs our definition (previous test)');
+    assert.deepEqual(echo.tags, ['mcp'], 'no server id, no source: only "mcp"');
+    assert.match(echo.name, /^mcp_[a-z0-9_.-]{1,13}_echo$/, 'mcp_ + the serverInfo name, cut');
+    const agent = api.testing.agentServers()!;
+    const sessions = agent.sessionCount();
+    assert.ok(sessions >= 1, `VS Code holds a session with our endpoint (${sessions})`);
+    await vscode.commands.executeCommand('workbench.mcp.stopServer', VSCODE_DEFINITION_ID);
+    // VS Code ends its session (HTTP DELETE) when it stops the server.
+    await waitFor(() => agent.sessionCount() < sessions, 'VS Code to close its session');
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.deepEqual(echoTools().map((t) => t.name), [echo.name], 'still listed once VS Code stopped it');
+    await vscode.commands.executeCommand('workbench.mcp.startServer', VSCODE_DEFINITION_ID, { waitForLiveTools: true });
+  });
+
   test('our approval applies to a call from the agent of a tool not marked read-only; declined, it never reaches the server', async function () {
     if (!hasProviderApi) this.skip();
     const agent = api.testing.agentServers()!;

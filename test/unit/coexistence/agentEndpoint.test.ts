@@ -10,7 +10,7 @@ import { AgentEndpoint, type AgentRoute } from '../../../src/coexistence/common/
 import { DECLINED_TEXT } from '../../../src/coexistence/common/agentProxy';
 import type { Launch } from '../../../src/config/common/launchDefinition';
 import { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
-import { definition, FIXTURES, recordingHost, RecordingLog, stdioLaunch, textOf } from '../mcp/testHost';
+import { definition, FIXTURES, recordingHost, RecordingLog, stdioLaunch, textOf, waitFor } from '../mcp/testHost';
 
 const LEGACY_ROUTE = 'legacy-fixture-route-0001';
 const MODERN_ROUTE = 'modern-fixture-route-0001';
@@ -60,8 +60,17 @@ describe('AgentEndpoint (VS Code\'s agent → loopback → our connection → th
     allow = true;
   });
 
+  /** What a client heard from the endpoint without asking (list changes), by method. */
+  const heard = new Map<Client, string[]>();
   const connectClient = async (route: string, era: 'legacy' | 'modern' = 'legacy') => {
-    const client = new Client({ name: 'agent-under-test', version: '0' }, { versionNegotiation: era === 'legacy' ? { mode: 'legacy' } : { mode: { pin: '2026-07-28' } } });
+    const seen: string[] = [];
+    // As our own connection does: the SDK handles list changes (on 2026-07-28 it opens the listen stream for them).
+    const changed = (method: string) => ({ autoRefresh: false, debounceMs: 0, onChanged: () => seen.push(method) });
+    const client = new Client({ name: 'agent-under-test', version: '0' }, {
+      versionNegotiation: era === 'legacy' ? { mode: 'legacy' } : { mode: { pin: '2026-07-28' } },
+      listChanged: { tools: changed('tools/list_changed'), prompts: changed('prompts/list_changed'), resources: changed('resources/list_changed') },
+    });
+    heard.set(client, seen);
     clients.push(client);
     await client.connect(new StreamableHTTPClientTransport(new URL(endpoint.url(route)), { requestInit: { headers: endpoint.headers() } }));
     return client;
@@ -147,6 +156,82 @@ describe('AgentEndpoint (VS Code\'s agent → loopback → our connection → th
     assert.ok(!text.includes(secretInConfig), text);
     const client = await connectClient(LEGACY_ROUTE);
     await assert.rejects(client.listTools({ cursor: 'made-up' }), (e: unknown) => e instanceof ProtocolError && e.code === -32602 && /Invalid cursor/.test(e.message));
+  });
+
+  for (const era of ['legacy', 'modern'] as const) {
+    it(`passes the server's list changes on to a ${era === 'legacy' ? '2025-11-25 client (its session\'s GET stream, as VS Code 1.139 opens it)' : '2026-07-28 client (subscriptions/listen)'}`, async () => {
+      const client = await connectClient(LEGACY_ROUTE, era);
+      const seen = heard.get(client)!;
+      await client.listTools();
+      // The client opens its GET stream (2025) or its listen stream (2026) just after connecting.
+      await new Promise((r) => setTimeout(r, 300));
+      // The server adds a tool on its own (through our connection, not the agent's).
+      await legacy.callTool('addTool', { name: `changed${era}` });
+      await waitFor(() => seen.includes('tools/list_changed'), `tools/list_changed at the ${era} client (heard ${JSON.stringify(seen)})`);
+      assert.ok((await client.listTools()).tools.some((t) => t.name === `changed${era}`));
+    });
+  }
+
+  it('forwards completions in both eras, to servers of both eras', async () => {
+    const old = await connectClient(LEGACY_ROUTE, 'modern');
+    assert.ok(old.getServerCapabilities()?.completions);
+    const styles = await old.complete({ ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'style', value: 'f' } });
+    assert.deepEqual(styles.completion.values, ['formal']);
+    const modernServer = await connectClient(MODERN_ROUTE, 'legacy');
+    const languages = await modernServer.complete({ ref: { type: 'ref/prompt', name: 'review' }, argument: { name: 'language', value: 'r' } });
+    assert.deepEqual(languages.completion.values, ['rust']);
+  });
+
+  it('a 2025-11-25 client sets its log level and gets the server\'s log messages at or above it, secrets taken out', async () => {
+    const client = await connectClient(LEGACY_ROUTE);
+    const messages: { level: string; data: unknown }[] = [];
+    client.setNotificationHandler('notifications/message', (n) => void messages.push({ level: n.params.level, data: n.params.data }));
+    assert.ok(client.getServerCapabilities()?.logging, 'logging is offered in a session');
+    await client.setLoggingLevel('warning');
+    await new Promise((r) => setTimeout(r, 200));
+    await legacy.callTool('log', { level: 'info', message: 'below the level' });
+    await legacy.callTool('log', { level: 'error', message: `failed with ${secretInConfig}` });
+    await waitFor(() => messages.some((m) => m.level === 'error'), 'the error message');
+    assert.deepEqual(messages.map((m) => m.level), ['error'], 'the info message stays below the client\'s level');
+    assert.ok(!JSON.stringify(messages).includes(secretInConfig), JSON.stringify(messages));
+    assert.match(String(messages[0].data), /^failed with /);
+    const modernClient = await connectClient(LEGACY_ROUTE, 'modern');
+    assert.equal(modernClient.getServerCapabilities()?.logging, undefined, '2026-07-28 has no logging/setLevel');
+  });
+
+  it('a 2025-11-25 client subscribes to a resource and hears of its updates until it unsubscribes', async () => {
+    const uri = 'fixture://static/readme';
+    const client = await connectClient(LEGACY_ROUTE);
+    const updates: string[] = [];
+    client.setNotificationHandler('notifications/resources/updated', (n) => void updates.push(n.params.uri));
+    assert.equal((client.getServerCapabilities()?.resources as { subscribe?: boolean } | undefined)?.subscribe, true);
+    await new Promise((r) => setTimeout(r, 200));
+    await client.subscribeResource({ uri });
+    assert.equal(textOf(await legacy.callTool('touchResource', { uri })), `updated ${uri}`, 'the server was asked to follow it');
+    await waitFor(() => updates.includes(uri), 'resources/updated at the client');
+    await client.unsubscribeResource({ uri });
+    await legacy.callTool('touchResource', { uri });
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual(updates, [uri], 'no update after unsubscribing');
+  });
+
+  it('a 2026-07-28 client listening for a resource hears of its updates while our connection follows it', async () => {
+    const uri = 'fixture://items/item-2';
+    const client = await connectClient(LEGACY_ROUTE, 'modern');
+    const updates: string[] = [];
+    client.setNotificationHandler('notifications/resources/updated', (n) => void updates.push(n.params.uri));
+    const subscription = await client.listen({ resourceSubscriptions: [uri] });
+    // Our connection follows it upstream (as our editor does for an open resource).
+    const stop = await legacy.subscribeResource(uri);
+    try {
+      await legacy.callTool('touchResource', { uri: 'fixture://static/readme' });
+      assert.equal(textOf(await legacy.callTool('touchResource', { uri })), `updated ${uri}`);
+      await waitFor(() => updates.includes(uri), 'resources/updated at the listening client');
+      assert.deepEqual(updates, [uri], 'only the URI it listens for');
+    } finally {
+      await subscription.close();
+      await stop();
+    }
   });
 
   it('answers 503 with a JSON-RPC error for a server that is not running', async () => {

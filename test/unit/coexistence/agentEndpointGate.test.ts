@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import {
-  checkAgentRequest, hasSecret, isLoopbackHost, isLoopbackOrigin, MAX_AGENT_REQUEST_BYTES, newRouteId, newSecret, type AgentRequestHead,
+  checkAgentRequest, hasSecret, isAllowedOrigin, isLoopbackHost, MAX_AGENT_REQUEST_BYTES, newRouteId, newSecret, type AgentRequestHead,
 } from '../../../src/coexistence/common/agentEndpointGate';
 
 describe('checkAgentRequest', () => {
@@ -22,7 +22,23 @@ describe('checkAgentRequest', () => {
     assert.deepEqual(verdict({ ...good, method: 'GET' }), { ok: true, routeId: route });
     assert.deepEqual(verdict({ ...good, method: 'DELETE' }), { ok: true, routeId: route });
     assert.deepEqual(verdict(withHeaders({ host: `localhost:${port}` })), { ok: true, routeId: route });
-    assert.deepEqual(verdict(withHeaders({ origin: 'vscode-file://vscode-app' })), { ok: true, routeId: route });
+  });
+
+  // Exactly the headers desktop VS Code 1.139.1 sends (its Node extension host's fetch, as
+  // McpHTTPHandle builds them: extHostMcp.ts _sendStreamableHttp, _attachStreamableBackchannel
+  // and _fetch), as Node 20 and 24 put them on the wire; recorded with a local listener.
+  it('lets through the requests desktop VS Code 1.139.1 sends (no Origin)', () => {
+    const common = {
+      host: `127.0.0.1:${port}`, connection: 'keep-alive', authorization: `Bearer ${secret}`,
+      'user-agent': 'Visual Studio Code/1.139.1', 'accept-language': '*', 'sec-fetch-mode': 'cors', 'accept-encoding': 'gzip, deflate',
+    };
+    const post: AgentRequestHead = {
+      method: 'POST', url: `/mcp/${route}`,
+      headers: { ...common, 'content-type': 'application/json', accept: 'text/event-stream, application/json', 'content-length': '40' },
+    };
+    const backchannel: AgentRequestHead = { method: 'GET', url: `/mcp/${route}`, headers: { ...common, accept: 'text/event-stream' } };
+    const close: AgentRequestHead = { method: 'DELETE', url: `/mcp/${route}`, headers: { ...common, 'mcp-session-id': 'abc' } };
+    for (const request of [post, backchannel, close]) assert.deepEqual(verdict(request), { ok: true, routeId: route });
   });
 
   // request → status; each row says why.
@@ -38,6 +54,10 @@ describe('checkAgentRequest', () => {
     [withHeaders({ origin: 'https://evil.example' }), 403, 'a web page'],
     [withHeaders({ origin: 'vscode-webview://abc' }), 403, 'a webview (MCP Apps show server-made pages)'],
     [withHeaders({ origin: 'null' }), 403, 'an opaque origin'],
+    [withHeaders({ origin: 'http://localhost:3000' }), 403, 'a page served from this machine (VS Code\'s requests carry no Origin)'],
+    [withHeaders({ origin: `http://127.0.0.1:${port}` }), 403, 'a page claiming our own origin'],
+    [withHeaders({ origin: 'vscode-file://vscode-app' }), 403, 'VS Code\'s desktop window (it makes no MCP requests; its extension host does)'],
+    [withHeaders({ origin: '' }), 403, 'an empty Origin'],
     [{ ...good, method: 'OPTIONS' }, 405, 'a CORS preflight gets no CORS answer'],
     [{ ...good, method: 'PUT' }, 405, 'PUT'],
     [{ ...good, url: '/mcp' }, 404, 'no route id'],
@@ -74,14 +94,13 @@ describe('agent endpoint helpers', () => {
     assert.equal(hasSecret('Bearer abc', 'abc'), true);
   });
 
-  it('isLoopbackHost and isLoopbackOrigin', () => {
+  it('isLoopbackHost and isAllowedOrigin', () => {
     assert.equal(isLoopbackHost('127.0.0.1:80', 80), true);
     assert.equal(isLoopbackHost('127.0.0.1', 80), false);
     assert.equal(isLoopbackHost('[::1]:80', 80), false, 'we listen on 127.0.0.1 only');
-    assert.equal(isLoopbackOrigin('http://127.0.0.1:8080'), true);
-    assert.equal(isLoopbackOrigin('http://localhost'), true);
-    assert.equal(isLoopbackOrigin('http://127.0.0.1.evil.example'), false);
-    assert.equal(isLoopbackOrigin('file://'), false);
+    assert.equal(isAllowedOrigin(undefined), true);
+    assert.equal(isAllowedOrigin('http://127.0.0.1:8080'), false);
+    assert.equal(isAllowedOrigin('file://'), false);
   });
 
   it('makes route ids the gate accepts and secrets of 256 bits, different each time', () => {

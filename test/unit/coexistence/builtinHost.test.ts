@@ -69,6 +69,15 @@ describe('servers of the files both hosts read', () => {
     assert.deepEqual(['1.100.3', '1.101.2', '1.102.0', '1.139.1', 'x'].map(readsProfileMcpJson), [false, false, true, true, false]);
   });
 
+  it("VS Code's user-level mcp setting (1.99 – 1.101) is VS Code's own too: left to it where VS Code reads it, ours elsewhere", () => {
+    const setting: ServerSource = { scope: 'user', label: 'VS Code user settings', vscodeSetting: true };
+    // readsProfile false: a VS Code before 1.102, which reads the setting (and not mcp.json).
+    assert.equal(heldBackReason(setting, true, undefined, false), RUN_BY_VSCODE_REASON);
+    assert.equal(heldBackReason(setting, true, 'workbench', false), RUN_BY_VSCODE_REASON, 'the choice is about workspace servers');
+    assert.equal(heldBackReason(setting, false, undefined, false), undefined, 'VS Code host off (or before 1.99): we run them');
+    assert.equal(heldBackReason(setting, true, undefined, true), undefined, '1.102+ no longer reads the setting');
+  });
+
   it('ask once, only when both hosts are active and such servers exist', () => {
     assert.equal(shouldAskRunner(true, 1, undefined, false), true);
     assert.equal(shouldAskRunner(true, 1, undefined, true), false, 'asked before (dismissed)');
