@@ -78,7 +78,8 @@ function choices(): Record<WorkspaceServersRunner, string> {
 }
 
 async function askRunner(wb: Workbench): Promise<void> {
-  const words = choices();
+  // Short: a notification cuts longer button labels ("VS Code Runs Th…"); the question names the choice.
+  const words: Record<WorkspaceServersRunner, string> = { vscode: vscode.l10n.t('VS Code'), workbench: vscode.l10n.t('MCP Workbench') };
   const learnMore = vscode.l10n.t('Learn More');
   const answer = await showInformationMessage(
     vscode.l10n.t("VS Code's own MCP support also reads this workspace's .vscode/mcp.json and .mcp.json. Who should run their servers? Until you choose, VS Code does and MCP Workbench only inspects them."),

@@ -1,5 +1,5 @@
 // End-to-end, as a user meets it: VS Code's own MCP support is on and reads the same
-// .vscode/mcp.json. MCP Workbench asks once who runs those servers; "VS Code Runs Them" leaves
+// .vscode/mcp.json. MCP Workbench asks once who runs those servers; "VS Code" leaves
 // them to VS Code, listed stopped with the reason. Screenshots in test-results/e2e/<version>/.
 // The e2e profile turns VS Code's host off (runInCodeServer.mjs, builtinMcpSettings); a
 // workspace setting turns it on here, with chat.mcp.autostart "never" kept from the profile so
@@ -34,13 +34,14 @@ export async function run({ page, step, screenshot, workspace, vscodeVersion }) 
     await page.locator('.quick-input-widget').getByRole('option', { name: /Notifications: Show Notifications/ }).first().click();
     const question = page.locator('.notifications-center .notification-list-item', { hasText: 'Who should run their servers?' });
     await question.waitFor({ state: 'visible', timeout: 30_000 });
-    await question.getByRole('button', { name: 'VS Code Runs Them' }).waitFor({ state: 'visible' });
+    await question.getByRole('button', { name: 'VS Code', exact: true }).waitFor({ state: 'visible' });
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
     await restMouse();
     await screenshot('coexistence-01-question');
   });
 
-  await step('"VS Code Runs Them": the server is listed stopped, "run by VS Code\'s own MCP support"', async () => {
-    await page.locator('.notifications-center .notification-list-item', { hasText: 'Who should run their servers?' }).getByRole('button', { name: 'VS Code Runs Them' }).click();
+  await step('"VS Code": the server is listed stopped, "run by VS Code\'s own MCP support"', async () => {
+    await page.locator('.notifications-center .notification-list-item', { hasText: 'Who should run their servers?' }).getByRole('button', { name: 'VS Code', exact: true }).click();
     const item = servers.getByRole('treeitem', { name: /^fixture-stdio,/ });
     await item.filter({ hasText: "run by VS Code's own MCP support" }).waitFor({ state: 'visible', timeout: 30_000 });
     // Its tooltip says the whole of it (the description is cut in a narrow side bar).
