@@ -69,7 +69,7 @@ function viewSwitch(current: ResultView, onChange: (view: ResultView) => void): 
 
 /** The outcome of a run. `heading` names an earlier run; `view`/`onView` drive the Rendered | Raw switch. */
 export function renderOutcome(requestId: string, outcome: RunOutcome, post: Post, view: ResultView = 'rendered', onView?: (view: ResultView) => void, heading?: string): HTMLElement {
-  const took = h('span', { class: 'muted', title: l10n.t('{0} ms', outcome.durationMs) }, ` ${formatDuration(outcome.durationMs)}`);
+  const took = h('span', { class: 'muted', title: `${outcome.durationMs} ms` }, ` ${formatDuration(outcome.durationMs)}`);
   switch (outcome.kind) {
     case 'result': {
       const section = h('div', { class: outcome.isError ? 'outcome tool-error' : 'outcome' },

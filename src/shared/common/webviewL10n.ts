@@ -6,6 +6,14 @@
  * strict CSP (scripts only by nonce) does not need loosening for it.
  */
 
+/**
+ * For tests only: the path of a bundle file (`{ "English": "translation" }`) the webviews get
+ * instead of `vscode.l10n.bundle`. VS Code picks the extension's bundle by display language,
+ * and the test builds cannot switch it (no language pack is installed offline), so the e2e
+ * test test/e2e/l10n.e2e.mjs hands a pseudo-locale bundle over this way.
+ */
+export const WEBVIEW_L10N_TEST_BUNDLE_ENV = 'MCPWB_TEST_WEBVIEW_L10N_BUNDLE';
+
 /** The id of the data block; webview/shared/l10nSetup.ts reads it. */
 export const WEBVIEW_L10N_ELEMENT_ID = 'mcpwb-l10n';
 
