@@ -7,6 +7,7 @@
 // l10n.config in the page, l10n.t in every label.
 // 1. Run Tool of `add`: the buttons, the server line, the result and the history are translated.
 // 2. Run Tool of `sample`: the MCP Requests panel opens on the sampling request, translated.
+// 3. MCP: Open Inspector: the filter bar, the exchanges and the selected one's panes, translated.
 // In both, no text or title/aria-label/placeholder/alt of the page is still the English of a
 // string in l10n/bundle.l10n.json (but for the few the extension host sends, see HOST_TEXT).
 
@@ -56,7 +57,8 @@ async function englishLeft(frame) {
     const found = [];
     const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      if (node.parentElement?.closest('script, style, textarea, pre, code')) continue;
+      // Server data (JSON, tool output) is not the extension's text.
+      if (node.parentElement?.closest('script, style, textarea, pre, code, .json-tree, .json-text')) continue;
       const text = node.textContent.trim();
       if (text) found.push(text);
     }
@@ -139,5 +141,26 @@ export async function run({ page, step, screenshot }) {
     await panel.locator('#deny').click();
     await panel.locator('#empty').waitFor({ state: 'visible' });
     await expectText(panel.locator('#empty'), t('No requests are waiting. Sampling and elicitation requests from MCP servers appear here.'));
+  });
+
+  await step('MCP: Open Inspector: the filters, the rows and the detail panes are translated; no English is left', async () => {
+    await page.keyboard.press('F1');
+    const quickInput = page.locator('.quick-input-widget');
+    await quickInput.waitFor({ state: 'visible' });
+    await page.keyboard.type('MCP: Open Inspector');
+    await quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Open Inspector' }).first().waitFor({ state: 'visible' });
+    await page.keyboard.press('Enter');
+    const inspector = await frameWith(page, '.rows[role=tree]');
+    await expectAttribute(inspector.locator('.toolbar'), 'aria-label', t('Filters'));
+    await inspector.getByRole('button', { name: t('Export…'), exact: true }).waitFor({ state: 'visible' });
+    const row = inspector.getByRole('treeitem', { name: new RegExp(`^tools/call add, fixture-stdio, ${t('result')}, `) }).first();
+    await row.locator(':scope > .line').click();
+    await expectText(inspector.locator('section.pane.request h2'), t('Request'));
+    await expectText(inspector.locator('section.pane.response h2'), t('Response'));
+    await expectText(inspector.locator('section.pane.request button.copy'), t('Copy JSON'));
+    const left = await englishLeft(inspector);
+    if (left.length) throw new Error(`English left in the Inspector: ${left.join('; ')}`);
+    await restMouse();
+    await screenshot('l10n-inspector');
   });
 }

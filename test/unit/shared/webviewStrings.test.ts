@@ -24,9 +24,6 @@ const NOT_TEXT: Record<string, string> = {
   'dropped a message from the app frame: {}': 'a line for the server log (appProblem), which stays English like every log',
 };
 
-/** Webview folders still to be converted (the lead does webview/inspector after merging the helpers changing it). */
-const NOT_YET: string[] = ['inspector'];
-
 interface Literal {
   text: string;
   /** The code right before the literal (up to 60 characters, one line). */
@@ -145,7 +142,7 @@ export function unlocalizedTexts(source: string): Literal[] {
 function webviewFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const file = path.join(dir, name);
-    if (statSync(file).isDirectory()) return NOT_YET.includes(name) ? [] : webviewFiles(file);
+    if (statSync(file).isDirectory()) return webviewFiles(file);
     return name.endsWith('.ts') ? [file] : [];
   });
 }
