@@ -4,9 +4,9 @@
  * `dist/webview/<name>.js` with its stylesheet. The page itself is built by that script, in the
  * display language: the extension's translations travel with the page (common/webviewL10n.ts).
  */
-import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { WEBVIEW_L10N_TEST_BUNDLE_ENV, webviewL10nScript } from './common/webviewL10n';
+import { webviewL10nScript } from './common/webviewL10n';
+import { extensionBundle } from './l10nBundle';
 
 /** Where webview bundles live; panels use it as their only local resource roots. */
 export function webviewResourceRoots(extensionUri: vscode.Uri): vscode.Uri[] {
@@ -44,16 +44,10 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, n
 </head>
 <body>
 <main id="app" aria-live="polite"><p class="loading">${escapeHtml(vscode.l10n.t('Loading…'))}</p></main>
-${webviewL10nScript(webviewBundle())}
+${webviewL10nScript(extensionBundle())}
 <script nonce="${nonce}" src="${script}"></script>
 </body>
 </html>`;
-}
-
-/** The translations of the display language (undefined in English), or a test's bundle (WEBVIEW_L10N_TEST_BUNDLE_ENV). */
-function webviewBundle(): Record<string, string> | undefined {
-  const testBundle = process.env[WEBVIEW_L10N_TEST_BUNDLE_ENV];
-  return testBundle ? (JSON.parse(readFileSync(testBundle, 'utf8')) as Record<string, string>) : vscode.l10n.bundle;
 }
 
 function escapeHtml(text: string): string {

@@ -7,8 +7,8 @@
  */
 
 /**
- * For tests only: the path of a bundle file (`{ "English": "translation" }`) the webviews get
- * instead of `vscode.l10n.bundle`. VS Code picks the extension's bundle by display language,
+ * For tests only: the path of a bundle file (`{ "English": "translation" }`) the webviews and
+ * the pure code's l10n.t get instead of `vscode.l10n.bundle` (src/shared/l10nBundle.ts). VS Code picks the extension's bundle by display language,
  * and the test builds cannot switch it (no language pack is installed offline), so the e2e
  * test test/e2e/l10n.e2e.mjs hands a pseudo-locale bundle over this way.
  */

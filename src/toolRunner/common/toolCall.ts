@@ -4,6 +4,7 @@
  * and how a result or an error becomes what the Run Tool panel shows.
  */
 import { ProtocolError, SdkError, SdkErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/client';
+import * as l10n from '@vscode/l10n';
 import { looksLikeMarkdown, renderMarkdown } from '../../shared/common/markdownLite';
 import { validateAgainstSchema, formatIssue } from './schemaValidation';
 import type { HistoryEntry } from './runHistory';
@@ -35,12 +36,12 @@ export function needsConfirmation(tool: Pick<Tool, 'annotations'>): boolean {
 export function toolBadges(tool: Pick<Tool, 'annotations'>): ToolInfo['badges'] {
   const a = tool.annotations ?? {};
   const badges: ToolInfo['badges'] = [];
-  if (a.readOnlyHint === true) badges.push({ label: 'read-only', kind: 'safe' });
-  if (a.readOnlyHint !== true && a.destructiveHint === true) badges.push({ label: 'destructive', kind: 'warning' });
-  if (a.readOnlyHint !== true && a.destructiveHint === false) badges.push({ label: 'non-destructive', kind: 'info' });
-  if (a.idempotentHint === true) badges.push({ label: 'idempotent', kind: 'info' });
-  if (a.openWorldHint === true) badges.push({ label: 'open-world', kind: 'warning' });
-  if (a.openWorldHint === false) badges.push({ label: 'closed-world', kind: 'info' });
+  if (a.readOnlyHint === true) badges.push({ label: l10n.t('read-only'), kind: 'safe' });
+  if (a.readOnlyHint !== true && a.destructiveHint === true) badges.push({ label: l10n.t('destructive'), kind: 'warning' });
+  if (a.readOnlyHint !== true && a.destructiveHint === false) badges.push({ label: l10n.t('non-destructive'), kind: 'info' });
+  if (a.idempotentHint === true) badges.push({ label: l10n.t('idempotent'), kind: 'info' });
+  if (a.openWorldHint === true) badges.push({ label: l10n.t('open-world'), kind: 'warning' });
+  if (a.openWorldHint === false) badges.push({ label: l10n.t('closed-world'), kind: 'info' });
   return badges;
 }
 
