@@ -52,8 +52,8 @@ export function rememberedArgumentsKey(serverName: string, toolName: string): st
 
 /** The arguments as the confirmation dialog shows them: pretty JSON, cut at `max` characters. */
 export function argumentsPreview(args: Record<string, unknown>, max = 1500): string {
-  const text = Object.keys(args).length ? JSON.stringify(args, null, 2) : '(no arguments)';
-  return text.length > max ? `${text.slice(0, max)}\n… (${text.length - max} more characters)` : text;
+  const text = Object.keys(args).length ? JSON.stringify(args, null, 2) : l10n.t('(no arguments)');
+  return text.length > max ? `${text.slice(0, max)}\n${l10n.t('… ({0} more characters)', text.length - max)}` : text;
 }
 
 const MIME = /^[\w.+-]+\/[\w.+-]+$/;
@@ -179,7 +179,7 @@ export function resultOutcome(result: CallToolResult, tool: Pick<Tool, 'outputSc
 export function errorOutcome(error: unknown, durationMs: number, cancelled: boolean): RunOutcome {
   if (cancelled) return { kind: 'cancelled', durationMs };
   if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
-    return { kind: 'failure', message: `The connection to the server closed during the call (${error.message}).`, durationMs };
+    return { kind: 'failure', message: l10n.t('The connection to the server closed during the call ({0}).', error.message), durationMs };
   }
   if (error instanceof ProtocolError) {
     // A v1 SDK prefixes "MCP error <code>: " on each side, so an error relayed by one can carry it.
@@ -221,7 +221,7 @@ export function historyOutcome(entry: HistoryEntry, tool: Pick<Tool, 'outputSche
     case 'failure':
       return { kind: 'failure', message: entry.error?.message ?? '', durationMs };
     default: {
-      const note = entry.omitted ?? 'The result was not kept.';
+      const note = entry.omitted ?? l10n.t('The result was not kept.');
       return { kind: 'result', isError: entry.status === 'toolError', blocks: [{ kind: 'text', text: note }], raw: JSON.stringify({ omitted: note }, null, 2), durationMs };
     }
   }
