@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { ActivationTiming, McpWorkbenchApi } from './api';
 import { registerActivity } from './activity/registerActivity';
+import { configurePureL10n } from './shared/l10nBundle';
 import { registerApproval } from './approval/registerApproval';
 import { registerAuth } from './auth/registerAuth';
 import { registerChat } from './chat/registerChat';
@@ -32,6 +33,7 @@ let workbench: Workbench | undefined;
 export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
   performance.mark('mcpWorkbench/activate');
   try {
+    configurePureL10n();
     workbench = new Workbench(context);
     const wb = workbench;
     const serverTree = registerServerTree(wb);

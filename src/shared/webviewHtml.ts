@@ -1,9 +1,12 @@
 /**
  * The HTML shell every webview of the extension loads: a strict CSP (`default-src 'none'`,
  * scripts only by nonce, styles and images only from the extension), and the bundle
- * `dist/webview/<name>.js` with its stylesheet. The page itself is built by that script.
+ * `dist/webview/<name>.js` with its stylesheet. The page itself is built by that script, in the
+ * display language: the extension's translations travel with the page (common/webviewL10n.ts).
  */
 import * as vscode from 'vscode';
+import { webviewL10nScript } from './common/webviewL10n';
+import { extensionBundle } from './l10nBundle';
 
 /** Where webview bundles live; panels use it as their only local resource roots. */
 export function webviewResourceRoots(extensionUri: vscode.Uri): vscode.Uri[] {
@@ -31,7 +34,7 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, n
     ...(options.frameSources?.length ? [`frame-src ${options.frameSources.join(' ')}`] : []),
   ].join('; ');
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${escapeHtml(vscode.env.language)}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
@@ -41,6 +44,7 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, n
 </head>
 <body>
 <main id="app" aria-live="polite"><p class="loading">${escapeHtml(vscode.l10n.t('Loading…'))}</p></main>
+${webviewL10nScript(extensionBundle())}
 <script nonce="${nonce}" src="${script}"></script>
 </body>
 </html>`;

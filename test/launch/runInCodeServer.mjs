@@ -55,6 +55,8 @@
 //                      ends the module. `vscodeVersion` is the version under test. A module
 //                      may also export `keybindings` (keybindings.json entries, written
 //                      before the workbench starts), to run commands hidden from the palette.
+//                      And `env`: variables for the VS Code server and so the extension host
+//                      (e.g. the test bundle of test/e2e/l10n.e2e.mjs).
 //                      `screenshot(name)` saves test-results/e2e/<version>/<name>.png (the
 //                      e2e folder is emptied at the start of an --e2e run). On failure, in
 //                      the same folder: <module>.failure.png, <module>-logs/,
@@ -882,7 +884,7 @@ async function runE2eModule(file, { vscode, extensionPaths, chromium }) {
     userDataDir: dirs.userData,
     serverDataDir: dirs.serverData,
     extensionsDir: dirs.extensions,
-    env: { MCPWB_E2E: name, ...sandboxEnv(dirs) },
+    env: { MCPWB_E2E: name, ...sandboxEnv(dirs), ...mod.env },
     logFile: serverLog,
     extraArgs: installFixtureExtensions('e2e', dirs.extensions),
   });

@@ -54,12 +54,12 @@ describe('manifest', () => {
     for (const command of manifest.contributes.commands) assert.equal(text(command.category), 'MCP', `${command.command} is in the MCP category`);
   });
 
-  it("l10n/bundle.l10n.json (the runtime strings for translators) matches the vscode.l10n.t calls in src", function () {
+  it("l10n/bundle.l10n.json (the runtime strings for translators) matches the l10n.t calls in src and webview", function () {
     this.timeout(60000);
     assert.equal(manifest.l10n, './l10n');
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'l10n-'));
     const cli = path.join(REPO, 'node_modules', '@vscode', 'l10n-dev', 'dist', 'cli.js');
-    const exported = spawnSync(process.execPath, [cli, 'export', '-o', out, path.join(REPO, 'src')], { encoding: 'utf8' });
+    const exported = spawnSync(process.execPath, [cli, 'export', '-o', out, path.join(REPO, 'src'), path.join(REPO, 'webview')], { encoding: 'utf8' });
     assert.equal(exported.status, 0, exported.stderr);
     const fresh = JSON.parse(fs.readFileSync(path.join(out, 'bundle.l10n.json'), 'utf8'));
     const committed = JSON.parse(fs.readFileSync(path.join(REPO, 'l10n', 'bundle.l10n.json'), 'utf8'));

@@ -11,8 +11,11 @@
  * #url-domain, #open-url, #decline, #cancel. The final buttons (.actions.final) are a sticky
  * bar at the bottom; a failed Accept focuses the first invalid field.
  */
+import '../shared/l10nSetup';
+import * as l10n from '@vscode/l10n';
 import { hasSamplingReply, type ElicitFormView, type ElicitUrlView, type FromWebview, type PendingView, type SamplingDraft, type SamplingView, type ToWebview } from '../../src/approval/common/approvalProtocol';
 import { elicitationContent, elicitationHints, type ElicitationField, type ElicitationValues } from '../../src/approval/common/elicitationForm';
+import { fill } from '../shared/fill';
 import './style.css';
 
 declare function acquireVsCodeApi(): { postMessage(message: FromWebview): void; getState(): unknown; setState(state: unknown): void };
@@ -103,13 +106,13 @@ function render(): void {
   const scrolled = document.scrollingElement?.scrollTop ?? 0;
   app.replaceChildren();
   if (!pending.length) {
-    app.append(el('p', { class: 'empty', id: 'empty' }, 'No requests are waiting. Sampling and elicitation requests from MCP servers appear here.'));
+    app.append(el('p', { class: 'empty', id: 'empty' }, l10n.t('No requests are waiting. Sampling and elicitation requests from MCP servers appear here.')));
     return;
   }
-  const queue = el('nav', { id: 'queue', 'aria-label': 'Pending requests' });
+  const queue = el('nav', { id: 'queue', 'aria-label': l10n.t('Pending requests') });
   for (const p of pending) {
     const b = el('button', { type: 'button', class: `queue-item${p.id === selected ? ' selected' : ''}`, 'data-id': p.id, 'aria-current': String(p.id === selected) });
-    b.append(el('span', { class: 'server' }, p.server.label), el('span', { class: 'kind' }, p.kind === 'sampling' ? `sampling · ${p.stage}` : p.kind === 'elicitForm' ? 'form' : p.opened ? 'URL · waiting for completion' : 'URL'));
+    b.append(el('span', { class: 'server' }, p.server.label), el('span', { class: 'kind' }, p.kind === 'sampling' ? l10n.t('sampling · {0}', stageLabel(p.stage)) : p.kind === 'elicitForm' ? l10n.t('form') : p.opened ? l10n.t('URL · waiting for completion') : l10n.t('URL')));
     b.addEventListener('click', () => {
       selected = p.id;
       post({ type: 'select', requestId: p.id });
@@ -126,45 +129,49 @@ function render(): void {
   if (sameRequest && document.scrollingElement) document.scrollingElement.scrollTop = scrolled;
 }
 
+function stageLabel(stage: SamplingView['stage']): string {
+  return stage === 'review' ? l10n.t('review') : stage === 'generating' ? l10n.t('generating') : l10n.t('response');
+}
+
 function header(p: PendingView, title: string): HTMLElement {
   const h = el('header');
-  h.append(el('h1', {}, title), el('p', { class: 'asker' }, 'Asked by MCP server ', el('strong', { id: 'asker' }, p.server.label)));
-  if (p.deadline) h.append(el('p', { class: 'deadline' }, `Answer before ${new Date(p.deadline).toLocaleTimeString()} or it is cancelled.`));
+  h.append(el('h1', {}, title), el('p', { class: 'asker' }, ...fill(l10n.t('Asked by MCP server {0}'), el('strong', { id: 'asker' }, p.server.label))));
+  if (p.deadline) h.append(el('p', { class: 'deadline' }, l10n.t('Answer before {0} or it is cancelled.', new Date(p.deadline).toLocaleTimeString())));
   return h;
 }
 
 function renderSampling(root: HTMLElement, p: SamplingView): void {
   const draft = samplingDrafts.get(p.id) ?? { texts: {} };
   const save = () => debounce(p.id, () => post({ type: 'samplingDraft', requestId: p.id, draft }));
-  root.append(header(p, 'Sampling request'));
+  root.append(header(p, l10n.t('Sampling request')));
   const info = el('dl', { class: 'params' });
   const row = (k: string, v: string) => info.append(el('dt', {}, k), el('dd', {}, v));
   row('maxTokens', String(p.maxTokens));
   if (p.temperature !== undefined) row('temperature', String(p.temperature));
-  if (p.stopSequences) row('stop sequences', p.stopSequences.map((s) => JSON.stringify(s)).join(', '));
-  if (p.includeContext) row('includeContext', `${p.includeContext}${p.includeContext !== 'none' ? ' (not supported: no context is added)' : ''}`);
+  if (p.stopSequences) row(l10n.t('stop sequences'), p.stopSequences.map((s) => JSON.stringify(s)).join(', '));
+  if (p.includeContext) row('includeContext', p.includeContext !== 'none' ? l10n.t('{0} (not supported: no context is added)', p.includeContext) : p.includeContext);
   if (p.modelPreferences) {
     const mp = p.modelPreferences;
-    row('model hints', mp.hints.join(', ') || '(none)');
-    const prio = [['cost', mp.costPriority], ['speed', mp.speedPriority], ['intelligence', mp.intelligencePriority]].filter(([, v]) => v !== undefined).map(([k, v]) => `${k} ${v}`);
-    if (prio.length) row('priorities', prio.join(', '));
+    row(l10n.t('model hints'), mp.hints.join(', ') || l10n.t('(none)'));
+    const prio = [[l10n.t('cost {0}', String(mp.costPriority)), mp.costPriority], [l10n.t('speed {0}', String(mp.speedPriority)), mp.speedPriority], [l10n.t('intelligence {0}', String(mp.intelligencePriority)), mp.intelligencePriority]].filter(([, v]) => v !== undefined).map(([text]) => text);
+    if (prio.length) row(l10n.t('priorities'), prio.join(', '));
   }
   root.append(info);
 
-  const sys = el('textarea', { id: 'system-prompt', rows: '2', 'aria-label': 'System prompt' });
+  const sys = el('textarea', { id: 'system-prompt', rows: '2', 'aria-label': l10n.t('System prompt') });
   sys.value = draft.systemPrompt ?? p.systemPrompt ?? '';
   sys.addEventListener('input', () => {
     draft.systemPrompt = sys.value;
     save();
   });
-  root.append(el('label', { for: 'system-prompt' }, 'System prompt'), sys);
+  root.append(el('label', { for: 'system-prompt' }, l10n.t('System prompt')), sys);
 
   const messages = el('ol', { class: 'messages' });
   p.messages.forEach((m, mi) => {
     const li = el('li', { class: `message ${m.role}` }, el('span', { class: 'role' }, m.role));
     m.blocks.forEach((b, bi) => {
       if (b.kind === 'text') {
-        const t = el('textarea', { id: `msg-${mi}-${bi}`, rows: '3', 'aria-label': `${m.role} message ${mi + 1}` });
+        const t = el('textarea', { id: `msg-${mi}-${bi}`, rows: '3', 'aria-label': l10n.t('{0} message {1}', m.role, mi + 1) });
         t.value = draft.texts[`${mi}.${bi}`] ?? b.text;
         t.addEventListener('input', () => {
           draft.texts[`${mi}.${bi}`] = t.value;
@@ -172,26 +179,26 @@ function renderSampling(root: HTMLElement, p: SamplingView): void {
         });
         li.append(t);
       } else if (b.kind === 'image') {
-        li.append(el('img', { src: b.dataUri, alt: `image ${b.mimeType}, ${b.bytes} bytes` }));
+        li.append(el('img', { src: b.dataUri, alt: l10n.t('image {0}, {1} bytes', b.mimeType, b.bytes) }));
       } else if (b.kind === 'audio') {
         li.append(el('audio', { src: b.dataUri, controls: '' }));
       } else {
-        li.append(el('span', { class: 'block-type' }, b.type === 'tool_use' ? 'tool call' : b.type === 'tool_result' ? 'tool result' : b.type), el('pre', { class: `block ${b.type}` }, b.json));
+        li.append(el('span', { class: 'block-type' }, b.type === 'tool_use' ? l10n.t('tool call') : b.type === 'tool_result' ? l10n.t('tool result') : b.type), el('pre', { class: `block ${b.type}` }, b.json));
       }
     });
     messages.append(li);
   });
-  root.append(el('h2', {}, 'Messages'), messages);
+  root.append(el('h2', {}, l10n.t('Messages')), messages);
   if (p.tools?.length) {
     const tools = el('ul', { id: 'tools', class: 'tools' });
     for (const t of p.tools) {
-      const details = el('details', {}, el('summary', {}, 'input schema'), el('pre', {}, t.inputSchema));
+      const details = el('details', {}, el('summary', {}, l10n.t('input schema')), el('pre', {}, t.inputSchema));
       tools.append(el('li', { class: 'tool', 'data-name': t.name }, el('code', {}, t.name), t.description ? ` — ${t.description}` : '', details));
     }
-    root.append(el('h2', {}, `Tools offered to the model${p.toolChoice ? ` (toolChoice: ${p.toolChoice})` : ''}`), tools);
+    root.append(el('h2', {}, p.toolChoice ? l10n.t('Tools offered to the model (toolChoice: {0})', p.toolChoice) : l10n.t('Tools offered to the model')), tools);
   }
 
-  const model = el('select', { id: 'model', 'aria-label': 'Model' });
+  const model = el('select', { id: 'model', 'aria-label': l10n.t('Model') });
   for (const m of p.models) {
     const o = el('option', { value: m.id }, `${m.label} — ${m.backend}`);
     if (m.id === draft.modelId) o.selected = true;
@@ -200,7 +207,7 @@ function renderSampling(root: HTMLElement, p: SamplingView): void {
   const generating = p.stage === 'generating';
   // "Answer by hand" sends nothing anywhere: its button opens the reply for the user to write.
   const byHand = () => p.models.find((m) => m.id === model.value)?.backend === 'manual';
-  const sendLabel = () => (byHand() ? (p.stage === 'response' ? 'Start the reply over' : 'Write the reply') : p.stage === 'response' ? 'Send again' : 'Send to model');
+  const sendLabel = () => (byHand() ? (p.stage === 'response' ? l10n.t('Start the reply over') : l10n.t('Write the reply')) : p.stage === 'response' ? l10n.t('Send again') : l10n.t('Send to model'));
   const send = button('send', sendLabel(), () => {
     post({ type: 'send', requestId: p.id, draft });
     // The new reply (text and tool calls) comes from the host with the next state.
@@ -212,16 +219,16 @@ function renderSampling(root: HTMLElement, p: SamplingView): void {
     send.textContent = sendLabel();
     save();
   });
-  const actions = el('div', { class: 'actions' }, el('label', { for: 'model' }, 'Model '), model, send,
-    generating ? button('stop', 'Stop', () => post({ type: 'stop', requestId: p.id })) : undefined);
+  const actions = el('div', { class: 'actions' }, el('label', { for: 'model' }, l10n.t('Model'), ' '), model, send,
+    generating ? button('stop', l10n.t('Stop'), () => post({ type: 'stop', requestId: p.id })) : undefined);
   root.append(actions);
   if (p.error) root.append(el('p', { class: 'error', role: 'alert' }, p.error));
 
   // Approve waits for a reply: an empty one is not an answer (Deny is).
-  const approve = button('approve', 'Approve', () => post({ type: 'approve', requestId: p.id, draft }), 'primary', p.stage !== 'response' || !hasSamplingReply(draft));
+  const approve = button('approve', l10n.t('Approve'), () => post({ type: 'approve', requestId: p.id, draft }), 'primary', p.stage !== 'response' || !hasSamplingReply(draft));
   const replyChanged = () => (approve.disabled = p.stage !== 'response' || !hasSamplingReply(draft));
   if (p.stage !== 'review') {
-    const response = el('textarea', { id: 'response', rows: '6', 'aria-label': 'Response' });
+    const response = el('textarea', { id: 'response', rows: '6', 'aria-label': l10n.t('Response') });
     response.value = generating ? streaming.get(p.id) ?? '' : draft.responseText ?? '';
     response.readOnly = generating;
     response.addEventListener('input', () => {
@@ -229,11 +236,11 @@ function renderSampling(root: HTMLElement, p: SamplingView): void {
       replyChanged();
       save();
     });
-    root.append(el('h2', {}, 'Response'));
+    root.append(el('h2', {}, l10n.t('Response')));
     if (p.response?.mock && !generating) root.append(mockNote(p.response.mock));
     root.append(response);
     if (p.tools?.length) {
-      const calls = el('textarea', { id: 'tool-calls', rows: '6', class: 'json', 'aria-label': 'Tool calls (JSON)', spellcheck: 'false' });
+      const calls = el('textarea', { id: 'tool-calls', rows: '6', class: 'json', 'aria-label': l10n.t('Tool calls (JSON)'), spellcheck: 'false' });
       calls.value = generating ? '' : draft.toolCallsJson ?? '[]';
       calls.readOnly = generating;
       calls.addEventListener('input', () => {
@@ -241,12 +248,12 @@ function renderSampling(root: HTMLElement, p: SamplingView): void {
         replyChanged();
         save();
       });
-      root.append(el('label', { for: 'tool-calls' }, 'Tool calls in the reply (JSON array of {"id", "name", "input"}; empty array: none)'), calls);
+      root.append(el('label', { for: 'tool-calls' }, l10n.t('Tool calls in the reply (JSON array of {0}; empty array: none)', '{"id", "name", "input"}')), calls);
     }
-    if (p.response) root.append(el('p', { class: 'meta' }, `model ${p.response.model}, stopReason ${p.response.stopReason}`));
+    if (p.response) root.append(el('p', { class: 'meta' }, l10n.t('model {0}, stopReason {1}', p.response.model, p.response.stopReason)));
   }
-  const policy = el('select', { id: 'policy', 'aria-label': 'Sampling policy for this server' });
-  for (const [value, label] of [['ask', 'Ask every time'], ['session', 'Allow for this session'], ['always', 'Always allow'], ['never', 'Never allow']]) {
+  const policy = el('select', { id: 'policy', 'aria-label': l10n.t('Sampling policy for this server') });
+  for (const [value, label] of [['ask', l10n.t('Ask every time')], ['session', l10n.t('Allow for this session')], ['always', l10n.t('Always allow')], ['never', l10n.t('Never allow')]]) {
     const o = el('option', { value }, label);
     if (value === p.policy) o.selected = true;
     policy.append(o);
@@ -254,21 +261,21 @@ function renderSampling(root: HTMLElement, p: SamplingView): void {
   policy.addEventListener('change', () => post({ type: 'setPolicy', requestId: p.id, policy: policy.value as SamplingView['policy'] }));
   root.append(el('div', { class: 'actions final' },
     approve,
-    button('deny', 'Deny', () => post({ type: 'deny', requestId: p.id })),
-    el('label', { for: 'policy' }, `Requests from ${p.server.label}: `), policy));
+    button('deny', l10n.t('Deny'), () => post({ type: 'deny', requestId: p.id })),
+    el('label', { for: 'policy' }, l10n.t('Requests from {0}:', p.server.label), ' '), policy));
 }
 
 /** Says that a sampling mock profile wrote the reply, not a model (#mock-profile). */
 function mockNote(mock: { profile: string; source: string }): HTMLElement {
   return el('p', { id: 'mock-profile', class: 'mock-note', role: 'status' },
-    `Answered by mock profile '${mock.profile}' (${mock.source}), not by a model. Edit the reply, then Approve, or Deny.`);
+    l10n.t("Answered by mock profile '{0}' ({1}), not by a model. Edit the reply, then Approve, or Deny.", mock.profile, mock.source));
 }
 
 function renderForm(root: HTMLElement, p: ElicitFormView): void {
   const values = formValues.get(p.id) ?? {};
   const save = () => debounce(p.id, () => post({ type: 'formDraft', requestId: p.id, values }));
-  root.append(header(p, 'Information requested'), el('p', { class: 'message-text', id: 'elicit-message' }, p.message));
-  root.append(el('p', { class: 'note' }, 'Servers must not ask for passwords or other secrets this way. Do not enter any.'));
+  root.append(header(p, l10n.t('Information requested')), el('p', { class: 'message-text', id: 'elicit-message' }, p.message));
+  root.append(el('p', { class: 'note' }, l10n.t('Servers must not ask for passwords or other secrets this way. Do not enter any.')));
   const form = el('form', { id: 'elicit-form', novalidate: '' });
   const problems = new Map((p.issues ?? []).map((i) => [i.pointer.slice(1), i.message]));
   for (const f of p.form.fields) form.append(field(f, values, save, problems.get(f.name)));
@@ -292,15 +299,15 @@ function renderForm(root: HTMLElement, p: ElicitFormView): void {
     post({ type: 'accept', requestId: p.id, values });
   };
   root.append(form, el('div', { class: 'actions final' },
-    button('accept', 'Accept', accept, 'primary'),
-    button('decline', 'Decline', () => post({ type: 'decline', requestId: p.id })),
-    button('cancel', 'Cancel', () => post({ type: 'cancel', requestId: p.id }))));
+    button('accept', l10n.t('Accept'), accept, 'primary'),
+    button('decline', l10n.t('Decline'), () => post({ type: 'decline', requestId: p.id })),
+    button('cancel', l10n.t('Cancel'), () => post({ type: 'cancel', requestId: p.id }))));
 }
 
 function field(f: ElicitationField, values: ElicitationValues, save: () => void, problem: string | undefined): HTMLElement {
   const id = `field-${f.name}`;
   const wrap = el('div', { class: 'field' });
-  const label = el('label', { for: id }, f.label, f.required ? el('span', { class: 'required', title: 'required' }, ' *') : undefined);
+  const label = el('label', { for: id }, f.label, f.required ? el('span', { class: 'required', title: l10n.t('required') }, ' *') : undefined);
   wrap.append(label);
   if (f.description) wrap.append(el('p', { class: 'description' }, f.description));
   switch (f.kind) {
@@ -331,7 +338,7 @@ function field(f: ElicitationField, values: ElicitationValues, save: () => void,
     }
     case 'enum': {
       const select = el('select', { id });
-      select.append(el('option', { value: '' }, f.required ? '— choose —' : '(none)'));
+      select.append(el('option', { value: '' }, f.required ? l10n.t('— choose —') : l10n.t('(none)')));
       for (const o of f.options) {
         const option = el('option', { value: o.value }, o.label);
         if (values[f.name] === o.value) option.selected = true;
@@ -362,7 +369,7 @@ function field(f: ElicitationField, values: ElicitationValues, save: () => void,
       break;
     }
     case 'unsupported':
-      wrap.append(el('p', { class: 'error' }, `This field cannot be filled in here: ${f.reason}`));
+      wrap.append(el('p', { class: 'error' }, l10n.t('This field cannot be filled in here: {0}', f.reason)));
       break;
   }
   const hints = elicitationHints(f);
@@ -392,17 +399,17 @@ function focusFirstProblem(p: ElicitFormView, names: Set<string>): void {
 }
 
 function renderUrl(root: HTMLElement, p: ElicitUrlView): void {
-  root.append(header(p, p.opened ? 'Waiting for the server' : 'Open a web page?'), el('p', { class: 'message-text' }, p.message));
-  root.append(el('p', { class: 'domain' }, 'Domain: ', el('strong', { id: 'url-domain' }, p.domain ?? '(none)')), el('p', { class: 'url' }, el('code', { id: 'url-full' }, p.url)));
-  if (p.blocked) root.append(el('p', { class: 'error', role: 'alert' }, `This address will not be opened: ${p.blocked}.`));
+  root.append(header(p, p.opened ? l10n.t('Waiting for the server') : l10n.t('Open a web page?')), el('p', { class: 'message-text' }, p.message));
+  root.append(el('p', { class: 'domain' }, ...fill(l10n.t('Domain: {0}'), el('strong', { id: 'url-domain' }, p.domain ?? l10n.t('(none)')))), el('p', { class: 'url' }, el('code', { id: 'url-full' }, p.url)));
+  if (p.blocked) root.append(el('p', { class: 'error', role: 'alert' }, l10n.t('This address will not be opened: {0}.', p.blocked)));
   if (p.opened) {
-    root.append(el('p', {}, 'The page was opened in your browser. This entry goes away when the server reports that you finished.'), el('div', { class: 'actions final' }, button('cancel', 'Dismiss', () => post({ type: 'cancel', requestId: p.id }))));
+    root.append(el('p', {}, l10n.t('The page was opened in your browser. This entry goes away when the server reports that you finished.')), el('div', { class: 'actions final' }, button('cancel', l10n.t('Dismiss'), () => post({ type: 'cancel', requestId: p.id }))));
     return;
   }
   root.append(el('div', { class: 'actions final' },
-    button('open-url', 'Open in browser…', () => post({ type: 'openUrl', requestId: p.id }), 'primary', !!p.blocked),
-    button('decline', 'Decline', () => post({ type: 'decline', requestId: p.id })),
-    button('cancel', 'Cancel', () => post({ type: 'cancel', requestId: p.id }))));
+    button('open-url', l10n.t('Open in browser…'), () => post({ type: 'openUrl', requestId: p.id }), 'primary', !!p.blocked),
+    button('decline', l10n.t('Decline'), () => post({ type: 'decline', requestId: p.id })),
+    button('cancel', l10n.t('Cancel'), () => post({ type: 'cancel', requestId: p.id }))));
 }
 
 post({ type: 'ready' });

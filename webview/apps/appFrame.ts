@@ -4,6 +4,7 @@
 // extension host, checking every message (parseAppMessage) and accepting only messages whose
 // source is that frame's window. It also reports the theme, the spec's CSS variables mapped
 // from VS Code's, and the container size whenever they change.
+import * as l10n from '@vscode/l10n';
 import { parseAppMessage } from '../../src/apps/common/appMessages';
 import type { AppApprovalRequest, AppDisplayMode, AppFrameSpec, AppFromWebview, AppToWebview } from '../../src/apps/common/appsProtocol';
 import { hostStyleVariables, themeFromBodyClass } from '../../src/apps/common/hostStyles';
@@ -31,7 +32,7 @@ export class AppArea {
   private envTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly post: Post, private readonly mode: AppDisplayMode) {
-    this.element = el('section', { id: 'app-area', class: `app-area ${mode}`, 'aria-label': 'MCP App', hidden: '' });
+    this.element = el('section', { id: 'app-area', class: `app-area ${mode}`, 'aria-label': l10n.t('MCP App'), hidden: '' });
     window.addEventListener('message', (event) => this.fromFrame(event));
     // VS Code changes the body class and the --vscode-* variables on <html> when the theme changes.
     const observer = new MutationObserver(() => this.environmentChanged());
@@ -63,12 +64,12 @@ export class AppArea {
   }
 
   private header(app: AppFrameSpec | undefined, text?: string): HTMLElement {
-    const header = el('div', { class: 'app-header' }, el('span', { class: 'app-title' }, app ? `App: ${app.title}` : 'App'));
+    const header = el('div', { class: 'app-header' }, el('span', { class: 'app-title' }, app ? l10n.t('App: {0}', app.title) : l10n.t('App')));
     if (app) {
-      header.append(el('span', { class: 'app-meta', title: app.resourceUri }, app.connectDomains.length ? `may connect to ${app.connectDomains.join(', ')}` : 'no network access'));
+      header.append(el('span', { class: 'app-meta', title: app.resourceUri }, app.connectDomains.length ? l10n.t('may connect to {0}', app.connectDomains.join(', ')) : l10n.t('no network access')));
       const other: AppDisplayMode = this.mode === 'inline' ? 'fullscreen' : 'inline';
       const move = el('button', { type: 'button', class: 'secondary small', id: this.mode === 'inline' ? 'app-pop-out' : 'app-pop-in' },
-        this.mode === 'inline' ? 'Open in Editor Tab' : 'Back to Run Tool');
+        this.mode === 'inline' ? l10n.t('Open in Editor Tab') : l10n.t('Back to Run Tool'));
       move.addEventListener('click', () => this.post({ type: 'appDisplayMode', appId: app.appId, mode: other }));
       header.append(move);
     }
@@ -87,7 +88,7 @@ export class AppArea {
       class: 'app-frame',
       src: app.proxyUrl,
       sandbox: 'allow-scripts',
-      title: `MCP App ${app.title} (${app.serverLabel})`,
+      title: l10n.t('MCP App {0} ({1})', app.title, app.serverLabel),
       referrerpolicy: 'no-referrer',
       ...(app.allow ? { allow: app.allow } : {}),
     });
@@ -113,7 +114,7 @@ export class AppArea {
       el('div', { class: 'app-approval-text' }, request.text),
       el('div', { class: 'app-meta' }, request.detail),
       el('div', { class: 'app-approval-buttons' },
-        button('Run Tool', 'once', 'primary small'), button('Always for This App', 'session', 'secondary small'), button('Don’t Run', 'deny', 'secondary small')));
+        button(l10n.t('Run Tool'), 'once', 'primary small'), button(l10n.t('Always for This App'), 'session', 'secondary small'), button(l10n.t('Don’t Run'), 'deny', 'secondary small')));
     this.element.insertBefore(bar, this.frame);
     (bar.querySelector('button') as HTMLButtonElement).focus();
   }
@@ -125,7 +126,7 @@ export class AppArea {
     const body = el('p', { class: `app-placeholder ${kind}`, role: kind === 'error' ? 'alert' : 'status' }, text);
     if (kind === 'poppedOut' && this.app) {
       const app = this.app;
-      const back = el('button', { type: 'button', class: 'secondary small', id: 'app-pop-in' }, 'Back to Run Tool');
+      const back = el('button', { type: 'button', class: 'secondary small', id: 'app-pop-in' }, l10n.t('Back to Run Tool'));
       back.addEventListener('click', () => this.post({ type: 'appDisplayMode', appId: app.appId, mode: 'inline' }));
       body.append(' ', back);
     }

@@ -1,5 +1,6 @@
 // The webview of an app popped out into its own editor tab (fullscreen display mode): only the
 // app area (appFrame.ts), filling the tab.
+import '../shared/l10nSetup';
 import './style.css';
 import type { AppFromWebview, AppToWebview } from '../../src/apps/common/appsProtocol';
 import { AppArea } from './appFrame';

@@ -2,6 +2,7 @@
 // with a find bar over both; for a request this client sent, its params in an editable box
 // (checked as JSON while typing) and the actions on it: Replay, Open in Run Tool (tools/call),
 // Copy as Inspector CLI Command. The host answers an action with one status line.
+import * as l10n from '@vscode/l10n';
 import type { FromWebview, ToWebview } from '../../src/inspector/common/inspectorProtocol';
 import { editableParams, parseParamsText } from '../../src/inspector/common/replayRequest';
 import { h } from './dom';
@@ -31,7 +32,7 @@ export class DetailView {
   constructor(private readonly host: DetailHost) {
     this.body = h('div', { class: 'detail-body' });
     this.find = new FindBar(() => [...this.body.querySelectorAll<HTMLElement>('.json-tree, .json-text')]);
-    this.element = h('div', { class: 'detail', 'aria-label': 'Selected exchange' }, this.find.element, this.body);
+    this.element = h('div', { class: 'detail', 'aria-label': l10n.t('Selected exchange') }, this.find.element, this.body);
   }
 
   show(detail: Detail | undefined): void {
@@ -55,14 +56,14 @@ export class DetailView {
     this.body.textContent = '';
     const detail = this.detail;
     if (!detail) {
-      this.body.append(h('p', { class: 'empty' }, 'Select an exchange to see its request and response.'));
+      this.body.append(h('p', { class: 'empty' }, l10n.t('Select an exchange to see its request and response.')));
       this.find.refresh();
       return;
     }
     const seq = detail.seq;
     const method = typeof (detail.request as { method?: unknown } | undefined)?.method === 'string' ? (detail.request as { method: string }).method : '';
     const editable = detail.replayUnavailable === undefined || detail.runTool || detail.cliUnavailable === undefined;
-    const box = h('textarea', { class: 'params-editor', spellcheck: 'false', 'aria-label': 'Params to replay (JSON)', 'data-focus-key': 'params' });
+    const box = h('textarea', { class: 'params-editor', spellcheck: 'false', 'aria-label': l10n.t('Params to replay (JSON)'), 'data-focus-key': 'params' });
     box.value = this.drafts.get(seq) ?? JSON.stringify(editableParams(method, detail.request), null, 2);
     box.rows = Math.min(14, Math.max(3, box.value.split('\n').length));
     const problem = h('p', { class: 'params-error', role: 'alert' });
@@ -84,24 +85,24 @@ export class DetailView {
       actionButtons.push(b);
       return b;
     };
-    const both = h('button', { type: 'button', title: 'Copy request and response as one JSON object' }, 'Copy Both');
+    const both = h('button', { type: 'button', title: l10n.t('Copy request and response as one JSON object') }, l10n.t('Copy Both'));
     both.addEventListener('click', () => this.host.post({ type: 'copy', seq, part: 'both' }));
     const bar = h('div', { class: 'detail-bar' });
-    if (detail.replayUnavailable === undefined) bar.append(button('Replay', 'Send these params again to the same server (Ctrl+Enter in the box)', 'replay'));
-    if (detail.runTool) bar.append(button('Open in Run Tool', 'Open the Run Tool form of this tool with these arguments', 'runTool'));
-    if (editable) bar.append(button('Copy as Inspector CLI Command', 'Copy the npx @modelcontextprotocol/inspector --cli command that sends this request (secrets left out)', 'copyCli', detail.cliUnavailable));
+    if (detail.replayUnavailable === undefined) bar.append(button(l10n.t('Replay'), l10n.t('Send these params again to the same server (Ctrl+Enter in the box)'), 'replay'));
+    if (detail.runTool) bar.append(button(l10n.t('Open in Run Tool'), l10n.t('Open the Run Tool form of this tool with these arguments'), 'runTool'));
+    if (editable) bar.append(button(l10n.t('Copy as Inspector CLI Command'), l10n.t('Copy the {0} command that sends this request (secrets left out)', 'npx @modelcontextprotocol/inspector --cli'), 'copyCli', detail.cliUnavailable));
     bar.append(h('span', { class: 'spacer' }), both);
     this.body.append(bar);
     const status = this.statuses.get(seq);
     if (status) this.body.append(this.statusLine(status));
     if (detail.replayOf !== undefined) {
       const original = detail.replayOf;
-      const show = h('button', { type: 'button', class: 'link' }, 'Show the original');
+      const show = h('button', { type: 'button', class: 'link' }, l10n.t('Show the original'));
       show.addEventListener('click', () => this.host.select(original));
       const at = this.host.timeOf(original);
-      this.body.append(h('p', { class: 'replay-of' }, `↻ Replay of the exchange${at ? ` at ${at}` : ''}. `, show));
+      this.body.append(h('p', { class: 'replay-of' }, at ? l10n.t('↻ Replay of the exchange at {0}.', at) : l10n.t('↻ Replay of the exchange.'), ' ', show));
     }
-    const request = this.pane('Request', 'request', detail.request, undefined, seq);
+    const request = this.pane(l10n.t('Request'), 'request', detail.request, undefined, seq);
     if (editable) {
       box.addEventListener('input', () => {
         this.drafts.set(seq, box.value);
@@ -113,9 +114,9 @@ export class DetailView {
           act('replay');
         }
       });
-      request.insertBefore(h('div', { class: 'params' }, h('label', { class: 'params-label' }, detail.replayUnavailable === undefined ? 'Params (edit, then Replay)' : 'Params (JSON)', box), problem), request.children[1] ?? null);
+      request.insertBefore(h('div', { class: 'params' }, h('label', { class: 'params-label' }, detail.replayUnavailable === undefined ? l10n.t('Params (edit, then Replay)') : l10n.t('Params (JSON)'), box), problem), request.children[1] ?? null);
     }
-    this.body.append(h('div', { class: 'panes' }, request, this.pane('Response', 'response', detail.response, detail.note, seq)));
+    this.body.append(h('div', { class: 'panes' }, request, this.pane(l10n.t('Response'), 'response', detail.response, detail.note, seq)));
     check();
     this.find.refresh();
     if (keepFocus) this.body.querySelector<HTMLElement>(`[data-focus-key="${keepFocus}"]`)?.focus();
@@ -124,7 +125,7 @@ export class DetailView {
   private statusLine(status: Status): HTMLElement {
     const line = h('p', { class: `action-status ${status.kind}`, role: 'status' }, status.text);
     if (status.kind === 'notRunning') {
-      const start = h('button', { type: 'button', class: 'start-server' }, 'Start Server');
+      const start = h('button', { type: 'button', class: 'start-server' }, l10n.t('Start Server'));
       start.addEventListener('click', () => this.host.post({ type: 'startServer', seq: status.seq }));
       line.append(' ', start);
     }
@@ -132,12 +133,12 @@ export class DetailView {
   }
 
   private pane(title: string, part: 'request' | 'response', value: unknown, note: string | undefined, seq: number): HTMLElement {
-    const copy = h('button', { type: 'button', class: 'copy', title: `Copy the ${part} as JSON` }, 'Copy JSON');
+    const copy = h('button', { type: 'button', class: 'copy', title: part === 'request' ? l10n.t('Copy the request as JSON') : l10n.t('Copy the response as JSON') }, l10n.t('Copy JSON'));
     copy.addEventListener('click', () => this.host.post({ type: 'copy', seq, part }));
     const section = h('section', { class: `pane ${part}`, 'aria-label': title }, h('header', {}, h('h2', {}, title), copy));
     if (value === undefined) {
       copy.disabled = true;
-      section.append(h('p', { class: 'note' }, note ?? 'Nothing recorded.'));
+      section.append(h('p', { class: 'note' }, note ?? l10n.t('Nothing recorded.')));
     } else {
       section.append(renderJson(value));
     }

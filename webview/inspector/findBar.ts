@@ -2,6 +2,7 @@
 // current one scrolled to (folded JSON around it opened). Enter / F3 go to the next match,
 // Shift+Enter / Shift+F3 to the previous one, Escape clears; Ctrl+F (Cmd+F) anywhere in the
 // panel focuses the box. Matching is case-insensitive, within one text node (a key or a value).
+import * as l10n from '@vscode/l10n';
 import { h } from './dom';
 
 export class FindBar {
@@ -15,10 +16,10 @@ export class FindBar {
 
   /** `scopes` gives the elements searched (the JSON views), asked each time the detail is drawn. */
   constructor(private readonly scopes: () => HTMLElement[]) {
-    this.input = h('input', { type: 'search', class: 'find-input', placeholder: 'Find in request and response', 'aria-label': 'Find in request and response' });
+    this.input = h('input', { type: 'search', class: 'find-input', placeholder: l10n.t('Find in request and response'), 'aria-label': l10n.t('Find in request and response') });
     this.count = h('span', { class: 'find-count', 'aria-live': 'polite' });
-    this.previous = h('button', { type: 'button', class: 'find-previous', title: 'Previous match (Shift+Enter)', 'aria-label': 'Previous match' }, '↑');
-    this.next = h('button', { type: 'button', class: 'find-next', title: 'Next match (Enter)', 'aria-label': 'Next match' }, '↓');
+    this.previous = h('button', { type: 'button', class: 'find-previous', title: l10n.t('Previous match (Shift+Enter)'), 'aria-label': l10n.t('Previous match') }, '↑');
+    this.next = h('button', { type: 'button', class: 'find-next', title: l10n.t('Next match (Enter)'), 'aria-label': l10n.t('Next match') }, '↓');
     this.element = h('div', { class: 'find', role: 'search' }, this.input, this.count, this.previous, this.next);
     this.input.addEventListener('input', () => this.refresh());
     this.input.addEventListener('keydown', (event) => {
@@ -108,7 +109,7 @@ export class FindBar {
 
   private update(): void {
     const n = this.marks.length;
-    this.count.textContent = !this.input.value ? '' : n ? `${this.at + 1} of ${n}` : 'No results';
+    this.count.textContent = !this.input.value ? '' : n ? l10n.t('{0} of {1}', this.at + 1, n) : l10n.t('No results');
     this.previous.disabled = this.next.disabled = n === 0;
   }
 }

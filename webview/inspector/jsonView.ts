@@ -2,6 +2,8 @@
 // markup): objects and arrays are <details> that open to the first levels; a very large value
 // falls back to pretty text, which the browser shows without building thousands of nodes.
 
+import * as l10n from '@vscode/l10n';
+
 const MAX_NODES = 4000;
 const OPEN_DEPTH = 3;
 
@@ -54,7 +56,7 @@ function node(key: string | undefined, value: unknown, depth: number, last: bool
   details.open = depth < OPEN_DEPTH;
   const summary = document.createElement('summary');
   if (keyLabel) summary.append(keyLabel);
-  summary.append(open, el('span', 'json-count', ` ${entries.length} ${isArray ? (entries.length === 1 ? 'item' : 'items') : (entries.length === 1 ? 'key' : 'keys')} `));
+  summary.append(open, el('span', 'json-count', ` ${isArray ? (entries.length === 1 ? l10n.t('1 item') : l10n.t('{0} items', entries.length)) : (entries.length === 1 ? l10n.t('1 key') : l10n.t('{0} keys', entries.length))} `));
   details.append(summary);
   const body = el('div', 'json-body');
   entries.forEach(([k, v], i) => body.append(node(k, v, depth + 1, i === entries.length - 1)));

@@ -3,6 +3,8 @@
 // foldable JSON (detail.ts: find, replay and the other actions). Every string from the host is
 // server text: it is set with textContent only.
 // Filtering runs here with the same pure code the host's tests cover (inspectorRows.ts).
+import '../shared/l10nSetup';
+import * as l10n from '@vscode/l10n';
 import './style.css';
 import { filterChoices, filterRows, formatClock, isErrorStatus, type InspectorRow, type RowFilter, type RowStatus } from '../../src/inspector/common/inspectorRows';
 import { parseToWebview, type FromWebview, type ToWebview } from '../../src/inspector/common/inspectorProtocol';
@@ -35,16 +37,16 @@ let detailKey: string | undefined;
 
 const app = document.getElementById('app')!;
 app.textContent = '';
-const serverSelect = h('select', { 'aria-label': 'Server' });
-const methodSelect = h('select', { 'aria-label': 'Method' });
+const serverSelect = h('select', { 'aria-label': l10n.t('Server') });
+const methodSelect = h('select', { 'aria-label': l10n.t('Method') });
 const errorsOnly = h('input', { type: 'checkbox', id: 'errors-only' });
-const textInput = h('input', { type: 'search', placeholder: 'Filter (server, method, name)', 'aria-label': 'Filter text' });
-const exportButton = h('button', { type: 'button', title: 'Save the recording as JSON Lines (secrets redacted)' }, 'Export…');
-const importButton = h('button', { type: 'button', title: 'Open a recording (.jsonl) read-only' }, 'Import…');
+const textInput = h('input', { type: 'search', placeholder: l10n.t('Filter (server, method, name)'), 'aria-label': l10n.t('Filter text') });
+const exportButton = h('button', { type: 'button', title: l10n.t('Save the recording as JSON Lines (secrets redacted)') }, l10n.t('Export…'));
+const importButton = h('button', { type: 'button', title: l10n.t('Open a recording (.jsonl) read-only') }, l10n.t('Import…'));
 const sourceLabel = h('span', { class: 'source' });
-const toolbar = h('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Filters' },
-  serverSelect, methodSelect, h('label', { class: 'check' }, errorsOnly, 'Errors only'), textInput, sourceLabel, exportButton, importButton);
-const list = h('div', { class: 'rows', role: 'tree', 'aria-label': 'Exchanges', tabindex: '0' });
+const toolbar = h('div', { class: 'toolbar', role: 'toolbar', 'aria-label': l10n.t('Filters') },
+  serverSelect, methodSelect, h('label', { class: 'check' }, errorsOnly, l10n.t('Errors only')), textInput, sourceLabel, exportButton, importButton);
+const list = h('div', { class: 'rows', role: 'tree', 'aria-label': l10n.t('Exchanges'), tabindex: '0' });
 const empty = h('p', { class: 'empty' });
 const detailView = new DetailView({
   post,
@@ -78,7 +80,7 @@ errorsOnly.checked = !!filter.errorsOnly;
 textInput.value = filter.text ?? '';
 
 const STATUS_LABEL: Record<RowStatus, string> = {
-  pending: 'pending', result: 'result', rpcError: 'JSON-RPC error', toolError: 'tool error (isError)', cancelled: 'cancelled', notification: 'notification',
+  pending: l10n.t('pending'), result: l10n.t('result'), rpcError: l10n.t('JSON-RPC error'), toolError: l10n.t('tool error (isError)'), cancelled: l10n.t('cancelled'), notification: l10n.t('notification'),
 };
 const STATUS_ICON: Record<RowStatus, string> = { pending: '…', result: '✓', rpcError: '✕', toolError: '✕', cancelled: '⊘', notification: '•' };
 
@@ -104,7 +106,7 @@ function fillSelect(select: HTMLSelectElement, allLabel: string, options: { valu
 let visibleOrder: number[] = [];
 
 function rowElement(row: InspectorRow, level: number): HTMLElement {
-  const label = `${row.method}${row.name ? ` ${row.name}` : ''}, ${row.serverLabel}, ${STATUS_LABEL[row.status]}${row.latencyMs !== undefined ? `, ${formatLatency(row.latencyMs)}` : ''}${row.replayOf !== undefined ? ', replay' : ''}`;
+  const label = `${row.method}${row.name ? ` ${row.name}` : ''}, ${row.serverLabel}, ${STATUS_LABEL[row.status]}${row.latencyMs !== undefined ? `, ${formatLatency(row.latencyMs)}` : ''}${row.replayOf !== undefined ? `, ${l10n.t('replay')}` : ''}`;
   const item = h('div', {
     class: 'row', role: 'treeitem', 'aria-level': String(level), 'aria-label': label, 'aria-selected': String(row.seq === selected),
     'data-seq': String(row.seq), 'data-status': row.status, tabindex: row.seq === selected ? '0' : '-1',
@@ -118,13 +120,13 @@ function rowElement(row: InspectorRow, level: number): HTMLElement {
     h('span', { class: `status ${isErrorStatus(row.status) ? 'error' : row.status}`, title: row.statusText ?? STATUS_LABEL[row.status] }, STATUS_ICON[row.status]),
     h('span', { class: 'server' }, row.serverLabel),
     h('span', { class: 'method' },
-      ...(row.replayOf !== undefined ? [h('span', { class: 'replay-badge', title: 'Sent by Replay in the Inspector' }, '↻ ')] : []),
+      ...(row.replayOf !== undefined ? [h('span', { class: 'replay-badge', title: l10n.t('Sent by Replay in the Inspector') }, '↻ ')] : []),
       row.direction === 'receive' ? `⇠ ${row.method}` : row.method),
     h('span', { class: 'name' }, row.name ?? ''),
-    h('span', { class: 'latency' }, row.kind === 'request' ? (row.latencyMs === undefined ? 'pending' : formatLatency(row.latencyMs)) : ''),
+    h('span', { class: 'latency' }, row.kind === 'request' ? (row.latencyMs === undefined ? l10n.t('pending') : formatLatency(row.latencyMs)) : ''),
     h('span', { class: 'size' }, formatSize(row.size)),
   );
-  if (row.round !== undefined) line.append(h('span', { class: 'round' }, `round ${row.round}`));
+  if (row.round !== undefined) line.append(h('span', { class: 'round' }, l10n.t('round {0}', row.round)));
   if (row.statusText && isErrorStatus(row.status)) line.append(h('span', { class: 'status-text error' }, row.statusText));
   item.append(line);
   item.addEventListener('click', (event) => {
@@ -142,17 +144,17 @@ function rowElement(row: InspectorRow, level: number): HTMLElement {
 
 function renderRows(): void {
   const { servers, methods } = filterChoices(rows);
-  fillSelect(serverSelect, 'All servers', servers.map((s) => ({ value: s.id, label: s.label })), filter.serverId);
-  fillSelect(methodSelect, 'All methods', methods.map((m) => ({ value: m, label: m })), filter.method);
-  sourceLabel.textContent = readOnly && source ? `${source} (read-only)` : '';
+  fillSelect(serverSelect, l10n.t('All servers'), servers.map((s) => ({ value: s.id, label: s.label })), filter.serverId);
+  fillSelect(methodSelect, l10n.t('All methods'), methods.map((m) => ({ value: m, label: m })), filter.method);
+  sourceLabel.textContent = readOnly && source ? l10n.t('{0} (read-only)', source) : '';
   exportButton.hidden = readOnly;
   const shown = filterRows(rows, filter);
   visibleOrder = [];
   list.textContent = '';
   for (const row of shown) list.append(rowElement(row, 1));
   empty.textContent = !rows.length
-    ? (readOnly ? 'This recording has no exchanges.' : 'No exchanges yet: start a server or run a tool, and they appear here as they happen.')
-    : !shown.length ? 'No exchanges match the filters.' : '';
+    ? (readOnly ? l10n.t('This recording has no exchanges.') : l10n.t('No exchanges yet: start a server or run a tool, and they appear here as they happen.'))
+    : !shown.length ? l10n.t('No exchanges match the filters.') : '';
 }
 
 function select(seq: number, focus = true): void {

@@ -3,6 +3,7 @@
 // in the arguments, listed above the form and marked on the fields they belong to. Every edit
 // goes straight into the view's values and is saved; the page is redrawn when the shape of
 // the form changes (an item added or removed, another choice picked).
+import * as l10n from '@vscode/l10n';
 import { defaultValues, type FieldProblem } from '../../src/toolRunner/common/formValues';
 import { constraintHints, escapePointer, type FormField, type Json } from '../../src/toolRunner/common/schemaFields';
 import { button, h, newId } from './dom';
@@ -20,11 +21,11 @@ export interface FormActions {
 
 export function renderIssues(v: ViewState): HTMLElement {
   const unsupported = v.mode === 'form' && v.form.unsupported.length
-    ? h('div', { class: 'note' }, 'Parts of the schema are edited as JSON: ',
-      ...v.form.unsupported.map((u, i) => h('span', {}, i ? '; ' : '', h('code', {}, u.pointer || '(arguments)'), ` ${u.reason}`)))
+    ? h('div', { class: 'note' }, l10n.t('Parts of the schema are edited as JSON:'), ' ',
+      ...v.form.unsupported.map((u, i) => h('span', {}, i ? '; ' : '', h('code', {}, u.pointer || l10n.t('(arguments)')), ` ${u.reason}`)))
     : undefined;
   const issues = v.issues.length
-    ? h('ul', { class: 'issues', role: 'alert' }, ...v.issues.map((i) => h('li', {}, h('code', {}, i.pointer ? i.pointer.slice(1).replace(/\//g, '.') : 'arguments'), ` ${i.message}`)))
+    ? h('ul', { class: 'issues', role: 'alert' }, ...v.issues.map((i) => h('li', {}, h('code', {}, i.pointer ? i.pointer.slice(1).replace(/\//g, '.') : l10n.t('arguments')), ` ${i.message}`)))
     : undefined;
   return h('div', {}, unsupported, issues);
 }
@@ -35,7 +36,7 @@ export function renderForm(v: ViewState, actions: FormActions): HTMLElement {
     e.preventDefault();
     actions.submit();
   });
-  if (v.form.root.fields.length === 0) form.append(h('p', { class: 'muted' }, 'This tool takes no arguments.'));
+  if (v.form.root.fields.length === 0) form.append(h('p', { class: 'muted' }, l10n.t('This tool takes no arguments.')));
   const holder = { root: v.values };
   if (typeof holder.root !== 'object' || holder.root === null || Array.isArray(holder.root)) holder.root = defaultValues(v.form.root);
   v.values = holder.root;
@@ -46,16 +47,16 @@ export function renderForm(v: ViewState, actions: FormActions): HTMLElement {
 }
 
 export function renderJsonEditor(v: ViewState, actions: FormActions): HTMLElement {
-  const area = h('textarea', { class: 'json', id: 'raw-json', spellcheck: 'false', rows: '14', 'aria-label': 'Arguments as JSON' });
+  const area = h('textarea', { class: 'json', id: 'raw-json', spellcheck: 'false', rows: '14', 'aria-label': l10n.t('Arguments as JSON') });
   area.value = v.rawJson;
   area.addEventListener('input', () => {
     v.rawJson = area.value;
     actions.save();
   });
   return h('div', { class: 'json-editor' },
-    !v.form.formSupported ? h('p', { class: 'note' }, `The input schema cannot be shown as a form (${v.form.unsupported[0]?.reason ?? 'unsupported'}); edit the arguments as JSON.`) : undefined,
+    !v.form.formSupported ? h('p', { class: 'note' }, l10n.t('The input schema cannot be shown as a form ({0}); edit the arguments as JSON.', v.form.unsupported[0]?.reason ?? l10n.t('unsupported'))) : undefined,
     area,
-    h('details', {}, h('summary', {}, 'Input schema'), h('pre', { class: 'schema' }, v.tool.inputSchemaJson)),
+    h('details', {}, h('summary', {}, l10n.t('Input schema')), h('pre', { class: 'schema' }, v.tool.inputSchemaJson)),
   );
 }
 
@@ -71,9 +72,9 @@ function renderField(field: FormField, container: Record<string, Json> | Json[],
   const label = itemLabel ?? field.label;
   const labelEl = h('label', { for: id },
     label,
-    field.required && itemLabel === undefined ? h('span', { class: 'required', title: 'required' }, ' *') : undefined,
+    field.required && itemLabel === undefined ? h('span', { class: 'required', title: l10n.t('required') }, ' *') : undefined,
     field.name && field.name !== label ? h('code', { class: 'prop' }, field.name) : undefined,
-    field.deprecated ? h('span', { class: 'badge warning' }, 'deprecated') : undefined,
+    field.deprecated ? h('span', { class: 'badge warning' }, l10n.t('deprecated')) : undefined,
   );
   const hints = constraintHints(field);
   const after: HTMLElement[] = [h('div', { class: 'error', id: `${id}-error` })];
@@ -109,14 +110,14 @@ function renderField(field: FormField, container: Record<string, Json> | Json[],
         wrap.append(h('div', { class: 'row' }, box, labelEl), description ?? '', ...after);
         return wrap;
       }
-      const select = h('select', { id }, h('option', { value: '' }, '(not set)'), h('option', { value: 'true' }, 'true'), h('option', { value: 'false' }, 'false'));
+      const select = h('select', { id }, h('option', { value: '' }, l10n.t('(not set)')), h('option', { value: 'true' }, 'true'), h('option', { value: 'false' }, 'false'));
       select.value = get() === true ? 'true' : get() === false ? 'false' : '';
       select.addEventListener('change', () => set(select.value === '' ? null : select.value === 'true'));
       wrap.append(labelEl, description ?? '', select, ...after);
       return wrap;
     }
     case 'enum': {
-      const select = h('select', { id }, h('option', { value: '' }, '(not set)'), ...field.options.map((o, i) => h('option', { value: String(i) }, o.label)));
+      const select = h('select', { id }, h('option', { value: '' }, l10n.t('(not set)')), ...field.options.map((o, i) => h('option', { value: String(i) }, o.label)));
       select.value = typeof get() === 'string' ? (get() as string) : '';
       select.addEventListener('change', () => set(select.value));
       wrap.append(labelEl, description ?? '', select, ...after);
@@ -130,7 +131,7 @@ function renderField(field: FormField, container: Record<string, Json> | Json[],
       const area = h('textarea', { id, class: 'json', rows: '3', spellcheck: 'false', placeholder: 'JSON' });
       area.value = typeof get() === 'string' ? (get() as string) : '';
       area.addEventListener('input', () => set(area.value));
-      wrap.append(labelEl, description ?? '', area, h('div', { class: 'hints' }, `JSON: ${field.reason}`), ...after);
+      wrap.append(labelEl, description ?? '', area, h('div', { class: 'hints' }, l10n.t('JSON: {0}', field.reason)), ...after);
       return wrap;
     }
     case 'array': {
@@ -143,15 +144,15 @@ function renderField(field: FormField, container: Record<string, Json> | Json[],
       const fieldset = h('fieldset', { class: 'array' }, h('legend', {}, labelEl));
       if (description) fieldset.append(description);
       list.forEach((_item, i) => {
-        const remove = button('Remove', () => {
+        const remove = button(l10n.t('Remove'), () => {
           list.splice(i, 1);
           actions.save();
           actions.rerender();
-        }, { class: 'link', title: `Remove item ${i + 1}`, disabled: field.minItems !== undefined && list.length <= field.minItems });
+        }, { class: 'link', title: l10n.t('Remove item {0}', i + 1), disabled: field.minItems !== undefined && list.length <= field.minItems });
         const row = h('div', { class: 'array-item' }, renderField(field.items, list, i, `${pointer}/${i}`, actions, `${i + 1}.`), remove);
         fieldset.append(row);
       });
-      fieldset.append(button('Add item', () => {
+      fieldset.append(button(l10n.t('Add item'), () => {
         list.push(defaultValues(field.items));
         actions.save();
         actions.rerender(`${pointer}/${list.length - 1}`);
@@ -170,7 +171,7 @@ function renderField(field: FormField, container: Record<string, Json> | Json[],
       const fieldset = h('fieldset', { class: 'object' }, h('legend', {}, labelEl));
       if (description) fieldset.append(description);
       for (const child of field.fields) fieldset.append(renderField(child, record, child.name ?? '', `${pointer}/${escapePointer(child.name ?? '')}`, actions));
-      if (field.fields.length === 0) fieldset.append(h('p', { class: 'muted' }, '(no properties)'));
+      if (field.fields.length === 0) fieldset.append(h('p', { class: 'muted' }, l10n.t('(no properties)')));
       fieldset.append(...after);
       wrap.append(fieldset);
       return wrap;
@@ -182,7 +183,7 @@ function renderField(field: FormField, container: Record<string, Json> | Json[],
         set(value);
       }
       const choice = value as { option: number; value: Json };
-      const select = h('select', { id, 'aria-label': `${label}: kind of value` }, ...field.options.map((o, i) => h('option', { value: String(i) }, o.label)));
+      const select = h('select', { id, 'aria-label': l10n.t('{0}: kind of value', label) }, ...field.options.map((o, i) => h('option', { value: String(i) }, o.label)));
       select.value = String(choice.option);
       select.addEventListener('change', () => {
         const option = Number(select.value);
@@ -193,10 +194,10 @@ function renderField(field: FormField, container: Record<string, Json> | Json[],
       });
       const option = field.options[choice.option] ?? field.options[0];
       const holder = choice as unknown as Record<string, Json>;
-      const inner = renderField({ ...option.field, description: undefined }, holder, 'value', pointer, actions, option.field.kind === 'object' ? '' : 'value');
+      const inner = renderField({ ...option.field, description: undefined }, holder, 'value', pointer, actions, option.field.kind === 'object' ? '' : l10n.t('value'));
       const fieldset = h('fieldset', { class: 'choice' }, h('legend', {}, labelEl));
       if (description) fieldset.append(description);
-      fieldset.append(h('div', { class: 'hints' }, field.combinator === 'oneOf' ? 'one of:' : 'any of:'), select, inner, ...after);
+      fieldset.append(h('div', { class: 'hints' }, field.combinator === 'oneOf' ? l10n.t('one of:') : l10n.t('any of:')), select, inner, ...after);
       wrap.append(fieldset);
       return wrap;
     }

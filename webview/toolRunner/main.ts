@@ -4,6 +4,8 @@
 // the host), and shows progress and the outcome (results.ts). Validation against the schema
 // happens in the host (ajv needs `new Function`, which this page's CSP forbids). Everything
 // typed is kept with setState, so hiding the panel loses nothing.
+import '../shared/l10nSetup';
+import * as l10n from '@vscode/l10n';
 import './style.css';
 import '../apps/style.css';
 import { AppArea } from '../apps/appFrame';
@@ -51,7 +53,7 @@ const historyActions: HistoryActions = {
     const { args, problems } = currentArguments(view);
     view.issues = problems;
     if (args && !problems.length) return args;
-    view.status = { text: 'Not saved: fix the arguments first.', kind: 'error' };
+    view.status = { text: l10n.t('Not saved: fix the arguments first.'), kind: 'error' };
     rerenderForm();
     return undefined;
   },
@@ -78,7 +80,7 @@ window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
         issues: [],
         running: message.running,
         last: message.last,
-        ...(message.prefilled ? { status: { text: 'Filled with the arguments from the Inspector.', kind: 'info' as const } } : {}),
+        ...(message.prefilled ? { status: { text: l10n.t('Filled with the arguments from the Inspector.'), kind: 'info' as const } } : {}),
         resultView: saved?.resultView ?? 'rendered',
         historyOpen: saved?.historyOpen,
         history: message.history,
@@ -101,7 +103,7 @@ window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
         view.schemaKey = message.schemaKey;
         view.values = valuesFromArguments(view.form.root, args);
         if (!view.form.formSupported) view.mode = 'json';
-        view.status = { text: 'The tool’s input schema changed; the form was rebuilt.', kind: 'info' };
+        view.status = { text: l10n.t('The tool’s input schema changed; the form was rebuilt.'), kind: 'info' };
         save();
       }
       render();
@@ -111,13 +113,13 @@ window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
       if (!view || view.pending !== message.requestId) return;
       view.pending = undefined;
       view.issues = message.issues;
-      view.status = { text: message.issues.length === 1 ? 'Not sent: 1 problem with the arguments.' : `Not sent: ${message.issues.length} problems with the arguments.`, kind: 'error' };
+      view.status = { text: message.issues.length === 1 ? l10n.t('Not sent: 1 problem with the arguments.') : l10n.t('Not sent: {0} problems with the arguments.', message.issues.length), kind: 'error' };
       render();
       return;
     case 'declined':
       if (!view || view.pending !== message.requestId) return;
       view.pending = undefined;
-      view.status = { text: 'Not sent: the run was not confirmed.', kind: 'info' };
+      view.status = { text: l10n.t('Not sent: the run was not confirmed.'), kind: 'info' };
       render();
       return;
     case 'started':
@@ -191,15 +193,15 @@ function render(): void {
     renderIssues(v),
     v.mode === 'form' ? renderForm(v, formActions) : renderJsonEditor(v, formActions),
     h('div', { class: 'actions' },
-      button(v.running ? 'Running…' : 'Run', submit, { class: 'primary', disabled: busy, title: 'Run the tool (Ctrl+Enter)' }),
-      v.running && button('Cancel', () => post({ type: 'cancel', requestId: v.running!.requestId }), { class: 'secondary' }),
-      button(v.mode === 'form' ? 'Edit as JSON' : 'Edit as form', toggleMode, {
+      button(v.running ? l10n.t('Running…') : l10n.t('Run'), submit, { class: 'primary', disabled: busy, title: l10n.t('Run the tool (Ctrl+Enter)') }),
+      v.running && button(l10n.t('Cancel'), () => post({ type: 'cancel', requestId: v.running!.requestId }), { class: 'secondary' }),
+      button(v.mode === 'form' ? l10n.t('Edit as JSON') : l10n.t('Edit as form'), toggleMode, {
         class: 'secondary',
         disabled: v.mode === 'json' && !v.form.formSupported,
-        title: v.form.formSupported ? '' : 'The input schema cannot be shown as a form',
+        title: v.form.formSupported ? '' : l10n.t('The input schema cannot be shown as a form'),
       }),
-      button('Reset', reset, { class: 'secondary', title: 'Back to the schema defaults' }),
-      v.remembered && h('span', { class: 'muted' }, 'Pre-filled with the last arguments.'),
+      button(l10n.t('Reset'), reset, { class: 'secondary', title: l10n.t('Back to the schema defaults') }),
+      v.remembered && h('span', { class: 'muted' }, l10n.t('Pre-filled with the last arguments.')),
     ),
     h('div', { id: 'status', class: `status ${v.status?.kind ?? ''}` }, v.status?.text ?? ''),
     renderPresets(v, historyActions),
@@ -224,10 +226,10 @@ function renderResult(v: ViewState): HTMLElement | string {
   if (v.shown) {
     const { entry, outcome } = v.shown;
     return h('div', {},
-      renderOutcome(entry.id, outcome, post, v.resultView, setResultView, `Run of ${runTime(entry.time)}`),
+      renderOutcome(entry.id, outcome, post, v.resultView, setResultView, l10n.t('Run of {0}', runTime(entry.time))),
       h('div', { class: 'actions' },
-        button('Use these arguments', () => fillForm(entry.args, `Filled with the arguments of the run of ${runTime(entry.time)}.`), { class: 'secondary', id: 'use-shown-arguments' }),
-        v.last ? button('Back to the last result', () => {
+        button(l10n.t('Use these arguments'), () => fillForm(entry.args, l10n.t('Filled with the arguments of the run of {0}.', runTime(entry.time))), { class: 'secondary', id: 'use-shown-arguments' }),
+        v.last ? button(l10n.t('Back to the last result'), () => {
           v.shown = undefined;
           rerenderForm();
         }, { class: 'secondary', id: 'back-to-last' }) : undefined));
@@ -257,7 +259,7 @@ function fillForm(args: Record<string, unknown>, note: string): void {
 function renderHeader(tool: ToolInfo): HTMLElement {
   return h('header', {},
     h('h1', { title: tool.title ? `${tool.title} (${tool.name})` : tool.name }, tool.title ?? tool.name, tool.title ? h('code', { class: 'tool-name' }, tool.name) : undefined),
-    h('div', { class: 'server' }, `Server: ${tool.serverLabel}`),
+    h('div', { class: 'server' }, l10n.t('Server: {0}', tool.serverLabel)),
     tool.badges.length ? h('div', { class: 'badges' }, ...tool.badges.map((b) => h('span', { class: `badge ${b.kind}` }, b.label))) : undefined,
     tool.description ? h('p', { class: 'description' }, tool.description) : undefined,
     tool.notice ? h('p', { class: 'notice' }, tool.notice) : undefined,
@@ -279,10 +281,10 @@ function currentArguments(v: ViewState): { args?: Record<string, unknown>; probl
   if (v.mode === 'form') return formToArguments(v.form, v.values);
   try {
     const parsed: unknown = JSON.parse(v.rawJson.trim() || '{}');
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { problems: [{ pointer: '', message: 'must be a JSON object' }] };
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { problems: [{ pointer: '', message: l10n.t('must be a JSON object') }] };
     return { args: parsed as Record<string, unknown>, problems: [] };
   } catch (error) {
-    return { problems: [{ pointer: '', message: `are not valid JSON: ${error instanceof Error ? error.message : String(error)}` }] };
+    return { problems: [{ pointer: '', message: l10n.t('are not valid JSON: {0}', error instanceof Error ? error.message : String(error)) }] };
   }
 }
 
@@ -292,12 +294,12 @@ function submit(): void {
   const { args, problems } = currentArguments(v);
   v.issues = problems;
   if (problems.length || !args) {
-    v.status = { text: 'Not sent: fix the arguments first.', kind: 'error' };
+    v.status = { text: l10n.t('Not sent: fix the arguments first.'), kind: 'error' };
     render();
     return;
   }
   v.pending = `wv-${Date.now().toString(36)}-${++requestCounter}`;
-  v.status = { text: 'Checking the arguments…', kind: 'info' };
+  v.status = { text: l10n.t('Checking the arguments…'), kind: 'info' };
   render();
   post({ type: 'submit', requestId: v.pending, args });
 }

@@ -2,7 +2,9 @@
 // blocks, structured content checked against the outputSchema, protocol errors, failures and
 // cancellation). While the server waits for a sampling/elicitation answer, #awaiting-user says
 // so, with #show-requests revealing the MCP Requests panel.
+import * as l10n from '@vscode/l10n';
 import type { FromWebview, ResultBlock, RunOutcome } from '../../src/toolRunner/common/toolRunnerProtocol';
+import { fill } from '../shared/fill';
 import { button, h } from './dom';
 import type { ResultView, ViewState } from './viewState';
 import { formatDuration } from '../../src/shared/common/durations';
@@ -21,25 +23,25 @@ export function renderProgress(running: ViewState['running'], post: Post): void 
   if (running.awaitingUser) {
     // The server asked for sampling or elicitation: the call waits for the user, not the server.
     holder.replaceChildren(h('div', { class: 'progress awaiting-user', id: 'awaiting-user', role: 'status' },
-      h('span', {}, 'The server is waiting for your answer in MCP Requests.'),
-      button('Show MCP Requests', () => post({ type: 'showRequests' }), { class: 'link', id: 'show-requests' })));
+      h('span', {}, l10n.t('The server is waiting for your answer in MCP Requests.')),
+      button(l10n.t('Show MCP Requests'), () => post({ type: 'showRequests' }), { class: 'link', id: 'show-requests' })));
     return;
   }
   if (running.task) {
     // The server runs the call as a task: its state is polled, its message is the progress.
-    holder.replaceChildren(h('div', { class: 'progress task', id: 'task-status', role: 'status', title: `Task ${running.task.taskId}` },
-      h('progress', { 'aria-label': 'Task progress' }),
-      h('span', {}, `Task ${running.task.text}`)));
+    holder.replaceChildren(h('div', { class: 'progress task', id: 'task-status', role: 'status', title: l10n.t('Task {0}', running.task.taskId) },
+      h('progress', { 'aria-label': l10n.t('Task progress') }),
+      h('span', {}, l10n.t('Task {0}', running.task.text))));
     return;
   }
   const p = running.progress;
-  const bar = h('progress', { 'aria-label': 'Tool progress' });
+  const bar = h('progress', { 'aria-label': l10n.t('Tool progress') });
   if (p?.total) {
     bar.max = p.total;
     bar.value = Math.min(p.progress, p.total);
   }
   holder.replaceChildren(h('div', { class: 'progress' }, bar,
-    h('span', {}, p ? (p.message ?? (p.total ? `${p.progress} / ${p.total}` : `${p.progress}`)) : 'Waiting for the server…')));
+    h('span', {}, p ? (p.message ?? (p.total ? `${p.progress} / ${p.total}` : `${p.progress}`)) : l10n.t('Waiting for the server…'))));
 }
 
 function formatBytes(bytes: number): string {
@@ -54,7 +56,7 @@ function viewSwitch(current: ResultView, onChange: (view: ResultView) => void): 
   const make = (view: ResultView, label: string) => button(label, () => onChange(view), {
     class: `toggle${current === view ? ' pressed' : ''}`, 'aria-pressed': current === view ? 'true' : 'false', id: `view-${view}`,
   });
-  const group = h('div', { class: 'view-switch', role: 'group', 'aria-label': 'Show the result' }, make('rendered', 'Rendered'), make('raw', 'Raw'));
+  const group = h('div', { class: 'view-switch', role: 'group', 'aria-label': l10n.t('Show the result') }, make('rendered', l10n.t('Rendered')), make('raw', l10n.t('Raw')));
   group.addEventListener('keydown', (event) => {
     if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
     event.preventDefault();
@@ -72,28 +74,28 @@ export function renderOutcome(requestId: string, outcome: RunOutcome, post: Post
     case 'result': {
       const section = h('div', { class: outcome.isError ? 'outcome tool-error' : 'outcome' },
         h('div', { class: 'outcome-head' },
-          h('h2', {}, heading ?? (outcome.isError ? 'Tool error' : 'Result'), took),
+          h('h2', {}, heading ?? (outcome.isError ? l10n.t('Tool error') : l10n.t('Result')), took),
           onView ? viewSwitch(view, onView) : undefined),
-        outcome.isError ? h('p', { class: 'error-text' }, 'The tool ran and reported a failure (isError: true):') : undefined,
+        outcome.isError ? h('p', { class: 'error-text' }, l10n.t('The tool ran and reported a failure (isError: true):')) : undefined,
       );
       if (view === 'raw') {
-        section.append(h('pre', { class: 'raw', id: 'raw-result', tabindex: '0', 'aria-label': 'The result as received (JSON)' }, outcome.raw));
+        section.append(h('pre', { class: 'raw', id: 'raw-result', tabindex: '0', 'aria-label': l10n.t('The result as received (JSON)') }, outcome.raw));
         return section;
       }
-      if (outcome.blocks.length === 0) section.append(h('p', { class: 'muted' }, '(no content)'));
+      if (outcome.blocks.length === 0) section.append(h('p', { class: 'muted' }, l10n.t('(no content)')));
       for (const block of outcome.blocks) section.append(withExtras(renderBlock(requestId, block, post), block));
-      if (outcome.meta) section.append(extrasDetails('Result _meta', outcome.meta, 'result-meta'));
+      if (outcome.meta) section.append(extrasDetails(l10n.t('Result _meta'), outcome.meta, 'result-meta'));
       if (outcome.structured) {
         const validation = outcome.structured.validation;
         const badge = validation === undefined
-          ? h('span', { class: 'badge info' }, 'no outputSchema')
+          ? h('span', { class: 'badge info' }, l10n.t('no outputSchema'))
           : validation.valid === true
-            ? h('span', { class: 'badge safe' }, 'matches outputSchema')
+            ? h('span', { class: 'badge safe' }, l10n.t('matches outputSchema'))
             : validation.valid === false
-              ? h('span', { class: 'badge warning' }, 'does not match outputSchema')
-              : h('span', { class: 'badge warning' }, 'outputSchema could not be compiled');
+              ? h('span', { class: 'badge warning' }, l10n.t('does not match outputSchema'))
+              : h('span', { class: 'badge warning' }, l10n.t('outputSchema could not be compiled'));
         section.append(h('div', { class: 'block structured' },
-          h('h3', {}, 'Structured content ', badge),
+          h('h3', {}, ...fill(l10n.t('Structured content {0}'), badge)),
           validation?.valid === false ? h('ul', { class: 'issues' }, ...validation.issues.map((i) => h('li', {}, i))) : undefined,
           validation?.valid === undefined && validation ? h('p', { class: 'muted' }, validation.schemaError) : undefined,
           h('pre', {}, outcome.structured.json)));
@@ -102,14 +104,14 @@ export function renderOutcome(requestId: string, outcome: RunOutcome, post: Post
     }
     case 'protocolError':
       return h('div', { class: 'outcome protocol-error' },
-        h('h2', {}, 'Protocol error ', h('code', {}, String(outcome.code)), took),
+        h('h2', {}, ...fill(l10n.t('Protocol error {0}'), h('code', {}, String(outcome.code))), took),
         h('p', { class: 'error-text' }, outcome.message),
-        h('p', { class: 'muted' }, 'The server answered the tools/call request with a JSON-RPC error; the tool did not run.'),
+        h('p', { class: 'muted' }, l10n.t('The server answered the tools/call request with a JSON-RPC error; the tool did not run.')),
         outcome.data ? h('pre', {}, outcome.data) : undefined);
     case 'failure':
-      return h('div', { class: 'outcome protocol-error' }, h('h2', {}, 'Call failed', took), h('p', { class: 'error-text' }, outcome.message));
+      return h('div', { class: 'outcome protocol-error' }, h('h2', {}, l10n.t('Call failed'), took), h('p', { class: 'error-text' }, outcome.message));
     case 'cancelled':
-      return h('div', { class: 'outcome' }, h('h2', {}, 'Cancelled', took), h('p', { class: 'muted' }, 'The call was cancelled; the server was sent notifications/cancelled.'));
+      return h('div', { class: 'outcome' }, h('h2', {}, l10n.t('Cancelled'), took), h('p', { class: 'muted' }, l10n.t('The call was cancelled; the server was sent notifications/cancelled.')));
   }
 }
 
@@ -119,7 +121,7 @@ function extrasDetails(label: string, json: string, kind: string): HTMLElement {
 
 /** A content item's annotations and `_meta`, collapsed under it. */
 function withExtras(element: HTMLElement, block: ResultBlock): HTMLElement {
-  if (block.annotations) element.append(extrasDetails('annotations', block.annotations, 'annotations'));
+  if (block.annotations) element.append(extrasDetails(l10n.t('annotations'), block.annotations, 'annotations'));
   if (block.meta) element.append(extrasDetails('_meta', block.meta, 'meta'));
   return element;
 }
@@ -128,38 +130,38 @@ function renderBlock(requestId: string, block: ResultBlock, post: Post): HTMLEle
   switch (block.kind) {
     case 'text':
       if (block.json !== undefined) {
-        return h('div', { class: 'block' }, h('span', { class: 'badge info' }, 'JSON text'), h('pre', { class: 'text json-text' }, block.json));
+        return h('div', { class: 'block' }, h('span', { class: 'badge info' }, l10n.t('JSON text')), h('pre', { class: 'text json-text' }, block.json));
       }
       return h('div', { class: 'block' }, h('pre', { class: 'text' }, block.text));
     case 'markdown': {
       const body = h('div', { class: 'markdown' });
       // Safe: `html` is produced by markdownLite.ts from escaped text and contains only its own tags.
       body.innerHTML = block.html;
-      const source = h('details', {}, h('summary', {}, 'Source'), h('pre', { class: 'text' }, block.text));
+      const source = h('details', {}, h('summary', {}, l10n.t('Source')), h('pre', { class: 'text' }, block.text));
       return h('div', { class: 'block' }, body, source);
     }
     case 'image':
-      return h('div', { class: 'block' }, h('img', { src: block.dataUri, alt: `image (${block.mimeType})` }), h('div', { class: 'hints' }, `${block.mimeType}, ${formatBytes(block.bytes)}`));
+      return h('div', { class: 'block' }, h('img', { src: block.dataUri, alt: l10n.t('image ({0})', block.mimeType) }), h('div', { class: 'hints' }, `${block.mimeType}, ${formatBytes(block.bytes)}`));
     case 'audio':
       return h('div', { class: 'block' }, h('audio', { controls: true, src: block.dataUri }), h('div', { class: 'hints' }, `${block.mimeType}, ${formatBytes(block.bytes)}`));
     case 'resourceLink': {
-      const link = h('a', { href: '#', title: `Open ${block.uri}` }, block.title ?? block.name);
+      const link = h('a', { href: '#', title: l10n.t('Open {0}', block.uri) }, block.title ?? block.name);
       link.addEventListener('click', (e) => {
         e.preventDefault();
         post({ type: 'openResource', uri: block.uri });
       });
       const meta = [block.uri, block.mimeType, block.size !== undefined ? formatBytes(block.size) : undefined].filter(Boolean).join(' · ');
-      return h('div', { class: 'block resource' }, h('span', { class: 'badge info' }, 'resource link'), ' ', link,
+      return h('div', { class: 'block resource' }, h('span', { class: 'badge info' }, l10n.t('resource link')), ' ', link,
         h('div', { class: 'hints' }, meta), block.description ? h('div', { class: 'desc' }, block.description) : undefined);
     }
     case 'resourceText':
-      return h('div', { class: 'block resource' }, h('span', { class: 'badge info' }, 'embedded resource'), ' ', h('code', {}, block.uri),
+      return h('div', { class: 'block resource' }, h('span', { class: 'badge info' }, l10n.t('embedded resource')), ' ', h('code', {}, block.uri),
         block.mimeType ? h('span', { class: 'hints' }, ` ${block.mimeType}`) : undefined, h('pre', { class: 'text' }, block.text));
     case 'resourceBlob':
-      return h('div', { class: 'block resource' }, h('span', { class: 'badge info' }, 'embedded resource'), ' ', h('code', {}, block.uri),
-        h('div', { class: 'hints' }, `${block.mimeType ?? 'binary'}, ${formatBytes(block.bytes)}`),
-        button('Save…', () => post({ type: 'saveBlob', requestId, index: block.index }), { class: 'secondary small' }));
+      return h('div', { class: 'block resource' }, h('span', { class: 'badge info' }, l10n.t('embedded resource')), ' ', h('code', {}, block.uri),
+        h('div', { class: 'hints' }, `${block.mimeType ?? l10n.t('binary')}, ${formatBytes(block.bytes)}`),
+        button(l10n.t('Save…'), () => post({ type: 'saveBlob', requestId, index: block.index }), { class: 'secondary small' }));
     case 'unknown':
-      return h('div', { class: 'block' }, h('span', { class: 'badge warning' }, `content type "${block.type}"`), h('pre', {}, block.json));
+      return h('div', { class: 'block' }, h('span', { class: 'badge warning' }, l10n.t('content type "{0}"', block.type)), h('pre', {}, block.json));
   }
 }

@@ -6,6 +6,7 @@
  * as they are. Pure, no DOM or `vscode`: used by the host, the webview and the headless
  * conformance client. There is never a password field: servers must not ask for secrets.
  */
+import * as l10n from '@vscode/l10n';
 import type { FieldProblem } from '../../toolRunner/common/formValues';
 import type { Json } from '../../toolRunner/common/schemaFields';
 
@@ -65,7 +66,7 @@ export function buildElicitationForm(requestedSchema: unknown): ElicitationFormM
       const items = isRecord(p.items) ? p.items : {};
       const itemOptions = options(items);
       if (!itemOptions) {
-        fields.push({ ...base, kind: 'unsupported', reason: 'arrays must list their allowed values (enum)' });
+        fields.push({ ...base, kind: 'unsupported', reason: l10n.t('arrays must list their allowed values (enum)') });
         continue;
       }
       const def = Array.isArray(p.default) ? p.default.filter((v): v is string => typeof v === 'string') : undefined;
@@ -86,7 +87,7 @@ export function buildElicitationForm(requestedSchema: unknown): ElicitationFormM
     } else if (type === 'boolean') {
       fields.push({ ...base, kind: 'boolean', ...(typeof p.default === 'boolean' ? { default: p.default } : {}) });
     } else {
-      fields.push({ ...base, kind: 'unsupported', reason: `type ${JSON.stringify(type ?? null)} is not a primitive the spec allows in elicitation` });
+      fields.push({ ...base, kind: 'unsupported', reason: l10n.t('type {0} is not a primitive the spec allows in elicitation', JSON.stringify(type ?? null)) });
     }
   }
   return { fields };
@@ -133,11 +134,11 @@ export function elicitationContent(model: ElicitationFormModel, values: Elicitat
       case 'string': {
         const text = typeof v === 'string' ? v : '';
         if (text === '') {
-          if (f.required) problem(f.name, 'is required');
+          if (f.required) problem(f.name, l10n.t('is required'));
           break;
         }
-        if (f.minLength !== undefined && [...text].length < f.minLength) problem(f.name, `must have at least ${f.minLength} characters`);
-        if (f.maxLength !== undefined && [...text].length > f.maxLength) problem(f.name, `must have at most ${f.maxLength} characters`);
+        if (f.minLength !== undefined && [...text].length < f.minLength) problem(f.name, l10n.t('must have at least {0} characters', f.minLength));
+        if (f.maxLength !== undefined && [...text].length > f.maxLength) problem(f.name, l10n.t('must have at most {0} characters', f.maxLength));
         const formatProblem = checkFormat(f.format, text);
         if (formatProblem) problem(f.name, formatProblem);
         content[f.name] = text;
@@ -147,17 +148,17 @@ export function elicitationContent(model: ElicitationFormModel, values: Elicitat
       case 'integer': {
         const text = typeof v === 'number' ? String(v) : typeof v === 'string' ? v.trim() : '';
         if (text === '') {
-          if (f.required) problem(f.name, 'is required');
+          if (f.required) problem(f.name, l10n.t('is required'));
           break;
         }
         const n = Number(text);
         if (!Number.isFinite(n)) {
-          problem(f.name, `"${text}" is not a number`);
+          problem(f.name, l10n.t('"{0}" is not a number', text));
           break;
         }
-        if (f.kind === 'integer' && !Number.isInteger(n)) problem(f.name, 'must be a whole number');
-        if (f.minimum !== undefined && n < f.minimum) problem(f.name, `must be >= ${f.minimum}`);
-        if (f.maximum !== undefined && n > f.maximum) problem(f.name, `must be <= ${f.maximum}`);
+        if (f.kind === 'integer' && !Number.isInteger(n)) problem(f.name, l10n.t('must be a whole number'));
+        if (f.minimum !== undefined && n < f.minimum) problem(f.name, l10n.t('must be >= {0}', f.minimum));
+        if (f.maximum !== undefined && n > f.maximum) problem(f.name, l10n.t('must be <= {0}', f.maximum));
         content[f.name] = n;
         break;
       }
@@ -168,24 +169,24 @@ export function elicitationContent(model: ElicitationFormModel, values: Elicitat
       case 'enum': {
         const text = typeof v === 'string' ? v : '';
         if (text === '') {
-          if (f.required) problem(f.name, 'is required');
+          if (f.required) problem(f.name, l10n.t('is required'));
           break;
         }
-        if (!f.options.some((o) => o.value === text)) problem(f.name, 'must be one of the listed values');
+        if (!f.options.some((o) => o.value === text)) problem(f.name, l10n.t('must be one of the listed values'));
         content[f.name] = text;
         break;
       }
       case 'multiEnum': {
         const list = Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
-        if (list.some((x) => !f.options.some((o) => o.value === x))) problem(f.name, 'must only contain listed values');
-        if (f.minItems !== undefined && list.length < f.minItems) problem(f.name, `needs at least ${f.minItems} selected`);
-        if (f.maxItems !== undefined && list.length > f.maxItems) problem(f.name, `allows at most ${f.maxItems} selected`);
-        if (list.length === 0 && f.required && f.minItems === undefined) problem(f.name, 'is required');
+        if (list.some((x) => !f.options.some((o) => o.value === x))) problem(f.name, l10n.t('must only contain listed values'));
+        if (f.minItems !== undefined && list.length < f.minItems) problem(f.name, l10n.t('needs at least {0} selected', f.minItems));
+        if (f.maxItems !== undefined && list.length > f.maxItems) problem(f.name, l10n.t('allows at most {0} selected', f.maxItems));
+        if (list.length === 0 && f.required && f.minItems === undefined) problem(f.name, l10n.t('is required'));
         if (list.length > 0 || f.required) content[f.name] = list;
         break;
       }
       case 'unsupported':
-        if (f.required) problem(f.name, `cannot be filled in here (${f.reason})`);
+        if (f.required) problem(f.name, l10n.t('cannot be filled in here ({0})', f.reason));
         break;
     }
   }
@@ -195,13 +196,13 @@ export function elicitationContent(model: ElicitationFormModel, values: Elicitat
 function checkFormat(format: string | undefined, text: string): string | undefined {
   switch (format) {
     case 'email':
-      return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text) ? undefined : 'must be an email address';
+      return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text) ? undefined : l10n.t('must be an email address');
     case 'uri':
-      return /^[a-z][a-z0-9+.-]*:\S+$/i.test(text) ? undefined : 'must be a URI (e.g. https://…)';
+      return /^[a-z][a-z0-9+.-]*:\S+$/i.test(text) ? undefined : l10n.t('must be a URI (e.g. https://…)');
     case 'date':
-      return /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(text)) ? undefined : 'must be a date (YYYY-MM-DD)';
+      return /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(text)) ? undefined : l10n.t('must be a date (YYYY-MM-DD)');
     case 'date-time':
-      return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(text) && !Number.isNaN(Date.parse(text)) ? undefined : 'must be a date and time (e.g. 2025-01-31T14:30:00Z)';
+      return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(text) && !Number.isNaN(Date.parse(text)) ? undefined : l10n.t('must be a date and time (e.g. {0})', '2025-01-31T14:30:00Z');
     default:
       return undefined;
   }
@@ -224,17 +225,17 @@ export function applyElicitationDefaults(requestedSchema: unknown, content: Reco
 export function elicitationHints(f: ElicitationField): string[] {
   const hints: string[] = [];
   if (f.kind === 'string') {
-    if (f.minLength !== undefined && f.maxLength !== undefined) hints.push(`${f.minLength}–${f.maxLength} characters`);
-    else if (f.minLength !== undefined) hints.push(`at least ${f.minLength} characters`);
-    else if (f.maxLength !== undefined) hints.push(`at most ${f.maxLength} characters`);
-    if (f.format) hints.push(`format: ${f.format}`);
+    if (f.minLength !== undefined && f.maxLength !== undefined) hints.push(l10n.t('{0}–{1} characters', f.minLength, f.maxLength));
+    else if (f.minLength !== undefined) hints.push(l10n.t('at least {0} characters', f.minLength));
+    else if (f.maxLength !== undefined) hints.push(l10n.t('at most {0} characters', f.maxLength));
+    if (f.format) hints.push(l10n.t('format: {0}', f.format));
   } else if (f.kind === 'number' || f.kind === 'integer') {
-    if (f.kind === 'integer') hints.push('whole number');
+    if (f.kind === 'integer') hints.push(l10n.t('whole number'));
     if (f.minimum !== undefined) hints.push(`≥ ${f.minimum}`);
     if (f.maximum !== undefined) hints.push(`≤ ${f.maximum}`);
   } else if (f.kind === 'multiEnum') {
-    if (f.minItems !== undefined) hints.push(`at least ${f.minItems}`);
-    if (f.maxItems !== undefined) hints.push(`at most ${f.maxItems}`);
+    if (f.minItems !== undefined) hints.push(l10n.t('at least {0}', f.minItems));
+    if (f.maxItems !== undefined) hints.push(l10n.t('at most {0}', f.maxItems));
   }
   return hints;
 }

@@ -7,6 +7,7 @@
  * requests of that server that fell through to `replies` (0 for the first): a rule that answers
  * in between does not skip a step of the script.
  */
+import * as l10n from '@vscode/l10n';
 import { MAX_MATCHED_TEXT, type MockReply, type SamplingMockProfile } from '../../config/common/samplingMockConfig';
 import type { ModelInfo, ModelRequest, ModelResponse } from './modelBackend';
 
@@ -43,16 +44,18 @@ export function mockAnswer(profile: SamplingMockProfile, request: ModelRequest, 
       }
     }
     if (hit) {
-      const how = rule.match !== undefined ? `match ${JSON.stringify(rule.match)}` : `regex ${JSON.stringify(rule.regex)}`;
-      return respond(profile, rule.reply, request, `rule ${i + 1} (${how})`);
+      const source = rule.match !== undefined
+        ? l10n.t('rule {0} (match {1})', i + 1, JSON.stringify(rule.match))
+        : l10n.t('rule {0} (regex {1})', i + 1, JSON.stringify(rule.regex));
+      return respond(profile, rule.reply, request, source);
     }
   }
   if (!profile.replies.length) {
-    return { ok: false, reason: `Mock profile '${profile.name}' has no reply for this request: no rule matches the last user message and it has no "replies".` };
+    return { ok: false, reason: l10n.t('Mock profile \'{0}\' has no reply for this request: no rule matches the last user message and it has no "replies".', profile.name) };
   }
   const n = typeof turn === 'number' ? turn : turn();
   const index = ((n % profile.replies.length) + profile.replies.length) % profile.replies.length;
-  return respond(profile, profile.replies[index], request, `reply ${index + 1} of ${profile.replies.length}`);
+  return respond(profile, profile.replies[index], request, l10n.t('reply {0} of {1}', index + 1, profile.replies.length));
 }
 
 /** Ids of generated tool calls: unique enough for a server to pair its tool results with. */

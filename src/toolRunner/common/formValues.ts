@@ -8,6 +8,7 @@
  * '' = not set; const → null; array → list of item values; object → map of member values;
  * choice → {option, value}; json → the JSON text, '' = not set.
  */
+import * as l10n from '@vscode/l10n';
 import { escapePointer, isObject, type FormField, type FormModel, type Json } from './schemaFields';
 
 /** The value of a choice field: which option is picked and that option's value. */
@@ -146,11 +147,11 @@ function convert(field: FormField, value: Json | undefined, problems: FieldProbl
       if (text === '') return empty();
       const n = Number(text);
       if (!Number.isFinite(n)) {
-        problems.push({ pointer, message: `"${text}" is not a number` });
+        problems.push({ pointer, message: l10n.t('"{0}" is not a number', text) });
         return EMPTY;
       }
       if (field.kind === 'integer' && !Number.isInteger(n)) {
-        problems.push({ pointer, message: `${text} is not a whole number` });
+        problems.push({ pointer, message: l10n.t('{0} is not a whole number', text) });
         return EMPTY;
       }
       return n;
@@ -169,7 +170,7 @@ function convert(field: FormField, value: Json | undefined, problems: FieldProbl
       return items.map((item, i) => {
         const converted = convert(field.items, item, problems, `${pointer}/${i}`);
         if (converted === EMPTY) {
-          problems.push({ pointer: `${pointer}/${i}`, message: 'is empty: fill it in or remove the item' });
+          problems.push({ pointer: `${pointer}/${i}`, message: l10n.t('is empty: fill it in or remove the item') });
           return null;
         }
         return converted;
@@ -200,7 +201,7 @@ function convert(field: FormField, value: Json | undefined, problems: FieldProbl
       try {
         return JSON.parse(text);
       } catch (error) {
-        problems.push({ pointer, message: `is not valid JSON (${error instanceof Error ? error.message : String(error)})` });
+        problems.push({ pointer, message: l10n.t('is not valid JSON ({0})', error instanceof Error ? error.message : String(error)) });
         return EMPTY;
       }
     }

@@ -4,13 +4,15 @@
  * their conversion into call arguments, live in `formValues.ts`.
  *
  * Pure TypeScript with no `vscode`, DOM or node import: the extension host and the webview
- * bundle both use it. Validation (ajv) lives in `schemaValidation.ts`, host side only,
+ * bundle both use it. Its text goes through `l10n.t` of @vscode/l10n, which both configure with
+ * the extension's translations (src/shared/l10nBundle.ts, webview/shared/l10nSetup.ts). Validation (ajv) lives in `schemaValidation.ts`, host side only,
  * because ajv compiles schemas with `new Function`, which the webview's CSP forbids.
  *
  * Parts of a schema a form cannot express become `json` fields (edited as raw JSON) and are
  * listed in `FormModel.unsupported`; a root the form cannot express at all sets
  * `FormModel.formSupported` to false and the UI starts in raw-JSON mode.
  */
+import * as l10n from '@vscode/l10n';
 
 /** Any JSON value. Form values are JSON too, so they survive `postMessage` and `setState`. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -129,7 +131,7 @@ export function buildFormModel(inputSchema: unknown): FormModel {
   if (field?.kind === 'object') {
     return { root: field, formSupported: true, unsupported: ctx.unsupported };
   }
-  const reason = field?.kind === 'json' ? field.reason : 'the input schema is not an object with properties';
+  const reason = field?.kind === 'json' ? field.reason : l10n.t('the input schema is not an object with properties');
   return {
     root: { kind: 'object', pointer: '', label: '', required: true, fields: [] },
     formSupported: false,
@@ -150,8 +152,8 @@ function buildField({ schema, refs }: Resolved, ctx: BuildContext, base: FieldBa
     ctx.unsupported.push({ pointer: base.pointer, reason });
     return { ...common, kind: 'json', reason };
   };
-  if (depth > MAX_DEPTH) return unsupported('the schema nests too deeply');
-  if (typeof schema['x-recursive'] === 'string') return unsupported(`the schema is recursive (${schema['x-recursive']})`);
+  if (depth > MAX_DEPTH) return unsupported(l10n.t('the schema nests too deeply'));
+  if (typeof schema['x-recursive'] === 'string') return unsupported(l10n.t('the schema is recursive ({0})', schema['x-recursive']));
   const resolve = (s: JsonSchema) => resolveRefs(s, ctx, refs);
 
   if (schema.const !== undefined) return { ...common, kind: 'const', value: schema.const as Json };
@@ -189,7 +191,7 @@ function buildField({ schema, refs }: Resolved, ctx: BuildContext, base: FieldBa
       return { schema: mergeSchemas(siblings, r.schema), refs: r.refs };
     });
     if (merged.length === 1) return buildField(merged[0], ctx, common, depth + 1);
-    if (merged.length === 0) return unsupported(`${combinator} has no usable options`);
+    if (merged.length === 0) return unsupported(l10n.t('{0} has no usable options', combinator));
     return {
       ...common,
       kind: 'choice',
@@ -203,20 +205,20 @@ function buildField({ schema, refs }: Resolved, ctx: BuildContext, base: FieldBa
 
   if (Array.isArray(schema.allOf)) {
     const parts = schema.allOf.filter(isObject).map(resolve);
-    if (parts.some((p) => !p)) return unsupported('allOf refers to a schema that cannot be resolved');
+    if (parts.some((p) => !p)) return unsupported(l10n.t('allOf refers to a schema that cannot be resolved'));
     let merged: JsonSchema = withoutKeys(schema, ['allOf']);
     let mergedRefs = refs;
     for (const part of parts as Resolved[]) {
       const combined = mergeAllOf(merged, part.schema);
-      if (!combined) return unsupported('allOf combines schemas the form cannot merge');
+      if (!combined) return unsupported(l10n.t('allOf combines schemas the form cannot merge'));
       merged = combined;
       mergedRefs = [...new Set([...mergedRefs, ...part.refs])];
     }
     return buildField({ schema: merged, refs: mergedRefs }, ctx, common, depth + 1);
   }
-  if (schema.not !== undefined || schema.if !== undefined) return unsupported('not / if-then-else cannot be shown as a form');
+  if (schema.not !== undefined || schema.if !== undefined) return unsupported(l10n.t('not / if-then-else cannot be shown as a form'));
 
-  if (types && types.length > 1) return unsupported(`the value may be any of ${types.join(', ')}`);
+  if (types && types.length > 1) return unsupported(l10n.t('the value may be any of {0}', types.join(', ')));
   const type = types?.[0] ?? (schema.properties !== undefined ? 'object' : schema.items !== undefined ? 'array' : undefined);
   switch (type) {
     case 'string':
@@ -236,29 +238,30 @@ function buildField({ schema, refs }: Resolved, ctx: BuildContext, base: FieldBa
       return { ...common, kind: 'boolean' };
     case 'array': {
       if (!isObject(schema.items)) {
-        return unsupported(Array.isArray(schema.items) || Array.isArray(schema.prefixItems) ? 'tuple arrays are edited as JSON' : 'the array does not say what its items are');
+        return unsupported(Array.isArray(schema.items) || Array.isArray(schema.prefixItems) ? l10n.t('tuple arrays are edited as JSON') : l10n.t('the array does not say what its items are'));
       }
       const itemSchema = resolve(schema.items);
-      if (!itemSchema) return unsupported('the item schema cannot be resolved');
-      const items = buildField(itemSchema, ctx, { pointer: `${base.pointer}/-`, required: true, label: 'item' }, depth + 1);
+      if (!itemSchema) return unsupported(l10n.t('the item schema cannot be resolved'));
+      const items = buildField(itemSchema, ctx, { pointer: `${base.pointer}/-`, required: true, label: l10n.t('item') }, depth + 1);
       return { ...common, kind: 'array', items, ...pick(schema, { minItems: 'number', maxItems: 'number', uniqueItems: 'boolean' }) };
     }
     case 'object': {
       const properties = isObject(schema.properties) ? schema.properties : {};
       const hasExtra = (schema.additionalProperties !== undefined && schema.additionalProperties !== false) || schema.patternProperties !== undefined;
       if (Object.keys(properties).length === 0 && hasExtra && base.pointer !== '') {
-        return unsupported('an object with free-form keys is edited as JSON');
+        return unsupported(l10n.t('an object with free-form keys is edited as JSON'));
       }
-      if (Object.keys(properties).length === 0 && hasExtra) return unsupported('the arguments are an object with free-form keys');
-      if (hasExtra) ctx.unsupported.push({ pointer: base.pointer, reason: 'extra properties beyond the listed ones can only be given in the JSON editor' });
+      if (Object.keys(properties).length === 0 && hasExtra) return unsupported(l10n.t('the arguments are an object with free-form keys'));
+      if (hasExtra) ctx.unsupported.push({ pointer: base.pointer, reason: l10n.t('extra properties beyond the listed ones can only be given in the JSON editor') });
       const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : []);
       const fields: FormField[] = [];
       for (const [name, raw] of Object.entries(properties)) {
         const pointer = `${base.pointer}/${escapePointer(name)}`;
         const child = isObject(raw) ? resolve(raw) : raw === true ? { schema: {}, refs } : undefined;
         if (!child) {
-          ctx.unsupported.push({ pointer, reason: 'the property schema cannot be resolved' });
-          fields.push({ kind: 'json', pointer, name, label: name, required: required.has(name), reason: 'the property schema cannot be resolved' });
+          const reason = l10n.t('the property schema cannot be resolved');
+          ctx.unsupported.push({ pointer, reason });
+          fields.push({ kind: 'json', pointer, name, label: name, required: required.has(name), reason });
           continue;
         }
         fields.push(buildField(child, ctx, { pointer, name, label: name, required: required.has(name) }, depth + 1));
@@ -266,7 +269,7 @@ function buildField({ schema, refs }: Resolved, ctx: BuildContext, base: FieldBa
       return { ...common, kind: 'object', fields };
     }
     default:
-      return unsupported('the schema does not give a type');
+      return unsupported(l10n.t('the schema does not give a type'));
   }
 }
 
@@ -335,7 +338,7 @@ function optionLabel(option: JsonSchema, index: number): string {
     }
   }
   const type = typeList(option.type)?.join(' | ') ?? (option.properties ? 'object' : undefined);
-  return type ? `${type}${typeof option.format === 'string' ? ` (${option.format})` : ''}` : `option ${index + 1}`;
+  return type ? `${type}${typeof option.format === 'string' ? ` (${option.format})` : ''}` : l10n.t('option {0}', index + 1);
 }
 
 function enumLabel(value: Json): string {
@@ -394,23 +397,23 @@ export function fieldAt(root: FormField, pointer: string): FormField | undefined
 export function constraintHints(field: FormField): string[] {
   const hints: string[] = [];
   if (field.kind === 'string') {
-    if (field.minLength !== undefined && field.maxLength !== undefined) hints.push(`${field.minLength}–${field.maxLength} characters`);
-    else if (field.minLength !== undefined) hints.push(`at least ${field.minLength} characters`);
-    else if (field.maxLength !== undefined) hints.push(`at most ${field.maxLength} characters`);
-    if (field.format) hints.push(`format: ${field.format}`);
-    if (field.pattern) hints.push(`pattern: ${field.pattern}`);
+    if (field.minLength !== undefined && field.maxLength !== undefined) hints.push(l10n.t('{0}–{1} characters', field.minLength, field.maxLength));
+    else if (field.minLength !== undefined) hints.push(l10n.t('at least {0} characters', field.minLength));
+    else if (field.maxLength !== undefined) hints.push(l10n.t('at most {0} characters', field.maxLength));
+    if (field.format) hints.push(l10n.t('format: {0}', field.format));
+    if (field.pattern) hints.push(l10n.t('pattern: {0}', field.pattern));
   } else if (field.kind === 'number' || field.kind === 'integer') {
-    if (field.kind === 'integer') hints.push('whole number');
+    if (field.kind === 'integer') hints.push(l10n.t('whole number'));
     if (field.minimum !== undefined) hints.push(`≥ ${field.minimum}`);
     if (field.exclusiveMinimum !== undefined) hints.push(`> ${field.exclusiveMinimum}`);
     if (field.maximum !== undefined) hints.push(`≤ ${field.maximum}`);
     if (field.exclusiveMaximum !== undefined) hints.push(`< ${field.exclusiveMaximum}`);
-    if (field.multipleOf !== undefined) hints.push(`multiple of ${field.multipleOf}`);
+    if (field.multipleOf !== undefined) hints.push(l10n.t('multiple of {0}', field.multipleOf));
   } else if (field.kind === 'array') {
-    if (field.minItems !== undefined) hints.push(`at least ${field.minItems} items`);
-    if (field.maxItems !== undefined) hints.push(`at most ${field.maxItems} items`);
-    if (field.uniqueItems) hints.push('no duplicates');
+    if (field.minItems !== undefined) hints.push(l10n.t('at least {0} items', field.minItems));
+    if (field.maxItems !== undefined) hints.push(l10n.t('at most {0} items', field.maxItems));
+    if (field.uniqueItems) hints.push(l10n.t('no duplicates'));
   }
-  if (field.default !== undefined) hints.push(`default: ${JSON.stringify(field.default)}`);
+  if (field.default !== undefined) hints.push(l10n.t('default: {0}', JSON.stringify(field.default)));
   return hints;
 }

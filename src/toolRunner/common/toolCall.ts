@@ -4,6 +4,7 @@
  * and how a result or an error becomes what the Run Tool panel shows.
  */
 import { ProtocolError, SdkError, SdkErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/client';
+import * as l10n from '@vscode/l10n';
 import { looksLikeMarkdown, renderMarkdown } from '../../shared/common/markdownLite';
 import { validateAgainstSchema, formatIssue } from './schemaValidation';
 import type { HistoryEntry } from './runHistory';
@@ -35,12 +36,12 @@ export function needsConfirmation(tool: Pick<Tool, 'annotations'>): boolean {
 export function toolBadges(tool: Pick<Tool, 'annotations'>): ToolInfo['badges'] {
   const a = tool.annotations ?? {};
   const badges: ToolInfo['badges'] = [];
-  if (a.readOnlyHint === true) badges.push({ label: 'read-only', kind: 'safe' });
-  if (a.readOnlyHint !== true && a.destructiveHint === true) badges.push({ label: 'destructive', kind: 'warning' });
-  if (a.readOnlyHint !== true && a.destructiveHint === false) badges.push({ label: 'non-destructive', kind: 'info' });
-  if (a.idempotentHint === true) badges.push({ label: 'idempotent', kind: 'info' });
-  if (a.openWorldHint === true) badges.push({ label: 'open-world', kind: 'warning' });
-  if (a.openWorldHint === false) badges.push({ label: 'closed-world', kind: 'info' });
+  if (a.readOnlyHint === true) badges.push({ label: l10n.t('read-only'), kind: 'safe' });
+  if (a.readOnlyHint !== true && a.destructiveHint === true) badges.push({ label: l10n.t('destructive'), kind: 'warning' });
+  if (a.readOnlyHint !== true && a.destructiveHint === false) badges.push({ label: l10n.t('non-destructive'), kind: 'info' });
+  if (a.idempotentHint === true) badges.push({ label: l10n.t('idempotent'), kind: 'info' });
+  if (a.openWorldHint === true) badges.push({ label: l10n.t('open-world'), kind: 'warning' });
+  if (a.openWorldHint === false) badges.push({ label: l10n.t('closed-world'), kind: 'info' });
   return badges;
 }
 
@@ -51,8 +52,8 @@ export function rememberedArgumentsKey(serverName: string, toolName: string): st
 
 /** The arguments as the confirmation dialog shows them: pretty JSON, cut at `max` characters. */
 export function argumentsPreview(args: Record<string, unknown>, max = 1500): string {
-  const text = Object.keys(args).length ? JSON.stringify(args, null, 2) : '(no arguments)';
-  return text.length > max ? `${text.slice(0, max)}\n… (${text.length - max} more characters)` : text;
+  const text = Object.keys(args).length ? JSON.stringify(args, null, 2) : l10n.t('(no arguments)');
+  return text.length > max ? `${text.slice(0, max)}\n${l10n.t('… ({0} more characters)', text.length - max)}` : text;
 }
 
 const MIME = /^[\w.+-]+\/[\w.+-]+$/;
@@ -178,7 +179,7 @@ export function resultOutcome(result: CallToolResult, tool: Pick<Tool, 'outputSc
 export function errorOutcome(error: unknown, durationMs: number, cancelled: boolean): RunOutcome {
   if (cancelled) return { kind: 'cancelled', durationMs };
   if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
-    return { kind: 'failure', message: `The connection to the server closed during the call (${error.message}).`, durationMs };
+    return { kind: 'failure', message: l10n.t('The connection to the server closed during the call ({0}).', error.message), durationMs };
   }
   if (error instanceof ProtocolError) {
     // A v1 SDK prefixes "MCP error <code>: " on each side, so an error relayed by one can carry it.
@@ -220,7 +221,7 @@ export function historyOutcome(entry: HistoryEntry, tool: Pick<Tool, 'outputSche
     case 'failure':
       return { kind: 'failure', message: entry.error?.message ?? '', durationMs };
     default: {
-      const note = entry.omitted ?? 'The result was not kept.';
+      const note = entry.omitted ?? l10n.t('The result was not kept.');
       return { kind: 'result', isError: entry.status === 'toolError', blocks: [{ kind: 'text', text: note }], raw: JSON.stringify({ omitted: note }, null, 2), durationMs };
     }
   }
