@@ -260,7 +260,9 @@ export class ConfigSources implements vscode.Disposable {
  */
 function loadVscodeSetting(): ConfigDocument | undefined {
   if (readsProfileMcpJson(vscode.version)) return undefined;
-  const value = userLevelValue<unknown>(vscode.workspace.getConfiguration().inspect<unknown>(VSCODE_MCP_SETTING), undefined);
+  // The user's value only: VS Code 1.99 – 1.101's default value of `mcp` is an example server
+  // (`mcp-server-time`, run with python), which nobody configured.
+  const value = vscode.workspace.getConfiguration().inspect<unknown>(VSCODE_MCP_SETTING)?.globalValue;
   if (value === undefined || value === null) return undefined;
   const record = typeof value === 'object' && !Array.isArray(value) ? value as { servers?: unknown; inputs?: unknown } : {};
   const servers = parseServerMapValue(record.servers ?? {});

@@ -32,6 +32,15 @@ suite("VS Code's user-level mcp setting (before 1.102)", function () {
     await waitFor(() => !api.server('settings-server') && !api.server('settings-renamed'), 'the setting\'s servers to go with it');
   });
 
+  test('without a user value nothing is read: not the example server of the setting\'s default', async () => {
+    // VS Code 1.99 – 1.101's default value of `mcp` holds an example, "mcp-server-time".
+    const example = mcp().inspect<{ servers?: Record<string, unknown> }>('mcp')?.defaultValue;
+    assert.ok(example?.servers && Object.keys(example.servers).length > 0, `this VS Code's default has an example server: ${JSON.stringify(example)}`);
+    assert.equal(mcp().inspect('mcp')?.globalValue, undefined);
+    await new Promise((r) => setTimeout(r, 500));
+    assert.deepEqual(api.servers().filter((s) => s.definition.source.vscodeSetting).map((s) => s.definition.name), []);
+  });
+
   test('its servers show "from VS Code user settings", run, and follow edits', async () => {
     // A workspace cannot add servers through VS Code's user-level setting (.vscode/mcp.json is
     // its place): we read the user value only. VS Code 1.100.3 itself refuses to write the
