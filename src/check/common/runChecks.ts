@@ -36,7 +36,16 @@ export function summaryOf(counts: Record<Severity, number>): string {
   return [plural(counts.error, 'error'), plural(counts.warning, 'warning'), `${counts.info} info`].join(', ');
 }
 
-const ICON: Record<Severity, string> = { error: '❌', warning: '⚠️', info: 'ℹ️' };
+const LABEL: Record<Severity, string> = { error: 'Error', warning: 'Warning', info: 'Info' };
+
+/**
+ * A message escaped for markdown, its backticks kept as code spans: with every other markup
+ * character still escaped, server text inside or around one can make a code span, never a link
+ * or HTML.
+ */
+function messageMarkdown(message: string): string {
+  return escapeMarkdown(message).replace(/\\`/g, '`');
+}
 
 /** The report as markdown; `serverLabel` and every message are escaped. */
 export function reportMarkdown(serverLabel: string, input: Pick<CheckInput, 'protocolVersion' | 'era'>, report: CheckReport, checkedAt: Date): string {
@@ -48,7 +57,7 @@ export function reportMarkdown(serverLabel: string, input: Pick<CheckInput, 'pro
   ];
   if (!report.findings.length) lines.push('Nothing to report.');
   for (const f of report.findings) {
-    lines.push(`- ${ICON[f.severity]} **${f.severity}** ${escapeMarkdown(f.message)}  `,
+    lines.push(`- **${LABEL[f.severity]}:** ${messageMarkdown(f.message)}  `,
       `  Spec: [${escapeMarkdown(f.spec.title)}](${f.spec.url})${f.seq !== undefined ? ` · recorded message #${f.seq} (MCP: Go to Check Finding… opens it in the Inspector)` : ''}`);
   }
   return lines.join('\n') + '\n';

@@ -114,7 +114,7 @@ export function checkStructuredContent(input: CheckInput): Finding[] {
   }
   if (unexercised.length) {
     findings.push({ check: 'structured-content', severity: 'info', spec,
-      message: `Not exercised (no result recorded, and not read-only or needing arguments, so not called): ${unexercised.map((n) => `"${n}"`).join(', ')}. Run them once, then check again.` });
+      message: `Not exercised: ${unexercised.map((n) => `"${n}"`).join(', ')}. No result of theirs is recorded, and Check Server calls only read-only tools that need no arguments: run them once, then check again.` });
   }
   return findings;
 }

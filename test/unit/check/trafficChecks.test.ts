@@ -70,6 +70,9 @@ describe('Check Server: recorded traffic', () => {
     const md = reportMarkdown('srv', r.input(), report, new Date(0));
     assert.ok(!md.includes('[x](command:evil)'));
     assert.match(md, /\\\[x\\\]\(command:evil\)/);
+    assert.match(md, /- \*\*Warning:\*\* The tool name "\\\[x\\\]\(command:evil\)" has characters/);
+    const ticks = reportMarkdown('srv', r.input(), runChecks(r.input({ tools: [{ name: 'a', description: 'A.', inputSchema: null }] })), new Date(0));
+    assert.match(ticks, /`inputSchema` must be a JSON Schema object/);
     assert.equal(summaryOf(runChecks(r.input()).counts), 'no findings');
   });
 });
