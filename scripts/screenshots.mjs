@@ -21,6 +21,7 @@ export const PICTURES = {
   'toolRunner-diff': 'run-tool-diff.png',
   'approval-02-sampling-response': 'sampling.png',
   'approval-05-elicit-form': 'elicitation.png',
+  'check-02-report': 'check-report.png',
 };
 
 const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO, stdio: 'inherit' });
