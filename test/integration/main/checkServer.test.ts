@@ -99,4 +99,16 @@ suite('Check Server', function () {
     assert.equal(report.counts.warning, 0);
     assert.ok(!report.findings.some((f) => /Not exercised/.test(f.message)), 'its read-only tool was called by the check');
   });
+
+  test('a 2026-07-28 server: links point at the 2026-07-28 spec, and its logging capability is deprecated there', async () => {
+    const c = await running(api, 'fixture-modern');
+    const report = await vscode.commands.executeCommand<CheckReport | undefined>('mcpWorkbench.checkServer', c.definition.id);
+    assert.ok(report, `no report; notifications: ${notifications.messages.join(' | ')}`);
+    assert.ok(report.findings.length > 0);
+    for (const f of report.findings) assert.match(f.spec.url, /^https:\/\/modelcontextprotocol\.io\/specification\/2026-07-28\//, f.message);
+    const logging = report.findings.find((f) => f.check === 'deprecated' && f.subject === 'Logging');
+    assert.ok(logging, 'the deprecated Logging capability');
+    assert.equal(logging.severity, 'warning');
+    assert.equal(logging.spec.url, 'https://modelcontextprotocol.io/specification/2026-07-28/deprecated');
+  });
 });
