@@ -27,6 +27,7 @@ export const PICTURES = {
   'coexistence-01-question': 'coexistence-question.png',
   'coexistence-02-run-by-vscode': 'coexistence-run-by-vscode.png',
   'gallery-04-confirm': 'gallery-install.png',
+  'check-02-report': 'check-report.png',
 };
 
 const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO, stdio: 'inherit' });

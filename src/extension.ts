@@ -22,6 +22,7 @@ import { registerToolRunner } from './toolRunner/registerToolRunner';
 import { registerApps } from './apps/registerApps';
 import { registerCoexistence } from './coexistence/registerCoexistence';
 import { registerInspector } from './inspector/registerInspector';
+import { registerCheck } from './check/registerCheck';
 import { Workbench } from './workbench';
 import { showErrorMessage } from './shared/notifications';
 import { redactState, type ServerState } from './mcp/serverState';
@@ -50,6 +51,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
       ...registerResources(wb),
       ...activity.disposables,
       ...registerInspector(wb, activity.log),
+      ...registerCheck(wb, activity.log),
       ...registerPrompts(wb),
       ...registerChat(wb),
       ...registerApproval(wb),

@@ -1,0 +1,158 @@
+/**
+ * MCP: Check Server. Tests a running server the way a client would (fresh lists, and a call of
+ * each read-only tool that has an `outputSchema` and needs no arguments), then runs the pure
+ * checks of ./common over its lists and its recorded exchanges.
+ *
+ * The findings are shown natively, without a new view that would sit empty between checks:
+ * a one-line notification with the counts; "Show" opens the report (a read-only virtual
+ * markdown document, in the preview: spec links clickable, server text escaped); "Findings…"
+ * is a Problems-like quick pick (severity icon, message, spec section) whose items open the
+ * offending recorded message in the Inspector, or the spec section when nothing was recorded.
+ * Diagnostics would need a file to hang on; a server has none.
+ */
+import * as vscode from 'vscode';
+import type { ActivityLog } from '../activity/common/activityLog';
+import type { McpServerConnection } from '../mcp/connection/serverConnection';
+import type { Workbench } from '../workbench';
+import { revealControlCharacters } from '../shared/common/untrustedText';
+import { showInformationMessage, showWarningMessage, withNotificationProgress } from '../shared/notifications';
+import { DEFAULT_BUDGETS, isObject, type CheckBudgets, type CheckInput, type Finding, type ListedTool } from './common/checkTypes';
+import { reportMarkdown, runChecks, summaryOf, type CheckReport } from './common/runChecks';
+
+export const CHECK_SCHEME = 'mcp-check';
+
+interface StoredCheck {
+  serverId: string;
+  label: string;
+  markdown: string;
+  report: CheckReport;
+}
+
+/** Read-only tools Check Server calls itself: annotated read-only, an outputSchema, no required arguments. */
+export function callableForCheck(tool: ListedTool): boolean {
+  if (tool.annotations?.readOnlyHint !== true || !isObject(tool.outputSchema) || typeof tool.name !== 'string') return false;
+  const required = isObject(tool.inputSchema) ? tool.inputSchema.required : undefined;
+  return !Array.isArray(required) || required.length === 0;
+}
+
+export function registerCheck(workbench: Workbench, log: ActivityLog): vscode.Disposable[] {
+  const checks = new Map<string, StoredCheck>();
+  const changed = new vscode.EventEmitter<vscode.Uri>();
+  const uriOf = (serverId: string) => vscode.Uri.from({ scheme: CHECK_SCHEME, path: `/${encodeURIComponent(serverId)}/check.md` });
+
+  const pick = async (arg: unknown): Promise<McpServerConnection | undefined> => {
+    const id = typeof arg === 'string' ? arg : isObject(arg) && typeof arg.serverId === 'string' ? arg.serverId : undefined;
+    if (id) return workbench.registry.find(id);
+    const running = workbench.registry.all().filter((c) => c.state.kind === 'running');
+    if (!running.length) {
+      void showInformationMessage(vscode.l10n.t('No MCP server is running. Start the server to check, then run MCP: Check Server again.'));
+      return undefined;
+    }
+    if (running.length === 1) return running[0];
+    const picked = await vscode.window.showQuickPick(running.map((c) => ({ label: revealControlCharacters(c.definition.label), description: c.definition.source.label, c })),
+      { placeHolder: vscode.l10n.t('Server to check') });
+    return picked?.c;
+  };
+
+  const collect = async (c: McpServerConnection, budgets: CheckBudgets, progress: vscode.Progress<{ message?: string }>, token: vscode.CancellationToken): Promise<CheckInput | undefined> => {
+    const abort = new AbortController();
+    const sub = token.onCancellationRequested(() => abort.abort());
+    try {
+      progress.report({ message: vscode.l10n.t('listing tools, prompts and resources…') });
+      // A list the server fails to answer (many answer `resources/templates/list` with "Method
+      // not found") is checked as empty: the other checks still run, the error is in the recording.
+      const list = async <K extends 'tools' | 'prompts' | 'resources' | 'resourceTemplates'>(kind: K) =>
+        (c.advertises(kind) ? c.refresh(kind).catch(() => []) : []);
+      const [tools, prompts, resources, resourceTemplates] = await Promise.all([list('tools'), list('prompts'), list('resources'), list('resourceTemplates')]);
+      const toCall = (tools as ListedTool[]).filter(callableForCheck);
+      for (const [i, tool] of toCall.entries()) {
+        if (token.isCancellationRequested) return undefined;
+        progress.report({ message: vscode.l10n.t('calling read-only tool {0} ({1}/{2})…', revealControlCharacters(String(tool.name)), i + 1, toCall.length) });
+        // Its result is checked from the recording, like every other; a failure is a finding of its own kind, not the check's.
+        await c.callTool(String(tool.name), {}, { signal: abort.signal }).catch(() => undefined);
+      }
+      if (token.isCancellationRequested) return undefined;
+      const state = c.state;
+      if (state.kind !== 'running') throw new Error(vscode.l10n.t('{0} stopped while it was being checked.', c.definition.label));
+      const messages = log.entries().filter((e) => e.serverId === c.definition.id).reverse();
+      return {
+        protocolVersion: state.protocolVersion, era: state.era, transport: state.transport, capabilities: state.capabilities,
+        tools: tools as ListedTool[], prompts, resources, resourceTemplates, messages, budgets,
+      };
+    } finally {
+      sub.dispose();
+    }
+  };
+
+  const showFindings = async (arg?: unknown) => {
+    const id = typeof arg === 'string' ? arg : undefined;
+    const stored = id ? checks.get(id) : [...checks.values()].at(-1);
+    if (!stored) {
+      void showInformationMessage(vscode.l10n.t('No server was checked yet. Run MCP: Check Server first.'));
+      return;
+    }
+    const icon = { error: 'error', warning: 'warning', info: 'info' } as const;
+    const items = stored.report.findings.map((f) => ({
+      label: `$(${icon[f.severity]}) ${revealControlCharacters(f.message).replace(/\$\(/g, '$\u200b(')}`,
+      description: f.spec.title,
+      detail: f.seq !== undefined ? vscode.l10n.t('Recorded message #{0}: opens in the Inspector', f.seq) : vscode.l10n.t('Opens the spec section'),
+      finding: f,
+    }));
+    const picked = await vscode.window.showQuickPick(items, {
+      title: vscode.l10n.t('Check of {0}: {1}', revealControlCharacters(stored.label), summaryOf(stored.report.counts)),
+      placeHolder: vscode.l10n.t('Pick a finding to open its recorded message'),
+      matchOnDescription: true,
+    });
+    if (picked) await openFinding(picked.finding);
+  };
+
+  const openFinding = async (f: Finding) => {
+    if (f.seq !== undefined && log.find(f.seq)) await vscode.commands.executeCommand('mcpWorkbench.openInspector', f.seq);
+    else await vscode.env.openExternal(vscode.Uri.parse(f.spec.url));
+  };
+
+  const check = async (arg?: unknown, options?: { budgets?: Partial<CheckBudgets> }): Promise<CheckReport | undefined> => {
+    const c = await pick(arg);
+    if (!c) return undefined;
+    if (c.state.kind !== 'running') {
+      void showWarningMessage(vscode.l10n.t('{0} is not running. Start it, then check it.', c.definition.label));
+      return undefined;
+    }
+    const budgets = { ...DEFAULT_BUDGETS, ...options?.budgets };
+    let input: CheckInput | undefined;
+    try {
+      input = await withNotificationProgress({ title: vscode.l10n.t('Checking {0}', c.definition.label), cancellable: true },
+        (progress, token) => collect(c, budgets, progress, token));
+    } catch (error) {
+      void showWarningMessage(vscode.l10n.t('Could not check {0}: {1}', c.definition.label, error instanceof Error ? error.message : String(error)));
+      return undefined;
+    }
+    if (!input) return undefined;
+    const report = runChecks(input);
+    const id = c.definition.id;
+    checks.delete(id);
+    checks.set(id, { serverId: id, label: c.definition.label, report, markdown: reportMarkdown(c.definition.label, input, report, new Date()) });
+    changed.fire(uriOf(id));
+    const show = vscode.l10n.t('Show');
+    const findings = vscode.l10n.t('Findings…');
+    const say = report.counts.error ? showWarningMessage : showInformationMessage;
+    void say(vscode.l10n.t('Check of {0}: {1}.', c.definition.label, summaryOf(report.counts)), show, ...(report.findings.length ? [findings] : [])).then(async (answer) => {
+      if (answer === show) await vscode.commands.executeCommand('markdown.showPreview', uriOf(id));
+      if (answer === findings) await showFindings(id);
+    });
+    return report;
+  };
+
+  return [
+    changed,
+    vscode.workspace.registerTextDocumentContentProvider(CHECK_SCHEME, {
+      onDidChange: changed.event,
+      provideTextDocumentContent: (uri) => {
+        const id = decodeURIComponent(uri.path.split('/')[1] ?? '');
+        return checks.get(id)?.markdown ?? vscode.l10n.t('This server was not checked in this window. Run MCP: Check Server.');
+      },
+    }),
+    vscode.commands.registerCommand('mcpWorkbench.checkServer', check),
+    vscode.commands.registerCommand('mcpWorkbench.showCheckFindings', showFindings),
+  ];
+}

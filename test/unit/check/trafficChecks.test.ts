@@ -1,0 +1,78 @@
+import * as assert from 'node:assert/strict';
+import { checkDeprecated, checkLatency, checkResultSizes, checkUndeclaredCapabilities, median } from '../../../src/check/common/trafficChecks';
+import { reportMarkdown, runChecks, summaryOf } from '../../../src/check/common/runChecks';
+import { Recorder } from './checkInput';
+
+describe('Check Server: recorded traffic', () => {
+  it('result size: under the budget passes, over it is a warning on that call', () => {
+    const r = new Recorder();
+    r.request('tools/call', { name: 'small' }, { content: [{ type: 'text', text: 'x'.repeat(100) }] });
+    assert.deepEqual(checkResultSizes(r.input()), []);
+    const seq = r.request('tools/call', { name: 'big' }, { content: [{ type: 'text', text: 'x'.repeat(2048) }] });
+    const findings = checkResultSizes(r.input({ budgets: { ...r.input().budgets, maxResultBytes: 1024 } }));
+    assert.deepEqual(findings.map((f) => [f.severity, f.seq]), [['warning', seq]]);
+    assert.match(findings[0].message, /tools\/call "big" answered 2\.\d KB \(budget 1\.0 KB\)/);
+  });
+
+  it('latency: fast answers pass; a slow one is a warning with p50 and max', () => {
+    const r = new Recorder();
+    r.request('tools/call', { name: 'a' }, { content: [] }, 10);
+    r.request('tools/call', { name: 'b' }, { content: [] }, 20);
+    r.request('tools/list', {}, { tools: [] }, 30);
+    assert.deepEqual(checkLatency(r.input()), []);
+    const slow = r.request('tools/call', { name: 'slow' }, { content: [] }, 4000);
+    const findings = checkLatency(r.input());
+    assert.deepEqual(findings.map((f) => [f.subject, f.seq]), [['tools/call', slow]]);
+    assert.equal(findings[0].message, 'tools/call: 1 of 3 answer(s) slower than 3000 ms (p50 20 ms, max 4000 ms, tools/call "slow").');
+    assert.equal(median([5, 1, 3, 2]), 2);
+  });
+
+  it('capabilities: notifications of declared capabilities pass; undeclared list_changed and logging are errors', () => {
+    const r = new Recorder();
+    const changed = r.notification('notifications/tools/list_changed');
+    const logged = r.notification('notifications/message', { level: 'info', data: 'x' });
+    r.notification('notifications/progress', { progressToken: 1, progress: 1 });
+    assert.deepEqual(checkUndeclaredCapabilities(r.input({ capabilities: { tools: { listChanged: true }, logging: {} } })), []);
+    const findings = checkUndeclaredCapabilities(r.input({ capabilities: { tools: {} } }));
+    assert.deepEqual(findings.map((f) => [f.subject, f.severity, f.seq]), [
+      ['notifications/tools/list_changed', 'error', changed], ['notifications/message', 'error', logged],
+    ]);
+    assert.match(findings[0].message, /`capabilities\.tools\.listChanged`/);
+    assert.equal(findings[0].spec.url, 'https://modelcontextprotocol.io/specification/2025-11-25/server/tools#list-changed-notification');
+  });
+
+  it('deprecated: logging and sampling are fine in 2025-11-25, warnings in 2026-07-28; HTTP+SSE always', () => {
+    const r = new Recorder();
+    r.notification('notifications/message', { level: 'info', data: 'x' });
+    const asked = r.serverRequest('sampling/createMessage', { messages: [], maxTokens: 1 });
+    assert.deepEqual(checkDeprecated(r.input({ capabilities: { logging: {} } })), []);
+    const modern = checkDeprecated(r.input({ protocolVersion: '2026-07-28', era: 'modern', capabilities: { logging: {} } }));
+    assert.deepEqual(modern.map((f) => [f.subject, f.severity]), [['Sampling', 'warning'], ['Logging', 'warning']]);
+    assert.equal(modern[0].seq, asked);
+    assert.equal(modern[0].spec.url, 'https://modelcontextprotocol.io/specification/2026-07-28/deprecated');
+    assert.deepEqual(checkDeprecated(r.input({ transport: 'sse' })).map((f) => f.subject), ['HTTP+SSE']);
+  });
+
+  it('deprecated: roots asked through input_required (2026-07-28) are found', () => {
+    const r = new Recorder();
+    r.request('tools/call', { name: 'where' }, { resultType: 'input_required', inputRequests: { r: { method: 'roots/list', params: {} } } });
+    const entries = r.input().messages;
+    (entries[0] as { inputRequired?: boolean }).inputRequired = true;
+    const findings = checkDeprecated(r.input({ protocolVersion: '2026-07-28', era: 'modern', capabilities: {}, messages: entries }));
+    assert.deepEqual(findings.map((f) => f.subject), ['Roots']);
+  });
+
+  it('runChecks sorts by severity and counts; the report escapes server text', () => {
+    const r = new Recorder();
+    const report = runChecks(r.input({ tools: [{ name: 'ok_tool', description: 'Fine.', inputSchema: { type: 'object' } }, { name: '[x](command:evil)', inputSchema: { type: 'object' } }] }));
+    assert.deepEqual(report.findings.map((f) => f.severity), ['warning', 'warning']);
+    assert.equal(summaryOf(report.counts), '0 errors, 2 warnings, 0 info');
+    const md = reportMarkdown('srv', r.input(), report, new Date(0));
+    assert.ok(!md.includes('[x](command:evil)'));
+    assert.match(md, /\\\[x\\\]\(command:evil\)/);
+    assert.match(md, /- \*\*Warning:\*\* The tool name "\\\[x\\\]\(command:evil\)" has characters/);
+    const ticks = reportMarkdown('srv', r.input(), runChecks(r.input({ tools: [{ name: 'a', description: 'A.', inputSchema: null }] })), new Date(0));
+    assert.match(ticks, /`inputSchema` must be a JSON Schema object/);
+    assert.equal(summaryOf(runChecks(r.input()).counts), 'no findings');
+  });
+});
