@@ -8,7 +8,8 @@ import * as vscode from 'vscode';
 import { ProtocolError, ProtocolErrorCode, type CreateMessageRequestParams, type CreateMessageResult, type ElicitRequestFormParams, type ElicitRequestURLParams, type ElicitResult } from '@modelcontextprotocol/client';
 import { approvalActivity } from './common/approvalActivity';
 import { ApprovalQueue, REQUEST_TIMEOUT, type QueueEntry } from './common/approvalQueue';
-import { RateLimiter, USER_REJECTED_SAMPLING, decidesAlone, effectivePolicy, rateLimitMessage, userPolicies, userRateLimit, type SamplingPolicy } from './common/approvalPolicy';
+import { USER_REJECTED_SAMPLING, decidesAlone, type SamplingPolicy } from './common/approvalPolicy';
+import { SamplingPolicies } from './samplingPolicies';
 import { hasSamplingReply, type ElicitUrlView, type MessageBlockView, type PendingView, type SamplingDraft } from './common/approvalProtocol';
 import { buildElicitationForm, elicitationContent, initialElicitationValues, type ElicitationFormModel, type ElicitationValues } from './common/elicitationForm';
 import type { ServerDefinition } from '../config/common/launchDefinition';
@@ -72,8 +73,7 @@ export class ApprovalService implements vscode.Disposable {
   private readonly requestEmitter = new vscode.EventEmitter<PendingView>();
   /** Fires when a request starts waiting for the user (the panel opens on it). */
   readonly onDidRequest = this.requestEmitter.event;
-  private readonly sessionPolicies = new Map<string, SamplingPolicy>();
-  private readonly limiter = new RateLimiter(60_000);
+  private readonly policies = new SamplingPolicies(() => this.changed());
   /** URL elicitations the user opened, by server id + elicitationId, until the server reports completion. */
   private readonly waitingUrls = new Map<string, ElicitUrlView>();
   private readonly completed = new vscode.EventEmitter<{ serverId: string; elicitationId: string }>();
@@ -131,40 +131,24 @@ export class ApprovalService implements vscode.Disposable {
   }
 
   policyOf(server: ServerDefinition | string): SamplingPolicy {
-    const name = typeof server === 'string' ? server : server.name;
-    return effectivePolicy(name, userPolicies(config().inspect('sampling.serverPolicies')), this.sessionPolicies);
+    return this.policies.of(server);
   }
 
-  /**
-   * Sets a server's sampling policy: `session` is remembered until VS Code closes; `always`,
-   * `never` and `ask` are written to the user setting `mcpWorkbench.sampling.serverPolicies`.
-   */
-  async setPolicy(serverName: string, policy: SamplingPolicy): Promise<void> {
-    if (policy === 'session') {
-      this.sessionPolicies.set(serverName, 'session');
-    } else {
-      this.sessionPolicies.delete(serverName);
-      const current = { ...userPolicies(config().inspect('sampling.serverPolicies')) };
-      if (policy === 'ask') delete current[serverName];
-      else current[serverName] = policy;
-      await config().update('sampling.serverPolicies', Object.keys(current).length ? current : undefined, vscode.ConfigurationTarget.Global);
-    }
-    this.changed();
+  /** See SamplingPolicies.set: `session` until VS Code closes, the others in the user setting. */
+  setPolicy(serverName: string, policy: SamplingPolicy): Promise<void> {
+    return this.policies.set(serverName, policy);
   }
 
   /** Forgets the session choices and rate-limit history (tests, "reset"). */
   resetSession(): void {
-    this.sessionPolicies.clear();
-    this.limiter.reset();
+    this.policies.reset();
   }
 
   // ---------------------------------------------------------------------------------------
   // sampling
 
   async sample(server: ServerDefinition, params: CreateMessageRequestParams, signal: AbortSignal): Promise<CreateMessageResult> {
-    const limit = userRateLimit(config().inspect('sampling.rateLimitPerMinute'));
-    const slot = this.limiter.tryAcquire(server.id, limit, Date.now());
-    if (!slot.ok) throw new ProtocolError(-32000, rateLimitMessage(server.label, limit, slot.retryAfterMs));
+    this.policies.acquire(server);
     const policy = this.policyOf(server);
     const alone = decidesAlone(policy);
     if (alone === 'reject') throw samplingRejected(`the sampling policy for server "${server.name}" is "never" (setting mcpWorkbench.sampling.serverPolicies)`);
