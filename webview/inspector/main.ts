@@ -40,10 +40,11 @@ const methodSelect = h('select', { 'aria-label': 'Method' });
 const errorsOnly = h('input', { type: 'checkbox', id: 'errors-only' });
 const textInput = h('input', { type: 'search', placeholder: 'Filter (server, method, name)', 'aria-label': 'Filter text' });
 const exportButton = h('button', { type: 'button', title: 'Save the recording as JSON Lines (secrets redacted)' }, 'Export…');
+const harButton = h('button', { type: 'button', class: 'export-har', title: 'Save the HTTP exchanges of HTTP servers as HAR 1.2 (secrets redacted)' }, 'Export HAR…');
 const importButton = h('button', { type: 'button', title: 'Open a recording (.jsonl) read-only' }, 'Import…');
 const sourceLabel = h('span', { class: 'source' });
 const toolbar = h('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Filters' },
-  serverSelect, methodSelect, h('label', { class: 'check' }, errorsOnly, 'Errors only'), textInput, sourceLabel, exportButton, importButton);
+  serverSelect, methodSelect, h('label', { class: 'check' }, errorsOnly, 'Errors only'), textInput, sourceLabel, exportButton, harButton, importButton);
 const list = h('div', { class: 'rows', role: 'tree', 'aria-label': 'Exchanges', tabindex: '0' });
 const empty = h('p', { class: 'empty' });
 const detailView = new DetailView({
@@ -72,7 +73,8 @@ serverSelect.addEventListener('change', () => { filter = { ...filter, serverId: 
 methodSelect.addEventListener('change', () => { filter = { ...filter, method: methodSelect.value || undefined }; save(); renderRows(); });
 errorsOnly.addEventListener('change', () => { filter = { ...filter, errorsOnly: errorsOnly.checked || undefined }; save(); renderRows(); });
 textInput.addEventListener('input', () => { filter = { ...filter, text: textInput.value || undefined }; save(); renderRows(); });
-exportButton.addEventListener('click', () => post({ type: 'export' }));
+exportButton.addEventListener('click', () => post({ type: 'export', format: 'jsonl' }));
+harButton.addEventListener('click', () => post({ type: 'export', format: 'har' }));
 importButton.addEventListener('click', () => post({ type: 'import' }));
 errorsOnly.checked = !!filter.errorsOnly;
 textInput.value = filter.text ?? '';
@@ -146,6 +148,7 @@ function renderRows(): void {
   fillSelect(methodSelect, 'All methods', methods.map((m) => ({ value: m, label: m })), filter.method);
   sourceLabel.textContent = readOnly && source ? `${source} (read-only)` : '';
   exportButton.hidden = readOnly;
+  harButton.hidden = readOnly;
   const shown = filterRows(rows, filter);
   visibleOrder = [];
   list.textContent = '';
