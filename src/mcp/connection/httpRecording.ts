@@ -126,6 +126,11 @@ export function recordingFetch(inner: typeof fetch, observe: ((record: HttpRecor
     // writable side then errors), the source failing, or the transport's signal aborting.
     body.pipeTo(counter.writable, link ? { signal: link.signal } : {}).then(() => settle(), (error: unknown) => settle(error ?? 'aborted'));
     const counted = counter.readable;
-    return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+    const wrapped = new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+    // A constructed Response has no url and is never `redirected`; the SDK's redirect handling
+    // and EventSource's reconnect URL read them, so they are carried over.
+    if (response.url) Object.defineProperty(wrapped, 'url', { value: response.url });
+    if (response.redirected) Object.defineProperty(wrapped, 'redirected', { value: true });
+    return wrapped;
   };
 }

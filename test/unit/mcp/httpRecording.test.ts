@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { getEventListeners, setMaxListeners } from 'node:events';
 import { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
 import type { ConnectionAuthHost } from '../../../src/mcp/connection/connectionTypes';
-import { linkedSignal, type HttpRecord } from '../../../src/mcp/connection/httpRecording';
+import { linkedSignal, recordingFetch, type HttpRecord } from '../../../src/mcp/connection/httpRecording';
 import { MemoryOAuthStore, WorkbenchOAuthProvider, followAuthorizationHeadlessly } from '../../../src/mcp/auth/oauthProvider';
 import { exchangeView, headerPairs } from '../../../src/inspector/common/httpExchange';
 import { startHttpFixture } from '../../fixtures/servers/httpServer';
@@ -67,6 +67,17 @@ describe('HTTP exchanges (recording fetch)', function () {
     assert.equal(method?.value, 'tools/call');
     assert.equal(method?.mcp, true);
     assert.equal(view.requestHeaders.find((h) => h.name.toLowerCase() === 'mcp-name')?.value, 'echo');
+  });
+
+  it('the recorded response keeps the url and redirected flag the SDK and EventSource read', async () => {
+    const fixture = await startHttpFixture({ verbose: false });
+    cleanup.push(() => fixture.close());
+    const records: HttpRecord[] = [];
+    const fetched = await recordingFetch(fetch, (r) => records.push(r))(fixture.url, { method: 'GET', headers: { accept: 'application/json' } });
+    assert.equal(fetched.url, fixture.url);
+    assert.equal(fetched.redirected, false);
+    await fetched.body?.cancel();
+    await waitFor(() => records[0]?.totalMs !== undefined, 'the cancelled body to settle the record');
   });
 
   it('a linked signal follows its parent, and release removes its one listener', () => {
