@@ -14,6 +14,7 @@ import type { McpLogLevel } from './shared/common/logLevels';
 import { DEFAULT_TIMEOUTS, protocolEraSetting, type TimeoutSettings } from './config/common/serverConfig';
 import { Emitter } from './shared/common/emitter';
 import { formatTrace, type TraceLevel, type TraceRecord } from './mcp/trace';
+import type { HttpRecord } from './mcp/connection/httpRecording';
 import { ChatToolSettings } from './chat/chatToolSettings';
 import { BuiltinHost } from './coexistence/builtinHost';
 import { ConfigSources, profileMcpJson } from './config/configSources';
@@ -50,6 +51,9 @@ export class Workbench implements vscode.Disposable {
   private readonly onTraceEmitter = new Emitter<{ server: ServerDefinition; record: TraceRecord; at: number }>();
   /** Every JSON-RPC message of every server, whatever the trace setting (the Activity view listens). */
   readonly onTrace = this.onTraceEmitter.event;
+  private readonly onHttpEmitter = new Emitter<{ server: ServerDefinition; record: HttpRecord }>();
+  /** Every HTTP exchange of an HTTP server, raw (see ConnectionHost.http): redact when shown. */
+  readonly onHttp = this.onHttpEmitter.event;
   private loginShellPath: Promise<string | undefined> | undefined;
   /** Resolves when the first load of config has been applied (servers started or blocked). */
   readonly ready: Promise<void>;
@@ -114,6 +118,7 @@ export class Workbench implements vscode.Disposable {
         this.onTraceEmitter.fire({ server: def, record, at: Date.now() });
         if (this.traceLevel !== 'off') this.outputs.logFor(def).log('info', formatTrace(def.label, record, this.traceLevel, this.secretsOf(def)));
       },
+      http: (def, record) => this.onHttpEmitter.fire({ server: def, record }),
       clientFeatures: {
         capabilities: () => this.clientFeatures?.capabilities() ?? {},
         install: (client, def) => this.clientFeatures?.install(client, def),
@@ -279,6 +284,7 @@ export class Workbench implements vscode.Disposable {
     await this.registry.dispose();
     this.disposables.forEach((d) => d.dispose());
     this.onTraceEmitter.dispose();
+    this.onHttpEmitter.dispose();
     this.chatTools.dispose();
     this.onDidChangeServersBadgeEmitter.dispose();
     this.onDidChangeDevRestartingEmitter.dispose();

@@ -9,13 +9,16 @@ import type { ActivityLog } from '../activity/common/activityLog';
 import { buildRows, factsOf, type ExchangeFacts, type InspectorRecord, type InspectorRow } from './common/inspectorRows';
 import { parseFromWebview, type DetailAction, type FromWebview, type ToWebview } from './common/inspectorProtocol';
 import { exportRecording } from './common/recording';
+import { buildHar } from './common/har';
+import type { HttpExchangeView } from './common/httpExchange';
+import type { HttpLog } from '../activity/common/httpLog';
 import type { InspectorActions } from './detailActions';
 import { webviewHtml, webviewResourceRoots } from '../shared/webviewHtml';
 import { showErrorMessage, showInformationMessage } from '../shared/notifications';
 
 /** Where the rows come from: the live log, or the records of an imported file. */
 export type InspectorSource =
-  | { kind: 'live'; log: ActivityLog }
+  | { kind: 'live'; log: ActivityLog; http: HttpLog }
   | { kind: 'recording'; records: readonly InspectorRecord[]; fileName: string };
 
 const REFRESH_MS = 200;
@@ -26,13 +29,13 @@ export class InspectorPanel implements vscode.Disposable {
   private static live: InspectorPanel | undefined;
 
   /** Opens (or reveals) the live Inspector; `select` picks a row (an Activity entry's seq). */
-  static showLive(extensionUri: vscode.Uri, log: ActivityLog, actions: InspectorActions, importFile: () => Promise<void>, select?: number): InspectorPanel {
+  static showLive(extensionUri: vscode.Uri, log: ActivityLog, http: HttpLog, actions: InspectorActions, importFile: () => Promise<void>, select?: number): InspectorPanel {
     if (InspectorPanel.live) {
       InspectorPanel.live.panel.reveal();
       if (select !== undefined) InspectorPanel.live.selectWhenReady(select);
       return InspectorPanel.live;
     }
-    const panel = new InspectorPanel(extensionUri, { kind: 'live', log }, actions, importFile, select);
+    const panel = new InspectorPanel(extensionUri, { kind: 'live', log, http }, actions, importFile, select);
     InspectorPanel.live = panel;
     return panel;
   }
@@ -150,7 +153,7 @@ export class InspectorPanel implements vscode.Disposable {
         return;
       }
       case 'export':
-        await this.export();
+        await (message.format === 'har' ? this.exportHar() : this.export());
         return;
       case 'import':
         await this.importFile();
@@ -203,7 +206,38 @@ export class InspectorPanel implements vscode.Disposable {
     return {
       type: 'detail', seq, request: record.request, ...(response !== undefined ? { response } : {}), ...(note ? { note } : {}),
       ...this.actions.offers(record, this.source.kind === 'recording'),
+      ...httpPart(this.httpOf(record)),
     };
+  }
+
+  /** The HTTP exchanges behind an exchange: linked now (live), or as the recording carries them. */
+  httpOf(record: InspectorRecord): readonly HttpExchangeView[] | undefined {
+    return this.source.kind === 'live' ? this.source.http.exchangesFor(record.serverId, record) : record.http;
+  }
+
+  /** Saves the HTTP exchanges of the live recording as HAR 1.2 (built from redacted views only). */
+  async exportHar(target?: vscode.Uri): Promise<vscode.Uri | undefined> {
+    const exchanges = this.source.kind === 'live' ? this.source.http.all() : [];
+    if (!exchanges.length) {
+      void showInformationMessage(vscode.l10n.t('No HTTP exchanges are recorded: HAR export covers servers reached over HTTP (Streamable HTTP or SSE).'));
+      return undefined;
+    }
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const uri = target ?? await vscode.window.showSaveDialog({
+      title: vscode.l10n.t('Export HTTP Exchanges as HAR'),
+      defaultUri: folder ? vscode.Uri.joinPath(folder, `mcp-http-${stamp}.har`) : undefined,
+      filters: { [vscode.l10n.t('HTTP Archive')]: ['har'] },
+    });
+    if (!uri) return undefined;
+    const version = String(vscode.extensions.getExtension('mcp-workbench.mcp-workbench')?.packageJSON.version ?? '0.0.0');
+    try {
+      await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(JSON.stringify(buildHar(exchanges, version), null, 2)));
+    } catch (error) {
+      void showErrorMessage(vscode.l10n.t('Could not write the HAR file to {0}: {1}', uri.fsPath, error instanceof Error ? error.message : String(error)));
+      return undefined;
+    }
+    return uri;
   }
 
   /** Saves the recording as JSON Lines (redacted: the log's getters are the only way to its messages). */
@@ -222,7 +256,7 @@ export class InspectorPanel implements vscode.Disposable {
     });
     if (!uri) return undefined;
     try {
-      await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(exportRecording(records)));
+      await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(exportRecording(records, Date.now(), (r) => this.httpOf(r))));
     } catch (error) {
       void showErrorMessage(vscode.l10n.t('Could not write the recording to {0}: {1}', uri.fsPath, error instanceof Error ? error.message : String(error)));
       return undefined;
@@ -247,3 +281,5 @@ export class InspectorPanel implements vscode.Disposable {
     this.panel.dispose();
   }
 }
+
+const httpPart = (http: readonly HttpExchangeView[] | undefined) => (http?.length ? { http: [...http] } : {});

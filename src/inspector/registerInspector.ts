@@ -3,7 +3,9 @@
  * entry, and "MCP: Import Recording…" (a saved .jsonl opens read-only in the same panel).
  */
 import * as vscode from 'vscode';
-import type { ActivityLog } from '../activity/common/activityLog';
+import type { ActivityLog, ActivityServer } from '../activity/common/activityLog';
+import { HttpLog } from '../activity/common/httpLog';
+import type { ServerDefinition } from '../config/common/launchDefinition';
 import type { Workbench } from '../workbench';
 import { InspectorPanel } from './inspectorPanel';
 import { InspectorActions } from './detailActions';
@@ -12,6 +14,19 @@ import { showErrorMessage, showWarningMessage } from '../shared/notifications';
 
 export function registerInspector(workbench: Workbench, log: ActivityLog): vscode.Disposable[] {
   const extensionUri = workbench.context.extensionUri;
+  // The HTTP exchanges of HTTP servers, kept raw and redacted when shown (like the activity log).
+  const http = new HttpLog();
+  const servers = new WeakMap<ServerDefinition, ActivityServer>();
+  const serverOf = (def: ServerDefinition): ActivityServer => {
+    let known = servers.get(def);
+    if (!known) servers.set(def, known = { id: def.id, label: def.label, secrets: () => workbench.secretsOf(def) });
+    return known;
+  };
+  const httpSubscription = workbench.onHttp(({ server, record }) => http.add(serverOf(server), record));
+  // Clear Activity clears the HTTP exchanges with it.
+  const clearSubscription = log.onDidChange(() => {
+    if (log.size === 0) http.clear();
+  });
   const actions = new InspectorActions(workbench, log);
 
   const importFile = async (arg?: vscode.Uri): Promise<InspectorPanel | undefined> => {
@@ -45,7 +60,7 @@ export function registerInspector(workbench: Workbench, log: ActivityLog): vscod
 
   const open = (arg?: { seq?: unknown } | number): InspectorPanel => {
     const seq = typeof arg === 'number' ? arg : typeof arg?.seq === 'number' ? arg.seq : undefined;
-    return InspectorPanel.showLive(extensionUri, log, actions, async () => void await importFile(), seq);
+    return InspectorPanel.showLive(extensionUri, log, http, actions, async () => void await importFile(), seq);
   };
 
   return [
@@ -53,7 +68,10 @@ export function registerInspector(workbench: Workbench, log: ActivityLog): vscod
     vscode.commands.registerCommand('mcpWorkbench.openActivityEntryInInspector', open),
     vscode.commands.registerCommand('mcpWorkbench.importRecording', importFile),
     vscode.commands.registerCommand('mcpWorkbench.exportRecording', async (target?: vscode.Uri) => open().export(target instanceof vscode.Uri ? target : undefined)),
+    vscode.commands.registerCommand('mcpWorkbench.exportHar', async (target?: vscode.Uri) => open().exportHar(target instanceof vscode.Uri ? target : undefined)),
     { dispose: () => InspectorPanel.current?.dispose() },
+    httpSubscription,
+    clearSubscription,
     actions,
   ];
 }

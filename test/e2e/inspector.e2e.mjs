@@ -16,10 +16,13 @@
 // find in the JSON (Ctrl+F, Enter, Shift+Enter, Escape), Copy as Inspector CLI Command, and
 // Open in Run Tool (the echo form, already open, now holds the replayed text).
 
+import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
+import * as path from 'node:path';
 import { clickUntilTab, expectAttribute, frameWith } from './workbench.mjs';
 const EXTENSION_ID = 'mcp-workbench.mcp-workbench';
 
-export async function run({ page, step, screenshot }) {
+export async function run({ page, step, screenshot, workspace }) {
   // Markup in server data must stay text (the panel uses textContent only).
   const text = `inspect <b>me</b> ${Date.now().toString(36)}`;
   const servers = page.getByRole('tree', { name: /^Servers\b/ });
@@ -217,6 +220,34 @@ export async function run({ page, step, screenshot }) {
     await restMouse();
     await screenshot('inspector-05-open-in-run-tool');
   });
+
+  // A Streamable HTTP server (the fixture, run in this process) added to folder-a: its tools/list
+  // exchange shows the HTTP exchange that carried it, Mcp-* headers highlighted.
+  const require = createRequire(import.meta.url);
+  const { startHttpFixture } = require(path.join(process.env.MCPWB_FIXTURES ?? path.resolve('out/test/fixtures'), 'servers', 'httpServer.js'));
+  const http = await startHttpFixture({ verbose: false });
+  try {
+    await step('add a Streamable HTTP server; its tools/list row shows the HTTP exchange: status, timing, Mcp-Session-Id highlighted', async () => {
+      const file = path.join(workspace, 'folder-a', '.vscode', 'mcp.json');
+      const text = fs.readFileSync(file, 'utf8');
+      fs.writeFileSync(file, text.replace(/"servers":\s*\{/, `"servers": {\n    "fixture-http": ${JSON.stringify({ type: 'http', url: http.url, headers: { 'X-Team-Token': 'e2e-secret-header-1234' } })},`));
+      await page.getByRole('tab', { name: /^MCP Inspector\b/ }).click();
+      inspector = await frameWith(page, '.rows[role=tree]');
+      const row = inspector.getByRole('treeitem', { name: /^tools\/list, fixture-http, result\b/ }).first();
+      await row.waitFor({ state: 'visible', timeout: 30_000 });
+      await row.locator(':scope > .line').click();
+      const section = inspector.locator('section.http');
+      await section.locator('.http-line').filter({ hasText: /^POST http:\/\/127\.0\.0\.1:\d+\/mcp$/ }).first().waitFor({ state: 'visible' });
+      await section.locator('tr.mcp th').filter({ hasText: /^mcp-session-id$/ }).first().waitFor({ state: 'visible' });
+      await section.locator('tr.redacted').filter({ hasText: /^x-team-token\s*«redacted»$/ }).first().waitFor({ state: 'visible' });
+      if (await inspector.locator('body').filter({ hasText: 'e2e-secret-header-1234' }).count()) throw new Error('the secret header value reached the page');
+      await section.scrollIntoViewIfNeeded();
+      await restMouse();
+      await screenshot('inspector-06-http');
+    });
+  } finally {
+    await http.close();
+  }
 }
 
 async function expectFocused(locator, timeout = 5_000) {

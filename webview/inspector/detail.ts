@@ -8,6 +8,7 @@ import { editableParams, parseParamsText } from '../../src/inspector/common/repl
 import { h } from './dom';
 import { FindBar } from './findBar';
 import { renderJson } from './jsonView';
+import { httpSection } from './httpSection';
 
 type Detail = Extract<ToWebview, { type: 'detail' }>;
 type Status = Extract<ToWebview, { type: 'actionStatus' }>;
@@ -117,6 +118,8 @@ export class DetailView {
       request.insertBefore(h('div', { class: 'params' }, h('label', { class: 'params-label' }, detail.replayUnavailable === undefined ? l10n.t('Params (edit, then Replay)') : l10n.t('Params (JSON)'), box), problem), request.children[1] ?? null);
     }
     this.body.append(h('div', { class: 'panes' }, request, this.pane(l10n.t('Response'), 'response', detail.response, detail.note, seq)));
+    const http = httpSection(detail.http);
+    if (http) this.body.append(http);
     check();
     this.find.refresh();
     if (keepFocus) this.body.querySelector<HTMLElement>(`[data-focus-key="${keepFocus}"]`)?.focus();

@@ -42,10 +42,11 @@ const methodSelect = h('select', { 'aria-label': l10n.t('Method') });
 const errorsOnly = h('input', { type: 'checkbox', id: 'errors-only' });
 const textInput = h('input', { type: 'search', placeholder: l10n.t('Filter (server, method, name)'), 'aria-label': l10n.t('Filter text') });
 const exportButton = h('button', { type: 'button', title: l10n.t('Save the recording as JSON Lines (secrets redacted)') }, l10n.t('Export…'));
+const harButton = h('button', { type: 'button', class: 'export-har', title: l10n.t('Save the HTTP exchanges of HTTP servers as HAR 1.2 (secrets redacted)') }, l10n.t('Export HAR…'));
 const importButton = h('button', { type: 'button', title: l10n.t('Open a recording (.jsonl) read-only') }, l10n.t('Import…'));
 const sourceLabel = h('span', { class: 'source' });
 const toolbar = h('div', { class: 'toolbar', role: 'toolbar', 'aria-label': l10n.t('Filters') },
-  serverSelect, methodSelect, h('label', { class: 'check' }, errorsOnly, l10n.t('Errors only')), textInput, sourceLabel, exportButton, importButton);
+  serverSelect, methodSelect, h('label', { class: 'check' }, errorsOnly, l10n.t('Errors only')), textInput, sourceLabel, exportButton, harButton, importButton);
 const list = h('div', { class: 'rows', role: 'tree', 'aria-label': l10n.t('Exchanges'), tabindex: '0' });
 const empty = h('p', { class: 'empty' });
 const detailView = new DetailView({
@@ -74,7 +75,8 @@ serverSelect.addEventListener('change', () => { filter = { ...filter, serverId: 
 methodSelect.addEventListener('change', () => { filter = { ...filter, method: methodSelect.value || undefined }; save(); renderRows(); });
 errorsOnly.addEventListener('change', () => { filter = { ...filter, errorsOnly: errorsOnly.checked || undefined }; save(); renderRows(); });
 textInput.addEventListener('input', () => { filter = { ...filter, text: textInput.value || undefined }; save(); renderRows(); });
-exportButton.addEventListener('click', () => post({ type: 'export' }));
+exportButton.addEventListener('click', () => post({ type: 'export', format: 'jsonl' }));
+harButton.addEventListener('click', () => post({ type: 'export', format: 'har' }));
 importButton.addEventListener('click', () => post({ type: 'import' }));
 errorsOnly.checked = !!filter.errorsOnly;
 textInput.value = filter.text ?? '';
@@ -148,6 +150,7 @@ function renderRows(): void {
   fillSelect(methodSelect, l10n.t('All methods'), methods.map((m) => ({ value: m, label: m })), filter.method);
   sourceLabel.textContent = readOnly && source ? l10n.t('{0} (read-only)', source) : '';
   exportButton.hidden = readOnly;
+  harButton.hidden = readOnly;
   const shown = filterRows(rows, filter);
   visibleOrder = [];
   list.textContent = '';

@@ -8,6 +8,7 @@
  * with the same `seq` (the page ignores an answer for a row no longer selected).
  */
 import type { InspectorRow } from './inspectorRows';
+import type { HttpExchangeView, HttpHeader } from './httpExchange';
 
 /** Host → webview. All strings are server text: the page sets them with `textContent` only. */
 export type ToWebview =
@@ -36,6 +37,8 @@ export type ToWebview =
     cliUnavailable?: string;
     /** This exchange replays the one with this seq. */
     replayOf?: number;
+    /** HTTP servers: the HTTP exchange(s) that carried it, redacted (absent for stdio). */
+    http?: HttpExchangeView[];
   }
   | {
     /** The answer to a replay, runTool or copyCli of the exchange `seq`, shown in one line in its detail. */
@@ -60,7 +63,7 @@ export type FromWebview =
   | { type: 'ready' }
   | { type: 'select'; seq: number }
   | { type: 'copy'; seq: number; part: 'request' | 'response' | 'both' }
-  | { type: 'export' }
+  | { type: 'export'; format: 'jsonl' | 'har' }
   | { type: 'import' }
   | { type: 'action'; action: DetailAction; seq: number; params: string }
   /** The Start Server button of a `notRunning` status. */
@@ -75,7 +78,7 @@ export function parseFromWebview(message: unknown): FromWebview | undefined {
   if (!isRecord(message) || typeof message.type !== 'string') return undefined;
   switch (message.type) {
     case 'ready': return { type: 'ready' };
-    case 'export': return { type: 'export' };
+    case 'export': return { type: 'export', format: message.format === 'har' ? 'har' : 'jsonl' };
     case 'import': return { type: 'import' };
     case 'select': return isSeq(message.seq) ? { type: 'select', seq: message.seq } : undefined;
     case 'copy':
@@ -104,6 +107,18 @@ function isRow(v: unknown, depth = 0): v is InspectorRow {
     && Array.isArray(v.children) && v.children.every((c) => isRow(c, depth + 1));
 }
 
+const isHeader = (v: unknown): v is HttpHeader => isRecord(v) && typeof v.name === 'string' && typeof v.value === 'string';
+const optional = (v: unknown, type: 'string' | 'number') => v === undefined || typeof v === type;
+
+/** An HTTP exchange's shape (also what an imported recording must carry to show one). */
+export function isHttpView(v: unknown): v is HttpExchangeView {
+  return isRecord(v) && typeof v.startedAt === 'number' && typeof v.method === 'string' && typeof v.url === 'string'
+    && Array.isArray(v.requestHeaders) && v.requestHeaders.every(isHeader) && Array.isArray(v.responseHeaders) && v.responseHeaders.every(isHeader)
+    && optional(v.status, 'number') && optional(v.statusText, 'string') && optional(v.headersMs, 'number') && optional(v.totalMs, 'number')
+    && optional(v.sessionId, 'string') && optional(v.requestBytes, 'number') && optional(v.responseBytes, 'number')
+    && optional(v.error, 'string') && optional(v.requestBody, 'string') && optional(v.link, 'string');
+}
+
 /** The page's check of what the host sent (a message of another shape is ignored). */
 export function parseToWebview(message: unknown): ToWebview | undefined {
   if (!isRecord(message)) return undefined;
@@ -126,6 +141,7 @@ export function parseToWebview(message: unknown): ToWebview | undefined {
       ...(message.runTool === true ? { runTool: true } : {}),
       ...(typeof message.cliUnavailable === 'string' ? { cliUnavailable: message.cliUnavailable } : {}),
       ...(isSeq(message.replayOf) ? { replayOf: message.replayOf } : {}),
+      ...(Array.isArray(message.http) && message.http.every(isHttpView) ? { http: message.http } : {}),
     };
   }
   if (message.type === 'actionStatus') {

@@ -6,13 +6,17 @@
  */
 
 import type { ActivityEntry } from '../../activity/common/activityEntry';
+import type { HttpExchangeView } from './httpExchange';
 
 /**
  * One exchange as the Inspector reads it: an activity log entry (its `request`/`response` are
  * redacting getters) without the re-run data, or a record of an imported recording. Type-only
  * import: nothing of the log reaches the webview bundle.
  */
-export type InspectorRecord = Readonly<Omit<ActivityEntry, 'rerun' | 'rerunUnavailable'>>;
+export type InspectorRecord = Readonly<Omit<ActivityEntry, 'rerun' | 'rerunUnavailable'>> & {
+  /** An imported recording's HTTP exchanges behind this one (live ones are linked when opened). */
+  readonly http?: readonly HttpExchangeView[];
+};
 
 /** How an exchange ended, as the Inspector colours it. `toolError` is a result with `isError: true`. */
 export type RowStatus = 'pending' | 'result' | 'rpcError' | 'toolError' | 'cancelled' | 'notification';

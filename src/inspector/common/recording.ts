@@ -6,12 +6,17 @@
  * file still opens with a note of what was skipped.
  */
 import type { InspectorRecord } from './inspectorRows';
+import type { HttpExchangeView } from './httpExchange';
+import { isHttpView } from './inspectorProtocol';
 
 export const RECORDING_FORMAT = 'mcp-workbench-recording';
 export const RECORDING_VERSION = 1;
 
-/** The JSONL text of these exchanges, oldest first. */
-export function exportRecording(records: readonly InspectorRecord[], exportedAt = Date.now()): string {
+/**
+ * The JSONL text of these exchanges, oldest first. `httpOf` gives an exchange's HTTP exchanges
+ * (already redacted views), written as its `http` field.
+ */
+export function exportRecording(records: readonly InspectorRecord[], exportedAt = Date.now(), httpOf?: (record: InspectorRecord) => readonly HttpExchangeView[] | undefined): string {
   const lines = [JSON.stringify({ format: RECORDING_FORMAT, version: RECORDING_VERSION, exportedAt })];
   for (const r of [...records].sort((a, b) => a.seq - b.seq)) {
     lines.push(JSON.stringify({
@@ -32,10 +37,13 @@ export function exportRecording(records: readonly InspectorRecord[], exportedAt 
       inputRequired: r.inputRequired,
       request: r.request,
       response: r.response,
+      http: nonEmpty(httpOf?.(r)),
     }));
   }
   return lines.join('\n') + '\n';
 }
+
+const nonEmpty = <T>(list: readonly T[] | undefined) => (list?.length ? list : undefined);
 
 export interface ImportedRecording {
   records: InspectorRecord[];
@@ -109,6 +117,7 @@ function recordOf(v: unknown): InspectorRecord | undefined {
     ...(v.round !== undefined ? { round: v.round as number } : {}),
     ...(v.originSeq !== undefined ? { originSeq: v.originSeq as number } : {}),
     ...(v.inputRequired === true ? { inputRequired: true } : {}),
+    ...(Array.isArray(v.http) && v.http.length && v.http.every(isHttpView) ? { http: v.http } : {}),
     request: v.request,
     ...(v.response !== undefined ? { response: v.response } : {}),
   };

@@ -30,6 +30,7 @@ import { planStdioSpawn, SpawnError, type StdioSpawnPlan } from '../process/stdi
 import { descendantsOf, killProcesses, killTreeWindows } from '../process/processTree';
 import { MessageTooLargeError, OwnedStdioTransport } from '../process/ownedStdioTransport';
 import { traceTransport } from './tracingTransport';
+import { recordingFetch } from './httpRecording';
 import { LIST_MAX_PAGES } from './listCache';
 
 /** The SDK transports that can carry OAuth (and so finish an authorization). */
@@ -192,8 +193,14 @@ export class SessionOpener {
     // to a request that carried a token may mean the server moved to another authorization
     // server (SEP-2352): cached discovery goes before the SDK's auth() runs, so it looks again.
     // (This fetch also carries discovery and token requests: only the server's own URL counts.)
-    const fetchFn: typeof fetch | undefined = authProvider && (async (input, init) => {
-      let response = await fetch(input, init);
+    // Every request goes through the recording fetch (the Inspector's HTTP exchanges, and a
+    // per-request AbortSignal: see httpRecording.ts); the OAuth layer sits above it, so a
+    // request it sends again with a renewed token is recorded as the second exchange it is.
+    const def = this.owner.definition();
+    const http = this.owner.host.http;
+    const base = recordingFetch(fetch, http ? (record) => http.call(this.owner.host, def, record) : undefined);
+    const fetchFn: typeof fetch = !authProvider ? base : (async (input, init) => {
+      let response = await base(input, init);
       const challenge = response.headers.get('www-authenticate') ?? '';
       if (response.status === 403 && /insufficient_scope/.test(challenge)) authProvider.requireNewAuthorization();
       const sent = accessToken(init);
@@ -205,7 +212,7 @@ export class SessionOpener {
           await response.body?.cancel();
           const headers = new Headers(init?.headers);
           headers.set('authorization', `Bearer ${newer}`);
-          response = await fetch(input, { ...init, headers });
+          response = await base(input, { ...init, headers });
         }
       }
       if (!response.ok && isTokenRequest(init)) {

@@ -10,6 +10,7 @@ import type { ProtocolEraSetting, TimeoutSettings } from '../../config/common/se
 import type { ChannelLevel, McpLogLevel } from '../../shared/common/logLevels';
 import type { WorkbenchOAuthProvider } from '../auth/oauthProvider';
 import type { TraceRecord } from '../trace';
+import type { HttpRecord } from './httpRecording';
 
 /** Where a connection writes what the user may want to read. */
 export interface ServerLog {
@@ -36,6 +37,11 @@ export interface ConnectionHost {
   pingIntervalMs?(): number | undefined;
   /** Receives every JSON-RPC message when tracing is on. */
   trace?(server: ServerDefinition, record: TraceRecord): void;
+  /**
+   * Receives every HTTP exchange of an HTTP server (once, at its start; the record is then
+   * updated in place). Raw and unredacted: keep it, redact only when it is shown.
+   */
+  http?(server: ServerDefinition, record: HttpRecord): void;
   /**
    * Client features a host implements beyond roots (sampling, elicitation): the capabilities
    * it declares and the request handlers it installs on every new SDK client. Only declare

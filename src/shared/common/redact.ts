@@ -106,3 +106,16 @@ export function urlSecrets(raw: string): string[] {
   }
   return [...found];
 }
+
+/** Header names whose whole value is a credential, beyond SECRET_KEY: any *token*, *secret*, *api-key*, *auth* or *cookie* header. */
+const SECRET_HEADER = /(authorization|cookie|api[-_]?key|token|secret|password|auth)/i;
+
+/**
+ * An HTTP header as it may be shown: a credential header's value is replaced whole (whatever
+ * its scheme), any other value has the server's secrets redacted like all text.
+ */
+export function redactHeader(name: string, value: string, secrets: readonly string[]): { value: string; redacted: boolean } {
+  if (SECRET_KEY.test(name) || SECRET_HEADER.test(name)) return { value: REDACTED, redacted: true };
+  const out = redactText(value, secrets);
+  return { value: out, redacted: out !== value };
+}
