@@ -12,7 +12,10 @@ import type { ActivityEntry } from '../../activity/common/activityEntry';
  * redacting getters) without the re-run data, or a record of an imported recording. Type-only
  * import: nothing of the log reaches the webview bundle.
  */
-export type InspectorRecord = Readonly<Omit<ActivityEntry, 'rerun' | 'rerunUnavailable'>>;
+export type InspectorRecord = Readonly<Omit<ActivityEntry, 'rerun' | 'rerunUnavailable'>> & {
+  /** An imported exchange that was sent by Replay from the exchange with this seq (live ones: the replay marks). */
+  readonly replayOf?: number;
+};
 
 /** How an exchange ended, as the Inspector colours it. `toolError` is a result with `isError: true`. */
 export type RowStatus = 'pending' | 'result' | 'rpcError' | 'toolError' | 'cancelled' | 'notification';

@@ -10,8 +10,11 @@ import type { InspectorRecord } from './inspectorRows';
 export const RECORDING_FORMAT = 'mcp-workbench-recording';
 export const RECORDING_VERSION = 1;
 
-/** The JSONL text of these exchanges, oldest first. */
-export function exportRecording(records: readonly InspectorRecord[], exportedAt = Date.now()): string {
+/**
+ * The JSONL text of these exchanges, oldest first. `replayOf` gives the replay mark of a live
+ * exchange (the seq of the exchange it replays), so an import shows the ↻ mark and its link.
+ */
+export function exportRecording(records: readonly InspectorRecord[], exportedAt = Date.now(), replayOf: (seq: number) => number | undefined = () => undefined): string {
   const lines = [JSON.stringify({ format: RECORDING_FORMAT, version: RECORDING_VERSION, exportedAt })];
   for (const r of [...records].sort((a, b) => a.seq - b.seq)) {
     lines.push(JSON.stringify({
@@ -30,6 +33,7 @@ export function exportRecording(records: readonly InspectorRecord[], exportedAt 
       round: r.round,
       originSeq: r.originSeq,
       inputRequired: r.inputRequired,
+      replayOf: replayOf(r.seq) ?? r.replayOf,
       request: r.request,
       response: r.response,
     }));
@@ -91,7 +95,7 @@ function recordOf(v: unknown): InspectorRecord | undefined {
   if (!isNumber(v.seq) || typeof v.serverId !== 'string' || typeof v.serverLabel !== 'string' || typeof v.method !== 'string'
     || (v.kind !== 'request' && v.kind !== 'notification') || (v.direction !== 'send' && v.direction !== 'receive')
     || !isNumber(v.startedAt) || !isNumber(v.requestSize) || !status
-    || !optionalNumber(v.endedAt) || !optionalNumber(v.responseSize) || !optionalNumber(v.round) || !optionalNumber(v.originSeq)
+    || !optionalNumber(v.endedAt) || !optionalNumber(v.responseSize) || !optionalNumber(v.round) || !optionalNumber(v.originSeq) || !optionalNumber(v.replayOf)
     || (v.id !== undefined && typeof v.id !== 'string' && !isNumber(v.id))) return undefined;
   return {
     seq: v.seq,
@@ -109,6 +113,7 @@ function recordOf(v: unknown): InspectorRecord | undefined {
     ...(v.round !== undefined ? { round: v.round as number } : {}),
     ...(v.originSeq !== undefined ? { originSeq: v.originSeq as number } : {}),
     ...(v.inputRequired === true ? { inputRequired: true } : {}),
+    ...(v.replayOf !== undefined ? { replayOf: v.replayOf as number } : {}),
     request: v.request,
     ...(v.response !== undefined ? { response: v.response } : {}),
   };
