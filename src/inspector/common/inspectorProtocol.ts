@@ -36,6 +36,8 @@ export type ToWebview =
     cliUnavailable?: string;
     /** This exchange replays the one with this seq. */
     replayOf?: number;
+    /** A replay still in flight: the Cancel button is offered. */
+    cancellable?: boolean;
   }
   | {
     /** The answer to a replay, runTool or copyCli of the exchange `seq`, shown in one line in its detail. */
@@ -65,6 +67,8 @@ export type FromWebview =
   | { type: 'action'; action: DetailAction; seq: number; params: string }
   /** The Start Server button of a `notRunning` status. */
   | { type: 'startServer'; seq: number }
+  /** The Cancel button of a replay in flight (`seq`: the replay's exchange). */
+  | { type: 'cancelReplay'; seq: number }
   /** An uncaught error in the webview script, for the log. */
   | { type: 'error'; message: string };
 
@@ -89,6 +93,7 @@ export function parseFromWebview(message: unknown): FromWebview | undefined {
         ? { type: 'action', action: message.action as DetailAction, seq: message.seq, params: message.params }
         : undefined;
     case 'startServer': return isSeq(message.seq) ? { type: 'startServer', seq: message.seq } : undefined;
+    case 'cancelReplay': return isSeq(message.seq) ? { type: 'cancelReplay', seq: message.seq } : undefined;
     default: return undefined;
   }
 }
@@ -126,6 +131,7 @@ export function parseToWebview(message: unknown): ToWebview | undefined {
       ...(message.runTool === true ? { runTool: true } : {}),
       ...(typeof message.cliUnavailable === 'string' ? { cliUnavailable: message.cliUnavailable } : {}),
       ...(isSeq(message.replayOf) ? { replayOf: message.replayOf } : {}),
+      ...(message.cancellable === true ? { cancellable: true } : {}),
     };
   }
   if (message.type === 'actionStatus') {
