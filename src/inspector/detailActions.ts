@@ -22,6 +22,8 @@ type Status = Extract<ToWebview, { type: 'actionStatus' }>;
 type Post = (status: Status) => void;
 
 const MAX_REPLAY_MARKS = 10_000;
+/** The reason a cancelled replay sends in notifications/cancelled (the row shows it). */
+export const CANCEL_REASON = 'Cancelled in the Inspector';
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export class InspectorActions {
@@ -29,6 +31,8 @@ export class InspectorActions {
   confirm: ConfirmCall = confirmWithModal;
   /** Replays by the seq of the exchange they created: the seq of the exchange they replay. */
   private readonly replays = new Map<number, number>();
+  /** Replays in flight by the seq of the exchange they created: aborting sends notifications/cancelled (the SDK does). */
+  private readonly inFlight = new Map<number, AbortController>();
   private readonly onDidMarkEmitter = new vscode.EventEmitter<number>();
   /** Fires with the seq of a new exchange once it is known to be a replay (the rows mark it). */
   readonly onDidMark = this.onDidMarkEmitter.event;
@@ -37,12 +41,25 @@ export class InspectorActions {
 
   replayOf = (seq: number): number | undefined => this.replays.get(seq);
 
+  replayInFlight(seq: number): boolean {
+    return this.inFlight.has(seq);
+  }
+
+  /** Cancels the replay that created exchange `seq`; false when it is not in flight (any more). */
+  cancelReplay(seq: number): boolean {
+    const abort = this.inFlight.get(seq);
+    if (!abort) return false;
+    abort.abort(CANCEL_REASON);
+    return true;
+  }
+
   /** The detail's offers for one exchange. */
   offers(record: InspectorRecord, readOnly: boolean): Pick<Extract<ToWebview, { type: 'detail' }>, 'replayUnavailable' | 'runTool' | 'cliUnavailable' | 'replayOf'> {
     const unavailable = replayUnavailable(record)
       ?? (readOnly ? vscode.l10n.t('This is an imported recording: replay from the live Inspector (MCP: Open Inspector).') : undefined);
     const isClientRequest = record.kind === 'request' && record.direction === 'send';
-    const replayOf = this.replays.get(record.seq);
+    // Marks are of live exchanges: an imported one with the same seq is another exchange.
+    const replayOf = readOnly ? undefined : this.replays.get(record.seq);
     return {
       ...(unavailable ? { replayUnavailable: unavailable } : {}),
       ...(isClientRequest && record.method === 'tools/call' ? { runTool: true } : {}),
@@ -99,12 +116,12 @@ export class InspectorActions {
         return;
       }
       case 'replay':
-        await this.replay(record, connection, text, readOnly, status);
+        await this.replay(record, connection, text, readOnly, status, post);
         return;
     }
   }
 
-  private async replay(record: InspectorRecord, connection: McpServerConnection, text: string, readOnly: boolean, status: (kind: Status['kind'], text: string, newSeq?: number) => void): Promise<void> {
+  private async replay(record: InspectorRecord, connection: McpServerConnection, text: string, readOnly: boolean, status: (kind: Status['kind'], text: string, newSeq?: number) => void, post: Post): Promise<void> {
     const unavailable = this.offers(record, readOnly).replayUnavailable;
     if (unavailable) {
       status('error', unavailable);
@@ -127,6 +144,7 @@ export class InspectorActions {
       return;
     }
     const serverId = connection.definition.id;
+    const abort = new AbortController();
     let newSeq: number | undefined;
     const watch = this.workbench.onTrace(({ server, record: trace }) => {
       if (newSeq !== undefined || server.id !== serverId || trace.kind !== 'request' || trace.direction !== 'send' || !trace.method) return;
@@ -136,18 +154,22 @@ export class InspectorActions {
       if (!created) return;
       newSeq = created.seq;
       this.replays.set(created.seq, record.seq);
+      this.inFlight.set(created.seq, abort);
       // Bounded like the log (whose evicted entries no row shows): the oldest marks go first.
       if (this.replays.size > MAX_REPLAY_MARKS) this.replays.delete(this.replays.keys().next().value!);
       this.onDidMarkEmitter.fire(created.seq);
       status('info', vscode.l10n.t('Replayed as a new exchange.'), created.seq);
     });
     try {
-      await this.send(connection, plan);
+      await this.send(connection, plan, abort.signal);
     } catch (error) {
-      if (newSeq === undefined) status('error', vscode.l10n.t('Replay failed: {0}', errorText(error)));
+      if (abort.signal.aborted && newSeq !== undefined) {
+        post({ type: 'actionStatus', seq: newSeq, action: 'replay', kind: 'info', text: vscode.l10n.t('Cancelled: the server was sent notifications/cancelled.') });
+      } else if (newSeq === undefined) status('error', vscode.l10n.t('Replay failed: {0}', errorText(error)));
       // Otherwise the new exchange shows the error as its response.
     } finally {
       watch.dispose();
+      if (newSeq !== undefined) this.inFlight.delete(newSeq);
     }
   }
 
@@ -155,21 +177,21 @@ export class InspectorActions {
     return approveToolRun(connection, plan.name, plan.arguments ?? {}, this.confirm);
   }
 
-  private async send(connection: McpServerConnection, plan: ReplayPlan): Promise<void> {
+  private async send(connection: McpServerConnection, plan: ReplayPlan, signal: AbortSignal): Promise<void> {
     switch (plan.kind) {
       case 'tool':
-        await connection.callTool(plan.name, plan.arguments);
+        await connection.callTool(plan.name, plan.arguments, { signal });
         return;
       case 'resource':
-        await connection.readResource(plan.uri);
+        await connection.readResource(plan.uri, { signal });
         return;
       case 'prompt':
-        await connection.getPrompt(plan.name, plan.arguments);
+        await connection.getPrompt(plan.name, plan.arguments, { signal });
         return;
       case 'request': {
         const client = connection.client;
         if (!client) throw new Error(vscode.l10n.t('MCP server "{0}" is not running.', connection.definition.label));
-        await client.request({ method: plan.method as never, params: plan.params }, connection.requestOptions(plan.method));
+        await client.request({ method: plan.method as never, params: plan.params }, connection.requestOptions(plan.method, { signal }));
         return;
       }
     }
@@ -189,6 +211,7 @@ export class InspectorActions {
   }
 
   dispose(): void {
+    for (const abort of this.inFlight.values()) abort.abort(CANCEL_REASON);
     this.onDidMarkEmitter.dispose();
   }
 }

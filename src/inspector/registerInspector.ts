@@ -1,6 +1,8 @@
 /**
- * The Inspector: "MCP: Open Inspector" (live, every server), "Open in Inspector" on an Activity
- * entry, and "MCP: Import Recording…" (a saved .jsonl opens read-only in the same panel).
+ * The Inspector: "MCP: Open Inspector" (an editor tab, live, every server), "MCP: Open Inspector
+ * in Panel" (the same in the bottom panel), "Open in Inspector" on an Activity entry, and
+ * "MCP: Import Recording…" (a saved .jsonl opens read-only in an editor tab). The Console's
+ * lines are recorded from activation on, so the panel shows what came before it was opened.
  */
 import * as vscode from 'vscode';
 import type { ActivityLog, ActivityServer } from '../activity/common/activityLog';
@@ -8,7 +10,10 @@ import { HttpLog } from '../activity/common/httpLog';
 import type { ServerDefinition } from '../config/common/launchDefinition';
 import type { Workbench } from '../workbench';
 import { InspectorPanel } from './inspectorPanel';
+import { InspectorViewProvider } from './inspectorView';
+import { exportHarToFile, exportToFile, type InspectorContext } from './inspectorController';
 import { InspectorActions } from './detailActions';
+import { ConsoleLog, consoleLevelOf } from './common/consoleLog';
 import { importRecording } from './common/recording';
 import { showErrorMessage, showWarningMessage } from '../shared/notifications';
 
@@ -28,6 +33,11 @@ export function registerInspector(workbench: Workbench, log: ActivityLog): vscod
     if (log.size === 0) http.clear();
   });
   const actions = new InspectorActions(workbench, log);
+  const consoleLog = new ConsoleLog();
+  const recordOutput = workbench.outputs.onDidOutput(({ server, level, text }) =>
+    consoleLog.append(server.id, server.label, level === 'stderr' ? 'stderr' : consoleLevelOf(level), text));
+  const serversChanged = new vscode.EventEmitter<void>();
+  const registryChanged = workbench.registry.onDidChange(() => serversChanged.fire());
 
   const importFile = async (arg?: vscode.Uri): Promise<InspectorPanel | undefined> => {
     const uri = arg instanceof vscode.Uri ? arg : (await vscode.window.showOpenDialog({
@@ -55,23 +65,43 @@ export function registerInspector(workbench: Workbench, log: ActivityLog): vscod
         imported.skipped.length, uri.fsPath, imported.skipped[0]));
     }
     const name = uri.path.split('/').pop() ?? uri.path;
-    return InspectorPanel.showRecording(extensionUri, imported.records, name, actions, async () => void await importFile());
+    return InspectorPanel.showRecording(extensionUri, imported.records, name, context);
   };
+
+  const context: InspectorContext = {
+    actions,
+    importFile: async () => void await importFile(),
+    console: consoleLog,
+    http,
+    servers: () => workbench.registry.all().map((c) => ({ id: c.definition.id, label: c.definition.label })),
+    onDidChangeServers: serversChanged.event,
+  };
+  const view = new InspectorViewProvider(extensionUri, log, context);
 
   const open = (arg?: { seq?: unknown } | number): InspectorPanel => {
     const seq = typeof arg === 'number' ? arg : typeof arg?.seq === 'number' ? arg.seq : undefined;
-    return InspectorPanel.showLive(extensionUri, log, http, actions, async () => void await importFile(), seq);
+    return InspectorPanel.showLive(extensionUri, log, context, seq);
   };
 
   return [
+    vscode.window.registerWebviewViewProvider(InspectorViewProvider.viewId, view),
     vscode.commands.registerCommand('mcpWorkbench.openInspector', open),
+    vscode.commands.registerCommand('mcpWorkbench.openInspectorInPanel', () => view.show()),
     vscode.commands.registerCommand('mcpWorkbench.openActivityEntryInInspector', open),
     vscode.commands.registerCommand('mcpWorkbench.importRecording', importFile),
-    vscode.commands.registerCommand('mcpWorkbench.exportRecording', async (target?: vscode.Uri) => open().export(target instanceof vscode.Uri ? target : undefined)),
-    vscode.commands.registerCommand('mcpWorkbench.exportHar', async (target?: vscode.Uri) => open().exportHar(target instanceof vscode.Uri ? target : undefined)),
+    // Exports the live recording without opening anything.
+    vscode.commands.registerCommand('mcpWorkbench.exportRecording', async (target?: vscode.Uri) =>
+      exportToFile(log.entries(), { replayOf: actions.replayOf, httpOf: (r) => http.exchangesFor(r.serverId, r) }, target instanceof vscode.Uri ? target : undefined)),
+    vscode.commands.registerCommand('mcpWorkbench.exportHar', async (target?: vscode.Uri) => exportHarToFile(http, target instanceof vscode.Uri ? target : undefined)),
+    // Tests: the panel view's controller (undefined until the view was shown once).
+    vscode.commands.registerCommand('_mcpWorkbench.inspectorView', () => ({ controller: view.controller, visible: view.visible })),
     { dispose: () => InspectorPanel.current?.dispose() },
+    view,
     httpSubscription,
     clearSubscription,
     actions,
+    recordOutput,
+    registryChanged,
+    serversChanged,
   ];
 }

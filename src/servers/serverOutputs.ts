@@ -6,9 +6,22 @@ import * as vscode from 'vscode';
 import type { ServerDefinition } from '../config/common/launchDefinition';
 import type { ServerLog } from '../mcp/connection/connectionTypes';
 import { redactText } from '../shared/common/redact';
+import { channelLevelFor } from '../shared/common/logLevels';
+import { Emitter } from '../shared/common/emitter';
+
+/** What a server wrote that the Inspector's Console shows: a stderr line, or a log message with its MCP level. */
+export interface ServerOutput {
+  server: ServerDefinition;
+  level: 'stderr' | string;
+  /** Redacted. */
+  text: string;
+}
 
 export class ServerOutputs implements vscode.Disposable {
   private readonly channels = new Map<string, vscode.LogOutputChannel>();
+  private readonly onDidOutputEmitter = new Emitter<ServerOutput>();
+  /** Every stderr line and log message of every server, redacted (the Inspector's Console records them). */
+  readonly onDidOutput = this.onDidOutputEmitter.event;
 
   /** `secretsOf`: what must never appear in a server's log (its config's secrets, its OAuth tokens). */
   constructor(private readonly secretsOf: (def: ServerDefinition) => readonly string[] = (def) => def.secrets) {}
@@ -26,7 +39,16 @@ export class ServerOutputs implements vscode.Disposable {
   logFor(def: ServerDefinition): ServerLog {
     return {
       log: (level, message) => this.channel(def)[level](redactText(message, this.secretsOf(def))),
-      stderr: (line) => this.channel(def).appendLine(redactText(line, this.secretsOf(def))),
+      stderr: (line) => {
+        const text = redactText(line, this.secretsOf(def));
+        this.channel(def).appendLine(text);
+        this.onDidOutputEmitter.fire({ server: def, level: 'stderr', text });
+      },
+      message: (level, message) => {
+        const text = redactText(message, this.secretsOf(def));
+        this.channel(def)[channelLevelFor(level)](text);
+        this.onDidOutputEmitter.fire({ server: def, level, text });
+      },
     };
   }
 
@@ -35,6 +57,7 @@ export class ServerOutputs implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.onDidOutputEmitter.dispose();
     for (const channel of this.channels.values()) channel.dispose();
     this.channels.clear();
   }

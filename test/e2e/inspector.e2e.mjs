@@ -15,11 +15,17 @@
 // error, Replay waits), Replay (a new row marked as a replay, selected, with the new result),
 // find in the JSON (Ctrl+F, Enter, Shift+Enter, Escape), Copy as Inspector CLI Command, and
 // Open in Run Tool (the echo form, already open, now holds the replayed text).
+//
+// Then Export… and Import… through VS Code's file dialogs: the imported recording shows the same
+// rows, the replay still marked ↻ and linked to its original. Then the Inspector in the bottom
+// panel (MCP: Open Inspector in Panel): its rows, the Console tab with fixture-stdio's stderr and
+// the log messages of the `log` tool run from Run Tool, filtered by level and words, the tabs by
+// keyboard, and the tab and filters kept when the panel is hidden and shown again.
 
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
-import { clickUntilTab, expectAttribute, frameWith } from './workbench.mjs';
+import { clickUntilTab, expectAttribute, expectValue, frameWith } from './workbench.mjs';
 const EXTENSION_ID = 'mcp-workbench.mcp-workbench';
 
 export async function run({ page, step, screenshot, workspace }) {
@@ -221,6 +227,120 @@ export async function run({ page, step, screenshot, workspace }) {
     await screenshot('inspector-05-open-in-run-tool');
   });
 
+  const recording = `/tmp/mcpwb-e2e-recording-${Date.now().toString(36)}.jsonl`;
+  let liveRows;
+  await step('Export… saves the recording: the live rows at that moment', async () => {
+    await page.getByRole('tab', { name: /^MCP Inspector$/ }).click();
+    inspector = await frameWhere(page, '.rows[role=tree]', (f) => f.locator('.source:empty').count());
+    liveRows = await rowsOf(inspector);
+    await inspector.getByRole('button', { name: 'Export…' }).click();
+    await pickInFileDialog(page, recording);
+    const deadline = Date.now() + 10_000;
+    while (!fs.existsSync(recording)) {
+      if (Date.now() > deadline) throw new Error(`Export… wrote no ${recording}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const lines = fs.readFileSync(recording, 'utf8').trimEnd().split('\n');
+    if (!lines.some((l) => l.includes(`"replayOf":${originalSeq}`))) throw new Error('the exported replay has no replayOf mark');
+  });
+
+  await step('Import… opens it read-only: the same rows, the replay still marked ↻ with its link', async () => {
+    await inspector.getByRole('button', { name: 'Import…' }).click();
+    await pickInFileDialog(page, recording);
+    await page.getByRole('tab', { name: /^MCP Inspector: mcpwb-e2e-recording-.*\(read-only\)/ }).waitFor({ state: 'visible' });
+    const imported = await frameWhere(page, '.source', async (f) => /\(read-only\)$/.test(await f.locator('.source').textContent() ?? ''));
+    await imported.locator('.rows .row').first().waitFor({ state: 'visible' });
+    const rows = await rowsOf(imported);
+    if (rows.length < 5) throw new Error(`the import shows ${rows.length} rows`);
+    // Exchanges still pending when exported (a ping in flight) have ended in the live panel since.
+    const differ = rows.filter((r) => !/, pending\b/.test(r.label) && liveRows.find((l) => l.seq === r.seq)?.label !== r.label);
+    if (differ.length) throw new Error(`imported rows differ from the live ones: ${JSON.stringify(differ.slice(0, 3))}`);
+    const replayRow = imported.locator(`.row[data-replay-of="${originalSeq}"]`).first();
+    await replayRow.locator(':scope > .line .replay-badge').waitFor({ state: 'visible' });
+    await replayRow.locator(':scope > .line').click();
+    await imported.locator('.replay-of').filter({ hasText: /^↻ Replay of the exchange at / }).waitFor({ state: 'visible' });
+    await imported.getByRole('button', { name: 'Show the original' }).click();
+    await imported.locator(`.row[data-seq="${originalSeq}"][aria-selected=true]`).waitFor({ state: 'visible' });
+    if (await imported.getByRole('tab', { name: 'Console' }).isVisible()) throw new Error('a recording offers a Console');
+    await restMouse();
+    await screenshot('inspector-06-import');
+  });
+
+  const logTool = servers.getByRole('treeitem', { name: /^Emit log message log\b/ });
+  const stamp = Date.now().toString(36);
+  // The extension asks servers for info and above (mcpWorkbench.serverLogLevel), so no debug message.
+  await step('run the log tool twice from Run Tool: a warning and an info message', async () => {
+    for (const [level, message] of [['warning', `disk almost full ${stamp}`], ['info', `cache miss ${stamp}`]]) {
+      await clickUntilTab(page, logTool, /^Run Emit log message\b/);
+      const form = await frameWith(page, '.field[data-pointer="/level"]');
+      await form.locator('.field[data-pointer="/level"] select').selectOption(level);
+      await form.locator('.field[data-pointer="/message"]').getByRole('textbox').fill(message);
+      await form.getByRole('button', { name: 'Run', exact: true }).click();
+      await form.locator('#result .outcome').filter({ hasText: `logged at ${level}` }).waitFor({ state: 'visible' });
+    }
+  });
+
+  let panel;
+  await step('MCP: Open Inspector in Panel: the Inspector in the bottom panel, with the rows', async () => {
+    await runCommand(page, 'View: Close All Editors');
+    await runCommand(page, 'MCP: Open Inspector in Panel');
+    await page.locator('.part.panel').filter({ hasText: /Inspector/i }).waitFor({ state: 'visible' });
+    panel = await frameWith(page, '.rows[role=tree]');
+    const inPanel = await panel.evaluate(() => window.innerHeight);
+    const { height } = page.viewportSize();
+    if (inPanel > height * 0.6) throw new Error(`the Inspector view is ${inPanel}px high: not in the bottom panel`);
+    await panel.getByRole('treeitem', { name: /^tools\/call log, fixture-stdio, result\b/ }).first().waitFor({ state: 'visible' });
+    await panel.getByRole('treeitem', { name: /^tools\/call echo, fixture-stdio, result, \d+ ms, replay$/ }).first().waitFor({ state: 'visible' });
+    await restMouse();
+    await screenshot('inspector-07-panel');
+  });
+
+  await step('the Console tab: fixture-stdio\'s stderr and both log messages, levelled', async () => {
+    const consoleTab = panel.getByRole('tab', { name: 'Console' });
+    await consoleTab.click();
+    await expectAttribute(consoleTab, 'aria-selected', 'true');
+    const picker = panel.getByRole('combobox', { name: 'Server' }).and(panel.locator('.console select'));
+    await picker.selectOption({ label: 'fixture-stdio' });
+    const lines = panel.getByRole('log', { name: 'Console lines of fixture-stdio' });
+    await lines.locator('.console-line[data-level=warning]').filter({ hasText: `[fixture] disk almost full ${stamp}` }).waitFor({ state: 'visible' });
+    await lines.locator('.console-line[data-level=info]').filter({ hasText: `[fixture] cache miss ${stamp}` }).waitFor({ state: 'visible' });
+    await lines.locator('.console-line[data-level=stderr]').filter({ hasText: 'fixture stdio server ready' }).first().waitFor({ state: 'visible' });
+    await restMouse();
+    await screenshot('inspector-08-console');
+  });
+
+  await step('filter the Console by level: warning and above, without stderr', async () => {
+    await panel.getByRole('combobox', { name: 'Minimum log level' }).selectOption('warning');
+    await panel.getByRole('checkbox', { name: 'stderr' }).uncheck();
+    const lines = panel.locator('.console-lines');
+    await lines.locator('.console-line[data-level=info]').first().waitFor({ state: 'detached' });
+    await lines.locator('.console-line[data-level=warning]').filter({ hasText: `disk almost full ${stamp}` }).waitFor({ state: 'visible' });
+    const levels = await lines.locator('.console-line').evaluateAll((ls) => ls.map((l) => l.getAttribute('data-level')));
+    const allowed = ['warning', 'error', 'critical', 'alert', 'emergency'];
+    if (!levels.length || levels.some((l) => !allowed.includes(l))) throw new Error(`warning and above shows ${JSON.stringify(levels)}`);
+    await panel.getByRole('searchbox', { name: 'Console filter text' }).fill(`almost ${stamp}`);
+    await panel.locator('.console-count').filter({ hasText: /^1 of \d+ lines/ }).waitFor({ state: 'visible' });
+    await restMouse();
+    await screenshot('inspector-09-console-level');
+  });
+
+  await step('keyboard: arrow keys move between the tabs; hiding and showing the panel keeps the tab and filters', async () => {
+    await panel.getByRole('tab', { name: 'Console' }).focus();
+    await page.keyboard.press('ArrowLeft');
+    await expectAttribute(panel.getByRole('tab', { name: 'Exchanges' }), 'aria-selected', 'true');
+    await page.keyboard.press('ArrowRight');
+    await expectAttribute(panel.getByRole('tab', { name: 'Console' }), 'aria-selected', 'true');
+    await runCommand(page, 'View: Hide Panel');
+    await page.locator('.part.panel').waitFor({ state: 'hidden' });
+    await runCommand(page, 'MCP: Open Inspector in Panel');
+    panel = await frameWith(page, '.console-lines');
+    await expectAttribute(panel.getByRole('tab', { name: 'Console' }), 'aria-selected', 'true');
+    const level = await panel.getByRole('combobox', { name: 'Minimum log level' }).inputValue();
+    const search = await panel.getByRole('searchbox', { name: 'Console filter text' }).inputValue();
+    if (level !== 'warning' || search !== `almost ${stamp}`) throw new Error(`after hiding: level ${level}, search ${JSON.stringify(search)}`);
+    await panel.locator('.console-line[data-level=warning]').filter({ hasText: `disk almost full ${stamp}` }).waitFor({ state: 'visible' });
+  });
+
   // A Streamable HTTP server (the fixture, run in this process) added to folder-a: its tools/list
   // exchange shows the HTTP exchange that carried it, Mcp-* headers highlighted.
   const require = createRequire(import.meta.url);
@@ -231,8 +351,10 @@ export async function run({ page, step, screenshot, workspace }) {
       const file = path.join(workspace, 'folder-a', '.vscode', 'mcp.json');
       const text = fs.readFileSync(file, 'utf8');
       fs.writeFileSync(file, text.replace(/"servers":\s*\{/, `"servers": {\n    "fixture-http": ${JSON.stringify({ type: 'http', url: http.url, headers: { 'X-Team-Token': 'e2e-secret-header-1234' } })},`));
-      await page.getByRole('tab', { name: /^MCP Inspector\b/ }).click();
-      inspector = await frameWith(page, '.rows[role=tree]');
+      // The editor tab (the bottom panel's view is short): the panel hidden, the tab opened again.
+      await runCommand(page, 'View: Hide Panel');
+      await runCommand(page, 'MCP: Open Inspector');
+      inspector = await frameWhere(page, '.rows[role=tree]', (f) => f.evaluate(() => window.innerHeight > 450));
       const row = inspector.getByRole('treeitem', { name: /^tools\/list, fixture-http, result\b/ }).first();
       await row.waitFor({ state: 'visible', timeout: 30_000 });
       await row.locator(':scope > .line').click();
@@ -248,6 +370,67 @@ export async function run({ page, step, screenshot, workspace }) {
   } finally {
     await http.close();
   }
+}
+
+/** Types a path into VS Code's own file dialog (the one a remote workbench shows) and accepts it. */
+async function pickInFileDialog(page, file) {
+  const dialog = page.locator('.quick-input-widget');
+  const input = dialog.locator('input').first();
+  await input.waitFor({ state: 'visible' });
+  // The dialog fills in its starting folder a moment after it shows, over anything typed before.
+  await waitForValue(input, (v) => v.length > 0);
+  for (let attempt = 1; ; attempt++) {
+    await input.fill(file);
+    await expectValue(input, file);
+    // The dialog may still replace the value while it lists the folder: accept only a settled one.
+    await page.waitForTimeout(300);
+    if ((await input.inputValue()) !== file && attempt < 3) continue;
+    await dialog.getByRole('button', { name: 'OK' }).click();
+    try {
+      await dialog.waitFor({ state: 'hidden', timeout: 5_000 });
+      return;
+    } catch (error) {
+      if (attempt >= 3) throw error;
+    }
+  }
+}
+
+async function waitForValue(locator, ok, timeout = 10_000) {
+  const deadline = Date.now() + timeout;
+  while (!ok(await locator.inputValue().catch(() => ''))) {
+    if (Date.now() > deadline) throw new Error(`${locator} got no value`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Runs a command from the command palette by its title. */
+async function runCommand(page, title) {
+  await page.keyboard.press('F1');
+  const quickInput = page.locator('.quick-input-widget');
+  await quickInput.waitFor({ state: 'visible' });
+  await page.keyboard.type(title);
+  await quickInput.locator('.quick-input-list .monaco-list-row', { hasText: title.replace(/^[^:]+: /, '') }).first().waitFor({ state: 'visible' });
+  await page.keyboard.press('Enter');
+  await quickInput.waitFor({ state: 'hidden' });
+}
+
+/** The webview frame with `selector` for which `accept(frame)` holds (several Inspectors are open). */
+async function frameWhere(page, selector, accept, timeout = 20_000) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    for (const frame of page.frames()) {
+      if (frame === page.mainFrame() || frame.isDetached()) continue;
+      if ((await frame.locator(selector).count().catch(() => 0)) > 0 && await Promise.resolve(accept(frame)).catch(() => false)) return frame;
+    }
+    if (Date.now() > deadline) throw new Error(`no webview shows ${selector} as expected within ${timeout / 1000} s`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Every row of an Inspector page: its seq and what a screen reader reads. */
+function rowsOf(frame) {
+  return frame.locator('.rows .row').evaluateAll((rows) => rows.map((r) => ({ seq: r.getAttribute('data-seq'), label: r.getAttribute('aria-label') })));
+
 }
 
 async function expectFocused(locator, timeout = 5_000) {

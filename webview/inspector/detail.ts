@@ -19,18 +19,22 @@ export interface DetailHost {
   select(seq: number): void;
   /** `HH:MM:SS.mmm` of a row, if listed. */
   timeOf(seq: number): string | undefined;
+  /** Drafts kept from before the page was reloaded, and where to say one changed (the page saves them). */
+  drafts?: Map<number, string>;
+  onDraft?(): void;
 }
 
 export class DetailView {
   readonly element: HTMLElement;
   private detail: Detail | undefined;
   /** What the user typed in the params box, per exchange: switching rows loses nothing. */
-  private readonly drafts = new Map<number, string>();
+  readonly drafts: Map<number, string>;
   private readonly statuses = new Map<number, Status>();
   private readonly find: FindBar;
   private readonly body: HTMLElement;
 
   constructor(private readonly host: DetailHost) {
+    this.drafts = host.drafts ?? new Map();
     this.body = h('div', { class: 'detail-body' });
     this.find = new FindBar(() => [...this.body.querySelectorAll<HTMLElement>('.json-tree, .json-text')]);
     this.element = h('div', { class: 'detail', 'aria-label': l10n.t('Selected exchange') }, this.find.element, this.body);
@@ -92,6 +96,14 @@ export class DetailView {
     if (detail.replayUnavailable === undefined) bar.append(button(l10n.t('Replay'), l10n.t('Send these params again to the same server (Ctrl+Enter in the box)'), 'replay'));
     if (detail.runTool) bar.append(button(l10n.t('Open in Run Tool'), l10n.t('Open the Run Tool form of this tool with these arguments'), 'runTool'));
     if (editable) bar.append(button(l10n.t('Copy as Inspector CLI Command'), l10n.t('Copy the {0} command that sends this request (secrets left out)', 'npx @modelcontextprotocol/inspector --cli'), 'copyCli', detail.cliUnavailable));
+    if (detail.cancellable) {
+      const cancel = h('button', { type: 'button', class: 'action-cancel', title: l10n.t('Stop this replay: the server is sent notifications/cancelled'), 'data-focus-key': 'cancel' }, l10n.t('Cancel'));
+      cancel.addEventListener('click', () => {
+        cancel.disabled = true;
+        this.host.post({ type: 'cancelReplay', seq });
+      });
+      bar.append(cancel);
+    }
     bar.append(h('span', { class: 'spacer' }), both);
     this.body.append(bar);
     const status = this.statuses.get(seq);
@@ -107,6 +119,7 @@ export class DetailView {
     if (editable) {
       box.addEventListener('input', () => {
         this.drafts.set(seq, box.value);
+        this.host.onDraft?.();
         check();
       });
       box.addEventListener('keydown', (event) => {

@@ -1,34 +1,46 @@
-// The Inspector webview: a filter bar, the exchanges as a tree (notifications and later rounds
-// under their request), and the selected exchange's request and response side by side as
-// foldable JSON (detail.ts: find, replay and the other actions). Every string from the host is
-// server text: it is set with textContent only.
+// The Inspector webview (an editor tab or the bottom panel's view): two tabs. Exchanges: a
+// filter bar, the exchanges as a tree (notifications and later rounds under their request), and
+// the selected exchange's request and response side by side as foldable JSON (detail.ts: find,
+// replay and the other actions). Console (console.ts): a server's stderr and log messages.
+// Every string from the host is server text: it is set with textContent only. What the user set
+// or typed is in the saved state: the panel's view is unloaded while hidden.
 // Filtering runs here with the same pure code the host's tests cover (inspectorRows.ts).
 import '../shared/l10nSetup';
 import * as l10n from '@vscode/l10n';
 import './style.css';
 import { filterChoices, filterRows, formatClock, isErrorStatus, type InspectorRow, type RowFilter, type RowStatus } from '../../src/inspector/common/inspectorRows';
 import { parseToWebview, type FromWebview, type ToWebview } from '../../src/inspector/common/inspectorProtocol';
+import { parseConsoleToWebview, type ConsoleFromWebview } from '../../src/inspector/common/consoleProtocol';
+import { ConsoleView, type ConsoleState } from './console';
 import { DetailView } from './detail';
 import { h } from './dom';
 
 interface VsCodeApi {
-  postMessage(message: FromWebview): void;
+  postMessage(message: FromWebview | ConsoleFromWebview): void;
   getState(): unknown;
   setState(state: SavedState): void;
 }
+type Tab = 'exchanges' | 'console';
 interface SavedState {
   filter: RowFilter;
   selected?: number;
+  tab?: Tab;
+  console?: ConsoleState;
+  /** Params edited and not sent yet, by exchange (the newest few). */
+  drafts?: [number, string][];
+  scroll?: number;
 }
 declare function acquireVsCodeApi(): VsCodeApi;
 const vscode = acquireVsCodeApi();
-const post = (message: FromWebview) => vscode.postMessage(message);
+const post = (message: FromWebview | ConsoleFromWebview) => vscode.postMessage(message);
+const MAX_SAVED_DRAFTS = 20;
 
 window.addEventListener('error', (event) => post({ type: 'error', message: String(event.error?.stack ?? event.message) }));
 
 const saved = vscode.getState() as SavedState | undefined;
 let filter: RowFilter = saved?.filter ?? {};
 let selected: number | undefined = saved?.selected;
+let tab: Tab = saved?.tab === 'console' ? 'console' : 'exchanges';
 let rows: InspectorRow[] = [];
 let readOnly = false;
 let source: string | undefined;
@@ -37,6 +49,8 @@ let detailKey: string | undefined;
 
 const app = document.getElementById('app')!;
 app.textContent = '';
+// The shell's polite live region would read out every row and console line as it arrives.
+app.removeAttribute('aria-live');
 const serverSelect = h('select', { 'aria-label': l10n.t('Server') });
 const methodSelect = h('select', { 'aria-label': l10n.t('Method') });
 const errorsOnly = h('input', { type: 'checkbox', id: 'errors-only' });
@@ -51,13 +65,46 @@ const list = h('div', { class: 'rows', role: 'tree', 'aria-label': l10n.t('Excha
 const empty = h('p', { class: 'empty' });
 const detailView = new DetailView({
   post,
+  drafts: new Map(saved?.drafts ?? []),
+  onDraft: () => save(),
   select: (seq) => select(seq, false),
   timeOf: (seq) => {
     const row = findRow(rows, seq);
     return row && formatClock(row.startedAt);
   },
 });
-app.append(toolbar, h('div', { class: 'split' }, h('div', { class: 'list-pane' }, list, empty), detailView.element));
+const consoleView = new ConsoleView({ post, save: () => save() }, saved?.console ?? { filter: {} });
+const listPane = h('div', { class: 'list-pane' }, list, empty);
+const tabs = { exchanges: h('button', { type: 'button', role: 'tab', id: 'tab-exchanges', 'aria-controls': 'panel-exchanges' }, l10n.t('Exchanges')),
+  console: h('button', { type: 'button', role: 'tab', id: 'tab-console', 'aria-controls': 'panel-console' }, l10n.t('Console')) };
+const panels = {
+  exchanges: h('div', { class: 'tab-panel', role: 'tabpanel', id: 'panel-exchanges', 'aria-labelledby': 'tab-exchanges' }, toolbar, h('div', { class: 'split' }, listPane, detailView.element)),
+  console: h('div', { class: 'tab-panel', role: 'tabpanel', id: 'panel-console', 'aria-labelledby': 'tab-console' }, consoleView.element),
+};
+const tabList = h('div', { class: 'tabs', role: 'tablist', 'aria-label': l10n.t('Inspector') }, tabs.exchanges, tabs.console);
+app.append(tabList, panels.exchanges, panels.console);
+
+function showTab(next: Tab, focus = false): void {
+  tab = next;
+  for (const name of ['exchanges', 'console'] as const) {
+    const on = name === next;
+    tabs[name].setAttribute('aria-selected', String(on));
+    tabs[name].tabIndex = on ? 0 : -1;
+    panels[name].hidden = !on;
+  }
+  if (focus) tabs[next].focus();
+  consoleView.setShown(next === 'console' && !readOnly);
+  save();
+}
+tabs.exchanges.addEventListener('click', () => showTab('exchanges'));
+tabs.console.addEventListener('click', () => showTab('console'));
+// Arrow keys move between tabs (the WAI-ARIA tabs pattern); Tab goes on into the panel.
+tabList.addEventListener('keydown', (event) => {
+  if (!['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(event.key) || tabs.console.hidden) return;
+  event.preventDefault();
+  showTab(tab === 'exchanges' ? 'console' : 'exchanges', true);
+});
+listPane.addEventListener('scroll', () => save());
 
 function findRow(list: readonly InspectorRow[], seq: number): InspectorRow | undefined {
   for (const row of list) {
@@ -69,7 +116,10 @@ function findRow(list: readonly InspectorRow[], seq: number): InspectorRow | und
 }
 const rowKey = (row: InspectorRow | undefined) => (row ? `${row.status}:${row.size}` : '');
 
-const save = () => vscode.setState({ filter, selected });
+function save(): void {
+  const drafts = [...detailView.drafts].slice(-MAX_SAVED_DRAFTS);
+  vscode.setState({ filter, selected, tab, console: consoleView.state, ...(drafts.length ? { drafts } : {}), scroll: listPane.scrollTop });
+}
 
 serverSelect.addEventListener('change', () => { filter = { ...filter, serverId: serverSelect.value || undefined }; save(); renderRows(); });
 methodSelect.addEventListener('change', () => { filter = { ...filter, method: methodSelect.value || undefined }; save(); renderRows(); });
@@ -130,6 +180,7 @@ function rowElement(row: InspectorRow, level: number): HTMLElement {
   );
   if (row.round !== undefined) line.append(h('span', { class: 'round' }, l10n.t('round {0}', row.round)));
   if (row.statusText && isErrorStatus(row.status)) line.append(h('span', { class: 'status-text error' }, row.statusText));
+  if (row.status === 'cancelled') line.append(h('span', { class: 'status-text cancelled' }, row.statusText ? `cancelled: ${row.statusText}` : 'cancelled'));
   item.append(line);
   item.addEventListener('click', (event) => {
     event.stopPropagation();
@@ -149,6 +200,9 @@ function renderRows(): void {
   fillSelect(serverSelect, l10n.t('All servers'), servers.map((s) => ({ value: s.id, label: s.label })), filter.serverId);
   fillSelect(methodSelect, l10n.t('All methods'), methods.map((m) => ({ value: m, label: m })), filter.method);
   sourceLabel.textContent = readOnly && source ? l10n.t('{0} (read-only)', source) : '';
+  // A recording has no console: the Console tab is for live servers.
+  tabs.console.hidden = readOnly;
+  if (readOnly && tab === 'console') showTab('exchanges');
   exportButton.hidden = readOnly;
   harButton.hidden = readOnly;
   const shown = filterRows(rows, filter);
@@ -182,7 +236,13 @@ list.addEventListener('keydown', (event) => {
   select(visibleOrder[next]);
 });
 
+let restoredScroll = saved?.scroll;
 window.addEventListener('message', (event: MessageEvent) => {
+  const consoleMessage = parseConsoleToWebview(event.data);
+  if (consoleMessage) {
+    consoleView.receive(consoleMessage);
+    return;
+  }
   const message = parseToWebview(event.data);
   if (!message) return;
   if (message.type === 'rows') {
@@ -190,6 +250,10 @@ window.addEventListener('message', (event: MessageEvent) => {
     readOnly = message.readOnly;
     source = message.source;
     renderRows();
+    if (restoredScroll !== undefined) {
+      listPane.scrollTop = restoredScroll;
+      restoredScroll = undefined;
+    }
     if (message.select !== undefined) select(message.select);
     else if (selected !== undefined && (detailView.seq !== selected || rowKey(findRow(rows, selected)) !== detailKey)) post({ type: 'select', seq: selected });
     return;
@@ -204,4 +268,5 @@ window.addEventListener('message', (event: MessageEvent) => {
 });
 
 detailView.show(undefined);
+showTab(tab);
 post({ type: 'ready' });

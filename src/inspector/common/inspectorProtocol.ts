@@ -39,6 +39,8 @@ export type ToWebview =
     replayOf?: number;
     /** HTTP servers: the HTTP exchange(s) that carried it, redacted (absent for stdio). */
     http?: HttpExchangeView[];
+    /** A replay still in flight: the Cancel button is offered. */
+    cancellable?: boolean;
   }
   | {
     /** The answer to a replay, runTool or copyCli of the exchange `seq`, shown in one line in its detail. */
@@ -68,6 +70,8 @@ export type FromWebview =
   | { type: 'action'; action: DetailAction; seq: number; params: string }
   /** The Start Server button of a `notRunning` status. */
   | { type: 'startServer'; seq: number }
+  /** The Cancel button of a replay in flight (`seq`: the replay's exchange). */
+  | { type: 'cancelReplay'; seq: number }
   /** An uncaught error in the webview script, for the log. */
   | { type: 'error'; message: string };
 
@@ -92,6 +96,7 @@ export function parseFromWebview(message: unknown): FromWebview | undefined {
         ? { type: 'action', action: message.action as DetailAction, seq: message.seq, params: message.params }
         : undefined;
     case 'startServer': return isSeq(message.seq) ? { type: 'startServer', seq: message.seq } : undefined;
+    case 'cancelReplay': return isSeq(message.seq) ? { type: 'cancelReplay', seq: message.seq } : undefined;
     default: return undefined;
   }
 }
@@ -142,6 +147,7 @@ export function parseToWebview(message: unknown): ToWebview | undefined {
       ...(typeof message.cliUnavailable === 'string' ? { cliUnavailable: message.cliUnavailable } : {}),
       ...(isSeq(message.replayOf) ? { replayOf: message.replayOf } : {}),
       ...(Array.isArray(message.http) && message.http.every(isHttpView) ? { http: message.http } : {}),
+      ...(message.cancellable === true ? { cancellable: true } : {}),
     };
   }
   if (message.type === 'actionStatus') {

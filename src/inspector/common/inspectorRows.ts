@@ -16,6 +16,8 @@ import type { HttpExchangeView } from './httpExchange';
 export type InspectorRecord = Readonly<Omit<ActivityEntry, 'rerun' | 'rerunUnavailable'>> & {
   /** An imported recording's HTTP exchanges behind this one (live ones are linked when opened). */
   readonly http?: readonly HttpExchangeView[];
+  /** An imported exchange that was sent by Replay from the exchange with this seq (live ones: the replay marks). */
+  readonly replayOf?: number;
 };
 
 /** How an exchange ended, as the Inspector colours it. `toolError` is a result with `isError: true`. */

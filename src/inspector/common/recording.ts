@@ -14,9 +14,14 @@ export const RECORDING_VERSION = 1;
 
 /**
  * The JSONL text of these exchanges, oldest first. `httpOf` gives an exchange's HTTP exchanges
- * (already redacted views), written as its `http` field.
+ * (already redacted views), written as its `http` field; `replayOf` the replay mark of a live
+ * exchange (the seq of the exchange it replays), so an import shows the ↻ mark and its link.
  */
-export function exportRecording(records: readonly InspectorRecord[], exportedAt = Date.now(), httpOf?: (record: InspectorRecord) => readonly HttpExchangeView[] | undefined): string {
+export function exportRecording(records: readonly InspectorRecord[], exportedAt = Date.now(), options: {
+  httpOf?: (record: InspectorRecord) => readonly HttpExchangeView[] | undefined;
+  replayOf?: (seq: number) => number | undefined;
+} = {}): string {
+  const { httpOf, replayOf = () => undefined } = options;
   const lines = [JSON.stringify({ format: RECORDING_FORMAT, version: RECORDING_VERSION, exportedAt })];
   for (const r of [...records].sort((a, b) => a.seq - b.seq)) {
     lines.push(JSON.stringify({
@@ -35,6 +40,7 @@ export function exportRecording(records: readonly InspectorRecord[], exportedAt 
       round: r.round,
       originSeq: r.originSeq,
       inputRequired: r.inputRequired,
+      replayOf: replayOf(r.seq) ?? r.replayOf,
       request: r.request,
       response: r.response,
       http: nonEmpty(httpOf?.(r)),
@@ -99,7 +105,7 @@ function recordOf(v: unknown): InspectorRecord | undefined {
   if (!isNumber(v.seq) || typeof v.serverId !== 'string' || typeof v.serverLabel !== 'string' || typeof v.method !== 'string'
     || (v.kind !== 'request' && v.kind !== 'notification') || (v.direction !== 'send' && v.direction !== 'receive')
     || !isNumber(v.startedAt) || !isNumber(v.requestSize) || !status
-    || !optionalNumber(v.endedAt) || !optionalNumber(v.responseSize) || !optionalNumber(v.round) || !optionalNumber(v.originSeq)
+    || !optionalNumber(v.endedAt) || !optionalNumber(v.responseSize) || !optionalNumber(v.round) || !optionalNumber(v.originSeq) || !optionalNumber(v.replayOf)
     || (v.id !== undefined && typeof v.id !== 'string' && !isNumber(v.id))) return undefined;
   return {
     seq: v.seq,
@@ -118,6 +124,7 @@ function recordOf(v: unknown): InspectorRecord | undefined {
     ...(v.originSeq !== undefined ? { originSeq: v.originSeq as number } : {}),
     ...(v.inputRequired === true ? { inputRequired: true } : {}),
     ...(Array.isArray(v.http) && v.http.length && v.http.every(isHttpView) ? { http: v.http } : {}),
+    ...(v.replayOf !== undefined ? { replayOf: v.replayOf as number } : {}),
     request: v.request,
     ...(v.response !== undefined ? { response: v.response } : {}),
   };

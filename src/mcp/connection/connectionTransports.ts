@@ -245,7 +245,9 @@ export class SessionOpener {
     // Roots: a 2025-11-25 server asks with a request, a 2026-07-28 one in `inputRequests`.
     client.setRequestHandler('roots/list', () => ({ roots: host.roots() }));
     client.setNotificationHandler('notifications/message', (n) => {
-      log.log(channelLevelFor(n.params.level), redactText(formatLogData(n.params.logger, n.params.data), def.secrets));
+      const text = redactText(formatLogData(n.params.logger, n.params.data), def.secrets);
+      if (log.message) log.message(n.params.level, text);
+      else log.log(channelLevelFor(n.params.level), text);
       this.owner.notified(session, { method: 'notifications/message', params: n.params });
     });
     client.setNotificationHandler('notifications/resources/updated', (n) => this.owner.notified(session, { method: n.method, params: { uri: n.params.uri } }));

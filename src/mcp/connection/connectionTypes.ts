@@ -17,6 +17,11 @@ export interface ServerLog {
   log(level: ChannelLevel, message: string): void;
   /** One line of the server process's stderr: shown as plain output, never as an error. */
   stderr(line: string): void;
+  /**
+   * A `notifications/message` of the server, redacted, with its MCP level (RFC 5424, as sent)
+   * kept for the Inspector's Console. Without it, the message goes to `log` at the nearest level.
+   */
+  message?(level: string, text: string): void;
 }
 
 /** What the hosting environment (the extension, a test, the conformance CLI) provides. */

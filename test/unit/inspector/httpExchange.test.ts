@@ -88,7 +88,7 @@ describe('Inspector HTTP exchanges', () => {
     log.add(A, { direction: 'receive', kind: 'response', id: 1, message: { jsonrpc: '2.0', id: 1, result: { content: [] } } }, 1010);
     const http = new HttpLog();
     http.add(A, post(1001, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x' } }));
-    const text = exportRecording(log.entries(), 5, (r) => http.exchangesFor(r.serverId, r));
+    const text = exportRecording(log.entries(), 5, { httpOf: (r) => http.exchangesFor(r.serverId, r) });
     assert.ok(!text.includes(SECRET) && !text.includes('abc.def.ghi'));
     const imported = importRecording(text);
     assert.deepEqual(imported.skipped, []);

@@ -50,4 +50,18 @@ describe('Inspector recording (JSON Lines)', () => {
     assert.throws(() => importRecording('hello\nworld\n'), /not an MCP Workbench recording/);
     assert.deepEqual(importRecording(`{"format":"${RECORDING_FORMAT}","version":1}\n`).records, []);
   });
+
+  it('keeps the replay mark and its link to the original through export and import', () => {
+    const log = recordedLog();
+    const [call, list] = log.entries().map((e) => e.seq).sort((a, b) => a - b).filter((seq) => log.find(seq)!.kind === 'request');
+    const marks = new Map([[list, call]]);
+    const text = exportRecording(log.entries(), 5, { replayOf: (seq) => marks.get(seq) });
+    const imported = importRecording(text);
+    assert.equal(imported.records.find((r) => r.seq === list)!.replayOf, call);
+    assert.equal(imported.records.find((r) => r.seq === call)!.replayOf, undefined);
+    const rows = buildRows(imported.records, factsOf, (seq) => imported.records.find((r) => r.seq === seq)?.replayOf);
+    assert.deepEqual(rows, buildRows(log.entries(), factsOf, (seq) => marks.get(seq)), 'the same rows, ↻ mark included');
+    assert.equal(rows.find((r) => r.seq === list)!.replayOf, call);
+    assert.equal(importRecording(text.replace(`"replayOf":${call}`, '"replayOf":"x"')).records.length, 2, 'a malformed mark skips the line');
+  });
 });

@@ -20,6 +20,8 @@ const NOT_TEXT: Record<string, string> = {
   'Enter': 'a key name compared with event.key',
   'ArrowLeft': 'a key name compared with event.key',
   'ArrowRight': 'a key name compared with event.key',
+  'Home': 'a key name compared with event.key',
+  'End': 'a key name compared with event.key',
   '{} ms': 'a duration in the SI symbol, as formatDuration writes it in every view and log line',
   'dropped a message from the app frame: {}': 'a line for the server log (appProblem), which stays English like every log',
 };

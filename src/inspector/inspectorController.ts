@@ -1,0 +1,320 @@
+/**
+ * What an Inspector page needs from the host, whichever surface shows it (the editor tab in
+ * inspectorPanel.ts, the bottom panel's view in inspectorView.ts): every JSON-RPC exchange of
+ * every server, live from the activity log (throttled) or read-only from an imported recording,
+ * and the Console's lines. The host builds the rows (common/inspectorRows.ts) and sends one
+ * exchange's redacted messages when the page selects it; the page filters and draws.
+ */
+import * as vscode from 'vscode';
+import type { ActivityLog } from '../activity/common/activityLog';
+import { buildRows, factsOf, type ExchangeFacts, type InspectorRecord, type InspectorRow } from './common/inspectorRows';
+import { parseFromWebview, type DetailAction, type FromWebview, type ToWebview } from './common/inspectorProtocol';
+import { parseConsoleFromWebview, type ConsoleToWebview } from './common/consoleProtocol';
+import { ConsoleFeed } from './common/consoleFeed';
+import type { ConsoleLog } from './common/consoleLog';
+import { exportRecording } from './common/recording';
+import { buildHar } from './common/har';
+import type { HttpExchangeView } from './common/httpExchange';
+import type { HttpLog } from '../activity/common/httpLog';
+import type { InspectorActions } from './detailActions';
+import { showErrorMessage, showInformationMessage } from '../shared/notifications';
+
+/** Where the rows come from: the live log, or the records of an imported file. */
+export type InspectorSource =
+  | { kind: 'live'; log: ActivityLog }
+  | { kind: 'recording'; records: readonly InspectorRecord[]; fileName: string };
+
+/** What every Inspector page shares: the actions, the import command, the Console's lines. */
+export interface InspectorContext {
+  actions: InspectorActions;
+  importFile(): Promise<void>;
+  console: ConsoleLog;
+  /** The HTTP exchanges of HTTP servers (raw, redacted when shown). */
+  http: HttpLog;
+  /** The configured servers, for the Console's picker. */
+  servers(): { id: string; label: string }[];
+  onDidChangeServers: vscode.Event<unknown>;
+}
+
+const REFRESH_MS = 200;
+type ActionStatus = Extract<ToWebview, { type: 'actionStatus' }>;
+
+export class InspectorController implements vscode.Disposable {
+  private readonly disposables: vscode.Disposable[] = [];
+  /** Facts read once per exchange; an entry still pending is read again when it changes. */
+  private readonly facts = new Map<number, { key: string; facts: ExchangeFacts }>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private lastSent = 0;
+  private pendingSelect: number | undefined;
+  private ready = false;
+  private readonly feed: ConsoleFeed | undefined;
+  /** The rows last sent to the page (tests read them). */
+  rows: InspectorRow[] = [];
+  /** The console lines last sent to the page, of the watched server (tests read them). */
+  consoleShown: ConsoleToWebview[] = [];
+  private readonly onDidUpdateEmitter = new vscode.EventEmitter<InspectorRow[]>();
+  readonly onDidUpdate = this.onDidUpdateEmitter.event;
+  readonly actions: InspectorActions;
+
+  constructor(private readonly webview: vscode.Webview, private readonly source: InspectorSource, private readonly context: InspectorContext, select?: number) {
+    this.actions = context.actions;
+    this.pendingSelect = select;
+    this.disposables.push(webview.onDidReceiveMessage((message: unknown) => void this.receive(message)));
+    if (source.kind === 'live') {
+      this.feed = new ConsoleFeed(context.console, (message) => this.postConsole(message), context.servers);
+      this.disposables.push(
+        source.log.onDidChange(() => this.scheduleRows()),
+        this.actions.onDidMark(() => this.scheduleRows()),
+        context.onDidChangeServers(() => this.ready && this.feed?.sendServers()),
+        { dispose: () => this.feed?.dispose() },
+      );
+    }
+  }
+
+  get readOnly(): boolean {
+    return this.source.kind === 'recording';
+  }
+
+  private records(): readonly InspectorRecord[] {
+    return this.source.kind === 'live' ? this.source.log.entries() : this.source.records;
+  }
+
+  private find(seq: number): InspectorRecord | undefined {
+    return this.source.kind === 'live' ? this.source.log.find(seq) : this.source.records.find((r) => r.seq === seq);
+  }
+
+  /** The replay mark of an exchange: kept by the actions for live ones, read from the file for imported ones. */
+  private replayOf = (seq: number): number | undefined =>
+    this.source.kind === 'live' ? this.actions.replayOf(seq) : this.find(seq)?.replayOf;
+
+  private factsFor = (record: InspectorRecord): ExchangeFacts => {
+    const key = `${record.status.kind}:${record.responseSize ?? ''}`;
+    const cached = this.facts.get(record.seq);
+    if (cached?.key === key) return cached.facts;
+    const facts = factsOf(record);
+    this.facts.set(record.seq, { key, facts });
+    return facts;
+  };
+
+  /** Selects a row now, or once the page has loaded (a message before `ready` would be lost). */
+  selectWhenReady(seq: number): void {
+    if (this.ready) this.sendRows(seq);
+    else this.pendingSelect = seq;
+  }
+
+  /** The page is gone (a hidden view without retained context): nothing is sent until it says `ready` again. */
+  unloaded(): void {
+    this.ready = false;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.feed?.watch(undefined);
+  }
+
+  private scheduleRows(): void {
+    if (this.timer || !this.ready) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.sendRows();
+    }, Math.max(0, this.lastSent + REFRESH_MS - Date.now()));
+  }
+
+  private sendRows(select?: number): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.lastSent = Date.now();
+    const records = this.records();
+    const live = new Set(records.map((r) => r.seq));
+    for (const seq of this.facts.keys()) if (!live.has(seq)) this.facts.delete(seq);
+    this.rows = buildRows(records, this.factsFor, this.replayOf);
+    this.post({
+      type: 'rows',
+      rows: this.rows,
+      readOnly: this.source.kind === 'recording',
+      ...(this.source.kind === 'recording' ? { source: this.source.fileName } : {}),
+      ...(select !== undefined ? { select } : {}),
+    });
+    this.onDidUpdateEmitter.fire(this.rows);
+  }
+
+  private post(message: ToWebview): void {
+    void this.webview.postMessage(message);
+  }
+
+  private postConsole(message: ConsoleToWebview): void {
+    if (message.type === 'consoleLines') {
+      this.consoleShown = message.reset ? [message] : [...this.consoleShown, message].slice(-100);
+    }
+    void this.webview.postMessage(message);
+  }
+
+  /** Starts feeding a server's console lines to the page, as its Console tab does (tests call it too). */
+  watchConsole(serverId: string | undefined): void {
+    this.feed?.watch(serverId);
+  }
+
+  private async receive(raw: unknown): Promise<void> {
+    const consoleMessage = parseConsoleFromWebview(raw);
+    if (consoleMessage) {
+      if (consoleMessage.type === 'consoleWatch') this.watchConsole(consoleMessage.serverId);
+      else this.feed?.clear(consoleMessage.serverId);
+      return;
+    }
+    const message: FromWebview | undefined = parseFromWebview(raw);
+    if (!message) return;
+    switch (message.type) {
+      case 'ready':
+        this.ready = true;
+        this.sendRows(this.pendingSelect);
+        this.pendingSelect = undefined;
+        this.feed?.sendServers();
+        return;
+      case 'select':
+        this.post(this.detail(message.seq));
+        return;
+      case 'copy': {
+        const record = this.find(message.seq);
+        if (!record) return;
+        const value = message.part === 'request' ? record.request : message.part === 'response' ? record.response : { request: record.request, response: record.response };
+        await vscode.env.clipboard.writeText(JSON.stringify(value ?? null, null, 2));
+        return;
+      }
+      case 'export':
+        await (message.format === 'har' ? this.exportHar() : this.export());
+        return;
+      case 'import':
+        await this.context.importFile();
+        return;
+      case 'action':
+        await this.act(message.action, message.seq, message.params);
+        return;
+      case 'cancelReplay':
+        this.cancelReplay(message.seq);
+        return;
+      case 'startServer': {
+        const record = this.find(message.seq);
+        if (record) await this.actions.startServer(record, (status) => this.post(status));
+        return;
+      }
+      case 'error':
+        console.error(`MCP Inspector webview: ${message.message}`);
+        return;
+    }
+  }
+
+  /** Runs a detail action as the page's buttons do; resolves with the status lines it showed (tests read them). */
+  async act(action: DetailAction, seq: number, params: string): Promise<ActionStatus[]> {
+    const shown: ActionStatus[] = [];
+    const post = (status: ActionStatus) => {
+      shown.push(status);
+      this.post(status);
+    };
+    const record = this.find(seq);
+    if (!record) return shown;
+    try {
+      await this.actions.run(action, record, params, this.source.kind === 'recording', post);
+    } catch (error) {
+      // Nothing the page asks for may end in an unhandled rejection.
+      post({ type: 'actionStatus', seq, action, kind: 'error', text: error instanceof Error ? error.message : String(error) });
+    }
+    return shown;
+  }
+
+  /** The Cancel button of a replay in flight: the SDK sends notifications/cancelled; false when it had ended. */
+  cancelReplay(seq: number): boolean {
+    return this.actions.cancelReplay(seq);
+  }
+
+  /** One exchange's redacted messages (read through the log's getters: redacted on read). */
+  detail(seq: number): Extract<ToWebview, { type: 'detail' }> {
+    const record = this.find(seq);
+    if (!record) return { type: 'detail', seq, request: undefined, note: vscode.l10n.t('This exchange is no longer in the activity log (see the mcpWorkbench.activity.maxEntries setting).') };
+    const response = record.response;
+    let note: string | undefined;
+    if (record.kind === 'notification') note = vscode.l10n.t('A notification has no response.');
+    else if (record.status.kind === 'pending') note = vscode.l10n.t('No response yet.');
+    else if (response === undefined) {
+      note = record.status.kind === 'cancelled'
+        ? vscode.l10n.t('Cancelled before a response arrived{0}.', record.status.reason ? `: ${record.status.reason}` : '')
+        : vscode.l10n.t('No response: {0}', record.status.kind === 'error' ? record.status.message : record.status.kind);
+    }
+    const replayOf = this.replayOf(seq);
+    return {
+      type: 'detail', seq, request: record.request, ...(response !== undefined ? { response } : {}), ...(note ? { note } : {}),
+      ...this.actions.offers(record, this.source.kind === 'recording'),
+      ...(replayOf !== undefined ? { replayOf } : {}),
+      ...(this.source.kind === 'live' && record.status.kind === 'pending' && this.actions.replayInFlight(seq) ? { cancellable: true } : {}),
+      ...httpPart(this.httpOf(record)),
+    };
+  }
+
+  /** The HTTP exchanges behind an exchange: linked now (live), or as the recording carries them. */
+  httpOf = (record: InspectorRecord): readonly HttpExchangeView[] | undefined =>
+    this.source.kind === 'live' ? this.context.http.exchangesFor(record.serverId, record) : record.http;
+
+  /** Saves the HTTP exchanges of the live recording as HAR 1.2 (built from redacted views only). */
+  exportHar(target?: vscode.Uri): Promise<vscode.Uri | undefined> {
+    return exportHarToFile(this.source.kind === 'live' ? this.context.http : undefined, target);
+  }
+
+  /** Saves the recording as JSON Lines (redacted: the log's getters are the only way to its messages). */
+  export(target?: vscode.Uri): Promise<vscode.Uri | undefined> {
+    return exportToFile(this.records(), { replayOf: this.replayOf, httpOf: this.httpOf }, target);
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.onDidUpdateEmitter.dispose();
+    this.disposables.forEach((d) => d.dispose());
+    this.disposables.length = 0;
+  }
+}
+
+/** Writes a recording (with its replay marks) to `target`, or where the user picks. */
+export async function exportToFile(records: readonly InspectorRecord[], marks: Parameters<typeof exportRecording>[2], target?: vscode.Uri): Promise<vscode.Uri | undefined> {
+  if (!records.length) {
+    void showInformationMessage(vscode.l10n.t('The Inspector has nothing recorded yet: run a tool or start a server first.'));
+    return undefined;
+  }
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const uri = target ?? await vscode.window.showSaveDialog({
+    title: vscode.l10n.t('Export MCP Recording'),
+    defaultUri: folder ? vscode.Uri.joinPath(folder, `mcp-recording-${stamp}.jsonl`) : undefined,
+    filters: { [vscode.l10n.t('JSON Lines')]: ['jsonl'] },
+  });
+  if (!uri) return undefined;
+  try {
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(exportRecording(records, Date.now(), marks)));
+  } catch (error) {
+    void showErrorMessage(vscode.l10n.t('Could not write the recording to {0}: {1}', uri.fsPath, error instanceof Error ? error.message : String(error)));
+    return undefined;
+  }
+  return uri;
+}
+
+const httpPart = (http: readonly HttpExchangeView[] | undefined) => (http?.length ? { http: [...http] } : {});
+
+/** Saves the HTTP exchanges as HAR 1.2 to `target`, or where the user picks; says so when there are none. */
+export async function exportHarToFile(http: HttpLog | undefined, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
+  const exchanges = http?.all() ?? [];
+  if (!exchanges.length) {
+    void showInformationMessage(vscode.l10n.t('No HTTP exchanges are recorded: HAR export covers servers reached over HTTP (Streamable HTTP or SSE).'));
+    return undefined;
+  }
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const uri = target ?? await vscode.window.showSaveDialog({
+    title: vscode.l10n.t('Export HTTP Exchanges as HAR'),
+    defaultUri: folder ? vscode.Uri.joinPath(folder, `mcp-http-${stamp}.har`) : undefined,
+    filters: { [vscode.l10n.t('HTTP Archive')]: ['har'] },
+  });
+  if (!uri) return undefined;
+  const version = String(vscode.extensions.getExtension('mcp-workbench.mcp-workbench')?.packageJSON.version ?? '0.0.0');
+  try {
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(JSON.stringify(buildHar(exchanges, version), null, 2)));
+  } catch (error) {
+    void showErrorMessage(vscode.l10n.t('Could not write the HAR file to {0}: {1}', uri.fsPath, error instanceof Error ? error.message : String(error)));
+    return undefined;
+  }
+  return uri;
+}

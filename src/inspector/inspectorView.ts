@@ -1,0 +1,62 @@
+/**
+ * The Inspector in the bottom panel: a webview view (`mcpWorkbench.inspectorView`) showing the
+ * same live recording as the editor tab. Its page is not kept while hidden (no
+ * retainContextWhenHidden): the filters, selection, tab, Console settings and params drafts are
+ * in the page's saved state, and the host sends the rows again when the page loads. Nothing here
+ * reveals the view: it opens only when the user opens it, never on a server's restart.
+ */
+import * as vscode from 'vscode';
+import type { ActivityLog } from '../activity/common/activityLog';
+import { InspectorController, type InspectorContext } from './inspectorController';
+import { webviewHtml, webviewResourceRoots } from '../shared/webviewHtml';
+
+export class InspectorViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  static readonly viewId = 'mcpWorkbench.inspectorView';
+  private view: vscode.WebviewView | undefined;
+  /** The controller of the resolved view (tests read its rows and console lines). */
+  controller: InspectorController | undefined;
+  private readonly onDidResolveEmitter = new vscode.EventEmitter<InspectorController>();
+  readonly onDidResolve = this.onDidResolveEmitter.event;
+
+  constructor(private readonly extensionUri: vscode.Uri, private readonly log: ActivityLog, private readonly context: InspectorContext) {}
+
+  get visible(): boolean {
+    return this.view?.visible ?? false;
+  }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.controller?.dispose();
+    this.view = view;
+    view.webview.options = { enableScripts: true, localResourceRoots: webviewResourceRoots(this.extensionUri) };
+    const controller = new InspectorController(view.webview, { kind: 'live', log: this.log }, this.context);
+    this.controller = controller;
+    view.webview.html = webviewHtml(view.webview, this.extensionUri, 'inspector', vscode.l10n.t('MCP Inspector'));
+    // Hidden: the page is unloaded; shown again, it loads and says `ready`, and gets the rows then.
+    view.onDidChangeVisibility(() => {
+      if (!view.visible) controller.unloaded();
+    });
+    view.onDidDispose(() => {
+      controller.dispose();
+      if (this.controller === controller) this.controller = undefined;
+      if (this.view === view) this.view = undefined;
+    });
+    this.onDidResolveEmitter.fire(controller);
+  }
+
+  /** Shows the view (the user asked: "MCP: Open Inspector in Panel"), taking the focus unless `preserveFocus`. */
+  async show(preserveFocus = false): Promise<InspectorController> {
+    if (this.view) this.view.show(preserveFocus);
+    else await vscode.commands.executeCommand(`${InspectorViewProvider.viewId}.focus`);
+    return this.controller ?? await new Promise<InspectorController>((resolve) => {
+      const once = this.onDidResolve((c) => {
+        once.dispose();
+        resolve(c);
+      });
+    });
+  }
+
+  dispose(): void {
+    this.controller?.dispose();
+    this.onDidResolveEmitter.dispose();
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * The Inspector in the bottom panel (a webview view) and its Console, in the real extension:
+ * the view resolves and shows the live rows, the Console gets a real fixture server's stderr
+ * and log notifications with their levels (recorded even while the panel is closed, and a
+ * restart never reveals the panel), and a replay of the slow tool in flight can be cancelled.
+ */
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { McpWorkbenchApi } from '../../../src/api';
+import type { ActivityLog } from '../../../src/activity/common/activityLog';
+import type { InspectorController } from '../../../src/inspector/inspectorController';
+import type { InspectorPanel } from '../../../src/inspector/inspectorPanel';
+import type { InspectorRow } from '../../../src/inspector/common/inspectorRows';
+import type { ConsoleLine } from '../../../src/inspector/common/consoleLog';
+import type { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
+import { activateApi, running, waitFor } from '../helpers';
+
+const flat = (rows: readonly InspectorRow[]): InspectorRow[] => rows.flatMap((r) => [r, ...flat(r.children)]);
+const shownLines = (c: InspectorController): ConsoleLine[] =>
+  c.consoleShown.flatMap((m) => (m.type === 'consoleLines' ? m.lines : []));
+const viewState = async () => (await vscode.commands.executeCommand<{ controller?: InspectorController; visible: boolean }>('_mcpWorkbench.inspectorView'))!;
+
+suite('Inspector in the panel, Console, cancel', function () {
+  this.timeout(60000);
+  let api: McpWorkbenchApi;
+  let c: McpServerConnection;
+  let log: ActivityLog;
+
+  suiteSetup(async () => {
+    api = await activateApi();
+    c = await running(api, 'fixture-stdio');
+    log = (await vscode.commands.executeCommand<ActivityLog>('_mcpWorkbench.activityLog'))!;
+  });
+
+  suiteTeardown(async () => {
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  test('MCP: Open Inspector in Panel resolves the bottom panel view, which shows the live rows', async () => {
+    const view = await vscode.commands.executeCommand<InspectorController>('mcpWorkbench.openInspectorInPanel');
+    assert.ok(view, 'the view resolved');
+    assert.equal((await viewState()).visible, true);
+    const stamp = `panel ${Date.now()}`;
+    await c.callTool('echo', { text: stamp });
+    const row = await waitFor(() => flat(view.rows).find((r) => r.name === 'echo' && r.status === 'result' && JSON.stringify(view.detail(r.seq).request).includes(stamp)), 'the echo row in the panel view');
+    assert.equal(row.serverLabel, 'fixture-stdio');
+    assert.match(JSON.stringify(view.detail(row.seq).response), new RegExp(`echo: ${stamp}`));
+  });
+
+  test('Console: the server\'s stderr line and its log notification reach the page with their levels, as text', async () => {
+    const view = await vscode.commands.executeCommand<InspectorController>('mcpWorkbench.openInspectorInPanel');
+    view.watchConsole(c.definition.id);
+    const stamp = Date.now().toString(36);
+    await c.callTool('stderr', { text: `stderr probe <b>${stamp}</b>` });
+    await c.callTool('log', { level: 'critical', message: `log probe ${stamp}` });
+    await c.callTool('log', { level: 'notice', message: `notice probe ${stamp}` });
+    const lines = await waitFor(() => {
+      const shown = shownLines(view);
+      return shown.some((l) => l.text.includes(`notice probe ${stamp}`)) && shown;
+    }, 'the console lines');
+    const of = (text: string) => lines.find((l) => l.text.includes(text));
+    assert.equal(of(`stderr probe <b>${stamp}</b>`)?.level, 'stderr', 'stderr is its own kind, its markup kept as text');
+    assert.equal(of(`log probe ${stamp}`)?.level, 'critical', 'the MCP level as sent, not the channel\'s nearest');
+    assert.equal(of(`log probe ${stamp}`)?.text, `[fixture] log probe ${stamp}`);
+    assert.equal(of(`notice probe ${stamp}`)?.level, 'notice');
+  });
+
+  test('a restart with the panel closed records the console and neither reveals the panel nor takes the focus', async () => {
+    const view = await vscode.commands.executeCommand<InspectorController>('mcpWorkbench.openInspectorInPanel');
+    const doc = await vscode.workspace.openTextDocument({ content: 'typing here' });
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+    await waitFor(async () => !(await viewState()).visible, 'the panel closed');
+    const before = Date.now();
+    await vscode.commands.executeCommand('mcpWorkbench.restartServer', c.definition.id);
+    c = await running(api, 'fixture-stdio');
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal((await viewState()).visible, false, 'the restart did not reveal the panel');
+    assert.equal(vscode.window.activeTextEditor?.document, doc, 'the editor kept the focus');
+    const shown = await vscode.commands.executeCommand<InspectorController>('mcpWorkbench.openInspectorInPanel');
+    assert.equal(shown, view, 'the same view, shown again');
+    shown.watchConsole(c.definition.id);
+    await waitFor(() => shownLines(shown).find((l) => l.text === 'fixture stdio server ready' && l.at >= before), 'the ready line written while the panel was closed');
+  });
+
+  test('Cancel a replay of the slow tool: notifications/cancelled goes out, the row says cancelled', async () => {
+    await c.callTool('slow', { steps: 1, delayMs: 1 });
+    const entry = await waitFor(() => log.entries().find((e) => e.serverId === c.definition.id && e.rerun?.name === 'slow' && e.status.kind === 'ok'), 'the slow entry');
+    const panel = await vscode.commands.executeCommand<InspectorPanel>('mcpWorkbench.openActivityEntryInInspector', entry.seq);
+    const original = panel.actions.confirm;
+    panel.actions.confirm = async () => true; // slow is not read-only: Run Tool's dialog would ask
+    try {
+      const started = Date.now();
+      const replay = panel.act('replay', entry.seq, JSON.stringify({ name: 'slow', arguments: { steps: 100, delayMs: 100 } }));
+      const sent = await waitFor(() => log.entries().find((e) => e.rerun?.name === 'slow' && e.seq > entry.seq && e.status.kind === 'pending' && panel.detail(e.seq).cancellable), 'the replay in flight, cancellable');
+      assert.equal(panel.cancelReplay(sent.seq), true);
+      const statuses = await replay;
+      assert.ok(Date.now() - started < 8000, 'the call did not run its 10 s');
+      assert.ok(statuses.some((s) => s.seq === sent.seq && s.text === 'Cancelled: the server was sent notifications/cancelled.'), JSON.stringify(statuses));
+      const row = await waitFor(() => flat(panel.rows).find((r) => r.seq === sent.seq && r.status !== 'pending'), 'the replay row settled');
+      assert.equal(row.status, 'cancelled');
+      assert.equal(row.statusText, 'Cancelled in the Inspector');
+      assert.equal(row.replayOf, entry.seq);
+      const cancelled = log.entries().find((e) => e.method === 'notifications/cancelled' && e.direction === 'send' && e.seq > sent.seq);
+      assert.deepEqual((cancelled?.request as { params?: unknown } | undefined)?.params, { requestId: sent.id, reason: 'Cancelled in the Inspector' });
+      assert.equal(panel.detail(sent.seq).cancellable, undefined, 'no Cancel once it ended');
+      assert.equal(panel.cancelReplay(sent.seq), false);
+    } finally {
+      panel.actions.confirm = original;
+    }
+  });
+});
