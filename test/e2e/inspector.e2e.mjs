@@ -25,7 +25,7 @@
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
-import { clickUntilTab, expectAttribute, expectValue, frameWith } from './workbench.mjs';
+import { clickUntilTab, expectAttribute, frameWith } from './workbench.mjs';
 const EXTENSION_ID = 'mcp-workbench.mcp-workbench';
 
 export async function run({ page, step, screenshot, workspace }) {
@@ -381,10 +381,14 @@ async function pickInFileDialog(page, file) {
   await waitForValue(input, (v) => v.length > 0);
   for (let attempt = 1; ; attempt++) {
     await input.fill(file);
-    await expectValue(input, file);
-    // The dialog may still replace the value while it lists the folder: accept only a settled one.
+    // The dialog may still replace the value while it lists the folder (slower on a loaded
+    // machine): accept only a value that stayed.
     await page.waitForTimeout(300);
-    if ((await input.inputValue()) !== file && attempt < 3) continue;
+    const value = await input.inputValue();
+    if (value !== file) {
+      if (attempt < 6) continue;
+      throw new Error(`the file dialog holds ${JSON.stringify(value)}, not ${JSON.stringify(file)}`);
+    }
     await dialog.getByRole('button', { name: 'OK' }).click();
     try {
       await dialog.waitFor({ state: 'hidden', timeout: 5_000 });
@@ -409,8 +413,12 @@ async function runCommand(page, title) {
   const quickInput = page.locator('.quick-input-widget');
   await quickInput.waitFor({ state: 'visible' });
   await page.keyboard.type(title);
-  await quickInput.locator('.quick-input-list .monaco-list-row', { hasText: title.replace(/^[^:]+: /, '') }).first().waitFor({ state: 'visible' });
-  await page.keyboard.press('Enter');
+  // The row whose label is exactly the title: "MCP: Open Inspector" also matches the recently
+  // used "MCP: Open Inspector in Panel", which the palette may list first.
+  const exact = new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  const row = quickInput.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name').filter({ hasText: exact }) }).first();
+  await row.waitFor({ state: 'visible' });
+  await row.click();
   await quickInput.waitFor({ state: 'hidden' });
 }
 

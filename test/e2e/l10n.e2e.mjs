@@ -151,7 +151,7 @@ export async function run({ page, step, screenshot }) {
     await quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Open Inspector' }).first().waitFor({ state: 'visible' });
     await page.keyboard.press('Enter');
     const inspector = await frameWith(page, '.rows[role=tree]');
-    await expectAttribute(inspector.locator('.toolbar'), 'aria-label', t('Filters'));
+    await expectAttribute(inspector.locator('#panel-exchanges .toolbar'), 'aria-label', t('Filters'));
     await inspector.getByRole('button', { name: t('Export…'), exact: true }).waitFor({ state: 'visible' });
     const row = inspector.getByRole('treeitem', { name: new RegExp(`^tools/call add, fixture-stdio, ${t('result')}, `) }).first();
     await row.locator(':scope > .line').click();
