@@ -116,9 +116,11 @@ async function main(): Promise<void> {
       return () => client.request({ method: 'tools/call', params: { name: 'echo', arguments: ARGS } }, options ? requestOptionsFor(DEFAULT_TIMEOUTS, 'tools/call') : undefined);
     };
     makers.shipped = async () => call(shipped);
-    makers.bareOpts = () => bareWith('sdk', true);
-    makers.bareOwned = () => bareWith('owned', false);
-    makers.bareOwnedNoGroup = () => bareWith('ownedNoGroup', false);
+    if (!fixture) {
+      makers.bareOpts = () => bareWith('sdk', true);
+      makers.bareOwned = () => bareWith('owned', false);
+      makers.bareOwnedNoGroup = () => bareWith('ownedNoGroup', false);
+    }
     const baseName = process.env.BASE ?? 'shipped';
     const contestants: Record<string, () => Promise<unknown>> = baseName === 'shipped' ? { shipped: call(shipped) } : { [baseName]: await makers[baseName]() };
     for (const [name, make] of Object.entries(makers)) if (name !== baseName && (!only || only.includes(name))) contestants[name] = await make();
