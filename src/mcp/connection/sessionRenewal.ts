@@ -123,46 +123,84 @@ export class SessionRenewal {
    * the browser otherwise — and a 404 for the session id, which means the server dropped the
    * session: spec 2025-11-25 says to start a new one, so the request is sent again on it.
    */
-  async request<T>(method: string, run: (client: Client) => Promise<T>): Promise<T> {
+  request<T>(method: string, run: (client: Client) => Promise<T>): Promise<T> {
+    if (this.oauth) return this.requestRecovering(method, run);
+    // No OAuth client (every stdio server, most HTTP ones): nothing to read before the request,
+    // so it goes out at once and a success comes back without an async frame or awaits of ours
+    // (this is on every tool call's path); a failure takes the recovering path below.
+    let session: Session | undefined;
+    let client: Client;
+    try {
+      session = this.owner.session();
+      client = this.owner.requireClient();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    let attempt: Promise<T>;
+    try {
+      attempt = Promise.resolve(run(client));
+    } catch (error) {
+      attempt = Promise.reject(error);
+    }
+    return attempt.then((result) => {
+      this.renewals = 0;
+      return result;
+    }, (error: unknown) => this.requestRecovering(method, run, { session, error }));
+  }
+
+  /**
+   * `request` with authorization and session renewal; `failed` is a first attempt already made
+   * (by the fast path of `request`) and its error, handled as if this loop had made it.
+   */
+  private async requestRecovering<T>(method: string, run: (client: Client) => Promise<T>, failed?: { session: Session | undefined; error: unknown }): Promise<T> {
     const { owner } = this;
     let authAttempts = 0;
     let renewed = false;
-    if (this.oauth) this.oauth.refusedScopes = false;
+    if (this.oauth && !failed) this.oauth.refusedScopes = false;
     for (;;) {
-      const session = owner.session();
-      const client = owner.requireClient();
-      const tokenBefore = this.oauth ? (await this.oauth.tokens())?.access_token : undefined;
-      try {
-        const result = await run(client);
-        this.renewals = 0;
-        return result;
-      } catch (error) {
-        if (session && error instanceof UnauthorizedError && this.oauth) {
-          // Another request may have authorized meanwhile: then only this one is retried.
-          const tokenNow = (await this.oauth.tokens())?.access_token;
-          if (++authAttempts > MAX_AUTH_ATTEMPTS) {
-            const why = this.oauth.refusedScopes ? ' (HTTP 403 insufficient_scope: it was never granted the scopes it asks for)' : '';
-            throw new ServerError(`Server "${owner.definition().label}" still refused ${method} after ${MAX_AUTH_ATTEMPTS} authorizations${why}.`, undefined, error);
-          }
-          if (this.oauth.authorizing || (tokenNow && tokenNow !== tokenBefore)) {
-            await this.authorizing?.catch(() => undefined);
-          } else {
-            if (!this.oauth.pendingAuthorization) throw explainFailure(method, error, owner.definition());
-            const allowed = (await owner.host.auth?.mayPrompt?.(owner.definition(), 'request')) === true;
-            if (!allowed) {
-              throw new ServerError(`Server "${owner.definition().label}" asks you to sign in again before ${method}. Use "MCP: Sign In to Server".`, undefined, error);
-            }
-            await this.completeAuthorization(this.oauth, session.transport as HttpTransport);
-          }
-          continue;
+      let session: Session | undefined;
+      let tokenBefore: string | undefined;
+      let error: unknown;
+      if (failed) {
+        ({ session, error } = failed);
+        failed = undefined;
+      } else {
+        session = owner.session();
+        const client = owner.requireClient();
+        tokenBefore = this.oauth ? (await this.oauth.tokens())?.access_token : undefined;
+        try {
+          const result = await run(client);
+          this.renewals = 0;
+          return result;
+        } catch (e) {
+          error = e;
         }
-        if (session && !renewed && (session.replaced || isSessionGone(session, error))) {
-          renewed = true;
-          await this.renew(session);
-          continue;
-        }
-        throw explainFailure(method, error, owner.definition());
       }
+      if (session && error instanceof UnauthorizedError && this.oauth) {
+        // Another request may have authorized meanwhile: then only this one is retried.
+        const tokenNow = (await this.oauth.tokens())?.access_token;
+        if (++authAttempts > MAX_AUTH_ATTEMPTS) {
+          const why = this.oauth.refusedScopes ? ' (HTTP 403 insufficient_scope: it was never granted the scopes it asks for)' : '';
+          throw new ServerError(`Server "${owner.definition().label}" still refused ${method} after ${MAX_AUTH_ATTEMPTS} authorizations${why}.`, undefined, error);
+        }
+        if (this.oauth.authorizing || (tokenNow && tokenNow !== tokenBefore)) {
+          await this.authorizing?.catch(() => undefined);
+        } else {
+          if (!this.oauth.pendingAuthorization) throw explainFailure(method, error, owner.definition());
+          const allowed = (await owner.host.auth?.mayPrompt?.(owner.definition(), 'request')) === true;
+          if (!allowed) {
+            throw new ServerError(`Server "${owner.definition().label}" asks you to sign in again before ${method}. Use "MCP: Sign In to Server".`, undefined, error);
+          }
+          await this.completeAuthorization(this.oauth, session.transport as HttpTransport);
+        }
+        continue;
+      }
+      if (session && !renewed && (session.replaced || isSessionGone(session, error))) {
+        renewed = true;
+        await this.renew(session);
+        continue;
+      }
+      throw explainFailure(method, error, owner.definition());
     }
   }
 
