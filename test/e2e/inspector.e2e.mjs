@@ -281,7 +281,7 @@ export async function run({ page, step, screenshot, workspace }) {
   });
 
   let panel;
-  await step('MCP: Open Inspector in Panel: the Inspector in the bottom panel, with the rows', async () => {
+  await step('MCP: Open Inspector in Panel: the Inspector in the bottom panel, with the rows; a log message sits under its tools/call', async () => {
     await runCommand(page, 'View: Close All Editors');
     await runCommand(page, 'MCP: Open Inspector in Panel');
     await page.locator('.part.panel').filter({ hasText: /Inspector/i }).waitFor({ state: 'visible' });
@@ -289,7 +289,13 @@ export async function run({ page, step, screenshot, workspace }) {
     const inPanel = await panel.evaluate(() => window.innerHeight);
     const { height } = page.viewportSize();
     if (inPanel > height * 0.6) throw new Error(`the Inspector view is ${inPanel}px high: not in the bottom panel`);
-    await panel.getByRole('treeitem', { name: /^tools\/call log, fixture-stdio, result\b/ }).first().waitFor({ state: 'visible' });
+    const logCall = panel.getByRole('treeitem', { name: /^tools\/call log, fixture-stdio, result\b/ }).first();
+    await logCall.waitFor({ state: 'visible' });
+    // The log message the server sent while answering sits under that call, one level down.
+    const nested = logCall.locator(':scope > [role=group] > [role=treeitem][aria-label^="notifications/message,"]').first();
+    await nested.waitFor({ state: 'visible' });
+    await expectAttribute(nested, 'aria-level', '2');
+    await expectAttribute(logCall, 'aria-level', '1');
     await panel.getByRole('treeitem', { name: /^tools\/call echo, fixture-stdio, result, \d+ ms, replay$/ }).first().waitFor({ state: 'visible' });
     await restMouse();
     await screenshot('inspector-07-panel');
