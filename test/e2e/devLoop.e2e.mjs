@@ -41,7 +41,7 @@ export async function run({ page, step, screenshot, workspace }) {
         },
       },
     }, null, 2));
-    await page.getByRole('tab', { name: /^MCP\b/ }).click();
+    await page.getByRole('tab', { name: 'MCP', exact: true }).click();
     await serverItem.filter({ hasText: 'stdio · 2025-11-25' }).waitFor({ state: 'visible', timeout: 30_000 });
   });
 
@@ -123,7 +123,9 @@ async function debugStep({ page, step, screenshot, servers }) {
     await screenshot('devLoop-debugging');
     await page.keyboard.press('Shift+F5');
     await toolbar.waitFor({ state: 'hidden', timeout: 30_000 });
-    await page.getByRole('tab', { name: /^MCP\b/ }).click();
+    // Back to the MCP view if the debug view took the side bar (a click on the active view's
+    // icon would hide the side bar instead). 'MCP' exactly: the panel has an "MCP Inspector" tab.
+    if (!(await servers.isVisible())) await page.getByRole('tab', { name: 'MCP', exact: true }).click();
     await servers.getByRole('treeitem', { name: new RegExp(`^${SERVER},`) }).filter({ hasText: 'stdio · 2025-11-25' }).waitFor({ state: 'visible', timeout: 30_000 });
   });
 }
