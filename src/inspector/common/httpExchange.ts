@@ -5,6 +5,7 @@
  * the request path pays nothing for it. Pure and free of Node APIs.
  */
 import { redactHeader, redactText, redactValue } from '../../shared/common/redact';
+import type { HttpRecord } from '../../mcp/connection/httpRecording';
 
 export interface HttpHeader {
   name: string;
@@ -68,22 +69,8 @@ export function headerViews(pairs: readonly [string, string][], secrets: readonl
   });
 }
 
-/** The raw facts of an exchange (see HttpRecord in src/mcp/connection/httpRecording.ts). */
-export interface RawExchange {
-  startedAt: number;
-  method: string;
-  url: string;
-  requestHeaders: RequestInit["headers"] | undefined;
-  requestBody: string | undefined;
-  headersMs?: number;
-  status?: number;
-  statusText?: string;
-  responseHeaders?: Headers;
-  totalMs?: number;
-  responseBytes: number;
-  stream?: boolean;
-  error?: string;
-}
+/** The raw facts of an exchange, as the recording fetch keeps them (read here, never copied). */
+export type RawExchange = HttpRecord;
 
 const utf8Bytes = (text: string) => new TextEncoder().encode(text).length;
 
