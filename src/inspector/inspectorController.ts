@@ -269,51 +269,48 @@ export class InspectorController implements vscode.Disposable {
   }
 }
 
-/** Writes a recording (with its replay marks) to `target`, or where the user picks. */
-export async function exportToFile(records: readonly InspectorRecord[], marks: Parameters<typeof exportRecording>[2], target?: vscode.Uri): Promise<vscode.Uri | undefined> {
+/** Writes a recording (with its replay marks and HTTP exchanges) to `target`, or where the user picks. */
+export function exportToFile(records: readonly InspectorRecord[], marks: Parameters<typeof exportRecording>[2], target?: vscode.Uri): Promise<vscode.Uri | undefined> {
   if (!records.length) {
     void showInformationMessage(vscode.l10n.t('The Inspector has nothing recorded yet: run a tool or start a server first.'));
-    return undefined;
+    return Promise.resolve(undefined);
   }
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  const uri = target ?? await vscode.window.showSaveDialog({
-    title: vscode.l10n.t('Export MCP Recording'),
-    defaultUri: folder ? vscode.Uri.joinPath(folder, `mcp-recording-${stamp}.jsonl`) : undefined,
-    filters: { [vscode.l10n.t('JSON Lines')]: ['jsonl'] },
-  });
-  if (!uri) return undefined;
-  try {
-    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(exportRecording(records, Date.now(), marks)));
-  } catch (error) {
-    void showErrorMessage(vscode.l10n.t('Could not write the recording to {0}: {1}', uri.fsPath, error instanceof Error ? error.message : String(error)));
-    return undefined;
-  }
-  return uri;
+  return saveExport(target, {
+    title: vscode.l10n.t('Export MCP Recording'), name: 'mcp-recording', extension: 'jsonl', filter: vscode.l10n.t('JSON Lines'),
+    failed: (path, reason) => vscode.l10n.t('Could not write the recording to {0}: {1}', path, reason),
+  }, () => exportRecording(records, Date.now(), marks));
 }
 
 const httpPart = (http: readonly HttpExchangeView[] | undefined) => (http?.length ? { http: [...http] } : {});
 
 /** Saves the HTTP exchanges as HAR 1.2 to `target`, or where the user picks; says so when there are none. */
-export async function exportHarToFile(http: HttpLog | undefined, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
+export function exportHarToFile(http: HttpLog | undefined, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
   const exchanges = http?.all() ?? [];
   if (!exchanges.length) {
     void showInformationMessage(vscode.l10n.t('No HTTP exchanges are recorded: HAR export covers servers reached over HTTP (Streamable HTTP or SSE).'));
-    return undefined;
+    return Promise.resolve(undefined);
   }
+  const version = String(vscode.extensions.getExtension('mcp-workbench.mcp-workbench')?.packageJSON.version ?? '0.0.0');
+  return saveExport(target, {
+    title: vscode.l10n.t('Export HTTP Exchanges as HAR'), name: 'mcp-http', extension: 'har', filter: vscode.l10n.t('HTTP Archive'),
+    failed: (path, reason) => vscode.l10n.t('Could not write the HAR file to {0}: {1}', path, reason),
+  }, () => JSON.stringify(buildHar(exchanges, version), null, 2));
+}
+
+/** Both exports: `target`, or a save dialog on a time-stamped name in the first folder; a failed write is said in one line. */
+async function saveExport(target: vscode.Uri | undefined, file: { title: string; name: string; extension: string; filter: string; failed: (path: string, reason: string) => string }, text: () => string): Promise<vscode.Uri | undefined> {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const uri = target ?? await vscode.window.showSaveDialog({
-    title: vscode.l10n.t('Export HTTP Exchanges as HAR'),
-    defaultUri: folder ? vscode.Uri.joinPath(folder, `mcp-http-${stamp}.har`) : undefined,
-    filters: { [vscode.l10n.t('HTTP Archive')]: ['har'] },
+    title: file.title,
+    defaultUri: folder ? vscode.Uri.joinPath(folder, `${file.name}-${stamp}.${file.extension}`) : undefined,
+    filters: { [file.filter]: [file.extension] },
   });
   if (!uri) return undefined;
-  const version = String(vscode.extensions.getExtension('mcp-workbench.mcp-workbench')?.packageJSON.version ?? '0.0.0');
   try {
-    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(JSON.stringify(buildHar(exchanges, version), null, 2)));
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text()));
   } catch (error) {
-    void showErrorMessage(vscode.l10n.t('Could not write the HAR file to {0}: {1}', uri.fsPath, error instanceof Error ? error.message : String(error)));
+    void showErrorMessage(file.failed(uri.fsPath, error instanceof Error ? error.message : String(error)));
     return undefined;
   }
   return uri;
