@@ -15,6 +15,7 @@ import { DEFAULT_TIMEOUTS, protocolEraSetting, type TimeoutSettings } from './co
 import { Emitter } from './shared/common/emitter';
 import { formatTrace, type TraceLevel, type TraceRecord } from './mcp/trace';
 import type { HttpRecord } from './mcp/connection/httpRecording';
+import type { ActivityServer } from './activity/common/activityLog';
 import { ChatToolSettings } from './chat/chatToolSettings';
 import { BuiltinHost } from './coexistence/builtinHost';
 import { ConfigSources, profileMcpJson } from './config/configSources';
@@ -174,6 +175,19 @@ export class Workbench implements vscode.Disposable {
     for (const c of this.registry.all()) for (const secret of c.definition.secrets) all.add(secret);
     for (const secret of this.runtimeSecrets) all.add(secret);
     return [...all];
+  }
+
+  private readonly recordedServers = new WeakMap<ServerDefinition, ActivityServer>();
+
+  /**
+   * The server as the Activity log and the HTTP log record it: one object per definition, not
+   * one per message (recording is on every message's path); its secrets are asked for when an
+   * entry is read.
+   */
+  recordedServer(def: ServerDefinition): ActivityServer {
+    let known = this.recordedServers.get(def);
+    if (!known) this.recordedServers.set(def, known = { id: def.id, label: def.label, secrets: () => this.secretsOf(def) });
+    return known;
   }
 
   /**

@@ -3,9 +3,8 @@
  * request ↔ response view and "Re-run" for tool calls.
  */
 import * as vscode from 'vscode';
-import { ActivityLog, type ActivityEntry, type ActivityServer } from './common/activityLog';
+import { ActivityLog, type ActivityEntry } from './common/activityLog';
 import type { Workbench } from '../workbench';
-import type { ServerDefinition } from '../config/common/launchDefinition';
 import { ActivityTreeProvider } from './activityTreeProvider';
 import { showErrorMessage, showInformationMessage, showWarningMessage, withNotificationProgress } from '../shared/notifications';
 import type { ConfirmCall } from '../toolRunner/toolRunnerPanel';
@@ -35,21 +34,10 @@ export function registerActivity(workbench: Workbench): { disposables: vscode.Di
     void vscode.commands.executeCommand('setContext', 'mcpWorkbench.activityFiltered', !!provider.filter);
   };
 
-  // One per server definition, not one per message (recording is on every message's path).
-  const activityServers = new WeakMap<ServerDefinition, ActivityServer>();
-  const activityServerOf = (server: ServerDefinition): ActivityServer => {
-    let known = activityServers.get(server);
-    if (!known) {
-      known = { id: server.id, label: server.label, secrets: () => workbench.secretsOf(server) };
-      activityServers.set(server, known);
-    }
-    return known;
-  };
-
   const subscriptions: { dispose(): void }[] = [
     // Recorded off the message's path (see ActivityLog.record); secrets are asked for when an
     // entry is read (redaction is lazy), not per message.
-    workbench.onTrace(({ server, record, at }) => log.record(activityServerOf(server), record, at)),
+    workbench.onTrace(({ server, record, at }) => log.record(workbench.recordedServer(server), record, at)),
     // Requests that were in flight when the connection went away will never be answered.
     workbench.registry.forEachConnection((connection) => connection.onDidChangeState((state) => {
       if (state.kind !== 'running' && state.kind !== 'starting') log.abandon(connection.definition.id, Date.now());

@@ -5,9 +5,8 @@
  * lines are recorded from activation on, so the panel shows what came before it was opened.
  */
 import * as vscode from 'vscode';
-import type { ActivityLog, ActivityServer } from '../activity/common/activityLog';
+import type { ActivityLog } from '../activity/common/activityLog';
 import { HttpLog } from '../activity/common/httpLog';
-import type { ServerDefinition } from '../config/common/launchDefinition';
 import type { Workbench } from '../workbench';
 import { InspectorPanel } from './inspectorPanel';
 import { InspectorViewProvider } from './inspectorView';
@@ -21,13 +20,7 @@ export function registerInspector(workbench: Workbench, log: ActivityLog): vscod
   const extensionUri = workbench.context.extensionUri;
   // The HTTP exchanges of HTTP servers, kept raw and redacted when shown (like the activity log).
   const http = new HttpLog();
-  const servers = new WeakMap<ServerDefinition, ActivityServer>();
-  const serverOf = (def: ServerDefinition): ActivityServer => {
-    let known = servers.get(def);
-    if (!known) servers.set(def, known = { id: def.id, label: def.label, secrets: () => workbench.secretsOf(def) });
-    return known;
-  };
-  const httpSubscription = workbench.onHttp(({ server, record }) => http.add(serverOf(server), record));
+  const httpSubscription = workbench.onHttp(({ server, record }) => http.add(workbench.recordedServer(server), record));
   // Clear Activity clears the HTTP exchanges with it.
   const clearSubscription = log.onDidChange(() => {
     if (log.size === 0) http.clear();
