@@ -16,7 +16,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { clickUntilTab, expectAttribute, expectText, expectValue, frameWith, waitForText } from './workbench.mjs';
+import { clickUntilTab, expandServerTools, expectText, expectValue, frameWith, waitForText } from './workbench.mjs';
 const FAKE_MODEL = 'vscode-lm:mcpwb-fake/mcpwb-fake-echo';
 
 export async function run({ page, step, screenshot, workspace }) {
@@ -34,12 +34,7 @@ export async function run({ page, step, screenshot, workspace }) {
   const runner = (tool) => frameWith(page, `h1 code:text-is("${tool}")`);
 
   await step('open the MCP view; fixture-stdio runs; expand its Tools', async () => {
-    await page.getByRole('tab', { name: /^MCP\b/ }).click();
-    await serverItem.filter({ hasText: 'stdio · 2025-11-25 · v1.0.0' }).waitFor({ state: 'visible' });
-    await serverItem.click();
-    await expectAttribute(serverItem, 'aria-expanded', 'true');
-    await toolsGroup.click();
-    await expectAttribute(toolsGroup, 'aria-expanded', 'true');
+    await expandServerTools(page, serverItem, toolsGroup);
     await sampleItem.waitFor({ state: 'visible' });
   });
 

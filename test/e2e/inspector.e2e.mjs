@@ -25,7 +25,7 @@
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
-import { clickUntilTab, expectAttribute, frameWith } from './workbench.mjs';
+import { clickUntilTab, expectAttribute, frameWith, runCommand } from './workbench.mjs';
 const EXTENSION_ID = 'mcp-workbench.mcp-workbench';
 
 export async function run({ page, step, screenshot, workspace }) {
@@ -57,12 +57,7 @@ export async function run({ page, step, screenshot, workspace }) {
   });
 
   await step('MCP: Open Inspector: the tools/call row names echo, with its time and latency', async () => {
-    await page.keyboard.press('F1');
-    const quickInput = page.locator('.quick-input-widget');
-    await quickInput.waitFor({ state: 'visible' });
-    await page.keyboard.type('MCP: Open Inspector');
-    await quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Open Inspector' }).first().waitFor({ state: 'visible' });
-    await page.keyboard.press('Enter');
+    await runCommand(page, 'MCP: Open Inspector');
     await page.getByRole('tab', { name: /^MCP Inspector\b/ }).waitFor({ state: 'visible' });
     inspector = await frameWith(page, '.rows[role=tree]');
     const row = inspector.getByRole('treeitem', { name: /^tools\/call echo, fixture-stdio, result, \d+ ms$/ });
@@ -411,21 +406,6 @@ async function waitForValue(locator, ok, timeout = 10_000) {
     if (Date.now() > deadline) throw new Error(`${locator} got no value`);
     await new Promise((r) => setTimeout(r, 100));
   }
-}
-
-/** Runs a command from the command palette by its title. */
-async function runCommand(page, title) {
-  await page.keyboard.press('F1');
-  const quickInput = page.locator('.quick-input-widget');
-  await quickInput.waitFor({ state: 'visible' });
-  await page.keyboard.type(title);
-  // The row whose label is exactly the title: "MCP: Open Inspector" also matches the recently
-  // used "MCP: Open Inspector in Panel", which the palette may list first.
-  const exact = new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
-  const row = quickInput.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name').filter({ hasText: exact }) }).first();
-  await row.waitFor({ state: 'visible' });
-  await row.click();
-  await quickInput.waitFor({ state: 'hidden' });
 }
 
 /** The webview frame with `selector` for which `accept(frame)` holds (several Inspectors are open). */

@@ -16,7 +16,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { clickUntilTab, expectAttribute, expectText, frameWith, waitForText } from './workbench.mjs';
+import { clickUntilTab, expandServerTools, expectAttribute, expectText, frameWith, runCommand, waitForText } from './workbench.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CLI = path.join(REPO, 'node_modules', '@vscode', 'l10n-dev', 'dist', 'cli.js');
@@ -90,12 +90,7 @@ export async function run({ page, step, screenshot }) {
   });
 
   await step('open the Run Tool panel of `add`: its buttons and server line are translated', async () => {
-    await page.getByRole('tab', { name: /^MCP\b/ }).click();
-    await serverItem.filter({ hasText: 'stdio · 2025-11-25 · v1.0.0' }).waitFor({ state: 'visible' });
-    await serverItem.click();
-    await expectAttribute(serverItem, 'aria-expanded', 'true');
-    await toolsGroup.click();
-    await expectAttribute(toolsGroup, 'aria-expanded', 'true');
+    await expandServerTools(page, serverItem, toolsGroup);
     await clickUntilTab(page, addItem, /^Run Add numbers\b/);
     const form = await runner('add');
     await form.getByRole('button', { name: t('Run'), exact: true }).waitFor({ state: 'visible' });
@@ -144,12 +139,7 @@ export async function run({ page, step, screenshot }) {
   });
 
   await step('MCP: Open Inspector: the filters, the rows and the detail panes are translated; no English is left', async () => {
-    await page.keyboard.press('F1');
-    const quickInput = page.locator('.quick-input-widget');
-    await quickInput.waitFor({ state: 'visible' });
-    await page.keyboard.type('MCP: Open Inspector');
-    await quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Open Inspector' }).first().waitFor({ state: 'visible' });
-    await page.keyboard.press('Enter');
+    await runCommand(page, 'MCP: Open Inspector');
     const inspector = await frameWith(page, '.rows[role=tree]');
     await expectAttribute(inspector.locator('#panel-exchanges .toolbar'), 'aria-label', t('Filters'));
     await inspector.getByRole('button', { name: t('Export…'), exact: true }).waitFor({ state: 'visible' });

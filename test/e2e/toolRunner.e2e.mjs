@@ -11,7 +11,7 @@
 //    against the previous run appears in the panel while the focus stays where it was.
 // Screenshots: test-results/e2e/<version>/toolRunner-raw.png and toolRunner-diff.png (README).
 
-import { clickUntilTab, expectAttribute, expectText, expectValue, frameWith, waitForText } from './workbench.mjs';
+import { clickUntilTab, expandServerTools, expectAttribute, expectText, expectValue, frameWith, waitForText } from './workbench.mjs';
 
 /** Written to the user's keybindings.json by the launcher: the hidden command runs from a key. */
 export const keybindings = [{ key: 'ctrl+shift+alt+y', command: 'mcpWorkbench.toolRunner.rerunLast', args: 'fixture-stdio' }];
@@ -35,12 +35,7 @@ export async function run({ page, step, screenshot }) {
   }
 
   await step('open the Run Tool panel of `add` from the Servers tree', async () => {
-    await page.getByRole('tab', { name: /^MCP\b/ }).click();
-    await serverItem.filter({ hasText: 'stdio · 2025-11-25 · v1.0.0' }).waitFor({ state: 'visible' });
-    await serverItem.click();
-    await expectAttribute(serverItem, 'aria-expanded', 'true');
-    await toolsGroup.click();
-    await expectAttribute(toolsGroup, 'aria-expanded', 'true');
+    await expandServerTools(page, serverItem, toolsGroup);
     await clickUntilTab(page, addItem, /^Run Add numbers\b/);
     await field(await runner(), 'a').waitFor({ state: 'visible' });
   });

@@ -18,6 +18,36 @@ export async function clickUntilTab(page, item, tabName, attempts = 3) {
   }
 }
 
+/**
+ * Runs a command from the palette by its exact title. The row is picked by its label, not as the
+ * first row: "MCP: Open Inspector" also matches a recently used "MCP: Open Inspector in Panel",
+ * which the palette may list first.
+ */
+export async function runCommand(page, title) {
+  await page.keyboard.press('F1');
+  const quickInput = page.locator('.quick-input-widget');
+  await quickInput.waitFor({ state: 'visible' });
+  await page.keyboard.type(title);
+  const exact = new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  const row = quickInput.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name').filter({ hasText: exact }) }).first();
+  await row.waitFor({ state: 'visible' });
+  await row.click();
+  await quickInput.waitFor({ state: 'hidden' });
+}
+
+/**
+ * Opens the MCP view and expands a server and its Tools group (the first steps of most modules);
+ * `ready` is the text the server's row shows once it runs.
+ */
+export async function expandServerTools(page, serverItem, toolsGroup, ready = 'stdio · 2025-11-25 · v1.0.0') {
+  await page.getByRole('tab', { name: 'MCP', exact: true }).click();
+  await serverItem.filter({ hasText: ready }).waitFor({ state: 'visible' });
+  await serverItem.click();
+  await expectAttribute(serverItem, 'aria-expanded', 'true');
+  await toolsGroup.click();
+  await expectAttribute(toolsGroup, 'aria-expanded', 'true');
+}
+
 /** Waits until the locator's element has attribute `name` = `value` (the tree updates asynchronously). */
 export async function expectAttribute(locator, name, value, timeout = 10_000) {
   const deadline = Date.now() + timeout;
