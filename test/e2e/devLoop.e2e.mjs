@@ -11,15 +11,13 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { clickUntilTab, expectAttribute, expectText, frameWith, waitForText } from './workbench.mjs';
+import { childRow, clickUntilTab, expectAttribute, expectText, frameWith, waitForText } from './workbench.mjs';
 
 const SERVER = 'my-dev-server';
 
 export async function run({ page, step, screenshot, workspace }) {
   const servers = page.getByRole('tree', { name: /^Servers\b/ });
   const serverItem = servers.getByRole('treeitem', { name: new RegExp(`^${SERVER},`) });
-  const toolsGroup = servers.getByRole('treeitem', { name: /^Tools \d+$/ });
-  const toolItem = servers.getByRole('treeitem', { name: /^Text read at start startupText\b/ });
   const runner = () => frameWith(page, 'h1 code:text-is("startupText")');
   const restMouse = () => page.mouse.move(700, 880);
   const replyFile = path.join(workspace, 'folder-b', 'dev-server', 'reply.txt');
@@ -48,10 +46,13 @@ export async function run({ page, step, screenshot, workspace }) {
   await step('run `startupText` in the Run Tool panel: "Hello from version 1"', async () => {
     await serverItem.click();
     await expectAttribute(serverItem, 'aria-expanded', 'true');
-    // The fixture workspace's own servers are expanded too: take the Tools group under ours.
-    const ours = toolsGroup.last();
-    await ours.click();
-    await expectAttribute(ours, 'aria-expanded', 'true');
+    // The fixture workspace's own servers are listed too, in the order they answered: take
+    // the Tools group under ours.
+    // Rows are looked up again before each click: a server answering late shifts the rows.
+    const ours = () => childRow(servers, serverItem, /^Tools \d+$/);
+    await (await ours()).click();
+    await expectAttribute(await ours(), 'aria-expanded', 'true');
+    const toolItem = { click: async () => (await childRow(servers, await ours(), /^Text read at start startupText\b/)).click() };
     await clickUntilTab(page, toolItem, /^Run Text read at start\b/);
     const form = await runner();
     await form.getByRole('button', { name: 'Run', exact: true }).click();

@@ -48,6 +48,37 @@ export async function expandServerTools(page, serverItem, toolsGroup, ready = 's
   await expectAttribute(toolsGroup, 'aria-expanded', 'true');
 }
 
+/**
+ * The row named `childName` directly under the row `parentItem` in a tree (e.g. the Tools group
+ * of one server). Other servers' groups have the same name, and their order depends on which
+ * server answered first, so the child is found by the list's own row order (`data-index`) and
+ * `aria-level`, never by position among same-named rows.
+ */
+export async function childRow(tree, parentItem, childName) {
+  await parentItem.waitFor({ state: 'visible' });
+  const parentIndex = Number(await parentItem.getAttribute('data-index'));
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const rows = await tree.locator('.monaco-list-row').evaluateAll((els) => els.map((el) => ({
+      index: Number(el.getAttribute('data-index')),
+      level: Number(el.getAttribute('aria-level')),
+      label: el.getAttribute('aria-label') ?? '',
+    })));
+    rows.sort((a, b) => a.index - b.index);
+    const parent = rows.find((r) => r.index === parentIndex);
+    if (parent) {
+      for (const row of rows.filter((r) => r.index > parentIndex)) {
+        if (row.level <= parent.level) break;
+        if (row.level === parent.level + 1 && childName.test(row.label)) {
+          return tree.locator(`.monaco-list-row[data-index="${row.index}"]`);
+        }
+      }
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no row ${childName} under ${parentItem}`);
+}
+
 /** Waits until the locator's element has attribute `name` = `value` (the tree updates asynchronously). */
 export async function expectAttribute(locator, name, value, timeout = 10_000) {
   const deadline = Date.now() + timeout;
