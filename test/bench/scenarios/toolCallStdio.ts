@@ -3,13 +3,19 @@
  * contestant per iteration in rotating order (stats.ts, rules 1–5).
  *
  * - raw pipe: newline JSON on the child's stdio (the floor)
- * - bare SDK: bareClient.ts
+ * - bare SDK: bareClient.ts (the same request on the wire as the host's, progress token included)
+ * - bare SDK, no progress token: what the token the extension puts on every call costs
+ *   (a diagnostic)
  * - host (shipped): the activated extension's own connection, Activity recording on (host.ts)
- * - host without recording: McpServerConnection with no trace hook. A diagnostic that shows
- *   what recording costs; NOT the shipped path, and no goal is judged on it.
+ * - host without recording: the bundle's own connection class with the Workbench's own host,
+ *   minus the trace hook. A diagnostic that shows what recording costs; NOT the shipped path,
+ *   and no goal is judged on it.
+ * Every contestant but the raw pipe runs on the one SDK copy the extension ships (see
+ * bareClient.ts for why that matters in one process).
  */
-import { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
-import { DEFAULT_TIMEOUTS } from '../../../src/config/common/serverConfig';
+import type { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
+import type { ConnectionHost, ServerLog } from '../../../src/mcp/connection/connectionTypes';
+import type { ServerDefinition } from '../../../src/config/common/launchDefinition';
 import { connectBareStdio } from '../bareClient';
 import { activateExtension, stdioEntry } from '../host';
 import { connectRawStdio } from '../rawClient';
@@ -18,17 +24,17 @@ import { interleave, ratios, summarize, type ContestantResult, type ContestantRu
 
 const ARGS = { text: 'benchmark' };
 
-/** The connection as the extension builds it, but with no trace hook (so nothing is recorded). */
-async function connectUnrecorded(): Promise<McpServerConnection> {
-  const connection = new McpServerConnection({
-    id: 'bench-unrecorded', name: 'bench-unrecorded', label: 'bench-unrecorded', source: { scope: 'user', label: 'bench' }, disabled: false,
-    timeouts: DEFAULT_TIMEOUTS, secrets: [], launch: { type: 'stdio', command: process.execPath, args: [STDIO_FIXTURE], env: {}, cwd: undefined },
-  }, {
-    clientInfo: { name: 'mcp-workbench', version: '0' },
-    roots: () => [],
-    baseEnv: async () => fixtureEnv(),
-    serverLogLevel: () => 'info',
-  }, { log: () => undefined, stderr: () => undefined });
+/** What the bundle's connection keeps privately: read here only to build the diagnostic twin. */
+type Internals = { host: ConnectionHost; log: ServerLog; constructor: new (d: ServerDefinition, h: ConnectionHost, l: ServerLog) => McpServerConnection };
+
+/**
+ * The connection as the extension builds it (the bundle's class, the Workbench's ConnectionHost:
+ * client features, liveness, log level), but with no trace hook, so nothing is recorded.
+ */
+async function connectUnrecorded(shipped: McpServerConnection): Promise<McpServerConnection> {
+  const inner = shipped as unknown as Internals;
+  const def = { ...shipped.definition, id: 'bench-unrecorded', name: 'bench-unrecorded', label: 'bench-unrecorded' };
+  const connection = new inner.constructor(def, { ...inner.host, trace: undefined }, inner.log);
   await connection.start();
   if (connection.state.kind !== 'running') throw new Error(`fixture did not start: ${JSON.stringify(connection.state)}`);
   return connection;
@@ -40,32 +46,38 @@ export const scenario: Scenario = {
     const iterations = options.smoke ? 200 : 5000;
     const warmup = options.smoke ? 50 : 500;
     const host = await activateExtension();
-    const runs: Record<string, ContestantRun[]> = { raw: [], bare: [], host: [], unrecorded: [] };
+    const runs: Record<string, ContestantRun[]> = { raw: [], bare: [], bareNoProgress: [], host: [], unrecorded: [] };
     for (let run = 0; run < options.runs; run++) {
-      const [raw, bare, unrecorded] = await Promise.all([
+      const [raw, bare] = await Promise.all([
         connectRawStdio(process.execPath, [STDIO_FIXTURE], fixtureEnv()),
         connectBareStdio(process.execPath, [STDIO_FIXTURE], fixtureEnv()),
-        connectUnrecorded(),
         host.configure({ 'bench-stdio': stdioEntry(STDIO_FIXTURE) }),
       ]);
       const shipped = host.running('bench-stdio');
+      const unrecorded = await connectUnrecorded(shipped);
+      // The diagnostic twin of the bare client is its own client and server, so each
+      // contestant's server sleeps between its own turns alike.
+      const bareNoProgress = await connectBareStdio(process.execPath, [STDIO_FIXTURE], fixtureEnv());
       const samples = await interleave({
         raw: () => raw.request('tools/call', { name: 'echo', arguments: ARGS }),
         bare: () => bare.callTool('echo', ARGS),
+        bareNoProgress: () => bareNoProgress.callToolWithoutProgress('echo', ARGS),
         host: () => shipped.callTool('echo', ARGS),
         unrecorded: () => unrecorded.callTool('echo', ARGS),
       }, iterations, warmup);
       for (const [name, s] of Object.entries(samples)) runs[name].push(summarize(s));
-      options.log(`  stdio run ${run + 1}: p50 raw ${(runs.raw[run].p50 * 1000).toFixed(0)} µs, bare ${(runs.bare[run].p50 * 1000).toFixed(0)} µs, host ${(runs.host[run].p50 * 1000).toFixed(0)} µs, unrecorded ${(runs.unrecorded[run].p50 * 1000).toFixed(0)} µs`);
-      await Promise.all([raw.close(), bare.close(), unrecorded.dispose(), host.configure({})]);
+      const µs = (name: string) => `${name} ${(runs[name][run].p50 * 1000).toFixed(0)} µs`;
+      options.log(`  stdio run ${run + 1}: p50 ${Object.keys(runs).map(µs).join(', ')}`);
+      await Promise.all([raw.close(), bare.close(), bareNoProgress.close(), unrecorded.dispose(), host.configure({})]);
     }
     const contestants: ContestantResult[] = [
       { name: 'raw', label: 'raw pipe (floor)', unit: 'µs', runs: runs.raw, ...ratios(runs.raw, runs.bare) },
-      { name: 'bare', label: 'bare SDK', unit: 'µs', runs: runs.bare },
+      { name: 'bare', label: 'bare SDK (same request: progress token)', unit: 'µs', runs: runs.bare },
+      { name: 'bareNoProgress', label: 'bare SDK, no progress token (diagnostic only)', unit: 'µs', runs: runs.bareNoProgress, ...ratios(runs.bareNoProgress, runs.bare) },
       { name: 'host', label: 'host (shipped, recording on)', unit: 'µs', runs: runs.host, ...ratios(runs.host, runs.bare) },
       { name: 'unrecorded', label: 'host, no trace hook (diagnostic only)', unit: 'µs', runs: runs.unrecorded, ...ratios(runs.unrecorded, runs.bare) },
     ];
-    const shipped = contestants[2];
+    const shipped = contestants[3];
     return {
       id: 'stdio',
       title: `stdio tools/call (echo), ${iterations} calls per contestant per run after ${warmup} warm-up, ${options.runs} run(s)`,
