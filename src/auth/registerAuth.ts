@@ -8,7 +8,8 @@ import * as vscode from 'vscode';
 import type { ServerRef } from '../shared/common/commandArgs';
 import type { HttpLaunch, ServerDefinition } from '../config/common/launchDefinition';
 import { isLoopbackRedirect, listenForLoopbackRedirect } from '../mcp/auth/loopbackRedirect';
-import { WorkbenchOAuthProvider, parseAuthorizationResponse, type AuthorizationResponse, type OAuthStore } from '../mcp/auth/oauthProvider';
+import { WorkbenchOAuthProvider, parseAuthorizationResponse, type AuthorizationResponse } from '../mcp/auth/oauthProvider';
+import { SecretOAuthStore } from './common/secretOAuthStore';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { ConnectionAuthHost } from '../mcp/connection/connectionTypes';
 import type { Workbench } from '../workbench';
@@ -19,42 +20,6 @@ import { showErrorMessage, showInformationMessage, showWarningMessage, withNotif
 
 export const CALLBACK_PATH = '/oauth/callback';
 const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
-
-/**
- * SecretStorage as the provider's store; keys are `mcpWorkbench.oauth/<server url>#<what>`.
- * `onCredential` sees every token and client secret read or written, so that logs, traces and
- * Activity records can hide them (a server may echo its token back).
- */
-export class SecretOAuthStore implements OAuthStore {
-  constructor(private readonly secrets: vscode.SecretStorage, private readonly onCredential: (value: string) => void = () => undefined) {}
-  async get<T>(key: string): Promise<T | undefined> {
-    const text = await this.secrets.get(`mcpWorkbench.oauth/${key}`);
-    if (text === undefined) return undefined;
-    try {
-      const value = JSON.parse(text) as T;
-      this.noteCredentials(value);
-      return value;
-    } catch {
-      return undefined;
-    }
-  }
-  async set(key: string, value: unknown): Promise<void> {
-    this.noteCredentials(value);
-    await this.secrets.store(`mcpWorkbench.oauth/${key}`, JSON.stringify(value));
-  }
-  /** `depth` 1: registered clients are kept as `{ [issuer]: client }`. */
-  private noteCredentials(value: unknown, depth = 1): void {
-    if (!value || typeof value !== 'object') return;
-    const v = value as Record<string, unknown>;
-    for (const field of ['access_token', 'refresh_token', 'id_token', 'client_secret']) {
-      if (typeof v[field] === 'string') this.onCredential(v[field] as string);
-    }
-    if (depth > 0) for (const nested of Object.values(v)) this.noteCredentials(nested, depth - 1);
-  }
-  async delete(key: string): Promise<void> {
-    await this.secrets.delete(`mcpWorkbench.oauth/${key}`);
-  }
-}
 
 /** Redirects that arrive at CALLBACK_PATH of the URI handler, matched to the sign-in waiting for them by `state`. */
 export class OAuthCallbacks implements vscode.UriHandler {
@@ -216,5 +181,6 @@ export function registerAuth(workbench: Workbench): vscode.Disposable[] {
     new vscode.Disposable(() => {
       if (workbench.auth === auth) workbench.auth = undefined;
     }),
+    store,
   ];
 }
