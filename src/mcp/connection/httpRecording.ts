@@ -116,16 +116,29 @@ export function recordingFetch(inner: typeof fetch, observe: ((record: HttpRecor
         if (error !== undefined) record.error = error instanceof Error ? error.message : String(error);
       }
     };
-    const counter = new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        if (record) record.responseBytes += chunk.byteLength;
-        controller.enqueue(chunk);
+    // One stream that pulls from the body's reader, counting: lighter than piping through a
+    // TransformStream (two more streams and a pipe per response, on every tool call's path).
+    // It settles once whichever way the body ends: read to the end, cancelled by the reader,
+    // the source failing, or the transport's signal aborting (the read then rejects).
+    const reader = body.getReader();
+    const counted = new ReadableStream<Uint8Array>({
+      pull: (controller) => reader.read().then(({ done, value }) => {
+        if (done) {
+          settle();
+          controller.close();
+          return;
+        }
+        if (record) record.responseBytes += value.byteLength;
+        controller.enqueue(value);
+      }, (error: unknown) => {
+        settle(error ?? 'aborted');
+        controller.error(error);
+      }),
+      cancel: (reason) => {
+        settle(reason ?? 'cancelled');
+        return reader.cancel(reason);
       },
-    });
-    // Settles once whichever way the body ends: read to the end, cancelled by the reader (the
-    // writable side then errors), the source failing, or the transport's signal aborting.
-    body.pipeTo(counter.writable, link ? { signal: link.signal } : {}).then(() => settle(), (error: unknown) => settle(error ?? 'aborted'));
-    const counted = counter.readable;
+    }, { highWaterMark: 0 });
     const wrapped = new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
     // A constructed Response has no url and is never `redirected`; the SDK's redirect handling
     // and EventSource's reconnect URL read them, so they are carried over.

@@ -80,6 +80,34 @@ describe('HTTP exchanges (recording fetch)', function () {
     await waitFor(() => records[0]?.totalMs !== undefined, 'the cancelled body to settle the record');
   });
 
+  it('a body aborted by the transport signal mid-stream settles the record with the error and drops its listener', async () => {
+    const http = await import('node:http');
+    // An SSE stream that sends one event and then stays open, as a long response does.
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('event: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress"}\n\n');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    cleanup.push(() => new Promise((r) => server.close(r)));
+    cleanup.push(async () => server.closeAllConnections());
+    const transportSignal = new AbortController();
+    const records: HttpRecord[] = [];
+    const { port } = server.address() as { port: number };
+    const fetched = await recordingFetch(fetch, (r) => records.push(r))(`http://127.0.0.1:${port}/mcp`, { method: 'POST', body: '{}', signal: transportSignal.signal });
+    const reader = fetched.body!.getReader();
+    const first = await reader.read();
+    assert.ok(first.value && first.value.byteLength > 0);
+    assert.equal(records[0].stream, true);
+    assert.equal(records[0].totalMs, undefined, 'the stream is still open');
+    assert.equal(getEventListeners(transportSignal.signal, 'abort').length, 1);
+    transportSignal.abort(new Error('transport closed'));
+    await assert.rejects(reader.read());
+    await waitFor(() => records[0].totalMs !== undefined, 'the aborted body to settle the record');
+    assert.ok(records[0].error, 'the record says why the body ended');
+    assert.equal(records[0].responseBytes, first.value.byteLength);
+    assert.equal(getEventListeners(transportSignal.signal, 'abort').length, 0, 'the link to the transport signal is undone');
+  });
+
   it('a linked signal follows its parent, and release removes its one listener', () => {
     const parent = new AbortController();
     setMaxListeners(100, parent.signal);
