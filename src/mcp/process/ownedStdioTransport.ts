@@ -45,6 +45,19 @@ export class MessageTooLargeError extends Error {
 
 const usesGroups = process.platform !== 'win32';
 
+/**
+ * The longest stretch, in milliseconds, spent handing stdout lines to the SDK before the event
+ * loop gets a turn. A server that floods (100,000 log notifications at once) would otherwise
+ * hold the extension host for each 64 KB chunk it sends, and every other server's answers, and
+ * every other extension, would wait behind it. Past this the rest waits for the next turn
+ * (setImmediate); past a backlog the pipe is paused, so the server waits instead of our memory
+ * growing.
+ * A single answer (the usual chunk) is always handed over at once.
+ */
+const READ_SLICE_MS = 0.25;
+/** Chunks of stdout (up to 64 KB each) read but not yet handed over before the pipe is paused. */
+const MAX_QUEUED_CHUNKS = 16;
+
 export class OwnedStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -61,6 +74,13 @@ export class OwnedStdioTransport implements Transport {
   /** The unfinished line: chunks without a newline yet, and their total size. */
   private partial: Buffer[] = [];
   private partialBytes = 0;
+  /** Chunks of stdout not yet split into lines, and how far into the first one we are. */
+  private queued: Buffer[] = [];
+  private queuedOffset = 0;
+  /** A drain is waiting for the next turn of the event loop. */
+  private yielded = false;
+  /** The process and its pipes closed while lines were still queued: the close is reported after them. */
+  private closing = false;
   private exited: Promise<void> | undefined;
 
   /** Read by the SDK's era negotiation to spawn a disposable probe sibling (see the header). */
@@ -109,7 +129,12 @@ export class OwnedStdioTransport implements Transport {
       });
       child.once('spawn', () => resolve());
       // 'close' comes after 'exit' and the end of its output: the exit code is known by then.
-      child.once('close', () => this.onclose?.());
+      child.once('close', () => {
+        // Whatever the server wrote before it ended is handed over (in slices) before the close.
+        if (!this.queued.length) return this.onclose?.();
+        this.closing = true;
+        if (!this.yielded) this.drain();
+      });
       child.stdin?.on('error', (error) => this.onerror?.(error));
       child.stdout?.on('data', (chunk: Buffer) => this.read(chunk));
       child.stdout?.on('error', (error) => this.onerror?.(error));
@@ -148,6 +173,8 @@ export class OwnedStdioTransport implements Transport {
     }
     this.partial = [];
     this.partialBytes = 0;
+    this.queued = [];
+    this.queuedOffset = 0;
   }
 
   /** The SDK's reaper of a probe sibling: signal first, wait for the exit. */
@@ -192,23 +219,57 @@ export class OwnedStdioTransport implements Transport {
     }
   }
 
-  /** Splits stdout into lines without copying what was buffered for each chunk. */
   private read(chunk: Buffer): void {
-    let start = 0;
-    for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a, start)) {
-      const piece = chunk.subarray(start, nl);
+    this.queued.push(chunk);
+    if (!this.yielded) this.drain();
+  }
+
+  private readonly resumeDrain = () => {
+    this.yielded = false;
+    this.drain();
+  };
+
+  /**
+   * Splits the queued stdout into lines, without copying what was buffered for each chunk, and
+   * delivers them for up to READ_SLICE_MS; the rest waits for the next turn of the event loop.
+   */
+  private drain(): void {
+    const started = performance.now();
+    while (this.queued.length) {
+      const chunk = this.queued[0];
+      const nl = chunk.indexOf(0x0a, this.queuedOffset);
+      if (nl === -1) {
+        // The rest of the chunk is an unfinished line.
+        if (this.queuedOffset < chunk.length) {
+          const rest = this.queuedOffset ? chunk.subarray(this.queuedOffset) : chunk;
+          this.partial.push(rest);
+          this.partialBytes += rest.length;
+        }
+        this.queued.shift();
+        this.queuedOffset = 0;
+        if (this.partialBytes > this.limit) return this.overflow();
+        continue;
+      }
+      const piece = chunk.subarray(this.queuedOffset, nl);
       const line = this.partialBytes ? Buffer.concat([...this.partial, piece]) : piece;
       this.partial = [];
       this.partialBytes = 0;
-      start = nl + 1;
+      this.queuedOffset = nl + 1;
       if (line.length > this.limit) return this.overflow();
       this.deliver(line);
+      const more = this.queuedOffset < chunk.length || this.queued.length > 1;
+      if (more && performance.now() - started >= READ_SLICE_MS) {
+        this.yielded = true;
+        // Reading goes on meanwhile; only a backlog pauses the pipe (so the server waits).
+        if (this.queued.length > MAX_QUEUED_CHUNKS) this.child?.stdout?.pause();
+        setImmediate(this.resumeDrain);
+        return;
+      }
     }
-    if (start < chunk.length) {
-      const rest = chunk.subarray(start);
-      this.partial.push(rest);
-      this.partialBytes += rest.length;
-      if (this.partialBytes > this.limit) this.overflow();
+    if (this.child?.stdout?.isPaused()) this.child.stdout.resume();
+    if (this.closing) {
+      this.closing = false;
+      this.onclose?.();
     }
   }
 
@@ -229,6 +290,12 @@ export class OwnedStdioTransport implements Transport {
   private overflow(): void {
     this.partial = [];
     this.partialBytes = 0;
+    this.queued = [];
+    this.queuedOffset = 0;
+    if (this.closing) {
+      this.closing = false;
+      this.onclose?.();
+    }
     if (this.oversized) return;
     this.oversized = this.limit;
     this.onerror?.(new MessageTooLargeError(this.limit));
