@@ -55,8 +55,12 @@ const usesGroups = process.platform !== 'win32';
  * A single answer (the usual chunk) is always handed over at once.
  */
 const READ_SLICE_MS = 0.25;
-/** Chunks of stdout (up to 64 KB each) read but not yet handed over before the pipe is paused. */
-const MAX_QUEUED_CHUNKS = 16;
+/**
+ * Chunks of stdout (up to 64 KB each) read but not yet handed over before the pipe is paused.
+ * Small on purpose: whatever is read ahead is in front of the server's next answer (with 16,
+ * a call to a flooding server took 2-3x as long as with 1).
+ */
+const MAX_QUEUED_CHUNKS = 1;
 
 export class OwnedStdioTransport implements Transport {
   onclose?: () => void;
