@@ -41,7 +41,7 @@ export const scenario: Scenario = {
     }
     const contestants: ContestantResult[] = [
       { name: 'raw', label: 'raw fetch POST (floor)', unit: 'µs', runs: runs.raw, ...ratios(runs.raw, runs.bare) },
-      { name: 'bare', label: 'bare SDK', unit: 'µs', runs: runs.bare },
+      { name: 'bare', label: 'bare SDK (same request: progress token)', unit: 'µs', runs: runs.bare },
       { name: 'host', label: 'host (shipped, recording on)', unit: 'µs', runs: runs.host, ...ratios(runs.host, runs.bare) },
     ];
     return {
