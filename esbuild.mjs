@@ -108,6 +108,24 @@ const lazyDependencies = {
   },
 };
 
+/**
+ * zod's sixty-odd translations of its error messages (~250 KB minified, a fifth of
+ * dist/deps.js): zod exports them all as `z.locales`, so any bundle that imports zod as a
+ * namespace (the MCP SDK does) keeps every one, though nothing here ever selects one. zod's
+ * messages stay in English, its default (`en`, kept). Each other locale becomes a function that
+ * says it was left out, should anything ever ask for it.
+ */
+const zodLocalesLeftOut = {
+  name: 'zod-locales-left-out',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/][^\\/]+\.js$/ }, (args) => {
+      const locale = args.path.replace(/^.*[\\/]/, '').replace(/\.js$/, '');
+      if (locale === 'en' || locale === 'index') return undefined;
+      return { loader: 'js', contents: `export default function () { throw new Error(${JSON.stringify(`zod locale "${locale}" is not bundled with MCP Workbench`)}); }` };
+    });
+  },
+};
+
 // jsonc-parser's `main` is a UMD build whose inner requires esbuild cannot follow; its ESM
 // build (`module`) bundles cleanly, so prefer `module` for every bundle.
 const common = { platform: 'node', format: 'cjs', target: 'node20', sourcemap: true, logLevel: 'warning', mainFields: ['module', 'main'] };
@@ -152,6 +170,7 @@ const targets = [
     },
     bundle: true,
     outfile: `dist/${lazy.file}`,
+    plugins: [zodLocalesLeftOut],
     minify: production,
     sourcemap: !production,
     sourcesContent: false,
