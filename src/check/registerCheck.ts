@@ -107,7 +107,7 @@ export function registerCheck(workbench: Workbench, log: ActivityLog): vscode.Di
   };
 
   const openFinding = async (f: Finding) => {
-    if (f.seq !== undefined && log.find(f.seq)) await vscode.commands.executeCommand('mcpWorkbench.openInspector', f.seq);
+    if (f.seq !== undefined && log.find(f.seq)) await vscode.commands.executeCommand('mcpWorkbench.openActivityEntryInInspector', f.seq);
     else await vscode.env.openExternal(vscode.Uri.parse(f.spec.url));
   };
 

@@ -55,6 +55,8 @@ export class InspectorController implements vscode.Disposable {
   private readonly onDidUpdateEmitter = new vscode.EventEmitter<InspectorRow[]>();
   readonly onDidUpdate = this.onDidUpdateEmitter.event;
   readonly actions: InspectorActions;
+  /** The exchange the page shows the detail of (the page says so when the user or the host selects one). */
+  selected: number | undefined;
 
   constructor(private readonly webview: vscode.Webview, private readonly source: InspectorSource, private readonly context: InspectorContext, select?: number) {
     this.actions = context.actions;
@@ -169,6 +171,7 @@ export class InspectorController implements vscode.Disposable {
         this.feed?.sendServers();
         return;
       case 'select':
+        this.selected = message.seq;
         this.post(this.detail(message.seq));
         return;
       case 'copy': {

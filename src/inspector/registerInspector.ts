@@ -10,7 +10,7 @@ import { HttpLog } from '../activity/common/httpLog';
 import type { Workbench } from '../workbench';
 import { InspectorPanel } from './inspectorPanel';
 import { InspectorViewProvider } from './inspectorView';
-import { exportHarToFile, exportToFile, type InspectorContext } from './inspectorController';
+import { exportHarToFile, exportToFile, type InspectorContext, type InspectorController } from './inspectorController';
 import { InspectorActions } from './detailActions';
 import { ConsoleLog, consoleLevelOf } from './common/consoleLog';
 import { importRecording } from './common/recording';
@@ -71,16 +71,27 @@ export function registerInspector(workbench: Workbench, log: ActivityLog): vscod
   };
   const view = new InspectorViewProvider(extensionUri, log, context);
 
-  const open = (arg?: { seq?: unknown } | number): InspectorPanel => {
-    const seq = typeof arg === 'number' ? arg : typeof arg?.seq === 'number' ? arg.seq : undefined;
-    return InspectorPanel.showLive(extensionUri, log, context, seq);
+  const seqOf = (arg?: { seq?: unknown } | number): number | undefined =>
+    typeof arg === 'number' ? arg : typeof arg?.seq === 'number' ? arg.seq : undefined;
+  const open = (arg?: { seq?: unknown } | number): InspectorPanel => InspectorPanel.showLive(extensionUri, log, context, seqOf(arg));
+  /**
+   * "Open in Inspector" (an Activity entry, a Check Server finding): where the user keeps the
+   * Inspector. With the panel view in sight the exchange is selected there; otherwise in the
+   * editor tab, as "MCP: Open Inspector" opens it.
+   */
+  const openEntry = async (arg?: { seq?: unknown } | number): Promise<InspectorController> => {
+    if (!view.visible) return open(arg);
+    const controller = await view.show();
+    const seq = seqOf(arg);
+    if (seq !== undefined) controller.selectWhenReady(seq);
+    return controller;
   };
 
   return [
     vscode.window.registerWebviewViewProvider(InspectorViewProvider.viewId, view),
     vscode.commands.registerCommand('mcpWorkbench.openInspector', open),
     vscode.commands.registerCommand('mcpWorkbench.openInspectorInPanel', () => view.show()),
-    vscode.commands.registerCommand('mcpWorkbench.openActivityEntryInInspector', open),
+    vscode.commands.registerCommand('mcpWorkbench.openActivityEntryInInspector', openEntry),
     vscode.commands.registerCommand('mcpWorkbench.importRecording', importFile),
     // Exports the live recording without opening anything.
     vscode.commands.registerCommand('mcpWorkbench.exportRecording', async (target?: vscode.Uri) =>
