@@ -33,6 +33,8 @@ export interface InspectorContext {
   http: HttpLog;
   /** The configured servers, for the Console's picker. */
   servers(): { id: string; label: string }[];
+  /** Saves a server's console lines (or every server's: ALL_SERVERS) where the user picks. */
+  exportConsole(serverId: string): Promise<unknown>;
   onDidChangeServers: vscode.Event<unknown>;
 }
 
@@ -158,6 +160,7 @@ export class InspectorController implements vscode.Disposable {
     const consoleMessage = parseConsoleFromWebview(raw);
     if (consoleMessage) {
       if (consoleMessage.type === 'consoleWatch') this.watchConsole(consoleMessage.serverId);
+      else if (consoleMessage.type === 'consoleExport') await this.context.exportConsole(consoleMessage.serverId);
       else this.feed?.clear(consoleMessage.serverId);
       return;
     }
@@ -300,7 +303,19 @@ export function exportHarToFile(http: HttpLog | undefined, target?: vscode.Uri):
   }, () => JSON.stringify(buildHar(exchanges, version), null, 2));
 }
 
-/** Both exports: `target`, or a save dialog on a time-stamped name in the first folder; a failed write is said in one line. */
+/** Saves console lines as text to `target`, or where the user picks; says so when there are none. */
+export function exportConsoleToFile(text: string, lineCount: number, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
+  if (!lineCount) {
+    void showInformationMessage(vscode.l10n.t('The console has no lines to export yet.'));
+    return Promise.resolve(undefined);
+  }
+  return saveExport(target, {
+    title: vscode.l10n.t('Export Console Lines'), name: 'mcp-console', extension: 'log', filter: vscode.l10n.t('Log files'),
+    failed: (path, reason) => vscode.l10n.t('Could not write the console lines to {0}: {1}', path, reason),
+  }, () => text);
+}
+
+/** The exports: `target`, or a save dialog on a time-stamped name in the first folder; a failed write is said in one line. */
 async function saveExport(target: vscode.Uri | undefined, file: { title: string; name: string; extension: string; filter: string; failed: (path: string, reason: string) => string }, text: () => string): Promise<vscode.Uri | undefined> {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;

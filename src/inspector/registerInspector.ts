@@ -10,9 +10,11 @@ import { HttpLog } from '../activity/common/httpLog';
 import type { Workbench } from '../workbench';
 import { InspectorPanel } from './inspectorPanel';
 import { InspectorViewProvider } from './inspectorView';
-import { exportHarToFile, exportToFile, type InspectorContext, type InspectorController } from './inspectorController';
+import { exportConsoleToFile, exportHarToFile, exportToFile, type InspectorContext, type InspectorController } from './inspectorController';
 import { InspectorActions } from './detailActions';
-import { ConsoleLog, consoleLevelOf } from './common/consoleLog';
+import { ConsoleLog, consoleLevelOf, formatConsoleExport } from './common/consoleLog';
+import { ALL_SERVERS } from './common/consoleProtocol';
+import { redactText } from '../shared/common/redact';
 import { importRecording } from './common/recording';
 import { showErrorMessage, showWarningMessage } from '../shared/notifications';
 
@@ -61,7 +63,26 @@ export function registerInspector(workbench: Workbench, log: ActivityLog): vscod
     return InspectorPanel.showRecording(extensionUri, imported.records, name, context);
   };
 
+  /**
+   * A server's console lines (ALL_SERVERS: every server's, labelled) as a file. Redacted once
+   * more with the secrets known now, each server's own: a token learnt after a line was recorded
+   * is hidden too.
+   */
+  const exportConsole = (serverId: string = ALL_SERVERS, target?: vscode.Uri): Promise<vscode.Uri | undefined> => {
+    const all = serverId === ALL_SERVERS;
+    const secretsOf = (id: string) => {
+      const def = workbench.registry.get(id)?.definition;
+      return def ? workbench.secretsOf(def) : [];
+    };
+    const lines = (all ? consoleLog.servers() : consoleLog.servers().filter((s) => s.id === serverId)).flatMap(({ id, label }) => {
+      const secrets = secretsOf(id);
+      return consoleLog.lines(id).map((l) => ({ ...l, text: redactText(l.text, secrets), ...(all ? { server: redactText(label, secrets) } : {}) }));
+    }).sort((a, b) => a.seq - b.seq);
+    return exportConsoleToFile(formatConsoleExport(lines), lines.length, target);
+  };
+
   const context: InspectorContext = {
+    exportConsole: (serverId) => exportConsole(serverId),
     actions,
     importFile: async () => void await importFile(),
     console: consoleLog,
@@ -96,6 +117,9 @@ export function registerInspector(workbench: Workbench, log: ActivityLog): vscod
     // Exports the live recording without opening anything.
     vscode.commands.registerCommand('mcpWorkbench.exportRecording', async (target?: vscode.Uri) =>
       exportToFile(log.entries(), { replayOf: actions.replayOf, httpOf: (r) => http.exchangesFor(r.serverId, r) }, target instanceof vscode.Uri ? target : undefined)),
+    // Tests and keyboard users: the Console's Export button, with a server id (default: all servers).
+    vscode.commands.registerCommand('mcpWorkbench.exportConsole', async (target?: vscode.Uri, serverId?: string) =>
+      exportConsole(typeof serverId === 'string' ? serverId : ALL_SERVERS, target instanceof vscode.Uri ? target : undefined)),
     vscode.commands.registerCommand('mcpWorkbench.exportHar', async (target?: vscode.Uri) => exportHarToFile(http, target instanceof vscode.Uri ? target : undefined)),
     // Tests: the panel view's controller (undefined until the view was shown once).
     vscode.commands.registerCommand('_mcpWorkbench.inspectorView', () => ({ controller: view.controller, visible: view.visible })),

@@ -342,6 +342,19 @@ export async function run({ page, step, screenshot, workspace }) {
     await panel.locator('.console-line[data-level=warning]').filter({ hasText: `disk almost full ${stamp}` }).waitFor({ state: 'visible' });
   });
 
+  await step('Console, All servers: every server\'s lines in one list, each with its server', async () => {
+    await panel.getByRole('combobox', { name: 'Minimum log level' }).selectOption('');
+    await panel.getByRole('checkbox', { name: 'stderr' }).check();
+    await panel.getByRole('searchbox', { name: 'Console filter text' }).fill('');
+    await panel.getByRole('combobox', { name: 'Server' }).and(panel.locator('.console select')).selectOption({ label: 'All servers' });
+    const lines = panel.getByRole('log', { name: 'Console lines of All servers' });
+    await lines.locator('.console-line').filter({ has: panel.locator('.server', { hasText: /^fixture-stdio$/ }) }).filter({ hasText: `disk almost full ${stamp}` }).waitFor({ state: 'visible' });
+    const servers = new Set(await lines.locator('.console-line .server').allTextContents());
+    if (servers.size < 2) throw new Error(`All servers shows lines of ${JSON.stringify([...servers])} only`);
+    await restMouse();
+    await screenshot('inspector-10-console-all');
+  });
+
   // A Streamable HTTP server (the fixture, run in this process) added to folder-a: its tools/list
   // exchange shows the HTTP exchange that carried it, Mcp-* headers highlighted.
   const require = createRequire(import.meta.url);

@@ -1,9 +1,10 @@
-// The Console tab: one server's stderr lines and log messages, levelled, with a server picker,
-// a minimum level, a stderr switch and words to find. The host sends the watched server's lines
-// (all of them when the watch starts, then what is new); the page keeps at most as many as the
-// host does. Every line is server text: set with textContent only.
+// The Console tab: one server's stderr lines and log messages (or every server's, "All
+// servers", each line with its server), levelled, with a server picker, a minimum level, a
+// stderr switch, words to find, and Export. The host sends the watched server's lines (all of
+// them when the watch starts, then what is new); the page keeps at most as many as the host
+// does. Every line is server text: set with textContent only.
 import { filterConsole, filterWords, LOG_LEVELS, matchesConsole, MAX_CONSOLE_LINES, type ConsoleFilter, type ConsoleLine, type LogLevel } from '../../src/inspector/common/consoleLog';
-import type { ConsoleFromWebview, ConsoleToWebview } from '../../src/inspector/common/consoleProtocol';
+import { ALL_SERVERS, type ConsoleFromWebview, type ConsoleToWebview } from '../../src/inspector/common/consoleProtocol';
 import { formatClock } from '../../src/inspector/common/inspectorRows';
 import * as l10n from '@vscode/l10n';
 import { h } from './dom';
@@ -38,11 +39,15 @@ export class ConsoleView {
     this.levelSelect.value = state.filter.minLevel ?? '';
     this.stderrBox.checked = !state.filter.hideStderr;
     this.textInput.value = state.filter.text ?? '';
-    const clear = h('button', { type: 'button', title: l10n.t('Clear this server\'s console') }, l10n.t('Clear'));
+    const clear = h('button', { type: 'button', title: l10n.t('Clear the console lines shown') }, l10n.t('Clear'));
+    const save = h('button', { type: 'button', title: l10n.t('Save the console lines shown to a file (secrets redacted)') }, l10n.t('Export…'));
     this.element = h('div', { class: 'console' },
       h('div', { class: 'toolbar', role: 'toolbar', 'aria-label': l10n.t('Console filters') },
-        this.serverSelect, this.levelSelect, h('label', { class: 'check' }, this.stderrBox, 'stderr'), this.textInput, this.count, clear),
+        this.serverSelect, this.levelSelect, h('label', { class: 'check' }, this.stderrBox, 'stderr'), this.textInput, this.count, clear, save),
       this.log, this.empty);
+    save.addEventListener('click', () => {
+      if (this.state.serverId) this.host.post({ type: 'consoleExport', serverId: this.state.serverId });
+    });
     this.serverSelect.addEventListener('change', () => {
       this.state.serverId = this.serverSelect.value || undefined;
       this.host.save();
@@ -83,7 +88,8 @@ export class ConsoleView {
     if (message.type === 'consoleServers') {
       this.servers = message.servers;
       const had = this.state.serverId;
-      if (!had || !this.servers.some((s) => s.id === had)) this.state.serverId = this.servers[0]?.id;
+      // One server at a time by default (a server author follows their own); "All servers" is kept once chosen.
+      if (!had || (had !== ALL_SERVERS && !this.servers.some((s) => s.id === had))) this.state.serverId = this.servers[0]?.id;
       this.fillServers();
       if (this.state.serverId !== had) {
         this.host.save();
@@ -117,6 +123,7 @@ export class ConsoleView {
 
   private fillServers(): void {
     this.serverSelect.textContent = '';
+    if (this.servers.length > 1 || this.state.serverId === ALL_SERVERS) this.serverSelect.append(h('option', { value: ALL_SERVERS }, l10n.t('All servers')));
     for (const s of this.servers) this.serverSelect.append(h('option', { value: s.id }, s.label));
     this.serverSelect.value = this.state.serverId ?? '';
     this.serverSelect.disabled = !this.servers.length;
@@ -125,6 +132,7 @@ export class ConsoleView {
   private lineElement(line: ConsoleLine): HTMLElement {
     return h('div', { class: 'console-line', 'data-level': line.level },
       h('span', { class: 'time' }, formatClock(line.at)),
+      ...(line.server !== undefined ? [h('span', { class: 'server' }, line.server)] : []),
       h('span', { class: `level ${line.level}` }, line.level),
       h('span', { class: 'text' }, line.text));
   }
@@ -134,13 +142,14 @@ export class ConsoleView {
     const count = shown === this.lines.length ? l10n.t('{0} lines', shown) : l10n.t('{0} of {1} lines', shown, this.lines.length);
     this.count.textContent = this.dropped ? l10n.t('{0} ({1} older dropped)', count, this.dropped) : count;
     this.empty.textContent = !this.servers.length ? l10n.t('No servers yet.')
-      : !this.lines.length ? l10n.t('Nothing yet: this server\'s stderr and log messages appear here as they arrive.')
+      : !this.lines.length ? (this.state.serverId === ALL_SERVERS ? l10n.t('Nothing yet: the servers\' stderr and log messages appear here as they arrive.')
+        : l10n.t('Nothing yet: this server\'s stderr and log messages appear here as they arrive.'))
         : !shown ? l10n.t('No lines match the filters.') : '';
   }
 
   private render(): void {
     this.log.textContent = '';
-    const label = this.servers.find((s) => s.id === this.state.serverId)?.label;
+    const label = this.state.serverId === ALL_SERVERS ? l10n.t('All servers') : this.servers.find((s) => s.id === this.state.serverId)?.label;
     this.log.setAttribute('aria-label', label ? l10n.t('Console lines of {0}', label) : l10n.t('Console lines'));
     for (const line of filterConsole(this.lines, this.state.filter)) this.log.append(this.lineElement(line));
     this.updateCount();

@@ -1,10 +1,10 @@
 /**
  * Feeds one Inspector page's Console tab from the ConsoleLog: all lines of the watched server
- * when the page starts watching it, then only the new ones, at most every `delayMs`; nothing
+ * (or of every server, ALL_SERVERS) when the page starts watching it, then only the new ones, at most every `delayMs`; nothing
  * while no server is watched (the tab is hidden, or the page is not loaded). Pure.
  */
 import type { ConsoleLog } from './consoleLog';
-import type { ConsoleToWebview } from './consoleProtocol';
+import { ALL_SERVERS, type ConsoleToWebview } from './consoleProtocol';
 
 export class ConsoleFeed {
   private watched: string | undefined;
@@ -19,7 +19,7 @@ export class ConsoleFeed {
     private readonly configured: () => { id: string; label: string }[], private readonly delayMs = 200) {
     this.stopListening = log.onDidAppend((serverId) => {
       if (!this.known.has(serverId)) this.sendServers();
-      if (serverId === this.watched) this.schedule();
+      if (serverId === this.watched || this.watched === ALL_SERVERS) this.schedule();
     });
   }
 
@@ -47,7 +47,8 @@ export class ConsoleFeed {
   }
 
   clear(serverId: string): void {
-    this.log.clear(serverId);
+    if (serverId === ALL_SERVERS) this.log.clearAll();
+    else this.log.clear(serverId);
     if (serverId === this.watched) this.flush(true);
   }
 
@@ -62,12 +63,13 @@ export class ConsoleFeed {
   private flush(reset: boolean): void {
     const serverId = this.watched;
     if (serverId === undefined) return;
-    const lines = this.log.lines(serverId, reset ? 0 : this.sentUpTo);
+    const all = serverId === ALL_SERVERS;
+    const lines = all ? this.log.allLines(reset ? 0 : this.sentUpTo) : this.log.lines(serverId, reset ? 0 : this.sentUpTo);
     if (!reset && !lines.length) return;
     this.lastSent = Date.now();
     if (lines.length) this.sentUpTo = lines[lines.length - 1].seq;
     else if (reset) this.sentUpTo = 0;
-    this.post({ type: 'consoleLines', serverId, lines, reset, dropped: this.log.dropped(serverId) });
+    this.post({ type: 'consoleLines', serverId, lines, reset, dropped: all ? this.log.droppedAll() : this.log.dropped(serverId) });
   }
 
   dispose(): void {

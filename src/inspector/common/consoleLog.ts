@@ -17,6 +17,8 @@ export interface ConsoleLine {
   level: ConsoleLevel;
   /** Server text, redacted; shown with textContent only. */
   text: string;
+  /** The server's label, on lines of the all-servers view (whose lines come from many servers). */
+  server?: string;
 }
 
 /** Per server. A flood of short lines hits the line cap, a few huge ones the character cap. */
@@ -116,6 +118,28 @@ export class ConsoleLog {
     this.rings.get(serverId)?.ring.clear();
   }
 
+  /**
+   * Every server's lines with a seq above `after`, merged in the order they arrived (seq is
+   * global), each with its server's label; the newest `maxLines` of them.
+   */
+  allLines(after = 0): ConsoleLine[] {
+    const merged: ConsoleLine[] = [];
+    for (const { label, ring } of this.rings.values()) for (const line of ring.lines(after)) merged.push({ ...line, server: label });
+    merged.sort((a, b) => a.seq - b.seq);
+    return merged.length > this.maxLines ? merged.slice(merged.length - this.maxLines) : merged;
+  }
+
+  /** Lines dropped to stay within the bounds, over all servers. */
+  droppedAll(): number {
+    let dropped = 0;
+    for (const { ring } of this.rings.values()) dropped += ring.dropped;
+    return dropped;
+  }
+
+  clearAll(): void {
+    for (const { ring } of this.rings.values()) ring.clear();
+  }
+
   /** Servers that wrote something, with their label (a removed server's lines stay readable). */
   servers(): { id: string; label: string }[] {
     return [...this.rings].map(([id, { label }]) => ({ id, label }));
@@ -150,4 +174,13 @@ export function filterWords(filter: ConsoleFilter): string[] {
 export function filterConsole(lines: readonly ConsoleLine[], filter: ConsoleFilter): ConsoleLine[] {
   const words = filterWords(filter);
   return lines.filter((line) => matchesConsole(line, filter, words));
+}
+
+/**
+ * Console lines as a plain-text file: one line each, `<ISO time> [<server>] <level> <text>`
+ * (the server only on lines that carry one). The caller redacts (registerInspector: once more,
+ * with the secrets known now).
+ */
+export function formatConsoleExport(lines: readonly ConsoleLine[]): string {
+  return lines.map((l) => `${new Date(l.at).toISOString()} ${l.server !== undefined ? `[${l.server}] ` : ''}${l.level} ${l.text}\n`).join('');
 }

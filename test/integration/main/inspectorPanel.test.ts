@@ -48,29 +48,6 @@ suite('Inspector in the panel, Console, cancel', function () {
     assert.match(JSON.stringify(view.detail(row.seq).response), new RegExp(`echo: ${stamp}`));
   });
 
-  test('Open in Inspector with the panel in sight selects the exchange there and opens no editor tab; without it, the editor tab', async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    const view = await vscode.commands.executeCommand<InspectorController>('mcpWorkbench.openInspectorInPanel');
-    const stamp = `open here ${Date.now()}`;
-    await c.callTool('echo', { text: stamp });
-    const entry = await waitFor(() => log.entries().find((e) => e.rerun?.name === 'echo' && JSON.stringify(e.request).includes(stamp) && e.status.kind === 'ok'), 'the echo entry');
-    const inspectorTabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs)
-      .filter((t) => t.input instanceof vscode.TabInputWebview && /mcpWorkbench\.inspector/.test(t.input.viewType));
-    const opened = await vscode.commands.executeCommand<InspectorController>('mcpWorkbench.openActivityEntryInInspector', entry.seq);
-    assert.equal(opened, view, 'the panel view\'s Inspector, not a new one');
-    // The page itself selected the row (it asks for the detail of what it selects).
-    await waitFor(() => view.selected === entry.seq, `the row selected in the panel (selected: ${view.selected})`);
-    assert.equal(inspectorTabs().length, 0, 'no Inspector editor tab was opened');
-    // With the panel closed, the editor tab opens as before.
-    await vscode.commands.executeCommand('workbench.action.closePanel');
-    await waitFor(async () => !(await viewState()).visible, 'the panel closed');
-    const tab = await vscode.commands.executeCommand<InspectorPanel>('mcpWorkbench.openActivityEntryInInspector', entry.seq);
-    assert.notEqual(tab, view);
-    await waitFor(() => inspectorTabs().length === 1, 'the Inspector editor tab');
-    await waitFor(() => tab.selected === entry.seq, 'the row selected in the editor tab');
-    tab.dispose();
-  });
-
   test('Console: the server\'s stderr line and its log notification reach the page with their levels, as text', async () => {
     const view = await vscode.commands.executeCommand<InspectorController>('mcpWorkbench.openInspectorInPanel');
     view.watchConsole(c.definition.id);
@@ -132,5 +109,56 @@ suite('Inspector in the panel, Console, cancel', function () {
     } finally {
       panel.actions.confirm = original;
     }
+  });
+  test('Console, All servers: two servers\' lines in one list, each with its server; Export saves them, labelled', async () => {
+    const view = await vscode.commands.executeCommand<InspectorController>('mcpWorkbench.openInspectorInPanel');
+    const other = await running(api, 'claude-format');
+    view.watchConsole('*');
+    const stamp = Date.now().toString(36);
+    await c.callTool('stderr', { text: `all-servers one ${stamp}` });
+    await other.callTool('stderr', { text: `all-servers two ${stamp}` });
+    const lines = await waitFor(() => {
+      const shown = shownLines(view).filter((l) => l.text.includes(stamp));
+      return shown.length === 2 && shown;
+    }, 'both servers\' lines in the all-servers console');
+    assert.deepEqual(lines.map((l) => [l.server, l.text]), [['fixture-stdio', `all-servers one ${stamp}`], ['claude-format', `all-servers two ${stamp}`]]);
+    const target = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, `console-${stamp}.log`);
+    try {
+      const saved = await vscode.commands.executeCommand<vscode.Uri>('mcpWorkbench.exportConsole', target);
+      assert.equal(saved?.toString(), target.toString());
+      const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(target));
+      assert.match(text, new RegExp(`^\\S+Z \\[fixture-stdio\\] stderr all-servers one ${stamp}$`, 'm'));
+      assert.match(text, new RegExp(`^\\S+Z \\[claude-format\\] stderr all-servers two ${stamp}$`, 'm'));
+      // One server's export has no labels.
+      await vscode.commands.executeCommand('mcpWorkbench.exportConsole', target, other.definition.id);
+      const own = new TextDecoder().decode(await vscode.workspace.fs.readFile(target));
+      assert.match(own, new RegExp(`^\\S+Z stderr all-servers two ${stamp}$`, 'm'));
+      assert.doesNotMatch(own, new RegExp(`all-servers one ${stamp}`));
+    } finally {
+      await vscode.workspace.fs.delete(target).then(undefined, () => undefined);
+    }
+  });
+
+  test('Open in Inspector with the panel in sight selects the exchange there and opens no editor tab; without it, the editor tab', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const view = await vscode.commands.executeCommand<InspectorController>('mcpWorkbench.openInspectorInPanel');
+    const stamp = `open here ${Date.now()}`;
+    await c.callTool('echo', { text: stamp });
+    const entry = await waitFor(() => log.entries().find((e) => e.rerun?.name === 'echo' && JSON.stringify(e.request).includes(stamp) && e.status.kind === 'ok'), 'the echo entry');
+    const inspectorTabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs)
+      .filter((t) => t.input instanceof vscode.TabInputWebview && /mcpWorkbench\.inspector/.test(t.input.viewType));
+    const opened = await vscode.commands.executeCommand<InspectorController>('mcpWorkbench.openActivityEntryInInspector', entry.seq);
+    assert.equal(opened, view, 'the panel view\'s Inspector, not a new one');
+    // The page itself selected the row (it asks for the detail of what it selects).
+    await waitFor(() => view.selected === entry.seq, `the row selected in the panel (selected: ${view.selected})`);
+    assert.equal(inspectorTabs().length, 0, 'no Inspector editor tab was opened');
+    // With the panel closed, the editor tab opens as before.
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+    await waitFor(async () => !(await viewState()).visible, 'the panel closed');
+    const tab = await vscode.commands.executeCommand<InspectorPanel>('mcpWorkbench.openActivityEntryInInspector', entry.seq);
+    assert.notEqual(tab, view);
+    await waitFor(() => inspectorTabs().length === 1, 'the Inspector editor tab');
+    await waitFor(() => tab.selected === entry.seq, 'the row selected in the editor tab');
+    tab.dispose();
   });
 });

@@ -143,6 +143,16 @@ suite('Secrets stay out of logs, state, Activity and the clipboard', function ()
     assertClean('the exported recording', text);
   });
 
+  test('an exported console (all servers) holds no secret', async () => {
+    const file = vscode.Uri.file(path.join(os.tmpdir(), `mcpwb-secrets-console-${Date.now()}.log`));
+    await vscode.commands.executeCommand('mcpWorkbench.exportConsole', file);
+    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
+    await vscode.workspace.fs.delete(file);
+    assert.match(text, /\[secret-stdio\] stderr stderr: /, 'the secret server\'s stderr line was exported');
+    assert.match(text, /\[secret-http\] error .*leaked: /, 'a log message of the secret HTTP server was exported');
+    assertClean('the exported console', text);
+  });
+
   test('"Copy as Inspector CLI Command" copies no literal secret (env, headers, URL, arguments)', async () => {
     const log = (await vscode.commands.executeCommand<ActivityLog>('_mcpWorkbench.activityLog'))!;
     for (const name of ['secret-stdio', 'secret-http']) {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { ConsoleLog, ConsoleRing, consoleLevelOf, filterConsole, MAX_LINE_CHARS, type ConsoleLine } from '../../../src/inspector/common/consoleLog';
+import { ConsoleLog, ConsoleRing, consoleLevelOf, filterConsole, formatConsoleExport, MAX_LINE_CHARS, type ConsoleLine } from '../../../src/inspector/common/consoleLog';
 import { ConsoleFeed } from '../../../src/inspector/common/consoleFeed';
-import { parseConsoleFromWebview, parseConsoleToWebview, type ConsoleToWebview } from '../../../src/inspector/common/consoleProtocol';
+import { ALL_SERVERS, parseConsoleFromWebview, parseConsoleToWebview, type ConsoleToWebview } from '../../../src/inspector/common/consoleProtocol';
 
 const line = (seq: number, level: ConsoleLine['level'], text: string): ConsoleLine => ({ seq, at: 1000 + seq, level, text });
 
@@ -83,11 +83,42 @@ describe('Inspector console', () => {
     feed.dispose();
   });
 
+  it('all servers: every server\'s lines merged in arrival order, each with its server, bounded, fed and cleared as one', async () => {
+    const log = new ConsoleLog(3);
+    log.append('a', 'alpha', 'stderr', 'a1', 1);
+    log.append('b', 'beta', 'info', 'b1', 2);
+    log.append('a', 'alpha', 'error', 'a2', 3);
+    assert.deepEqual(log.allLines().map((l) => [l.server, l.text]), [['alpha', 'a1'], ['beta', 'b1'], ['alpha', 'a2']]);
+    log.append('b', 'beta', 'warning', 'b2', 4);
+    assert.deepEqual(log.allLines().map((l) => l.text), ['b1', 'a2', 'b2'], 'the newest, within the bound');
+    assert.equal(log.lines('a')[0].server, undefined, 'a single server\'s lines carry no label');
+    const sent: ConsoleToWebview[] = [];
+    const feed = new ConsoleFeed(log, (m) => sent.push(m), () => [], 10);
+    feed.watch(ALL_SERVERS);
+    const first = sent.at(-1) as Extract<ConsoleToWebview, { type: 'consoleLines' }>;
+    assert.equal(first.serverId, ALL_SERVERS);
+    assert.equal(first.reset, true);
+    log.append('b', 'beta', 'info', 'b3', 5);
+    log.append('a', 'alpha', 'info', 'a3', 6);
+    await new Promise((r) => setTimeout(r, 30));
+    const next = sent.at(-1) as Extract<ConsoleToWebview, { type: 'consoleLines' }>;
+    assert.deepEqual(next.lines.map((l) => `${l.server}:${l.text}`), ['beta:b3', 'alpha:a3'], 'new lines of any server');
+    feed.clear(ALL_SERVERS);
+    assert.equal(log.allLines().length, 0);
+    feed.dispose();
+    assert.equal(formatConsoleExport([{ seq: 1, at: Date.UTC(2026, 10, 24, 1, 2, 3, 4), level: 'error', text: 'boom', server: 'alpha' }, { seq: 2, at: Date.UTC(2026, 10, 24, 1, 2, 3, 5), level: 'stderr', text: 'plain' }]),
+      '2026-11-24T01:02:03.004Z [alpha] error boom\n2026-11-24T01:02:03.005Z stderr plain\n');
+  });
+
   it('protocol: the host checks what the page sends, the page what the host sends', () => {
     assert.deepEqual(parseConsoleFromWebview({ type: 'consoleWatch', serverId: 'a' }), { type: 'consoleWatch', serverId: 'a' });
     assert.deepEqual(parseConsoleFromWebview({ type: 'consoleWatch' }), { type: 'consoleWatch' });
     assert.equal(parseConsoleFromWebview({ type: 'consoleWatch', serverId: 7 }), undefined);
     assert.equal(parseConsoleFromWebview({ type: 'consoleClear' }), undefined);
+    assert.deepEqual(parseConsoleFromWebview({ type: 'consoleExport', serverId: ALL_SERVERS }), { type: 'consoleExport', serverId: ALL_SERVERS });
+    assert.equal(parseConsoleFromWebview({ type: 'consoleExport' }), undefined);
+    assert.equal(parseConsoleToWebview({ type: 'consoleLines', serverId: '*', reset: false, lines: [{ seq: 1, at: 1, level: 'info', text: 'x', server: 5 }] }), undefined);
+    assert.deepEqual((parseConsoleToWebview({ type: 'consoleLines', serverId: '*', reset: false, lines: [{ seq: 1, at: 1, level: 'info', text: 'x', server: 'alpha' }] }) as Extract<ConsoleToWebview, { type: 'consoleLines' }>).lines[0].server, 'alpha');
     assert.equal(parseConsoleToWebview({ type: 'consoleLines', serverId: 'a', reset: false, lines: [{ seq: 1, at: 1, level: 'shout', text: 'x' }] }), undefined);
     assert.deepEqual(parseConsoleToWebview({ type: 'consoleLines', serverId: 'a', reset: false, dropped: 2, lines: [{ seq: 1, at: 1, level: 'stderr', text: '<b>x</b>', extra: 1 }] }),
       { type: 'consoleLines', serverId: 'a', reset: false, dropped: 2, lines: [{ seq: 1, at: 1, level: 'stderr', text: '<b>x</b>' }] });
