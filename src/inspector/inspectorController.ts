@@ -49,6 +49,8 @@ export class InspectorController implements vscode.Disposable {
   private lastSent = 0;
   private pendingSelect: number | undefined;
   private ready = false;
+  /** Set while the view is hidden: what the Console watched, to watch again when shown. */
+  private hiddenWatch: { serverId: string | undefined } | undefined;
   private readonly feed: ConsoleFeed | undefined;
   /** The rows last sent to the page (tests read them). */
   rows: InspectorRow[] = [];
@@ -69,7 +71,7 @@ export class InspectorController implements vscode.Disposable {
       this.disposables.push(
         source.log.onDidChange(() => this.scheduleRows()),
         this.actions.onDidMark(() => this.scheduleRows()),
-        context.onDidChangeServers(() => this.ready && this.feed?.sendServers()),
+        context.onDidChangeServers(() => this.ready && !this.hiddenWatch && this.feed?.sendServers()),
         { dispose: () => this.feed?.dispose() },
       );
     }
@@ -100,22 +102,47 @@ export class InspectorController implements vscode.Disposable {
     return facts;
   };
 
-  /** Selects a row now, or once the page has loaded (a message before `ready` would be lost). */
+  /**
+   * Selects a row now, or once the page has loaded (a message before `ready` would be lost). The
+   * request stands until the page says it selected a row: a page that was reloading when the
+   * message went out never got it, and asks again with `ready`.
+   */
   selectWhenReady(seq: number): void {
-    if (this.ready) this.sendRows(seq);
-    else this.pendingSelect = seq;
+    this.pendingSelect = seq;
+    if (this.ready && !this.hiddenWatch) this.sendRows(seq);
   }
 
-  /** The page is gone (a hidden view without retained context): nothing is sent until it says `ready` again. */
-  unloaded(): void {
-    this.ready = false;
+  /** Whether the page has loaded and said `ready`. */
+  get pageLoaded(): boolean {
+    return this.ready;
+  }
+
+  /**
+   * The view was hidden (a webview view without retained context). VS Code may unload the page
+   * or, as 1.100 was seen doing after the panel was closed and opened again, keep it as it was:
+   * so nothing is sent while hidden, and `shown` brings a kept page up to date (a reloaded one
+   * says `ready` and gets everything then).
+   */
+  hidden(): void {
+    if (this.hiddenWatch) return;
+    this.hiddenWatch = { serverId: this.feed?.watching };
     clearTimeout(this.timer);
     this.timer = undefined;
     this.feed?.watch(undefined);
   }
 
+  shown(): void {
+    const was = this.hiddenWatch;
+    if (!was) return;
+    this.hiddenWatch = undefined;
+    if (!this.ready) return;
+    this.sendRows(this.pendingSelect);
+    this.feed?.sendServers();
+    if (was.serverId !== undefined && this.feed?.watching === undefined) this.feed?.watch(was.serverId);
+  }
+
   private scheduleRows(): void {
-    if (this.timer || !this.ready) return;
+    if (this.timer || !this.ready || this.hiddenWatch) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.sendRows();
@@ -169,11 +196,12 @@ export class InspectorController implements vscode.Disposable {
     switch (message.type) {
       case 'ready':
         this.ready = true;
+        this.hiddenWatch = undefined;
         this.sendRows(this.pendingSelect);
-        this.pendingSelect = undefined;
         this.feed?.sendServers();
         return;
       case 'select':
+        this.pendingSelect = undefined;
         this.selected = message.seq;
         this.post(this.detail(message.seq));
         return;

@@ -1,14 +1,18 @@
 /**
  * The Inspector in the bottom panel: a webview view (`mcpWorkbench.inspectorView`) showing the
- * same live recording as the editor tab. Its page is not kept while hidden (no
+ * same live recording as the editor tab. Its page need not be kept while hidden (no
  * retainContextWhenHidden): the filters, selection, tab, Console settings and params drafts are
- * in the page's saved state, and the host sends the rows again when the page loads. Nothing here
- * reveals the view: it opens only when the user opens it, never on a server's restart.
+ * in the page's saved state, and the host sends the rows again when the page loads or is shown
+ * again. Nothing here reveals the view: it opens only when the user opens it, never on a
+ * server's restart.
  */
 import * as vscode from 'vscode';
 import type { ActivityLog } from '../activity/common/activityLog';
 import { InspectorController, type InspectorContext } from './inspectorController';
 import { webviewHtml, webviewResourceRoots } from '../shared/webviewHtml';
+
+/** How long `show` waits for VS Code to report the view visible or resolved. */
+const SHOW_TIMEOUT_MS = 5000;
 
 export class InspectorViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   static readonly viewId = 'mcpWorkbench.inspectorView';
@@ -17,6 +21,7 @@ export class InspectorViewProvider implements vscode.WebviewViewProvider, vscode
   controller: InspectorController | undefined;
   private readonly onDidResolveEmitter = new vscode.EventEmitter<InspectorController>();
   readonly onDidResolve = this.onDidResolveEmitter.event;
+  private readonly onDidShowEmitter = new vscode.EventEmitter<void>();
 
   constructor(private readonly extensionUri: vscode.Uri, private readonly log: ActivityLog, private readonly context: InspectorContext) {}
 
@@ -31,9 +36,13 @@ export class InspectorViewProvider implements vscode.WebviewViewProvider, vscode
     const controller = new InspectorController(view.webview, { kind: 'live', log: this.log }, this.context);
     this.controller = controller;
     view.webview.html = webviewHtml(view.webview, this.extensionUri, 'inspector', vscode.l10n.t('MCP Inspector'));
-    // Hidden: the page is unloaded; shown again, it loads and says `ready`, and gets the rows then.
+    // Hidden: nothing is sent. Shown again, the page either loads anew and says `ready`, or was
+    // kept by VS Code and is brought up to date (see `hidden`).
     view.onDidChangeVisibility(() => {
-      if (!view.visible) controller.unloaded();
+      if (view.visible) {
+        controller.shown();
+        this.onDidShowEmitter.fire();
+      } else controller.hidden();
     });
     view.onDidDispose(() => {
       controller.dispose();
@@ -43,11 +52,33 @@ export class InspectorViewProvider implements vscode.WebviewViewProvider, vscode
     this.onDidResolveEmitter.fire(controller);
   }
 
-  /** Shows the view (the user asked: "MCP: Open Inspector in Panel"), taking the focus unless `preserveFocus`. */
+  /**
+   * Shows the view (the user asked: "MCP: Open Inspector in Panel"), taking the focus unless
+   * `preserveFocus`, and returns the controller of the page in sight: a hidden view may come back
+   * as itself or, once its panel was closed, be resolved anew.
+   */
   async show(preserveFocus = false): Promise<InspectorController> {
+    if (this.view?.visible && this.controller) {
+      this.view.show(preserveFocus);
+      return this.controller;
+    }
+    const inSight = new Promise<InspectorController | undefined>((resolve) => {
+      const subscriptions: vscode.Disposable[] = [];
+      const done = (controller: InspectorController | undefined) => {
+        subscriptions.forEach((d) => d.dispose());
+        clearTimeout(timer);
+        resolve(controller);
+      };
+      subscriptions.push(
+        this.onDidResolve((c) => done(c)),
+        this.onDidShowEmitter.event(() => done(this.controller)),
+      );
+      // Neither came (VS Code showed the view without saying so): what there is.
+      const timer = setTimeout(() => done(this.controller), SHOW_TIMEOUT_MS);
+    });
     if (this.view) this.view.show(preserveFocus);
     else await vscode.commands.executeCommand(`${InspectorViewProvider.viewId}.focus`);
-    return this.controller ?? await new Promise<InspectorController>((resolve) => {
+    return await inSight ?? await new Promise<InspectorController>((resolve) => {
       const once = this.onDidResolve((c) => {
         once.dispose();
         resolve(c);
@@ -58,5 +89,6 @@ export class InspectorViewProvider implements vscode.WebviewViewProvider, vscode
   dispose(): void {
     this.controller?.dispose();
     this.onDidResolveEmitter.dispose();
+    this.onDidShowEmitter.dispose();
   }
 }

@@ -173,7 +173,10 @@ suite('Dev loop (dev.watch restarts)', function () {
     const doc = await openNotes();
 
     await saveInEditor(path.join(dir, 'src', 'server.js'));
-    await waitFor(() => events.some((e) => e.serverName === 'dev-debugged'), 'onDidDevRestart of the debugged server', 60000);
+    await waitFor(() => events.some((e) => e.serverName === 'dev-debugged'), 'onDidDevRestart of the debugged server', 60000).catch((error: Error) => {
+      const seen = sessions.map((s) => `${s.type} "${s.name}"`).join(', ') || 'none';
+      throw new Error(`${error.message} (state ${c.state.kind}; debug sessions started: ${seen})\nits log:\n${outputs.text('MCP dev-debugged').slice(-3000)}`);
+    });
     await waitFor(() => c.state.kind === 'running' && c, 'the debuggee running');
     assert.equal(c.state.kind, 'running');
     assert.ok(c.launchOverride, 'it runs with the debugger\'s launch');
