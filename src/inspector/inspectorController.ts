@@ -178,6 +178,11 @@ export class InspectorController implements vscode.Disposable {
     void this.webview.postMessage(message);
   }
 
+  /** The server (or all servers) whose Console lines the page is fed. */
+  get consoleWatching(): string | undefined {
+    return this.feed?.watching;
+  }
+
   /** Starts feeding a server's console lines to the page, as its Console tab does (tests call it too). */
   watchConsole(serverId: string | undefined): void {
     this.feed?.watch(serverId);

@@ -18,6 +18,15 @@ import { activateApi, running, waitFor } from '../helpers';
 const flat = (rows: readonly InspectorRow[]): InspectorRow[] => rows.flatMap((r) => [r, ...flat(r.children)]);
 const shownLines = (c: InspectorController): ConsoleLine[] =>
   c.consoleShown.flatMap((m) => (m.type === 'consoleLines' ? m.lines : []));
+/**
+ * The lines shown for `serverId`, picked as the page's Console tab picks. A page that loads after
+ * the view is shown asks for the server it had picked before; the test's pick is made again
+ * until it holds.
+ */
+const linesOf = (c: InspectorController, serverId: string): ConsoleLine[] => {
+  if (c.consoleWatching !== serverId) c.watchConsole(serverId);
+  return shownLines(c);
+};
 const viewState = async () => (await vscode.commands.executeCommand<{ controller?: InspectorController; visible: boolean }>('_mcpWorkbench.inspectorView'))!;
 
 suite('Inspector in the panel, Console, cancel', function () {
@@ -56,7 +65,7 @@ suite('Inspector in the panel, Console, cancel', function () {
     await c.callTool('log', { level: 'critical', message: `log probe ${stamp}` });
     await c.callTool('log', { level: 'notice', message: `notice probe ${stamp}` });
     const lines = await waitFor(() => {
-      const shown = shownLines(view);
+      const shown = linesOf(view, c.definition.id);
       return shown.some((l) => l.text.includes(`notice probe ${stamp}`)) && shown;
     }, 'the console lines');
     const of = (text: string) => lines.find((l) => l.text.includes(text));
@@ -81,7 +90,7 @@ suite('Inspector in the panel, Console, cancel', function () {
     const shown = await vscode.commands.executeCommand<InspectorController>('mcpWorkbench.openInspectorInPanel');
     assert.equal(shown, view, 'the same view, shown again');
     shown.watchConsole(c.definition.id);
-    await waitFor(() => shownLines(shown).find((l) => l.text === 'fixture stdio server ready' && l.at >= before), 'the ready line written while the panel was closed');
+    await waitFor(() => linesOf(shown, c.definition.id).find((l) => l.text === 'fixture stdio server ready' && l.at >= before), 'the ready line written while the panel was closed');
   });
 
   test('Cancel a replay of the slow tool: notifications/cancelled goes out, the row says cancelled', async () => {
@@ -118,7 +127,7 @@ suite('Inspector in the panel, Console, cancel', function () {
     await c.callTool('stderr', { text: `all-servers one ${stamp}` });
     await other.callTool('stderr', { text: `all-servers two ${stamp}` });
     const lines = await waitFor(() => {
-      const shown = shownLines(view).filter((l) => l.text.includes(stamp));
+      const shown = linesOf(view, '*').filter((l) => l.text.includes(stamp));
       return shown.length === 2 && shown;
     }, 'both servers\' lines in the all-servers console');
     assert.deepEqual(lines.map((l) => [l.server, l.text]), [['fixture-stdio', `all-servers one ${stamp}`], ['claude-format', `all-servers two ${stamp}`]]);
