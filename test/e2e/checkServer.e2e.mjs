@@ -2,7 +2,7 @@
 // the MCP view, the one-line summary notification, its Show button (the report in a markdown
 // preview) and MCP: Go to Check Finding… (the findings in a quick pick). Workspace:
 // test/fixtures/workspaces/main. Run with `node test/launch/runInCodeServer.mjs --e2e checkServer`.
-import { expectAttribute } from './workbench.mjs';
+import { expectAttribute, runCommand } from './workbench.mjs';
 
 export async function run({ page, step, screenshot }) {
   const servers = page.getByRole('tree', { name: /^Servers\b/ });
@@ -24,10 +24,7 @@ export async function run({ page, step, screenshot }) {
     // VS Code 1.139.1 in this harness puts it in the notification centre without a toast (seen
     // with other notifications too); then the centre is opened, as a user would from the bell.
     if (!await toast.first().waitFor({ state: 'visible', timeout: 15_000 }).then(() => true, () => false)) {
-      await page.keyboard.press('F1');
-      await page.keyboard.type('Notifications: Show Notifications');
-      await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'Show Notifications' }).first().waitFor({ state: 'visible' });
-      await page.keyboard.press('Enter');
+      await runCommand(page, 'Notifications: Show Notifications');
       await toast.first().waitFor({ state: 'visible', timeout: 10_000 });
     }
     await screenshot('check-01-summary');
@@ -46,7 +43,7 @@ export async function run({ page, step, screenshot }) {
     await page.keyboard.press('F1');
     const quickInput = page.locator('.quick-input-widget');
     await quickInput.waitFor({ state: 'visible' });
-    await page.keyboard.type('MCP: Go to Check Finding');
+    await quickInput.locator('input.input').fill('>MCP: Go to Check Finding');
     await quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Go to Check Finding' }).first().waitFor({ state: 'visible' });
     await page.keyboard.press('Enter');
     await quickInput.locator('.quick-input-title', { hasText: /Check of fixture-stdio/ }).waitFor({ state: 'visible' });

@@ -21,16 +21,27 @@ export async function clickUntilTab(page, item, tabName, attempts = 3) {
 /**
  * Runs a command from the palette by its exact title. The row is picked by its label, not as the
  * first row: "MCP: Open Inspector" also matches a recently used "MCP: Open Inspector in Panel",
- * which the palette may list first.
+ * which the palette may list first. The title is filled in, not typed key by key: keys typed
+ * while the palette is still taking focus can be lost (seen in CI on VS Code 1.139.1), and a
+ * palette that still shows no such row after a while is closed and opened again, as a user would.
  */
-export async function runCommand(page, title) {
-  await page.keyboard.press('F1');
+export async function runCommand(page, title, attempts = 3) {
   const quickInput = page.locator('.quick-input-widget');
-  await quickInput.waitFor({ state: 'visible' });
-  await page.keyboard.type(title);
   const exact = new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
   const row = quickInput.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name').filter({ hasText: exact }) }).first();
-  await row.waitFor({ state: 'visible' });
+  for (let i = 1; ; i++) {
+    await page.keyboard.press('F1');
+    await quickInput.waitFor({ state: 'visible' });
+    await quickInput.locator('input.input').fill(`>${title}`);
+    try {
+      await row.waitFor({ state: 'visible', timeout: 10_000 });
+      break;
+    } catch (error) {
+      if (i >= attempts) throw error;
+      await page.keyboard.press('Escape');
+      await quickInput.waitFor({ state: 'hidden' }).catch(() => undefined);
+    }
+  }
   await row.click();
   await quickInput.waitFor({ state: 'hidden' });
 }
