@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { clickUntilTab, expectAttribute, frameWith } from './workbench.mjs';
+import { clickUntilTab, expectAttribute, frameWith, pickCommand } from './workbench.mjs';
 
 const EXTENSION_ID = 'mcp-workbench.mcp-workbench';
 const FAKE_MODEL = 'vscode-lm:mcpwb-fake/mcpwb-fake-echo';
@@ -184,10 +184,8 @@ export async function run({ page, step, screenshot, workspace, log }) {
       const target = was === 'light' ? { name: 'Dark Modern', theme: 'dark' } : { name: 'Light Modern', theme: 'light' };
       // Keys pressed while the app frame has focus stay in the webview: focus the workbench first.
       await page.locator('.statusbar').click({ position: { x: 400, y: 10 } });
-      await page.keyboard.press('F1');
+      await pickCommand(page, 'Preferences: Color Theme');
       const input = page.locator('.quick-input-widget input');
-      await input.fill('>Preferences: Color Theme');
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Preferences: Color Theme' }).first().click();
       await input.fill(target.name);
       await page.locator('.quick-input-list .monaco-list-row', { hasText: target.name }).first().waitFor();
       await page.keyboard.press('Enter');

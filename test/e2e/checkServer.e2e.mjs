@@ -2,7 +2,7 @@
 // the MCP view, the one-line summary notification, its Show button (the report in a markdown
 // preview) and MCP: Go to Check Finding… (the findings in a quick pick). Workspace:
 // test/fixtures/workspaces/main. Run with `node test/launch/runInCodeServer.mjs --e2e checkServer`.
-import { expectAttribute, runCommand } from './workbench.mjs';
+import { expectAttribute, pickCommand, runCommand } from './workbench.mjs';
 
 export async function run({ page, step, screenshot }) {
   const servers = page.getByRole('tree', { name: /^Servers\b/ });
@@ -40,12 +40,8 @@ export async function run({ page, step, screenshot }) {
   });
 
   await step('MCP: Go to Check Finding… lists the findings with severity icons', async () => {
-    await page.keyboard.press('F1');
     const quickInput = page.locator('.quick-input-widget');
-    await quickInput.waitFor({ state: 'visible' });
-    await quickInput.locator('input.input').fill('>MCP: Go to Check Finding');
-    await quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Go to Check Finding' }).first().waitFor({ state: 'visible' });
-    await page.keyboard.press('Enter');
+    await pickCommand(page, 'MCP: Go to Check Finding…');
     await quickInput.locator('.quick-input-title', { hasText: /Check of fixture-stdio/ }).waitFor({ state: 'visible' });
     await screenshot('check-03-findings');
     await page.keyboard.press('Escape');

@@ -8,6 +8,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pickCommand } from './workbench.mjs';
 
 export async function run({ page, step, screenshot, workspace, vscodeVersion }) {
   const servers = page.getByRole('tree', { name: /^Servers\b/ });
@@ -29,9 +30,7 @@ export async function run({ page, step, screenshot, workspace, vscodeVersion }) 
     await servers.getByRole('treeitem', { name: /^fixture-stdio,/ }).filter({ hasText: 'stopped: run by' }).waitFor({ state: 'visible', timeout: 30_000 });
     // The question is a notification with buttons; in this headless window VS Code tucks its toast
     // away at once, so it is read where the user finds it then: the notification center.
-    await page.keyboard.press('F1');
-    await page.locator('.quick-input-widget input.input').fill('>Notifications: Show Notifications');
-    await page.locator('.quick-input-widget').getByRole('option', { name: /Notifications: Show Notifications/ }).first().click();
+    await pickCommand(page, 'Notifications: Show Notifications');
     const question = page.locator('.notifications-center .notification-list-item', { hasText: 'Who should run their servers?' });
     await question.waitFor({ state: 'visible', timeout: 30_000 });
     await question.getByRole('button', { name: 'VS Code', exact: true }).waitFor({ state: 'visible' });

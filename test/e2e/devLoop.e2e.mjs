@@ -11,7 +11,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { childRow, clickUntilTab, expectAttribute, expectText, frameWith, waitForText } from './workbench.mjs';
+import { childRow, clickUntilTab, expectAttribute, expectText, frameWith, pickCommand, waitForText } from './workbench.mjs';
 
 const SERVER = 'my-dev-server';
 
@@ -108,11 +108,7 @@ export async function run({ page, step, screenshot, workspace }) {
 async function debugStep({ page, step, screenshot, servers }) {
   await step('MCP: Debug Server starts it under the JavaScript debugger; stopping gives the normal launch back', async () => {
     const quickInput = page.locator('.quick-input-widget');
-    await page.keyboard.press('F1');
-    await quickInput.waitFor({ state: 'visible' });
-    await page.keyboard.type('MCP: Debug Server');
-    await quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Debug Server' }).first().waitFor({ state: 'visible' });
-    await page.keyboard.press('Enter');
+    await pickCommand(page, 'MCP: Debug Server');
     await quickInput.locator('.quick-input-list .monaco-list-row', { hasText: SERVER }).first().waitFor({ state: 'visible' });
     await page.keyboard.type(SERVER);
     await page.keyboard.press('Enter');

@@ -9,6 +9,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pickCommand } from './workbench.mjs';
 
 
 export async function run({ page, step, screenshot, workspace }) {
@@ -30,11 +31,7 @@ export async function run({ page, step, screenshot, workspace }) {
 
   await step('MCP: Run Prompt… lists the prompts; pick "Greeting"', async () => {
     await servers.getByRole('treeitem', { name: /^fixture-stdio,/ }).filter({ hasText: 'stdio · 2025-11-25' }).waitFor({ state: 'visible', timeout: 30_000 });
-    await page.keyboard.press('F1');
-    await quickInput.waitFor({ state: 'visible' });
-    await page.keyboard.type('MCP: Run Prompt');
-    await quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Run Prompt' }).first().waitFor({ state: 'visible' });
-    await page.keyboard.press('Enter');
+    await pickCommand(page, 'MCP: Run Prompt…');
     await quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Greeting' }).first().waitFor({ state: 'visible' });
     await page.keyboard.type('Greeting');
     await page.keyboard.press('Enter');

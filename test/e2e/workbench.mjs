@@ -19,13 +19,14 @@ export async function clickUntilTab(page, item, tabName, attempts = 3) {
 }
 
 /**
- * Runs a command from the palette by its exact title. The row is picked by its label, not as the
- * first row: "MCP: Open Inspector" also matches a recently used "MCP: Open Inspector in Panel",
- * which the palette may list first. The title is filled in, not typed key by key: keys typed
- * while the palette is still taking focus can be lost (seen in CI on VS Code 1.139.1), and a
+ * Picks a command in the palette by its exact title and leaves what it opens to the caller (a
+ * command may open a quick pick of its own in the same widget). The row is picked by its label,
+ * not as the first row: "MCP: Open Inspector" also matches a recently used "MCP: Open Inspector in
+ * Panel", which the palette may list first. The title is filled in, not typed key by key: keys
+ * typed while the palette is still taking focus can be lost (seen in CI on VS Code 1.139.1), and a
  * palette that still shows no such row after a while is closed and opened again, as a user would.
  */
-export async function runCommand(page, title, attempts = 3) {
+export async function pickCommand(page, title, attempts = 3) {
   const quickInput = page.locator('.quick-input-widget');
   const exact = new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
   const row = quickInput.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name').filter({ hasText: exact }) }).first();
@@ -43,7 +44,12 @@ export async function runCommand(page, title, attempts = 3) {
     }
   }
   await row.click();
-  await quickInput.waitFor({ state: 'hidden' });
+}
+
+/** Runs a command from the palette by its exact title (see pickCommand) and waits for the palette to close. */
+export async function runCommand(page, title, attempts = 3) {
+  await pickCommand(page, title, attempts);
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
 }
 
 /**
