@@ -4,7 +4,11 @@
 //
 // Both launchers (test/launch/runInCodeServer.mjs and runInElectron.mjs) use it:
 //  - MCPWB_SUITE        which folder next to this file to run (default `main`)
-//  - MCPWB_RESULT_FILE  if set, a JSON summary is written there before run() settles
+//  - MCPWB_RESULT_FILE  if set, a JSON summary is written there before run() settles, and
+//                       while the tests run the same summary so far (with `total`, the number
+//                       of tests mocha found, and `done: false`) to MCPWB_RESULT_FILE.progress,
+//                       so a launcher that gives up on a suite (time limit, crash) can still
+//                       print what ran, what failed and how many never ran
 //  - MCPWB_GREP         if set, only tests whose full title matches it run
 //  - MCPWB_OUTPUT_FILE  if set, everything printed with console.* in the extension host
 //                       while the tests run (mocha's spec reporter, the extension's own
@@ -24,6 +28,10 @@ export interface TestRecord {
 
 export interface SuiteResult {
   suite: string;
+  /** How many tests mocha found before running (after MCPWB_GREP). */
+  total?: number;
+  /** False in the progress file while tests still run. */
+  done?: boolean;
   passed: number;
   failed: number;
   pending: number;
@@ -48,9 +56,10 @@ function errorText(err: unknown): string {
   return String(err);
 }
 
-function writeResult(result: SuiteResult): void {
-  const file = process.env.MCPWB_RESULT_FILE;
-  if (!file) return;
+function writeResult(result: SuiteResult, progress = false): void {
+  const final = process.env.MCPWB_RESULT_FILE;
+  if (!final) return;
+  const file = progress ? `${final}.progress` : final;
   fs.mkdirSync(path.dirname(file), { recursive: true });
   // Write then rename, so a launcher polling for the file never reads half of it.
   const tmp = `${file}.${process.pid}.tmp`;
@@ -133,19 +142,28 @@ async function runSuite(): Promise<void> {
   try {
     failures = await new Promise<number>((resolve) => {
       const runner = mocha.run((count) => resolve(count));
+      result.total = runner.total;
+      result.done = false;
+      writeResult(result, true);
+      // Written after every test (a few KB, rename-atomic): what a launcher that stops the
+      // suite early still has to show.
+      const progress = () => writeResult(result, true);
       runner.on(EVENT_TEST_PASS, (test: Mocha.Test) => {
         result.passed++;
         result.tests.push({ title: test.fullTitle(), state: 'passed', durationMs: test.duration ?? 0 });
+        progress();
       });
       runner.on(EVENT_TEST_PENDING, (test: Mocha.Test) => {
         result.pending++;
         result.tests.push({ title: test.fullTitle(), state: 'pending', durationMs: 0 });
+        progress();
       });
       // Also fires for failing hooks (`suiteSetup`, `setup`...), which are not tests.
       runner.on(EVENT_TEST_FAIL, (test: Mocha.Runnable, err: unknown) => {
         result.failed++;
         result.failures.push({ title: test.fullTitle(), error: errorText(err) });
         result.tests.push({ title: test.fullTitle(), state: 'failed', durationMs: test.duration ?? 0 });
+        progress();
       });
     });
   } catch (err) {
@@ -156,6 +174,7 @@ async function runSuite(): Promise<void> {
     throw err;
   }
 
+  result.done = true;
   writeResult(result);
   if (failures > 0 || result.failed > 0) {
     throw new Error(`${Math.max(failures, result.failed)} integration test(s) failed in suite ${suite}`);

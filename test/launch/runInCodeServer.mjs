@@ -59,13 +59,15 @@
 //                      (e.g. the test bundle of test/e2e/l10n.e2e.mjs).
 //                      `screenshot(name)` saves test-results/e2e/<version>/<name>.png (the
 //                      e2e folder is emptied at the start of an --e2e run). On failure, in
-//                      the same folder: <module>.failure.png, <module>-logs/,
+//                      test-results/runs/<run id>/e2e/<version>/: <module>.failure.png,
+//                      <module>.frames.txt, <module>-logs/,
 //                      <module>.browser-console.log, <module>.server.log and log tails
 //                      printed. Last line: `e2e: N passed, M failed`, counting steps (the
 //                      launcher's "open the workbench" step included; steps after a failure
 //                      are not counted); exit code 0 only if all passed.
 //
-// Environment: MCPWB_SUITE_TIMEOUT_MS (default 600000 per suite), MCPWB_VSCODE_CACHE
+// Environment: MCPWB_SUITE_TIMEOUT_MS (default 2400000 per suite), MCPWB_SUITE_STALL_MS
+// (default 360000: no test finished for that long ends the suite), MCPWB_VSCODE_CACHE
 // (see scripts/install-vscode.sh), MCPWB_KEEP_TMP=1 keeps the temp folders,
 // MCPWB_VERBOSE=1 echoes every browser console and server line, MCPWB_BUILTIN_MCP=1 leaves
 // VS Code's own MCP support at its defaults (see baseSettings()).
@@ -75,8 +77,9 @@
 // (the temp copy of the workspace folder) and MCPWB_VSCODE_VERSION in their env. The suite's result comes from
 // MCPWB_RESULT_FILE, not from the extension host's exit code: in this browser-based
 // VS Code the extension host exits with 0 even when run() rejects.
-// On failure: test-results/<version>/<suite>.png (screenshot), <suite>-logs/ (VS Code's log
-// files), <suite>.browser-console.log and <suite>.server.log; the temp folder is kept.
+// On failure: test-results/runs/<run id>/<version>/<suite>.png (screenshot), <suite>-logs/
+// (VS Code's log files), <suite>.browser-console.log, <suite>.server.log, <suite>.output.log
+// and the result so far; the temp folder is removed all the same (MCPWB_KEEP_TMP=1 keeps it).
 // Last line printed: `integration: N passed, M failed`; exit code 0 only if all passed.
 import { spawn, spawnSync } from 'node:child_process';
 import * as crypto from 'node:crypto';
@@ -102,8 +105,17 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
   '--disable-dev-shm-usage',
 ];
-const SUITE_TIMEOUT_MS = Number(process.env.MCPWB_SUITE_TIMEOUT_MS || 10 * 60 * 1000);
+// A suite is given up on when no test has finished for SUITE_STALL_MS (the longest single test
+// allows itself 120 s; a stall is a hang, not a slow machine), or after SUITE_TIMEOUT_MS in all
+// (a safety net, set far above the ~6 min `main` takes on an idle 2-core machine, because a
+// loaded machine may take three times that while making steady progress).
+const SUITE_TIMEOUT_MS = Number(process.env.MCPWB_SUITE_TIMEOUT_MS || 40 * 60 * 1000);
+const SUITE_STALL_MS = Number(process.env.MCPWB_SUITE_STALL_MS || 6 * 60 * 1000);
 const VERBOSE = !!process.env.MCPWB_VERBOSE;
+// Failure evidence goes to test-results/runs/<run id>/ so the next run does not overwrite it
+// (`npm test` passes its run id in MCPWB_TEST_RUN and keeps the newest runs' folders).
+const RUN_ID = process.env.MCPWB_TEST_RUN || new Date().toISOString().replace(/[:.]/g, '-');
+const EVIDENCE = path.join(REPO, 'test-results', 'runs', RUN_ID);
 const EXIT_LINE = /Extension Host Process exited with code: (-?\d+|null)/;
 
 // ---------------------------------------------------------------------------------
@@ -646,6 +658,22 @@ function extensionHostErrors(dirs, extensionPaths) {
   return found;
 }
 
+/**
+ * Removes a run's temp folder, failed or not: what a failure needs is already copied to
+ * test-results/runs/ (a kept folder was a leftover nobody looked at). MCPWB_KEEP_TMP=1 keeps it.
+ */
+function removeTemp(tmp) {
+  if (process.env.MCPWB_KEEP_TMP) {
+    log(`kept temp folder ${tmp}`);
+    return;
+  }
+  try {
+    fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+  } catch (err) {
+    log(`could not remove temp folder ${tmp}: ${err.message}`);
+  }
+}
+
 /** Runs (in reverse order) the cleanups registered since `mark` = cleanups.length. */
 async function cleanupSince(mark) {
   while (cleanups.length > mark) {
@@ -655,6 +683,45 @@ async function cleanupSince(mark) {
       // best effort
     }
   }
+}
+
+function readJsonIfAny(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Resolves `{ kind: 'timeout', reason }` when the suite stalls (its progress file, written after
+ * every test, unchanged for SUITE_STALL_MS) or runs past SUITE_TIMEOUT_MS; the reason names the
+ * variable that raises the limit.
+ */
+async function suiteLimit(resultFile, stopped) {
+  const start = Date.now();
+  let lastProgress = start;
+  let lastMtime = 0;
+  while (!stopped()) {
+    await sleep(1000);
+    try {
+      const mtime = fs.statSync(`${resultFile}.progress`).mtimeMs;
+      if (mtime !== lastMtime) {
+        lastMtime = mtime;
+        lastProgress = Date.now();
+      }
+    } catch {
+      // no test has finished yet
+    }
+    const now = Date.now();
+    if (now - start > SUITE_TIMEOUT_MS) {
+      return { kind: 'timeout', reason: `timed out after ${Math.round(SUITE_TIMEOUT_MS / 1000)} s in all (MCPWB_SUITE_TIMEOUT_MS=<ms> raises the limit)` };
+    }
+    if (now - lastProgress > SUITE_STALL_MS) {
+      return { kind: 'timeout', reason: `no test finished for ${Math.round(SUITE_STALL_MS / 1000)} s, so the suite looks hung (MCPWB_SUITE_STALL_MS=<ms> raises the limit)` };
+    }
+  }
+  return new Promise(() => {});
 }
 
 // ---------------------------------------------------------------------------------
@@ -732,7 +799,7 @@ async function runSuite(suite, { vscode, extensionPaths, chromium }) {
     resultThenGrace,
     exitSeen.then((code) => ({ kind: 'exited', code })),
     server.exited.then((code) => ({ kind: 'server-died', code })),
-    sleep(SUITE_TIMEOUT_MS).then(() => ({ kind: 'timeout' })),
+    suiteLimit(resultFile, () => stopPolling),
   ]);
   stopPolling = true;
   if (interrupted) return new Promise(() => {}); // the signal handler cleans up and exits
@@ -753,8 +820,19 @@ async function runSuite(suite, { vscode, extensionPaths, chromium }) {
     }
   }
 
+  // Given up on (time limit, crash) before the final result: what ran so far, from the
+  // progress file the suite writes after every test, so no result is thrown away unseen.
+  let neverRan = 0;
+  if (!result) {
+    const progress = readJsonIfAny(`${resultFile}.progress`);
+    if (progress) {
+      result = progress;
+      neverRan = Math.max(0, (progress.total ?? 0) - progress.tests.length);
+    }
+  }
+
   let problem;
-  if (outcome.kind === 'timeout') problem = `timed out after ${SUITE_TIMEOUT_MS / 1000} s`;
+  if (outcome.kind === 'timeout') problem = outcome.reason;
   else if (outcome.kind === 'server-died') problem = `VS Code server exited (${outcome.code}) before the tests finished`;
   else if (!result) problem = `extension host exited with code ${outcome.code} without writing a result`;
   else if (outcome.kind === 'exited' && outcome.code !== 0 && result.failed === 0) {
@@ -771,7 +849,9 @@ async function runSuite(suite, { vscode, extensionPaths, chromium }) {
   }
 
   const passed = result?.passed ?? 0;
-  const failed = result?.failed ?? 0;
+  // Tests that never ran because the suite was given up on count as failed: a tally of the
+  // survivors alone would read almost green.
+  const failed = (result?.failed ?? 0) + neverRan;
   const ok = !problem && failed === 0 && passed + (result?.pending ?? 0) > 0;
   if (!problem && !ok && failed === 0) problem = 'no tests ran';
 
@@ -788,14 +868,20 @@ async function runSuite(suite, { vscode, extensionPaths, chromium }) {
 
   if (!ok) {
     if (problem) console.log(`\n[launcher] suite ${suite}: ${problem}`);
-    const outDir = path.join(REPO, 'test-results', vscode.version);
+    if (result && result.done === false) {
+      console.log(`[launcher] suite ${suite} stopped early: ${result.passed} passed, ${result.failed} failed, ${neverRan} of ${result.total} never ran (counted as failed)`);
+    }
+    const outDir = path.join(EVIDENCE, vscode.version);
     await saveFailureArtifacts({ outDir, name: suite, shot: path.join(outDir, `${suite}.png`), page, tmp, dirs, server, serverLog, browserConsole });
+    for (const [file, as] of [[outputFile, `${suite}.output.log`], [resultFile, `${suite}.result.json`], [`${resultFile}.progress`, `${suite}.progress.json`]]) {
+      if (fs.existsSync(file)) fs.copyFileSync(file, path.join(outDir, as));
+    }
+    log(`evidence: ${path.relative(REPO, outDir)}/${suite}*`);
   }
 
   // Stop the browser and the server (and everything registered since this suite began).
   await cleanupSince(localCleanups);
-  if (ok && !process.env.MCPWB_KEEP_TMP) fs.rmSync(tmp, { recursive: true, force: true });
-  else log(`kept temp folder ${tmp}`);
+  removeTemp(tmp);
 
   const secs = ((Date.now() - started) / 1000).toFixed(1);
   console.log(`=== suite ${suite} on VS Code ${vscode.version}: ${passed} passed, ${failed} failed${problem ? ` (${problem})` : ''} in ${secs} s ===`);
@@ -959,15 +1045,16 @@ async function runE2eModule(file, { vscode, extensionPaths, chromium }) {
 
   if (failure) {
     console.log(`\n[launcher] e2e ${name}: failed at "${failure.title}"`);
-    await saveFailureArtifacts({ outDir: results, name, shot: path.join(results, `${name}.failure.png`), page, tmp, dirs, server, serverLog, browserConsole });
-    await saveFrames(page, path.join(results, `${name}.frames.txt`));
+    const outDir = path.join(EVIDENCE, 'e2e', vscode.version);
+    await saveFailureArtifacts({ outDir, name, shot: path.join(outDir, `${name}.failure.png`), page, tmp, dirs, server, serverLog, browserConsole });
+    await saveFrames(page, path.join(outDir, `${name}.frames.txt`));
+    log(`evidence: ${path.relative(REPO, outDir)}/${name}*`);
   }
   await cleanupSince(localCleanups);
-  if (!failure && !process.env.MCPWB_KEEP_TMP) fs.rmSync(tmp, { recursive: true, force: true });
-  else log(`kept temp folder ${tmp}`);
+  removeTemp(tmp);
   const failed = failure ? 1 : 0;
   const secs = ((Date.now() - started) / 1000).toFixed(1);
-  console.log(`=== e2e ${name} on VS Code ${vscode.version}: ${passed} steps passed, ${failed} failed in ${secs} s ===`);
+  console.log(`=== e2e ${name} on VS Code ${vscode.version}: ${passed} steps passed, ${failed} failed${failed ? ' (the module\'s later steps did not run)' : ''} in ${secs} s ===`);
   return { passed, failed };
 }
 
@@ -1168,6 +1255,8 @@ async function main() {
  * total as the last line, `<kind>: N passed, M failed`. Returns the exit code.
  */
 function summarize(kind, totals) {
+  // The VSIX stage's smoke run says so (MCPWB_TALLY_LABEL), not `integration`.
+  kind = process.env.MCPWB_TALLY_LABEL || kind;
   console.log('');
   for (const t of totals) console.log(`${kind} (VS Code ${t.version}): ${t.passed} passed, ${t.failed} failed`);
   const passed = totals.reduce((n, t) => n + t.passed, 0);
@@ -1225,7 +1314,7 @@ main().then(
       process.exit(1);
     }
     console.error(`[launcher] ${err.stack || err}`);
-    console.log(`${process.argv.includes('--e2e') ? 'e2e' : 'integration'}: 0 passed, 1 failed`);
+    console.log(`${process.env.MCPWB_TALLY_LABEL || (process.argv.includes('--e2e') ? 'e2e' : 'integration')}: 0 passed, 1 failed`);
     process.exit(1);
   },
 );
