@@ -19,15 +19,16 @@ function run(cmd, args, env = {}) {
   const r = spawnSync(cmd, args, { cwd: REPO, stdio: 'inherit', env: { ...process.env, ...env }, shell: process.platform === 'win32' });
   return r.status ?? 1;
 }
+class Failed extends Error {}
 function fail(message) {
-  console.log(`[test-vsix] ${message}`);
-  run(process.execPath, ['esbuild.mjs']);
-  console.log('vsix: 0 passed, 1 failed');
-  process.exit(1);
+  throw new Failed(message);
 }
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwb-vsix-test-'));
 const vsix = path.join(dir, 'mcp-workbench.vsix');
+// process.exit() inside `try` would skip `finally` (the temp folder stayed behind every run):
+// the outcome is decided inside, the exit happens after the clean-up.
+let exitCode = 1;
 try {
   if (run(process.execPath, ['esbuild.mjs', '--production']) !== 0) fail('the production build failed');
   if (run(npx, ['-y', VSCE, 'package', '--no-dependencies', '--out', vsix]) !== 0) fail('vsce package failed');
@@ -46,12 +47,20 @@ try {
   // Without it every title in the manifest shows as its %key%.
   if (!packaged.has('package.nls.json')) fail('package.nls.json (the manifest\'s strings) is not packaged (see .vscodeignore)');
 
-  const code = run(process.execPath, ['test/launch/runInCodeServer.mjs', '--vsix', vsix, '--suite', 'main'], {
+  exitCode = run(process.execPath, ['test/launch/runInCodeServer.mjs', '--vsix', vsix, '--suite', 'main'], {
     MCPWB_GREP: '^smoke ',
     MCPWB_CHECK_EXTHOST_LOG: '1',
+    // Its tallies say what they count, not `integration: …` in the middle of `npm test`.
+    MCPWB_TALLY_LABEL: 'vsix smoke',
   });
   if (run(process.execPath, ['esbuild.mjs']) !== 0) fail('rebuilding the development bundle failed');
-  process.exit(code);
+} catch (err) {
+  if (!(err instanceof Failed)) throw err;
+  console.log(`[test-vsix] ${err.message}`);
+  run(process.execPath, ['esbuild.mjs']);
+  console.log('vsix: 0 passed, 1 failed');
+  exitCode = 1;
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
 }
+process.exit(exitCode);
