@@ -86,8 +86,9 @@ export const scenario: Scenario = {
     const depsRest = depsCosts.slice(8).reduce((sum, c) => sum + c.bytes, 0);
     const depsLoaded = samples.filter((r) => r.depsAtActivation).length;
     // The real VS Code's own figure, if the integration test (test/integration/main/smoke.test.ts) wrote one on this machine.
-    const real = fs.readdirSync(os.tmpdir()).filter((f) => /^mcp-workbench-activation-.*\.json$/.test(f))
-      .map((f) => JSON.parse(fs.readFileSync(path.join(os.tmpdir(), f), 'utf8')) as { vscode: string; at: string; evaluateMs: number; activateMs: number; depsLoadedAfterMs?: number });
+    const realDir = path.join(REPO, 'test-results');
+    const real = (fs.existsSync(realDir) ? fs.readdirSync(realDir) : []).filter((f) => /^activation-.*\.json$/.test(f))
+      .map((f) => JSON.parse(fs.readFileSync(path.join(realDir, f), 'utf8')) as { vscode: string; at: string; evaluateMs: number; activateMs: number; depsLoadedAfterMs?: number });
     return {
       id: 'activation',
       title: `activation of the production bundle, median of ${processes} fresh processes (one more dropped as warm-up); bundle ${kb(size)} + ${kb(depsSize)} loaded on first use`,

@@ -32,8 +32,11 @@ suite('smoke', () => {
     const timing = api.testing.activationTiming();
     assert.ok(Number.isFinite(timing.evaluateMs) && Number.isFinite(timing.activateMs), JSON.stringify(timing));
     assert.ok(timing.depsLoadedAfterMs !== undefined && timing.depsLoadedAfterMs >= 0, `dist/deps.js loaded ${JSON.stringify(timing)}`);
-    // For the performance report (README, npm run bench): what this real VS Code measured.
-    const file = path.join(os.tmpdir(), `mcp-workbench-activation-${vscode.version}.json`);
+    // For the performance report (npm run bench): what this real VS Code measured. Kept in the
+    // repository's test-results/ (git-ignored), not in the temp folder that `npm test` empties.
+    const dir = path.join(process.env.MCPWB_REPO ?? os.tmpdir(), 'test-results');
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, `activation-${vscode.version}.json`);
     fs.writeFileSync(file, JSON.stringify({ vscode: vscode.version, node: process.version, at: new Date().toISOString(), ...timing }) + '\n');
   });
 });
