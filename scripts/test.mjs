@@ -1,36 +1,197 @@
 #!/usr/bin/env node
 // `npm test`: every check in order, stopping at the first that fails. Each stage says what it
-// is and how long it usually takes before it starts (the type-check alone is silent for half
-// a minute). On a failure it stops with a list of the stages and their times; on success the last line is
-// still the integration tests' own tally (`integration: N passed, M failed`).
-import { spawnSync } from 'node:child_process';
+// is and how long it took on an idle 2-core machine before it starts (the type-check alone is
+// silent for a minute).
+//
+// The run has an id (MCPWB_TEST_RUN) and a temp folder of its own (TMPDIR, TEMP and TMP point
+// into it for every stage and all they start). At the end, pass or fail, it checks that nothing
+// of the run is left: no process still carries the run's id in its environment and no temp file
+// remains, in the run's temp folder or as a new `mcpwb-*`-like entry of the system's. What it
+// finds is listed, then stopped or removed, and fails the run: a leak is a bug to fix, not to
+// sweep up quietly. Failure evidence of the VS Code suites goes to test-results/runs/<run id>/;
+// the newest RUNS_KEPT runs' folders are kept.
+//
+// The last line is the total of the suites that count tests: `npm test: N passed, M failed`.
+import { spawn } from 'node:child_process';
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const RUNS_KEPT = 10;
 
-/** [npm script, what it is, its usual time on 2 cores]. */
+/** [npm script, what it is, its time on an idle 2-core machine (measured 2026-11-26)]. */
 const stages = [
-  ['typecheck', 'type-check (tsc: extension, tests, webviews)', '~40 s'],
+  ['typecheck', 'type-check (tsc: extension, tests, webviews)', '~1 min'],
   ['build', 'build (esbuild)', '~5 s'],
-  ['test:unit', 'unit tests (mocha on plain Node, real fixture servers)', '~1 min'],
+  ['test:unit', 'unit tests (mocha on plain Node, real fixture servers)', '~1.5 min'],
   ['test:bench', 'benchmark smoke run (no thresholds)', '~30 s'],
-  ['conformance', 'official MCP conformance scenarios (Node 22)', '~3 min'],
+  ['conformance', 'official MCP conformance scenarios (Node 22)', '~2 min'],
   ['test:vsix', 'the packaged VSIX: size, contents, installed and activated in each VS Code version', '~1.5 min'],
-  ['test:e2e', 'end-to-end clicks in the real workbench, each VS Code version', '~3 min'],
-  ['test:integration', 'integration suites in a real VS Code extension host, each version', '~5 min'],
+  ['test:e2e', 'end-to-end clicks in the real workbench, each VS Code version', '~6 min'],
+  ['test:integration', 'integration suites in a real VS Code extension host, each version', '~9 min'],
 ];
 
-const done = [];
-for (const [script, what, usual] of stages) {
-  console.log(`\n== ${what}: npm run ${script} (usually ${usual})`);
-  const t0 = Date.now();
-  const r = spawnSync(npm, ['run', '-s', script], { cwd: REPO, stdio: 'inherit', shell: process.platform === 'win32' });
-  const secs = ((Date.now() - t0) / 1000).toFixed(0);
-  done.push(`${r.status === 0 ? 'ok  ' : 'FAIL'} ${script} (${secs} s)`);
-  if (r.status !== 0) {
-    console.log(`\n== npm test stopped: ${script} failed after ${secs} s\n${done.join('\n')}`);
-    process.exit(r.status ?? 1);
+// A line `<label>: N passed, M failed` that a stage prints last counts its tests.
+const TALLY = /^([\w][\w ]*): (\d+) passed, (\d+) failed\s*$/;
+// Temp entries our tests and fixtures name; new ones in the system temp folder are leftovers.
+const OUR_TEMP = /^(mcpwb|mcp-workbench|mcp-faults|fixture-)/;
+
+const runId = `${new Date().toISOString().replace(/[:.]/g, '-')}-${crypto.randomBytes(3).toString('hex')}`;
+const systemTmp = os.tmpdir();
+const tempBefore = new Set(safeReaddir(systemTmp));
+const runTmp = fs.mkdtempSync(path.join(systemTmp, 'mcpwb-test-run-'));
+const env = { ...process.env, MCPWB_TEST_RUN: runId, TMPDIR: runTmp, TEMP: runTmp, TMP: runTmp };
+
+function safeReaddir(dir) {
+  try {
+    return fs.readdirSync(dir);
+  } catch {
+    return [];
   }
 }
+
+/** Runs one npm script with its output passed through; resolves { status, tally }. */
+function runStage(script) {
+  return new Promise((resolve) => {
+    const child = spawn(npm, ['run', '-s', script], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'inherit'], shell: process.platform === 'win32' });
+    let tally;
+    let partial = '';
+    const read = (line) => {
+      const m = TALLY.exec(line);
+      if (m) tally = { label: m[1], passed: Number(m[2]), failed: Number(m[3]) };
+      // mocha's own summary (`  759 passing (1m)`, `  2 failing`) for the unit tests.
+      const mocha = /^\s+(\d+) (passing|failing)\b/.exec(line);
+      if (mocha && script === 'test:unit') {
+        tally ??= { label: 'unit', passed: 0, failed: 0 };
+        tally[mocha[2] === 'passing' ? 'passed' : 'failed'] = Number(mocha[1]);
+      }
+    };
+    child.stdout.on('data', (chunk) => {
+      process.stdout.write(chunk);
+      const lines = (partial + chunk.toString('utf8')).split('\n');
+      partial = lines.pop();
+      lines.forEach(read);
+    });
+    child.on('close', (status) => {
+      read(partial);
+      resolve({ status: status ?? 1, tally });
+    });
+  });
+}
+
+/** Processes (not this one) whose environment carries this run's id. */
+function processesOfRun() {
+  if (process.platform !== 'linux') return [];
+  const found = [];
+  for (const name of safeReaddir('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      const environ = fs.readFileSync(`/proc/${name}/environ`, 'latin1');
+      if (!environ.includes(`MCPWB_TEST_RUN=${runId}\0`)) continue;
+      const cmd = fs.readFileSync(`/proc/${name}/cmdline`, 'latin1').split('\0').join(' ').trim();
+      // A zombie has no command line and is gone once its parent reaps it.
+      if (cmd) found.push({ pid: Number(name), cmd });
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return found;
+}
+
+/** Lists, stops and removes what the run left behind; returns the problems found. */
+async function leftovers() {
+  const problems = [];
+  // Give processes that are shutting down (a VS Code server after its browser closed) a moment.
+  let procs = processesOfRun();
+  for (let i = 0; i < 20 && procs.length; i++) {
+    await new Promise((r) => setTimeout(r, 500));
+    procs = processesOfRun();
+  }
+  for (const p of procs) {
+    problems.push(`process ${p.pid} still runs: ${p.cmd.slice(0, 200)}`);
+    try {
+      process.kill(p.pid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const inRunTmp = safeReaddir(runTmp);
+  for (const name of inRunTmp) problems.push(`temp entry left: ${path.join(runTmp, name)}`);
+  fs.rmSync(runTmp, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+  for (const name of safeReaddir(systemTmp)) {
+    if (tempBefore.has(name) || !OUR_TEMP.test(name)) continue;
+    problems.push(`temp entry left outside the run's folder: ${path.join(systemTmp, name)}`);
+    fs.rmSync(path.join(systemTmp, name), { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+  }
+  return problems;
+}
+
+/** Keeps the newest RUNS_KEPT folders of test-results/runs/ (evidence of failed runs). */
+function pruneEvidence() {
+  const runs = path.join(REPO, 'test-results', 'runs');
+  const names = safeReaddir(runs).sort();
+  for (const name of names.slice(0, Math.max(0, names.length - RUNS_KEPT))) {
+    fs.rmSync(path.join(runs, name), { recursive: true, force: true });
+  }
+}
+
+let interrupted = false;
+let current;
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    interrupted = true;
+    current?.kill(signal);
+  });
+}
+
+async function main() {
+  pruneEvidence();
+  console.log(`[npm test] run ${runId}; temp folder ${runTmp}`);
+  const done = [];
+  const tallies = [];
+  let failedStage;
+  const started = Date.now();
+  for (const [script, what, usual] of stages) {
+    console.log(`\n== ${what}: npm run ${script} (idle machine: ${usual})`);
+    const t0 = Date.now();
+    const { status, tally } = await runStage(script);
+    const secs = ((Date.now() - t0) / 1000).toFixed(0);
+    done.push(`${status === 0 ? 'ok  ' : 'FAIL'} ${script} (${secs} s)`);
+    if (tally) tallies.push(tally);
+    if (status !== 0 || interrupted) {
+      failedStage = script;
+      break;
+    }
+  }
+
+  console.log('\n== leftovers: no process or temp file of this run may remain');
+  const problems = await leftovers();
+  if (problems.length) {
+    console.log(`[npm test] ${problems.length} leftover(s), now stopped or removed; each is a leak to fix:\n  ${problems.join('\n  ')}`);
+  } else console.log('[npm test] none');
+  done.push(`${problems.length ? 'FAIL' : 'ok  '} leftovers (${problems.length})`);
+
+  const mins = ((Date.now() - started) / 60000).toFixed(1);
+  const evidence = path.join('test-results', 'runs', runId);
+  console.log(`\n== npm test ${failedStage || problems.length ? 'FAILED' : 'passed'} in ${mins} min${failedStage ? ` (stopped at ${failedStage})` : ''}`);
+  console.log(done.join('\n'));
+  if (fs.existsSync(path.join(REPO, evidence))) console.log(`failure evidence: ${evidence}/`);
+  for (const t of tallies) console.log(`  ${t.label}: ${t.passed} passed, ${t.failed} failed`);
+  const passed = tallies.reduce((n, t) => n + t.passed, 0);
+  const failed = tallies.reduce((n, t) => n + t.failed, 0) + (failedStage && !tallies.some((t) => t.failed) ? 1 : 0) + (problems.length ? 1 : 0);
+  console.log(`npm test: ${passed} passed, ${failed} failed`);
+  return failedStage || problems.length ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(`[npm test] ${err.stack || err}`);
+    console.log('npm test: 0 passed, 1 failed');
+    process.exit(1);
+  },
+);
