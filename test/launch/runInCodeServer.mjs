@@ -493,6 +493,10 @@ function baseSettings(trusted, version, fixture) {
     'security.workspace.trust.enabled': trusted === 'untrusted',
     ...(trusted === 'untrusted' ? { 'security.workspace.trust.startupPrompt': 'never' } : {}),
     'workbench.startupEditor': 'none',
+    // VS Code in a browser saves after a 1 s delay by default (desktop: off). Tests that edit a
+    // fixture config in an unsaved editor (the language server's) then wrote it to disk, and
+    // every later test met a changed mcp.json (21 failures in a row on a slow machine).
+    'files.autoSave': 'off',
     'workbench.tips.enabled': false,
     'workbench.enableExperiments': false,
     'extensions.autoCheckUpdates': false,

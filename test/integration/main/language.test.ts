@@ -2,7 +2,7 @@
  * The MCP config language server inside a real VS Code: diagnostics from the running server,
  * a quick fix applied through the code action API, code lenses from the live registry,
  * completion and hover. Edits stay in the unsaved document and are reverted, so the fixture
- * file on disk (and the servers it starts) never change.
+ * file on disk (and the servers it starts) never change; the teardown checks that they did not.
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
@@ -15,9 +15,12 @@ suite('MCP config language server', function () {
   let uri: vscode.Uri;
   let editor: vscode.TextEditor;
 
+  let onDisk: Uint8Array;
+
   suiteSetup(async () => {
     api = await activateApi();
     uri = vscode.Uri.joinPath(folderUri('folder-a'), '.vscode', 'mcp.json');
+    onDisk = await vscode.workspace.fs.readFile(uri);
     editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
   });
 
@@ -27,6 +30,14 @@ suite('MCP config language server', function () {
       await vscode.commands.executeCommand('workbench.action.files.revert');
     }
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    // Every later test runs the servers of this file: if an edit reached the disk (VS Code in a
+    // browser auto-saves by default; the launcher turns that off), put the fixture back and
+    // fail here, where the cause is, instead of in the next twenty suites.
+    const now = await vscode.workspace.fs.readFile(uri);
+    if (Buffer.compare(Buffer.from(now), Buffer.from(onDisk)) !== 0) {
+      await vscode.workspace.fs.writeFile(uri, onDisk);
+      assert.fail(`an edit of this suite was saved to ${uri.fsPath}; the original is restored (is files.autoSave on?)`);
+    }
   });
 
   async function replaceText(text: string): Promise<void> {
