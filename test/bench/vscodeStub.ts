@@ -369,6 +369,8 @@ export function createVscodeStub(packageJsonPath: string): { api: Record<string,
     env: withFallback('env', { appName: 'Visual Studio Code', uriScheme: 'vscode', language: 'en', machineId: 'bench', sessionId: 'bench' }, fallbacks),
   }, fallbacks);
 
+  giveFullSurface(api, fallbacks);
+
   const control: StubControl = {
     settings,
     outputLines,
@@ -409,6 +411,23 @@ export function createVscodeStub(packageJsonPath: string): { api: Record<string,
     },
   };
   return { api, control };
+}
+
+/**
+ * The real API object has an own property for every name of @types/vscode (and the proposals),
+ * and what the bundle pays at load depends on it: esbuild's module interop copies every own
+ * name. A stub with only the modelled names made activation look cheaper than it is (issue 30);
+ * so every top-level value of @types/vscode is an own property here too, the unmodelled ones
+ * inert (`anything`, which lists what of them is used).
+ */
+function giveFullSurface(api: Record<string, unknown>, fallbacks: Set<string>): void {
+  const types = path.join(path.dirname(require.resolve('@types/vscode/package.json')), 'index.d.ts');
+  const names = new Set([...fs.readFileSync(types, 'utf8').matchAll(/^\texport (?:namespace|class|enum|const|let|function) (\w+)/gm)].map((m) => m[1]));
+  for (const name of names) {
+    if (!Object.prototype.hasOwnProperty.call(api, name)) {
+      Object.defineProperty(api, name, { value: anything(`vscode.${name}`, fallbacks), enumerable: true, configurable: true, writable: true });
+    }
+  }
 }
 
 /**
