@@ -6,9 +6,9 @@
 // The run has an id (MCPWB_TEST_RUN) and a temp folder of its own (TMPDIR, TEMP and TMP point
 // into it for every stage and all they start). At the end, pass or fail, it checks that nothing
 // of the run is left: no process still carries the run's id in its environment and no temp file
-// remains, in the run's temp folder or as a new `mcpwb-*`-like entry of the system's. What it
-// finds is listed, then stopped or removed, and fails the run: a leak is a bug to fix, not to
-// sweep up quietly. Failure evidence of the VS Code suites goes to test-results/runs/<run id>/;
+// remains in the run's temp folder. What it finds is listed, then stopped or removed, and fails
+// the run: a leak is a bug to fix, not to sweep up quietly. (New `mcpwb-*` entries of the
+// system's temp folder are only named: on a shared machine they may be another run's.) Failure evidence of the VS Code suites goes to test-results/runs/<run id>/;
 // the newest RUNS_KEPT runs' folders are kept.
 //
 // The last line is the total of the suites that count tests: `npm test: N passed, M failed`.
@@ -122,10 +122,11 @@ async function leftovers() {
   const inRunTmp = safeReaddir(runTmp);
   for (const name of inRunTmp) problems.push(`temp entry left: ${path.join(runTmp, name)}`);
   fs.rmSync(runTmp, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
-  for (const name of safeReaddir(systemTmp)) {
-    if (tempBefore.has(name) || !OUR_TEMP.test(name)) continue;
-    problems.push(`temp entry left outside the run's folder: ${path.join(systemTmp, name)}`);
-    fs.rmSync(path.join(systemTmp, name), { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+  // New `mcpwb-*`-like entries in the system temp folder may be another run's on a shared
+  // machine (a second checkout's npm test), so they are named, never removed, and do not fail.
+  const outside = safeReaddir(systemTmp).filter((name) => !tempBefore.has(name) && OUR_TEMP.test(name) && path.join(systemTmp, name) !== runTmp);
+  if (outside.length) {
+    console.log(`[npm test] note: new in ${systemTmp} while this run ran (another run's, or a path that ignores TMPDIR): ${outside.join(', ')}`);
   }
   return problems;
 }

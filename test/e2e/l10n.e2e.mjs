@@ -28,6 +28,9 @@ function l10nDev(...args) {
 }
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwb-l10n-e2e-'));
+// The launcher imports this module once and runs it in each VS Code version: the bundle must
+// last until the launcher exits, and not after it (it was left in the temp folder every run).
+process.on('exit', () => fs.rmSync(work, { recursive: true, force: true }));
 fs.copyFileSync(path.join(REPO, 'l10n', 'bundle.l10n.json'), path.join(work, 'bundle.l10n.json'));
 l10nDev('generate-pseudo', path.join(work, 'bundle.l10n.json'));
 const pseudoFile = path.join(work, 'bundle.l10n.qps-ploc.json');

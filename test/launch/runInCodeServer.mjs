@@ -519,6 +519,7 @@ function baseSettings(trusted, version, fixture) {
  * test/fixtures/workspaces/<fixture>.settings.json, and a Chromium profile dir.
  * On Ctrl-C the folder goes too (the run's own end handles the other cases).
  */
+const sandboxTemps = new Map();
 function prepareSandbox(label, fixture, version) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `mcpwb-${label}-${version}-`));
   const dirs = {
@@ -529,7 +530,13 @@ function prepareSandbox(label, fixture, version) {
     browser: path.join(tmp, 'chromium'),
   };
   for (const d of Object.values(dirs)) fs.mkdirSync(d, { recursive: true });
-  cleanups.push(() => interrupted && !process.env.MCPWB_KEEP_TMP && fs.rmSync(tmp, { recursive: true, force: true }));
+  // The temp folder of VS Code, its extension host and all they start (IPC sockets, js-debug's
+  // callbacks, the TypeScript server's files, the tests' own exports): removed with the
+  // sandbox, as VS Code killed at the end never removes its sockets itself. Kept short and
+  // outside `tmp`, since a Unix socket path may not exceed 107 bytes.
+  dirs.temp = fs.mkdtempSync(path.join(os.tmpdir(), 't'));
+  sandboxTemps.set(tmp, dirs.temp);
+  cleanups.push(() => interrupted && !process.env.MCPWB_KEEP_TMP && [tmp, dirs.temp].forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
   fs.cpSync(path.join(REPO, 'test', 'fixtures', 'workspaces', fixture), dirs.workspace, { recursive: true });
 
@@ -549,6 +556,9 @@ function sandboxEnv(dirs) {
     MCPWB_WORKSPACE: dirs.workspace,
     // The user profile folder, where VS Code 1.102+ keeps the user's mcp.json.
     MCPWB_USER_PROFILE_DIR: path.join(dirs.userData, 'User'),
+    TMPDIR: dirs.temp,
+    TEMP: dirs.temp,
+    TMP: dirs.temp,
   };
 }
 
@@ -667,14 +677,18 @@ function extensionHostErrors(dirs, extensionPaths) {
  * test-results/runs/ (a kept folder was a leftover nobody looked at). MCPWB_KEEP_TMP=1 keeps it.
  */
 function removeTemp(tmp) {
+  const folders = [tmp, sandboxTemps.get(tmp)].filter(Boolean);
+  sandboxTemps.delete(tmp);
   if (process.env.MCPWB_KEEP_TMP) {
-    log(`kept temp folder ${tmp}`);
+    log(`kept temp folders ${folders.join(', ')}`);
     return;
   }
-  try {
-    fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
-  } catch (err) {
-    log(`could not remove temp folder ${tmp}: ${err.message}`);
+  for (const folder of folders) {
+    try {
+      fs.rmSync(folder, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+    } catch (err) {
+      log(`could not remove temp folder ${folder}: ${err.message}`);
+    }
   }
 }
 
