@@ -48,6 +48,8 @@ export interface ServerSource {
   vscodeProfile?: boolean;
   /** Set for VS Code's user-level `mcp` setting: where VS Code 1.99 – 1.101 kept the user's MCP servers. */
   vscodeSetting?: boolean;
+  /** Set for the user setting `mcpWorkbench.servers`. */
+  userSettings?: boolean;
 }
 
 export interface ServerDefinition {
