@@ -244,7 +244,7 @@ export class Workbench implements vscode.Disposable {
       env: process.env,
       defaultTimeouts: { ...DEFAULT_TIMEOUTS, ...configured },
       defaultProtocolEra: protocolEraSetting(vscode.workspace.getConfiguration('mcpWorkbench').get<string>('protocolEra')),
-      inputValue: (doc, input) => this.inputs.get(inputKey(doc.source, input.id)),
+      inputValue: (doc, input, target) => this.inputs.valueFor(inputKey(doc.source, input.id), target),
     });
     const kept = withoutDuplicateDiscoveries(defs);
     if (kept.length !== defs.length) assignLabels(kept);
@@ -275,7 +275,7 @@ export class Workbench implements vscode.Disposable {
     for (const id of def.missingInputs ?? []) {
       const input = doc.parsed.inputs.find((i) => i.id === id);
       if (!input) return false;
-      if (!(await this.inputs.prompt(inputKey(doc.source, id), input, def.label))) return false;
+      if (!(await this.inputs.prompt(inputKey(doc.source, id), input, def.label, def.target ?? ''))) return false;
     }
     return true;
   }

@@ -107,7 +107,7 @@ export class ApprovalPanel implements vscode.Disposable {
         return;
       case 'setPolicy': {
         const view = s.views().find((v) => v.id === m.requestId);
-        if (view) await s.setPolicy(view.server.name, m.policy);
+        await s.setPolicyOfRequest(m.requestId, m.policy);
         if (m.policy === 'never' && view?.kind === 'sampling') s.deny(m.requestId);
         return;
       }

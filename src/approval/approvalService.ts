@@ -130,13 +130,21 @@ export class ApprovalService implements vscode.Disposable {
     };
   }
 
-  policyOf(server: ServerDefinition | string): SamplingPolicy {
+  policyOf(server: ServerDefinition): SamplingPolicy {
     return this.policies.of(server);
   }
 
   /** See SamplingPolicies.set: `session` until VS Code closes, the others in the user setting. */
-  setPolicy(serverName: string, policy: SamplingPolicy): Promise<void> {
-    return this.policies.set(serverName, policy);
+  setPolicy(server: ServerDefinition, policy: SamplingPolicy): Promise<void> {
+    return this.policies.set(server, policy);
+  }
+
+  /** The policy choice in a request's panel: for the definition that sent the request. */
+  async setPolicyOfRequest(requestId: string, policy: SamplingPolicy): Promise<ActionResult> {
+    const entry = this.queue.get(requestId);
+    if (!entry) return { ok: false, reason: 'no such request' };
+    await this.policies.set(entry.data.server, policy);
+    return { ok: true };
   }
 
   /** Forgets the session choices and rate-limit history (tests, "reset"). */

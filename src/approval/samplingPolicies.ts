@@ -1,11 +1,13 @@
 /**
  * Who decides a server's sampling requests (the user's `mcpWorkbench.sampling.serverPolicies`,
  * or a choice for this session) and how often a server may ask (the rate limit). Both are the
- * user's: read at user level only, so a workspace cannot let a server sample unasked.
+ * user's: read at user level only, so a workspace cannot let a server sample unasked. Policies
+ * belong to one definition (where it is defined and what it runs, see policyKey): a workspace
+ * server named like one of the user's does not get the user's "always".
  */
 import * as vscode from 'vscode';
 import { ProtocolError } from '@modelcontextprotocol/client';
-import { RateLimiter, effectivePolicy, rateLimitMessage, userPolicies, userRateLimit, type SamplingPolicy } from './common/approvalPolicy';
+import { RateLimiter, effectivePolicy, policyKey, rateLimitMessage, userPolicies, userRateLimit, withPolicy, type SamplingPolicy } from './common/approvalPolicy';
 import type { ServerDefinition } from '../config/common/launchDefinition';
 
 const config = () => vscode.workspace.getConfiguration('mcpWorkbench');
@@ -17,24 +19,24 @@ export class SamplingPolicies {
   /** `changed`: a policy changed (the panel shows each request's policy). */
   constructor(private readonly changed: () => void) {}
 
-  of(server: ServerDefinition | string): SamplingPolicy {
-    const name = typeof server === 'string' ? server : server.name;
-    return effectivePolicy(name, userPolicies(config().inspect('sampling.serverPolicies')), this.session);
+  /** The policy of this definition: keyed by where it is defined and what it runs (policyKey), not by its name alone. */
+  of(server: ServerDefinition): SamplingPolicy {
+    return effectivePolicy(server, userPolicies(config().inspect('sampling.serverPolicies')), this.session);
   }
 
   /**
    * Sets a server's sampling policy: `session` is remembered until VS Code closes; `always`,
-   * `never` and `ask` are written to the user setting `mcpWorkbench.sampling.serverPolicies`.
+   * `never` and `ask` are written to the user setting `mcpWorkbench.sampling.serverPolicies`,
+   * under the server's policyKey.
    */
-  async set(serverName: string, policy: SamplingPolicy): Promise<void> {
+  async set(server: ServerDefinition, policy: SamplingPolicy): Promise<void> {
+    const key = policyKey(server);
     if (policy === 'session') {
-      this.session.set(serverName, 'session');
+      this.session.set(key, 'session');
     } else {
-      this.session.delete(serverName);
-      const current = { ...userPolicies(config().inspect('sampling.serverPolicies')) };
-      if (policy === 'ask') delete current[serverName];
-      else current[serverName] = policy;
-      await config().update('sampling.serverPolicies', Object.keys(current).length ? current : undefined, vscode.ConfigurationTarget.Global);
+      this.session.delete(key);
+      const next = withPolicy(userPolicies(config().inspect('sampling.serverPolicies')), server, policy);
+      await config().update('sampling.serverPolicies', Object.keys(next).length ? next : undefined, vscode.ConfigurationTarget.Global);
     }
     this.changed();
   }

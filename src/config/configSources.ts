@@ -158,7 +158,7 @@ export class ConfigSources implements vscode.Disposable {
     // Its `${input:…}` are defined in mcpWorkbench.inputs (application-scoped too), read at user level only.
     const inputs = parseInputsValue(userLevelValue(vscode.workspace.getConfiguration().inspect<unknown>(INPUTS_SETTING), []));
     docs.push({
-      source: { scope: 'user', label: `Settings (${SERVERS_SETTING})` },
+      source: { scope: 'user', label: `Settings (${SERVERS_SETTING})`, userSettings: true },
       parsed: { format: 'vscode', servers: fromSetting.servers, inputs: inputs.inputs, problems: [...fromSetting.problems, ...inputs.problems] },
     });
     return docs;

@@ -2,6 +2,7 @@
  * Discovery of other apps' servers in the UI: the one-time question whether to show them, and
  * "Import into .vscode/mcp.json" on a discovered server.
  */
+import * as os from 'node:os';
 import * as jsonc from 'jsonc-parser';
 import * as vscode from 'vscode';
 import type { ServerRef } from '../shared/common/commandArgs';
@@ -10,7 +11,8 @@ import { inputKey } from './common/definitionBuilder';
 import {
   DISCOVERY_ACCEPT, DISCOVERY_DECLINE, DISCOVERY_SETTING, discoveryPromptMessage, discoveryPromptOutcome, shouldOfferDiscovery, toWorkspaceEntry,
 } from './common/discoverySources';
-import { parseConfigText } from './common/serverConfig';
+import { parseConfigText, type ServerEntry } from './common/serverConfig';
+import { launchTarget } from './common/launchTarget';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { Workbench } from '../workbench';
 import { editorIndent, readConfigTextOrEmpty } from './configSources';
@@ -89,7 +91,11 @@ async function importServer(workbench: Workbench, connection: McpServerConnectio
   const imported = toWorkspaceEntry(name, definition.entry, existing.inputs.map((i) => i.id));
   // Values first, so the reload the write causes starts the server without asking.
   const target = { scope: 'workspace' as const, label: '.vscode/mcp.json', file: uri.fsPath, folder: folder.name };
-  for (const [id, value] of Object.entries(imported.values)) await workbench.inputs.set(inputKey(target, id), value, true);
+  // Bound to where the new entry sends them, as the definition built from the written file will be.
+  const bound = launchTarget(imported.entry as unknown as ServerEntry, {
+    workspaceFolder: folder.uri.fsPath, workspaceFolders: folders.map((f) => ({ name: f.name, path: f.uri.fsPath })), userHome: os.homedir(),
+  });
+  for (const [id, value] of Object.entries(imported.values)) await workbench.inputs.set(inputKey(target, id), value, true, bound);
   let updated = addServerToConfigText(text, 'vscode', name, imported.entry, editorIndent(uri));
   if (imported.inputs.length) updated = addInputsToConfigText(updated, imported.inputs, editorIndent(uri));
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(updated));

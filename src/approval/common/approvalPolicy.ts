@@ -7,6 +7,8 @@
  * `always` (the same, remembered in settings), `never` (rejected at once).
  */
 import { userLevelValue, type InspectedSetting } from '../../shared/common/userSettings';
+import type { ServerDefinition, ServerSource } from '../../config/common/launchDefinition';
+import { resolvedLaunchTarget } from '../../config/common/launchTarget';
 
 export type SamplingPolicy = 'ask' | 'session' | 'always' | 'never';
 
@@ -17,15 +19,67 @@ export function isSamplingPolicy(value: unknown): value is SamplingPolicy {
 }
 
 /**
- * The effective policy of a server: a session choice wins over the setting; the setting
- * (`mcpWorkbench.sampling.serverPolicies`, by server name) only knows ask/always/never.
+ * Where a definition comes from, as a policy key says it: `user` for the user settings
+ * (`mcpWorkbench.servers`, VS Code's `mcp`), `profile` for the profile's `mcp.json`, the
+ * path of any other config file (a workspace's `.vscode/mcp.json`, another app's config).
  */
-export function effectivePolicy(server: string, settings: Readonly<Record<string, unknown>>, session: ReadonlyMap<string, SamplingPolicy>): SamplingPolicy {
-  const chosen = session.get(server);
+export function policyScope(source: ServerSource): string {
+  if (source.vscodeProfile) return 'profile';
+  if (source.file) return source.file;
+  if (source.scope === 'user' && (source.userSettings || source.vscodeSetting)) return 'user';
+  // Not from a config file or setting (a debug session's inline server): its label, and folder.
+  return source.folder ? `${source.label} of ${source.folder}` : source.label;
+}
+
+/**
+ * The key of a server's policy, in the setting and for the session: `name@scope target`, e.g.
+ * `github@user https://api.githubcopilot.com/mcp` or
+ * `docs@/home/me/app/.vscode/mcp.json node /home/me/app/server.js`. A server with the same
+ * name in another file, or one whose config now points elsewhere, has another key: a policy
+ * given to one server never carries over to another by name.
+ */
+export function policyKey(server: PolicyServer): string {
+  return `${server.name}@${policyScope(server.source)} ${server.target ?? resolvedLaunchTarget(server.launch)}`;
+}
+
+/**
+ * Whether a key that is only a server name (as earlier versions wrote it, or as a user types
+ * it) applies: only to servers of the user's own configuration (settings, profile, other apps'
+ * user-level files), never to one a workspace (or its launch configuration) defines.
+ */
+export function nameKeyApplies(source: ServerSource): boolean {
+  return source.scope === 'user' && (source.file !== undefined || source.userSettings === true || source.vscodeSetting === true);
+}
+
+/**
+ * The effective policy of a server: a session choice wins over the setting; the setting
+ * (`mcpWorkbench.sampling.serverPolicies`, by policyKey, or by name for the user's own
+ * servers) only knows ask/always/never.
+ */
+export function effectivePolicy(server: PolicyServer, settings: Readonly<Record<string, unknown>>, session: ReadonlyMap<string, SamplingPolicy>): SamplingPolicy {
+  const key = policyKey(server);
+  const chosen = session.get(key);
   if (chosen) return chosen;
-  const configured = settings[server];
+  const configured = Object.hasOwn(settings, key) ? settings[key]
+    : nameKeyApplies(server.source) && Object.hasOwn(settings, server.name) ? settings[server.name] : undefined;
   return configured === 'always' || configured === 'never' || configured === 'ask' ? configured : 'ask';
 }
+
+/**
+ * The setting after the user chose `policy` for a server: written under its policyKey (`ask`,
+ * the default, removes it); a name-only key that applied to it goes, so that it is not still
+ * in force behind the new choice.
+ */
+export function withPolicy(settings: Readonly<Record<string, unknown>>, server: PolicyServer, policy: 'ask' | 'always' | 'never'): Record<string, unknown> {
+  const next = { ...settings };
+  if (nameKeyApplies(server.source)) delete next[server.name];
+  const key = policyKey(server);
+  if (policy === 'ask') delete next[key];
+  else next[key] = policy;
+  return next;
+}
+
+export type PolicyServer = Pick<ServerDefinition, 'name' | 'source' | 'target' | 'launch'>;
 
 /**
  * The user's `mcpWorkbench.sampling.serverPolicies` from `inspect()`: a workspace must not be

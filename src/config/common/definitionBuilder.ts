@@ -10,6 +10,7 @@ import { isSecretHeaderName, SECRET_ENV } from './secretNames';
 import { envNamesUsed, inputIdsUsed, resolveEntry, type VariableContext } from './variables';
 import { OAUTH_SECRET_FIELDS, oauthField, oauthSecrets } from './oauthConfig';
 import { resolveSamplingMock } from './samplingMockConfig';
+import { launchTarget } from './launchTarget';
 
 export interface ConfigDocument {
   /** Source without `line`; each server's line is filled in here. */
@@ -30,8 +31,12 @@ export interface BuildContext {
   defaultTimeouts: TimeoutSettings;
   /** The era for entries without `protocolEra` (the mcpWorkbench.protocolEra setting); absent means `auto`. */
   defaultProtocolEra?: ProtocolEraSetting;
-  /** Known input values, keyed by `inputKey(document, id)`. */
-  inputValue(doc: ConfigDocument, input: InputDefinition): string | undefined;
+  /**
+   * The stored value of an input, keyed by `inputKey(document, id)`, if it may go to `target`
+   * (the server's launchTarget): a value entered for another target counts as missing, so it
+   * is asked for again instead of following an edited config.
+   */
+  inputValue(doc: ConfigDocument, input: InputDefinition, target: string): string | undefined;
 }
 
 
@@ -49,13 +54,14 @@ export function buildDefinitions(docs: readonly ConfigDocument[], ctx: BuildCont
       const missingInputs: string[] = [];
       const undefinedInputs: string[] = [];
       const secrets: string[] = [];
+      const target = launchTarget(server.entry, { workspaceFolder: doc.folderPath, workspaceFolders: ctx.workspaceFolders, userHome: ctx.userHome });
       for (const id of inputIdsUsed(server.entry)) {
         const input = doc.parsed.inputs.find((i) => i.id === id);
         if (!input) {
           undefinedInputs.push(id);
           continue;
         }
-        const value = ctx.inputValue(doc, input);
+        const value = ctx.inputValue(doc, input, target);
         if (value === undefined) missingInputs.push(id);
         else {
           inputs[id] = value;
@@ -120,6 +126,7 @@ export function buildDefinitions(docs: readonly ConfigDocument[], ctx: BuildCont
           : realErrors.length ? `Server "${server.name}" in ${doc.source.label}: ${realErrors.join(' ')}` : undefined,
         missingInputs: missingInputs.length && !server.broken ? missingInputs : undefined,
         launch,
+        target,
         secrets: [...new Set(secrets.filter(Boolean))],
         ...(samplingMock ? { samplingMock } : {}),
         entry: server.entry,

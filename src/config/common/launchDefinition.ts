@@ -48,6 +48,8 @@ export interface ServerSource {
   vscodeProfile?: boolean;
   /** Set for VS Code's user-level `mcp` setting: where VS Code 1.99 – 1.101 kept the user's MCP servers. */
   vscodeSetting?: boolean;
+  /** Set for the user setting `mcpWorkbench.servers`. */
+  userSettings?: boolean;
 }
 
 export interface ServerDefinition {
@@ -66,6 +68,11 @@ export interface ServerDefinition {
   /** `${input:id}` values not known yet; the user is asked for them before the start. */
   missingInputs?: string[];
   launch: Launch;
+  /**
+   * What the entry runs or connects to as configured (see launchTarget.ts): stored input values
+   * are bound to it, sampling policies keyed by it. Absent for servers not built from config.
+   */
+  target?: string;
   /** Values that must never be written to logs or traces. */
   secrets: string[];
   /**

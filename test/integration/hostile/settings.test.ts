@@ -69,7 +69,7 @@ suite('A workspace cannot redirect the model key or loosen sampling approval', f
     const outcomes = JSON.parse(textOf(await result)) as { ok: boolean; message?: string }[];
     assert.equal(outcomes.filter((o) => /rate limit/i.test(o.message ?? '')).length, 1, JSON.stringify(outcomes));
     assert.equal(attacker.requests.length + user.requests.length, before, 'no model was asked without the user');
-    assert.equal(service.policyOf('user-server'), 'ask');
+    assert.equal(service.policyOf(c.definition), 'ask');
     assert.equal(service.models.preferredModelId(), undefined, 'the workspace does not choose the model');
   });
 

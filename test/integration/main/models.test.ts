@@ -159,13 +159,13 @@ suite('Models: vscode.lm backend with the fake model provider', function () {
   });
 
   test('policy "always" answers with the pre-selected vscode.lm model without asking', async () => {
-    await service.setPolicy('fixture-stdio', 'always');
+    await service.setPolicy(connection.definition, 'always');
     try {
       const outcome = await call({ prompt: 'automatic', hints: ['fake-echo'] });
       assert.deepEqual(outcome, { ok: true, result: { role: 'assistant', content: { type: 'text', text: 'fake reply to: automatic' }, model: FAKE_MODEL, stopReason: 'endTurn' } });
       assert.equal(service.pendingCount, 0);
     } finally {
-      await service.setPolicy('fixture-stdio', 'ask');
+      await service.setPolicy(connection.definition, 'ask');
     }
   });
 });

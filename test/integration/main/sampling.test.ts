@@ -179,7 +179,7 @@ suite('Sampling', function () {
 
   test('tools: a model whose backend cannot call tools gets a JSON-RPC error naming why', async () => {
     await setUserSetting('models.preferred', 'vscode-lm:mcpwb-fake/mcpwb-fake-echo');
-    await service.setPolicy('fixture-stdio', 'always');
+    await service.setPolicy(connection.definition, 'always');
     try {
       const outcome = await call('sampleWithTools', { prompt: 'weather?' });
       assert.equal(outcome.ok, false);
@@ -187,7 +187,7 @@ suite('Sampling', function () {
       assert.match(String(outcome.message), /cannot use tools.*vscode\.lm/);
       assert.equal(service.pendingCount, 0);
     } finally {
-      await service.setPolicy('fixture-stdio', 'ask');
+      await service.setPolicy(connection.definition, 'ask');
       await setUserSetting('models.preferred', undefined);
     }
   });
@@ -195,17 +195,17 @@ suite('Sampling', function () {
   test('policy "always" answers without asking; "never" rejects at once', async () => {
     await setUserSetting('models.openaiCompatible.url', fakeUrl);
     await setUserSetting('models.openaiCompatible.model', 'fake-model');
-    await service.setPolicy('fixture-stdio', 'always');
+    await service.setPolicy(connection.definition, 'always');
     const outcome = await call('sample', { prompt: 'auto', hints: ['fake-model'] });
     assert.equal(outcome.ok, true);
     assert.equal(outcome.result?.content.text, 'fake says: auto');
     assert.equal(service.pendingCount, 0);
-    await service.setPolicy('fixture-stdio', 'never');
+    await service.setPolicy(connection.definition, 'never');
     const rejected = await call('sample', { prompt: 'nope' });
     assert.equal(rejected.ok, false);
     assert.match(String(rejected.message), /User rejected sampling request.*never/);
-    await service.setPolicy('fixture-stdio', 'ask');
-    assert.equal(service.policyOf('fixture-stdio'), 'ask');
+    await service.setPolicy(connection.definition, 'ask');
+    assert.equal(service.policyOf(connection.definition), 'ask');
   });
 
   test('several concurrent requests queue up; the rate limit rejects beyond it with a clear error', async () => {

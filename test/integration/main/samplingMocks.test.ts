@@ -59,7 +59,8 @@ suite('Sampling mock profiles', function () {
 
   suiteTeardown(async () => {
     for (const v of service?.views() ?? []) if (v.kind === 'sampling') service.deny(v.id);
-    await service?.setPolicy('mock-legacy', 'ask');
+    const legacy = api?.server('mock-legacy');
+    if (legacy) await service?.setPolicy(legacy.definition, 'ask');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.workspace.fs.delete(configFile()).then(undefined, () => undefined);
     await waitFor(() => !api.servers().some((s) => s.definition.name.startsWith('mock-')), 'the mock servers to go');
@@ -122,13 +123,13 @@ suite('Sampling mock profiles', function () {
   });
 
   test('the user\'s own policy "always" lets the mock answer without asking; "never" still rejects', async () => {
-    await service.setPolicy('mock-legacy', 'always');
+    await service.setPolicy(api.server('mock-legacy')!.definition, 'always');
     const outcome = await call('mock-legacy', 'sample', { prompt: 'weather?' });
     assert.deepEqual(outcome.result, { role: 'assistant', content: { type: 'text', text: 'Sunny, 21 °C.' }, model: 'mock-weather', stopReason: 'endTurn' });
     assert.equal(service.pendingCount, 0);
-    await service.setPolicy('mock-legacy', 'never');
+    await service.setPolicy(api.server('mock-legacy')!.definition, 'never');
     assert.match(String((await call('mock-legacy', 'sample', { prompt: 'weather?' })).message), /User rejected sampling request/);
-    await service.setPolicy('mock-legacy', 'ask');
+    await service.setPolicy(api.server('mock-legacy')!.definition, 'ask');
   });
 
   test('an unknown profile: the server runs, its request shows why, and the config file has an error on the name', async () => {

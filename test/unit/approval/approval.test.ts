@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { RateLimiter, decidesAlone, effectivePolicy, rateLimitMessage } from '../../../src/approval/common/approvalPolicy';
+import { RateLimiter, decidesAlone, effectivePolicy, nameKeyApplies, policyKey, policyScope, rateLimitMessage, withPolicy, type PolicyServer } from '../../../src/approval/common/approvalPolicy';
 import { ApprovalQueue } from '../../../src/approval/common/approvalQueue';
 import { hasSamplingReply, parseFromWebview } from '../../../src/approval/common/approvalProtocol';
 import { applyElicitationDefaults, buildElicitationForm, elicitationContent, initialElicitationValues } from '../../../src/approval/common/elicitationForm';
@@ -8,19 +8,82 @@ import { checkElicitationUrl } from '../../../src/shared/common/urlSafety';
 import { validateAgainstSchema } from '../../../src/toolRunner/common/schemaValidation';
 
 describe('sampling policy', () => {
+  const user = (name: string, url = 'https://api.example.com/mcp'): PolicyServer => ({
+    name, source: { scope: 'user', label: 'Settings (mcpWorkbench.servers)', userSettings: true }, target: url, launch: { type: 'http', url, headers: {} },
+  });
+  const workspace = (name: string, url: string, file = '/ws/.vscode/mcp.json'): PolicyServer => ({
+    name, source: { scope: 'workspace', label: '.vscode/mcp.json', file, folder: 'ws' }, target: url, launch: { type: 'http', url, headers: {} },
+  });
+
   it('defaults to ask; the setting knows ask/always/never; a session choice wins', () => {
     const session = new Map();
-    assert.equal(effectivePolicy('a', {}, session), 'ask');
-    assert.equal(effectivePolicy('a', { a: 'always' }, session), 'always');
-    assert.equal(effectivePolicy('a', { a: 'never' }, session), 'never');
-    assert.equal(effectivePolicy('a', { a: 'session' }, session), 'ask', 'session is not a stored value');
-    assert.equal(effectivePolicy('a', { a: 'bogus' }, session), 'ask');
-    session.set('a', 'session');
-    assert.equal(effectivePolicy('a', { a: 'never' }, session), 'session');
+    const a = user('a');
+    const key = policyKey(a);
+    assert.equal(key, 'a@user https://api.example.com/mcp');
+    assert.equal(effectivePolicy(a, {}, session), 'ask');
+    assert.equal(effectivePolicy(a, { [key]: 'always' }, session), 'always');
+    assert.equal(effectivePolicy(a, { [key]: 'never' }, session), 'never');
+    assert.equal(effectivePolicy(a, { [key]: 'session' }, session), 'ask', 'session is not a stored value');
+    assert.equal(effectivePolicy(a, { [key]: 'bogus' }, session), 'ask');
+    session.set(key, 'session');
+    assert.equal(effectivePolicy(a, { [key]: 'never' }, session), 'session');
     assert.equal(decidesAlone('ask'), undefined);
     assert.equal(decidesAlone('session'), 'allow');
     assert.equal(decidesAlone('always'), 'allow');
     assert.equal(decidesAlone('never'), 'reject');
+  });
+
+  it('a workspace server named like a user-trusted one is asked: not by the name key, the user key or the session choice', () => {
+    const mine = user('github', 'https://api.githubcopilot.com/mcp');
+    const theirs = workspace('github', 'https://attacker.example/mcp');
+    const sameUrl = workspace('github', 'https://api.githubcopilot.com/mcp');
+    // A name-only key (earlier versions, or typed by hand) stays the user's own server's.
+    assert.equal(effectivePolicy(mine, { github: 'always' }, new Map()), 'always');
+    assert.equal(effectivePolicy(theirs, { github: 'always' }, new Map()), 'ask');
+    assert.equal(effectivePolicy(sameUrl, { github: 'always' }, new Map()), 'ask', 'the same URL from a workspace file is still another definition');
+    // "Always" / "Allow for this session" on the user's server do not reach the workspace's.
+    const always = withPolicy({}, mine, 'always');
+    assert.deepEqual(always, { 'github@user https://api.githubcopilot.com/mcp': 'always' });
+    assert.equal(effectivePolicy(theirs, always, new Map()), 'ask');
+    assert.equal(effectivePolicy(sameUrl, always, new Map()), 'ask');
+    const session = new Map([[policyKey(mine), 'session' as const]]);
+    assert.equal(effectivePolicy(theirs, {}, session), 'ask');
+    // Another repository's file with the same name and URL is another definition too.
+    const trusted = withPolicy({}, sameUrl, 'always');
+    assert.equal(effectivePolicy(workspace('github', 'https://api.githubcopilot.com/mcp', '/other/.vscode/mcp.json'), trusted, new Map()), 'ask');
+    assert.equal(effectivePolicy(sameUrl, trusted, new Map()), 'always');
+  });
+
+  it('a policy does not follow a config edit that points the server elsewhere', () => {
+    const before = workspace('docs', 'https://docs.example.com/mcp');
+    const settings = withPolicy({}, before, 'always');
+    assert.equal(effectivePolicy(before, settings, new Map()), 'always');
+    assert.equal(effectivePolicy(workspace('docs', 'https://attacker.example/mcp'), settings, new Map()), 'ask');
+    assert.equal(effectivePolicy(user('docs', 'https://attacker.example/mcp'), { ...settings }, new Map()), 'ask');
+  });
+
+  it('scopes: user settings, profile, files; name keys only for the user\'s own configuration', () => {
+    assert.equal(policyScope({ scope: 'user', label: 'Settings (mcpWorkbench.servers)', userSettings: true }), 'user');
+    assert.equal(policyScope({ scope: 'user', label: 'Settings (mcp)', vscodeSetting: true }), 'user');
+    assert.equal(policyScope({ scope: 'user', label: 'User mcp.json', file: '/home/u/.config/Code/User/mcp.json', vscodeProfile: true }), 'profile');
+    assert.equal(policyScope({ scope: 'user', label: 'Claude Desktop', file: '/home/u/claude.json', discovered: 'claudeDesktop' }), '/home/u/claude.json');
+    assert.equal(policyScope({ scope: 'user', label: 'launch configuration', folder: 'ws' }), 'launch configuration of ws');
+    assert.equal(nameKeyApplies({ scope: 'user', label: 'launch configuration', folder: 'ws' }), false, 'a workspace launch.json names its debug servers');
+    assert.equal(nameKeyApplies({ scope: 'workspace', label: '.mcp.json', file: '/ws/.mcp.json' }), false);
+    assert.equal(nameKeyApplies({ scope: 'user', label: 'User mcp.json', file: '/p/mcp.json', vscodeProfile: true }), true);
+    // Without a configured target (a debug session's server) the resolved launch is the target.
+    assert.equal(policyKey({ name: 'dbg', source: { scope: 'user', label: 'launch configuration' }, launch: { type: 'stdio', command: 'node', args: ['a b.js'], env: {}, cwd: '/ws' } }),
+      'dbg@launch configuration node "a b.js" (cwd /ws)');
+  });
+
+  it('choosing a policy writes the definition\'s key and retires a name key that applied to it', () => {
+    const mine = user('github');
+    const key = policyKey(mine);
+    assert.deepEqual(withPolicy({ github: 'always', other: 'never' }, mine, 'never'), { other: 'never', [key]: 'never' });
+    assert.deepEqual(withPolicy({ github: 'always', [key]: 'always' }, mine, 'ask'), {});
+    // A workspace server's choice leaves the user's name key alone.
+    assert.deepEqual(withPolicy({ github: 'always' }, workspace('github', 'https://x.example/mcp'), 'never'),
+      { github: 'always', 'github@/ws/.vscode/mcp.json https://x.example/mcp': 'never' });
   });
 });
 

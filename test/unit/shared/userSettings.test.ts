@@ -21,9 +21,10 @@ describe('user-only settings', () => {
   });
 
   it('sampling: a workspace can neither answer for the user nor lift the rate limit', () => {
+    const weather = { name: 'weather', source: { scope: 'user' as const, label: 'Settings (mcpWorkbench.servers)', userSettings: true }, launch: { type: 'http' as const, url: 'https://w.example/mcp', headers: {} } };
     const policies = userPolicies({ defaultValue: {}, workspaceValue: { weather: 'always' } });
-    assert.equal(effectivePolicy('weather', policies, new Map()), 'ask');
-    assert.equal(effectivePolicy('weather', userPolicies({ defaultValue: {}, globalValue: { weather: 'always' }, workspaceValue: { weather: 'never' } }), new Map()), 'always');
+    assert.equal(effectivePolicy(weather, policies, new Map()), 'ask');
+    assert.equal(effectivePolicy(weather, userPolicies({ defaultValue: {}, globalValue: { weather: 'always' }, workspaceValue: { weather: 'never' } }), new Map()), 'always');
     assert.equal(userRateLimit({ defaultValue: 10, workspaceValue: 0 }), 10);
     assert.equal(userRateLimit({ defaultValue: 10, globalValue: 0, workspaceValue: 100 }), 0);
   });
