@@ -4,7 +4,8 @@
 // then posts, through its sandbox proxy frame and straight to the page, a Run Tool `outcome` with
 // HTML of its own and an `appApproval` that would replace the bar with harmless-looking text (its
 // app id guessed the way the old counter + time ids allowed). The page must show neither: the
-// result stays the tool's, the bar stays the host's, and the user's answer goes to `wipe`.
+// result stays the tool's, the bar stays the host's, and the user's answer goes to `wipe`. An
+// Enter pressed as the bar appears (focus lands on it) answers nothing.
 import fs from 'node:fs';
 import path from 'node:path';
 import { clickUntilTab } from './workbench.mjs';
@@ -40,6 +41,9 @@ export async function run({ page, step, screenshot, workspace, log }) {
     app = await waitForApp(page);
     await expectText(app.locator('#wipe'), 'asked');
     await runToolWebview.locator('.app-approval').filter({ hasText: /The app wants to run "Wipe" on server "fixture-hostile"/ }).waitFor({ state: 'visible' });
+    // A key the user meant for the app, pressed as the bar appears (the app chooses when): it
+    // must answer nothing. Had it approved, wipe would run and the last step would fail.
+    await page.keyboard.press('Enter');
   });
 
   await step('the app posts a forged outcome and a forged approval bar: the page shows neither', async () => {
@@ -60,6 +64,8 @@ export async function run({ page, step, screenshot, workspace, log }) {
     if (bars.length !== 1 || !/The app wants to run "Wipe" on server "fixture-hostile"/.test(bars[0]) || /Harmless Lookup/.test(bars[0])) {
       problems.push(`the approval bar is not the host's: ${JSON.stringify(bars)}`);
     }
+    const wipe = (await app.locator('#wipe').textContent())?.trim();
+    if (wipe !== 'asked') problems.push(`wipe no longer waits for the user (an Enter meant for the app answered the bar?): ${JSON.stringify(wipe)}`);
     if (problems.length) throw new Error(problems.join('; '));
   }, { timeout: 90_000 });
 

@@ -29,6 +29,8 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Record<string,
 
 const INLINE_HEIGHT = 360;
 const MAX_INLINE_HEIGHT = 2000;
+/** How long the approval buttons ignore clicks after the bar appears (long enough to notice it). */
+const APPROVAL_ARM_MS = 700;
 
 /**
  * Calls `handle` with every message the extension posted to this webview, and with nothing an
@@ -131,13 +133,19 @@ export class AppArea {
       b.addEventListener('click', answer(value));
       return b;
     };
-    const bar = el('div', { class: 'app-approval', role: 'alertdialog', 'aria-label': request.text },
+    const bar = el('div', { class: 'app-approval', role: 'alertdialog', 'aria-label': request.text, tabindex: '-1' },
       el('div', { class: 'app-approval-text' }, request.text),
       el('div', { class: 'app-meta' }, request.detail),
       el('div', { class: 'app-approval-buttons' },
         button(l10n.t('Run Tool'), 'once', 'primary small'), button(l10n.t('Always for This App'), 'session', 'secondary small'), button(l10n.t('Don’t Run'), 'deny', 'secondary small')));
     this.element.insertBefore(bar, this.frame);
-    (bar.querySelector('button') as HTMLButtonElement).focus();
+    // The app chooses when this bar appears, so it can time it under a key or a click the user
+    // meant for the app. The bar itself takes the focus (an Enter or a Space now answers
+    // nothing), and its buttons take a click only after a moment, as browsers do for prompts.
+    const buttons = [...bar.querySelectorAll('button')];
+    buttons.forEach((b) => (b.disabled = true));
+    setTimeout(() => buttons.forEach((b) => (b.disabled = false)), APPROVAL_ARM_MS);
+    bar.focus();
   }
 
   private placeholder(kind: string, text: string): void {
