@@ -7,6 +7,7 @@
  * shows is rebuilt after a move.
  */
 import * as vscode from 'vscode';
+import { randomUUID } from 'node:crypto';
 import type * as AppBridgeModule from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
 import type { CallToolResult, JSONRPCMessage, Tool, Transport } from '@modelcontextprotocol/client';
 import { buildAppCsp, type AppCsp } from './common/appCsp';
@@ -73,8 +74,6 @@ interface Mount {
   environment?: AppEnvironment;
 }
 
-let nextApp = 0;
-
 export class AppSession implements vscode.Disposable {
   private mount: Mount | undefined;
   private readonly csp: AppCsp;
@@ -82,11 +81,14 @@ export class AppSession implements vscode.Disposable {
   private page: ReturnType<AppSandbox['register']> | undefined;
   private disposed = false;
   private readonly policy: AppRequestPolicy;
-  /** Approvals waiting for the user, by id (answered in the view that shows the app). */
-  private readonly approvals = new Map<string, { resolve: (approved: boolean) => void; toolName: string }>();
+  /**
+   * Approvals waiting for the user, by id (answered in the view that shows the app), with the
+   * mount they were asked in. Ids are random: an app that could post to the webview as if it
+   * were the host must still not be able to name a pending approval, nor its own frame.
+   */
+  private readonly approvals = new Map<string, { resolve: (approved: boolean) => void; toolName: string; appId: string }>();
   /** Tools the user allowed for the rest of this app's life ("Always for This App"). */
   private readonly allowedTools = new Set<string>();
-  private nextApproval = 0;
   /** The last `ui/update-model-context` of the app (kept for the future chat integration; shown in the log). */
   modelContext: unknown;
   private readonly onDidRequestDisplayModeEmitter = new vscode.EventEmitter<AppDisplayMode>();
@@ -128,7 +130,7 @@ export class AppSession implements vscode.Disposable {
     this.unmount();
     const origin = await this.sandbox.origin();
     this.page ??= this.sandbox.register(this.csp.policy, this.allow);
-    const appId = `app-${++nextApp}-${Date.now().toString(36)}`;
+    const appId = `app-${randomUUID()}`;
     const transport = new AppRelayTransport(appId, view, (direction, message) => this.trace(direction, message));
     const bridge = this.createBridge(view.kind);
     const mount: Mount = { appId, view, bridge, transport };
@@ -155,12 +157,12 @@ export class AppSession implements vscode.Disposable {
     if (this.allowedTools.has(tool.name)) return Promise.resolve(true);
     const mount = this.mount;
     if (!mount) return Promise.resolve(false);
-    const approvalId = `approval-${++this.nextApproval}`;
+    const approvalId = randomUUID();
     const why = tool.annotations?.destructiveHint === true
       ? vscode.l10n.t('The tool says it may make destructive changes.')
       : vscode.l10n.t('The tool is not marked read-only: it may change things.');
     return new Promise<boolean>((resolve) => {
-      this.approvals.set(approvalId, { resolve, toolName: tool.name });
+      this.approvals.set(approvalId, { resolve, toolName: tool.name, appId: mount.appId });
       mount.view.post({
         type: 'appApproval',
         appId: mount.appId,
@@ -173,9 +175,10 @@ export class AppSession implements vscode.Disposable {
     });
   }
 
-  private answerApproval(approvalId: string, answer: 'once' | 'session' | 'deny'): void {
+  /** The user's answer, taken only for an approval pending in this very frame of this session. */
+  private answerApproval(appId: string, approvalId: string, answer: 'once' | 'session' | 'deny'): void {
     const pending = this.approvals.get(approvalId);
-    if (!pending) return;
+    if (!pending || pending.appId !== appId) return;
     this.approvals.delete(approvalId);
     if (answer === 'session') this.allowedTools.add(pending.toolName);
     pending.resolve(answer !== 'deny');
@@ -211,7 +214,7 @@ export class AppSession implements vscode.Disposable {
         this.onDidRequestDisplayModeEmitter.fire(message.mode);
         return;
       case 'appApprovalAnswer':
-        this.answerApproval(message.approvalId, message.answer);
+        this.answerApproval(message.appId, message.approvalId, message.answer);
         return;
       case 'appProblem':
         this.log('warn', message.message);

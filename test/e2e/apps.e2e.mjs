@@ -27,11 +27,11 @@ async function origin(name) {
 }
 
 /** The frame of the app (the srcdoc frame inside the sandbox proxy) shown now, if any. */
-function appFrames(page) {
+export function appFrames(page) {
   return page.frames().filter((f) => f.url() === 'about:srcdoc' && f.parentFrame()?.url().includes('/proxy/'));
 }
 
-async function waitForApp(page, predicate = async () => true, timeout = 30_000) {
+export async function waitForApp(page, predicate = async () => true, timeout = 30_000) {
   const deadline = Date.now() + timeout;
   while (Date.now() < deadline) {
     for (const frame of appFrames(page)) {
@@ -44,7 +44,7 @@ async function waitForApp(page, predicate = async () => true, timeout = 30_000) 
   throw new Error(`no app frame matched within ${timeout / 1000} s (frames: ${page.frames().map((f) => f.url()).join(', ')})`);
 }
 
-async function expectText(locator, expected, timeout = 15_000) {
+export async function expectText(locator, expected, timeout = 15_000) {
   const deadline = Date.now() + timeout;
   let seen;
   while (Date.now() < deadline) {
@@ -56,7 +56,7 @@ async function expectText(locator, expected, timeout = 15_000) {
 }
 
 /** Clicks a tree item until it is expanded (a click during a re-render of the tree can be lost). */
-async function expand(item, attempts = 4) {
+export async function expand(item, attempts = 4) {
   for (let i = 1; ; i++) {
     await item.click();
     try {

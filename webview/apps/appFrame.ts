@@ -4,8 +4,14 @@
 // extension host, checking every message (parseAppMessage) and accepting only messages whose
 // source is that frame's window. It also reports the theme, the spec's CSS variables mapped
 // from VS Code's, and the container size whenever they change.
+//
+// The page has two channels, kept apart: the host's messages (onHostMessage: only what VS
+// Code's webview host posted, never what an app frame posted, whatever its `type`) and the
+// frame's (fromFrame: only JSON-RPC from the proxy frame, relayed as `appMessage`). An app can
+// post anything to this window; it must not be able to speak for the host.
 import * as l10n from '@vscode/l10n';
 import { parseAppMessage } from '../../src/apps/common/appMessages';
+import { isFromWebviewHost, isWindowWithin } from '../../src/apps/common/messageSource';
 import type { AppApprovalRequest, AppDisplayMode, AppFrameSpec, AppFromWebview, AppToWebview } from '../../src/apps/common/appsProtocol';
 import { hostStyleVariables, themeFromBodyClass } from '../../src/apps/common/hostStyles';
 
@@ -23,6 +29,18 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Record<string,
 
 const INLINE_HEIGHT = 360;
 const MAX_INLINE_HEIGHT = 2000;
+/** How long the approval buttons ignore clicks after the bar appears (long enough to notice it). */
+const APPROVAL_ARM_MS = 700;
+
+/**
+ * Calls `handle` with every message the extension posted to this webview, and with nothing an
+ * app frame posted (see messageSource.ts). The page's only way to hear the host.
+ */
+export function onHostMessage(area: AppArea, handle: (message: unknown) => void): void {
+  window.addEventListener('message', (event) => {
+    if (isFromWebviewHost(event, window.origin, (source) => area.ownsWindow(source))) handle(event.data);
+  });
+}
 
 export class AppArea {
   readonly element: HTMLElement;
@@ -39,6 +57,11 @@ export class AppArea {
     observer.observe(document.body, { attributes: true, attributeFilter: ['class'] });
     observer.observe(document.documentElement, { attributes: true, attributeFilter: ['style', 'class'] });
     new ResizeObserver(() => this.environmentChanged()).observe(this.element);
+  }
+
+  /** Whether `source` is the app's proxy frame or a frame inside it (the app). */
+  ownsWindow(source: unknown): boolean {
+    return isWindowWithin(source, this.frame?.contentWindow);
   }
 
   /** Handles the host's app messages; false for messages that are not about apps. */
@@ -110,13 +133,19 @@ export class AppArea {
       b.addEventListener('click', answer(value));
       return b;
     };
-    const bar = el('div', { class: 'app-approval', role: 'alertdialog', 'aria-label': request.text },
+    const bar = el('div', { class: 'app-approval', role: 'alertdialog', 'aria-label': request.text, tabindex: '-1' },
       el('div', { class: 'app-approval-text' }, request.text),
       el('div', { class: 'app-meta' }, request.detail),
       el('div', { class: 'app-approval-buttons' },
         button(l10n.t('Run Tool'), 'once', 'primary small'), button(l10n.t('Always for This App'), 'session', 'secondary small'), button(l10n.t('Don’t Run'), 'deny', 'secondary small')));
     this.element.insertBefore(bar, this.frame);
-    (bar.querySelector('button') as HTMLButtonElement).focus();
+    // The app chooses when this bar appears, so it can time it under a key or a click the user
+    // meant for the app. The bar itself takes the focus (an Enter or a Space now answers
+    // nothing), and its buttons take a click only after a moment, as browsers do for prompts.
+    const buttons = [...bar.querySelectorAll('button')];
+    buttons.forEach((b) => (b.disabled = true));
+    setTimeout(() => buttons.forEach((b) => (b.disabled = false)), APPROVAL_ARM_MS);
+    bar.focus();
   }
 
   private placeholder(kind: string, text: string): void {

@@ -3,7 +3,7 @@
 import '../shared/l10nSetup';
 import './style.css';
 import type { AppFromWebview, AppToWebview } from '../../src/apps/common/appsProtocol';
-import { AppArea } from './appFrame';
+import { AppArea, onHostMessage } from './appFrame';
 
 interface VsCodeApi {
   postMessage(message: AppFromWebview | { type: 'ready' }): void;
@@ -13,7 +13,6 @@ const vscode = acquireVsCodeApi();
 
 const area = new AppArea((message) => vscode.postMessage(message), 'fullscreen');
 document.getElementById('app')!.replaceChildren(area.element);
-window.addEventListener('message', (event: MessageEvent<AppToWebview>) => {
-  area.handle(event.data);
-});
+// Only the extension's messages, never the app frame's (see onHostMessage).
+onHostMessage(area, (message) => area.handle(message as AppToWebview));
 vscode.postMessage({ type: 'ready' });

@@ -8,7 +8,7 @@ import '../shared/l10nSetup';
 import * as l10n from '@vscode/l10n';
 import './style.css';
 import '../apps/style.css';
-import { AppArea } from '../apps/appFrame';
+import { AppArea, onHostMessage } from '../apps/appFrame';
 import type { AppFromWebview } from '../../src/apps/common/appsProtocol';
 import { defaultValues, formToArguments, valuesFromArguments, type FieldProblem } from '../../src/toolRunner/common/formValues';
 import type { FromWebview, ToolInfo, ToWebview } from '../../src/toolRunner/common/toolRunnerProtocol';
@@ -62,8 +62,10 @@ const historyActions: HistoryActions = {
 window.addEventListener('error', (event) => post({ type: 'error', message: String(event.error?.stack ?? event.message) }));
 window.addEventListener('unhandledrejection', (event) => post({ type: 'error', message: String(event.reason?.stack ?? event.reason) }));
 
-window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
-  const message = event.data;
+// Only the extension's messages: the app frame below this page can post to it too, and must
+// not be able to draw an outcome, replace the form or answer for the host.
+onHostMessage(appArea, (data) => {
+  const message = data as ToWebview;
   if (appArea.handle(message)) return;
   switch (message.type) {
     case 'init': {

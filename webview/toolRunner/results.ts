@@ -8,6 +8,7 @@ import { fill } from '../shared/fill';
 import { button, h } from './dom';
 import type { ResultView, ViewState } from './viewState';
 import { formatDuration } from '../../src/shared/common/durations';
+import { renderMarkdown } from '../../src/shared/common/markdownLite';
 
 /** Sends a message to the extension host. */
 type Post = (message: FromWebview) => void;
@@ -135,8 +136,9 @@ function renderBlock(requestId: string, block: ResultBlock, post: Post): HTMLEle
       return h('div', { class: 'block' }, h('pre', { class: 'text' }, block.text));
     case 'markdown': {
       const body = h('div', { class: 'markdown' });
-      // Safe: `html` is produced by markdownLite.ts from escaped text and contains only its own tags.
-      body.innerHTML = block.html;
+      // Rendered here from the text, not taken from the message: this page writes no HTML it
+      // was sent. markdownLite escapes the text first and writes only its own tags.
+      body.innerHTML = renderMarkdown(block.text);
       const source = h('details', {}, h('summary', {}, l10n.t('Source')), h('pre', { class: 'text' }, block.text));
       return h('div', { class: 'block' }, body, source);
     }

@@ -6,7 +6,7 @@
  * (`ui/notifications/sandbox-resource-ready`), puts it into an inner sandboxed `srcdoc` frame
  * (which inherits the header's policy; the same policy is also put first into the document
  * as a meta tag), and then relays messages between the webview (its parent) and the app, by
- * window identity: nothing from any other window is passed on.
+ * window identity: nothing from any other window is passed on, and from the app only JSON-RPC.
  */
 
 /** Sandbox flags of the frames the app runs in: scripts, and forms (their submission is blocked by `form-action 'none'`); never same-origin, popups or top navigation. */
@@ -47,7 +47,9 @@ export function sandboxProxyPage(policy: string, allow: string): string {
         return;
       }
       if (inner && inner.contentWindow) inner.contentWindow.postMessage(data, '*');
-    } else if (inner && event.source === inner.contentWindow) {
+    } else if (inner && event.source === inner.contentWindow && data && typeof data === 'object' && data.jsonrpc === '2.0') {
+      // Only the app protocol goes up: the webview checks it again, and an app that posts
+      // anything else (or posts to the webview directly) is not heard as its host.
       window.parent.postMessage(data, '*');
     }
   });
