@@ -32,7 +32,7 @@ suite('smoke', () => {
     const timing = api.testing.activationTiming();
     assert.ok(Number.isFinite(timing.evaluateMs) && Number.isFinite(timing.activateMs), JSON.stringify(timing));
     assert.ok(timing.depsLoadedAfterMs !== undefined && timing.depsLoadedAfterMs >= 0, `dist/deps.js loaded ${JSON.stringify(timing)}`);
-    // For the performance report (README, npm run bench): what this real VS Code measured.
+    // For the performance report (docs/performance.md, npm run bench): what this real VS Code measured.
     const file = path.join(os.tmpdir(), `mcp-workbench-activation-${vscode.version}.json`);
     fs.writeFileSync(file, JSON.stringify({ vscode: vscode.version, node: process.version, at: new Date().toISOString(), ...timing }) + '\n');
   });
