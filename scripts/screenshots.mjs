@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm run screenshots`: regenerates the pictures of the README and the walkthrough from the
-// real workbench. Runs the Playwright e2e tests in the latest tested VS Code (they take their
+// `npm run screenshots`: regenerates the pictures of the README, the guide (docs/guide/) and the
+// walkthrough from the real workbench. Runs the Playwright e2e tests in the latest tested VS Code (they take their
 // screenshots as they click through), then copies the chosen ones into media/screenshots/.
 // The pictures are therefore always of the current build, never mocked up.
 import { spawnSync } from 'node:child_process';
@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const latest = spawnSync('bash', [path.join(REPO, 'scripts', 'install-vscode.sh'), '--list'], { encoding: 'utf8' }).stdout.trim().split('\n').pop();
 
-/** e2e screenshot name → the file in media/screenshots/ (README and walkthrough use these). */
+/** e2e screenshot name → the file in media/screenshots/ (README, docs/guide/ and the walkthrough use these). */
 export const PICTURES = {
   '01-mcp-view': 'servers.png',
   '02-tools': 'tools.png',

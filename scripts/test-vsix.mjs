@@ -37,7 +37,8 @@ try {
   console.log(`[test-vsix] ${path.basename(vsix)}: ${(bytes / 1024).toFixed(0)} KB (limit ${MAX_BYTES / 1024 / 1024} MB)`);
   if (bytes >= MAX_BYTES) fail(`the VSIX is ${(bytes / 1024 / 1024).toFixed(2)} MB, over the 3 MB limit`);
   const listing = spawnSync(npx, ['-y', VSCE, 'ls', '--no-dependencies'], { cwd: REPO, encoding: 'utf8', shell: process.platform === 'win32' }).stdout ?? '';
-  const stray = listing.split('\n').filter((f) => /^(src|test|out|node_modules|webview|scripts)\//.test(f.trim()) || /\.map$/.test(f.trim()));
+  // docs/ and CONTRIBUTING.md are read on GitHub (the README's links to them are rewritten there).
+  const stray = listing.split('\n').filter((f) => /^(src|test|out|node_modules|webview|scripts|docs)\//.test(f.trim()) || /\.map$/.test(f.trim()) || f.trim() === 'CONTRIBUTING.md');
   if (stray.length) fail(`files a user does not need are packaged: ${stray.join(', ')}`);
   const manifest = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8'));
   const walkthroughMedia = manifest.contributes.walkthroughs.flatMap((w) => w.steps.map((s) => s.media.image ?? s.media.markdown));

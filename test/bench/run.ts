@@ -126,7 +126,7 @@ async function main(): Promise<void> {
     goals,
     scenarios: results,
   }, null, 2)}\n`);
-  // The same tables as Markdown beside it, for the README's Performance section.
+  // The same tables as Markdown beside it, for docs/performance.md.
   const markdown = out.replace(/\.json$/, '') + '.md';
   fs.writeFileSync(markdown, `${lines.join('\n')}\n`);
   log(`wrote ${path.relative(REPO, out)} and ${path.relative(REPO, markdown)}`);

@@ -9,9 +9,11 @@
 //   npm run conformance -- --spec 2026-07-28     only that version ("leg"); repeat or give a
 //                                                comma list; "extension" is the leg of the
 //                                                off-timeline extension scenarios
-//   npm run conformance -- --readme              also write the results table into README.md
-//                                                (between its conformance-table markers; only
-//                                                after a full run)
+//   npm run conformance -- --docs                also write the results table into
+//                                                docs/conformance.md (between its conformance-table
+//                                                markers; only after a full run). --readme is the
+//                                                old name of the same option (the table left the
+//                                                README for docs/conformance.md).
 //
 // Legs. The suite tags each client scenario with the spec versions it applies to, e.g.
 // `tools_call [2025-06-18,2025-11-25,2026-07-28]`, or [extension]. Each tagged version is one
@@ -56,7 +58,7 @@ const CLIENT_BUNDLE = join(ROOT, 'out', 'test', 'conformance', 'client.js');
 const BASELINE = process.env.MCPWB_CONFORMANCE_BASELINE ? resolve(process.env.MCPWB_CONFORMANCE_BASELINE) : join(ROOT, 'test', 'conformance', 'baseline.json');
 const RESULTS = join(ROOT, 'test-results', 'conformance');
 const TABLE = join(ROOT, 'test-results', 'conformance.md');
-const README = join(ROOT, 'README.md');
+const DOC = join(ROOT, 'docs', 'conformance.md');
 // Relative to ROOT (the suite's cwd): the suite splits the command on spaces.
 const CLIENT_COMMAND = process.env.MCPWB_CONFORMANCE_CLIENT || 'node out/test/conformance/client.js';
 const CLIENT_TIMEOUT_MS = Number(process.env.MCPWB_CONFORMANCE_TIMEOUT_MS || 30000);
@@ -69,17 +71,17 @@ const rel = (path) => (path === ROOT ? '.' : path.startsWith(`${ROOT}/`) ? relat
 // 0. Arguments.
 const wanted = [];
 const legFilter = new Set((process.env.MCPWB_CONFORMANCE_SPEC || '').split(',').map((s) => s.trim()).filter(Boolean));
-let writeReadme = false;
+let writeDoc = false;
 for (let i = 2; i < process.argv.length; i++) {
   const arg = process.argv[i];
   if (arg === '--spec') {
     for (const leg of (process.argv[++i] ?? '').split(',')) if (leg.trim()) legFilter.add(leg.trim());
   } else if (arg.startsWith('--spec=')) {
     for (const leg of arg.slice('--spec='.length).split(',')) if (leg.trim()) legFilter.add(leg.trim());
-  } else if (arg === '--readme') {
-    writeReadme = true;
+  } else if (arg === '--docs' || arg === '--readme') {
+    writeDoc = true;
   } else if (arg.startsWith('-')) {
-    note(`unknown option ${arg}; usage: runConformance.mjs [--spec VERSION[,VERSION]] [--readme] [scenario ...]`);
+    note(`unknown option ${arg}; usage: runConformance.mjs [--spec VERSION[,VERSION]] [--docs] [scenario ...]`);
     process.exit(2);
   } else {
     wanted.push(arg);
@@ -340,20 +342,20 @@ function table() {
 }
 const markdown = table();
 writeFileSync(TABLE, markdown);
-if (writeReadme) {
+if (writeDoc) {
   const START = '<!-- conformance-table:start -->';
   const END = '<!-- conformance-table:end -->';
-  const readme = readFileSync(README, 'utf8');
-  const from = readme.indexOf(START);
-  const to = readme.indexOf(END);
+  const doc = readFileSync(DOC, 'utf8');
+  const from = doc.indexOf(START);
+  const to = doc.indexOf(END);
   if (!fullRun) {
-    problems.push('--readme needs a full run (no scenario names, no --spec)');
+    problems.push('--docs needs a full run (no scenario names, no --spec)');
   } else if (from < 0 || to < from) {
-    problems.push(`--readme: README.md has no ${START} ... ${END} block`);
+    problems.push(`--docs: docs/conformance.md has no ${START} ... ${END} block`);
   } else {
-    const next = `${readme.slice(0, from + START.length)}\n<!-- written by \`npm run conformance -- --readme\`; do not edit by hand -->\n\n${markdown}\n${readme.slice(to)}`;
-    if (next !== readme) writeFileSync(README, next);
-    note(next !== readme ? 'README.md: table updated' : 'README.md: table unchanged');
+    const next = `${doc.slice(0, from + START.length)}\n<!-- written by \`npm run conformance -- --docs\`; do not edit by hand -->\n\n${markdown}\n${doc.slice(to)}`;
+    if (next !== doc) writeFileSync(DOC, next);
+    note(next !== doc ? 'docs/conformance.md: table updated' : 'docs/conformance.md: table unchanged');
   }
 }
 

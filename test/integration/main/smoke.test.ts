@@ -32,7 +32,7 @@ suite('smoke', () => {
     const timing = api.testing.activationTiming();
     assert.ok(Number.isFinite(timing.evaluateMs) && Number.isFinite(timing.activateMs), JSON.stringify(timing));
     assert.ok(timing.depsLoadedAfterMs !== undefined && timing.depsLoadedAfterMs >= 0, `dist/deps.js loaded ${JSON.stringify(timing)}`);
-    // For the performance report (npm run bench): what this real VS Code measured. Kept in the
+    // For the performance report (docs/performance.md, npm run bench): what this real VS Code measured. Kept in the
     // repository's test-results/ (git-ignored), not in the temp folder that `npm test` empties.
     const dir = path.join(process.env.MCPWB_REPO ?? os.tmpdir(), 'test-results');
     fs.mkdirSync(dir, { recursive: true });
