@@ -15,7 +15,7 @@ import { DEFAULT_TIMEOUTS, protocolEraSetting, type TimeoutSettings } from './co
 import { Emitter } from './shared/common/emitter';
 import { formatTrace, type TraceLevel, type TraceRecord } from './mcp/trace';
 import type { HttpRecord } from './mcp/connection/httpRecording';
-import type { ActivityServer } from './activity/common/activityLog';
+import type { ActivityServer } from './traffic/common/activityLog';
 import { ChatToolSettings } from './chat/chatToolSettings';
 import { BuiltinHost } from './coexistence/builtinHost';
 import { ConfigSources, profileMcpJson } from './config/configSources';

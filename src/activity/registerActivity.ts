@@ -3,7 +3,7 @@
  * request ↔ response view and "Re-run" for tool calls.
  */
 import * as vscode from 'vscode';
-import { ActivityLog, type ActivityEntry } from './common/activityLog';
+import { ActivityLog, type ActivityEntry } from '../traffic/common/activityLog';
 import type { Workbench } from '../workbench';
 import { ActivityTreeProvider } from './activityTreeProvider';
 import { showErrorMessage, showInformationMessage, showWarningMessage, withNotificationProgress } from '../shared/notifications';

@@ -11,7 +11,7 @@
  * Diagnostics would need a file to hang on; a server has none.
  */
 import * as vscode from 'vscode';
-import type { ActivityLog } from '../activity/common/activityLog';
+import type { ActivityLog } from '../traffic/common/activityLog';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { Workbench } from '../workbench';
 import { revealControlCharacters } from '../shared/common/untrustedText';

@@ -7,7 +7,7 @@
  * unless "don't ask again" allows it), with Run Tool's dialog and approvals.
  */
 import * as vscode from 'vscode';
-import type { ActivityLog } from '../activity/common/activityLog';
+import type { ActivityLog } from '../traffic/common/activityLog';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { Workbench } from '../workbench';
 import type { InspectorRecord } from './common/inspectorRows';

@@ -6,16 +6,17 @@
  * exchange's redacted messages when the page selects it; the page filters and draws.
  */
 import * as vscode from 'vscode';
-import type { ActivityLog } from '../activity/common/activityLog';
-import { buildRows, factsOf, type ExchangeFacts, type InspectorRecord, type InspectorRow } from './common/inspectorRows';
+import type { ActivityLog } from '../traffic/common/activityLog';
+import { buildRows, type InspectorRecord, type InspectorRow } from './common/inspectorRows';
+import { factsOf, type ExchangeFacts } from '../traffic/common/exchangeFacts';
 import { parseFromWebview, type DetailAction, type FromWebview, type ToWebview } from './common/inspectorProtocol';
 import { parseConsoleFromWebview, type ConsoleToWebview } from './common/consoleProtocol';
 import { ConsoleFeed } from './common/consoleFeed';
 import type { ConsoleLog } from './common/consoleLog';
 import { exportRecording } from './common/recording';
 import { buildHar } from './common/har';
-import type { HttpExchangeView } from './common/httpExchange';
-import type { HttpLog } from '../activity/common/httpLog';
+import type { HttpExchangeView } from '../traffic/common/httpExchange';
+import type { HttpLog } from '../traffic/common/httpLog';
 import type { InspectorActions } from './detailActions';
 import { showErrorMessage, showInformationMessage } from '../shared/notifications';
 

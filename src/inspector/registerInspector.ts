@@ -5,8 +5,8 @@
  * lines are recorded from activation on, so the panel shows what came before it was opened.
  */
 import * as vscode from 'vscode';
-import type { ActivityLog } from '../activity/common/activityLog';
-import { HttpLog } from '../activity/common/httpLog';
+import type { ActivityLog } from '../traffic/common/activityLog';
+import { HttpLog } from '../traffic/common/httpLog';
 import type { Workbench } from '../workbench';
 import { InspectorPanel } from './inspectorPanel';
 import { InspectorViewProvider } from './inspectorView';

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { ResourceTemplateType as ResourceTemplate } from '@modelcontextprotocol/client';
 import type { ResourceRef, TemplateRef } from '../shared/common/commandArgs';
-import { formatBytes } from '../activity/common/activityLog';
+import { formatBytes } from '../traffic/common/activityLog';
 import { isImageName } from './common/resourceNames';
 import { expandUriTemplate, templateVariables, type TemplateValues } from './common/uriTemplate';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
