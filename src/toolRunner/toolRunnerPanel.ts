@@ -7,10 +7,10 @@
 import * as vscode from 'vscode';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { blobFileName, rememberedArgumentsKey, shortToolLabel, toolInfo } from './common/toolCall';
-import { defaultValues, formToArguments, secretValues, valuesFromArguments, withoutSecrets, type FieldProblem } from './common/formValues';
+import { defaultValues, formToArguments, secretValues, valuesFromArguments, withoutSecrets, type FieldProblem } from '../jsonSchema/common/formValues';
 import { redactValue } from '../shared/common/redact';
-import { buildFormModel, type FormModel } from './common/schemaFields';
-import { validateAgainstSchema } from './common/schemaValidation';
+import { buildFormModel, type FormModel } from '../jsonSchema/common/schemaFields';
+import { validateAgainstSchema } from '../jsonSchema/common/schemaValidation';
 import { parseFromWebview, type FromWebview, type ProgressInfo, type RunOutcome, type TaskInfo, type ToWebview } from './common/toolRunnerProtocol';
 import { historyEntry, type HistorySummary } from './common/runHistory';
 import { confirmWithModal, type ConfirmCall } from './confirmCall';

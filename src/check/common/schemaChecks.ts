@@ -6,7 +6,7 @@
  */
 import Ajv2020 from 'ajv/dist/2020';
 import Ajv from 'ajv';
-import { formatIssue, validateAgainstSchema } from '../../toolRunner/common/schemaValidation';
+import { formatIssue, validateAgainstSchema } from '../../jsonSchema/common/schemaValidation';
 import { isObject, paramsOf, resultOf, type CheckInput, type Finding, type ListedTool } from './checkTypes';
 import { specSection } from './specLinks';
 

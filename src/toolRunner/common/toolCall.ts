@@ -6,7 +6,7 @@
 import { ProtocolError, SdkError, SdkErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/client';
 import * as l10n from '@vscode/l10n';
 import { looksLikeMarkdown, renderMarkdown } from '../../shared/common/markdownLite';
-import { validateAgainstSchema, formatIssue } from './schemaValidation';
+import { validateAgainstSchema, formatIssue } from '../../jsonSchema/common/schemaValidation';
 import type { HistoryEntry } from './runHistory';
 import type { BlockExtras, ResultBlock, RunOutcome, ToolInfo } from './toolRunnerProtocol';
 
