@@ -13,7 +13,7 @@ import { registerDiscovery } from './config/registerDiscovery';
 import { registerDebug } from './debug/registerDebug';
 import { registerGallery } from './gallery/registerGallery';
 import { openServerConfig, registerCommands } from './servers/serverCommands';
-import { registerLanguageClient } from './language/languageClient';
+import { registerLanguageClient } from './configLanguage/languageClient';
 import { registerPrompts } from './prompts/registerPrompts';
 import { registerResources } from './resources/resourceCommands';
 import { registerServerTree } from './servers/registerServerTree';

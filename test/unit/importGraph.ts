@@ -61,7 +61,7 @@ export function floorOf(file: string): number {
   if (file === 'src/workbench.ts') return 4;
   if (file.startsWith('src/shared/common/')) return 0;
   if (file.startsWith('src/mcp/') || file.startsWith('src/config/common/')) return 1;
-  if (file.split('/').includes('common') || file.startsWith('src/server/')) return 2;
+  if (file.split('/').includes('common') || file.startsWith('src/configLanguage/server/')) return 2;
   if (file.startsWith('src/shared/')) return 3;
   return 5;
 }
