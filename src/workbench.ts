@@ -27,6 +27,7 @@ import { ServerOutputs } from './servers/serverOutputs';
 import { workspaceRoots } from './shared/common/urlSafety';
 import { showErrorMessage } from './shared/notifications';
 import { UriRouter } from './shared/uriRouter';
+import { errorMessage } from './shared/common/errors';
 
 /** Larger than any dotenv file; bigger ones are not read for their secrets. */
 const MAX_ENV_FILE_BYTES = 1024 * 1024;
@@ -225,7 +226,7 @@ export class Workbench implements vscode.Disposable {
   }
 
   private reportReloadError(error: unknown): void {
-    void showErrorMessage(vscode.l10n.t('MCP Workbench could not apply the configuration: {0}', error instanceof Error ? error.message : String(error)));
+    void showErrorMessage(vscode.l10n.t('MCP Workbench could not apply the configuration: {0}', errorMessage(error)));
   }
 
   private readSettings(): void {

@@ -9,6 +9,7 @@ import Ajv from 'ajv';
 import { formatIssue, validateAgainstSchema } from '../../jsonSchema/common/schemaValidation';
 import { isObject, paramsOf, resultOf, type CheckInput, type Finding, type ListedTool } from './checkTypes';
 import { specSection } from './specLinks';
+import { errorMessage } from '../../shared/common/errors';
 
 type Dialect = '2020-12' | 'draft-07';
 
@@ -21,7 +22,7 @@ function compileError(schema: object, dialect: Dialect): string | undefined {
     ajv.compile(rest);
     return undefined;
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return errorMessage(error);
   }
 }
 

@@ -9,6 +9,7 @@ import { looksLikeMarkdown, renderMarkdown } from '../../shared/common/markdownL
 import { validateAgainstSchema, formatIssue } from '../../jsonSchema/common/schemaValidation';
 import type { HistoryEntry } from './runHistory';
 import type { BlockExtras, ResultBlock, RunOutcome, ToolInfo } from './toolRunnerProtocol';
+import { errorMessage } from '../../shared/common/errors';
 
 /**
  * Whether calling the tool needs an explicit yes first. The spec's defaults are
@@ -192,7 +193,7 @@ export function errorOutcome(error: unknown, durationMs: number, cancelled: bool
       durationMs,
     };
   }
-  return { kind: 'failure', message: error instanceof Error ? error.message : String(error), durationMs };
+  return { kind: 'failure', message: errorMessage(error), durationMs };
 }
 
 /** The tool's header info for the panel. */
