@@ -10,7 +10,7 @@ import type { CallToolResult, PromptMessage, Resource, Tool } from '@modelcontex
 import { applyToolBudget, assignChatToolNames, toolKey, type ChatToolSource } from './common/chatTools';
 import { bindPromptArguments, parsePromptCommandLine, quoteArgument, resolvePromptTarget } from '../prompts/common/promptCommandLine';
 import { contentText, promptResultText } from '../prompts/common/promptPreview';
-import { needsConfirmation } from '../toolRunner/common/toolCall';
+import { needsConfirmation } from '../shared/common/toolConfirmation';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { ServerRegistry } from '../mcp/serverRegistry';
 import { choosePromptAndArguments, NoPromptsError, promptChoices } from '../prompts/promptFlow';

@@ -34,7 +34,7 @@ import type { ServerDefinition } from '../../src/config/common/launchDefinition'
 import { oauthSecrets, type OAuthSettings } from '../../src/config/common/oauthConfig';
 import { MemoryOAuthStore, WorkbenchOAuthProvider, followAuthorizationHeadlessly } from '../../src/mcp/auth/oauthProvider';
 import type { Tool } from '@modelcontextprotocol/client';
-import { headlessClientFeatures } from '../../src/mcp/clientFeatures';
+import { headlessClientFeatures } from '../../src/approval/common/headlessPolicy';
 
 const started = Date.now();
 
