@@ -66,14 +66,24 @@ export function floorOf(file: string): number {
   return 5;
 }
 
-/** Imports of src/ that run back up a floor, as `from (floor) → to (floor)`. */
+/** Imports of src/ that run back up a floor, as `from → to`. */
 export function backUpArrows(): string[] {
   const arrows: string[] = [];
   for (const [from, targets] of graph) {
     if (!from.startsWith('src/')) continue;
-    for (const to of targets) if (floorOf(to) > floorOf(from)) arrows.push(`${from} (${floorOf(from)}) → ${to} (${floorOf(to)})`);
+    for (const to of targets) if (floorOf(to) > floorOf(from)) arrows.push(`${from} → ${to}`);
   }
-  return arrows;
+  return arrows.sort();
+}
+
+/** Imports from one feature's glue into another feature's glue (glue may import only other features' common/), as `from → to`. */
+export function glueToGlueImports(): string[] {
+  const found: string[] = [];
+  for (const [from, targets] of graph) {
+    if (!from.startsWith('src/') || floorOf(from) !== 5) continue;
+    for (const to of targets) if (floorOf(to) === 5 && topFolder(to) !== topFolder(from)) found.push(`${from} → ${to}`);
+  }
+  return found.sort();
 }
 
 /** The top-level folder (or file, without `.ts`) of src/ a file belongs to: `src/activity`, `src/workbench`. */
@@ -81,8 +91,8 @@ export function topFolder(file: string): string {
   return file.split('/').slice(0, 2).join('/').replace(/\.ts$/, '');
 }
 
-/** Pairs of top-level folders of src/ that import each other, each with one import of either way. */
-export function folderCycles(): string[] {
+/** Pairs of top-level folders of src/ that import each other (`a ↔ b`), each with one import of either way. */
+export function folderCycles(): { pair: string; imports: string }[] {
   const edges = new Map<string, string>();
   for (const [from, targets] of graph) {
     if (!from.startsWith('src/')) continue;
@@ -92,12 +102,12 @@ export function folderCycles(): string[] {
       if (a !== b && !edges.has(`${a} ${b}`)) edges.set(`${a} ${b}`, `${from} → ${to}`);
     }
   }
-  const pairs: string[] = [];
+  const pairs: { pair: string; imports: string }[] = [];
   for (const [key, example] of edges) {
     const [a, b] = key.split(' ');
-    if (a < b && edges.has(`${b} ${a}`)) pairs.push(`${a} ↔ ${b} (${example}; ${edges.get(`${b} ${a}`)})`);
+    if (a < b && edges.has(`${b} ${a}`)) pairs.push({ pair: `${a} ↔ ${b}`, imports: `${example}; ${edges.get(`${b} ${a}`)}` });
   }
-  return pairs.sort();
+  return pairs.sort((x, y) => x.pair.localeCompare(y.pair));
 }
 
 if (require.main === module) {
@@ -107,5 +117,8 @@ if (require.main === module) {
   console.log(`\n${arrows.length} imports run back up a floor:`);
   for (const a of arrows) console.log(`  ${a}`);
   console.log(`\n${cycles.length} folder pairs import each other:`);
-  for (const c of cycles) console.log(`  ${c}`);
+  for (const c of cycles) console.log(`  ${c.pair} (${c.imports})`);
+  const glue = glueToGlueImports();
+  console.log(`\n${glue.length} imports from one feature's glue into another's:`);
+  for (const g of glue) console.log(`  ${g}`);
 }
