@@ -200,7 +200,7 @@ const targets = [
   {
     // The MCP config language server, started by the extension in its own Node process.
     ...common,
-    entryPoints: ['src/server/server.ts'],
+    entryPoints: ['src/configLanguage/server/server.ts'],
     bundle: true,
     outfile: 'dist/server.js',
     minify: production,
@@ -211,7 +211,7 @@ const targets = [
   {
     // The language client library, kept out of dist/extension.js so activation does not load it.
     ...common,
-    entryPoints: ['src/language/languageClientFactory.ts'],
+    entryPoints: ['src/configLanguage/languageClientFactory.ts'],
     bundle: true,
     outfile: 'dist/languageClient.js',
     external: ['vscode'],

@@ -13,7 +13,7 @@ import { registerDiscovery } from './config/registerDiscovery';
 import { registerDebug } from './debug/registerDebug';
 import { registerGallery } from './gallery/registerGallery';
 import { openServerConfig, registerCommands } from './servers/serverCommands';
-import { registerLanguageClient } from './language/languageClient';
+import { registerLanguageClient } from './configLanguage/languageClient';
 import { registerPrompts } from './prompts/registerPrompts';
 import { registerResources } from './resources/resourceCommands';
 import { registerServerTree } from './servers/registerServerTree';
@@ -28,6 +28,7 @@ import { showErrorMessage } from './shared/notifications';
 import { redactState, type ServerState } from './mcp/serverState';
 import type { McpServerConnection } from './mcp/connection/serverConnection';
 import { oneLine } from './servers/common/failureText';
+import { errorMessage } from './shared/common/errors';
 
 let workbench: Workbench | undefined;
 
@@ -141,7 +142,7 @@ function notifyFailure(wb: Workbench, connection: McpServerConnection, raw: Extr
     if (answer === show) wb.outputs.show(connection.definition);
     if (answer === open) {
       openServerConfig(connection).catch((error) => void showErrorMessage(
-        vscode.l10n.t('Could not open the configuration of {0}: {1}', connection.definition.label, error instanceof Error ? error.message : String(error))));
+        vscode.l10n.t('Could not open the configuration of {0}: {1}', connection.definition.label, errorMessage(error))));
     }
   });
 }

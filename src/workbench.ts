@@ -15,7 +15,7 @@ import { DEFAULT_TIMEOUTS, protocolEraSetting, type TimeoutSettings } from './co
 import { Emitter } from './shared/common/emitter';
 import { formatTrace, type TraceLevel, type TraceRecord } from './mcp/trace';
 import type { HttpRecord } from './mcp/connection/httpRecording';
-import type { ActivityServer } from './activity/common/activityLog';
+import type { ActivityServer } from './traffic/common/activityLog';
 import { ChatToolSettings } from './chat/chatToolSettings';
 import { BuiltinHost } from './coexistence/builtinHost';
 import { ConfigSources, profileMcpJson } from './config/configSources';
@@ -27,6 +27,7 @@ import { ServerOutputs } from './servers/serverOutputs';
 import { workspaceRoots } from './shared/common/urlSafety';
 import { showErrorMessage } from './shared/notifications';
 import { UriRouter } from './shared/uriRouter';
+import { errorMessage } from './shared/common/errors';
 
 /** Larger than any dotenv file; bigger ones are not read for their secrets. */
 const MAX_ENV_FILE_BYTES = 1024 * 1024;
@@ -225,7 +226,7 @@ export class Workbench implements vscode.Disposable {
   }
 
   private reportReloadError(error: unknown): void {
-    void showErrorMessage(vscode.l10n.t('MCP Workbench could not apply the configuration: {0}', error instanceof Error ? error.message : String(error)));
+    void showErrorMessage(vscode.l10n.t('MCP Workbench could not apply the configuration: {0}', errorMessage(error)));
   }
 
   private readSettings(): void {

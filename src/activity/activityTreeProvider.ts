@@ -3,9 +3,9 @@
  * (at most one per REFRESH_MS) so a busy server never costs a re-render per message.
  */
 import * as vscode from 'vscode';
-import { durationOf, formatBytes, formatDuration, type ActivityEntry, type ActivityLog } from './common/activityLog';
+import { durationOf, formatBytes, formatDuration, type ActivityEntry, type ActivityLog } from '../traffic/common/activityLog';
 import { escapeMarkdown, revealControlCharacters } from '../shared/common/untrustedText';
-import { factsOf } from '../inspector/common/inspectorRows';
+import { factsOf } from '../traffic/common/exchangeFacts';
 
 export const REFRESH_MS = 250;
 

@@ -3,12 +3,13 @@
  * request ↔ response view and "Re-run" for tool calls.
  */
 import * as vscode from 'vscode';
-import { ActivityLog, type ActivityEntry } from './common/activityLog';
+import { ActivityLog, type ActivityEntry } from '../traffic/common/activityLog';
 import type { Workbench } from '../workbench';
 import { ActivityTreeProvider } from './activityTreeProvider';
 import { showErrorMessage, showInformationMessage, showWarningMessage, withNotificationProgress } from '../shared/notifications';
 import type { ConfirmCall } from '../toolRunner/toolRunnerPanel';
 import { approveToolRun } from '../toolRunner/toolRunApproval';
+import { errorMessage } from '../shared/common/errors';
 
 export const ACTIVITY_VIEW = 'mcpWorkbench.activity';
 export const ACTIVITY_SCHEME = 'mcp-activity';
@@ -94,7 +95,7 @@ export function registerActivity(workbench: Workbench): { disposables: vscode.Di
     } catch (error) {
       if ((error as { name?: string })?.name !== 'AbortError') {
         void showErrorMessage(vscode.l10n.t('Re-running tool {0} on MCP server "{1}" failed: {2}', name, connection.definition.label,
-          error instanceof Error ? error.message : String(error)));
+          errorMessage(error)));
       }
     } finally {
       sub.dispose();

@@ -10,7 +10,7 @@
 import * as vscode from 'vscode';
 import { ProtocolError, ProtocolErrorCode, type CallToolResult, type CreateMessageRequestParams, type CreateMessageResult, type ReadResourceResult, type Tool } from '@modelcontextprotocol/client';
 import { isAppVisible } from './common/appTools';
-import { needsConfirmation } from '../toolRunner/common/toolCall';
+import { needsConfirmation } from '../shared/common/toolConfirmation';
 import { checkExternalUrl } from '../shared/common/urlSafety';
 import { showWarningMessage } from '../shared/notifications';
 import type { Workbench } from '../workbench';

@@ -14,7 +14,7 @@ import { buildAppCsp, type AppCsp } from './common/appCsp';
 import type { AppResource } from './common/appResource';
 import type { AppDisplayMode, AppEnvironment, AppFrameSpec, AppFromWebview, AppToWebview } from './common/appsProtocol';
 import type { AppJsonRpcMessage } from './common/appMessages';
-import { argumentsPreview } from '../toolRunner/common/toolCall';
+import { argumentsPreview } from '../shared/common/toolConfirmation';
 import type { AppSandbox } from './common/sandboxServer';
 import { AppRequestPolicy } from './appRequestPolicy';
 import type { Workbench } from '../workbench';

@@ -17,6 +17,7 @@ import { redactState } from '../mcp/serverState';
 import { redactText } from '../shared/common/redact';
 import { checkExternalUrl } from '../shared/common/urlSafety';
 import { showErrorMessage, showInformationMessage, showWarningMessage, withNotificationProgress } from '../shared/notifications';
+import { errorMessage } from '../shared/common/errors';
 
 export const CALLBACK_PATH = '/oauth/callback';
 const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
@@ -154,7 +155,7 @@ export function registerAuth(workbench: Workbench): vscode.Disposable[] {
       notified.delete(connection);
       if (answer === action) {
         signIn(connection).catch((error) => void showErrorMessage(
-          vscode.l10n.t('Could not sign in to MCP server {0}: {1}', connection.definition.label, error instanceof Error ? error.message : String(error))));
+          vscode.l10n.t('Could not sign in to MCP server {0}: {1}', connection.definition.label, errorMessage(error))));
       }
     });
   });

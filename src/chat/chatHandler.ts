@@ -10,13 +10,14 @@ import type { CallToolResult, PromptMessage, Resource, Tool } from '@modelcontex
 import { applyToolBudget, assignChatToolNames, toolKey, type ChatToolSource } from './common/chatTools';
 import { bindPromptArguments, parsePromptCommandLine, quoteArgument, resolvePromptTarget } from '../prompts/common/promptCommandLine';
 import { contentText, promptResultText } from '../prompts/common/promptPreview';
-import { needsConfirmation } from '../toolRunner/common/toolCall';
+import { needsConfirmation } from '../shared/common/toolConfirmation';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { ServerRegistry } from '../mcp/serverRegistry';
 import { choosePromptAndArguments, NoPromptsError, promptChoices } from '../prompts/promptFlow';
 import type { PromptPrompter } from '../prompts/promptPrompter';
 import { approvalServerKey, type ApprovalScope, type ToolApprovals } from '../toolRunner/common/toolApprovals';
 import { codeSpan, escapeMarkdown } from '../shared/common/untrustedText';
+import { errorMessage } from '../shared/common/errors';
 
 /** Rounds of tool calls one request may take before the answer is cut off. */
 const MAX_TOOL_ROUNDS = 10;
@@ -62,10 +63,6 @@ export interface McpChatMetadata {
   droppedTools?: number;
   prompt?: { server: string; name: string; arguments: Record<string, string> };
   resource?: string;
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** The text of a tool result for the model; errors are marked so the model can react. */
@@ -128,7 +125,7 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
     try {
       filled = await choosePromptAndArguments(deps.registry, deps.prompter, undefined, undefined, controller.signal);
     } catch (error) {
-      stream.markdown(escapeMarkdown(error instanceof NoPromptsError ? error.message : vscode.l10n.t('Could not list prompts: {0}', errorText(error))));
+      stream.markdown(escapeMarkdown(error instanceof NoPromptsError ? error.message : vscode.l10n.t('Could not list prompts: {0}', errorMessage(error))));
       return { metadata: { command: 'prompt' } satisfies McpChatMetadata };
     } finally {
       sub.dispose();
@@ -152,8 +149,8 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
       const result = await connection.getPrompt(promptName, args, { signal: controller.signal });
       text = promptResultText(result);
     } catch (error) {
-      stream.markdown(escapeMarkdown(vscode.l10n.t('MCP server "{0}" could not produce prompt "{1}": {2}', connection.definition.label, promptName, errorText(error))));
-      return { errorDetails: { message: errorText(error) }, metadata };
+      stream.markdown(escapeMarkdown(vscode.l10n.t('MCP server "{0}" could not produce prompt "{1}": {2}', connection.definition.label, promptName, errorMessage(error))));
+      return { errorDetails: { message: errorMessage(error) }, metadata };
     } finally {
       sub.dispose();
     }
@@ -203,8 +200,8 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
       const result = await connection.readResource(uri);
       text = result.contents.map((c) => ('text' in c && typeof c.text === 'string' ? c.text : `[${c.mimeType ?? 'binary'} content, not text]`)).join('\n');
     } catch (error) {
-      stream.markdown(escapeMarkdown(vscode.l10n.t('Could not read {0}: {1}', uri, errorText(error))));
-      return { errorDetails: { message: errorText(error) }, metadata: { command: 'resource', resource: uri } satisfies McpChatMetadata };
+      stream.markdown(escapeMarkdown(vscode.l10n.t('Could not read {0}: {1}', uri, errorMessage(error))));
+      return { errorDetails: { message: errorMessage(error) }, metadata: { command: 'resource', resource: uri } satisfies McpChatMetadata };
     }
     const fenceTicks = '`'.repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
     stream.markdown(`**${escapeMarkdown(picked.resource.title ?? picked.resource.name)}** (${codeSpan(uri)}, ${escapeMarkdown(picked.serverLabel)})\n\n${fenceTicks}\n${text}\n${fenceTicks}\n`);
@@ -296,8 +293,8 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
       return toolResultText(result);
     } catch (error) {
       metadata.toolCalls!.push({ ...record, outcome: 'error' });
-      stream.markdown(`\n\n> ${vscode.l10n.t('{0} on {1} failed: {2}', codeSpan(source.toolName), escapeMarkdown(source.serverLabel), escapeMarkdown(errorText(error)))}\n\n`);
-      return `The tool call failed: ${errorText(error)}`;
+      stream.markdown(`\n\n> ${vscode.l10n.t('{0} on {1} failed: {2}', codeSpan(source.toolName), escapeMarkdown(source.serverLabel), escapeMarkdown(errorMessage(error)))}\n\n`);
+      return `The tool call failed: ${errorMessage(error)}`;
     } finally {
       sub.dispose();
     }
@@ -318,7 +315,7 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
       }
     } catch (error) {
       if (token.isCancellationRequested) return {};
-      const message = errorText(error);
+      const message = errorMessage(error);
       stream.markdown(escapeMarkdown(vscode.l10n.t('Something went wrong: {0}', message)));
       return { errorDetails: { message } };
     }

@@ -11,13 +11,14 @@
  * Diagnostics would need a file to hang on; a server has none.
  */
 import * as vscode from 'vscode';
-import type { ActivityLog } from '../activity/common/activityLog';
+import type { ActivityLog } from '../traffic/common/activityLog';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { Workbench } from '../workbench';
 import { revealControlCharacters } from '../shared/common/untrustedText';
 import { showInformationMessage, showWarningMessage, withNotificationProgress } from '../shared/notifications';
 import { DEFAULT_BUDGETS, isObject, type CheckBudgets, type CheckInput, type Finding, type ListedTool } from './common/checkTypes';
 import { reportMarkdown, runChecks, summaryOf, type CheckReport } from './common/runChecks';
+import { errorMessage } from '../shared/common/errors';
 
 export const CHECK_SCHEME = 'mcp-check';
 
@@ -124,7 +125,7 @@ export function registerCheck(workbench: Workbench, log: ActivityLog): vscode.Di
       input = await withNotificationProgress({ title: vscode.l10n.t('Checking {0}', c.definition.label), cancellable: true },
         (progress, token) => collect(c, budgets, progress, token));
     } catch (error) {
-      void showWarningMessage(vscode.l10n.t('Could not check {0}: {1}', c.definition.label, error instanceof Error ? error.message : String(error)));
+      void showWarningMessage(vscode.l10n.t('Could not check {0}: {1}', c.definition.label, errorMessage(error)));
       return undefined;
     }
     if (!input) return undefined;

@@ -13,6 +13,7 @@ import { serverConfiguration } from './debugConfigurationProvider';
 import { watchDevFiles } from './devFileWatch';
 import { DEV_RESTART_MARKER, WATCH_DELAY_MS } from './mcpDebugAdapter';
 import type { Workbench } from '../workbench';
+import { errorMessage } from '../shared/common/errors';
 
 interface WatchedServer {
   /** What the watchers were made from; a config change that alters it makes them anew. */
@@ -65,7 +66,7 @@ export class DevRestarts implements vscode.Disposable {
   private watch(id: string, globs: string[], roots: WatchedServer['roots'], key: string): WatchedServer {
     const throttle = new Throttle<string>((file, count) => this.restart(id, file, count), WATCH_DELAY_MS, (error) => {
       const def = this.workbench.registry.get(id)?.definition;
-      if (def) this.workbench.outputs.logFor(def).log('error', `Restarting after a file change failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (def) this.workbench.outputs.logFor(def).log('error', `Restarting after a file change failed: ${errorMessage(error)}`);
     });
     const disposables: vscode.Disposable[] = [new vscode.Disposable(() => throttle.dispose())];
     const targets = watchTargets(globs, roots);

@@ -28,6 +28,7 @@ import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { Workbench } from '../workbench';
 import type { McpDebugConfiguration } from './debugConfigurationProvider';
 import { watchDevFiles } from './devFileWatch';
+import { errorMessage } from '../shared/common/errors';
 
 /** Timeouts while under the debugger: a debuggee paused at a breakpoint answers late. */
 const DEBUG_TIMEOUTS = { connect: 300, request: 3600, maxTotal: 0 };
@@ -123,7 +124,7 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
           this.respond(request);
       }
     } catch (error) {
-      const text = error instanceof Error ? error.message : String(error);
+      const text = errorMessage(error);
       if (this.session.configuration[DEV_RESTART_MARKER] !== undefined && request.command === 'launch') {
         // A dev-loop restart: the usual one-line notification instead of VS Code's modal dialog.
         this.respondError(request, text, false);
@@ -351,7 +352,7 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
       fallback: process.cwd(),
     });
     this.throttle = new Throttle<string>((file) => this.relaunchForChange(file, displayPath(file, [roots.cwd, roots.workspaceFolder])), WATCH_DELAY_MS, (error) => {
-      if (!this.ended) this.output('stderr', `Restarting after the change failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      if (!this.ended) this.output('stderr', `Restarting after the change failed: ${errorMessage(error)}\n`);
     });
     this.watchers.push(...watchDevFiles(watchTargets(globs, roots), (file) => this.throttle?.trigger(file)));
     this.output('console', `Watching ${globs.join(', ')}: a change restarts the server.\n`);

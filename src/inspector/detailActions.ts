@@ -7,7 +7,7 @@
  * unless "don't ask again" allows it), with Run Tool's dialog and approvals.
  */
 import * as vscode from 'vscode';
-import type { ActivityLog } from '../activity/common/activityLog';
+import type { ActivityLog } from '../traffic/common/activityLog';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { Workbench } from '../workbench';
 import type { InspectorRecord } from './common/inspectorRows';
@@ -17,6 +17,7 @@ import { cliUnsupported, inspectorCliCommand } from './common/inspectorCli';
 import { confirmWithModal, type ConfirmCall } from '../toolRunner/toolRunnerPanel';
 import { approveToolRun } from '../toolRunner/toolRunApproval';
 import { urlSecrets } from '../shared/common/redact';
+import { errorMessage } from '../shared/common/errors';
 
 type Status = Extract<ToWebview, { type: 'actionStatus' }>;
 type Post = (status: Status) => void;
@@ -24,7 +25,6 @@ type Post = (status: Status) => void;
 const MAX_REPLAY_MARKS = 10_000;
 /** The reason a cancelled replay sends in notifications/cancelled (the row shows it). */
 export const CANCEL_REASON = 'Cancelled in the Inspector';
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export class InspectorActions {
   /** Replaced by tests, as on the Run Tool panel (see ConfirmCall). */
@@ -165,7 +165,7 @@ export class InspectorActions {
     } catch (error) {
       if (abort.signal.aborted && newSeq !== undefined) {
         post({ type: 'actionStatus', seq: newSeq, action: 'replay', kind: 'info', text: vscode.l10n.t('Cancelled: the server was sent notifications/cancelled.') });
-      } else if (newSeq === undefined) status('error', vscode.l10n.t('Replay failed: {0}', errorText(error)));
+      } else if (newSeq === undefined) status('error', vscode.l10n.t('Replay failed: {0}', errorMessage(error)));
       // Otherwise the new exchange shows the error as its response.
     } finally {
       watch.dispose();

@@ -6,18 +6,20 @@
  * exchange's redacted messages when the page selects it; the page filters and draws.
  */
 import * as vscode from 'vscode';
-import type { ActivityLog } from '../activity/common/activityLog';
-import { buildRows, factsOf, type ExchangeFacts, type InspectorRecord, type InspectorRow } from './common/inspectorRows';
+import type { ActivityLog } from '../traffic/common/activityLog';
+import { buildRows, type InspectorRecord, type InspectorRow } from './common/inspectorRows';
+import { factsOf, type ExchangeFacts } from '../traffic/common/exchangeFacts';
 import { parseFromWebview, type DetailAction, type FromWebview, type ToWebview } from './common/inspectorProtocol';
 import { parseConsoleFromWebview, type ConsoleToWebview } from './common/consoleProtocol';
 import { ConsoleFeed } from './common/consoleFeed';
 import type { ConsoleLog } from './common/consoleLog';
 import { exportRecording } from './common/recording';
 import { buildHar } from './common/har';
-import type { HttpExchangeView } from './common/httpExchange';
-import type { HttpLog } from '../activity/common/httpLog';
+import type { HttpExchangeView } from '../traffic/common/httpExchange';
+import type { HttpLog } from '../traffic/common/httpLog';
 import type { InspectorActions } from './detailActions';
 import { showErrorMessage, showInformationMessage } from '../shared/notifications';
+import { errorMessage } from '../shared/common/errors';
 
 /** Where the rows come from: the live log, or the records of an imported file. */
 export type InspectorSource =
@@ -253,7 +255,7 @@ export class InspectorController implements vscode.Disposable {
       await this.actions.run(action, record, params, this.source.kind === 'recording', post);
     } catch (error) {
       // Nothing the page asks for may end in an unhandled rejection.
-      post({ type: 'actionStatus', seq, action, kind: 'error', text: error instanceof Error ? error.message : String(error) });
+      post({ type: 'actionStatus', seq, action, kind: 'error', text: errorMessage(error) });
     }
     return shown;
   }
@@ -361,7 +363,7 @@ async function saveExport(target: vscode.Uri | undefined, file: { title: string;
   try {
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text()));
   } catch (error) {
-    void showErrorMessage(file.failed(uri.fsPath, error instanceof Error ? error.message : String(error)));
+    void showErrorMessage(file.failed(uri.fsPath, errorMessage(error)));
     return undefined;
   }
   return uri;

@@ -3,7 +3,7 @@
  * per imported recording. What the page shows comes from its InspectorController.
  */
 import * as vscode from 'vscode';
-import type { ActivityLog } from '../activity/common/activityLog';
+import type { ActivityLog } from '../traffic/common/activityLog';
 import type { InspectorRecord } from './common/inspectorRows';
 import { InspectorController, type InspectorContext, type InspectorSource } from './inspectorController';
 import { webviewHtml, webviewResourceRoots } from '../shared/webviewHtml';

@@ -7,7 +7,7 @@
  * server's restart.
  */
 import * as vscode from 'vscode';
-import type { ActivityLog } from '../activity/common/activityLog';
+import type { ActivityLog } from '../traffic/common/activityLog';
 import { InspectorController, type InspectorContext } from './inspectorController';
 import { webviewHtml, webviewResourceRoots } from '../shared/webviewHtml';
 

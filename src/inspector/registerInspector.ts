@@ -5,8 +5,8 @@
  * lines are recorded from activation on, so the panel shows what came before it was opened.
  */
 import * as vscode from 'vscode';
-import type { ActivityLog } from '../activity/common/activityLog';
-import { HttpLog } from '../activity/common/httpLog';
+import type { ActivityLog } from '../traffic/common/activityLog';
+import { HttpLog } from '../traffic/common/httpLog';
 import type { Workbench } from '../workbench';
 import { InspectorPanel } from './inspectorPanel';
 import { InspectorViewProvider } from './inspectorView';
@@ -17,6 +17,7 @@ import { ALL_SERVERS } from './common/consoleProtocol';
 import { redactText } from '../shared/common/redact';
 import { importRecording } from './common/recording';
 import { showErrorMessage, showWarningMessage } from '../shared/notifications';
+import { errorMessage } from '../shared/common/errors';
 
 export function registerInspector(workbench: Workbench, log: ActivityLog): vscode.Disposable[] {
   const extensionUri = workbench.context.extensionUri;
@@ -45,14 +46,14 @@ export function registerInspector(workbench: Workbench, log: ActivityLog): vscod
     try {
       text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
     } catch (error) {
-      void showErrorMessage(vscode.l10n.t('Could not read {0}: {1}', uri.fsPath, error instanceof Error ? error.message : String(error)));
+      void showErrorMessage(vscode.l10n.t('Could not read {0}: {1}', uri.fsPath, errorMessage(error)));
       return undefined;
     }
     let imported: ReturnType<typeof importRecording>;
     try {
       imported = importRecording(text);
     } catch (error) {
-      void showErrorMessage(vscode.l10n.t('Could not import {0}: {1}', uri.fsPath, error instanceof Error ? error.message : String(error)));
+      void showErrorMessage(vscode.l10n.t('Could not import {0}: {1}', uri.fsPath, errorMessage(error)));
       return undefined;
     }
     if (imported.skipped.length) {

@@ -19,10 +19,8 @@ import {
   type ElicitResult,
 } from '@modelcontextprotocol/client';
 import type { ServerDefinition } from '../config/common/launchDefinition';
-import { applyElicitationDefaults } from '../approval/common/elicitationForm';
-import { USER_REJECTED_SAMPLING } from '../approval/common/approvalPolicy';
 import type { ClientFeatures } from './connection/connectionTypes';
-import { APP_MIME_TYPE, APPS_EXTENSION_ID } from '../apps/common/appTools';
+import { APP_MIME_TYPE, APPS_EXTENSION_ID, USER_REJECTED_SAMPLING } from './protocolFacts';
 
 export interface ClientFeatureHandlers {
   sample(server: ServerDefinition, params: CreateMessageRequestParams, signal: AbortSignal): Promise<CreateMessageResult>;
@@ -64,28 +62,4 @@ export function createClientFeatures(handlers: ClientFeatureHandlers): ClientFea
 export function samplingRejected(reason?: string): ProtocolError {
   // -1 is the code the spec's example uses for "User rejected sampling request".
   return new ProtocolError(-1, reason ? `${USER_REJECTED_SAMPLING}: ${reason}` : USER_REJECTED_SAMPLING);
-}
-
-/**
- * The policy when there is no user (conformance client, automation): form elicitations are
- * accepted with the schema's defaults (SEP-1034), URL elicitations declined (no browser),
- * sampling rejected (no model, no human).
- */
-export function headlessClientFeatures(log: (message: string) => void = () => undefined): ClientFeatures {
-  return createClientFeatures({
-    sample: async (server) => {
-      log(`sampling request from ${server.label} rejected (headless)`);
-      throw samplingRejected('no user to approve it (headless client)');
-    },
-    elicitForm: async (server, params) => {
-      const content = applyElicitationDefaults(params.requestedSchema, {});
-      log(`elicitation from ${server.label} accepted with defaults: ${JSON.stringify(content)}`);
-      return { action: 'accept', content: content as ElicitResult['content'] };
-    },
-    elicitUrl: async (server, params) => {
-      log(`URL elicitation from ${server.label} declined (headless): ${params.url}`);
-      return { action: 'decline' };
-    },
-    elicitationComplete: (server, id) => log(`elicitation ${id} of ${server.label} completed`),
-  });
 }

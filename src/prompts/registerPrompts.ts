@@ -20,6 +20,7 @@ import { choosePromptAndArguments, NoPromptsError, type GotPrompt } from './prom
 import { quickInputPromptPrompter, type PromptPrompter } from './promptPrompter';
 import { modelServiceFor } from '../models/modelService';
 import { showErrorMessage, showInformationMessage, withNotificationProgress } from '../shared/notifications';
+import { errorMessage } from '../shared/common/errors';
 
 export const PROMPT_SCHEME = 'mcp-prompt';
 
@@ -147,10 +148,6 @@ function isPromptRef(arg: unknown): arg is PromptRef {
   return typeof ref?.serverId === 'string' && typeof ref.promptName === 'string';
 }
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 export function registerPrompts(workbench: Workbench): vscode.Disposable[] {
   const { registry } = workbench;
   const previews = new PromptPreviews();
@@ -183,7 +180,7 @@ export function registerPrompts(workbench: Workbench): vscode.Disposable[] {
       filled = await choosePromptAndArguments(registry, prompter, choice, options.arguments);
     } catch (error) {
       if (error instanceof NoPromptsError) void showInformationMessage(error.message);
-      else void showErrorMessage(vscode.l10n.t('Could not run the prompt: {0}', errorText(error)));
+      else void showErrorMessage(vscode.l10n.t('Could not run the prompt: {0}', errorMessage(error)));
       return undefined;
     }
     if (!filled) return undefined;
@@ -197,7 +194,7 @@ export function registerPrompts(workbench: Workbench): vscode.Disposable[] {
           return filled.connection.getPrompt(filled.prompt.name, filled.arguments, { signal: controller.signal });
         });
     } catch (error) {
-      void showErrorMessage(vscode.l10n.t('MCP server "{0}" could not produce prompt "{1}": {2}', filled.connection.definition.label, filled.prompt.name, errorText(error)));
+      void showErrorMessage(vscode.l10n.t('MCP server "{0}" could not produce prompt "{1}": {2}', filled.connection.definition.label, filled.prompt.name, errorMessage(error)));
       return undefined;
     }
     const entry = previews.add({ ...filled, result });
@@ -303,7 +300,7 @@ export function registerPrompts(workbench: Workbench): vscode.Disposable[] {
         void vscode.window.setStatusBarMessage(vscode.l10n.t('Stopped running prompt "{0}"', entry.promptName), 5000);
         return { document, cancelled: true };
       }
-      void showErrorMessage(vscode.l10n.t('The model failed: {0}', errorText(error)));
+      void showErrorMessage(vscode.l10n.t('The model failed: {0}', errorMessage(error)));
       return undefined;
     } finally {
       subscriptions.forEach((d) => d.dispose());

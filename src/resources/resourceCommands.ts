@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { ResourceTemplateType as ResourceTemplate } from '@modelcontextprotocol/client';
 import type { ResourceRef, TemplateRef } from '../shared/common/commandArgs';
-import { formatBytes } from '../activity/common/activityLog';
+import { formatBytes } from '../traffic/common/activityLog';
 import { isImageName } from './common/resourceNames';
 import { expandUriTemplate, templateVariables, type TemplateValues } from './common/uriTemplate';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
@@ -94,7 +94,7 @@ export function registerResources(workbench: Workbench): vscode.Disposable[] {
     try {
       variables = templateVariables(ref.uriTemplate);
     } catch (error) {
-      void showErrorMessage(vscode.l10n.t('MCP server "{0}" offers an invalid resource template: {1}', label, errorText(error)));
+      void showErrorMessage(vscode.l10n.t('MCP server "{0}" offers an invalid resource template: {1}', label, errorMessage(error)));
       return undefined;
     }
     const prompter = options.prompter ?? quickInputPrompter;
@@ -122,7 +122,7 @@ export function registerResources(workbench: Workbench): vscode.Disposable[] {
     try {
       uri = expandUriTemplate(ref.uriTemplate, values);
     } catch (error) {
-      void showErrorMessage(vscode.l10n.t('Could not expand the resource template {0} of MCP server "{1}": {2}', ref.uriTemplate, label, errorText(error)));
+      void showErrorMessage(vscode.l10n.t('Could not expand the resource template {0} of MCP server "{1}": {2}', ref.uriTemplate, label, errorMessage(error)));
       return undefined;
     }
     return openResource({ serverId: connection.definition.id, uri });
@@ -255,7 +255,7 @@ async function offerSave(connection: McpServerConnection, resourceUri: string, c
   try {
     await vscode.workspace.fs.writeFile(target, content.data);
   } catch (error) {
-    void showErrorMessage(vscode.l10n.t('Could not save {0}: {1}', target.fsPath || target.toString(), errorText(error)));
+    void showErrorMessage(vscode.l10n.t('Could not save {0}: {1}', target.fsPath || target.toString(), errorMessage(error)));
   }
 }
 
@@ -280,6 +280,6 @@ export async function withDelayedProgress<T>(title: string, run: (signal: AbortS
   }
 }
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+function errorMessage(error: unknown): string {
+  return errorMessage(error);
 }

@@ -14,6 +14,7 @@ import { isTextMime, resourceFileName } from './common/resourceNames';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { ServerRegistry } from '../mcp/serverRegistry';
 import { showWarningMessage } from '../shared/notifications';
+import { errorMessage } from '../shared/common/errors';
 
 /**
  * Not `mcp-resource`: VS Code's own MCP support registers that scheme (1.139 does, even with
@@ -86,7 +87,7 @@ export function toResourceContent(resourceUri: string, result: ReadResourceResul
 /** A message for the user that names the server and the URI; undefined for a cancelled read. */
 export function describeReadError(serverLabel: string, resourceUri: string, error: unknown): string | undefined {
   if ((error as { name?: string })?.name === 'AbortError') return undefined;
-  const message = (error instanceof Error ? error.message : String(error)).replace(/^MCP error -?\d+: /, '');
+  const message = errorMessage(error).replace(/^MCP error -?\d+: /, '');
   if (isResourceNotFound(error)) return vscode.l10n.t('MCP server "{0}" has no resource {1} (resource not found).', serverLabel, resourceUri);
   if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout && /cancel|abort/i.test(message)) return undefined;
   return vscode.l10n.t('Could not read resource {0} from MCP server "{1}": {2}', resourceUri, serverLabel, message);

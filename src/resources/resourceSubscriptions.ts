@@ -11,6 +11,7 @@ import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { ServerRegistry } from '../mcp/serverRegistry';
 import { parseResourceDocumentUri, resourceKey, type ResourceFileSystem } from './resourceFileSystem';
 import { showWarningMessage } from '../shared/notifications';
+import { errorMessage } from '../shared/common/errors';
 
 interface Subscription {
   serverId: string;
@@ -96,7 +97,7 @@ export class ResourceSubscriptions implements vscode.Disposable {
       const stop = connection.subscribeResource(resourceUri).catch((error: unknown) => {
         if (this.subscribed.get(key)?.client === client) this.subscribed.delete(key);
         void showWarningMessage(vscode.l10n.t('MCP server "{0}" refused to subscribe to {1}; the editor will not follow changes: {2}',
-          connection.definition.label, resourceUri, error instanceof Error ? error.message : String(error)));
+          connection.definition.label, resourceUri, errorMessage(error)));
         return undefined;
       });
       this.subscribed.set(key, { serverId, resourceUri, client, stop });

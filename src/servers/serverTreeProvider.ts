@@ -10,6 +10,7 @@ import type { ListKind } from '../mcp/connection/connectionTypes';
 import type { Workbench } from '../workbench';
 import { GROUP_ORDER, GroupNode, PromptNode, ResourceNode, ServerNode, TaskNode, TasksGroupNode, TemplateNode, ToolNode, type TreeNode } from './serverTreeNodes';
 import { showErrorMessage } from '../shared/notifications';
+import { errorMessage } from '../shared/common/errors';
 
 export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
   private readonly onDidChangeEmitter = new vscode.EventEmitter<TreeNode | undefined>();
@@ -167,7 +168,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
           return (await c.list('prompts')).map((p) => new PromptNode(id, p));
       }
     } catch (error) {
-      void showErrorMessage(vscode.l10n.t('Could not list {0} of {1}: {2}', group.list, c.definition.label, error instanceof Error ? error.message : String(error)));
+      void showErrorMessage(vscode.l10n.t('Could not list {0} of {1}: {2}', group.list, c.definition.label, errorMessage(error)));
       return [];
     }
   }

@@ -8,6 +8,7 @@ import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import { describeTask, isTerminal, type ToolTask } from '../mcp/connection/toolTasks';
 import { revealControlCharacters } from '../shared/common/untrustedText';
 import { showErrorMessage, showInformationMessage } from '../shared/notifications';
+import { errorMessage } from '../shared/common/errors';
 
 /** What a tree task node (or a caller) passes. */
 interface TaskRef {
@@ -48,7 +49,7 @@ export function registerTaskCommands(workbench: Workbench): vscode.Disposable[] 
       } catch (error) {
         // Typically: the task ended meanwhile (the server refuses to cancel a finished task).
         void showErrorMessage(vscode.l10n.t('Could not cancel task {0} of {1}: {2}', task.toolName ?? task.taskId, connection.definition.label,
-          error instanceof Error ? error.message : String(error)));
+          errorMessage(error)));
       }
     }),
     vscode.commands.registerCommand('mcpWorkbench.showTaskResult', async (arg?: TaskRef) => {

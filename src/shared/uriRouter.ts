@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { showWarningMessage } from './notifications';
+import { errorMessage } from './common/errors';
 
 export class UriRouter implements vscode.UriHandler {
   private readonly routes = new Map<string, (uri: vscode.Uri) => unknown>();
@@ -20,7 +21,7 @@ export class UriRouter implements vscode.UriHandler {
     const handler = this.routes.get(uri.path);
     if (handler) {
       void Promise.resolve().then(() => handler(uri)).catch((error) => void showWarningMessage(
-        vscode.l10n.t('MCP Workbench could not handle the link {0}: {1}', uri.path, error instanceof Error ? error.message : String(error))));
+        vscode.l10n.t('MCP Workbench could not handle the link {0}: {1}', uri.path, errorMessage(error))));
       return;
     }
     void showWarningMessage(vscode.l10n.t('MCP Workbench does not handle links to {0}; it was ignored.', uri.path));

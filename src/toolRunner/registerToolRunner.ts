@@ -13,6 +13,7 @@ import { rerunLastCall } from './rerunLastCall';
 import { setToolApprovals } from './toolRunApproval';
 import { ToolApprovals } from './common/toolApprovals';
 import { showErrorMessage, showInformationMessage } from '../shared/notifications';
+import { errorMessage } from '../shared/common/errors';
 
 export function registerToolRunner(workbench: Workbench): vscode.Disposable[] {
   const approvals = new ToolApprovals(workbench.context.workspaceState);
@@ -31,7 +32,7 @@ export function registerToolRunner(workbench: Workbench): vscode.Disposable[] {
       void rerunLastCall(serverName).catch((error) => {
         // Each panel shows its own run's outcome; what fails outside one goes to the server's log.
         const def = workbench.registry.find(serverName)?.definition;
-        if (def) workbench.outputs.logFor(def).log('error', `Re-running the last calls after the restart failed: ${error instanceof Error ? error.message : String(error)}`);
+        if (def) workbench.outputs.logFor(def).log('error', `Re-running the last calls after the restart failed: ${errorMessage(error)}`);
       });
     }),
     vscode.commands.registerCommand('mcpWorkbench.resetToolApprovals', async () => {
@@ -80,7 +81,7 @@ async function resolveRef(workbench: Workbench, ref: ToolRef): Promise<{ connect
   try {
     tools = await connection.list('tools');
   } catch (error) {
-    void showErrorMessage(vscode.l10n.t('Could not list the tools of "{0}": {1}', connection.definition.label, error instanceof Error ? error.message : String(error)));
+    void showErrorMessage(vscode.l10n.t('Could not list the tools of "{0}": {1}', connection.definition.label, errorMessage(error)));
     return undefined;
   }
   const tool = tools.find((t) => t.name === ref.toolName);

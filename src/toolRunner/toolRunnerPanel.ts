@@ -7,10 +7,10 @@
 import * as vscode from 'vscode';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { blobFileName, rememberedArgumentsKey, shortToolLabel, toolInfo } from './common/toolCall';
-import { defaultValues, formToArguments, secretValues, valuesFromArguments, withoutSecrets, type FieldProblem } from './common/formValues';
+import { defaultValues, formToArguments, secretValues, valuesFromArguments, withoutSecrets, type FieldProblem } from '../jsonSchema/common/formValues';
 import { redactValue } from '../shared/common/redact';
-import { buildFormModel, type FormModel } from './common/schemaFields';
-import { validateAgainstSchema } from './common/schemaValidation';
+import { buildFormModel, type FormModel } from '../jsonSchema/common/schemaFields';
+import { validateAgainstSchema } from '../jsonSchema/common/schemaValidation';
 import { parseFromWebview, type FromWebview, type ProgressInfo, type RunOutcome, type TaskInfo, type ToWebview } from './common/toolRunnerProtocol';
 import { historyEntry, type HistorySummary } from './common/runHistory';
 import { confirmWithModal, type ConfirmCall } from './confirmCall';
@@ -27,6 +27,7 @@ import { toolAppUri } from '../apps/common/appTools';
 import { parseAppFromWebview } from '../apps/common/appsProtocol';
 import { ToolAppController } from '../apps/toolAppController';
 import { appsService } from '../apps/appsService';
+import { errorMessage } from '../shared/common/errors';
 
 export { confirmWithModal, type ConfirmCall } from './confirmCall';
 
@@ -229,7 +230,7 @@ export class ToolRunnerPanel implements vscode.Disposable {
         await this.runs.record(entry);
       } catch (error) {
         // The run itself worked: the user still sees its result; only its place in the history is lost.
-        this.workbench.outputs.logFor(this.definitionForLog()).log('warn', `Run Tool: could not add the run to the history: ${error instanceof Error ? error.message : String(error)}`);
+        this.workbench.outputs.logFor(this.definitionForLog()).log('warn', `Run Tool: could not add the run to the history: ${errorMessage(error)}`);
       }
       if (!this.disposed) {
         this.post({ type: 'outcome', requestId, outcome });
@@ -285,7 +286,7 @@ export class ToolRunnerPanel implements vscode.Disposable {
       return;
     }
     // Nothing a webview asks for may end in an unhandled rejection (a server's odd URI, a failed save).
-    this.handle(message).catch((error) => void showErrorMessage(vscode.l10n.t('Run Tool: {0}', error instanceof Error ? error.message : String(error))));
+    this.handle(message).catch((error) => void showErrorMessage(vscode.l10n.t('Run Tool: {0}', errorMessage(error))));
   }
 
   private async handle(message: FromWebview): Promise<void> {
@@ -308,7 +309,7 @@ export class ToolRunnerPanel implements vscode.Disposable {
         try {
           await vscode.commands.executeCommand('mcpWorkbench.openResource', { serverId: this.serverId, uri: message.uri });
         } catch (error) {
-          void showErrorMessage(vscode.l10n.t('Could not open the resource {0}: {1}', message.uri, error instanceof Error ? error.message : String(error)));
+          void showErrorMessage(vscode.l10n.t('Could not open the resource {0}: {1}', message.uri, errorMessage(error)));
         }
         return;
       case 'saveBlob':
@@ -346,7 +347,7 @@ export class ToolRunnerPanel implements vscode.Disposable {
     try {
       await vscode.workspace.fs.writeFile(target, Buffer.from(resource.blob, 'base64'));
     } catch (error) {
-      void showErrorMessage(vscode.l10n.t('Could not save {0}: {1}', target.fsPath, error instanceof Error ? error.message : String(error)));
+      void showErrorMessage(vscode.l10n.t('Could not save {0}: {1}', target.fsPath, errorMessage(error)));
     }
   }
 

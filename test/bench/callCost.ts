@@ -20,7 +20,7 @@
  * Syscalls per call the same way with `strace -f -c`. Under valgrind the Activity log's 20 ms
  * batch timer fires every few calls instead of every ~100, which inflates the host's count.
  */
-import { ActivityLog } from '../../src/activity/common/activityLog';
+import { ActivityLog } from '../../src/traffic/common/activityLog';
 import type { TraceRecord } from '../../src/mcp/trace';
 import { connectBareHttp, connectBareStdio } from './bareClient';
 import { activateExtension, deactivateExtension, stdioEntry } from './host';

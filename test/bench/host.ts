@@ -12,7 +12,7 @@
 import * as path from 'node:path';
 import type { McpWorkbenchApi } from '../../src/api';
 import type { McpServerConnection } from '../../src/mcp/connection/serverConnection';
-import type { ActivityLog } from '../../src/activity/common/activityLog';
+import type { ActivityLog } from '../../src/traffic/common/activityLog';
 import { createVscodeStub, installVscodeStub, type StubControl } from './vscodeStub';
 
 export const REPO = path.resolve(__dirname, '../../..');

@@ -26,14 +26,15 @@
  *    elicitations declined, sampling rejected.
  */
 import { McpServerConnection } from '../../src/mcp/connection/serverConnection';
-import { errorText, type ConnectionHost, type ServerLog } from '../../src/mcp/connection/connectionTypes';
+import type { ConnectionHost, ServerLog } from '../../src/mcp/connection/connectionTypes';
+import { errorMessage } from '../../src/shared/common/errors';
 import { DEFAULT_TIMEOUTS } from '../../src/config/common/serverConfig';
 import { formatTrace } from '../../src/mcp/trace';
 import type { ServerDefinition } from '../../src/config/common/launchDefinition';
 import { oauthSecrets, type OAuthSettings } from '../../src/config/common/oauthConfig';
 import { MemoryOAuthStore, WorkbenchOAuthProvider, followAuthorizationHeadlessly } from '../../src/mcp/auth/oauthProvider';
 import type { Tool } from '@modelcontextprotocol/client';
-import { headlessClientFeatures } from '../../src/mcp/clientFeatures';
+import { headlessClientFeatures } from '../../src/approval/common/headlessPolicy';
 
 const started = Date.now();
 
@@ -144,10 +145,10 @@ async function main(): Promise<number> {
 
     if (scenario !== 'initialize') ok = await callEveryTool(connection, scenario, context);
   } catch (error) {
-    say(`failed: ${errorText(error)}`);
+    say(`failed: ${errorMessage(error)}`);
     ok = false;
   } finally {
-    await connection.stop().catch((error) => say(`stop failed: ${errorText(error)}`));
+    await connection.stop().catch((error) => say(`stop failed: ${errorMessage(error)}`));
   }
   return ok ? 0 : 1;
 }
@@ -224,7 +225,7 @@ async function callEveryTool(connection: McpServerConnection, scenario: string, 
   try {
     tools = await connection.list('tools');
   } catch (error) {
-    say(`tools/list failed: ${errorText(error)}`);
+    say(`tools/list failed: ${errorMessage(error)}`);
     return false;
   }
   say(`tools: ${tools.map((t) => t.name).join(', ') || '(none)'}`);
@@ -241,7 +242,7 @@ async function callEveryTool(connection: McpServerConnection, scenario: string, 
       say(`${call.name} → ${result.isError ? 'error result' : 'ok'}: ${JSON.stringify(result.content ?? result)}`);
     } catch (error) {
       const tolerated = TOLERATED_FAILURES[scenario]?.includes(call.name);
-      say(`${call.name} failed${tolerated ? ' (expected)' : ''}: ${errorText(error)}`);
+      say(`${call.name} failed${tolerated ? ' (expected)' : ''}: ${errorMessage(error)}`);
       if (!tolerated) ok = false;
     }
   }

@@ -2,7 +2,7 @@
 // carried it (the POST with the JSON-RPC message, the SSE stream a server message came on):
 // method, URL, status, timing, session id, sizes, and both header lists with the Mcp-* headers
 // highlighted and credentials shown as redacted. Everything arrives redacted from the host.
-import type { HttpExchangeView, HttpHeader } from '../../src/inspector/common/httpExchange';
+import type { HttpExchangeView, HttpHeader } from '../../src/traffic/common/httpExchange';
 import * as l10n from '@vscode/l10n';
 import { h } from './dom';
 

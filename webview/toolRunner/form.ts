@@ -4,8 +4,8 @@
 // goes straight into the view's values and is saved; the page is redrawn when the shape of
 // the form changes (an item added or removed, another choice picked).
 import * as l10n from '@vscode/l10n';
-import { defaultValues, type FieldProblem } from '../../src/toolRunner/common/formValues';
-import { constraintHints, escapePointer, type FormField, type Json } from '../../src/toolRunner/common/schemaFields';
+import { defaultValues, type FieldProblem } from '../../src/jsonSchema/common/formValues';
+import { constraintHints, escapePointer, type FormField, type Json } from '../../src/jsonSchema/common/schemaFields';
 import { button, h, newId } from './dom';
 import type { ViewState } from './viewState';
 

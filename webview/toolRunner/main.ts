@@ -10,7 +10,7 @@ import './style.css';
 import '../apps/style.css';
 import { AppArea, onHostMessage } from '../apps/appFrame';
 import type { AppFromWebview } from '../../src/apps/common/appsProtocol';
-import { defaultValues, formToArguments, valuesFromArguments, type FieldProblem } from '../../src/toolRunner/common/formValues';
+import { defaultValues, formToArguments, valuesFromArguments, type FieldProblem } from '../../src/jsonSchema/common/formValues';
 import type { FromWebview, ToolInfo, ToWebview } from '../../src/toolRunner/common/toolRunnerProtocol';
 import { button, h } from './dom';
 import { markIssues, renderForm, renderIssues, renderJsonEditor, type FormActions } from './form';

@@ -1,6 +1,6 @@
 // The Run Tool webview's state: what the page shows, and the part of it kept with setState.
-import type { FieldProblem } from '../../src/toolRunner/common/formValues';
-import type { FormModel, Json } from '../../src/toolRunner/common/schemaFields';
+import type { FieldProblem } from '../../src/jsonSchema/common/formValues';
+import type { FormModel, Json } from '../../src/jsonSchema/common/schemaFields';
 import type { ArgumentPreset, HistorySummary } from '../../src/toolRunner/common/runHistory';
 import type { ProgressInfo, RunDiff, RunOutcome, TaskInfo, ToolInfo } from '../../src/toolRunner/common/toolRunnerProtocol';
 

@@ -137,5 +137,5 @@ export function rateLimitMessage(server: string, limit: number, retryAfterMs: nu
     + `(setting mcpWorkbench.sampling.rateLimitPerMinute); retry in ${Math.ceil(retryAfterMs / 1000)} s.`;
 }
 
-/** The JSON-RPC error the spec shows for a sampling request the user rejected. */
-export const USER_REJECTED_SAMPLING = 'User rejected sampling request';
+/** The JSON-RPC error the spec shows for a sampling request the user rejected (a protocol fact). */
+export { USER_REJECTED_SAMPLING } from '../../mcp/protocolFacts';

@@ -9,8 +9,8 @@
  * user types is sent as `draft` (debounced) and kept by the host, so it survives the panel
  * being hidden or closed. The host checks every incoming message with `parseFromWebview`.
  */
-import type { FieldProblem } from '../../toolRunner/common/formValues';
-import type { Json } from '../../toolRunner/common/schemaFields';
+import type { FieldProblem } from '../../jsonSchema/common/formValues';
+import type { Json } from '../../jsonSchema/common/schemaFields';
 import type { SamplingPolicy, } from './approvalPolicy';
 import type { ElicitationFormModel, ElicitationValues } from './elicitationForm';
 import type { SamplingStage } from './approvalQueue';

@@ -7,8 +7,8 @@
  * conformance client. There is never a password field: servers must not ask for secrets.
  */
 import * as l10n from '@vscode/l10n';
-import type { FieldProblem } from '../../toolRunner/common/formValues';
-import type { Json } from '../../toolRunner/common/schemaFields';
+import type { FieldProblem } from '../../jsonSchema/common/formValues';
+import type { Json } from '../../jsonSchema/common/schemaFields';
 
 export type ElicitationField =
   | ElicitationFieldBase & { kind: 'string'; format?: 'email' | 'uri' | 'date' | 'date-time' | string; minLength?: number; maxLength?: number; default?: string }

@@ -4,10 +4,8 @@
  * apps). Read defensively: servers send any JSON there.
  */
 
-/** The mimeType of an MCP App resource. */
-export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
-/** The extension id clients declare under `capabilities.extensions`. */
-export const APPS_EXTENSION_ID = 'io.modelcontextprotocol/ui';
+/** The MCP Apps mimeType and extension id: protocol facts, declared by the protocol core. */
+export { APP_MIME_TYPE, APPS_EXTENSION_ID } from '../../mcp/protocolFacts';
 
 export type ToolVisibility = 'model' | 'app';
 

@@ -2,7 +2,7 @@
  * The contract of Check Server: what a check reads (the server's lists and its recorded
  * exchanges, as the Activity log keeps them) and what it reports. Pure: no `vscode`.
  */
-import type { ActivityEntry } from '../../activity/common/activityEntry';
+import type { ActivityEntry } from '../../traffic/common/activityEntry';
 
 export type Severity = 'error' | 'warning' | 'info';
 

@@ -6,9 +6,10 @@
  */
 import Ajv2020 from 'ajv/dist/2020';
 import Ajv from 'ajv';
-import { formatIssue, validateAgainstSchema } from '../../toolRunner/common/schemaValidation';
+import { formatIssue, validateAgainstSchema } from '../../jsonSchema/common/schemaValidation';
 import { isObject, paramsOf, resultOf, type CheckInput, type Finding, type ListedTool } from './checkTypes';
 import { specSection } from './specLinks';
+import { errorMessage } from '../../shared/common/errors';
 
 type Dialect = '2020-12' | 'draft-07';
 
@@ -21,7 +22,7 @@ function compileError(schema: object, dialect: Dialect): string | undefined {
     ajv.compile(rest);
     return undefined;
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return errorMessage(error);
   }
 }
 

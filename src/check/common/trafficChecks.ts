@@ -3,7 +3,7 @@
  * answers (with p50 and max per method), notifications of capabilities it never declared,
  * and features the revision it speaks deprecates.
  */
-import type { ActivityEntry } from '../../activity/common/activityEntry';
+import type { ActivityEntry } from '../../traffic/common/activityEntry';
 import { isObject, paramsOf, resultOf, type CheckInput, type Finding } from './checkTypes';
 import { specSection } from './specLinks';
 

@@ -22,6 +22,7 @@ import { redactText } from '../../shared/common/redact';
 import { checkAgentRequest, MAX_AGENT_REQUEST_BYTES, newSecret } from './agentEndpointGate';
 import { createProxyServer, InFlightCalls, type ProxyHooks, type ProxyRequestContext, type ProxyTarget } from './agentProxy';
 import { LegacySessions } from './agentSessions';
+import { errorMessage } from '../../shared/common/errors';
 
 /** One server reachable through the endpoint: our connection to it (McpServerConnection). */
 export interface AgentRoute {
@@ -131,7 +132,7 @@ export class AgentEndpoint {
     try {
       await this.handlerOf(verdict.routeId, route).node(req, res);
     } catch (error) {
-      this.log(`agent endpoint: ${error instanceof Error ? error.message : String(error)}`);
+      this.log(`agent endpoint: ${errorMessage(error)}`);
       if (!res.headersSent) refuse(res, 500, 'Internal error');
       else res.end();
     }

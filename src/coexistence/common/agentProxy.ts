@@ -17,6 +17,7 @@ import type { CompleteRequest, CompleteResult, GetPromptResult, ReadResourceResu
 import type { CallOptions, ListItems, ListKind } from '../../mcp/connection/connectionTypes';
 import type { ServerState } from '../../mcp/serverState';
 import { redactText } from '../../shared/common/redact';
+import { errorMessage } from '../../shared/common/errors';
 
 /** The part of our connection (McpServerConnection) the proxy forwards to. */
 export interface ProxyTarget {
@@ -209,7 +210,7 @@ function refuseCursor(cursor: unknown): void {
  * message we show.
  */
 export function asProtocolError(error: unknown, secrets: readonly string[]): ProtocolError {
-  const raw = error instanceof Error ? error.message : String(error);
+  const raw = errorMessage(error);
   const sent = /^MCP error (-\d+): /.exec(raw);
   const code = sent ? Number(sent[1]) : (error as { code?: unknown } | undefined)?.code;
   const message = redactText(sent ? raw.slice(sent[0].length) : raw, secrets);

@@ -13,6 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { isInitializeRequest, WebStandardStreamableHTTPServerTransport, type LegacyHttpHandler, type LoggingMessageNotification, type Server } from '@modelcontextprotocol/server';
+import { asError } from '../../shared/common/errors';
 
 /** Sessions kept per route: VS Code opens one per start of the definition; more are strangers or leftovers. */
 export const MAX_SESSIONS_PER_ROUTE = 8;
@@ -67,18 +68,18 @@ export class LegacySessions {
 
   /** Sends a notification to every session (list changes). */
   broadcast(send: (server: Server) => Promise<void>): void {
-    for (const session of this.sessions.values()) send(session.server).catch((error: unknown) => this.onerror(error instanceof Error ? error : new Error(String(error))));
+    for (const session of this.sessions.values()) send(session.server).catch((error: unknown) => this.onerror(asError(error)));
   }
 
   /** Sends a log message to every session, unless below the level it set (the SDK keeps it per session). */
   log(params: LoggingMessageNotification['params']): void {
-    for (const [id, session] of this.sessions) session.server.sendLoggingMessage(params, id).catch((error: unknown) => this.onerror(error instanceof Error ? error : new Error(String(error))));
+    for (const [id, session] of this.sessions) session.server.sendLoggingMessage(params, id).catch((error: unknown) => this.onerror(asError(error)));
   }
 
   /** Sends `notifications/resources/updated` to the sessions that subscribed to `uri`. */
   resourceUpdated(uri: string): void {
     for (const session of this.sessions.values()) {
-      if (session.subscriptions.has(uri)) session.server.sendResourceUpdated({ uri }).catch((error: unknown) => this.onerror(error instanceof Error ? error : new Error(String(error))));
+      if (session.subscriptions.has(uri)) session.server.sendResourceUpdated({ uri }).catch((error: unknown) => this.onerror(asError(error)));
     }
   }
 

@@ -4,7 +4,7 @@
  * credential can reach the file. Response bodies are not recorded (the JSON-RPC messages are in
  * the JSON Lines export); request bodies are the redacted JSON-RPC text.
  */
-import type { HttpExchangeView } from './httpExchange';
+import type { HttpExchangeView } from '../../traffic/common/httpExchange';
 
 export interface HarEntryInput {
   serverLabel: string;

@@ -8,7 +8,7 @@
  * with the same `seq` (the page ignores an answer for a row no longer selected).
  */
 import type { InspectorRow } from './inspectorRows';
-import type { HttpExchangeView, HttpHeader } from './httpExchange';
+import type { HttpExchangeView, HttpHeader } from '../../traffic/common/httpExchange';
 
 /** Host → webview. All strings are server text: the page sets them with `textContent` only. */
 export type ToWebview =

@@ -5,8 +5,9 @@
  * of Node APIs: the webview filters with the same code (`filterRows`).
  */
 
-import type { ActivityEntry } from '../../activity/common/activityEntry';
-import type { HttpExchangeView } from './httpExchange';
+import type { ActivityEntry } from '../../traffic/common/activityEntry';
+import type { HttpExchangeView } from '../../traffic/common/httpExchange';
+import type { ExchangeFacts } from '../../traffic/common/exchangeFacts';
 
 /**
  * One exchange as the Inspector reads it: an activity log entry (its `request`/`response` are
@@ -48,42 +49,7 @@ export interface InspectorRow {
   children: InspectorRow[];
 }
 
-/** What a row needs from the messages, read once per exchange (reading redacts: not per refresh). */
-export interface ExchangeFacts {
-  name?: string;
-  /** `params._meta.progressToken` of a request, `params.progressToken` of a progress notification. */
-  progressToken?: string | number;
-  /** The response is a result with `isError: true`. */
-  isError?: boolean;
-  /** The first text content of an `isError` result, for the row's status text. */
-  errorText?: string;
-  /** The task a request created (`result.task.taskId`), or the task a tasks/* request or task notification is about. */
-  taskId?: string;
-}
-
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** Reads the facts of an exchange from its (redacted) messages. */
-export function factsOf(record: Pick<InspectorRecord, 'kind' | 'method' | 'request' | 'response'>): ExchangeFacts {
-  const params = isRecord(record.request) && isRecord(record.request.params) ? record.request.params : undefined;
-  const facts: ExchangeFacts = {};
-  if (params) {
-    if (typeof params.name === 'string') facts.name = params.name;
-    else if (typeof params.uri === 'string') facts.name = params.uri;
-    else if (isRecord(params.ref) && typeof (params.ref.name ?? params.ref.uri) === 'string') facts.name = String(params.ref.name ?? params.ref.uri);
-    const token = record.kind === 'notification' ? params.progressToken : isRecord(params._meta) ? params._meta.progressToken : undefined;
-    if (typeof token === 'string' || typeof token === 'number') facts.progressToken = token;
-  }
-  if (params && typeof params.taskId === 'string' && (record.method.startsWith('tasks/') || record.method.startsWith('notifications/tasks/'))) facts.taskId = params.taskId;
-  const result = isRecord(record.response) && isRecord(record.response.result) ? record.response.result : undefined;
-  if (result && isRecord(result.task) && typeof result.task.taskId === 'string' && !record.method.startsWith('tasks/')) facts.taskId = result.task.taskId;
-  if (result?.isError === true) {
-    facts.isError = true;
-    const first = Array.isArray(result.content) ? result.content.find((c) => isRecord(c) && c.type === 'text' && typeof c.text === 'string') as { text: string } | undefined : undefined;
-    if (first) facts.errorText = first.text.slice(0, 200);
-  }
-  return facts;
-}
 
 /** The Inspector's status of an exchange: a result with `isError` is an error, not a success. */
 export function classify(record: Pick<InspectorRecord, 'kind' | 'status'>, facts: ExchangeFacts): { status: RowStatus; statusText?: string } {

@@ -6,7 +6,7 @@
  * file still opens with a note of what was skipped.
  */
 import type { InspectorRecord } from './inspectorRows';
-import type { HttpExchangeView } from './httpExchange';
+import type { HttpExchangeView } from '../../traffic/common/httpExchange';
 import { isHttpView } from './inspectorProtocol';
 
 export const RECORDING_FORMAT = 'mcp-workbench-recording';

@@ -23,7 +23,7 @@ import {
 import type { HttpLaunch, ServerDefinition, StdioLaunch } from '../../config/common/launchDefinition';
 import { channelLevelFor, formatLogData } from '../../shared/common/logLevels';
 import { redactText } from '../../shared/common/redact';
-import { errorText, MAX_MESSAGE_SETTING, MODERN_PROTOCOL_VERSION, secondsToMs, ServerCrashedOnStart, ServerError, type ConnectionHost, type ForwardedNotification, type ListKind, type ProtocolEraSetting, type ServerLog } from './connectionTypes';
+import { MAX_MESSAGE_SETTING, MODERN_PROTOCOL_VERSION, secondsToMs, ServerCrashedOnStart, ServerError, type ConnectionHost, type ForwardedNotification, type ListKind, type ProtocolEraSetting, type ServerLog } from './connectionTypes';
 import type { WorkbenchOAuthProvider } from '../auth/oauthProvider';
 import { CredentialBindingError } from '../auth/credentialBinding';
 import { planStdioSpawn, SpawnError, type StdioSpawnPlan } from '../process/stdioSpawn';
@@ -32,6 +32,7 @@ import { MessageTooLargeError, OwnedStdioTransport } from '../process/ownedStdio
 import { traceTransport } from './tracingTransport';
 import { recordingFetch } from './httpRecording';
 import { LIST_MAX_PAGES } from './listCache';
+import { errorMessage } from '../../shared/common/errors';
 
 /** The SDK transports that can carry OAuth (and so finish an authorization). */
 export type HttpTransport = StreamableHTTPClientTransport | SSEClientTransport;
@@ -167,7 +168,7 @@ export class SessionOpener {
     const transport = session.transport;
     if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
       // Spec: a client that no longer needs a session SHOULD DELETE it (405 means not supported).
-      await transport.terminateSession().catch((e) => this.owner.log.log('debug', `Session DELETE failed: ${errorText(e)}`));
+      await transport.terminateSession().catch((e) => this.owner.log.log('debug', `Session DELETE failed: ${errorMessage(e)}`));
     }
     // The stdio close follows the spec: end stdin, wait, SIGTERM, wait, SIGKILL, to the server's
     // process group. A descendant that left the group (setsid, a daemon) is found first (once
@@ -176,7 +177,7 @@ export class SessionOpener {
     const pid = transport instanceof OwnedStdioTransport ? transport.pid : null;
     if (pid && process.platform === 'win32') await killTreeWindows(pid);
     const leftovers = pid ? await descendantsOf(pid) : [];
-    await session.client.close().catch((e) => this.owner.log.log('debug', `Close failed: ${errorText(e)}`));
+    await session.client.close().catch((e) => this.owner.log.log('debug', `Close failed: ${errorMessage(e)}`));
     if (leftovers.length) await killProcesses(leftovers);
   }
 
@@ -255,7 +256,7 @@ export class SessionOpener {
       // The stdio transport stops a server whose message outgrows the limit; the loss is then
       // explained as that, not as a crash.
       if (error instanceof MessageTooLargeError) session.oversized = error.limit;
-      if (!session.closedByUs && !session.handshaking) log.log('warn', `Transport: ${redactText(errorText(error), def.secrets)}`);
+      if (!session.closedByUs && !session.handshaking) log.log('warn', `Transport: ${redactText(errorMessage(error), def.secrets)}`);
     };
     client.onclose = () => {
       if (sdkTransport instanceof OwnedStdioTransport) session.exit = sdkTransport.exit;
@@ -294,7 +295,7 @@ export class SessionOpener {
 
   private describeConnectError(error: unknown, session: Session, target: string): Error {
     const name = this.owner.definition().name;
-    const text = errorText(error);
+    const text = errorMessage(error);
     const tail = session.stderrTail.length ? `Last output:\n${session.stderrTail.join('\n')}` : undefined;
     const code = (error as { code?: unknown })?.code ?? (error as { cause?: { code?: unknown } })?.cause?.code;
     if (code === 'ECONNREFUSED' || /ECONNREFUSED|fetch failed/.test(text)) {

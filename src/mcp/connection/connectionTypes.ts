@@ -133,11 +133,6 @@ export class ServerCrashedOnStart extends ServerError {
   }
 }
 
-export function errorText(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return String(error);
-}
-
 /** The setting that limits the size of one message from a stdio server, named in messages. */
 export const MAX_MESSAGE_SETTING = 'mcpWorkbench.maxMessageSizeMB';
 

@@ -15,6 +15,7 @@
  *
  * No `vscode` import.
  */
+import { errorMessage } from '../../shared/common/errors';
 
 /** One HTTP exchange as recorded: raw (unredacted) and updated in place as it goes on. */
 export interface HttpRecord {
@@ -91,7 +92,7 @@ export function recordingFetch(inner: typeof fetch, observe: ((record: HttpRecor
       link?.release();
       if (record) {
         record.totalMs = performance.now() - t0;
-        record.error = error instanceof Error ? error.message : String(error);
+        record.error = errorMessage(error);
       }
       throw error;
     }
@@ -113,7 +114,7 @@ export function recordingFetch(inner: typeof fetch, observe: ((record: HttpRecor
       link?.release();
       if (record && record.totalMs === undefined) {
         record.totalMs = performance.now() - t0;
-        if (error !== undefined) record.error = error instanceof Error ? error.message : String(error);
+        if (error !== undefined) record.error = errorMessage(error);
       }
     };
     // One stream that pulls from the body's reader, counting: lighter than piping through a

@@ -7,7 +7,8 @@
  * connection because this is its own policy. No `vscode` import.
  */
 import type { CacheableRequestOptions, Client } from '@modelcontextprotocol/client';
-import { errorText, type ListItems, type ListKind, type ServerLog } from './connectionTypes';
+import type { ListItems, ListKind, ServerLog } from './connectionTypes';
+import { errorMessage } from '../../shared/common/errors';
 
 const LIST_KINDS: readonly ListKind[] = ['tools', 'resources', 'resourceTemplates', 'prompts'];
 
@@ -139,7 +140,7 @@ export class ListCache {
       }
       return items;
     });
-    entry.chain.catch((error) => this.source.log.log('warn', `Listing ${kind} failed: ${errorText(error)}`));
+    entry.chain.catch((error) => this.source.log.log('warn', `Listing ${kind} failed: ${errorMessage(error)}`));
     return entry.chain as Promise<ListItems[K]>;
   }
 

@@ -32,7 +32,6 @@ import { requestOptionsFor } from './requestLimits';
 import { ToolCalls, type ToolCallOptions } from './toolCalls';
 import type { TaskTracker, ToolTask } from './toolTasks';
 import {
-  errorText,
   ServerCrashedOnStart,
   ServerError,
   type CallOptions,
@@ -43,6 +42,7 @@ import {
   type ServerLog,
   type StartOptions,
 } from './connectionTypes';
+import { errorMessage } from '../../shared/common/errors';
 
 export class McpServerConnection {
   private _state: ServerState = STOPPED;
@@ -314,7 +314,7 @@ export class McpServerConnection {
    */
   async notifyRootsChanged(): Promise<void> {
     const client = this.client;
-    if (client && client.getProtocolEra() !== 'modern') await client.sendRootsListChanged().catch((e) => this.log.log('warn', `Could not send roots/list_changed: ${errorText(e)}`));
+    if (client && client.getProtocolEra() !== 'modern') await client.sendRootsListChanged().catch((e) => this.log.log('warn', `Could not send roots/list_changed: ${errorMessage(e)}`));
   }
 
   /**
@@ -328,7 +328,7 @@ export class McpServerConnection {
     try {
       await client.setLoggingLevel(level as LoggingLevel, this.requestOptions('logging/setLevel'));
     } catch (error) {
-      this.log.log('warn', `logging/setLevel failed: ${errorText(error)}`);
+      this.log.log('warn', `logging/setLevel failed: ${errorMessage(error)}`);
     }
   }
 
@@ -485,7 +485,7 @@ export class McpServerConnection {
     // A start that failed may have failed on a stale verdict: the next one probes again.
     this.verdicts.forget();
     this._crashedOnStart = error instanceof ServerCrashedOnStart;
-    const message = error instanceof ServerError ? error.message : errorText(error);
+    const message = error instanceof ServerError ? error.message : errorMessage(error);
     const detail = error instanceof ServerError ? error.detail : undefined;
     this.log.log('error', message + (detail ? `\n${detail}` : ''));
     this.setState({ kind: 'error', message, detail });

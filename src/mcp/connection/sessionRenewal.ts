@@ -8,9 +8,10 @@
 import { SdkError, SdkErrorCode, SdkHttpError, StreamableHTTPClientTransport, UnauthorizedError, type Client } from '@modelcontextprotocol/client';
 import type { HttpLaunch, ServerDefinition } from '../../config/common/launchDefinition';
 import { AuthorizationNeeded, type HttpTransport, type Session, type SessionOpener } from './connectionTransports';
-import { errorText, ServerError, type ConnectionHost, type ServerLog } from './connectionTypes';
+import { ServerError, type ConnectionHost, type ServerLog } from './connectionTypes';
 import { isStreamCut } from './streamCut';
 import type { WorkbenchOAuthProvider } from '../auth/oauthProvider';
+import { errorMessage } from '../../shared/common/errors';
 
 /** Authorization attempts for one start or one request (step-up included) before giving up. */
 const MAX_AUTH_ATTEMPTS = 3;
@@ -85,7 +86,7 @@ export class SessionRenewal {
         if (!(error instanceof AuthorizationNeeded) || generation !== owner.generation()) throw error;
         const provider = this.oauth;
         if (!provider?.pendingAuthorization) {
-          throw new ServerError(`Server "${owner.definition().name}" refused the authorization it was given.`, errorText(error.cause), error.cause);
+          throw new ServerError(`Server "${owner.definition().name}" refused the authorization it was given.`, errorMessage(error.cause), error.cause);
         }
         const allowed = interactive || (await owner.host.auth?.mayPrompt?.(owner.definition(), 'start')) === true;
         if (generation !== owner.generation()) return undefined;
@@ -213,7 +214,7 @@ export class SessionRenewal {
         // client authentication).
         await transport.finishAuth(callback);
       } catch (error) {
-        throw new ServerError(`Signing in to server "${this.owner.definition().name}" failed: ${errorText(error)}`, undefined, error);
+        throw new ServerError(`Signing in to server "${this.owner.definition().name}" failed: ${errorMessage(error)}`, undefined, error);
       } finally {
         provider.endAuthorization();
         this.authorizing = undefined;

@@ -28,7 +28,8 @@ import {
   type Tool,
 } from '@modelcontextprotocol/client';
 import { isTerminal, pollDelay, taskFromWire, TaskTracker, type ToolTask } from './toolTasks';
-import { errorText, ServerError, type CallOptions, type ServerLog } from './connectionTypes';
+import { ServerError, type CallOptions, type ServerLog } from './connectionTypes';
+import { errorMessage } from '../../shared/common/errors';
 
 /** SEP-2243: the server's answer when the `Mcp-Param-*` headers disagree with its tool definition. */
 const HEADER_MISMATCH_ERROR_CODE = -32020;
@@ -101,7 +102,7 @@ export class ToolCalls {
       if (error instanceof ProtocolError && error.code === MISSING_CLIENT_CAPABILITY_CODE && /tasks/.test(JSON.stringify(error.data ?? ''))) {
         throw new ServerError(
           `Tool "${name}" runs only as a task (MCP tasks extension), which MCP Workbench cannot follow on a 2026-07-28 server yet; set "protocolEra": "legacy" for this server if it also speaks 2025-11-25.`,
-          errorText(error), error);
+          errorMessage(error), error);
       }
       // SEP-2243: the server read other x-mcp-header declarations than our list has (the tool
       // changed without a list_changed): fetch the list again and retry once, as the SDK does.
@@ -213,7 +214,7 @@ export class ToolCalls {
       return await this.finish(task, options);
     } catch (error) {
       if (signal?.aborted && !isTerminal(this.tasks.get(task.taskId)?.status ?? 'working')) {
-        await this.cancel(task.taskId).catch((e) => this.owner.log.log('warn', `tasks/cancel failed for task ${task.taskId}: ${errorText(e)}`));
+        await this.cancel(task.taskId).catch((e) => this.owner.log.log('warn', `tasks/cancel failed for task ${task.taskId}: ${errorMessage(e)}`));
         options.onTask?.(this.tasks.get(task.taskId) ?? task);
       }
       throw error;

@@ -18,6 +18,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { asError } from '../../shared/common/errors';
 
 export interface OwnedStdioParams {
   command: string;
@@ -285,7 +286,7 @@ export class OwnedStdioTransport implements Transport {
       message = deserializeMessage(text);
     } catch (error) {
       // Not a JSON-RPC message (a stray console.log): reported, skipped, the session goes on.
-      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      this.onerror?.(asError(error));
       return;
     }
     this.onmessage?.(message);

@@ -7,6 +7,7 @@
 import * as fs from 'node:fs/promises';
 import { parseEnvFile, type StdioLaunch } from '../../config/common/launchDefinition';
 import { cmdCommandLine, describeMissingCommand, describeSearchedPath, resolveCommand } from './commandResolution';
+import { errorMessage } from '../../shared/common/errors';
 
 export interface StdioSpawnPlan {
   /**
@@ -50,7 +51,7 @@ export async function planStdioSpawn(launch: StdioLaunch, baseEnv: Record<string
     try {
       text = await fs.readFile(launch.envFile, 'utf8');
     } catch (error) {
-      throw new SpawnError(`The envFile "${launch.envFile}" of ${who} cannot be read: ${error instanceof Error ? error.message : String(error)}.`);
+      throw new SpawnError(`The envFile "${launch.envFile}" of ${who} cannot be read: ${errorMessage(error)}.`);
     }
     Object.assign(env, parseEnvFile(text));
   }
@@ -78,7 +79,7 @@ export async function planStdioSpawn(launch: StdioLaunch, baseEnv: Record<string
     try {
       line = cmdCommandLine(found.resolved, launch.args);
     } catch (error) {
-      throw new SpawnError(`Cannot start ${who}: ${error instanceof Error ? error.message : String(error)}.`);
+      throw new SpawnError(`Cannot start ${who}: ${errorMessage(error)}.`);
     }
     spawn = { command: env.ComSpec ?? 'cmd.exe', args: ['/d', '/s', '/c', line], windowsVerbatimArguments: true };
   }

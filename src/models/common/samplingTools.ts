@@ -5,6 +5,7 @@
  * and the result content returned to the server (`tool_use` blocks, `stopReason: 'toolUse'`).
  */
 import type { ModelContent, ModelTool, ModelToolCall } from './modelBackend';
+import { errorMessage } from '../../shared/common/errors';
 
 type Block = { type: string } & Record<string, unknown>;
 
@@ -55,7 +56,7 @@ export function parseToolCallsJson(json: string | undefined, offered: readonly {
   try {
     value = JSON.parse(json);
   } catch (error) {
-    return { ok: false, reason: `the tool calls are not valid JSON: ${error instanceof Error ? error.message : String(error)}` };
+    return { ok: false, reason: `the tool calls are not valid JSON: ${errorMessage(error)}` };
   }
   if (!Array.isArray(value)) return { ok: false, reason: 'the tool calls must be a JSON array of {"name", "input"} objects' };
   const names = new Set(offered.map((t) => t.name));

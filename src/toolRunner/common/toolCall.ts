@@ -1,20 +1,19 @@
 /**
- * The decisions and display model around one tool call, without `vscode`: which tools need
- * the user's confirmation, the annotation badges, the storage key of remembered arguments,
+ * The decisions and display model around one tool call, without `vscode`: the annotation
+ * badges, the storage key of remembered arguments (confirming a call: shared/common/toolConfirmation),
  * and how a result or an error becomes what the Run Tool panel shows.
  */
 import { ProtocolError, SdkError, SdkErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/client';
 import * as l10n from '@vscode/l10n';
 import { looksLikeMarkdown, renderMarkdown } from '../../shared/common/markdownLite';
-import { validateAgainstSchema, formatIssue } from './schemaValidation';
+import { validateAgainstSchema, formatIssue } from '../../jsonSchema/common/schemaValidation';
 import type { HistoryEntry } from './runHistory';
 import type { BlockExtras, ResultBlock, RunOutcome, ToolInfo } from './toolRunnerProtocol';
+import { errorMessage } from '../../shared/common/errors';
 
-/**
- * Whether calling the tool needs an explicit yes first. The spec's defaults are
- * `readOnlyHint: false` and `destructiveHint: true`, so a tool confirms unless it says it is
- * read-only; a read-only tool that still claims to be destructive confirms too.
- */
+/** Confirming a call is shared with Chat and Apps; Run Tool's callers keep importing it from here. */
+export { argumentsPreview, needsConfirmation } from '../../shared/common/toolConfirmation';
+
 /**
  * A tool's name short enough for an editor tab: long names lose their middle, not their end
  * (`github_create_pull_…_review_comment`), which tells tools of one family apart. The panel's
@@ -25,11 +24,6 @@ export function shortToolLabel(label: string, max = 36): string {
   if (chars.length <= max) return label;
   const head = Math.ceil((max - 1) / 2);
   return `${chars.slice(0, head).join('')}…${chars.slice(chars.length - (max - 1 - head)).join('')}`;
-}
-
-export function needsConfirmation(tool: Pick<Tool, 'annotations'>): boolean {
-  const a = tool.annotations ?? {};
-  return a.destructiveHint === true || a.readOnlyHint !== true;
 }
 
 /** Badges for the annotations the tool states (nothing is shown for hints it leaves out). */
@@ -48,12 +42,6 @@ export function toolBadges(tool: Pick<Tool, 'annotations'>): ToolInfo['badges'] 
 /** workspaceState key of a tool's last arguments: by server name (stable across restarts) and tool name. */
 export function rememberedArgumentsKey(serverName: string, toolName: string): string {
   return `mcpWorkbench.toolRunner.lastArguments/${JSON.stringify([serverName, toolName])}`;
-}
-
-/** The arguments as the confirmation dialog shows them: pretty JSON, cut at `max` characters. */
-export function argumentsPreview(args: Record<string, unknown>, max = 1500): string {
-  const text = Object.keys(args).length ? JSON.stringify(args, null, 2) : l10n.t('(no arguments)');
-  return text.length > max ? `${text.slice(0, max)}\n${l10n.t('… ({0} more characters)', text.length - max)}` : text;
 }
 
 const MIME = /^[\w.+-]+\/[\w.+-]+$/;
@@ -192,7 +180,7 @@ export function errorOutcome(error: unknown, durationMs: number, cancelled: bool
       durationMs,
     };
   }
-  return { kind: 'failure', message: error instanceof Error ? error.message : String(error), durationMs };
+  return { kind: 'failure', message: errorMessage(error), durationMs };
 }
 
 /** The tool's header info for the panel. */

@@ -8,8 +8,8 @@
  * `started`, `progress`, `outcome`) carries the same id, so late answers to an old run are
  * ignored. The host checks every incoming message with `parseFromWebview` before acting.
  */
-import type { FieldProblem } from './formValues';
-import type { FormModel, Json } from './schemaFields';
+import type { FieldProblem } from '../../jsonSchema/common/formValues';
+import type { FormModel, Json } from '../../jsonSchema/common/schemaFields';
 import type { AppToWebview } from '../../apps/common/appsProtocol';
 import type { JsonDiff } from './jsonDiff';
 import type { ArgumentPreset, HistorySummary } from './runRecords';

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
-import type { ActivityEntry, ActivityLog } from '../../../src/activity/common/activityLog';
+import type { ActivityEntry, ActivityLog } from '../../../src/traffic/common/activityLog';
 import type { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
 import { activateApi, running, setUserSetting, waitFor } from '../helpers';
 

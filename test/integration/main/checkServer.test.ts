@@ -9,7 +9,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
-import type { ActivityLog } from '../../../src/activity/common/activityLog';
+import type { ActivityLog } from '../../../src/traffic/common/activityLog';
 import type { CheckReport } from '../../../src/check/common/runChecks';
 import { activateApi, recordNotifications, running, waitFor } from '../helpers';
 

@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
-import type { ActivityLog } from '../../../src/activity/common/activityLog';
+import type { ActivityLog } from '../../../src/traffic/common/activityLog';
 import type { InspectorPanel } from '../../../src/inspector/inspectorPanel';
 import type { InspectorRow } from '../../../src/inspector/common/inspectorRows';
 import type { McpServerConnection } from '../../../src/mcp/connection/serverConnection';

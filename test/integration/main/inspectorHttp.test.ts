@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
-import type { ActivityLog } from '../../../src/activity/common/activityLog';
+import type { ActivityLog } from '../../../src/traffic/common/activityLog';
 import type { InspectorPanel } from '../../../src/inspector/inspectorPanel';
 import type { HttpFixture } from '../../fixtures/servers/httpServer';
 import type { ModernHttpFixture } from '../../fixtures/servers/modernHttpServer';

@@ -7,7 +7,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
-import type { ActivityLog } from '../../../src/activity/common/activityLog';
+import type { ActivityLog } from '../../../src/traffic/common/activityLog';
 import type { InspectorController } from '../../../src/inspector/inspectorController';
 import type { InspectorPanel } from '../../../src/inspector/inspectorPanel';
 import type { InspectorRow } from '../../../src/inspector/common/inspectorRows';

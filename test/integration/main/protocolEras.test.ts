@@ -7,7 +7,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
-import type { ActivityLog } from '../../../src/activity/common/activityLog';
+import type { ActivityLog } from '../../../src/traffic/common/activityLog';
 import type { ApprovalService } from '../../../src/approval/approvalService';
 import type { ElicitFormView } from '../../../src/approval/common/approvalProtocol';
 import type { McpServerConnection } from '../../../src/mcp/connection/serverConnection';

@@ -5,7 +5,7 @@ import { hasSamplingReply, parseFromWebview } from '../../../src/approval/common
 import { applyElicitationDefaults, buildElicitationForm, elicitationContent, initialElicitationValues } from '../../../src/approval/common/elicitationForm';
 import { SseDataReader, applyStopSequences, chooseModel, stopReasonFromFinish } from '../../../src/models/common/modelSelection';
 import { checkElicitationUrl } from '../../../src/shared/common/urlSafety';
-import { validateAgainstSchema } from '../../../src/toolRunner/common/schemaValidation';
+import { validateAgainstSchema } from '../../../src/jsonSchema/common/schemaValidation';
 
 describe('sampling policy', () => {
   const user = (name: string, url = 'https://api.example.com/mcp'): PolicyServer => ({

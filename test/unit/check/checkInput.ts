@@ -1,5 +1,5 @@
 /** Builds Check Server inputs from exchanges recorded by the real ActivityLog (as the extension records them). */
-import { ActivityLog, type ActivityServer } from '../../../src/activity/common/activityLog';
+import { ActivityLog, type ActivityServer } from '../../../src/traffic/common/activityLog';
 import { DEFAULT_BUDGETS, type CheckInput } from '../../../src/check/common/checkTypes';
 
 const SERVER: ActivityServer = { id: 's', label: 'server', secrets: [] };

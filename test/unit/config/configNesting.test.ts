@@ -8,7 +8,7 @@ import { buildDefinitions, type ConfigDocument } from '../../../src/config/commo
 import { addServerToConfigText } from '../../../src/config/common/configEdit';
 import { excessiveNesting, MAX_NESTING } from '../../../src/config/common/jsonNesting';
 import { DEFAULT_TIMEOUTS, parseConfigText, parseServerMapValue } from '../../../src/config/common/serverConfig';
-import { context, doc, service } from '../server/languageTestKit';
+import { context, doc, service } from '../configLanguage/languageTestKit';
 
 const DEPTH = 8000;
 const deepArrays = `{"servers": {"deep": ${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}}}`;

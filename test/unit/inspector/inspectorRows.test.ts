@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { ActivityLog, type ActivityServer } from '../../../src/activity/common/activityLog';
-import { buildRows, classify, factsOf, filterRows, formatClock, type InspectorRow } from '../../../src/inspector/common/inspectorRows';
+import { ActivityLog, type ActivityServer } from '../../../src/traffic/common/activityLog';
+import { buildRows, classify, filterRows, formatClock, type InspectorRow } from '../../../src/inspector/common/inspectorRows';
+import { factsOf } from '../../../src/traffic/common/exchangeFacts';
 import type { TraceRecord } from '../../../src/mcp/trace';
 import { MAX_PARAMS_TEXT, parseFromWebview, parseToWebview } from '../../../src/inspector/common/inspectorProtocol';
 

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { ActivityLog, type ActivityServer } from '../../../src/activity/common/activityLog';
+import { ActivityLog, type ActivityServer } from '../../../src/traffic/common/activityLog';
 import { editableParams, firstRedacted, isReplayOf, parseParamsText, planReplay, replayUnavailable, withoutRedacted } from '../../../src/inspector/common/replayRequest';
 import { REDACTED } from '../../../src/shared/common/redact';
 

@@ -9,7 +9,7 @@ import { McpServerConnection } from '../../../src/mcp/connection/serverConnectio
 import type { ConnectionAuthHost } from '../../../src/mcp/connection/connectionTypes';
 import { linkedSignal, recordingFetch, type HttpRecord } from '../../../src/mcp/connection/httpRecording';
 import { MemoryOAuthStore, WorkbenchOAuthProvider, followAuthorizationHeadlessly } from '../../../src/mcp/auth/oauthProvider';
-import { exchangeView, headerPairs } from '../../../src/inspector/common/httpExchange';
+import { exchangeView, headerPairs } from '../../../src/traffic/common/httpExchange';
 import { startHttpFixture } from '../../fixtures/servers/httpServer';
 import { startModernHttpFixture } from '../../fixtures/servers/modernHttpServer';
 import { startProtectedFixture } from '../../fixtures/servers/protectedServer';

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { Client, SdkError, SdkErrorCode, StreamableHTTPClientTransport, type ElicitRequestFormParams } from '@modelcontextprotocol/client';
 import { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
-import { ActivityLog } from '../../../src/activity/common/activityLog';
+import { ActivityLog } from '../../../src/traffic/common/activityLog';
 import type { TraceRecord } from '../../../src/mcp/trace';
 import { createClientFeatures } from '../../../src/mcp/clientFeatures';
 import type { ProtocolEraSetting } from '../../../src/config/common/serverConfig';

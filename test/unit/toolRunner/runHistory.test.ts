@@ -6,8 +6,8 @@ import {
 } from '../../../src/toolRunner/common/runHistory';
 import { resultOutcome } from '../../../src/toolRunner/common/toolCall';
 import { historyOutcome } from '../../../src/toolRunner/common/toolCall';
-import { secretValues, withoutSecrets } from '../../../src/toolRunner/common/formValues';
-import { buildFormModel } from '../../../src/toolRunner/common/schemaFields';
+import { secretValues, withoutSecrets } from '../../../src/jsonSchema/common/formValues';
+import { buildFormModel } from '../../../src/jsonSchema/common/schemaFields';
 
 const ok = (text: string): CallToolResult => ({ content: [{ type: 'text', text }] });
 

@@ -10,6 +10,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { escapePointer, isObject, type FormField, type FormModel, type Json } from './schemaFields';
+import { errorMessage } from '../../shared/common/errors';
 
 /** The value of a choice field: which option is picked and that option's value. */
 export interface ChoiceValue {
@@ -201,7 +202,7 @@ function convert(field: FormField, value: Json | undefined, problems: FieldProbl
       try {
         return JSON.parse(text);
       } catch (error) {
-        problems.push({ pointer, message: l10n.t('is not valid JSON ({0})', error instanceof Error ? error.message : String(error)) });
+        problems.push({ pointer, message: l10n.t('is not valid JSON ({0})', errorMessage(error)) });
         return EMPTY;
       }
     }

@@ -6,7 +6,7 @@
 import * as jsonc from 'jsonc-parser';
 import { CodeActionKind, type CodeAction, type Diagnostic, type Range, type TextEdit } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { detectFormatting } from '../config/common/configEdit';
+import { detectFormatting } from '../../config/common/configEdit';
 import { serverAt, serverField, serverString, type ConfigModel } from './configModel';
 import { DiagnosticCode, type InputUndefinedData, type KeyTypoData, type SecretLiteralData, type VariableUnknownData } from './diagnosticCodes';
 

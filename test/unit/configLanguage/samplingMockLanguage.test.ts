@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { Hover, MarkupContent } from 'vscode-languageserver';
 import { DiagnosticSeverity } from 'vscode-languageserver';
-import { DiagnosticCode } from '../../../src/server/diagnosticCodes';
+import { DiagnosticCode } from '../../../src/configLanguage/server/diagnosticCodes';
 import { at, context, doc, service } from './languageTestKit';
 
 const FILE = `{

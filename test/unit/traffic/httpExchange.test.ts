@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { bodyMessages, exchangeView, headerViews, linkExchanges, type RawExchange } from '../../../src/inspector/common/httpExchange';
+import { bodyMessages, exchangeView, headerViews, linkExchanges, type RawExchange } from '../../../src/traffic/common/httpExchange';
 import { buildHar } from '../../../src/inspector/common/har';
-import { HttpLog } from '../../../src/activity/common/httpLog';
-import { ActivityLog, type ActivityServer } from '../../../src/activity/common/activityLog';
+import { HttpLog } from '../../../src/traffic/common/httpLog';
+import { ActivityLog, type ActivityServer } from '../../../src/traffic/common/activityLog';
 import { exportRecording, importRecording } from '../../../src/inspector/common/recording';
 import { parseToWebview } from '../../../src/inspector/common/inspectorProtocol';
 import { REDACTED } from '../../../src/shared/common/redact';

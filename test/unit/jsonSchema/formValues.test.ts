@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { defaultValues, formToArguments, valuesFromArguments, withoutSecrets } from '../../../src/toolRunner/common/formValues';
-import { buildFormModel } from '../../../src/toolRunner/common/schemaFields';
+import { defaultValues, formToArguments, valuesFromArguments, withoutSecrets } from '../../../src/jsonSchema/common/formValues';
+import { buildFormModel } from '../../../src/jsonSchema/common/schemaFields';
 import { sampleInputSchema as schema } from './sampleInputSchema';
 
 describe('formValues', () => {

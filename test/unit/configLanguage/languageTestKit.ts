@@ -1,9 +1,9 @@
 /** Fixture documents and a fake machine for the config language server's unit tests. */
 import * as path from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { McpConfigService } from '../../../src/server/mcpConfigService';
-import { loadSchema } from '../../../src/server/schemaService';
-import type { LanguageContext } from '../../../src/server/serverContext';
+import { McpConfigService } from '../../../src/configLanguage/server/mcpConfigService';
+import { loadSchema } from '../../../src/configLanguage/server/schemaService';
+import type { LanguageContext } from '../../../src/configLanguage/server/serverContext';
 
 export const SCHEMA_FILE = path.resolve(__dirname, '../../../../schemas/mcp-config.schema.json');
 export const WORKSPACE = '/work/ws';

@@ -12,6 +12,7 @@ import Ajv2019 from 'ajv/dist/2019';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { FieldProblem } from './formValues';
+import { errorMessage } from '../../shared/common/errors';
 
 /** One validation failure, located by the JSON Pointer of the offending value. */
 export type ValidationIssue = FieldProblem;
@@ -59,7 +60,7 @@ function compile(schema: object): ValidateFunction | { schemaError: string } {
       result = ajvFor(dialect).compile(rest);
       break;
     } catch (error) {
-      result = { schemaError: error instanceof Error ? error.message : String(error) };
+      result = { schemaError: errorMessage(error) };
     }
   }
   compiled.set(schema, result);

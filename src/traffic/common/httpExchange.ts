@@ -1,7 +1,7 @@
 /**
  * The HTTP exchange behind JSON-RPC messages, as the Inspector shows and exports it: redacted
  * headers with the `Mcp-*` ones marked, status, timing, session id and sizes. Built from a raw
- * recorded exchange only when one is opened or exported (src/activity/common/httpLog.ts), so
+ * recorded exchange only when one is opened or exported (src/traffic/common/httpLog.ts), so
  * the request path pays nothing for it. Pure and free of Node APIs.
  */
 import { redactHeader, redactText, redactValue } from '../../shared/common/redact';

@@ -4,12 +4,12 @@
  */
 import type { Hover } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { InputValueParams, InputValueResult } from '../language/common/languageMessages';
+import type { InputValueParams, InputValueResult } from '../common/languageMessages';
 import { resolveValue, VARIABLES } from './configDiagnostics';
 import * as jsonc from 'jsonc-parser';
 import { samplingMockRef, variableAt, type ConfigModel } from './configModel';
 import type { LanguageContext } from './serverContext';
-import { codeSpan, escapeMarkdown } from '../shared/common/untrustedText';
+import { codeSpan, escapeMarkdown } from '../../shared/common/untrustedText';
 
 const SECRET_ENV = /(token|secret|password|passwd|api[_-]?key|apikey|credential|private[_-]?key|auth|cookie|session)/i;
 export const MASK = '••••••••';

@@ -1,6 +1,6 @@
 /**
- * The contract between the config language client (src/language/, in the extension host)
- * and the config language server (src/server/, its own Node process). Defined once here so
+ * The contract between the config language client (src/configLanguage/, in the extension host)
+ * and the config language server (src/configLanguage/server/, its own Node process). Defined once here so
  * both sides agree; plain types and method names only, no `vscode` and no LSP library.
  */
 

@@ -5,7 +5,7 @@
  * everything is redacted, only when an exchange is asked for (an Inspector detail, an export).
  * Pure: no `vscode`.
  */
-import { bodyMessages, exchangeView, linkExchanges, type BodyMessages, type HttpExchangeView, type LinkTarget, type RawExchange } from '../../inspector/common/httpExchange';
+import { bodyMessages, exchangeView, linkExchanges, type BodyMessages, type HttpExchangeView, type LinkTarget, type RawExchange } from './httpExchange';
 import type { ActivityServer } from './activityLog';
 
 interface Kept {

@@ -1,7 +1,8 @@
 /**
  * A tool's `inputSchema` as form fields: the field tree the Run Tool webview renders, built
  * from the schema, with the hints shown under each input. The values those fields edit, and
- * their conversion into call arguments, live in `formValues.ts`.
+ * their conversion into call arguments, live in `formValues.ts`. Elicitation forms (src/approval)
+ * and Check's schema checks read schemas with the same code, hence a folder of its own.
  *
  * Pure TypeScript with no `vscode`, DOM or node import: the extension host and the webview
  * bundle both use it. Its text goes through `l10n.t` of @vscode/l10n, which both configure with

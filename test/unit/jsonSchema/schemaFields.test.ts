@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { buildFormModel, constraintHints, fieldAt, type ArrayField, type ChoiceField, type FormField, type ObjectField } from '../../../src/toolRunner/common/schemaFields';
+import { buildFormModel, constraintHints, fieldAt, type ArrayField, type ChoiceField, type FormField, type ObjectField } from '../../../src/jsonSchema/common/schemaFields';
 import { sampleInputSchema as schema } from './sampleInputSchema';
-import { validateAgainstSchema } from '../../../src/toolRunner/common/schemaValidation';
+import { validateAgainstSchema } from '../../../src/jsonSchema/common/schemaValidation';
 import { DEFS_SCHEMA } from '../../fixtures/servers/modernServer';
 
 const field = (root: ObjectField, name: string): FormField => {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { formatIssue, validateAgainstSchema } from '../../../src/toolRunner/common/schemaValidation';
+import { formatIssue, validateAgainstSchema } from '../../../src/jsonSchema/common/schemaValidation';
 import { sampleInputSchema as schema } from './sampleInputSchema';
 
 describe('schemaValidation', () => {

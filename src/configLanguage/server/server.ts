@@ -1,6 +1,6 @@
 /**
  * Entry of the MCP config language server (bundled to dist/server.js, started by
- * src/language/languageClient.ts over IPC). Wires McpConfigService to the LSP connection and
+ * src/configLanguage/languageClient.ts over IPC). Wires McpConfigService to the LSP connection and
  * keeps what it needs to know about the machine: the PATH servers start with, the workspace
  * folders and the servers of the workspace's other config files.
  */
@@ -13,9 +13,9 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   InputValueRequest, SettingsChangedNotification,
   type InputValueParams, type InputValueResult, type McpLanguageServerOptions, type SettingsChangedParams,
-} from '../language/common/languageMessages';
-import { parseConfigText } from '../config/common/serverConfig';
-import { mergePaths, readLoginShellPath } from '../mcp/process/commandResolution';
+} from '../common/languageMessages';
+import { parseConfigText } from '../../config/common/serverConfig';
+import { mergePaths, readLoginShellPath } from '../../mcp/process/commandResolution';
 import { formatForPath } from './configModel';
 import { McpConfigService } from './mcpConfigService';
 import { folderOf, statOnDisk, type LanguageContext, type OtherServer } from './serverContext';

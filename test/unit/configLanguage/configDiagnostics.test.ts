@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { DiagnosticSeverity } from 'vscode-languageserver';
-import { findLiteralSecret, suggestVariable } from '../../../src/server/configDiagnostics';
-import { DiagnosticCode } from '../../../src/server/diagnosticCodes';
+import { findLiteralSecret, suggestVariable } from '../../../src/configLanguage/server/configDiagnostics';
+import { DiagnosticCode } from '../../../src/configLanguage/server/diagnosticCodes';
 import { context, doc, service } from './languageTestKit';
 
 async function codes(text: string, ctx = context(), file?: string) {

@@ -4,8 +4,8 @@
  * the extension's own parser makes of it. Pure: no I/O, no `vscode`.
  */
 import * as jsonc from 'jsonc-parser';
-import { parseJsonTree } from '../config/common/jsonNesting';
-import { parseConfigText, type ConfigFormat, type ParsedConfig } from '../config/common/serverConfig';
+import { parseJsonTree } from '../../config/common/jsonNesting';
+import { parseConfigText, type ConfigFormat, type ParsedConfig } from '../../config/common/serverConfig';
 
 export interface ServerNode {
   name: string;

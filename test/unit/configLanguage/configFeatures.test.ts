@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { CodeAction, CompletionItem, Diagnostic, Hover, MarkupContent, TextEdit } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { DiagnosticCode } from '../../../src/server/diagnosticCodes';
+import { DiagnosticCode } from '../../../src/configLanguage/server/diagnosticCodes';
 import { at, context, doc, service, WORKSPACE } from './languageTestKit';
 
 function labels(items: CompletionItem[]): string[] {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { ActivityLog, durationOf, formatBytes, MAX_RERUN_BYTES, MAX_STORED_BYTES, matchesFilter, type ActivityServer } from '../../../src/activity/common/activityLog';
+import { ActivityLog, durationOf, formatBytes, MAX_RERUN_BYTES, MAX_STORED_BYTES, matchesFilter, type ActivityServer } from '../../../src/traffic/common/activityLog';
 import { REDACTED } from '../../../src/shared/common/redact';
 import type { TraceRecord } from '../../../src/mcp/trace';
 
