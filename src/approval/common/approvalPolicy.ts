@@ -10,7 +10,10 @@ import { userLevelValue, type InspectedSetting } from '../../shared/common/userS
 import type { ServerDefinition, ServerSource } from '../../config/common/launchDefinition';
 import { resolvedLaunchTarget } from '../../config/common/launchTarget';
 
-export type SamplingPolicy = 'ask' | 'session' | 'always' | 'never';
+// The type lives with the webview protocol (which the panel compiles without Node's types);
+// this module resolves launch targets, so it is host-only.
+import type { SamplingPolicy } from './approvalProtocol';
+export type { SamplingPolicy };
 
 export const SAMPLING_POLICIES: readonly SamplingPolicy[] = ['ask', 'session', 'always', 'never'];
 

@@ -11,9 +11,11 @@
  */
 import type { FieldProblem } from '../../jsonSchema/common/formValues';
 import type { Json } from '../../jsonSchema/common/schemaFields';
-import type { SamplingPolicy, } from './approvalPolicy';
 import type { ElicitationFormModel, ElicitationValues } from './elicitationForm';
 import type { SamplingStage } from './approvalQueue';
+
+/** A server definition's sampling policy: ask every time, allow for the session, always, never. */
+export type SamplingPolicy = 'ask' | 'session' | 'always' | 'never';
 
 /** A content block of a sampling message, ready to display. */
 export type MessageBlockView =
