@@ -69,10 +69,16 @@ const LAZY_DEPENDENCIES = ['@modelcontextprotocol/client', '@modelcontextprotoco
  * parsing it.
  */
 const LAZY_AGENT_DEPENDENCIES = ['@modelcontextprotocol/server', '@modelcontextprotocol/node'];
+/**
+ * RE2's linear-time matcher for the regex rules of sampling mock profiles
+ * (src/config/common/samplingMockConfig.ts): only a config with such rules needs it.
+ */
+const LAZY_REGEX_DEPENDENCIES = ['re2js'];
 /** Which lazily required bundle holds each lazy dependency, and the performance mark set when it loads. */
 const LAZY_BUNDLES = [
   { file: 'deps.js', mark: 'mcpWorkbench/deps', modules: LAZY_DEPENDENCIES },
   { file: 'agentDeps.js', mark: 'mcpWorkbench/agentDeps', modules: LAZY_AGENT_DEPENDENCIES },
+  { file: 'regexDeps.js', mark: 'mcpWorkbench/regexDeps', modules: LAZY_REGEX_DEPENDENCIES },
 ];
 const bundleOf = (module) => LAZY_BUNDLES.find((b) => b.modules.includes(module));
 /**
@@ -170,7 +176,7 @@ const targets = [
     footer: { js: "performance.mark('mcpWorkbench/loaded');" },
   },
   // The lazily required dependencies of dist/extension.js, by import specifier: dist/deps.js
-  // (index 1: the metafile below reads it), then dist/agentDeps.js.
+  // (index 1: the metafile below reads it), then dist/agentDeps.js and dist/regexDeps.js.
   ...LAZY_BUNDLES.map((lazy) => ({
     ...common,
     stdin: {

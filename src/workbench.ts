@@ -25,6 +25,7 @@ import type { ClientFeatures, ConnectionAuthHost, ConnectionHost } from './mcp/c
 import { ServerRegistry } from './mcp/serverRegistry';
 import { ServerOutputs } from './servers/serverOutputs';
 import { workspaceRoots } from './shared/common/urlSafety';
+import { userLevelCap } from './shared/common/userSettings';
 import { showErrorMessage } from './shared/notifications';
 import { UriRouter } from './shared/uriRouter';
 import { errorMessage } from './shared/common/errors';
@@ -113,7 +114,7 @@ export class Workbench implements vscode.Disposable {
       roots: () => this.roots(),
       baseEnv: () => this.baseEnv(),
       pingIntervalMs: () => vscode.workspace.getConfiguration('mcpWorkbench').get<number>('pingIntervalSeconds', 30) * 1000,
-      maxMessageBytes: () => vscode.workspace.getConfiguration('mcpWorkbench').get<number>('maxMessageSizeMB', 64) * 1024 * 1024,
+      maxMessageBytes: () => userLevelCap('maxMessageSizeMB', vscode.workspace.getConfiguration('mcpWorkbench').inspect('maxMessageSizeMB')) * 1024 * 1024,
       // Asked on every request to a 2026-07-28 server: read once and on change, not per call.
       serverLogLevel: () => this.serverLogLevel,
       trace: (def, record) => {

@@ -10,18 +10,16 @@ import { showErrorMessage, showInformationMessage, showWarningMessage, withNotif
 import type { ConfirmCall } from '../toolRunner/toolRunnerPanel';
 import { approveToolRun } from '../toolRunner/toolRunApproval';
 import { errorMessage } from '../shared/common/errors';
+import { userLevelCap } from '../shared/common/userSettings';
 
 export const ACTIVITY_VIEW = 'mcpWorkbench.activity';
 export const ACTIVITY_SCHEME = 'mcp-activity';
-const MAX_ENTRIES_SETTING = 'activity.maxEntries';
-const DEFAULT_MAX_ENTRIES = 1000;
+const MAX_ENTRIES_SETTING = 'activity.maxEntries' as const;
 
 /** The view's disposables, and its log for the Inspector (which reads it through the same public API). */
 export function registerActivity(workbench: Workbench): { disposables: vscode.Disposable[]; log: ActivityLog } {
-  const readMax = () => {
-    const n = vscode.workspace.getConfiguration('mcpWorkbench').get<number>(MAX_ENTRIES_SETTING, DEFAULT_MAX_ENTRIES);
-    return Number.isFinite(n) && n >= 1 ? Math.floor(n) : DEFAULT_MAX_ENTRIES;
-  };
+  // User level only, clamped: a workspace must not lift the log's memory bound.
+  const readMax = () => userLevelCap(MAX_ENTRIES_SETTING, vscode.workspace.getConfiguration('mcpWorkbench').inspect(MAX_ENTRIES_SETTING));
   const log = new ActivityLog(readMax());
   const provider = new ActivityTreeProvider(log);
   const view = vscode.window.createTreeView(ACTIVITY_VIEW, { treeDataProvider: provider, showCollapseAll: false });

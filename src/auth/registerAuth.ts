@@ -82,9 +82,10 @@ export function registerAuth(workbench: Workbench): vscode.Disposable[] {
       const timer = setTimeout(() => abort.abort(vscode.l10n.t('Sign-in timed out.')), SIGN_IN_TIMEOUT_MS);
       token.onCancellationRequested(() => abort.abort(vscode.l10n.t('Sign-in was cancelled.')));
       try {
+        const state = authorizationUrl.searchParams.get('state') ?? '';
         const answer = listenOnLoopback && isLoopbackRedirect(redirectUrl)
-          ? (await listenForLoopbackRedirect(redirectUrl, abort.signal)).response
-          : callbacks.wait(authorizationUrl.searchParams.get('state') ?? '', abort.signal);
+          ? (await listenForLoopbackRedirect(redirectUrl, state, abort.signal)).response
+          : callbacks.wait(state, abort.signal);
         const opened = await browser(authorizationUrl.href);
         if (!opened) abort.abort(vscode.l10n.t('The browser was not opened.'));
         return await answer;

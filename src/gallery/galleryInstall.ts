@@ -8,7 +8,7 @@ import type { InputDefinition } from '../config/common/serverConfig';
 import { resolveCommand } from '../mcp/process/commandResolution';
 import { showErrorMessage, showInformationMessage, showWarningMessage } from '../shared/notifications';
 import type { Workbench } from '../workbench';
-import { installSummary, parseInstallLink } from './common/installLink';
+import { installSummary, installWarnings, oneLine, parseInstallLink } from './common/installLink';
 import { chooseOptions, installOptions, suggestedEntryName, type InstallEntry, type InstallOption } from './common/installPlan';
 import { plainForQuickPick } from './common/galleryText';
 import type { RegistryEntry } from './common/registryTypes';
@@ -22,8 +22,8 @@ interface InstallRequest {
   inputs: InputDefinition[];
   /** The lines of the confirmation's detail. */
   summary: string[];
-  /** Links come from any web page: the question is a warning. */
-  fromLink?: boolean;
+  /** Links come from any web page, and some entries load other code: the question is a warning. */
+  warn?: boolean;
 }
 
 export async function installRegistryEntry(workbench: Workbench, registryUrl: string, registryEntry: RegistryEntry): Promise<WrittenInstall | undefined> {
@@ -53,19 +53,20 @@ export async function installRegistryEntry(workbench: Workbench, registryUrl: st
   }
   const entry = option.entry!;
   const summary = [
-    ...(official.status === 'deprecated' ? [`Deprecated in the registry${official.statusMessage ? `: ${official.statusMessage}` : '.'}`] : []),
-    `${server.name} ${server.version} — ${option.label}`,
-    ...installSummary(entry, option.inputs, { optional: option.optional, notes: option.notes }),
+    ...(official.status === 'deprecated' ? [`Deprecated in the registry${official.statusMessage ? `: ${oneLine(official.statusMessage)}` : '.'}`] : []),
+    oneLine(`${server.name} ${server.version} — ${option.label}`),
+    ...installSummary(entry, option.inputs, { optional: option.optional, notes: option.notes, runtimeOptions: option.runtimeOptions }),
     ...(option.runtime && !canRun(option.runtime) ? [`${option.runtime} was not found on PATH: install it before the server's first start.`] : []),
-    ...skipped.filter((s) => s.option.kind === 'package').map((s) => `Not used: ${s.option.label} (${s.reason})`),
+    ...skipped.filter((s) => s.option.kind === 'package').map((s) => oneLine(`Not used: ${s.option.label} (${s.reason})`)),
     `Registry: ${registryUrl}`,
   ];
   return confirmAndWrite(workbench, {
-    question: vscode.l10n.t('Install MCP server "{0}" from the MCP registry?', displayName),
+    question: vscode.l10n.t('Install MCP server "{0}" from the MCP registry?', oneLine(displayName)),
     suggestedName: suggestedEntryName(server),
     entry,
     inputs: option.inputs,
     summary,
+    warn: installWarnings(entry, option.runtimeOptions).length > 0,
   });
 }
 
@@ -91,16 +92,16 @@ export async function installFromLink(workbench: Workbench, link: string): Promi
     return undefined;
   }
   return confirmAndWrite(workbench, {
-    question: vscode.l10n.t('Install MCP server "{0}" from a link?', parsed.name),
+    question: vscode.l10n.t('Install MCP server "{0}" from a link?', oneLine(parsed.name)),
     suggestedName: parsed.name,
     entry: parsed.entry,
     inputs: parsed.inputs,
     summary: [
       ...installSummary(parsed.entry, parsed.inputs),
-      ...(parsed.ignored.length ? [`Not written (not taken from links): ${parsed.ignored.join(', ')}`] : []),
+      ...(parsed.ignored.length ? [`Not written (not taken from links): ${oneLine(parsed.ignored.join(', '))}`] : []),
       'Install only what you trust: the command runs with your permissions.',
     ],
-    fromLink: true,
+    warn: true,
   });
 }
 
@@ -113,7 +114,7 @@ async function confirmAndWrite(workbench: Workbench, request: InstallRequest): P
     ...request.summary,
     ...(folders.length && !vscode.workspace.isTrusted ? [vscode.l10n.t('Workspace config is not offered: this workspace is not trusted.')] : []),
   ].join('\n');
-  const ask = request.fromLink ? showWarningMessage : showInformationMessage;
+  const ask = request.warn ? showWarningMessage : showInformationMessage;
   const answer = await ask(request.question, { modal: true, detail }, ...buttons);
   if (!answer) return undefined;
   let target: InstallTarget = { kind: 'user' };

@@ -145,19 +145,20 @@ export function envFileSecrets(text: string): string[] {
 /**
  * A workspace file may reference a secret, not route one. Its `${input:…}` values are its own
  * (typed for this file, kept in secret storage per file), but the environment and files on
- * disk hold secrets meant for other places: a workspace that could put them into `oauth` would
- * choose where they go (its server names the authorization server), so it may not.
+ * disk hold secrets meant for other places. Everything an http/sse entry sends goes where the
+ * file says (its `url`, or the authorization server its server names), so no field that
+ * travels (`url`, `headers`, `oauth`) may read `${env:…}` or a path from a workspace file.
+ * A stdio server is different: it runs here and inherits the environment anyway.
  */
 export function workspaceSecretRouting(entry: ServerEntry): string[] {
-  const o = entry.oauth;
-  if (!o) return [];
   const problems: string[] = [];
-  for (const field of OAUTH_SECRET_FIELDS) {
-    const value = oauthField(o, field);
-    if (value && /\$\{(env:|userHome|workspaceFolder)/.test(value)) {
-      problems.push(`"oauth.${field}" may not read \${env:…} or a path in a workspace file: a workspace may use a secret you typed for it (\${input:…}), not one from your environment. Use an input, or define the server in your user settings (mcpWorkbench.servers).`);
-    }
-  }
+  const readsHost = (value: string | undefined) => value !== undefined && /\$\{(env:|userHome|workspaceFolder)/.test(value);
+  const refuse = (field: string) => problems.push(`"${field}" may not read \${env:…} or a path in a workspace file: a workspace may send a secret you typed for it (\${input:…}), not one from your environment. Use an input, or define the server in your user settings (mcpWorkbench.servers).`);
+  if (readsHost(entry.url)) refuse('url');
+  for (const [name, value] of Object.entries(entry.headers ?? {})) if (readsHost(value)) refuse(`headers.${name}`);
+  const o = entry.oauth;
+  if (!o) return problems;
+  for (const field of OAUTH_SECRET_FIELDS) if (readsHost(oauthField(o, field))) refuse(`oauth.${field}`);
   if (o.assertionFile) {
     problems.push('"oauth.assertionFile" is not read from a workspace file: a workspace may not send the contents of a file on your machine to an authorization server it names. Use an input, or define the server in your user settings (mcpWorkbench.servers).');
   }

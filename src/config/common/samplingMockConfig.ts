@@ -14,6 +14,7 @@
  * the user's own `mcpWorkbench.sampling.serverPolicies` allows the server.
  */
 import * as jsonc from 'jsonc-parser';
+import { RE2JS } from 're2js';
 
 /** A tool call a mock reply makes (a `tool_use` block; `id` is generated when absent). */
 export interface MockToolUse {
@@ -34,7 +35,7 @@ export interface MockReply {
 export interface MockRule {
   /** Substring of the last user message, case-insensitive. */
   match?: string;
-  /** Regular expression tested against the last user message. */
+  /** Regular expression (RE2 syntax, linear time) tested against the last user message. */
   regex?: string;
   /** Flags of `regex` (`i`, `m`, `s`, `u`). */
   flags?: string;
@@ -70,8 +71,6 @@ interface Problem {
 const PROFILE_KEYS = ['name', 'description', 'model', 'stopReason', 'rules', 'replies', 'reply'];
 const RULE_KEYS = ['match', 'regex', 'flags', 'reply'];
 const REPLY_KEYS = ['text', 'toolUse', 'stopReason', 'model'];
-/** The longest message a regex rule is tested on: the rest is not searched. */
-export const MAX_MATCHED_TEXT = 20_000;
 
 /** Parses the top-level `samplingMocks` map. */
 export function parseSamplingMocks(node: jsonc.Node, problems: Problem[]): SamplingMockProfile[] {
@@ -186,7 +185,7 @@ function parseRule(node: jsonc.Node, where: string, problems: Problem[]): MockRu
   if (regex !== undefined) {
     const problem = regexProblem(regex, flags);
     if (problem) {
-      const regexNode = jsonc.findNodeAtLocation(node, [flags !== undefined && /flag/.test(problem) ? 'flags' : 'regex'])!;
+      const regexNode = jsonc.findNodeAtLocation(node, [flags !== undefined && problem.startsWith('The regex flags') ? 'flags' : 'regex'])!;
       problems.push(at(regexNode, 'error', `${problem} The rule is not used.`));
       return undefined;
     }
@@ -235,54 +234,45 @@ function parseReply(node: jsonc.Node, where: string, problems: Problem[]): MockR
 }
 
 /**
- * Why a rule's regex cannot be used, or undefined. Besides syntax, a pattern with a repeated
- * group that itself repeats (`(a+)+`) is refused: it can take exponential time on a message
- * that nearly matches, and the profile may come from a repository's file.
+ * The longest message a regex rule is tested on: the rest is not searched. With
+ * MAX_REGEX_PROGRAM it bounds one rule's matching to about 50 ms on a slow machine.
  */
-export function regexProblem(pattern: string, flags?: string): string | undefined {
-  if (flags !== undefined && !/^[imsu]*$/.test(flags)) return `The regex flags "${flags}" are not allowed: use any of i, m, s, u.`;
+export const MAX_MATCHED_TEXT = 8_000;
+/**
+ * The largest compiled rule, in RE2 instructions (`(.*a){12}$` has 63, `.{1000}x` 1003):
+ * linear-time matching still costs the program's size for every character.
+ */
+export const MAX_REGEX_PROGRAM = 1_000;
+
+/**
+ * A rule's regex, compiled for RE2's linear-time matcher, or why it cannot be used. The text
+ * it is tested on is a server's (sampling messages) and the pattern may come from a
+ * repository's file: a backtracking engine (JavaScript's RegExp) can take minutes on
+ * patterns no check can reliably spot (`(a|a)*$`, `(.*a){12}$`), on the extension host's
+ * only thread. RE2 takes time proportional to the text; it has no backreferences or
+ * lookaround. JavaScript escapes (`\u00e9`, `(?<name>…)`) are translated to RE2's.
+ */
+export function compileMockRegex(pattern: string, flags?: string): { regex: RE2JS; problem?: undefined } | { regex?: undefined; problem: string } {
+  if (flags !== undefined && !/^[imsu]*$/.test(flags)) return { problem: `The regex flags "${flags}" are not allowed: use any of i, m, s, u.` };
+  // Read here, not at load: re2js is required on first use (esbuild.mjs, lazy bundles). `u` is
+  // RE2's way anyway (it matches code points).
+  const flagBits: Readonly<Record<string, number>> = { i: RE2JS.CASE_INSENSITIVE, m: RE2JS.MULTILINE, s: RE2JS.DOTALL, u: 0 };
+  let regex: RE2JS;
   try {
-    new RegExp(pattern, flags);
+    regex = RE2JS.compile(RE2JS.translateRegExp(pattern), [...new Set(flags ?? '')].reduce((all, f) => all | flagBits[f], 0));
   } catch (error) {
-    return `The regex ${JSON.stringify(pattern)} is not valid: ${error instanceof Error ? error.message : String(error)}.`;
+    const reason = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ');
+    return { problem: `The regex ${JSON.stringify(pattern)} cannot be used: ${reason} (rules use RE2 syntax: no backreferences or lookaround).` };
   }
-  if (nestedQuantifier(pattern)) return `The regex ${JSON.stringify(pattern)} repeats a group that itself repeats, which can take very long on some messages; write it without the nesting.`;
-  return undefined;
+  // RE2 exposes its program for inspection only as a field; a change there must not let a pattern through unchecked.
+  const size = (regex.re2Input?.prog as { numInst?(): number } | undefined)?.numInst?.() ?? Infinity;
+  if (size > MAX_REGEX_PROGRAM) return { problem: `The regex ${JSON.stringify(pattern)} is too large to test on every message; shorten it or lower its repeat counts.` };
+  return { regex };
 }
 
-/** A group containing `*`, `+` or `{n,}` that is itself followed by `*`, `+` or `{n,}`. */
-function nestedQuantifier(pattern: string): boolean {
-  const stack: boolean[] = [];
-  let repeats = false;
-  let inClass = false;
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i];
-    if (c === '\\') {
-      i++;
-      continue;
-    }
-    if (inClass) {
-      if (c === ']') inClass = false;
-      continue;
-    }
-    if (c === '[') inClass = true;
-    else if (c === '(') {
-      stack.push(repeats);
-      repeats = false;
-    } else if (c === ')') {
-      const inner = repeats;
-      repeats = stack.pop() ?? false;
-      const unbounded = unboundedQuantifierAt(pattern, i + 1);
-      if (inner && unbounded) return true;
-      if (inner || unbounded) repeats = true;
-    } else if (unboundedQuantifierAt(pattern, i)) repeats = true;
-  }
-  return false;
-}
-
-function unboundedQuantifierAt(pattern: string, i: number): boolean {
-  const c = pattern[i];
-  return c === '*' || c === '+' || (c === '{' && /^\{\d*,\}/.test(pattern.slice(i)));
+/** Why a rule's regex cannot be used, or undefined (see compileMockRegex). */
+export function regexProblem(pattern: string, flags?: string): string | undefined {
+  return compileMockRegex(pattern, flags).problem;
 }
 
 function stringField(node: jsonc.Node, key: string, where: string, problems: Problem[]): string | undefined {

@@ -10,6 +10,7 @@
  * must be defined by the link itself, and `${env:…}` reads are named in the confirmation.
  */
 import type { InputDefinition } from '../../config/common/serverConfig';
+import { revealControlCharacters } from '../../shared/common/untrustedText';
 import type { InstallEntry } from './installPlan';
 
 export interface LinkInstall {
@@ -144,23 +145,65 @@ export function withUniqueInputIds(entry: InstallEntry, inputs: readonly InputDe
   return { entry: out, inputs: renamed };
 }
 
-/** Lines saying exactly what an install writes and runs, for the confirmation. */
-export function installSummary(entry: InstallEntry, inputs: readonly InputDefinition[], extra: { optional?: readonly string[]; notes?: readonly string[] } = {}): string[] {
-  const lines: string[] = [];
-  const quote = (w: string) => (/^[A-Za-z0-9_@%+=:,./${}-]+$/.test(w) ? w : `"${w.replace(/(["\\])/g, '\\$1')}"`);
+/**
+ * Environment variables that make a program load or run code of their choosing before (or
+ * instead of) the server: Node's and the dynamic linker's preloads, interpreters' startup
+ * files and search paths, runtimes' option variables, npm's config (`npm_config_call` is
+ * npx's `--call`), and PATH, which picks the program itself.
+ */
+const LOADER_ENV = /^(NODE_OPTIONS|NODE_PATH|LD_[A-Z_]+|DYLD_[A-Z_]+|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|DOTNET_STARTUP_HOOKS|CORECLR_[A-Z_]+|BASH_ENV|ENV|ZDOTDIR|PATH|NPM_CONFIG_[A-Z0-9_]+|UV_[A-Z0-9_]+|PIP_[A-Z0-9_]+|GIT_CONFIG_[A-Z0-9_]+|GIT_SSH_COMMAND|DOCKER_HOST)$/i;
+
+/** The names of an entry's `env` that can make the program load other code (see LOADER_ENV). */
+export function loaderEnvNames(entry: InstallEntry): string[] {
+  return Object.keys(entry.env ?? {}).filter((name) => LOADER_ENV.test(name));
+}
+
+/**
+ * Text of a link or the registry as one line of the confirmation: line breaks and tabs, like
+ * bidi overrides and invisible characters, shown as `\u000A`. Without it a value could push
+ * what really runs below blank lines, out of the dialog's view.
+ */
+export function oneLine(text: string): string {
+  return revealControlCharacters(text).replace(/[\t\n\r]/g, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+}
+
+/**
+ * What the confirmation must say first: loader variables in `env`, and `runtimeOptions`
+ * (options of npx/uvx/docker/dnx that the registry entry adds, such as npx `--call=…`, which
+ * runs a shell command, or docker `--privileged`).
+ */
+export function installWarnings(entry: InstallEntry, runtimeOptions: readonly string[] = []): string[] {
+  const warnings: string[] = [];
+  if (runtimeOptions.length) {
+    warnings.push(`Warning: the registry adds options for ${oneLine(entry.command ?? '')}: ${runtimeOptions.map(oneLine).join(' ')}. They change what it runs or what the server may access; install only if you expected them.`);
+  }
+  const loaders = loaderEnvNames(entry);
+  if (loaders.length) {
+    warnings.push(`Warning: sets ${loaders.map(oneLine).join(', ')}, which can make the program load other code before the server; install only if you expected it.`);
+  }
+  return warnings;
+}
+
+/**
+ * Lines saying exactly what an install writes and runs, for the confirmation; warnings first.
+ * Every value is shown on one line (see oneLine).
+ */
+export function installSummary(entry: InstallEntry, inputs: readonly InputDefinition[], extra: { optional?: readonly string[]; notes?: readonly string[]; runtimeOptions?: readonly string[] } = {}): string[] {
+  const lines: string[] = [...installWarnings(entry, extra.runtimeOptions)];
+  const quote = (w: string) => (/^[A-Za-z0-9_@%+=:,./${}-]+$/.test(w) ? w : `"${oneLine(w.replace(/(["\\])/g, '\\$1'))}"`);
   if (entry.type === 'stdio') {
     lines.push(`Runs: ${[entry.command ?? '', ...(entry.args ?? [])].map(quote).join(' ')}`);
-    for (const [k, v] of Object.entries(entry.env ?? {})) lines.push(`Environment: ${k}=${v}`);
+    for (const [k, v] of Object.entries(entry.env ?? {})) lines.push(`Environment: ${oneLine(k)}=${oneLine(v)}`);
   } else {
-    lines.push(`Connects to (${entry.type}): ${entry.url}`);
-    for (const [k, v] of Object.entries(entry.headers ?? {})) lines.push(`Header: ${k}: ${v}`);
+    lines.push(`Connects to (${entry.type}): ${oneLine(entry.url ?? '')}`);
+    for (const [k, v] of Object.entries(entry.headers ?? {})) lines.push(`Header: ${oneLine(k)}: ${oneLine(v)}`);
   }
   for (const input of inputs) {
-    lines.push(`Asks on first start for ${input.id}${input.description ? ` (${input.description})` : ''}${input.password ? ', kept in secret storage' : ''}`);
+    lines.push(`Asks on first start for ${input.id}${input.description ? ` (${oneLine(input.description)})` : ''}${input.password ? ', kept in secret storage' : ''}`);
   }
   const env = envReadsIn(entry);
-  if (env.length) lines.push(`Reads from your environment: ${env.join(', ')}`);
-  if (extra.optional?.length) lines.push(`Optional, not set: ${extra.optional.join('; ')}`);
-  for (const note of extra.notes ?? []) lines.push(note);
+  if (env.length) lines.push(`Reads from your environment: ${env.map(oneLine).join(', ')}`);
+  if (extra.optional?.length) lines.push(`Optional, not set: ${extra.optional.map(oneLine).join('; ')}`);
+  for (const note of extra.notes ?? []) lines.push(oneLine(note));
   return lines;
 }

@@ -35,6 +35,12 @@ export interface InstallOption {
   optional: string[];
   /** Things the user should know (a runtime hint that is not used, …). */
   notes: string[];
+  /**
+   * The registry's runtime arguments that are options of the runtime (start with `-`): they
+   * can change what it runs (npx `--call=…` runs a shell command) or what the server may
+   * access (docker `--privileged`), so the confirmation names them first.
+   */
+  runtimeOptions?: string[];
   /** Why this option cannot be installed. */
   unavailable?: string;
 }
@@ -113,7 +119,8 @@ function packageOption(pkg: RegistryPackage, index: number, idPrefix: string): I
       args = [...runtimeArgs, pkg.version ? `${pkg.identifier}@${pkg.version}` : pkg.identifier, '--yes', ...(packageArgs.length ? ['--', ...packageArgs] : [])];
   }
   const entry: InstallEntry = { type: 'stdio', command: runtime, args, ...(Object.keys(env).length ? { env } : {}) };
-  return { ...base, runtime, entry, inputs: values.inputs, optional: values.optional, notes };
+  const runtimeOptions = runtimeArgs.filter((a) => a.startsWith('-'));
+  return { ...base, runtime, entry, inputs: values.inputs, optional: values.optional, notes, ...(runtimeOptions.length ? { runtimeOptions } : {}) };
 }
 
 /** OCI identifiers carry their tag (schema 2025-10-11); older entries gave it as `version`. */

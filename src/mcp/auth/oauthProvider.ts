@@ -325,12 +325,13 @@ export class WorkbenchOAuthProvider implements OAuthClientProvider {
     this.flightVerifier = pending.verifier;
     const flight = (async () => {
       const response = await this.options.authorize(pending.url, this.options.redirectUrl, signal);
-      if (response.error) {
-        throw new OAuthAuthorizationError(`The authorization server refused: ${response.error}${response.errorDescription ? ` (${response.errorDescription})` : ''}`);
-      }
+      // State first: an `error` without this sign-in's state may come from anyone (RFC 6749 §10.12).
       const sent = pending.url.searchParams.get('state');
       if (sent !== null && response.state !== sent) {
         throw new OAuthAuthorizationError('The authorization response did not carry the state this client sent; it was ignored.');
+      }
+      if (response.error) {
+        throw new OAuthAuthorizationError(`The authorization server refused: ${response.error}${response.errorDescription ? ` (${response.errorDescription})` : ''}`);
       }
       if (!response.code) throw new OAuthAuthorizationError('The authorization response carried no code.');
       const callback = new URLSearchParams({ code: response.code });

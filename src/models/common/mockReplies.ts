@@ -8,7 +8,7 @@
  * in between does not skip a step of the script.
  */
 import * as l10n from '@vscode/l10n';
-import { MAX_MATCHED_TEXT, type MockReply, type SamplingMockProfile } from '../../config/common/samplingMockConfig';
+import { compileMockRegex, MAX_MATCHED_TEXT, type MockReply, type MockRule, type SamplingMockProfile } from '../../config/common/samplingMockConfig';
 import type { ModelInfo, ModelRequest, ModelResponse } from './modelBackend';
 
 /** The model choice a mock profile appears as in the approval panel. */
@@ -37,11 +37,7 @@ export function mockAnswer(profile: SamplingMockProfile, request: ModelRequest, 
     let hit = false;
     if (rule.match !== undefined) hit = lower.includes(rule.match.toLowerCase());
     else if (rule.regex !== undefined) {
-      try {
-        hit = new RegExp(rule.regex, rule.flags).test(text);
-      } catch {
-        hit = false;
-      }
+      hit = compiledRegex(rule)?.test(text) ?? false;
     }
     if (hit) {
       const source = rule.match !== undefined
@@ -56,6 +52,18 @@ export function mockAnswer(profile: SamplingMockProfile, request: ModelRequest, 
   const n = typeof turn === 'number' ? turn : turn();
   const index = ((n % profile.replies.length) + profile.replies.length) % profile.replies.length;
   return respond(profile, profile.replies[index], request, l10n.t('reply {0} of {1}', index + 1, profile.replies.length));
+}
+
+/** Each rule's regex compiled once (RE2: linear in the text; see compileMockRegex); null when it cannot be used. */
+const compiled = new WeakMap<MockRule, { test(text: string): boolean } | null>();
+
+function compiledRegex(rule: MockRule): { test(text: string): boolean } | null {
+  let regex = compiled.get(rule);
+  if (regex === undefined) {
+    regex = rule.regex !== undefined ? compileMockRegex(rule.regex, rule.flags).regex ?? null : null;
+    compiled.set(rule, regex);
+  }
+  return regex;
 }
 
 /** Ids of generated tool calls: unique enough for a server to pair its tool results with. */

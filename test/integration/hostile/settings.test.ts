@@ -1,19 +1,20 @@
 /**
  * A trusted single-folder workspace whose `.vscode/settings.json` (see
  * test/fixtures/workspaces/hostile/) tries to send the user's model key to its own endpoint,
- * pick the model, answer sampling without asking and lift the rate limit. None of it may take
+ * pick the model, answer sampling without asking, lift the rate limit and the memory caps. None of it may take
  * effect: the user's settings (test/fixtures/workspaces/hostile.settings.json and what this
  * suite sets at user level) are what counts.
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
+import type { ActivityLog } from '../../../src/activity/common/activityLog';
 import type { ApprovalService } from '../../../src/approval/approvalService';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakeOpenAi';
 import { activateApi, running, setUserSetting, textOf, waitFor, writeText } from '../helpers';
 
 const KEY = 'sk-user-key-0123456789';
-const GUARDED = ['models.openaiCompatible.url', 'models.preferred', 'sampling.serverPolicies', 'sampling.rateLimitPerMinute'];
+const GUARDED = ['models.openaiCompatible.url', 'models.preferred', 'sampling.serverPolicies', 'sampling.rateLimitPerMinute', 'maxMessageSizeMB', 'activity.maxEntries'];
 
 suite('A workspace cannot redirect the model key or loosen sampling approval', function () {
   this.timeout(90000);
@@ -81,6 +82,11 @@ suite('A workspace cannot redirect the model key or loosen sampling approval', f
     assert.equal(attacker.requests.length, 0, `the workspace's endpoint got ${attacker.requests.length} request(s) with ${JSON.stringify(attacker.authorizations)}`);
     assert.equal(user.requests.length, 1);
     assert.equal(user.authorizations[0], `Bearer ${KEY}`);
+  });
+
+  test('the memory caps stay the user\'s: the Activity log keeps its default bound', async () => {
+    const log = (await vscode.commands.executeCommand<ActivityLog>('_mcpWorkbench.activityLog'))!;
+    assert.equal(log.maxEntries, 1000, 'the workspace\'s 10,000,000 is not used');
   });
 
   test('mcpWorkbench.servers in workspace settings defines no server', async () => {

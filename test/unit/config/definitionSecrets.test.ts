@@ -9,9 +9,9 @@ import { DEFAULT_TIMEOUTS, parseConfigText } from '../../../src/config/common/se
 import { redactState } from '../../../src/mcp/serverState';
 import { REDACTED, redactText, redactValue, urlSecrets } from '../../../src/shared/common/redact';
 
-function build(config: unknown, inputs: Record<string, string> = {}, env: Record<string, string> = {}) {
+function build(config: unknown, inputs: Record<string, string> = {}, env: Record<string, string> = {}, scope: 'workspace' | 'user' = 'workspace') {
   const text = JSON.stringify(config);
-  const doc: ConfigDocument = { source: { scope: 'workspace', label: '.vscode/mcp.json', file: '/ws/.vscode/mcp.json' }, parsed: parseConfigText(text), text, folderPath: '/ws' };
+  const doc: ConfigDocument = { source: { scope, label: scope === 'workspace' ? '.vscode/mcp.json' : 'Settings', file: '/ws/.vscode/mcp.json' }, parsed: parseConfigText(text), text, folderPath: '/ws' };
   return buildDefinitions([doc], { workspaceFolders: [{ name: 'ws', path: '/ws' }], userHome: '/home/u', env, defaultTimeouts: DEFAULT_TIMEOUTS, inputValue: (_d, i) => inputs[i.id] })[0];
 }
 
@@ -37,6 +37,19 @@ describe('secrets of a definition', () => {
     assert.ok(!stdio.secrets.includes('/home/u'), 'an ${env:} only in args is not a secret');
     const http = build({ servers: { s: { type: 'http', url: 'https://x.example/mcp?k=${env:HOST_URL_KEY}', headers: { 'X-Plain': '${env:PLAIN_NAME}' } } } }, {}, env);
     assert.ok(http.secrets.includes('env-url-value') && http.secrets.includes('env-plain-value'), JSON.stringify(http.secrets));
+  });
+
+  it('a workspace file may not send ${env:…} through url or headers, the same rule as for oauth; user settings may', () => {
+    const env = { GITHUB_TOKEN: 'ghp_host_token' };
+    const header = { servers: { s: { type: 'http', url: 'https://mcp.example/mcp', headers: { Authorization: 'Bearer ${env:GITHUB_TOKEN}' } } } };
+    const url = { servers: { s: { type: 'sse', url: 'https://mcp.example/sse?t=${env:GITHUB_TOKEN}' } } };
+    assert.match(build(header, {}, env).error ?? '', /"headers.Authorization" may not read \$\{env:…\} or a path in a workspace file/);
+    assert.match(build(url, {}, env).error ?? '', /"url" may not read \$\{env:…\}/);
+    assert.equal(build(header, {}, env, 'user').error, undefined);
+    assert.equal(build(url, {}, env, 'user').error, undefined);
+    // The workspace's own input may travel; a stdio server runs here and inherits the environment anyway.
+    assert.equal(build({ inputs: INPUTS, servers: { s: { type: 'http', url: 'https://mcp.example/mcp', headers: { Authorization: 'Bearer ${input:pw}' } } } }, { pw: 'typed' }).error, undefined);
+    assert.equal(build({ servers: { s: { command: 'node', env: { T: '${env:GITHUB_TOKEN}' } } } }, {}, env).error, undefined);
   });
 
   it('header values whose name says auth, token, key or secret, and non-password inputs there', () => {

@@ -237,6 +237,16 @@ describe('McpServerConnection with OAuth', function () {
     assert.match(JSON.stringify(c.state), /state/);
   });
 
+  it('an error without the sign-in\'s state is not taken as the answer: its wording never reaches the user', async () => {
+    const { c } = await setUp({
+      authorize: async () => ({ error: 'access_denied', errorDescription: 'Call +1 555 0100 to unlock your account', state: 'forged' }),
+    });
+    await c.signIn();
+    assert.equal(c.state.kind, 'error');
+    assert.match(JSON.stringify(c.state), /did not carry the state/);
+    assert.doesNotMatch(JSON.stringify(c.state), /555 0100/);
+  });
+
   it('passes the redirect\'s iss to the SDK, which refuses one naming another issuer (RFC 9207)', async () => {
     const { c, fixture: f } = await setUp({
       authorize: async (url, redirect) => ({ ...(await followAuthorizationHeadlessly(url, redirect)), iss: 'https://attacker.example' }),

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as jsonc from 'jsonc-parser';
-import { parseSamplingMocks, type SamplingMockProfile } from '../../../src/config/common/samplingMockConfig';
+import { MAX_MATCHED_TEXT, parseSamplingMocks, type SamplingMockProfile } from '../../../src/config/common/samplingMockConfig';
 import { lastUserText, mockAnswer, mockModelInfo } from '../../../src/models/common/mockReplies';
 import type { ModelRequest } from '../../../src/models/common/modelBackend';
 import { MockTurns } from '../../../src/approval/common/mockTurns';
@@ -27,6 +27,27 @@ describe('sampling mock replies', () => {
     assert.deepEqual(regex, { ok: true, source: 'rule 2 (regex "^translate (\\\\w+)$")', response: { text: 'Bonjour', stopReason: 'maxTokens', model: 'translator' } });
     // A regex is case-sensitive unless its flags say otherwise.
     assert.equal(mockAnswer(p, ask('Translate hello'), 0).ok && (mockAnswer(p, ask('Translate hello'), 0) as { source: string }).source, 'reply 1 of 1');
+  });
+
+  it('a server\'s text cannot make a rule take long: patterns that backtrack exponentially are matched in linear time', () => {
+    // Issue 26: these passed the old nested-quantifier check, and JavaScript's backtracking
+    // RegExp took ~18 s, ~0.4 s and ~9 s on these 25-character messages (minutes on longer
+    // ones), on the extension host's only thread.
+    const hostile = [['(a|a)*$', `${'a'.repeat(27)}b`, 'matched'], ['(.*a){12}$', `${'a'.repeat(24)}b`, 'no rule'], ['^(\\\\w|\\\\d)*$', `${'1'.repeat(26)}!`, 'no rule']];
+    const profiles = hostile.map(([regex]) => profile(`{ "rules": [{ "regex": "${regex}", "reply": "matched" }], "replies": ["no rule"] }`));
+    assert.deepEqual(profiles.map((p) => p.rules.length), [1, 1, 1], 'the patterns are accepted');
+    const answer = (p: SamplingMockProfile, text: string) => (mockAnswer(p, ask(text), 0) as { response: { text: string } }).response.text;
+    const started = Date.now();
+    const answers = hostile.map(([, text], i) => answer(profiles[i], text));
+    // RE2 takes a few milliseconds here; the bound is generous for a loaded machine and still
+    // far below what backtracking takes.
+    const elapsed = Date.now() - started;
+    assert.ok(elapsed < 5000, `matching took ${elapsed} ms`);
+    assert.deepEqual(answers, hostile.map(([, , expected]) => expected));
+    // The longest text a rule searches, made to nearly match: still linear.
+    const long = Date.now();
+    hostile.forEach(([, text], i) => answer(profiles[i], text.slice(0, 1).repeat(MAX_MATCHED_TEXT - 1) + text.slice(-1)));
+    assert.ok(Date.now() - long < 5000, `matching ${MAX_MATCHED_TEXT} characters took ${Date.now() - long} ms`);
   });
 
   it('without a matching rule, replies are used in turn and start over after the last', () => {
