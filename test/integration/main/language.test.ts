@@ -5,6 +5,7 @@
  * file on disk (and the servers it starts) never change.
  */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
 import { activateApi, folderUri, running, waitFor } from '../helpers';
@@ -15,18 +16,32 @@ suite('MCP config language server', function () {
   let uri: vscode.Uri;
   let editor: vscode.TextEditor;
 
+  let onDisk: string;
+
   suiteSetup(async () => {
     api = await activateApi();
     uri = vscode.Uri.joinPath(folderUri('folder-a'), '.vscode', 'mcp.json');
+    // The browser VS Code the tests run in saves edits after a second by default (`files.autoSave`
+    // is `afterDelay` on the web): this suite's `${input:itest-token}` once reached the disk, and
+    // fixture-stdio then waited for an input no one gave, failing the 21 suites after this one.
+    assert.equal(vscode.workspace.getConfiguration('files').get('autoSave'), 'off',
+      'files.autoSave must be "off" (test/fixtures/workspaces/main.settings.json): this suite edits the fixture mcp.json without saving');
+    onDisk = fs.readFileSync(uri.fsPath, 'utf8');
     editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
   });
 
   suiteTeardown(async () => {
-    if (editor.document.isDirty) {
-      await vscode.window.showTextDocument(editor.document);
+    const doc = editor.document;
+    if (doc.isDirty) {
+      await vscode.window.showTextDocument(doc);
       await vscode.commands.executeCommand('workbench.action.files.revert');
     }
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    // Whatever saved it, the suites after this one get the fixture back; this suite fails instead of them.
+    if (fs.readFileSync(uri.fsPath, 'utf8') !== onDisk) {
+      fs.writeFileSync(uri.fsPath, onDisk);
+      throw new Error('an edit of this suite was saved to folder-a/.vscode/mcp.json (restored now); its edits must stay unsaved');
+    }
   });
 
   async function replaceText(text: string): Promise<void> {
