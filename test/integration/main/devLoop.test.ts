@@ -17,6 +17,18 @@ import { activateApi, folderUri, pidOf, recordNotifications, recordOutputChannel
 const FIXTURES = process.env.MCPWB_FIXTURES ?? '';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Debuggees (`--inspect-brk` processes) whose working directory is `cwd`; Linux only (/proc), elsewhere none. */
+function debuggeesIn(cwd: string): number[] {
+  if (!fs.existsSync('/proc/self/cwd')) return [];
+  return fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number).filter((pid) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--inspect-brk') && fs.readlinkSync(`/proc/${pid}/cwd`) === cwd;
+    } catch {
+      return false; // gone, or a zombie
+    }
+  });
+}
+
 suite('Dev loop (dev.watch restarts)', function () {
   this.timeout(120000);
   let api: McpWorkbenchApi;
@@ -234,5 +246,8 @@ suite('Dev loop (dev.watch restarts)', function () {
     assert.ok(seconds >= 29 && seconds < 45, `gave up after ${seconds} s`);
     assert.deepEqual(failures, ['The JavaScript debugger did not attach to MCP server "dev-unattached" within 30 s, so the server runs without it. Check that JavaScript debugging works in this window (its extension is enabled and answers), then start debugging again.']);
     await waitFor(() => !c.launchOverride && c.state.kind === 'running' && c, 'the server running as configured again', 20000);
+    // Its debuggee, paused under --inspect-brk, is gone: it ran on for the 300 s connect timeout
+    // (and outlived VS Code when it closed meanwhile). 15 s: the stop's stdin-then-SIGTERM takes 2 s.
+    await waitFor(() => debuggeesIn(dir).length === 0, () => `the debuggee to end (still running: ${debuggeesIn(dir).join(', ')})`, 15000);
   });
 });
