@@ -34,6 +34,8 @@ export interface McpWorkbenchApi {
     coexistence(): { builtinHostActive: boolean; runner: 'vscode' | 'workbench' | undefined; asked: boolean };
     /** Mode 2: the servers given to VS Code's agent and our confirmation of its calls; undefined before VS Code 1.101. */
     agentServers(): AgentServers | undefined;
+    /** The dev loop's quiet period before a restart, in ms (undefined: the default, 300 ms). */
+    setDevWatchDelay(ms: number | undefined): void;
   };
 }
 

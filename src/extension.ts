@@ -11,6 +11,7 @@ import { registerAuth } from './auth/registerAuth';
 import { registerChat } from './chat/registerChat';
 import { registerDiscovery } from './config/registerDiscovery';
 import { registerDebug } from './debug/registerDebug';
+import { setDevWatchDelay } from './debug/devRestarts';
 import { registerGallery } from './gallery/registerGallery';
 import { openServerConfig, registerCommands } from './servers/serverCommands';
 import { registerLanguageClient } from './configLanguage/languageClient';
@@ -80,6 +81,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
         activationTiming,
         coexistence: () => ({ builtinHostActive: wb.builtinHost.active, runner: wb.builtinHost.runner, asked: wb.builtinHost.asked }),
         agentServers: () => coexistence.agentServers,
+        setDevWatchDelay,
       },
     };
   } catch (error) {

@@ -15,6 +15,18 @@ import { DEV_RESTART_MARKER, WATCH_DELAY_MS } from './mcpDebugAdapter';
 import type { Workbench } from '../workbench';
 import { errorMessage } from '../shared/common/errors';
 
+/**
+ * The quiet period after a change before the dev loop restarts (WATCH_DELAY_MS). Changed only by
+ * the integration tests (api.testing.setDevWatchDelay): saves that a loaded machine spreads wider
+ * than 300 ms are still one burst there.
+ */
+const devWatchDelay = { ms: WATCH_DELAY_MS };
+
+/** For api.testing only; undefined restores the default. */
+export function setDevWatchDelay(ms: number | undefined): void {
+  devWatchDelay.ms = ms ?? WATCH_DELAY_MS;
+}
+
 interface WatchedServer {
   /** What the watchers were made from; a config change that alters it makes them anew. */
   key: string;
@@ -64,7 +76,7 @@ export class DevRestarts implements vscode.Disposable {
   }
 
   private watch(id: string, globs: string[], roots: WatchedServer['roots'], key: string): WatchedServer {
-    const throttle = new Throttle<string>((file, count) => this.restart(id, file, count), WATCH_DELAY_MS, (error) => {
+    const throttle = new Throttle<string>((file, count) => this.restart(id, file, count), () => devWatchDelay.ms, (error) => {
       const def = this.workbench.registry.get(id)?.definition;
       if (def) this.workbench.outputs.logFor(def).log('error', `Restarting after a file change failed: ${errorMessage(error)}`);
     });

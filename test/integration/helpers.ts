@@ -14,7 +14,8 @@ export async function activateApi(): Promise<McpWorkbenchApi> {
   return api;
 }
 
-export async function waitFor<T>(check: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 20000): Promise<T> {
+/** `what` may be a function: it is read when the wait times out, so it can say the state then. */
+export async function waitFor<T>(check: () => T | undefined | false | Promise<T | undefined | false>, what: string | (() => string), timeoutMs = 20000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -24,7 +25,7 @@ export async function waitFor<T>(check: () => T | undefined | false | Promise<T 
     } catch (error) {
       last = error;
     }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'function' ? what() : what}${last ? `: ${String(last)}` : ''}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -33,7 +34,12 @@ export async function running(api: McpWorkbenchApi, name: string): Promise<McpSe
   return waitFor(() => {
     const c = api.server(name);
     return c?.state.kind === 'running' && c;
-  }, `server "${name}" to run (now: ${JSON.stringify(api.server(name)?.state)})`);
+  }, () => {
+    const state = api.server(name)?.state;
+    // A server whose config asks for an `${input:…}` stays "starting" behind an input box no test answers.
+    const hint = state?.kind === 'starting' ? '; still starting: is it waiting for an ${input:…} prompt (its config changed on disk)?' : '';
+    return `server "${name}" to run (now: ${JSON.stringify(state)}${hint})`;
+  });
 }
 
 export function textOf(result: { content?: unknown }): string {

@@ -34,11 +34,38 @@ export function median(values: readonly number[]): number {
   return sorted[Math.floor((sorted.length - 1) / 2)];
 }
 
+/** Requests that open a connection: the process (or HTTP session) is just starting when they are sent. */
+const STARTS = new Set(['initialize', 'server/discover']);
+
+/**
+ * The requests of a cold start: each `initialize` / `server/discover`, and the first request of
+ * each list that follows it. They time the runtime loading the server's code (a `node` or
+ * `python` start, an `npx` download, a loaded machine), not how fast the server answers, so a
+ * user who checks a server they just started would otherwise get a latency warning for that.
+ */
+export function coldStartSeqs(messages: readonly ActivityEntry[]): Set<number> {
+  const cold = new Set<number>();
+  let listed = new Set<string>();
+  for (const e of messages) {
+    if (e.kind !== 'request' || e.direction !== 'send') continue;
+    if (STARTS.has(e.method)) {
+      cold.add(e.seq);
+      listed = new Set();
+    } else if (e.method.endsWith('/list') && !listed.has(e.method)) {
+      listed.add(e.method);
+      cold.add(e.seq);
+    }
+  }
+  return cold;
+}
+
 export function checkLatency(input: CheckInput): Finding[] {
   const byMethod = new Map<string, ActivityEntry[]>();
+  const cold = coldStartSeqs(input.messages);
   for (const e of answered(input)) {
     // A multi-round-trip request waits for the user between rounds: not the server's time.
     if (e.inputRequired || e.round !== undefined) continue;
+    if (cold.has(e.seq)) continue;
     const list = byMethod.get(e.method) ?? [];
     list.push(e);
     byMethod.set(e.method, list);

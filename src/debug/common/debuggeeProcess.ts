@@ -9,6 +9,7 @@ import * as readline from 'node:readline';
 import type { StdioLaunch } from '../../config/common/launchDefinition';
 import { Emitter } from '../../shared/common/emitter';
 import { planStdioSpawn, SpawnError } from '../../mcp/process/stdioSpawn';
+import { endWithThisProcess } from '../../mcp/process/processTree';
 
 export interface ProcessExit {
   code: number | null;
@@ -31,6 +32,8 @@ export class DebuggeeProcess {
   private exitInfo: ProcessExit | undefined;
 
   private constructor(private readonly child: ChildProcess, readonly commandLine: string) {
+    // A debuggee paused in the debugger would outlive VS Code closing otherwise (processTree.ts).
+    const forget = child.pid !== undefined ? endWithThisProcess(child.pid, process.platform !== 'win32') : () => undefined;
     this.exit = new Promise((resolve) => {
       child.once('error', (error) => {
         this.exitInfo ??= { code: null, signal: null, error: error.message };
@@ -41,6 +44,7 @@ export class DebuggeeProcess {
         resolve(this.exitInfo);
       });
     });
+    void this.exit.then(forget);
     for (const stream of ['stdout', 'stderr'] as const) {
       const input = child[stream];
       if (!input) continue;

@@ -85,7 +85,12 @@ export class Throttle<T = void> {
   private pending: { value: T; count: number } | undefined;
   private disposed = false;
 
-  constructor(private readonly run: (value: T, count: number) => Promise<void>, private readonly delayMs: number, private readonly onError: (error: unknown) => void) {}
+  /** `delayMs` may be a function: it is read at each trigger. */
+  constructor(private readonly run: (value: T, count: number) => Promise<void>, private readonly delayMs: number | (() => number), private readonly onError: (error: unknown) => void) {}
+
+  private get delay(): number {
+    return typeof this.delayMs === 'function' ? this.delayMs() : this.delayMs;
+  }
 
   /** Whether a run is in progress or waits for its delay. */
   get busy(): boolean {
@@ -97,7 +102,7 @@ export class Throttle<T = void> {
     this.pending = { value, count: (this.pending?.count ?? 0) + 1 };
     if (this.running) return;
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.fire(), this.delayMs);
+    this.timer = setTimeout(() => void this.fire(), this.delay);
   }
 
   private async fire(): Promise<void> {
@@ -109,7 +114,7 @@ export class Throttle<T = void> {
     await this.running;
     this.running = undefined;
     // Changes during the run: one more run, after the usual delay (more saves may follow).
-    if (this.pending && !this.disposed) this.timer = setTimeout(() => void this.fire(), this.delayMs);
+    if (this.pending && !this.disposed) this.timer = setTimeout(() => void this.fire(), this.delay);
   }
 
   dispose(): void {

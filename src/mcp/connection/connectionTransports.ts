@@ -269,11 +269,18 @@ export class SessionOpener {
   private async handshake(session: Session, generation: number, target: string): Promise<void> {
     const seconds = this.owner.connectTimeout();
     let timer: NodeJS.Timeout | undefined;
+    let superseded: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new ServerError(
         `Server "${this.owner.definition().name}" did not complete the MCP handshake within ${seconds} s. `
         + `Check that ${target} is an MCP server, or raise "timeouts.connect" in ${this.owner.definition().source.label} (or the mcpWorkbench.timeouts setting).`,
       )), secondsToMs(seconds));
+      // Stopped or restarted while starting: give up now, and end the process, rather than at the
+      // connect timeout (300 s under the debugger, which a debuggee paused under `--inspect-brk`
+      // that no debugger attached to would wait out, and outlive VS Code closing meanwhile).
+      superseded = setInterval(() => {
+        if (!this.owner.isCurrent(generation)) reject(new ServerError('Start was superseded.'));
+      }, 200);
     });
     try {
       const prior = session.kind === 'sse' ? undefined : this.owner.priorVerdict();
@@ -290,6 +297,7 @@ export class SessionOpener {
       throw this.describeConnectError(error, session, target);
     } finally {
       clearTimeout(timer);
+      clearInterval(superseded);
     }
   }
 

@@ -19,6 +19,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { asError } from '../../shared/common/errors';
+import { endWithThisProcess } from './processTree';
 
 export interface OwnedStdioParams {
   command: string;
@@ -120,7 +121,10 @@ export class OwnedStdioTransport implements Transport {
         windowsVerbatimArguments: p.windowsVerbatimArguments,
       });
       this.child = child;
+      // Also when the extension host exits before this server is stopped (VS Code closing).
+      const forget = child.pid !== undefined ? endWithThisProcess(child.pid, usesGroups) : () => undefined;
       this.exited = new Promise((done) => child.once('exit', (code, signal) => {
+        forget();
         this.exit = { code, signal };
         // Once the server is gone, what it started has no one to serve: it ends too, whether the
         // user stopped the server or it crashed (a child holding its stdout would also keep

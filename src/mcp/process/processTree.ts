@@ -6,7 +6,7 @@
  * close sequence, and on Windows, which has no groups, `taskkill /T` ends the tree.
  * No `vscode` import.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 
 /** The pids below `root` (children, grandchildren …), found with `ps` on POSIX. Empty when unknown. */
 export async function descendantsOf(root: number): Promise<number[]> {
@@ -61,4 +61,36 @@ export function killTreeWindows(pid: number): Promise<void> {
   return new Promise((resolve) => {
     execFile('taskkill', ['/T', '/F', '/PID', String(pid)], { timeout: 5000, windowsHide: true }, () => resolve());
   });
+}
+
+/** Servers (their groups on POSIX) still running; ended when this process exits. */
+const living = new Set<{ pid: number; group: boolean }>();
+let reaping = false;
+
+/**
+ * Ends `pid` (its process group when `group`) if this process (the extension host) exits while
+ * it runs; call the returned function once it has exited. Closing or reloading VS Code gives
+ * `deactivate` a moment, and the spec's stop (stdin closed, then signals seconds later) may not
+ * reach the signals; a server that never reads its stdin, such as a debuggee paused under
+ * `--inspect-brk` or at a breakpoint, would then outlive VS Code in its own process group. What
+ * is still running at the host's exit gets SIGKILL: a signal it could catch would wait behind a
+ * paused debuggee, and there is no later moment to follow up.
+ */
+export function endWithThisProcess(pid: number, group: boolean): () => void {
+  const entry = { pid, group };
+  living.add(entry);
+  if (!reaping) {
+    reaping = true;
+    process.once('exit', () => {
+      for (const { pid: p, group: g } of living) {
+        try {
+          if (process.platform === 'win32') spawnSync('taskkill', ['/T', '/F', '/PID', String(p)], { timeout: 2000, windowsHide: true });
+          else process.kill(g ? -p : p, 'SIGKILL');
+        } catch {
+          // Already gone.
+        }
+      }
+    });
+  }
+  return () => living.delete(entry);
 }

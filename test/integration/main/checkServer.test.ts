@@ -72,7 +72,8 @@ suite('Check Server', function () {
     assert.equal(find('description', /"undescribed" has no description/).severity, 'info');
     assert.equal(find('tool-name', /"bad name!"/).severity, 'warning');
 
-    const slow = find('latency', /tools\/call: 1 of \d+ answer\(s\) slower than 3000 ms \(p50 \d+ ms, max \d+ ms, tools\/call "slow"\)/);
+    // `\d+ of`: on a loaded machine another call may pass 3 s too; the slowest is still `slow` (3.5 s of sleep on top).
+    const slow = find('latency', /tools\/call: \d+ of \d+ answer\(s\) slower than 3000 ms \(p50 \d+ ms, max \d+ ms, tools\/call "slow"\)/);
     assert.equal(slow.severity, 'warning');
 
     const changed = find('capabilities', /`notifications\/tools\/list_changed` without declaring `capabilities\.tools\.listChanged`/);
@@ -92,7 +93,11 @@ suite('Check Server', function () {
 
   test('a good server: no errors and no warnings', async () => {
     const c = await running(api, 'check-good');
-    const report = await vscode.commands.executeCommand<CheckReport | undefined>('mcpWorkbench.checkServer', c.definition.id);
+    // Latency budgets of a minute: on a loaded 2-core machine `initialize` took 1.4 s (a cold start,
+    // no longer a finding) and any later request can be as slow; how fast this machine is, is not
+    // what this test checks (the bad server's test and the unit tests check the latency finding).
+    const report = await vscode.commands.executeCommand<CheckReport | undefined>('mcpWorkbench.checkServer', c.definition.id,
+      { budgets: { slowRequestMs: 60000, slowToolCallMs: 60000 } });
     assert.ok(report, `no report; notifications: ${notifications.messages.join(' | ')}`);
     assert.deepEqual(report.findings.filter((f) => f.severity !== 'info').map((f) => f.message), []);
     assert.equal(report.counts.error, 0);

@@ -2,9 +2,10 @@
  * The MCP config language server inside a real VS Code: diagnostics from the running server,
  * a quick fix applied through the code action API, code lenses from the live registry,
  * completion and hover. Edits stay in the unsaved document and are reverted, so the fixture
- * file on disk (and the servers it starts) never change; the teardown checks that they did not.
+ * file on disk (and the servers it starts) never change.
  */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
 import { activateApi, folderUri, running, waitFor } from '../helpers';
@@ -15,28 +16,31 @@ suite('MCP config language server', function () {
   let uri: vscode.Uri;
   let editor: vscode.TextEditor;
 
-  let onDisk: Uint8Array;
+  let onDisk: string;
 
   suiteSetup(async () => {
     api = await activateApi();
     uri = vscode.Uri.joinPath(folderUri('folder-a'), '.vscode', 'mcp.json');
-    onDisk = await vscode.workspace.fs.readFile(uri);
+    // The browser VS Code the tests run in saves edits after a second by default (`files.autoSave`
+    // is `afterDelay` on the web): this suite's `${input:itest-token}` once reached the disk, and
+    // fixture-stdio then waited for an input no one gave, failing the 21 suites after this one.
+    assert.equal(vscode.workspace.getConfiguration('files').get('autoSave'), 'off',
+      'files.autoSave must be "off" (test/fixtures/workspaces/main.settings.json): this suite edits the fixture mcp.json without saving');
+    onDisk = fs.readFileSync(uri.fsPath, 'utf8');
     editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
   });
 
   suiteTeardown(async () => {
-    if (editor.document.isDirty) {
-      await vscode.window.showTextDocument(editor.document);
+    const doc = editor.document;
+    if (doc.isDirty) {
+      await vscode.window.showTextDocument(doc);
       await vscode.commands.executeCommand('workbench.action.files.revert');
     }
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    // Every later test runs the servers of this file: if an edit reached the disk (VS Code in a
-    // browser auto-saves by default; the launcher turns that off), put the fixture back and
-    // fail here, where the cause is, instead of in the next twenty suites.
-    const now = await vscode.workspace.fs.readFile(uri);
-    if (Buffer.compare(Buffer.from(now), Buffer.from(onDisk)) !== 0) {
-      await vscode.workspace.fs.writeFile(uri, onDisk);
-      assert.fail(`an edit of this suite was saved to ${uri.fsPath}; the original is restored (is files.autoSave on?)`);
+    // Whatever saved it, the suites after this one get the fixture back; this suite fails instead of them.
+    if (fs.readFileSync(uri.fsPath, 'utf8') !== onDisk) {
+      fs.writeFileSync(uri.fsPath, onDisk);
+      throw new Error('an edit of this suite was saved to folder-a/.vscode/mcp.json (restored now); its edits must stay unsaved');
     }
   });
 

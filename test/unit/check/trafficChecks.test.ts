@@ -27,6 +27,22 @@ describe('Check Server: recorded traffic', () => {
     assert.equal(median([5, 1, 3, 2]), 2);
   });
 
+  it('latency: a cold start (initialize, server/discover, the first list after either) is not a warning; later lists are', () => {
+    const r = new Recorder();
+    r.request('initialize', {}, { protocolVersion: '2025-11-25', capabilities: {} }, 1400);
+    r.request('tools/list', {}, { tools: [] }, 1200);
+    r.request('prompts/list', {}, { prompts: [] }, 1100);
+    assert.deepEqual(checkLatency(r.input()), [], 'a just-started server loads its code: not its answer time');
+    const slowList = r.request('tools/list', {}, { tools: [] }, 1300);
+    assert.deepEqual(checkLatency(r.input()).map((f) => [f.subject, f.seq]), [['tools/list', slowList]]);
+    assert.match(checkLatency(r.input())[0].message, /^tools\/list: 1 of 1 answer\(s\) slower than 1000 ms/);
+    // A restart (2026-07-28: server/discover opens the connection) is cold again.
+    const modern = new Recorder();
+    modern.request('server/discover', {}, { supportedVersions: ['2026-07-28'] }, 2000);
+    modern.request('tools/list', {}, { tools: [] }, 1500);
+    assert.deepEqual(checkLatency(modern.input({ era: 'modern' })), []);
+  });
+
   it('capabilities: notifications of declared capabilities pass; undeclared list_changed and logging are errors', () => {
     const r = new Recorder();
     const changed = r.notification('notifications/tools/list_changed');

@@ -114,6 +114,28 @@ describe('OwnedStdioTransport', function () {
     await waitFor(() => !alive(child), 'the grandchild to be gone', 4000);
   });
 
+  it('a server paused under --inspect-brk (it never reads stdin) ends when the extension host exits without stopping it', async function () {
+    if (process.platform === 'win32') this.skip();
+    // A stand-in for the extension host: it starts the debuggee as a debug session does and
+    // exits at once, as VS Code closing ends its extension host.
+    const transport = path.join(__dirname, '../../../src/mcp/process/ownedStdioTransport.js');
+    const host = `const { OwnedStdioTransport } = require(${JSON.stringify(transport)});
+      const t = new OwnedStdioTransport({ command: process.execPath, args: ['--inspect-brk=127.0.0.1:0', ${JSON.stringify(path.join(FIXTURES, 'stdioServer.js'))}], env: process.env });
+      t.start().then(() => { console.log(t.pid); process.exit(0); });`;
+    const { execFileSync } = await import('node:child_process');
+    const pid = Number(execFileSync(process.execPath, ['-e', host], { encoding: 'utf8', timeout: 15000 }).trim());
+    assert.ok(pid > 0, 'the debuggee started');
+    try {
+      await waitFor(() => !alive(pid), `the debuggee ${pid} to be gone with its host`, 5000);
+    } finally {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // Gone, as it should be.
+      }
+    }
+  });
+
   /** The SDK's own contract with its stdio transport, which this class keeps: pinned here. */
   describe('with the SDK era probe', () => {
     const probeWith = async (Transport: typeof OwnedStdioTransport) => {

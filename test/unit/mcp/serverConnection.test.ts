@@ -10,7 +10,8 @@ import { McpServerConnection } from '../../../src/mcp/connection/serverConnectio
 import { createClientFeatures } from '../../../src/mcp/clientFeatures';
 import { startHttpFixture } from '../../fixtures/servers/httpServer';
 import { startSseFixture } from '../../fixtures/servers/sseServer';
-import { definition, recordingHost, RecordingLog, stdioLaunch, textOf, waitFor } from './testHost';
+import { definition, recordingHost, RecordingLog, STDIO_FIXTURE, stdioLaunch, textOf, waitFor } from './testHost';
+import { alive } from '../../shared/processAlive';
 
 /** The pid of the session's server process (in protocolEra auto the SDK also runs a short-lived probe process). */
 function sessionPid(c: McpServerConnection): number {
@@ -47,6 +48,29 @@ describe('McpServerConnection', function () {
       assert.equal(c.state.instructions, 'Fixture server for MCP Workbench tests.');
       assert.ok(c.state.capabilities.tools);
       assert.deepEqual(states, ['starting', 'running']);
+    });
+
+    it('a stop while starting ends the process now, not at the connect timeout (a debuggee no debugger attached to)', async function () {
+      if (process.platform === 'win32') this.skip();
+      // Paused under --inspect-brk, the server never answers `initialize`; the debugger's connect timeout is 300 s.
+      const marker = `stop-while-starting-${process.pid}-${Date.now()}`;
+      const { c } = connect(definition(stdioLaunch({}, { args: ['--inspect-brk=127.0.0.1:0', STDIO_FIXTURE, marker] }), { protocolEra: 'legacy', timeouts: { connect: 300 } }));
+      const started = c.start();
+      const { execFileSync } = await import('node:child_process');
+      const pidOf = () => Number(execFileSync('ps', ['-A', '-o', 'pid=', '-o', 'args='], { encoding: 'utf8' }).split('\n').find((l) => l.includes(marker))?.trim().split(/\s+/)[0] ?? 0);
+      const pid = await waitFor(pidOf, 'the server process');
+      await c.stop();
+      try {
+        await waitFor(() => !alive(pid), `the server process ${pid} to end after the stop`, 8000);
+      } finally {
+        try {
+          process.kill(-pid, 'SIGKILL');
+        } catch {
+          // Gone, as it should be.
+        }
+      }
+      await started;
+      assert.equal(c.state.kind, 'stopped');
     });
 
     it('returns a result whose structuredContent breaks the outputSchema instead of throwing it away', async () => {
