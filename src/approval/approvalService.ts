@@ -10,7 +10,7 @@ import { approvalActivity } from './common/approvalActivity';
 import { ApprovalQueue, REQUEST_TIMEOUT, type QueueEntry } from './common/approvalQueue';
 import { USER_REJECTED_SAMPLING, decidesAlone, type SamplingPolicy } from './common/approvalPolicy';
 import { SamplingPolicies } from './samplingPolicies';
-import { hasSamplingReply, type ElicitUrlView, type MessageBlockView, type PendingView, type SamplingDraft } from './common/approvalProtocol';
+import { hasSamplingReply, type ElicitUrlView, type PendingView, type SamplingDraft } from './common/approvalProtocol';
 import { buildElicitationForm, elicitationContent, initialElicitationValues, type ElicitationFormModel, type ElicitationValues } from './common/elicitationForm';
 import type { ServerDefinition } from '../config/common/launchDefinition';
 import type { FieldProblem } from '../jsonSchema/common/formValues';

@@ -200,7 +200,7 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
         outFiles: config.outFiles,
       });
     } catch (error) {
-      if (error instanceof DebugLaunchError) throw new Error(error.message);
+      if (error instanceof DebugLaunchError) throw new Error(error.message, { cause: error });
       throw error;
     }
     if (plan.runtime === 'python' && !vscode.extensions.getExtension(PYTHON_DEBUGGER_EXTENSION)) {
@@ -254,7 +254,7 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
         },
       });
     } catch (error) {
-      throw new Error(error instanceof DebugLaunchError ? error.message : String(error));
+      throw new Error(error instanceof DebugLaunchError ? error.message : String(error), { cause: error });
     }
     await this.workbench.registry.overrideLaunch(this.connection!.definition.id, { launch: http.launch, timeouts });
     this.checkRunning(def);

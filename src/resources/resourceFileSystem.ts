@@ -162,14 +162,14 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
     const id = parseResourceDocumentUri(uri);
     if (!id) return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0, permissions: vscode.FilePermission.Readonly };
-    const content = await this.contentFor(id, uri);
+    const content = await this.contentFor(id);
     return { type: vscode.FileType.File, ctime: content.mtime, mtime: content.mtime, size: content.data.byteLength, permissions: vscode.FilePermission.Readonly };
   }
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
     const id = parseResourceDocumentUri(uri);
     if (!id) throw vscode.FileSystemError.FileIsADirectory(uri);
-    return (await this.contentFor(id, uri)).data;
+    return (await this.contentFor(id)).data;
   }
 
   readDirectory(): [string, vscode.FileType][] {
@@ -198,7 +198,7 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
   }
 
   /** Cached content, or a read (e.g. an editor restored after a reload), waiting for a starting server. */
-  private async contentFor(id: ResourceDocumentId, uri: vscode.Uri): Promise<ResourceContent> {
+  private async contentFor(id: ResourceDocumentId): Promise<ResourceContent> {
     const key = resourceKey(id.serverId, id.resourceUri);
     const cached = this.cache.get(key);
     if (cached) return cached;

@@ -309,7 +309,8 @@ for (const [name, legRuns] of byName) {
   results.set(name, outcomes);
   const ok = outcomes.every((o) => o.passed);
   const unexpected = outcomes.some((o) => !o.passed && !o.expected) || outcomes.some((o) => o.passed && o.expected);
-  ok ? passed++ : failed++;
+  if (ok) passed++;
+  else failed++;
   const verdict = ok ? (unexpected ? 'PASS (stale)' : 'PASS') : unexpected ? 'FAIL' : 'EXPECTED-FAIL';
   const legs = outcomes.map((o) => `${o.leg} ${o.passed ? 'pass' : o.expected ? 'fail (expected)' : 'FAIL'}`).join(', ');
   const reasons = [...new Set(outcomes.filter((o) => !o.passed && o.reason).map((o) => o.reason))];

@@ -180,7 +180,7 @@ describe('fixture servers', function () {
       await client.connect(transport);
       await client.close();
       const events = await waitFor(async () => {
-        let lines: string[] = [];
+        let lines: string[];
         try {
           lines = readFileSync(recordPath, 'utf8').trim().split('\n');
         } catch {

@@ -9,7 +9,7 @@ import '../shared/l10nSetup';
 import * as l10n from '@vscode/l10n';
 import './style.css';
 import { filterChoices, filterRows, formatClock, isErrorStatus, type InspectorRow, type RowFilter, type RowStatus } from '../../src/inspector/common/inspectorRows';
-import { parseToWebview, type FromWebview, type ToWebview } from '../../src/inspector/common/inspectorProtocol';
+import { parseToWebview, type FromWebview } from '../../src/inspector/common/inspectorProtocol';
 import { parseConsoleToWebview, type ConsoleFromWebview } from '../../src/inspector/common/consoleProtocol';
 import { ConsoleView, type ConsoleState } from './console';
 import { DetailView } from './detail';

@@ -59,8 +59,6 @@ export function commandName(command: string): string {
 
 const NODE_COMMANDS = new Set(['node', 'nodejs']);
 const PYTHON_COMMAND = /^(python(\d+(\.\d+)?)?|py|pythonw)$/;
-/** Node options that take their value as the next argument. */
-const NODE_VALUE_FLAGS = new Set(['-r', '--require', '--import', '--loader', '--experimental-loader', '-e', '--eval', '-p', '--print', '--input-type', '--conditions', '-C', '--env-file', '--title', '--stack-size']);
 /** Python options that take their value as the next argument. */
 const PYTHON_VALUE_FLAGS = new Set(['-W', '-X', '--check-hash-based-pycs']);
 /** `npx` options that take a value. */
@@ -355,7 +353,7 @@ export async function waitForUrl(url: string, options: WaitForUrlOptions): Promi
   const probe: ProbeFetch = options.fetch ?? ((u, init) => fetch(u, init));
   const interval = options.intervalMs ?? 250;
   const deadline = now() + options.timeoutMs;
-  let lastError = '';
+  let lastError: string | undefined;
   for (;;) {
     const reason = options.abort?.();
     if (reason) throw new DebugLaunchError(`Stopped waiting for ${url} to answer: ${reason}.`);

@@ -65,7 +65,6 @@ suite('Activity', function () {
   });
 
   test('the ring keeps at most mcpWorkbench.activity.maxEntries entries', async () => {
-    const config = vscode.workspace.getConfiguration('mcpWorkbench');
     await setUserSetting('activity.maxEntries', 5);
     try {
       await waitFor(() => log.maxEntries === 5, 'the new bound');

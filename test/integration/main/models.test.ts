@@ -25,7 +25,6 @@ suite('Models: vscode.lm backend with the fake model provider', function () {
   this.timeout(60000);
   let service: ApprovalService;
   let connection: McpServerConnection;
-  const cfg = () => vscode.workspace.getConfiguration('mcpWorkbench');
 
   const call = (args: Record<string, unknown>) => connection.callTool('sample', args).then((r) => JSON.parse(textOf(r)) as Outcome);
   const sampling = (prompt: string) =>

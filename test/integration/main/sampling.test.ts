@@ -22,7 +22,6 @@ suite('Sampling', function () {
   let connection: McpServerConnection;
   let fake: FakeOpenAi;
   let fakeUrl = '';
-  const cfg = () => vscode.workspace.getConfiguration('mcpWorkbench');
 
   async function sampling(): Promise<SamplingView> {
     return waitFor(() => service.views().find((v): v is SamplingView => v.kind === 'sampling'), 'a sampling request in the panel');

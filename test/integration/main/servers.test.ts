@@ -116,7 +116,7 @@ suite('MCP servers in a real workspace', function () {
     }, 'the ghost server to fail');
     if (ghost.state.kind !== 'error') throw new Error('unreachable');
     assert.equal(ghost.state.message, '"definitely-not-installed-mcp" not found on PATH. Install definitely-not-installed-mcp or set "command" to its full path.');
-    assert.match(ghost.state.detail ?? '', /PATH searched \(1 directory\):\n  \/opt\/nothing/);
+    assert.match(ghost.state.detail ?? '', /PATH searched \(1 directory\):\n {2}\/opt\/nothing/);
   });
 
   test('commands start, stop and restart a server by id', async () => {
@@ -139,7 +139,6 @@ suite('MCP servers in a real workspace', function () {
   test('the server log level follows the mcpWorkbench.serverLogLevel setting', async () => {
     const c = await running(api, 'fixture-stdio');
     assert.equal(textOf(await c.callTool('logLevel', {})), 'info');
-    const config = vscode.workspace.getConfiguration('mcpWorkbench');
     await setUserSetting('serverLogLevel', 'debug');
     try {
       await waitFor(async () => textOf(await c.callTool('logLevel', {})) === 'debug', 'logging/setLevel debug');

@@ -213,7 +213,7 @@ describe('McpServerConnection', function () {
       assert.equal(c.state.kind, 'error');
       if (c.state.kind !== 'error') return;
       assert.equal(c.state.message, '"no-such-mcp-server" not found on PATH. Install no-such-mcp-server or set "command" to its full path.');
-      assert.match(c.state.detail ?? '', /PATH searched \(2 directories\):\n  \/nowhere\n  \/also\/not/);
+      assert.match(c.state.detail ?? '', /PATH searched \(2 directories\):\n {2}\/nowhere\n {2}\/also\/not/);
     });
 
     it('reports a process that exits during start with its stderr', async () => {
