@@ -28,7 +28,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwb-vsix-test-'));
 const vsix = path.join(dir, 'mcp-workbench.vsix');
 // process.exit() inside `try` would skip `finally` (the temp folder stayed behind every run):
 // the outcome is decided inside, the exit happens after the clean-up.
-let exitCode = 1;
+let exitCode;
 try {
   if (run(process.execPath, ['esbuild.mjs', '--production']) !== 0) fail('the production build failed');
   if (run(npx, ['-y', VSCE, 'package', '--no-dependencies', '--out', vsix]) !== 0) fail('vsce package failed');

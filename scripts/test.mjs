@@ -25,6 +25,7 @@ const RUNS_KEPT = 10;
 
 /** [npm script, what it is, its time on an idle 2-core machine (measured 2026-11-26)]. */
 const stages = [
+  ['lint', 'lint (eslint: typescript-eslint recommended and the layer rules)', '~20 s'],
   ['typecheck', 'type-check (tsc: extension, tests, webviews)', '~1 min'],
   ['build', 'build (esbuild)', '~5 s'],
   ['test:unit', 'unit tests (mocha on plain Node, real fixture servers)', '~1.5 min'],
@@ -58,6 +59,7 @@ function safeReaddir(dir) {
 function runStage(script) {
   return new Promise((resolve) => {
     const child = spawn(npm, ['run', '-s', script], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'inherit'], shell: process.platform === 'win32' });
+    current = child;
     let tally;
     let partial = '';
     const read = (line) => {

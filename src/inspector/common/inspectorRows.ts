@@ -49,8 +49,6 @@ export interface InspectorRow {
   children: InspectorRow[];
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** The Inspector's status of an exchange: a result with `isError` is an error, not a success. */
 export function classify(record: Pick<InspectorRecord, 'kind' | 'status'>, facts: ExchangeFacts): { status: RowStatus; statusText?: string } {
   const s = record.status;

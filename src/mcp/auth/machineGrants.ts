@@ -59,7 +59,7 @@ async function workloadAssertion(settings: OAuthSettings): Promise<string> {
   try {
     return (await readFile(settings.assertionFile, 'utf8')).trim();
   } catch (error) {
-    throw new Error(`The workload identity token file ${settings.assertionFile} could not be read: ${(error as Error).message}`);
+    throw new Error(`The workload identity token file ${settings.assertionFile} could not be read: ${(error as Error).message}`, { cause: error });
   }
 }
 
@@ -109,7 +109,7 @@ export function signingAlgorithmOf(pem: string): string {
   try {
     key = createPrivateKey(pem);
   } catch (error) {
-    throw new Error(`"oauth.privateKey" is not a PEM private key: ${(error as Error).message}`);
+    throw new Error(`"oauth.privateKey" is not a PEM private key: ${(error as Error).message}`, { cause: error });
   }
   const type = key.asymmetricKeyType;
   if (type === 'ec') {
