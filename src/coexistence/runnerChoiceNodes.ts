@@ -22,6 +22,8 @@ export class RunnerChoiceNode {
     item.iconPath = new vscode.ThemeIcon('question', new vscode.ThemeColor('notificationsInfoIcon.foreground'));
     item.tooltip = vscode.l10n.t("VS Code's own MCP support reads .vscode/mcp.json and .mcp.json too. Until you choose, VS Code's chat runs their servers and MCP Workbench lists them stopped.");
     item.contextValue = 'runnerChoice';
+    // Read out whole: the question, then why it is asked.
+    item.accessibilityInformation = { label: `${item.label as string}, ${item.tooltip}` };
     return item;
   }
 
@@ -57,6 +59,7 @@ export class RunnerAnswerNode {
     item.iconPath = new vscode.ThemeIcon(this.icon);
     item.tooltip = this.hoverText;
     item.contextValue = 'runnerAnswer';
+    item.accessibilityInformation = { label: `${this.label}, ${this.hoverText}` };
     item.command = { command: CHOOSE_RUNNER_COMMAND, title: this.label, arguments: [this.runner, this.options] };
     return item;
   }

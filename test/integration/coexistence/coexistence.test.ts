@@ -43,14 +43,14 @@ suite('Coexistence with VS Code\'s own MCP host', function () {
   // (no Copilot; the fake-model fixture extension is installed for `main` and e2e only), so
   // VS Code's agent cannot use the servers: we run them, with no question and no click.
   test('a fresh profile without a chat model: the workspace servers run here with no question, their tools visible', async () => {
+    await running(api, 'shared-server');
+    await running(api, 'root-server');
     const state = api.testing.coexistence();
     assert.equal(state.builtinHostActive, true, `VS Code ${vscode.version} with its MCP support on`);
     assert.deepEqual(await vscode.lm.selectChatModels(), [], 'no chat model in this profile');
     assert.equal(state.agentCanUse, false);
     assert.equal(state.runner, undefined, 'nothing chosen, nothing stored');
     assert.deepEqual(state.decision, { runner: 'workbench', ask: false });
-    await running(api, 'shared-server');
-    await running(api, 'root-server');
     const root = await tree().getChildren();
     assert.ok(!root.some((n) => n.kind === 'runnerChoice'), 'no question in the Servers view');
     const shared = root.find((n) => n.kind === 'server' && n.connection.definition.name === 'shared-server')!;
