@@ -14,6 +14,7 @@ import { parseAppMessage } from '../../src/apps/common/appMessages';
 import { isFromWebviewHost, isWindowWithin } from '../../src/apps/common/messageSource';
 import type { AppApprovalRequest, AppDisplayMode, AppFrameSpec, AppFromWebview, AppToWebview } from '../../src/apps/common/appsProtocol';
 import { hostStyleVariables, themeFromBodyClass } from '../../src/apps/common/hostStyles';
+import { CSP_VIOLATION_METHOD, CspViolationLog, describeCspViolation, parseCspViolation } from '../../src/apps/common/cspViolation';
 
 type Post = (message: AppFromWebview) => void;
 
@@ -47,6 +48,7 @@ export class AppArea {
   private frame: HTMLIFrameElement | undefined;
   private app: AppFrameSpec | undefined;
   private problems = 0;
+  private violations = new CspViolationLog();
   private envTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly post: Post, private readonly mode: AppDisplayMode) {
@@ -103,6 +105,7 @@ export class AppArea {
   private show(app: AppFrameSpec): void {
     this.app = app;
     this.problems = 0;
+    this.violations = new CspViolationLog();
     this.element.hidden = false;
     this.element.classList.toggle('bordered', app.prefersBorder);
     // The environment goes first, so the host knows it when the app initializes.
@@ -172,11 +175,32 @@ export class AppArea {
       return;
     }
     const message = parsed.message;
+    if ('method' in message && message.method === CSP_VIOLATION_METHOD) {
+      // A report from the frame, not part of the app protocol: shown here, logged by the host.
+      const violation = parseCspViolation(message.params);
+      if (violation && this.violations.add(violation)) {
+        this.showViolation(describeCspViolation(violation));
+        this.post({ type: 'appCspViolation', appId: app.appId, violation });
+      }
+      return;
+    }
     if (this.mode === 'inline' && 'method' in message && message.method === 'ui/notifications/size-changed') {
       const height = message.params?.height;
       if (typeof height === 'number' && Number.isFinite(height) && height > 0) frame.style.height = `${Math.min(Math.ceil(height), MAX_INLINE_HEIGHT)}px`;
     }
     this.post({ type: 'appMessage', appId: app.appId, message });
+  }
+
+  /** One line between the header and the app: the latest thing its policy blocked, and how many so far. */
+  private showViolation(text: string): void {
+    let line = this.element.querySelector<HTMLElement>('.app-policy');
+    if (!line) {
+      line = el('div', { class: 'app-policy', role: 'status' });
+      this.element.insertBefore(line, this.frame ?? null);
+    }
+    const count = this.violations.count;
+    line.textContent = count > 1 ? l10n.t('Blocked ({0}): {1}', count, text) : l10n.t('Blocked: {0}', text);
+    line.title = l10n.t('The app\'s policy allows only the domains its server declared (_meta.ui.csp). The server\'s log lists every blocked request.');
   }
 
   private environmentChanged(): void {
