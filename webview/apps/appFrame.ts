@@ -1,5 +1,7 @@
 // The area that shows an MCP App in a webview (Run Tool's result area, or the app's own tab).
-// It holds the sandbox proxy frame (sandbox="allow-scripts", an opaque origin, served by the
+// It holds the sandbox proxy frame (sandbox="allow-scripts allow-same-origin": the local sandbox
+// server's origin, never this page's; a sandboxed frame's flags bind its descendants, so without
+// allow-same-origin here the app below could have no storage either; served by the
 // local sandbox server with the app's CSP) and relays JSON-RPC between that frame and the
 // extension host, checking every message (parseAppMessage) and accepting only messages whose
 // source is that frame's window. It also reports the theme, the spec's CSS variables mapped
@@ -14,6 +16,7 @@ import { parseAppMessage } from '../../src/apps/common/appMessages';
 import { isFromWebviewHost, isWindowWithin } from '../../src/apps/common/messageSource';
 import type { AppApprovalRequest, AppDisplayMode, AppFrameSpec, AppFromWebview, AppToWebview } from '../../src/apps/common/appsProtocol';
 import { hostStyleVariables, themeFromBodyClass } from '../../src/apps/common/hostStyles';
+import { PROXY_SANDBOX } from '../../src/apps/common/sandboxProxyPage';
 import { CSP_VIOLATION_METHOD, CspViolationLog, describeCspViolation, parseCspViolation } from '../../src/apps/common/cspViolation';
 
 type Post = (message: AppFromWebview) => void;
@@ -113,7 +116,7 @@ export class AppArea {
     const frame = el('iframe', {
       class: 'app-frame',
       src: app.proxyUrl,
-      sandbox: 'allow-scripts',
+      sandbox: PROXY_SANDBOX,
       title: l10n.t('MCP App {0} ({1})', app.title, app.serverLabel),
       referrerpolicy: 'no-referrer',
       ...(app.allow ? { allow: app.allow } : {}),

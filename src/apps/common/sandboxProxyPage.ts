@@ -1,8 +1,8 @@
 /**
  * The sandbox proxy page (SEP-1865's double iframe): served by the local sandbox server
  * (sandboxServer.ts) under its own small policy (proxyPolicy: inline script, and frames only
- * from this app's origin), loaded by the webview in a frame with `sandbox="allow-scripts"` (an
- * opaque origin, no access to the webview or to VS Code). It announces itself
+ * from this app's origin), loaded by the webview in a frame with PROXY_SANDBOX (the sandbox
+ * server's origin, no access to the webview or to VS Code). It announces itself
  * (`ui/notifications/sandbox-proxy-ready`); on `ui/notifications/sandbox-resource-ready` it
  * frames the app's document from the app's own origin (served there with the app's policy and
  * the violation listener of cspViolation.ts first in it), and then relays messages between the
@@ -16,10 +16,17 @@ import { CSP_VIOLATION_METHOD } from './cspViolation';
  * Sandbox flags of the frame the app runs in: scripts; forms (their submission is blocked by
  * `form-action 'none'`); and its own origin, for storage. `allow-same-origin` gives the app the
  * origin of its document, which is its own port of the sandbox server (never the webview's, and
- * not the proxy's either: the proxy is opaque, so the app cannot reach its parent or take the
- * sandbox off its own frame). Never popups or top navigation.
+ * not the proxy's either: the proxy is on another port, so the app cannot reach its parent or
+ * take the sandbox off its own frame). Never popups or top navigation.
  */
 export const APP_SANDBOX = 'allow-scripts allow-forms allow-same-origin';
+
+/**
+ * Sandbox flags of the proxy frame in the webview. A frame's sandbox binds everything inside it,
+ * so the proxy needs `allow-same-origin` for the app to have it: the proxy's origin is then the
+ * sandbox server's proxy port, which is not the webview's, so it still cannot reach the webview.
+ */
+export const PROXY_SANDBOX = 'allow-scripts allow-same-origin';
 
 /** The proxy page's own policy: its inline script and style, and frames only from the app's origin. */
 export function proxyPolicy(appOrigin: string): string {

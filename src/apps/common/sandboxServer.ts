@@ -5,12 +5,12 @@
  *   (sandboxProxyPage.ts). A webview cannot give a nested frame a policy of its own (srcdoc and
  *   blob: frames inherit the webview's strict one), so pages come from a server, as the ext-apps
  *   reference host does with a sandbox origin of its own. The webview frames it with
- *   `sandbox="allow-scripts"`: an opaque origin.
+ *   PROXY_SANDBOX: that origin, not the webview's.
  * - the app origin (a port of its own for each app, http://127.0.0.1:<Q>) serves the app's
  *   document with the app's Content-Security-Policy as a header. The proxy frames it with
  *   `allow-same-origin`, so the app has an origin, and with it storage (pdf.js keeps its place
  *   in `localStorage`), but that origin is its own: not the webview's, not VS Code's, not the
- *   proxy's (opaque, so the app cannot reach into it or lift its own sandbox), and not another
+ *   proxy's (another port, so the app cannot reach into it or lift its own sandbox), and not another
  *   app's (each app has its own port). Its policy has no `'self'`, so it cannot read its own
  *   server either.
  *
