@@ -115,9 +115,10 @@ export async function run({ page, step, screenshot, workspace, log }) {
       await expectText(app.locator('#count'), '0');
       await expectText(app.locator('#mode'), 'inline');
       const sandbox = await runToolWebview.locator('iframe.app-frame').getAttribute('sandbox');
-      if (sandbox !== 'allow-scripts') throw new Error(`the proxy frame's sandbox is ${JSON.stringify(sandbox)}`);
+      // Same-origin for storage, each frame on a sandbox server port of its own (appsPolicy checks the origins).
+      if (sandbox !== 'allow-scripts allow-same-origin') throw new Error(`the proxy frame's sandbox is ${JSON.stringify(sandbox)}`);
       const inner = await app.frameElement().then((e) => e.getAttribute('sandbox'));
-      if (inner !== 'allow-scripts allow-forms') throw new Error(`the app frame's sandbox is ${JSON.stringify(inner)}`);
+      if (inner !== 'allow-scripts allow-forms allow-same-origin') throw new Error(`the app frame's sandbox is ${JSON.stringify(inner)}`);
       await restMouse();
       await screenshot('apps-02-app-inline');
     });
