@@ -11,11 +11,13 @@ import { randomUUID } from 'node:crypto';
 import type * as AppBridgeModule from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
 import type { CallToolResult, JSONRPCMessage, Tool, Transport } from '@modelcontextprotocol/client';
 import { buildAppCsp, type AppCsp } from './common/appCsp';
+import { CspViolationLog, describeCspViolation } from './common/cspViolation';
 import type { AppResource } from './common/appResource';
 import type { AppDisplayMode, AppEnvironment, AppFrameSpec, AppFromWebview, AppToWebview } from './common/appsProtocol';
 import type { AppJsonRpcMessage } from './common/appMessages';
 import { argumentsPreview } from '../shared/common/toolConfirmation';
 import type { AppSandbox } from './common/sandboxServer';
+import { APP_SANDBOX } from './common/sandboxProxyPage';
 import { AppRequestPolicy } from './appRequestPolicy';
 import type { Workbench } from '../workbench';
 
@@ -77,6 +79,8 @@ interface Mount {
 export class AppSession implements vscode.Disposable {
   private mount: Mount | undefined;
   private readonly csp: AppCsp;
+  /** What the policy blocked, once per directive + URI (the frame reports it; see cspViolation.ts). */
+  private readonly violations = new CspViolationLog();
   private readonly allow: string;
   private page: ReturnType<AppSandbox['register']> | undefined;
   private disposed = false;
@@ -129,7 +133,8 @@ export class AppSession implements vscode.Disposable {
   async mountIn(view: AppView, title: string): Promise<AppFrameSpec> {
     this.unmount();
     const origin = await this.sandbox.origin();
-    this.page ??= this.sandbox.register(this.csp.policy, this.allow);
+    this.page ??= this.sandbox.register(this.csp.policy, this.allow, this.resource.html);
+    const page = await this.page;
     const appId = `app-${randomUUID()}`;
     const transport = new AppRelayTransport(appId, view, (direction, message) => this.trace(direction, message));
     const bridge = this.createBridge(view.kind);
@@ -138,7 +143,7 @@ export class AppSession implements vscode.Disposable {
     await bridge.connect(transport);
     return {
       appId,
-      proxyUrl: `${origin}${this.page.path}`,
+      proxyUrl: `${origin}${page.path}`,
       allow: this.allow,
       title,
       serverLabel: this.serverLabel,
@@ -219,6 +224,9 @@ export class AppSession implements vscode.Disposable {
       case 'appProblem':
         this.log('warn', message.message);
         return;
+      case 'appCspViolation':
+        if (this.violations.add(message.violation)) this.log('warn', `blocked by its policy: ${describeCspViolation(message.violation)}`);
+        return;
     }
   }
 
@@ -257,7 +265,7 @@ export class AppSession implements vscode.Disposable {
       { hostContext: { displayMode: kind, availableDisplayModes: ['inline', 'fullscreen'], toolInfo: { tool: this.tool } } },
     );
     bridge.onsandboxready = () => {
-      void bridge.sendSandboxResourceReady({ html: this.resource.html, sandbox: 'allow-scripts allow-forms' });
+      void bridge.sendSandboxResourceReady({ html: this.resource.html, sandbox: APP_SANDBOX });
     };
     bridge.oninitialized = () => {
       void (async () => {
@@ -326,7 +334,7 @@ export class AppSession implements vscode.Disposable {
         .catch(() => undefined)
         .finally(() => void mount.bridge.close().catch(() => undefined));
     }
-    this.page?.dispose();
+    void this.page?.then((page) => page.dispose(), () => undefined);
     this.onDidRequestDisplayModeEmitter.dispose();
     this.onDidInitializeEmitter.dispose();
   }

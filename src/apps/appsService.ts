@@ -15,7 +15,7 @@ export class AppsService implements vscode.Disposable {
   private external: Promise<string> | undefined;
   readonly sandbox: AppSandbox = {
     origin: () => this.origin(),
-    register: (policy, allow) => this.server.register(policy, allow),
+    register: (policy, allow, html) => this.server.register(policy, allow, html),
   };
 
   constructor(private readonly workbench: Workbench) {}

@@ -1,7 +1,7 @@
 // End-to-end MCP Apps (SEP-1865) in the real workbench: the fixture Apps server
 // (test/fixtures/servers/appsServer.ts) is added to folder-a's mcp.json; its `counter` tool is
 // run from the tree, the counter app appears in Run Tool's result area (a sandbox proxy frame
-// served by the local sandbox server, the app in a srcdoc frame inside it), its button calls
+// served by the local sandbox server, the app in a frame inside it on its own origin), its button calls
 // the app-only `increment` tool after the approval dialog, the call shows in Activity, a fetch
 // to an undeclared origin is blocked by the CSP while the declared one is allowed, switching
 // the colour theme recolours the app, pop-out into its own tab and back keep the count, and
@@ -26,9 +26,9 @@ async function origin(name) {
   return server;
 }
 
-/** The frame of the app (the srcdoc frame inside the sandbox proxy) shown now, if any. */
+/** The frame of the app (inside the sandbox proxy, from the app's own origin) shown now, if any. */
 export function appFrames(page) {
-  return page.frames().filter((f) => f.url() === 'about:srcdoc' && f.parentFrame()?.url().includes('/proxy/'));
+  return page.frames().filter((f) => /^http:\/\/127\.0\.0\.1:\d+\/app\/[a-f0-9]{48}$/.test(f.url()) && f.parentFrame()?.url().includes('/proxy/'));
 }
 
 export async function waitForApp(page, predicate = async () => true, timeout = 30_000) {
@@ -115,9 +115,10 @@ export async function run({ page, step, screenshot, workspace, log }) {
       await expectText(app.locator('#count'), '0');
       await expectText(app.locator('#mode'), 'inline');
       const sandbox = await runToolWebview.locator('iframe.app-frame').getAttribute('sandbox');
-      if (sandbox !== 'allow-scripts') throw new Error(`the proxy frame's sandbox is ${JSON.stringify(sandbox)}`);
+      // Same-origin for storage, each frame on a sandbox server port of its own (appsPolicy checks the origins).
+      if (sandbox !== 'allow-scripts allow-same-origin') throw new Error(`the proxy frame's sandbox is ${JSON.stringify(sandbox)}`);
       const inner = await app.frameElement().then((e) => e.getAttribute('sandbox'));
-      if (inner !== 'allow-scripts allow-forms') throw new Error(`the app frame's sandbox is ${JSON.stringify(inner)}`);
+      if (inner !== 'allow-scripts allow-forms allow-same-origin') throw new Error(`the app frame's sandbox is ${JSON.stringify(inner)}`);
       await restMouse();
       await screenshot('apps-02-app-inline');
     });

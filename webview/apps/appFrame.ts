@@ -1,5 +1,7 @@
 // The area that shows an MCP App in a webview (Run Tool's result area, or the app's own tab).
-// It holds the sandbox proxy frame (sandbox="allow-scripts", an opaque origin, served by the
+// It holds the sandbox proxy frame (sandbox="allow-scripts allow-same-origin": the local sandbox
+// server's origin, never this page's; a sandboxed frame's flags bind its descendants, so without
+// allow-same-origin here the app below could have no storage either; served by the
 // local sandbox server with the app's CSP) and relays JSON-RPC between that frame and the
 // extension host, checking every message (parseAppMessage) and accepting only messages whose
 // source is that frame's window. It also reports the theme, the spec's CSS variables mapped
@@ -14,6 +16,8 @@ import { parseAppMessage } from '../../src/apps/common/appMessages';
 import { isFromWebviewHost, isWindowWithin } from '../../src/apps/common/messageSource';
 import type { AppApprovalRequest, AppDisplayMode, AppFrameSpec, AppFromWebview, AppToWebview } from '../../src/apps/common/appsProtocol';
 import { hostStyleVariables, themeFromBodyClass } from '../../src/apps/common/hostStyles';
+import { PROXY_SANDBOX } from '../../src/apps/common/sandboxProxyPage';
+import { CSP_VIOLATION_METHOD, CspViolationLog, describeCspViolation, parseCspViolation } from '../../src/apps/common/cspViolation';
 
 type Post = (message: AppFromWebview) => void;
 
@@ -47,6 +51,7 @@ export class AppArea {
   private frame: HTMLIFrameElement | undefined;
   private app: AppFrameSpec | undefined;
   private problems = 0;
+  private violations = new CspViolationLog();
   private envTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly post: Post, private readonly mode: AppDisplayMode) {
@@ -103,6 +108,7 @@ export class AppArea {
   private show(app: AppFrameSpec): void {
     this.app = app;
     this.problems = 0;
+    this.violations = new CspViolationLog();
     this.element.hidden = false;
     this.element.classList.toggle('bordered', app.prefersBorder);
     // The environment goes first, so the host knows it when the app initializes.
@@ -110,7 +116,7 @@ export class AppArea {
     const frame = el('iframe', {
       class: 'app-frame',
       src: app.proxyUrl,
-      sandbox: 'allow-scripts',
+      sandbox: PROXY_SANDBOX,
       title: l10n.t('MCP App {0} ({1})', app.title, app.serverLabel),
       referrerpolicy: 'no-referrer',
       ...(app.allow ? { allow: app.allow } : {}),
@@ -172,11 +178,32 @@ export class AppArea {
       return;
     }
     const message = parsed.message;
+    if ('method' in message && message.method === CSP_VIOLATION_METHOD) {
+      // A report from the frame, not part of the app protocol: shown here, logged by the host.
+      const violation = parseCspViolation(message.params);
+      if (violation && this.violations.add(violation)) {
+        this.showViolation(describeCspViolation(violation));
+        this.post({ type: 'appCspViolation', appId: app.appId, violation });
+      }
+      return;
+    }
     if (this.mode === 'inline' && 'method' in message && message.method === 'ui/notifications/size-changed') {
       const height = message.params?.height;
       if (typeof height === 'number' && Number.isFinite(height) && height > 0) frame.style.height = `${Math.min(Math.ceil(height), MAX_INLINE_HEIGHT)}px`;
     }
     this.post({ type: 'appMessage', appId: app.appId, message });
+  }
+
+  /** One line between the header and the app: the latest thing its policy blocked, and how many so far. */
+  private showViolation(text: string): void {
+    let line = this.element.querySelector<HTMLElement>('.app-policy');
+    if (!line) {
+      line = el('div', { class: 'app-policy', role: 'status' });
+      this.element.insertBefore(line, this.frame ?? null);
+    }
+    const count = this.violations.count;
+    line.textContent = count > 1 ? l10n.t('Blocked ({0}): {1}', count, text) : l10n.t('Blocked: {0}', text);
+    line.title = l10n.t('The app\'s policy allows only the domains its server declared (_meta.ui.csp). The server\'s log lists every blocked request.');
   }
 
   private environmentChanged(): void {

@@ -2,7 +2,15 @@
  * The Content-Security-Policy an MCP App runs under, built only from what its resource declares
  * (`_meta.ui.csp`: connectDomains, resourceDomains, frameDomains, baseUriDomains) as SEP-1865
  * describes. Nothing is allowed that was not declared: no network by default, inline script and
- * style (an app is one HTML document), `data:` images, fonts and media. Unlike the spec's
+ * style (an app is one HTML document), `data:` images, fonts and media.
+ *
+ * Inside that, code may run as its authors built it, as in the ext-apps reference host
+ * (examples/basic-host/src/csp.ts: `script-src 'self' 'unsafe-inline' 'unsafe-eval' blob: data:`,
+ * `worker-src 'self' blob:`): `'unsafe-eval'` (three.js scene code, Zod's JIT parser run through
+ * `new Function`), and `blob:`/`data:` scripts and workers (pdf.js starts its worker from a
+ * `blob:` URL). These do not widen what the app can reach: the isolation is the sandboxed frame
+ * on its own origin (no access to the webview, VS Code or other apps) plus the network
+ * directives above, which code that is eval'd or runs in a worker obeys just the same. Unlike the spec's
  * example policy there is no `'self'`: the app's origin is the local sandbox server, which has
  * nothing for it. Entries that are not plain origins (keywords, quotes, `*`, schemes like
  * `data:`) are dropped and reported, so a server cannot widen the policy by smuggling a
@@ -62,7 +70,8 @@ export function buildAppCsp(declared: AppCspDeclaration | undefined): AppCsp {
   const withResources = (base: string) => [base, ...resource].join(' ');
   const policy = [
     "default-src 'none'",
-    withResources("script-src 'unsafe-inline'"),
+    withResources("script-src 'unsafe-inline' 'unsafe-eval' blob: data:"),
+    withResources('worker-src blob: data:'),
     withResources("style-src 'unsafe-inline'"),
     withResources('img-src data: blob:'),
     withResources('font-src data:'),

@@ -12,6 +12,7 @@
  * `appEnvironment` whenever they change.
  */
 import { parseAppMessage, type AppJsonRpcMessage } from './appMessages';
+import { parseCspViolation, type CspViolation } from './cspViolation';
 import { sanitizeHostStyles, type AppTheme } from './hostStyles';
 
 export type AppDisplayMode = 'inline' | 'fullscreen';
@@ -77,7 +78,9 @@ export type AppFromWebview =
   /** The user's answer to an `appApproval`: run once, run this tool without asking for the rest of this app's life, or not. */
   | { type: 'appApprovalAnswer'; appId: string; approvalId: string; answer: 'once' | 'session' | 'deny' }
   /** Something about the frame the user should know (it failed to load, a message was dropped). */
-  | { type: 'appProblem'; appId: string; message: string };
+  | { type: 'appProblem'; appId: string; message: string }
+  /** The app's policy blocked something in its frame (reported by the frame: see cspViolation.ts). */
+  | { type: 'appCspViolation'; appId: string; violation: CspViolation };
 
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -109,6 +112,10 @@ export function parseAppFromWebview(raw: unknown): AppFromWebview | undefined {
         : undefined;
     case 'appProblem':
       return isString(raw.message) ? { type: 'appProblem', appId, message: raw.message.slice(0, 500) } : undefined;
+    case 'appCspViolation': {
+      const violation = parseCspViolation(raw.violation);
+      return violation ? { type: 'appCspViolation', appId, violation } : undefined;
+    }
     default:
       return undefined;
   }

@@ -6,8 +6,8 @@
  *   it dispatches with `contentWindow.postMessage(message, window.origin)`, so the event's
  *   origin is the page's own origin.
  * - the app: its sandbox proxy frame (relaying the app), or the app's own frame posting to
- *   `window.parent.parent` directly. Both are sandboxed without `allow-same-origin`, so their
- *   events have the opaque origin "null", and any window can post anything.
+ *   `window.parent.parent` directly. Their events have the sandbox server's origins
+ *   (http://127.0.0.1 on ports of its own, never the page's), and any window can post anything.
  *
  * `event.source === window.parent` is not the test: VS Code's webview script replaces
  * `window.parent` with the page itself (1.139 does `window.parent = window`), so the host

@@ -1,19 +1,36 @@
 /**
- * The sandbox proxy page (SEP-1865's double iframe): served by the local sandbox server with
- * the app's Content-Security-Policy as a response header, loaded by the webview in a frame
- * with `sandbox="allow-scripts"` (an opaque origin, no access to the webview or to VS Code).
- * It announces itself (`ui/notifications/sandbox-proxy-ready`), receives the app's HTML once
- * (`ui/notifications/sandbox-resource-ready`), puts it into an inner sandboxed `srcdoc` frame
- * (which inherits the header's policy; the same policy is also put first into the document
- * as a meta tag), and then relays messages between the webview (its parent) and the app, by
- * window identity: nothing from any other window is passed on, and from the app only JSON-RPC.
+ * The sandbox proxy page (SEP-1865's double iframe): served by the local sandbox server
+ * (sandboxServer.ts) under its own small policy (proxyPolicy: inline script, and frames only
+ * from this app's origin), loaded by the webview in a frame with PROXY_SANDBOX (the sandbox
+ * server's origin, no access to the webview or to VS Code). It announces itself
+ * (`ui/notifications/sandbox-proxy-ready`); on `ui/notifications/sandbox-resource-ready` it
+ * frames the app's document from the app's own origin (served there with the app's policy and
+ * the violation listener of cspViolation.ts first in it), and then relays messages between the
+ * webview (its parent) and the app, by window identity: nothing from any other window is passed
+ * on, and from the app only JSON-RPC. The HTML in that message is not used: the server already
+ * holds the same HTML, registered by the host.
  */
+import { CSP_VIOLATION_METHOD } from './cspViolation';
 
-/** Sandbox flags of the frames the app runs in: scripts, and forms (their submission is blocked by `form-action 'none'`); never same-origin, popups or top navigation. */
-export const APP_SANDBOX = 'allow-scripts allow-forms';
+/**
+ * Sandbox flags of the frame the app runs in: scripts; forms (their submission is blocked by
+ * `form-action 'none'`); and its own origin, for storage. `allow-same-origin` gives the app the
+ * origin of its document, which is its own port of the sandbox server (never the webview's, and
+ * not the proxy's either: the proxy is on another port, so the app cannot reach its parent or
+ * take the sandbox off its own frame). Never popups or top navigation.
+ */
+export const APP_SANDBOX = 'allow-scripts allow-forms allow-same-origin';
 
-function attribute(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/**
+ * Sandbox flags of the proxy frame in the webview. A frame's sandbox binds everything inside it,
+ * so the proxy needs `allow-same-origin` for the app to have it: the proxy's origin is then the
+ * sandbox server's proxy port, which is not the webview's, so it still cannot reach the webview.
+ */
+export const PROXY_SANDBOX = 'allow-scripts allow-same-origin';
+
+/** The proxy page's own policy: its inline script and style, and frames only from the app's origin. */
+export function proxyPolicy(appOrigin: string): string {
+  return ["default-src 'none'", "script-src 'unsafe-inline'", "style-src 'unsafe-inline'", `frame-src ${appOrigin}`, "object-src 'none'", "base-uri 'none'", "form-action 'none'"].join('; ');
 }
 
 /** JSON that is safe inside a <script> element. */
@@ -21,15 +38,15 @@ function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
-/** The proxy page for an app with this policy and `allow` attribute. */
-export function sandboxProxyPage(policy: string, allow: string): string {
-  const meta = `<meta http-equiv="Content-Security-Policy" content="${attribute(policy)}">`;
+/** The proxy page for an app whose document is at `appUrl`, with this `allow` attribute. */
+export function sandboxProxyPage(policy: string, appUrl: string, allow: string): string {
+  const meta = `<meta http-equiv="Content-Security-Policy" content="${policy.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}">`;
   return `<!DOCTYPE html>
 <html><head><meta charset="utf-8">${meta}
 <style>html,body{margin:0;padding:0;height:100%;overflow:hidden;background:transparent}iframe{border:0;width:100%;height:100%;display:block}</style>
 </head><body><script>
 (() => {
-  const META = ${scriptJson(meta)};
+  const APP_URL = ${scriptJson(appUrl)};
   const ALLOW = ${scriptJson(allow)};
   const SANDBOX = ${scriptJson(APP_SANDBOX)};
   let inner;
@@ -37,12 +54,13 @@ export function sandboxProxyPage(policy: string, allow: string): string {
     const data = event.data;
     if (event.source === window.parent) {
       if (data && data.method === 'ui/notifications/sandbox-resource-ready') {
-        if (inner || !data.params || typeof data.params.html !== 'string') return;
+        if (inner) return;
         inner = document.createElement('iframe');
         inner.setAttribute('sandbox', SANDBOX);
         if (ALLOW) inner.setAttribute('allow', ALLOW);
         inner.setAttribute('title', 'MCP App');
-        inner.srcdoc = META + data.params.html;
+        inner.setAttribute('referrerpolicy', 'no-referrer');
+        inner.src = APP_URL;
         document.body.appendChild(inner);
         return;
       }
@@ -54,7 +72,7 @@ export function sandboxProxyPage(policy: string, allow: string): string {
     }
   });
   document.addEventListener('securitypolicyviolation', (event) => {
-    window.parent.postMessage({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'warning', logger: 'mcp-workbench-sandbox', data: 'blocked by the app policy: ' + event.violatedDirective + ' ' + event.blockedURI } }, '*');
+    window.parent.postMessage({ jsonrpc: '2.0', method: ${scriptJson(CSP_VIOLATION_METHOD)}, params: { directive: String(event.effectiveDirective || event.violatedDirective), blockedUri: String(event.blockedURI) } }, '*');
   });
   window.parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/sandbox-proxy-ready', params: {} }, '*');
 })();

@@ -58,20 +58,20 @@ describe('apps: the webview hears the host only from the host', () => {
  * and what is tested is the relay rule in that script (the e2e test apps.hostile runs it for real).
  */
 function loadProxy() {
-  const html = sandboxProxyPage("default-src 'none'", '');
+  const html = sandboxProxyPage("default-src 'none'", 'http://127.0.0.1:1/app/token', '');
   const script = /<script>([^]*)<\/script>/.exec(html)![1];
   // Copied out as JSON: objects made inside the vm have that context's prototypes.
   const toWebview: unknown[] = [];
   const toApp: unknown[] = [];
   const copy = (data: unknown) => JSON.parse(JSON.stringify(data)) as unknown;
   const listeners: Record<string, ((event: unknown) => void)[]> = {};
-  const inner = { setAttribute() {}, contentWindow: { postMessage: (data: unknown) => toApp.push(copy(data)) }, srcdoc: '' };
+  const inner = { setAttribute() {}, contentWindow: { postMessage: (data: unknown) => toApp.push(copy(data)) }, src: '' };
   const parent = { postMessage: (data: unknown) => toWebview.push(copy(data)) };
   const window = { parent, addEventListener: (type: string, fn: (event: unknown) => void) => (listeners[type] ??= []).push(fn) };
   const document = { createElement: () => inner, body: { appendChild() {} }, addEventListener() {} };
   vm.runInNewContext(script, { window, document });
   const dispatch = (source: unknown, data: unknown) => listeners.message.forEach((fn) => fn({ source, data }));
-  return { toWebview, toApp, dispatch, parent, inner: inner.contentWindow };
+  return { toWebview, toApp, dispatch, parent, inner: inner.contentWindow, frame: inner };
 }
 
 describe('apps: the sandbox proxy page relays only the app protocol', () => {
@@ -79,6 +79,7 @@ describe('apps: the sandbox proxy page relays only the app protocol', () => {
     const proxy = loadProxy();
     assert.deepEqual(proxy.toWebview, [{ jsonrpc: '2.0', method: 'ui/notifications/sandbox-proxy-ready', params: {} }]);
     proxy.dispatch(proxy.parent, { jsonrpc: '2.0', method: 'ui/notifications/sandbox-resource-ready', params: { html: '<p>app</p>' } });
+    assert.equal(proxy.frame.src, 'http://127.0.0.1:1/app/token', 'the app is loaded from its own origin');
     const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x' } };
     proxy.dispatch(proxy.inner, call);
     // What an app posts to pass for the host: a Run Tool outcome, an approval bar of its own.
