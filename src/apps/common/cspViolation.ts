@@ -31,7 +31,6 @@ export function parseCspViolation(params: unknown): CspViolation | undefined {
   if (typeof directive !== 'string' || typeof blockedUri !== 'string') return undefined;
   const name = directive.trim().toLowerCase();
   if (!DIRECTIVE.test(name)) return undefined;
-  // eslint-disable-next-line no-control-regex
   const uri = blockedUri.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 300) || '(inline)';
   return { directive: name, blockedUri: uri };
 }

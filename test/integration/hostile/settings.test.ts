@@ -8,7 +8,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
-import type { ActivityLog } from '../../../src/activity/common/activityLog';
+import type { ActivityLog } from '../../../src/traffic/common/activityLog';
 import type { ApprovalService } from '../../../src/approval/approvalService';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakeOpenAi';
 import { activateApi, running, setUserSetting, textOf, waitFor, writeText } from '../helpers';
