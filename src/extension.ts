@@ -79,7 +79,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
         serverTree: serverTree.provider,
         handleUri: (uri) => wb.uris.handleUri(uri),
         activationTiming,
-        coexistence: () => ({ builtinHostActive: wb.builtinHost.active, agentCanUse: wb.builtinHost.agentCanUse, runner: wb.builtinHost.runner, decision: wb.builtinHost.decision }),
+        coexistence: () => ({ builtinHostActive: wb.builtinHost.active, runner: wb.builtinHost.runner, asked: wb.builtinHost.asked }),
         agentServers: () => coexistence.agentServers,
         setDevWatchDelay,
       },

@@ -19,10 +19,8 @@ import {
 } from './common/treeText';
 import { isTerminal, type TaskStatus, type ToolTask } from '../mcp/connection/toolTasks';
 import { redactText } from '../shared/common/redact';
-import { RUN_BY_VSCODE_REASON } from '../coexistence/common/builtinHost';
-import type { RunnerAnswerNode, RunnerChoiceNode } from '../coexistence/runnerChoiceNodes';
 
-export type TreeNode = ServerNode | GroupNode | ToolNode | ResourceNode | TemplateNode | PromptNode | TasksGroupNode | TaskNode | RunnerChoiceNode | RunnerAnswerNode;
+export type TreeNode = ServerNode | GroupNode | ToolNode | ResourceNode | TemplateNode | PromptNode | TasksGroupNode | TaskNode;
 
 const GROUPS: Record<ListKind, { label: string; icon: string; contextValue: string }> = {
   tools: { label: 'Tools', icon: 'tools', contextValue: 'group.tools' },
@@ -61,9 +59,7 @@ export class ServerNode {
     item.id = `server:${definition.id}`;
     item.description = text.description;
     item.iconPath = changedFile !== undefined ? new vscode.ThemeIcon('loading~spin') : stateIcon(this.connection);
-    // `.vscodeRuns`: left to VS Code's own MCP support, with the inline "Run Here".
-    const vscodeRuns = state.kind === 'stopped' && state.reason === RUN_BY_VSCODE_REASON;
-    item.contextValue = `server.${state.kind}.${transport}${discovered ? '.discovered' : ''}${vscodeRuns ? '.vscodeRuns' : ''}`;
+    item.contextValue = `server.${state.kind}.${transport}${discovered ? '.discovered' : ''}`;
     item.tooltip = serverTooltip(this.connection);
     item.accessibilityInformation = { label: `${text.label}, ${describeState(state)}` };
     return item;

@@ -11,8 +11,6 @@ import type { Workbench } from '../workbench';
 import { GROUP_ORDER, GroupNode, PromptNode, ResourceNode, ServerNode, TaskNode, TasksGroupNode, TemplateNode, ToolNode, type TreeNode } from './serverTreeNodes';
 import { showErrorMessage } from '../shared/notifications';
 import { errorMessage } from '../shared/common/errors';
-import { RunnerAnswerNode, RunnerChoiceNode } from '../coexistence/runnerChoiceNodes';
-import { canOfferAutostartNever, needsChoice } from '../coexistence/registerCoexistence';
 
 export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
   private readonly onDidChangeEmitter = new vscode.EventEmitter<TreeNode | undefined>();
@@ -30,8 +28,6 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   private rootRefresh: NodeJS.Timeout | undefined;
   /** Ids and labels of the servers last shown at the root; state changes alone do not refresh it. */
   private rootSnapshot = '';
-  /** The who-runs-them choice last shown at the top, if any. */
-  private choiceNode: RunnerChoiceNode | undefined;
 
   constructor(private readonly workbench: Workbench) {
     const { registry } = workbench;
@@ -49,11 +45,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
         const node = this.serverNodes.get(id);
         if (node) this.onDidChangeEmitter.fire(node);
       }),
-      // Added/removed/relabelled servers, the who-runs-them choice shown or gone: refresh the root, coalescing bursts.
+      // Added/removed/relabelled servers: refresh the root, coalescing bursts.
       registry.onDidChange(() => {
-        if (this.snapshot() !== this.rootSnapshot) this.scheduleRootRefresh();
-      }),
-      workbench.builtinHost.onDidChange(() => {
         if (this.snapshot() !== this.rootSnapshot) this.scheduleRootRefresh();
       }),
     );
@@ -86,8 +79,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   }
 
   getParent(node: TreeNode): TreeNode | undefined {
-    if (node instanceof ServerNode || node instanceof RunnerChoiceNode) return undefined;
-    if (node instanceof RunnerAnswerNode) return this.choiceNode;
+    if (node instanceof ServerNode) return undefined;
     if (node instanceof GroupNode || node instanceof TasksGroupNode) return this.serverNodes.get(node.serverId);
     if (node instanceof TaskNode) return this.taskGroups.get(node.serverId);
     const list: ListKind = node instanceof ToolNode ? 'tools' : node instanceof ResourceNode ? 'resources'
@@ -98,12 +90,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   async getChildren(node?: TreeNode): Promise<TreeNode[]> {
     if (!node) {
       this.rootSnapshot = this.snapshot();
-      // Asked at the top while the choice is needed; gone once made.
-      this.choiceNode = needsChoice(this.workbench) ? new RunnerChoiceNode(canOfferAutostartNever()) : undefined;
-      const servers = this.workbench.registry.all().map((c) => this.serverNode(c));
-      return this.choiceNode ? [this.choiceNode, ...servers] : servers;
+      return this.workbench.registry.all().map((c) => this.serverNode(c));
     }
-    if (node instanceof RunnerChoiceNode) return node.children();
     if (node instanceof ServerNode) return this.groups(node.connection);
     if (node instanceof GroupNode) return this.items(node);
     if (node instanceof TasksGroupNode) return this.tasks(node);
@@ -219,8 +207,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   }
 
   private snapshot(): string {
-    const servers = this.workbench.registry.all().map((c) => `${c.definition.id}\u0000${c.definition.label}`).join('\n');
-    return `${needsChoice(this.workbench) ? `choice:${canOfferAutostartNever()}\n` : ''}${servers}`;
+    return this.workbench.registry.all().map((c) => `${c.definition.id}\u0000${c.definition.label}`).join('\n');
   }
 
   private scheduleRootRefresh(): void {
