@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every check in order, stopping at the first that fails. Each stage says what it
-// is and how long it took on an idle 2-core machine before it starts (the type-check alone is
-// silent for a minute).
+// is and how long it took on a loaded 2-core machine before it starts (the type-check alone is
+// silent for a while).
 //
 // The run has an id (MCPWB_TEST_RUN) and a temp folder of its own (TMPDIR, TEMP and TMP point
 // into it for every stage and all they start). At the end, pass or fail, it checks that nothing
@@ -23,17 +23,17 @@ const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const RUNS_KEPT = 10;
 
-/** [npm script, what it is, its time on an idle 2-core machine (measured 2026-11-26)]. */
+/** [npm script, what it is, its time on 2 cores with two busy processes beside it (measured 2026-11-26)]. */
 const stages = [
-  ['lint', 'lint (eslint: typescript-eslint recommended and the layer rules)', '~20 s'],
-  ['typecheck', 'type-check (tsc: extension, tests, webviews)', '~1 min'],
+  ['lint', 'lint (eslint: typescript-eslint recommended and the layer rules)', '~15 s'],
+  ['typecheck', 'type-check (tsc: extension, tests, webviews)', '~40 s'],
   ['build', 'build (esbuild)', '~5 s'],
-  ['test:unit', 'unit tests (mocha on plain Node, real fixture servers)', '~1.5 min'],
+  ['test:unit', 'unit tests (mocha on plain Node, real fixture servers)', '~2 min'],
   ['test:bench', 'benchmark smoke run (no thresholds)', '~30 s'],
-  ['conformance', 'official MCP conformance scenarios (Node 22)', '~2 min'],
-  ['test:vsix', 'the packaged VSIX: size, contents, installed and activated in each VS Code version', '~1.5 min'],
-  ['test:e2e', 'end-to-end clicks in the real workbench, each VS Code version', '~6 min'],
-  ['test:integration', 'integration suites in a real VS Code extension host, each version', '~9 min'],
+  ['conformance', 'official MCP conformance scenarios (Node 22)', '~1.5 min'],
+  ['test:vsix', 'the packaged VSIX: size, contents, installed and activated in each VS Code version', '~40 s'],
+  ['test:e2e', 'end-to-end clicks in the real workbench, each VS Code version', '~10 min'],
+  ['test:integration', 'integration suites in a real VS Code extension host, each version', '~11 min'],
 ];
 
 // A line `<label>: N passed, M failed` that a stage prints last counts its tests.
@@ -159,7 +159,7 @@ async function main() {
   let failedStage;
   const started = Date.now();
   for (const [script, what, usual] of stages) {
-    console.log(`\n== ${what}: npm run ${script} (idle machine: ${usual})`);
+    console.log(`\n== ${what}: npm run ${script} (usually ${usual})`);
     const t0 = Date.now();
     const { status, tally } = await runStage(script);
     const secs = ((Date.now() - t0) / 1000).toFixed(0);

@@ -222,7 +222,8 @@ export async function run({ page, step, screenshot, workspace }) {
     await screenshot('inspector-05-open-in-run-tool');
   });
 
-  const recording = `/tmp/mcpwb-e2e-recording-${Date.now().toString(36)}.jsonl`;
+  // Beside the workspace copy, in the sandbox the launcher removes (a /tmp path outlived every run).
+  const recording = path.join(path.dirname(workspace), `mcpwb-e2e-recording-${Date.now().toString(36)}.jsonl`);
   let liveRows;
   await step('Export… saves the recording: the live rows at that moment', async () => {
     await page.getByRole('tab', { name: /^MCP Inspector$/ }).click();
