@@ -19,7 +19,7 @@ import * as path from 'node:path';
 import { clickUntilTab, expandServerTools, expectText, expectValue, frameWith, waitForText } from './workbench.mjs';
 const FAKE_MODEL = 'vscode-lm:mcpwb-fake/mcpwb-fake-echo';
 
-export async function run({ page, step, screenshot, workspace }) {
+export async function run({ page, step, screenshot, workspace, log }) {
   const tag = Date.now().toString(36);
   const servers = page.getByRole('tree', { name: /^Servers\b/ });
   const serverItem = servers.getByRole('treeitem', { name: /^fixture-stdio,/ });
@@ -45,7 +45,7 @@ export async function run({ page, step, screenshot, workspace }) {
   const approved = `Green checks in a row,\nthe webview clicked by a bot (${tag})`;
 
   await step('run the `sample` tool: the approval panel opens on the sampling request', async () => {
-    await clickUntilTab(page, sampleItem, /^Run Sample\b/);
+    await clickUntilTab(page, sampleItem, /^Run Sample\b/, { ancestors: [serverItem, toolsGroup], log });
     const form = await runner('sample');
     await form.locator('.field[data-pointer="/prompt"]').getByRole('textbox').fill(prompt);
     await form.getByRole('button', { name: 'Run', exact: true }).click();
@@ -122,7 +122,7 @@ export async function run({ page, step, screenshot, workspace }) {
   // ---------------------------------------------------------------------------------------
   // Elicitation (form mode, the fixture's default schema: every field kind)
   await step('run the `elicit` tool: the form opens in the approval panel, defaults filled in', async () => {
-    await clickUntilTab(page, elicitItem, /^Run Elicit\b/);
+    await clickUntilTab(page, elicitItem, /^Run Elicit\b/, { ancestors: [serverItem, toolsGroup], log });
     const form = await runner('elicit');
     await form.getByRole('heading', { level: 1, name: /^Elicit/ }).waitFor({ state: 'visible' });
     await form.getByRole('button', { name: 'Run', exact: true }).click();
@@ -193,7 +193,7 @@ export async function run({ page, step, screenshot, workspace }) {
       .replace('"inputs": [],', '"samplingMocks": { "weather": { "model": "mock-weather", "rules": [{ "match": "weather", "reply": "Sunny, 21 °C." }] } },\n  "inputs": [],');
     if (!text.includes('"samplingMocks"') || !text.includes('"mock": "weather"')) throw new Error(`could not add the mock to ${file}`);
     fs.writeFileSync(file, text);
-    await clickUntilTab(page, sampleItem, /^Run Sample\b/);
+    await clickUntilTab(page, sampleItem, /^Run Sample\b/, { ancestors: [serverItem, toolsGroup], log });
     // The config reload is debounced: a request sent before it lands is answered the usual way (denied here).
     let panel;
     for (let attempt = 1; ; attempt++) {

@@ -106,7 +106,7 @@ export async function run({ page, step, screenshot, workspace, log }) {
     });
 
     await step('run counter from Run Tool: the app appears in the result area, showing count 0', async () => {
-      await clickUntilTab(page, servers.getByRole('treeitem', { name: /^Counter counter\b/ }), /^Run Counter\b/);
+      await clickUntilTab(page, servers.getByRole('treeitem', { name: /^Counter counter\b/ }), /^Run Counter\b/, { ancestors: [serverItem, servers.getByRole('treeitem', { name: /^Tools 4$/ })], log });
       await runToolWebview.getByRole('button', { name: 'Run', exact: true }).click();
       await runToolWebview.locator('#result .outcome').getByRole('heading', { name: /^Result\b/ }).waitFor({ state: 'visible' });
       await runToolWebview.locator('iframe.app-frame').waitFor({ state: 'visible' });

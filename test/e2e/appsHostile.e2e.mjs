@@ -35,7 +35,7 @@ export async function run({ page, step, screenshot, workspace, log }) {
   });
 
   await step('run hostile from Run Tool: the app appears and asks to run wipe; the host\'s bar asks the user', async () => {
-    await clickUntilTab(page, servers.getByRole('treeitem', { name: /^Hostile hostile\b/ }), /^Run Hostile\b/);
+    await clickUntilTab(page, servers.getByRole('treeitem', { name: /^Hostile hostile\b/ }), /^Run Hostile\b/, { ancestors: [serverItem, servers.getByRole('treeitem', { name: /^Tools 3$/ })], log });
     await runToolWebview.getByRole('button', { name: 'Run', exact: true }).click();
     await runToolWebview.locator('#result .outcome').getByRole('heading', { name: /^Result\b/ }).waitFor({ state: 'visible' });
     app = await waitForApp(page);

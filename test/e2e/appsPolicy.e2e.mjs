@@ -43,7 +43,7 @@ export async function run({ page, step, screenshot, workspace, log }) {
   });
 
   await step('run policy from Run Tool: the blob: worker answers, new Function runs, localStorage keeps a value', async () => {
-    await clickUntilTab(page, servers.getByRole('treeitem', { name: /^Policy policy\b/ }), /^Run Policy\b/);
+    await clickUntilTab(page, servers.getByRole('treeitem', { name: /^Policy policy\b/ }), /^Run Policy\b/, { ancestors: [serverItem, servers.getByRole('treeitem', { name: /^Tools 1$/ })], log });
     await runToolWebview.getByRole('button', { name: 'Run', exact: true }).click();
     await runToolWebview.locator('#result .outcome').getByRole('heading', { name: /^Result\b/ }).waitFor({ state: 'visible' });
     app = await waitForApp(page);

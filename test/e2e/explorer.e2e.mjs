@@ -8,7 +8,7 @@
 import { clickUntilTab, expectAttribute } from './workbench.mjs';
 const EXTENSION_ID = 'mcp-workbench.mcp-workbench';
 
-export async function run({ page, step, screenshot }) {
+export async function run({ page, step, screenshot, log }) {
   const text = `hello from e2e ${Date.now().toString(36)}`;
 
   const servers = page.getByRole('tree', { name: /^Servers\b/ });
@@ -48,7 +48,7 @@ export async function run({ page, step, screenshot }) {
   });
 
   await step('click the echo tool: the Run Tool panel opens with its form', async () => {
-    await clickUntilTab(page, echoItem, /^Run Echo\b/);
+    await clickUntilTab(page, echoItem, /^Run Echo\b/, { ancestors: [serverItem, toolsGroup], log });
     // The h1 is "Echo" + <code>echo</code>: accessible name "Echoecho".
     await webview.getByRole('heading', { level: 1, name: /^Echo/ }).waitFor({ state: 'visible' });
     await textField.waitFor({ state: 'visible' });

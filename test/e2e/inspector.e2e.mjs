@@ -28,7 +28,7 @@ import * as path from 'node:path';
 import { clickUntilTab, expectAttribute, frameWith, runCommand } from './workbench.mjs';
 const EXTENSION_ID = 'mcp-workbench.mcp-workbench';
 
-export async function run({ page, step, screenshot, workspace }) {
+export async function run({ page, step, screenshot, workspace, log }) {
   // Markup in server data must stay text (the panel uses textContent only).
   const text = `inspect <b>me</b> ${Date.now().toString(36)}`;
   const servers = page.getByRole('tree', { name: /^Servers\b/ });
@@ -50,7 +50,7 @@ export async function run({ page, step, screenshot, workspace }) {
   });
 
   await step(`run echo with ${JSON.stringify(text)} from Run Tool`, async () => {
-    await clickUntilTab(page, echoItem, /^Run Echo\b/);
+    await clickUntilTab(page, echoItem, /^Run Echo\b/, { ancestors: [serverItem, toolsGroup], log });
     await runTool.locator('.field[data-pointer="/text"]').getByRole('textbox').fill(text);
     await runTool.getByRole('button', { name: 'Run', exact: true }).click();
     await runTool.locator('#result .outcome pre.text').filter({ hasText: `echo: ${text}` }).waitFor({ state: 'visible' });
@@ -87,7 +87,7 @@ export async function run({ page, step, screenshot, workspace }) {
   await step('run longTask with fail: its result says isError: true', async () => {
     // The Servers tree is still in the side bar (the MCP view stayed open).
     await taskTool.waitFor({ state: 'visible' });
-    await clickUntilTab(page, taskTool, /^Run Long task\b/);
+    await clickUntilTab(page, taskTool, /^Run Long task\b/, { ancestors: [serverItem, toolsGroup], log });
     // Two webviews of the extension are open now (the Inspector stays loaded): find Run Tool's.
     const form = await frameWith(page, '.field[data-pointer="/steps"]');
     await form.locator('.field[data-pointer="/steps"]').getByRole('textbox').fill('1');
@@ -267,7 +267,7 @@ export async function run({ page, step, screenshot, workspace }) {
   // The extension asks servers for info and above (mcpWorkbench.serverLogLevel), so no debug message.
   await step('run the log tool twice from Run Tool: a warning and an info message', async () => {
     for (const [level, message] of [['warning', `disk almost full ${stamp}`], ['info', `cache miss ${stamp}`]]) {
-      await clickUntilTab(page, logTool, /^Run Emit log message\b/);
+      await clickUntilTab(page, logTool, /^Run Emit log message\b/, { ancestors: [serverItem, toolsGroup], log });
       const form = await frameWith(page, '.field[data-pointer="/level"]');
       await form.locator('.field[data-pointer="/level"] select').selectOption(level);
       await form.locator('.field[data-pointer="/message"]').getByRole('textbox').fill(message);

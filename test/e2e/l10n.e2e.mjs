@@ -77,7 +77,7 @@ async function englishLeft(frame) {
   return shown.flatMap((text) => patterns.filter((p) => p.re.test(text)).map((p) => `"${text}" (${p.english})`));
 }
 
-export async function run({ page, step, screenshot }) {
+export async function run({ page, step, screenshot, log }) {
   const servers = page.getByRole('tree', { name: /^Servers\b/ });
   const serverItem = servers.getByRole('treeitem', { name: /^fixture-stdio,/ });
   const toolsGroup = servers.getByRole('treeitem', { name: /^Tools \d+$/ });
@@ -94,7 +94,7 @@ export async function run({ page, step, screenshot }) {
 
   await step('open the Run Tool panel of `add`: its buttons and server line are translated', async () => {
     await expandServerTools(page, serverItem, toolsGroup);
-    await clickUntilTab(page, addItem, /^Run Add numbers\b/);
+    await clickUntilTab(page, addItem, /^Run Add numbers\b/, { ancestors: [serverItem, toolsGroup], log });
     const form = await runner('add');
     await form.getByRole('button', { name: t('Run'), exact: true }).waitFor({ state: 'visible' });
     await form.getByRole('button', { name: t('Edit as JSON'), exact: true }).waitFor({ state: 'visible' });
@@ -120,7 +120,7 @@ export async function run({ page, step, screenshot }) {
   });
 
   await step('run `sample`: the MCP Requests panel shows the sampling request translated; no English is left', async () => {
-    await clickUntilTab(page, sampleItem, /^Run Sample\b/);
+    await clickUntilTab(page, sampleItem, /^Run Sample\b/, { ancestors: [serverItem, toolsGroup], log });
     const form = await runner('sample');
     await form.locator('.field[data-pointer="/prompt"]').getByRole('textbox').fill('Write a haiku about translations');
     await form.getByRole('button', { name: t('Run'), exact: true }).click();

@@ -7,7 +7,7 @@
 import { clickUntilTab, expectAttribute } from './workbench.mjs';
 const EXTENSION_ID = 'mcp-workbench.mcp-workbench';
 
-export async function run({ page, step, screenshot }) {
+export async function run({ page, step, screenshot, log }) {
   const servers = page.getByRole('tree', { name: /^Servers\b/ });
   const serverItem = servers.getByRole('treeitem', { name: /^fixture-stdio,/ });
   const toolsGroup = servers.getByRole('treeitem', { name: /^Tools \d+$/ });
@@ -30,7 +30,7 @@ export async function run({ page, step, screenshot }) {
     await expectAttribute(serverItem, 'aria-expanded', 'true');
     await toolsGroup.click();
     await expectAttribute(toolsGroup, 'aria-expanded', 'true');
-    await clickUntilTab(page, taskTool, /^Run Long task\b/);
+    await clickUntilTab(page, taskTool, /^Run Long task\b/, { ancestors: [serverItem, toolsGroup], log });
     await delayField.waitFor({ state: 'visible' });
   });
 

@@ -16,7 +16,7 @@ import { clickUntilTab, expandServerTools, expectAttribute, expectText, expectVa
 /** Written to the user's keybindings.json by the launcher: the hidden command runs from a key. */
 export const keybindings = [{ key: 'ctrl+shift+alt+y', command: 'mcpWorkbench.toolRunner.rerunLast', args: 'fixture-stdio' }];
 
-export async function run({ page, step, screenshot }) {
+export async function run({ page, step, screenshot, log }) {
   const servers = page.getByRole('tree', { name: /^Servers\b/ });
   const serverItem = servers.getByRole('treeitem', { name: /^fixture-stdio,/ });
   const toolsGroup = servers.getByRole('treeitem', { name: /^Tools \d+$/ });
@@ -36,7 +36,7 @@ export async function run({ page, step, screenshot }) {
 
   await step('open the Run Tool panel of `add` from the Servers tree', async () => {
     await expandServerTools(page, serverItem, toolsGroup);
-    await clickUntilTab(page, addItem, /^Run Add numbers\b/);
+    await clickUntilTab(page, addItem, /^Run Add numbers\b/, { ancestors: [serverItem, toolsGroup], log });
     await field(await runner(), 'a').waitFor({ state: 'visible' });
   });
 

@@ -4,16 +4,35 @@
  * Clicks a tree item until the editor tab it opens appears. A click that lands while VS Code
  * re-renders the tree (a server's lists arriving) can reach a command handle that was just
  * replaced ("Actual command not found"), and a user would simply click again.
+ *
+ * `ancestors` are the rows above the item (its server, its group), outermost first: before each
+ * try after the first they are expanded again if they are not (and the MCP view opened again if
+ * another view took its place), as a user whose tree folded would do. Each click
+ * gets its own bound, so one that waits for a row that is gone does not use up the step (seen in
+ * CI: a row detached by a re-render was not in the DOM again, and one click waited 30 s). When a
+ * try fails or a row had to be expanded again, `log` says so: if the tree folds under the user,
+ * that is a finding, and the step's log shows it.
  */
-export async function clickUntilTab(page, item, tabName, attempts = 3) {
+export async function clickUntilTab(page, item, tabName, { attempts = 3, ancestors = [], log } = {}) {
   const tab = page.getByRole('tab', { name: tabName });
   for (let i = 1; ; i++) {
-    await item.click();
     try {
+      if (i > 1 && ancestors.length && !(await ancestors[0].isVisible())) {
+        log?.('clickUntilTab: the MCP view is not showing; opening it again');
+        await page.getByRole('tab', { name: 'MCP', exact: true }).click({ timeout: 10_000 });
+      }
+      for (const row of i > 1 ? ancestors : []) {
+        if (await row.getAttribute('aria-expanded', { timeout: 10_000 }) === 'true') continue;
+        log?.(`clickUntilTab: ${row} had folded; expanding it again`);
+        await row.click({ timeout: 10_000 });
+        await expectAttribute(row, 'aria-expanded', 'true', 5_000);
+      }
+      await item.click({ timeout: 10_000 });
       await tab.waitFor({ state: 'visible', timeout: 5_000 });
       return;
     } catch (error) {
       if (i >= attempts) throw error;
+      log?.(`clickUntilTab: try ${i} to open ${tabName} failed: ${String(error?.message ?? error).split('\n')[0]}`);
     }
   }
 }

@@ -627,6 +627,15 @@ async function saveFailureArtifacts({ outDir, name, shot, page, tmp, dirs, serve
   // exthost1/remoteexthost.log, and exthost1/<extension id>/<channel>.log for each
   // extension's LogOutputChannel (ours included).
   const logFiles = [dirs.userData, dirs.serverData].flatMap((d) => findFiles(path.join(d, 'logs'), /\.log$/));
+  // First, each MCP server's life in a few lines (starts, connections, stops, exits): a failure in
+  // the view is often a server that restarted under the test, and the tails below are long (CI
+  // output may be cut before them).
+  const lifeLine = /\b(Starting|Connected|Stopped|stopped|exited|crashed|restart|held back|Failed|failed)\b/;
+  const timelines = logFiles.filter((f) => /mcp-workbench/.test(f) && /[\\/]MCP [^\\/]+\.log$/.test(f)).map((file) => {
+    const lines = fs.readFileSync(file, 'utf8').split('\n').filter((l) => lifeLine.test(l) && !/ [→←] /.test(l));
+    return lines.length ? `${path.basename(file, '.log')}:\n${tail(lines.join('\n'), 8)}` : '';
+  }).filter(Boolean);
+  if (timelines.length) console.log(`\n--- MCP servers' starts and stops ---\n${timelines.join('\n')}`);
   for (const file of logFiles) {
     const rel = path.relative(tmp, file);
     if (/remoteexthost\.log$|remoteagent\.log$/.test(file) || rel.includes('mcp-workbench')) {
