@@ -13,8 +13,12 @@ const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEMO = path.join(REPO, 'demo');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
-const build = spawnSync(npm, ['run', 'build'], { cwd: REPO, stdio: 'inherit' });
-if (build.status !== 0) process.exit(build.status ?? 1);
+// MCPWB_START_SKIP_BUILD: the test of this script (test/unit/launch/start.test.ts) runs while the
+// unit tests read out/, which a build would rewrite under them.
+if (!process.env.MCPWB_START_SKIP_BUILD) {
+  const build = spawnSync(npm, ['run', 'build'], { cwd: REPO, stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
 
 function onPath(cmd) {
   const probe = process.platform === 'win32' ? spawnSync('where', [cmd]) : spawnSync('sh', ['-c', `command -v ${cmd}`]);
@@ -41,10 +45,12 @@ const env = { ...process.env, MCPWB_VSCODE_VERSION: version };
 const setup = spawnSync(process.execPath, [path.join(REPO, 'scripts', 'setup.mjs'), '--vscode'], { cwd: REPO, stdio: 'inherit', env });
 if (setup.status !== 0) process.exit(setup.status ?? 1);
 
-const port = process.env.PORT || '3010';
+// The port is passed only when the user chose one (PORT): the launcher then fails if it is taken.
+// Otherwise it tries 3010 and, when that is taken, says so and takes a free one (CONTRIBUTING.md).
+const portArgs = process.env.PORT ? ['--port', process.env.PORT] : [];
 const child = spawn(
   process.execPath,
-  [path.join(REPO, 'test', 'launch', 'runInCodeServer.mjs'), '--keep-open', '--folder', DEMO, '--port', port],
+  [path.join(REPO, 'test', 'launch', 'runInCodeServer.mjs'), '--keep-open', '--folder', DEMO, ...portArgs],
   { cwd: REPO, stdio: 'inherit', env },
 );
 // Ctrl-C reaches the child through the terminal's process group; just wait for it.

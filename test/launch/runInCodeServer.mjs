@@ -1146,7 +1146,8 @@ async function keepOpen({ vscode, extensionPaths, folder, port, portChosen }) {
     console.log(`[launcher] port ${port} is in use by another program; using ${fallback} instead (PORT=<n> chooses one)`);
     port = fallback;
   }
-  const state = path.join(REPO, '.vscode-test', `code-server-${vscode.version}`);
+  // MCPWB_KEEP_OPEN_STATE: another place for it (the test of `npm start` keeps a developer's own state out of it).
+  const state = process.env.MCPWB_KEEP_OPEN_STATE || path.join(REPO, '.vscode-test', `code-server-${vscode.version}`);
   const dirs = {
     userData: path.join(state, 'user-data'),
     serverData: path.join(state, 'server-data'),
