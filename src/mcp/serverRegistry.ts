@@ -55,6 +55,13 @@ export class ServerRegistry {
   private readonly crashes = new Map<string, CrashRestarts>();
   /** The held-back reason a server shows, so that only that reason is cleared when it no longer applies. */
   private readonly heldBackShown = new Map<string, string>();
+  /**
+   * Servers applyHeldBack stopped because they were held back. Remembered apart from the reason
+   * shown: when what is held back flips back while the stop is still under way (the user chose
+   * "VS Code runs them", then at once "MCP Workbench runs them"), the stop ends with no reason
+   * to show, and without this the server stayed stopped for good.
+   */
+  private readonly heldBackStopped = new Set<string>();
   /** Cancels the restart a crashed server waits for. */
   private readonly pendingRestarts = new Map<string, () => void>();
 
@@ -126,6 +133,7 @@ export class ServerRegistry {
       const connection = this.connections.get(def.id)!;
       this.connections.delete(def.id);
       this.wanted.delete(def.id);
+      this.heldBackStopped.delete(def.id);
       this.subscriptions.get(def.id)?.forEach((s) => s.dispose());
       this.subscriptions.delete(def.id);
       this.onDidRemoveEmitter.fire(connection);
@@ -166,12 +174,14 @@ export class ServerRegistry {
     const connection = this.connections.get(id);
     if (!connection) return;
     this.wanted.add(id);
+    this.heldBackStopped.delete(id);
     this.forgetCrashes(id);
     await this.startConnection(connection);
   }
 
   async stop(id: string): Promise<void> {
     this.wanted.delete(id);
+    this.heldBackStopped.delete(id);
     // A user's Stop is never followed by an automatic restart.
     this.forgetCrashes(id);
     const connection = this.connections.get(id);
@@ -184,6 +194,7 @@ export class ServerRegistry {
     const connection = this.connections.get(id);
     if (!connection) return;
     this.wanted.add(id);
+    this.heldBackStopped.delete(id);
     this.forgetCrashes(id);
     await connection.stop();
     await this.startConnection(connection);
@@ -259,9 +270,12 @@ export class ServerRegistry {
       if (reason) {
         const wasWanted = this.wanted.delete(def.id);
         this.forgetCrashes(def.id);
+        if (wasWanted) this.heldBackStopped.add(def.id);
         work.push((wasWanted ? connection.stop() : Promise.resolve()).then(() => this.markIdle(connection)));
-      } else if (connection.state.kind === 'stopped' && connection.state.reason !== undefined && connection.state.reason === this.heldBackShown.get(def.id)) {
+      } else if (connection.state.kind === 'stopped' && (this.heldBackStopped.has(def.id)
+        || (connection.state.reason !== undefined && connection.state.reason === this.heldBackShown.get(def.id)))) {
         this.heldBackShown.delete(def.id);
+        this.heldBackStopped.delete(def.id);
         connection.setBlocked(undefined);
         if (this.startsOnItsOwn(def)) {
           this.wanted.add(def.id);

@@ -119,6 +119,24 @@ describe('ServerRegistry', function () {
     assert.deepEqual(registry.get('ws')!.state, { kind: 'stopped', reason: 'run by another host' }, 'stopped by the user: still says who runs it');
   });
 
+  it('runs a server again when what is held back flips back while its stop is under way', async () => {
+    // Seen in CI (coexistence, VS Code 1.139.1, a loaded machine): "VS Code runs them" then at once
+    // "MCP Workbench runs them" left the shared servers stopped, with no reason, for good.
+    let heldBack: string | undefined;
+    policy.heldBackReason = (d) => (d.source.scope === 'workspace' ? heldBack : undefined);
+    defs = [definition(stdioLaunch(), { id: 'ws', source: { scope: 'workspace', label: '.vscode/mcp.json' } })];
+    await registry.reload();
+    assert.equal(registry.get('ws')!.state.kind, 'running');
+    heldBack = 'run by another host';
+    const first = registry.applyHeldBack();
+    // The stop has begun (the state says stopped before the process is gone): now flip back.
+    await waitFor(() => registry.get('ws')!.state.kind === 'stopped', 'the stop to begin');
+    heldBack = undefined;
+    const second = registry.applyHeldBack();
+    await Promise.all([first, second]);
+    await waitFor(() => registry.get('ws')!.state.kind === 'running', 'the server running again');
+  });
+
   it('keeps other stopped reasons when what is held back changes', async () => {
     let heldBack: string | undefined = 'run by another host';
     policy.heldBackReason = () => heldBack;
