@@ -11,6 +11,8 @@ export interface FileResult {
   tests: TestResult[];
   error?: string;
   durationMs: number;
+  /** The server the tests ran against: `fixture-server 1.0.0, protocol 2025-11-25`. */
+  server?: string;
 }
 
 export type ReporterName = 'pretty' | 'junit' | 'tap';
@@ -42,7 +44,7 @@ function seconds(ms: number): string {
 function pretty(files: readonly FileResult[]): string {
   const lines: string[] = [];
   for (const f of files) {
-    lines.push(f.file);
+    lines.push(f.server ? `${f.file} (${f.server})` : f.file);
     if (f.error) lines.push(...f.error.split('\n').map((l, i) => `  ${i ? '  ' : '✗ '}${l}`));
     for (const t of f.tests) {
       lines.push(`  ${t.status === 'passed' ? '✓' : '✗'} ${t.name} (${Math.round(t.durationMs)} ms)`);
@@ -72,6 +74,7 @@ function junit(files: readonly FileResult[]): string {
     out.push(
       `  <testsuite name="${xml(f.file)}" tests="${f.tests.length + (f.error ? 1 : 0)}" failures="${failures}" errors="${f.error ? 1 : 0}" time="${seconds(f.durationMs)}">`,
     );
+    if (f.server) out.push(`    <properties><property name="server" value="${xml(f.server)}"/></properties>`);
     if (f.error) out.push(`    <testcase classname="${xml(f.file)}" name="(file)" time="0"><error message="${xml(f.error)}"/></testcase>`);
     for (const t of f.tests) {
       const open = `    <testcase classname="${xml(f.file)}" name="${xml(t.name)}" time="${seconds(t.durationMs)}"`;

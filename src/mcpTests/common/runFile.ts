@@ -61,6 +61,7 @@ export async function runTestFile(options: RunFileOptions): Promise<RunFileOutco
   const env: TestEnvironment = { ...options.env, startTimeoutMs: file.startTimeoutMs };
   let connection: McpServerConnection | undefined;
   let target = options.target;
+  let server: string | undefined;
   try {
     if (!target) {
       const resolved = serverDefinitionFor(file.server, env);
@@ -74,6 +75,7 @@ export async function runTestFile(options: RunFileOptions): Promise<RunFileOutco
           state.kind === 'error' || state.kind === 'needsAuth' ? state.message : state.kind === 'stopped' ? (state.reason ?? 'it stopped') : state.kind;
         return done({ tests: [], error: `The server "${resolved.definition.name}" did not start: ${why}` });
       }
+      server = `${state.serverInfo.name} ${state.serverInfo.version}, protocol ${state.protocolVersion}`;
       const c = connection;
       target = {
         callTool: (name, args) => c.callTool(name, args),
@@ -91,7 +93,7 @@ export async function runTestFile(options: RunFileOptions): Promise<RunFileOutco
     );
     const everything = !options.only;
     const write = options.updateSnapshots && snapshots.changed(everything) ? snapshots.serialize(everything) : undefined;
-    return done({ tests }, parsed.problems, write);
+    return done({ tests, ...(server ? { server } : {}) }, parsed.problems, write);
   } finally {
     await connection?.dispose();
   }

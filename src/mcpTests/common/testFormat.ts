@@ -68,6 +68,9 @@ const listKind = { enum: [...LIST_KINDS] };
 export const TEST_FILE_SCHEMA = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   title: 'MCP Workbench saved tests (*.mcptest.json)',
+  // VS Code's JSON editor reads these two: test files are JSON with comments, like mcp.json.
+  allowComments: true,
+  allowTrailingCommas: true,
   type: 'object',
   required: ['server', 'tests'],
   additionalProperties: false,

@@ -23,14 +23,21 @@ export function exampleFiles(): string[] {
 /** Runs one file with the pure runner, as the command line does, reading its snapshots (never writing them). */
 export function runFile(
   file: string,
-  options: { updateSnapshots?: boolean; now?: () => number; env?: Record<string, string | undefined>; inputs?: Record<string, string>; text?: string } = {},
+  options: {
+    updateSnapshots?: boolean;
+    now?: () => number;
+    env?: Record<string, string | undefined>;
+    inputs?: Record<string, string>;
+    text?: string;
+    snapshotText?: string;
+  } = {},
 ): Promise<RunFileOutcome> {
   const { folder, configs } = projectConfig(path.dirname(file));
   const snapshot = snapshotPathOf(file);
   return runTestFile({
     file: path.relative(REPO, file),
     text: options.text ?? fs.readFileSync(file, 'utf8'),
-    snapshotText: fs.existsSync(snapshot) ? fs.readFileSync(snapshot, 'utf8') : undefined,
+    snapshotText: 'snapshotText' in options ? options.snapshotText : fs.existsSync(snapshot) ? fs.readFileSync(snapshot, 'utf8') : undefined,
     env: {
       fileDir: path.dirname(file),
       workspaceFolder: folder,

@@ -8,6 +8,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { failureLines } from '../../../src/mcpTests/common/reporters';
 import { exampleFiles, FIXTURES, runFile } from './helpers';
+import { startHttpFixture } from '../../fixtures/servers/httpServer';
+import { startModernHttpFixture } from '../../fixtures/servers/modernHttpServer';
 
 describe('saved MCP tests: the runner', function () {
   this.timeout(60000);
@@ -23,6 +25,47 @@ describe('saved MCP tests: the runner', function () {
         [],
       );
       assert.equal(snapshotText, undefined, 'a run without --update-snapshots writes nothing');
+      // Each era has its example: the file's name says which protocol it must have spoken.
+      assert.match(result.server ?? '', path.basename(file).includes('2026') ? /, protocol 2026-07-28$/ : /, protocol 2025-11-25$/);
+    });
+  }
+
+  for (const [era, start, protocol] of [
+    ['2025-11-25', () => startHttpFixture(), '2025-11-25'],
+    ['2026-07-28', () => startModernHttpFixture(), '2026-07-28'],
+  ] as const) {
+    it(`runs an inline {url} server over Streamable HTTP (${era}), snapshots included`, async () => {
+      const fixture = await start();
+      try {
+        const text = JSON.stringify({
+          server: { url: fixture.url },
+          tests: [
+            {
+              name: 'echo',
+              steps: [{ callTool: { name: 'echo', arguments: { text: 'over http' } }, expect: { match: { content: [{ type: 'text' }] }, snapshot: true } }],
+            },
+            { name: 'surface', capabilitySnapshot: { lists: ['tools'] } },
+          ],
+        });
+        const file = path.join(FIXTURES, 'http.mcptest.json');
+        const first = await runFile(file, { text, snapshotText: undefined, updateSnapshots: true });
+        assert.deepEqual(
+          first.result.tests.map((t) => t.status),
+          ['passed', 'passed'],
+          JSON.stringify(first.result),
+        );
+        assert.match(first.result.server ?? '', new RegExp(`protocol ${protocol}$`));
+        const again = await runFile(file, { text, snapshotText: first.snapshotText });
+        assert.deepEqual(
+          again.result.tests.map((t) => [t.name, t.status, t.notes]),
+          [
+            ['echo', 'passed', []],
+            ['surface', 'passed', []],
+          ],
+        );
+      } finally {
+        await fixture.close();
+      }
     });
   }
 
