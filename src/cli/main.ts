@@ -21,11 +21,12 @@ declare const MCPWB_CLI_VERSION: string | undefined;
 const VERSION = typeof MCPWB_CLI_VERSION === 'string' ? MCPWB_CLI_VERSION : '0.0.0-dev';
 
 export const USAGE = `Usage:
-  mcp-workbench test [files or folders…] [--reporter pretty|junit|tap] [--update-snapshots] [--input <id>=<value>]…
+  mcp-workbench test [files or folders…] [--reporter pretty|junit|tap] [--update-snapshots] [--input <id>=<value>]… [--grep <text>]
       Runs saved MCP tests (*.mcptest.json; default: every one under the current folder).
       --reporter          pretty (default), junit (JUnit XML) or tap (TAP 13), on stdout
       --update-snapshots  write the snapshots that are missing or differ instead of failing
       --input id=value    the value of \${input:id} (or set MCPWB_INPUT_<ID> in the environment)
+      --grep text         run only the tests whose name contains the text
   mcp-workbench --version | --help
 Exit status: 0 all tests passed, 1 a test failed, 2 bad usage or an unreadable test file.`;
 
@@ -41,6 +42,8 @@ interface TestArgs {
   reporter: ReporterName;
   updateSnapshots: boolean;
   inputs: Record<string, string>;
+  /** Only tests whose name contains this text. */
+  grep?: string;
 }
 
 function parseTestArgs(args: string[]): TestArgs | string {
@@ -59,6 +62,9 @@ function parseTestArgs(args: string[]): TestArgs | string {
       const eq = pair?.indexOf('=') ?? -1;
       if (!pair || eq <= 0) return '--input needs <id>=<value>.';
       parsed.inputs[pair.slice(0, eq)] = pair.slice(eq + 1);
+    } else if (flag === '--grep') {
+      parsed.grep = value();
+      if (!parsed.grep) return '--grep needs the text a test name contains.';
     } else if (flag.startsWith('-')) return `Unknown option ${flag}.`;
     else parsed.paths.push(arg);
   }
@@ -128,6 +134,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       snapshotText: readIfExists(snapshotFile),
       env: { fileDir: path.dirname(file), workspaceFolder: folder, configs, env: io.env, inputs: args.inputs, userHome: os.homedir() },
       updateSnapshots: args.updateSnapshots,
+      only: args.grep === undefined ? undefined : (test) => test.includes(args.grep!),
       host,
       log: { log: () => undefined, stderr: (line) => stderr.push(line) },
     });

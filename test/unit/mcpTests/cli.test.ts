@@ -70,6 +70,9 @@ describe('saved MCP tests: the command line', function () {
     assert.match(pretty.stdout, /\$\.structuredContent\.sum: differs \(expected 6, got 5\)/);
     assert.match(pretty.stdout, /\$\.tools\.retired: breaking: tool "retired" was removed/);
     assert.match(pretty.stdout, /0 passed, 5 failed/);
+    const one = cli(['test', wrong, '--grep', 'wrong sum']);
+    assert.equal(one.status, 1);
+    assert.match(one.stdout, /0 passed, 1 failed/);
     const junit = cli(['test', wrong, '--reporter=junit']);
     assert.equal(junit.status, 1);
     assert.equal(elements(junit.stdout).filter((e) => e.name === 'failure').length, 5);
