@@ -16,6 +16,7 @@ import { report, REPORTERS, totals, type FileResult, type ReporterName } from '.
 import { runTestFile } from '../mcpTests/common/runFile';
 import { snapshotPathOf } from '../mcpTests/common/snapshots';
 import { findTestFiles, projectConfig, readIfExists } from './projectFiles';
+import { CHECK_USAGE, checkCommand } from './checkCommand';
 
 declare const MCPWB_CLI_VERSION: string | undefined;
 const VERSION = typeof MCPWB_CLI_VERSION === 'string' ? MCPWB_CLI_VERSION : '0.0.0-dev';
@@ -27,8 +28,9 @@ export const USAGE = `Usage:
       --update-snapshots  write the snapshots that are missing or differ instead of failing
       --input id=value    the value of \${input:id} (or set MCPWB_INPUT_<ID> in the environment)
       --grep text         run only the tests whose name contains the text
+${CHECK_USAGE}
   mcp-workbench --version | --help
-Exit status: 0 all tests passed, 1 a test failed, 2 bad usage or an unreadable test file.`;
+Exit status: 0 all tests passed (check: no error finding), 1 a test failed (check: an error finding), 2 bad usage or an unreadable test file.`;
 
 export interface CliIo {
   cwd: string;
@@ -82,10 +84,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.stdout(`${USAGE}\n`);
     return 0;
   }
-  if (command === 'check') {
-    io.stderr('mcp-workbench check is not available yet: run Check Server in VS Code (MCP: Check Server).\n');
-    return 2;
-  }
+  if (command === 'check') return checkCommand(rest, io);
   if (command !== 'test') {
     io.stderr(`${command ? `Unknown command "${command}".` : 'No command given.'}\n${USAGE}\n`);
     return 2;

@@ -20,8 +20,8 @@ interface SaxParser {
   close(): void;
 }
 
-function cli(args: string[], cwd = REPO) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', timeout: 60000 });
+function cli(args: string[], cwd = REPO, env: Record<string, string> = {}) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', timeout: 60000, env: { ...process.env, ...env } });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -96,6 +96,30 @@ describe('saved MCP tests: the command line', function () {
     } finally {
       fs.rmSync(empty, { recursive: true, force: true });
     }
+  });
+
+  it("check: Check Server's findings, exit 1 on an error finding and 0 on none", () => {
+    const server = path.join('out', 'test', 'fixtures', 'servers', 'checkServer.js');
+    const bad = cli(['check', '--json', '--', 'node', server], REPO, { FIXTURE_CHECK: 'bad' });
+    assert.equal(bad.status, 1, bad.stderr);
+    const report = JSON.parse(bad.stdout) as { protocolVersion: string; findings: { check: string; severity: string; subject?: string }[] };
+    assert.equal(report.protocolVersion, '2025-11-25');
+    assert.deepEqual(
+      report.findings
+        .filter((f) => f.severity === 'error')
+        .map((f) => f.check)
+        .sort(),
+      ['structured-content', 'tool-schema'],
+    );
+    const good = cli(['check', '--', 'node', server], REPO, { FIXTURE_CHECK: 'good' });
+    assert.equal(good.status, 0, good.stdout + good.stderr);
+    assert.match(good.stdout, /^Check of node \(check-good 1\.0\.0, protocol 2025-11-25\): no findings\n/);
+    // A configured name, from the .mcp.json above the current folder.
+    const named = cli(['check', 'fixture'], path.join(REPO, 'examples', 'mcp-tests'));
+    assert.match(named.stdout, /^Check of fixture \(fixture-server 1\.0\.0/);
+    assert.equal(cli(['check']).status, 2);
+    assert.equal(cli(['check', 'a', '--url', 'http://x']).status, 2);
+    assert.match(cli(['check', 'nothere'], path.join(REPO, 'examples', 'mcp-tests')).stderr, /No server "nothere" is configured/);
   });
 
   it('writes snapshots with --update-snapshots, then passes without it', () => {
