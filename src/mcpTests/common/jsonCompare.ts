@@ -120,3 +120,42 @@ function short(value: unknown): string {
   const text = JSON.stringify(value) ?? 'undefined';
   return text.length > 200 ? `${text.slice(0, 197)}...` : text;
 }
+
+type PathSegment = string | number | '*';
+
+/** `$.content[*].annotations` as segments, or undefined when it is not such a path. */
+export function parseJsonPath(path: string): PathSegment[] | undefined {
+  if (!path.startsWith('$')) return undefined;
+  const segments: PathSegment[] = [];
+  const token = /\.([A-Za-z_$][\w$]*)|\[(\d+|\*)\]|\[("(?:[^"\\]|\\.)*")\]/y;
+  token.lastIndex = 1;
+  while (token.lastIndex < path.length) {
+    const m = token.exec(path);
+    if (!m) return undefined;
+    segments.push(m[1] ?? (m[2] === '*' ? '*' : m[2] !== undefined ? Number(m[2]) : (JSON.parse(m[3]) as string)));
+  }
+  return segments;
+}
+
+/** A copy of `value` without what the paths name (`[*]`: every element or member); a path that names nothing is no error. */
+export function withoutPaths(value: unknown, paths: readonly PathSegment[][]): unknown {
+  const copy = JSON.parse(JSON.stringify(value ?? null)) as unknown;
+  const remove = (node: unknown, segments: readonly PathSegment[]): void => {
+    if (typeof node !== 'object' || node === null || !segments.length) return;
+    const [head, ...rest] = segments;
+    const container = node as Record<string | number, unknown>;
+    const keys = head === '*' ? Object.keys(container) : [head];
+    if (!rest.length) {
+      if (Array.isArray(node) && head !== '*') node.splice(Number(head), 1);
+      else if (Array.isArray(node)) node.length = 0;
+      else for (const key of keys) delete container[key];
+      return;
+    }
+    for (const key of keys) remove(container[key], rest);
+  };
+  for (const path of paths) {
+    if (!path.length) return null;
+    remove(copy, path);
+  }
+  return copy;
+}

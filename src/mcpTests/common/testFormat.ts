@@ -28,8 +28,11 @@ export interface Expectations {
   structuredContentSchema?: object | boolean;
   /** The tool result's `isError`, or for other steps whether the request failed. */
   isError?: boolean;
-  /** Compare the result with the one stored in `__snapshots__/<file>.snap.json`. */
-  snapshot?: boolean;
+  /**
+   * Compare the result with the one stored in `__snapshots__/<file>.snap.json`; `ignore` names
+   * JSON paths left out of both (what changes from run to run: `$._meta`, `$.content[*].annotations`).
+   */
+  snapshot?: boolean | { ignore?: string[] };
   /** Latency budget of the step, in milliseconds. */
   maxMs?: number;
 }
@@ -162,7 +165,18 @@ export const TEST_FILE_SCHEMA = {
             schema: { type: ['object', 'boolean'], description: 'JSON Schema of the whole result.' },
             structuredContentSchema: { type: ['object', 'boolean'], description: "JSON Schema of the tool result's structuredContent." },
             isError: { type: 'boolean' },
-            snapshot: { type: 'boolean', description: 'Compare with __snapshots__/<file>.snap.json (write it with --update-snapshots).' },
+            snapshot: {
+              description:
+                'Compare with __snapshots__/<file>.snap.json (write it with --update-snapshots); ignore: JSON paths left out, such as $._meta or $.content[*].annotations.',
+              oneOf: [
+                { type: 'boolean' },
+                {
+                  type: 'object',
+                  additionalProperties: false,
+                  properties: { ignore: { type: 'array', items: { type: 'string', pattern: '^\\$' } } },
+                },
+              ],
+            },
             maxMs: { type: 'number', exclusiveMinimum: 0, description: 'Latency budget of the step in milliseconds.' },
           },
         },

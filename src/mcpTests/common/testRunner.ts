@@ -4,7 +4,7 @@
  * TestTarget as it is), so the command line and VS Code's Testing view run the same code.
  */
 import { capabilitySnapshot, diffCapabilities, type CapabilitySnapshot } from './capabilitySnapshot';
-import { exactDifferences, normalizeJson, subsetDifferences, type JsonDifference } from './jsonCompare';
+import { exactDifferences, normalizeJson, parseJsonPath, subsetDifferences, withoutPaths, type JsonDifference } from './jsonCompare';
 import { capabilitySnapshotKey, stepSnapshotKey, type SnapshotFile } from './snapshots';
 import { isCapabilityTest, LIST_KINDS, type CapabilityTest, type ListKind, type McpTest, type Step, type StepTest, type TestFile } from './testFormat';
 import { validateAgainstSchema } from '../../jsonSchema/common/schemaValidation';
@@ -134,8 +134,17 @@ async function runStepTest(test: StepTest, ctx: RunContext, failures: TestFailur
         });
       }
     }
-    if (expect.snapshot)
-      compareSnapshot(stepSnapshotKey(test.name, index), normalizeJson(result), ctx, (f) => fail({ ...f, message: `${label}: ${f.message}` }), notes);
+    if (expect.snapshot) {
+      const ignore = expect.snapshot === true ? [] : (expect.snapshot.ignore ?? []);
+      const paths = ignore.map(parseJsonPath);
+      const bad = ignore.filter((_p, i) => !paths[i]);
+      if (bad.length)
+        fail({ message: `${label}: snapshot.ignore has ${bad.map((p) => JSON.stringify(p)).join(', ')}, not a path like $._meta or $.content[*].annotations` });
+      else {
+        const kept = withoutPaths(result, paths as NonNullable<(typeof paths)[number]>[]);
+        compareSnapshot(stepSnapshotKey(test.name, index), normalizeJson(kept), ctx, (f) => fail({ ...f, message: `${label}: ${f.message}` }), notes);
+      }
+    }
     // Later steps may depend on this one: stop at the first failing step.
     if (failures.length > before) return;
   }

@@ -1,6 +1,7 @@
 /** The capability snapshot's diff: which changes break a client written against the old lists. */
 import * as assert from 'node:assert/strict';
 import { capabilitySnapshot, diffCapabilities } from '../../../src/mcpTests/common/capabilitySnapshot';
+import { parseJsonPath, withoutPaths } from '../../../src/mcpTests/common/jsonCompare';
 
 const tool = (name: string, inputSchema: object, extra: object = {}) => ({ name, description: `${name} tool`, inputSchema, ...extra });
 const search = tool('search', {
@@ -92,5 +93,24 @@ describe('saved MCP tests: capability changes', () => {
         'compatible tools.t.outputSchema.properties.total: "total" is returned now',
       ],
     );
+  });
+
+  it('JSON paths of snapshot.ignore: members, indexes, quoted keys and [*]', () => {
+    assert.deepEqual(parseJsonPath('$.content[*].annotations'), ['content', '*', 'annotations']);
+    assert.deepEqual(parseJsonPath('$["odd key"][2]._meta'), ['odd key', 2, '_meta']);
+    assert.deepEqual(parseJsonPath('$'), []);
+    assert.equal(parseJsonPath('content.x'), undefined);
+    assert.equal(parseJsonPath('$.a b'), undefined);
+    const value = {
+      _meta: { n: 1 },
+      content: [
+        { text: 'a', annotations: { p: 1 } },
+        { text: 'b', annotations: { p: 2 } },
+      ],
+      list: [1, 2, 3],
+    };
+    const paths = ['$._meta', '$.content[*].annotations', '$.list[1]', '$.missing.deep'].map((p) => parseJsonPath(p)!);
+    assert.deepEqual(withoutPaths(value, paths), { content: [{ text: 'a' }, { text: 'b' }], list: [1, 3] });
+    assert.deepEqual(value._meta, { n: 1 }, 'the result itself is left alone');
   });
 });

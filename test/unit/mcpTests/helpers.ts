@@ -30,6 +30,7 @@ export function runFile(
     inputs?: Record<string, string>;
     text?: string;
     snapshotText?: string;
+    only?: (name: string) => boolean;
   } = {},
 ): Promise<RunFileOutcome> {
   const { folder, configs } = projectConfig(path.dirname(file));
@@ -48,6 +49,7 @@ export function runFile(
     },
     updateSnapshots: options.updateSnapshots ?? false,
     now: options.now,
+    only: options.only,
     host: recordingHost(),
     log: new RecordingLog(),
   });

@@ -99,6 +99,23 @@ describe('saved MCP tests: the runner', function () {
     );
   });
 
+  it('leaves the paths of snapshot.ignore out: a call counter in _meta differs when a test runs alone', async () => {
+    const file = exampleFiles().find((f) => f.endsWith('fixture-2025.mcptest.json'))!;
+    const alone = (name: string) => name.startsWith('add twice');
+    // Alone, the server counts these calls from 1, not from 2 as in the run that stored the snapshot.
+    const kept = await runFile(file, { only: alone });
+    assert.deepEqual(
+      kept.result.tests.map((t) => [t.name, t.status]),
+      [['add twice, snapshot without the call counter', 'passed']],
+    );
+    const text = fs.readFileSync(file, 'utf8').replace(/"snapshot": \{ "ignore": \["\$\._meta"\] \}/g, '"snapshot": true');
+    const unkept = await runFile(file, { only: alone, text });
+    assert.deepEqual(
+      unkept.result.tests[0].failures[0].differences?.map((d) => d.path),
+      ['$._meta'],
+    );
+  });
+
   it('holds a step to its latency budget by the clock it is given', async () => {
     // Every reading of this clock is 1 s later: a step takes 1 s whatever the machine does.
     let t = 0;
