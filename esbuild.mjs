@@ -227,6 +227,20 @@ const targets = [
     sourcesContent: false,
   },
   {
+    // The command line (`mcp-workbench test`, the package's `bin`): plain Node, everything
+    // bundled, no `vscode`. Not in the VSIX (.vscodeignore lets in only what the extension loads).
+    ...common,
+    entryPoints: ['src/cli/cli.ts'],
+    bundle: true,
+    outfile: 'dist/cli.js',
+    banner: { js: '#!/usr/bin/env node' },
+    define: { MCPWB_CLI_VERSION: JSON.stringify(requireHere('./package.json').version) },
+    plugins: [problemMatcher, zodLocalesLeftOut],
+    minify: production,
+    sourcemap: !production,
+    sourcesContent: false,
+  },
+  {
     ...common,
     entryPoints: ['test/conformance/client.ts'],
     bundle: true,

@@ -1,0 +1,136 @@
+/**
+ * `mcp-workbench check`: Check Server's findings on the command line. Starts the server, lists
+ * its tools, prompts and resources, calls each read-only tool that has an `outputSchema` and needs
+ * no arguments, and runs the pure checks of src/check/common over the lists and the recorded
+ * exchanges, as MCP: Check Server does in VS Code. Exit 1 when a finding is an error.
+ */
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { DEFAULT_BUDGETS, isObject, type CheckInput, type ListedTool } from '../check/common/checkTypes';
+import { runChecks, summaryOf } from '../check/common/runChecks';
+import type { ConnectionHost } from '../mcp/connection/connectionTypes';
+import { McpServerConnection } from '../mcp/connection/serverConnection';
+import { serverDefinitionFor } from '../mcpTests/common/testServer';
+import type { ServerSpec } from '../mcpTests/common/testFormat';
+import { ActivityLog } from '../traffic/common/activityLog';
+import { projectConfig } from './projectFiles';
+
+export const CHECK_USAGE = `  mcp-workbench check <server> [--json] | check --url <url> [--json] | check [--json] -- <command> [args…]
+      Checks a server as MCP: Check Server does: a name from .vscode/mcp.json or .mcp.json, a URL or a command.
+      --json              the findings as JSON on stdout`;
+
+export interface CheckIo {
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+/**
+ * The read-only tools a check calls itself: annotated read-only, an outputSchema, no required
+ * arguments. The same rule as callableForCheck in src/check/registerCheck.ts, which is glue the
+ * command line may not import (it belongs in check/common).
+ */
+function callable(tool: ListedTool): boolean {
+  if (tool.annotations?.readOnlyHint !== true || !isObject(tool.outputSchema) || typeof tool.name !== 'string') return false;
+  const required = isObject(tool.inputSchema) ? tool.inputSchema.required : undefined;
+  return !Array.isArray(required) || required.length === 0;
+}
+
+function parseCheckArgs(args: string[]): { spec: ServerSpec; json: boolean } | string {
+  const dashes = args.indexOf('--');
+  const own = dashes >= 0 ? args.slice(0, dashes) : args;
+  const command = dashes >= 0 ? args.slice(dashes + 1) : [];
+  let json = false;
+  let url: string | undefined;
+  const names: string[] = [];
+  for (let i = 0; i < own.length; i++) {
+    if (own[i] === '--json') json = true;
+    else if (own[i] === '--url') url = own[++i];
+    else if (own[i].startsWith('--url=')) url = own[i].slice('--url='.length);
+    else if (own[i].startsWith('-')) return `Unknown option ${own[i]}.`;
+    else names.push(own[i]);
+  }
+  const given = [names.length > 0, url !== undefined, command.length > 0].filter(Boolean).length;
+  if (given !== 1 || names.length > 1) return 'check needs one server: a configured name, --url <url>, or -- <command> [args…].';
+  if (url !== undefined) return url ? { spec: { url }, json } : '--url needs a URL.';
+  if (command.length) return { spec: { command: command[0], args: command.slice(1) }, json };
+  return { spec: names[0], json };
+}
+
+export async function checkCommand(args: string[], io: CheckIo): Promise<number> {
+  const parsed = parseCheckArgs(args);
+  if (typeof parsed === 'string') {
+    io.stderr(`${parsed}\nUsage:\n${CHECK_USAGE}\n`);
+    return 2;
+  }
+  const { folder, configs } = projectConfig(io.cwd);
+  const env = { fileDir: io.cwd, workspaceFolder: folder, configs, env: io.env, inputs: {}, userHome: os.homedir() };
+  const resolved = serverDefinitionFor(parsed.spec, env);
+  if (!resolved.definition) {
+    io.stderr(`${resolved.error}\n`);
+    return 2;
+  }
+  const def = resolved.definition;
+  const log = new ActivityLog(10_000);
+  const recorded = { id: def.id, label: def.label, secrets: def.secrets };
+  const workspace = folder ?? io.cwd;
+  const stderr: string[] = [];
+  const host: ConnectionHost = {
+    clientInfo: { name: 'mcp-workbench-cli', version: '0' },
+    roots: () => [{ uri: pathToFileURL(workspace).href, name: path.basename(workspace) }],
+    baseEnv: async () => ({ ...io.env }),
+    serverLogLevel: () => undefined,
+    trace: (_server, record) => log.record(recorded, record, Date.now()),
+  };
+  const connection = new McpServerConnection(def, host, { log: () => undefined, stderr: (line) => stderr.push(line) });
+  try {
+    await connection.start();
+    if (connection.state.kind !== 'running') {
+      const state = connection.state;
+      const why = state.kind === 'error' || state.kind === 'needsAuth' ? state.message : state.kind;
+      io.stderr(`The server "${def.name}" did not start: ${why}\n${stderr.slice(-10).join('\n')}\n`);
+      return 1;
+    }
+    // A list the server fails to answer is checked as empty; the error is in the recording.
+    const list = async <K extends 'tools' | 'prompts' | 'resources' | 'resourceTemplates'>(kind: K) =>
+      connection.advertises(kind) ? connection.refresh(kind).catch(() => []) : [];
+    const [tools, prompts, resources, resourceTemplates] = [
+      await list('tools'),
+      await list('prompts'),
+      await list('resources'),
+      await list('resourceTemplates'),
+    ];
+    for (const tool of (tools as ListedTool[]).filter(callable)) await connection.callTool(String(tool.name), {}).catch(() => undefined);
+    const state = connection.state;
+    if (state.kind !== 'running') {
+      io.stderr(`The server "${def.name}" stopped while it was being checked.\n`);
+      return 1;
+    }
+    const input: CheckInput = {
+      protocolVersion: state.protocolVersion,
+      era: state.era,
+      transport: state.transport,
+      capabilities: state.capabilities,
+      tools: tools as ListedTool[],
+      prompts,
+      resources,
+      resourceTemplates,
+      messages: log.entries().reverse(),
+      budgets: DEFAULT_BUDGETS,
+    };
+    const report = runChecks(input);
+    if (parsed.json) io.stdout(`${JSON.stringify({ server: def.name, protocolVersion: state.protocolVersion, ...report }, null, 2)}\n`);
+    else {
+      const lines = [
+        `Check of ${def.name} (${state.serverInfo.name} ${state.serverInfo.version}, protocol ${state.protocolVersion}): ${summaryOf(report.counts)}`,
+      ];
+      for (const f of report.findings) lines.push(`  ${f.severity.padEnd(7)} ${f.check}: ${f.message}`, `          ${f.spec.title}: ${f.spec.url}`);
+      io.stdout(`${lines.join('\n')}\n`);
+    }
+    return report.counts.error ? 1 : 0;
+  } finally {
+    await connection.dispose();
+  }
+}
