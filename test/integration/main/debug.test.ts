@@ -277,13 +277,36 @@ suite('Debugging MCP servers (mcp debug type)', function () {
 
   test('the Debug Server command starts an mcp session for a server node', async () => {
     const c = await running(api, 'fixture-stdio');
-    const before = started.length;
-    assert.ok(await vscode.commands.executeCommand('mcpWorkbench.debugServer', { serverId: c.definition.id }));
-    const parent = await waitFor(() => started.slice(before).find((s) => s.type === 'mcp'), 'the mcp session');
-    assert.equal(parent.name, 'Debug MCP server: fixture-stdio');
-    await waitFor(() => c.launchOverride && c.state.kind === 'running', 'the debuggee connection');
-    await vscode.debug.stopDebugging(parent);
-    await waitFor(() => !c.launchOverride && c.state.kind === 'running', 'the normal connection back');
-    await waitFor(() => allEnded(parent), 'every session of the debug run to end');
+    await retryOnceIfV8Aborted(c, async () => {
+      const before = started.length;
+      assert.ok(await vscode.commands.executeCommand('mcpWorkbench.debugServer', { serverId: c.definition.id }));
+      const parent = await waitFor(() => started.slice(before).find((s) => s.type === 'mcp'), 'the mcp session');
+      assert.equal(parent.name, 'Debug MCP server: fixture-stdio');
+      await waitFor(() => c.launchOverride && c.state.kind === 'running', 'the debuggee connection');
+      await vscode.debug.stopDebugging(parent);
+      await waitFor(() => !c.launchOverride && c.state.kind === 'running', 'the normal connection back');
+      await waitFor(() => allEnded(parent), 'every session of the debug run to end');
+    });
   });
 });
+
+/**
+ * Node 20's V8 can abort a debuggee that js-debug pauses ("# Fatal error … Check failed:
+ * needs_context && current_scope_ == closure_scope_ …" in v8::internal::ScopeIterator, then
+ * SIGTRAP): an upstream bug, hit when the debugger asks for scopes at an unlucky bytecode, seen
+ * once in CI on a heavily loaded machine. Our part (the server's failure said, the state back) is
+ * covered by the crash tests; the run is then tried once more, and says so. Any other failure
+ * fails at once.
+ */
+async function retryOnceIfV8Aborted(c: { state: { kind: string; message?: string }; launchOverride?: unknown }, run: () => Promise<void>): Promise<void> {
+  try {
+    await run();
+  } catch (error) {
+    const seen = `${String(error)} ${JSON.stringify(c.state)}`;
+    if (!/SIGTRAP/.test(seen)) throw error;
+    console.log(`      (the debuggee's V8 aborted with SIGTRAP, an upstream Node bug; trying once more: ${String(error).slice(0, 200)})`);
+    await vscode.debug.stopDebugging();
+    await waitFor(() => !c.launchOverride && c.state.kind === 'running', 'the normal connection back after the V8 abort', 60_000);
+    await run();
+  }
+}
