@@ -15,7 +15,7 @@ import type { DetailAction, ToWebview } from './common/inspectorProtocol';
 import { isReplayOf, parseParamsText, planReplay, replayUnavailable, withoutRedacted, type ReplayPlan } from './common/replayRequest';
 import { cliUnsupported, inspectorCliCommand } from './common/inspectorCli';
 import { confirmWithModal, type ConfirmCall } from '../toolRunner/toolRunnerPanel';
-import { approveToolRun } from '../toolRunner/toolRunApproval';
+import type { ToolApprovalGate } from '../toolRunner/common/toolApprovals';
 import { urlSecrets } from '../shared/common/redact';
 import { errorMessage } from '../shared/common/errors';
 
@@ -37,7 +37,7 @@ export class InspectorActions {
   /** Fires with the seq of a new exchange once it is known to be a replay (the rows mark it). */
   readonly onDidMark = this.onDidMarkEmitter.event;
 
-  constructor(private readonly workbench: Workbench, private readonly log: ActivityLog) {}
+  constructor(private readonly workbench: Workbench, private readonly log: ActivityLog, private readonly gate: ToolApprovalGate) {}
 
   replayOf = (seq: number): number | undefined => this.replays.get(seq);
 
@@ -174,7 +174,7 @@ export class InspectorActions {
   }
 
   private approved(connection: McpServerConnection, plan: Extract<ReplayPlan, { kind: 'tool' }>): Promise<boolean> {
-    return approveToolRun(connection, plan.name, plan.arguments ?? {}, this.confirm);
+    return this.gate.approveRun(connection, plan.name, plan.arguments ?? {}, this.confirm);
   }
 
   private async send(connection: McpServerConnection, plan: ReplayPlan, signal: AbortSignal): Promise<void> {
