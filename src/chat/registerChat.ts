@@ -8,7 +8,6 @@ import type { ToolRef } from '../shared/common/commandArgs';
 import { quickInputPromptPrompter } from '../prompts/promptPrompter';
 import type { Workbench } from '../workbench';
 import { groupedByServer } from '../shared/serverGroupedItems';
-import { confirmWithModal } from '../toolRunner/confirmCall';
 import type { ToolApprovalGate } from '../toolRunner/common/toolApprovals';
 import { createChatHandler, type ChatDeps, type ResourceChoice } from './chatHandler';
 
@@ -30,7 +29,7 @@ export function registerChat(workbench: Workbench, gate: ToolApprovalGate): vsco
     isToolDisabled: (server, tool) => settings.isDisabled(server, tool),
     maxTools: () => vscode.workspace.getConfiguration('mcpWorkbench').get<number>('chat.maxTools', 128),
     // Run Tool's own modal, with its "don't ask again" choices.
-    confirm: (request) => confirmWithModal(request.tool, request.serverLabel, request.input),
+    confirm: (request) => gate.confirm(request.tool, request.serverLabel, request.input),
     approvals: gate.approvals,
     prompter: quickInputPromptPrompter,
     pickResource,

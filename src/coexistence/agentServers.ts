@@ -15,8 +15,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
-import { confirmWithModal, type ConfirmCall } from '../toolRunner/toolRunnerPanel';
-import type { ToolApprovalGate } from '../toolRunner/common/toolApprovals';
+import type { ConfirmCall, ToolApprovalGate } from '../toolRunner/common/toolApprovals';
 import type { Workbench } from '../workbench';
 import { AgentEndpoint, type AgentRoute } from './common/agentEndpoint';
 import { newRouteId } from './common/agentEndpointGate';
@@ -67,8 +66,8 @@ export class AgentServers implements vscode.Disposable {
   private quietEndpointLines = 0;
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly subscriptions: vscode.Disposable[];
-  /** Our confirmation of an agent's call (replaceable: the integration tests answer it). */
-  confirm: ConfirmCall = confirmWithModal;
+  /** Our confirmation of an agent's call (replaceable: the integration tests answer it); undefined: the gate's own, Run Tool's modal. */
+  confirm: ConfirmCall | undefined;
 
   constructor(private readonly wb: Workbench, private readonly gate: ToolApprovalGate, private readonly HttpDefinition: HttpServerDefinitionClass) {
     const update = () => this.update();

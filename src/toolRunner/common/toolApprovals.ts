@@ -33,6 +33,8 @@ export type ConfirmCall = (tool: Tool, serverLabel: string, args: Record<string,
 export interface ToolApprovalGate {
   /** The remembered "don't ask again" answers (chat asks with its own modal, then remembers here). */
   readonly approvals: ToolApprovals;
+  /** How it asks when none is given: Run Tool's modal with the "don't ask again" choices. */
+  readonly confirm: ConfirmCall;
   /** `tool` undefined: the server does not list it (any more), and nothing says it is read-only. `asker`: who asks, when not the user here. */
   approve(definition: ServerDefinition, toolName: string, tool: Tool | undefined, args: Record<string, unknown>, confirm?: ConfirmCall, asker?: string): Promise<boolean>;
   /** The same, for a tool known by name: its annotations come from the server's list. */
