@@ -1,13 +1,17 @@
 /**
- * Entry point: builds the one Workbench context and hands it to the features. Everything
+ * Entry point and composition root: builds the services, in the order they depend on each
+ * other, and hands each feature the ones it needs as parameters (no feature looks a service up
+ * in a global or a slot set by another feature, so a wrong order does not compile). Everything
  * heavy (reading config, starting servers) happens after activate() returns.
  */
 import * as vscode from 'vscode';
 import type { ActivationTiming, McpWorkbenchApi } from './api';
-import { registerActivity } from './activity/registerActivity';
+import { createActivityLog, registerActivity } from './activity/registerActivity';
 import { configurePureL10n } from './shared/l10nBundle';
 import { registerApproval } from './approval/registerApproval';
-import { registerAuth } from './auth/registerAuth';
+import { ApprovalService } from './approval/approvalService';
+import { ApprovalActivity } from './approval/common/approvalActivity';
+import { AuthService, registerAuth } from './auth/registerAuth';
 import { registerChat } from './chat/registerChat';
 import { registerDiscovery } from './config/registerDiscovery';
 import { registerDebug } from './debug/registerDebug';
@@ -18,9 +22,14 @@ import { registerLanguageClient } from './configLanguage/languageClient';
 import { registerPrompts } from './prompts/registerPrompts';
 import { registerResources } from './resources/resourceCommands';
 import { registerServerTree } from './servers/registerServerTree';
+import { ServerTreeProvider } from './servers/serverTreeProvider';
 import { registerStatusBar } from './servers/statusBar';
 import { registerToolRunner } from './toolRunner/registerToolRunner';
-import { registerApps } from './apps/registerApps';
+import { ModalApprovalGate } from './toolRunner/toolRunApproval';
+import { ToolApprovals } from './toolRunner/common/toolApprovals';
+import { AppsService } from './apps/appsService';
+import { createModelService } from './models/modelService';
+import { createAgentServers } from './coexistence/agentServers';
 import { registerCoexistence } from './coexistence/registerCoexistence';
 import { registerInspector } from './inspector/registerInspector';
 import { registerCheck } from './check/registerCheck';
@@ -31,38 +40,64 @@ import type { McpServerConnection } from './mcp/connection/serverConnection';
 import { oneLine } from './servers/common/failureText';
 import { errorMessage } from './shared/common/errors';
 
+/** The context of this activation, for deactivate() (which VS Code calls without arguments). */
 let workbench: Workbench | undefined;
 
 export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
   performance.mark('mcpWorkbench/activate');
   try {
     configurePureL10n();
-    workbench = new Workbench(context);
-    const wb = workbench;
-    const serverTree = registerServerTree(wb);
-    const activity = registerActivity(wb);
-    const coexistence = registerCoexistence(wb);
+    // ---- Services, each built from the ones above it --------------------------------------
+    // Models: one for sampling and for Run Prompt, so a model picked once applies to both.
+    const models = createModelService(context).service;
+    // Which servers wait for the user in MCP Requests: the approval service writes, Run Tool reads.
+    const approvalActivity = new ApprovalActivity();
+    // The Workbench's connections need sampling/elicitation and OAuth from their first start, and
+    // these two read back from the Workbench (a server's current mock profile, secrets learnt at
+    // run time) only when a server asks: the one cycle, closed by lookups of `wb` made after it exists.
+    // A mock profile edited in config answers the next request without a restart.
+    const approval: ApprovalService = new ApprovalService(models, approvalActivity, (server) => (wb.registry.get(server.id)?.definition ?? server).samplingMock);
+    const auth = new AuthService(context, (secret) => wb.addRuntimeSecret(secret));
+    const wb: Workbench = workbench = new Workbench(context, { clientFeatures: approval.features, auth: auth.host });
+    // The one gate before a tool not marked read-only runs: Run Tool, chat, Inspector replay,
+    // Activity re-run and VS Code's agent all ask it, so "don't ask again" counts everywhere.
+    const gate = new ModalApprovalGate(new ToolApprovals(context.workspaceState));
+    // MCP Apps; an app's sampling request is its server's: the same policy, rate limit and panel.
+    const apps = new AppsService(wb, (server, params, signal) => approval.sample(server, params, signal));
+    // The traffic log: the Activity view fills it, the Inspector and Check read it.
+    const activityLog = createActivityLog();
+    const serverTree = new ServerTreeProvider(wb);
+    // Mode 2 of living beside VS Code's own MCP host (1.101+; undefined before).
+    const agentServers = createAgentServers(wb, gate);
+
+    // ---- Features: each register<Feature>(…) returns what it registered --------------------
     context.subscriptions.push(
       vscode.window.registerUriHandler(wb.uris),
+      ...registerServerTree(wb, serverTree),
+      ...registerActivity(wb, activityLog, gate),
+      ...registerCoexistence(wb),
       ...registerCommands(wb),
-      registerStatusBar(wb),
-      registerFailureNotifications(wb),
-      ...serverTree.disposables,
-      ...registerApps(wb),
-      ...registerToolRunner(wb),
+      ...registerStatusBar(wb),
+      ...registerFailureNotifications(wb),
+      ...registerToolRunner({ workbench: wb, gate, apps, approvalActivity }),
       ...registerResources(wb),
-      ...activity.disposables,
-      ...registerInspector(wb, activity.log),
-      ...registerCheck(wb, activity.log),
-      ...registerPrompts(wb),
-      ...registerChat(wb),
-      ...registerApproval(wb),
-      ...registerAuth(wb),
+      ...registerInspector(wb, activityLog, gate),
+      ...registerCheck(wb, activityLog),
+      ...registerPrompts(wb, models),
+      ...registerChat(wb, gate),
+      ...registerApproval(wb, approval, models),
+      ...registerAuth(wb, auth),
       ...registerDebug(wb),
       ...registerLanguageClient(wb),
       ...registerDiscovery(wb),
       ...registerGallery(wb),
-      ...coexistence.disposables,
+      // The services go after the features that use them.
+      serverTree,
+      activityLog,
+      apps,
+      approval,
+      auth,
+      ...(agentServers ? [agentServers] : []),
     );
     // The Servers view's welcome ("no servers configured") must not show before config was read.
     wb.ready.finally(() => void vscode.commands.executeCommand('setContext', 'mcpWorkbench.configLoaded', true)).catch(() => undefined);
@@ -76,11 +111,11 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
       onDidChange: (listener) => wb.registry.onDidChange(listener),
       onDidDevRestart: (listener) => wb.onDidDevRestart(listener),
       testing: {
-        serverTree: serverTree.provider,
+        serverTree,
         handleUri: (uri) => wb.uris.handleUri(uri),
         activationTiming,
         coexistence: () => ({ builtinHostActive: wb.builtinHost.active, runner: wb.builtinHost.runner, asked: wb.builtinHost.asked }),
-        agentServers: () => coexistence.agentServers,
+        agentServers: () => agentServers,
         setDevWatchDelay,
       },
     };
@@ -106,11 +141,11 @@ function activationTiming(): ActivationTiming {
  * what happens next (a restart, giving up) arrive as two states and are shown as one; a server
  * that keeps crashing says once that it restarts and once that it gave up, not at every try.
  */
-function registerFailureNotifications(wb: Workbench): vscode.Disposable {
+function registerFailureNotifications(wb: Workbench): vscode.Disposable[] {
   // A broken entry fails again on every save while it is being edited; its diagnostics and
   // tree item keep saying why, so its notification is shown once.
   const shownConfigErrors = new Set<string>();
-  return wb.registry.forEachConnection((connection) => {
+  return [wb.registry.forEachConnection((connection) => {
     let timer: NodeJS.Timeout | undefined;
     let toldRestarting = false;
     const subscription = connection.onDidChangeState((raw) => {
@@ -132,7 +167,7 @@ function registerFailureNotifications(wb: Workbench): vscode.Disposable {
       }, 0);
     });
     return [subscription, { dispose: () => clearTimeout(timer) }];
-  });
+  })];
 }
 
 function notifyFailure(wb: Workbench, connection: McpServerConnection, raw: Extract<ServerState, { kind: 'error' }>): void {

@@ -1,12 +1,13 @@
 /**
  * The extension's one context object: builds the registry of server connections from the
  * config sources and wires it to VS Code (settings, trust, workspace folders, inputs).
- * Features register against it; everything it creates is disposed in `dispose()`.
+ * Features register against it; everything it creates is disposed in `dispose()`. The services
+ * its connections need from features (sampling and elicitation, OAuth) are built before it by
+ * the composition root (src/extension.ts) and handed to its constructor.
  */
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import type { CreateMessageRequestParams, CreateMessageResult } from '@modelcontextprotocol/client';
 import { buildDefinitions, envFileSecrets, inputKey, type ConfigDocument } from './config/common/definitionBuilder';
 import { withoutDuplicateDiscoveries } from './config/common/discoverySources';
 import { assignLabels, type ServerDefinition } from './config/common/launchDefinition';
@@ -32,6 +33,12 @@ import { errorMessage } from './shared/common/errors';
 
 /** Larger than any dotenv file; bigger ones are not read for their secrets. */
 const MAX_ENV_FILE_BYTES = 1024 * 1024;
+
+/** What the Workbench's connections need from features, built before it (see the constructor). */
+export interface WorkbenchConnectionFeatures {
+  readonly clientFeatures: ClientFeatures;
+  readonly auth: ConnectionAuthHost;
+}
 
 export const UNTRUSTED_REASON = 'the workspace is not trusted; servers defined by the workspace start only in a trusted workspace';
 
@@ -62,12 +69,6 @@ export class Workbench implements vscode.Disposable {
   readonly ready: Promise<void>;
   /** The extension's URI handler: features register the link paths they take (registered in extension.ts). */
   readonly uris = new UriRouter();
-  /** OAuth for protected HTTP servers, set by registerAuth (src/auth). */
-  auth: ConnectionAuthHost | undefined;
-  /** Sampling and elicitation, set by registerApproval (src/approval); installed on every new client. */
-  clientFeatures: ClientFeatures | undefined;
-  /** Sampling asked by an MCP App of a server (src/apps), answered like the server's own; set by registerApproval. */
-  sampleForApp: ((server: ServerDefinition, params: CreateMessageRequestParams, signal: AbortSignal) => Promise<CreateMessageResult>) | undefined;
   private readonly onDidChangeServersBadgeEmitter = new Emitter<vscode.ViewBadge | undefined>();
   /** The badge the MCP Servers view shows (pending approval requests); registerServerTree applies it. */
   readonly onDidChangeServersBadge = this.onDidChangeServersBadgeEmitter.event;
@@ -104,7 +105,11 @@ export class Workbench implements vscode.Disposable {
     this.onDidDevRestartEmitter.fire({ serverName: def.name, serverId: def.id, changedFile });
   }
 
-  constructor(readonly context: vscode.ExtensionContext) {
+  /**
+   * `connections`: what every connection gets from features: sampling and elicitation (the
+   * approval service of src/approval, installed on every new client) and OAuth (src/auth).
+   */
+  constructor(readonly context: vscode.ExtensionContext, connections: WorkbenchConnectionFeatures) {
     this.sources = new ConfigSources(profileMcpJson(context.globalStorageUri));
     this.inputs = new InputStore(context.secrets, context.workspaceState);
     this.chatTools = new ChatToolSettings(context.workspaceState);
@@ -122,14 +127,8 @@ export class Workbench implements vscode.Disposable {
         if (this.traceLevel !== 'off') this.outputs.logFor(def).log('info', formatTrace(def.label, record, this.traceLevel, this.secretsOf(def)));
       },
       http: (def, record) => this.onHttpEmitter.fire({ server: def, record }),
-      clientFeatures: {
-        capabilities: () => this.clientFeatures?.capabilities() ?? {},
-        install: (client, def) => this.clientFeatures?.install(client, def),
-      },
-      auth: {
-        provider: (def, launch) => this.auth?.provider(def, launch),
-        mayPrompt: (def, reason) => this.auth?.mayPrompt?.(def, reason) ?? false,
-      },
+      clientFeatures: connections.clientFeatures,
+      auth: connections.auth,
     };
     this.registry = new ServerRegistry(host, (def) => this.outputs.logFor(def), {
       autoStart: () => vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>('autoStart', true),

@@ -7,8 +7,7 @@ import { ActivityLog, type ActivityEntry } from '../traffic/common/activityLog';
 import type { Workbench } from '../workbench';
 import { ActivityTreeProvider } from './activityTreeProvider';
 import { showErrorMessage, showInformationMessage, showWarningMessage, withNotificationProgress } from '../shared/notifications';
-import type { ConfirmCall } from '../toolRunner/toolRunnerPanel';
-import { approveToolRun } from '../toolRunner/toolRunApproval';
+import type { ConfirmCall, ToolApprovalGate } from '../toolRunner/common/toolApprovals';
 import { errorMessage } from '../shared/common/errors';
 import { userLevelCap } from '../shared/common/userSettings';
 
@@ -16,11 +15,16 @@ export const ACTIVITY_VIEW = 'mcpWorkbench.activity';
 export const ACTIVITY_SCHEME = 'mcp-activity';
 const MAX_ENTRIES_SETTING = 'activity.maxEntries' as const;
 
-/** The view's disposables, and its log for the Inspector (which reads it through the same public API). */
-export function registerActivity(workbench: Workbench): { disposables: vscode.Disposable[]; log: ActivityLog } {
-  // User level only, clamped: a workspace must not lift the log's memory bound.
-  const readMax = () => userLevelCap(MAX_ENTRIES_SETTING, vscode.workspace.getConfiguration('mcpWorkbench').inspect(MAX_ENTRIES_SETTING));
-  const log = new ActivityLog(readMax());
+// User level only, clamped: a workspace must not lift the log's memory bound.
+const readMax = () => userLevelCap(MAX_ENTRIES_SETTING, vscode.workspace.getConfiguration('mcpWorkbench').inspect(MAX_ENTRIES_SETTING));
+
+/** The traffic log of the window, built by the composition root: the Activity view fills it, the Inspector and Check read it. */
+export function createActivityLog(): ActivityLog {
+  return new ActivityLog(readMax());
+}
+
+/** The view over `log`; re-runs ask `gate`, as Run Tool would. */
+export function registerActivity(workbench: Workbench, log: ActivityLog, gate: ToolApprovalGate): vscode.Disposable[] {
   const provider = new ActivityTreeProvider(log);
   const view = vscode.window.createTreeView(ACTIVITY_VIEW, { treeDataProvider: provider, showCollapseAll: false });
   const documents = new ActivityDocuments(log);
@@ -70,7 +74,7 @@ export function registerActivity(workbench: Workbench): { disposables: vscode.Di
     }
     const { name, arguments: args } = entry.rerun;
     // A re-run is a tool call the user starts: it asks exactly when Run Tool would.
-    if (!await approveToolRun(connection, name, args ?? {}, options?.confirm)) return undefined;
+    if (!await gate.approveRun(connection, name, args ?? {}, options?.confirm)) return undefined;
     let created: ActivityEntry | undefined;
     const sub = workbench.onTrace(({ server, record }) => {
       if (!created && server.id === connection.definition.id && record.kind === 'request' && record.method === 'tools/call' && record.direction === 'send') {
@@ -102,8 +106,7 @@ export function registerActivity(workbench: Workbench): { disposables: vscode.Di
     return created;
   };
 
-  const disposables = [
-    log,
+  return [
     provider,
     view,
     documents,
@@ -137,7 +140,6 @@ export function registerActivity(workbench: Workbench): { disposables: vscode.Di
     // Not in the palette: the log behind the view, for the integration tests.
     vscode.commands.registerCommand('_mcpWorkbench.activityLog', () => log),
   ];
-  return { disposables, log };
 }
 
 /** Read-only JSON documents of an entry's request and response (`mcp-activity:/<seq>/request.json`). */

@@ -12,19 +12,13 @@ import { showErrorMessage, showWarningMessage } from '../shared/notifications';
 
 export class ApprovalPanel implements vscode.Disposable {
   static readonly viewType = 'mcpWorkbench.approval';
-  private static current: ApprovalPanel | undefined;
 
-  /** Opens the panel (or reveals it), optionally on one request. */
-  static show(extensionUri: vscode.Uri, service: ApprovalService, select?: string, preserveFocus = false): ApprovalPanel {
-    const panel = ApprovalPanel.current ?? new ApprovalPanel(extensionUri, service);
-    if (select) panel.selected = select;
-    panel.panel.reveal(panel.revealColumn(), preserveFocus);
-    panel.postState();
-    return panel;
-  }
-
-  static get instance(): ApprovalPanel | undefined {
-    return ApprovalPanel.current;
+  /** Reveals the panel, optionally on one request. */
+  show(select?: string, preserveFocus = false): this {
+    if (select) this.selected = select;
+    this.panel.reveal(this.revealColumn(), preserveFocus);
+    this.postState();
+    return this;
   }
 
   private readonly panel: vscode.WebviewPanel;
@@ -35,7 +29,8 @@ export class ApprovalPanel implements vscode.Disposable {
   readonly webviewReady: Promise<void>;
   private resolveReady!: () => void;
 
-  private constructor(private readonly extensionUri: vscode.Uri, private readonly service: ApprovalService) {
+  /** A new panel (registerApproval keeps the one open); `closed` runs when it goes away. */
+  constructor(private readonly extensionUri: vscode.Uri, private readonly service: ApprovalService, private readonly closed: () => void) {
     this.webviewReady = new Promise((resolve) => (this.resolveReady = resolve));
     this.panel = vscode.window.createWebviewPanel(ApprovalPanel.viewType, vscode.l10n.t('MCP Requests'), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
       enableScripts: true,
@@ -44,7 +39,6 @@ export class ApprovalPanel implements vscode.Disposable {
     });
     this.panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'mcp.svg');
     this.panel.webview.html = this.html();
-    ApprovalPanel.current = this;
     this.disposables.push(
       this.panel.onDidDispose(() => this.dispose()),
       this.panel.webview.onDidReceiveMessage((m: unknown) => this.receive(m)),
@@ -160,7 +154,7 @@ export class ApprovalPanel implements vscode.Disposable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    if (ApprovalPanel.current === this) ApprovalPanel.current = undefined;
+    this.closed();
     this.panel.dispose();
     this.disposables.forEach((d) => d.dispose());
   }

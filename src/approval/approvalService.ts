@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { ProtocolError, ProtocolErrorCode, type CreateMessageRequestParams, type CreateMessageResult, type ElicitRequestFormParams, type ElicitRequestURLParams, type ElicitResult } from '@modelcontextprotocol/client';
-import { approvalActivity } from './common/approvalActivity';
+import type { ApprovalActivity } from './common/approvalActivity';
 import { ApprovalQueue, REQUEST_TIMEOUT, type QueueEntry } from './common/approvalQueue';
 import { USER_REJECTED_SAMPLING, decidesAlone, type SamplingPolicy } from './common/approvalPolicy';
 import { SamplingPolicies } from './samplingPolicies';
@@ -87,10 +87,11 @@ export class ApprovalService implements vscode.Disposable {
   readonly mockTurns = new MockTurns();
 
   /**
-   * `models`: the extension's one ModelService (modelServiceFor), also for the tests.
+   * `models`: the extension's one ModelService (built by the composition root), also for the tests.
+   * `activity`: where it publishes which servers wait for the user (Run Tool panels read it).
    * `mockOf`: a server's sampling mock as configured now (edits apply without a restart).
    */
-  constructor(readonly models: ModelService, private readonly mockOf: (server: ServerDefinition) => ServerDefinition['samplingMock'] = (s) => s.samplingMock) {
+  constructor(readonly models: ModelService, private readonly activity: ApprovalActivity, private readonly mockOf: (server: ServerDefinition) => ServerDefinition['samplingMock'] = (s) => s.samplingMock) {
     this.onDidChange = this.changeEmitter.event;
     this.disposables.push({ dispose: this.queue.onDidChange(() => this.changed()).dispose });
     this.features = createClientFeatures({
@@ -470,7 +471,7 @@ export class ApprovalService implements vscode.Disposable {
   }
 
   private changed(): void {
-    approvalActivity.update(this.queue.pending().map((e) => e.data.server.id));
+    this.activity.update(this.queue.pending().map((e) => e.data.server.id));
     this.changeEmitter.fire();
   }
 
@@ -481,7 +482,7 @@ export class ApprovalService implements vscode.Disposable {
     }
     if (this.expiryTimer) clearInterval(this.expiryTimer);
     this.queue.dispose();
-    approvalActivity.update([]);
+    this.activity.update([]);
     this.disposables.forEach((d) => d.dispose());
     this.changeEmitter.dispose();
     this.streamEmitter.dispose();

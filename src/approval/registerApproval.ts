@@ -1,40 +1,43 @@
 /**
- * Sampling and elicitation for every server: the approval service (installed on each new
- * SDK client through the Workbench's `clientFeatures`), the approval panel that opens when
- * a request waits, the badge on the MCP view, and the model commands.
+ * Sampling and elicitation for every server: the approval service (built by the composition
+ * root, which installs its client features on each new SDK client through the Workbench), the
+ * approval panel that opens when a request waits, the badge on the MCP view, and the model commands.
  *
  * `mcpWorkbench.showRequests` opens the panel and returns the ApprovalService (the panel's
  * controller), which the integration tests drive.
  */
 import * as vscode from 'vscode';
-import { modelServiceParts, setOpenAiApiKey } from '../models/modelService';
+import { setOpenAiApiKey, type ModelService } from '../models/modelService';
 import type { Workbench } from '../workbench';
 import { ApprovalPanel } from './approvalPanel';
 import { ApprovalService } from './approvalService';
 
-export function registerApproval(workbench: Workbench): vscode.Disposable[] {
-  const { service: models } = modelServiceParts(workbench.context);
-  // A mock profile edited in config answers the next request without a restart; a restart starts its replies over.
-  const service = new ApprovalService(models, (server) => (workbench.registry.get(server.id)?.definition ?? server).samplingMock);
+/** `service` answers the requests; `models` lists the models to pick for sampling. */
+export function registerApproval(workbench: Workbench, service: ApprovalService, models: ModelService): vscode.Disposable[] {
+  // A restart starts a mock profile's replies over.
   const restartedMocks = workbench.registry.onDidChange(() => {
     for (const c of workbench.registry.all()) if (c.state.kind === 'starting') service.mockTurns.reset(c.definition.id);
   });
-  workbench.clientFeatures = service.features;
-  // An MCP App's sampling request is its server's: the same policy, rate limit and panel.
-  workbench.sampleForApp = (server, params, signal) => service.sample(server, params, signal);
+  /** The MCP Requests panel while it is open: one per window. */
+  let panel: ApprovalPanel | undefined;
+  const showPanel = (select?: string, preserveFocus = false): ApprovalPanel => {
+    const shown = panel ??= new ApprovalPanel(workbench.context.extensionUri, service, () => {
+      if (panel === shown) panel = undefined;
+    });
+    return shown.show(select, preserveFocus);
+  };
   const updateBadge = () => {
     const count = service.pendingCount;
     workbench.setServersBadge(count ? { value: count, tooltip: vscode.l10n.t('{0} MCP request(s) waiting for you', count) } : undefined);
   };
   return [
-    service,
     restartedMocks,
     service.onDidChange(updateBadge),
     service.onDidRequest((view) => {
-      ApprovalPanel.show(workbench.context.extensionUri, service, ApprovalPanel.instance ? undefined : view.id, true);
+      showPanel(panel ? undefined : view.id, true);
     }),
     vscode.commands.registerCommand('mcpWorkbench.showRequests', () => {
-      ApprovalPanel.show(workbench.context.extensionUri, service);
+      showPanel();
       return service;
     }),
     vscode.commands.registerCommand('mcpWorkbench.setOpenAiApiKey', () => setOpenAiApiKey(workbench.context)),
@@ -44,9 +47,7 @@ export function registerApproval(workbench: Workbench): vscode.Disposable[] {
       if (choice) await vscode.workspace.getConfiguration('mcpWorkbench.models').update('preferred', choice.id, vscode.ConfigurationTarget.Global);
     }),
     new vscode.Disposable(() => {
-      ApprovalPanel.instance?.dispose();
-      workbench.clientFeatures = undefined;
-      workbench.sampleForApp = undefined;
+      panel?.dispose();
     }),
   ];
 }

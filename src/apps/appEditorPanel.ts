@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { parseAppFromWebview, type AppFromWebview, type AppToWebview } from './common/appsProtocol';
 import type { AppView } from './appSession';
-import { appsService } from './appsService';
+import type { AppsService } from './appsService';
 import { webviewHtml, webviewResourceRoots } from '../shared/webviewHtml';
 import type { Workbench } from '../workbench';
 
@@ -26,7 +26,7 @@ export class AppEditorPanel implements vscode.Disposable {
   private ready = false;
   readonly view: AppView;
 
-  constructor(workbench: Workbench, title: string, private readonly events: AppEditorEvents) {
+  constructor(workbench: Workbench, apps: AppsService, title: string, private readonly events: AppEditorEvents) {
     const extensionUri = workbench.context.extensionUri;
     this.panel = vscode.window.createWebviewPanel(
       AppEditorPanel.viewType,
@@ -37,7 +37,7 @@ export class AppEditorPanel implements vscode.Disposable {
     );
     this.panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'mcp.svg');
     this.view = { kind: 'fullscreen', post: (message: AppToWebview) => void (this.disposed || this.panel.webview.postMessage(message)) };
-    void appsService()?.frameSources().then((frameSources) => {
+    void apps.frameSources().then((frameSources) => {
       if (!this.disposed) this.panel.webview.html = webviewHtml(this.panel.webview, extensionUri, 'apps', title, { frameSources });
     });
     this.disposables.push(

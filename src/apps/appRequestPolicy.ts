@@ -14,6 +14,7 @@ import { needsConfirmation } from '../shared/common/toolConfirmation';
 import { checkExternalUrl } from '../shared/common/urlSafety';
 import { showWarningMessage } from '../shared/notifications';
 import type { Workbench } from '../workbench';
+import type { ServerDefinition } from '../config/common/launchDefinition';
 
 /** Asks the user whether the app may run a tool that is not read-only (next to the app's frame). */
 export type ConfirmAppToolCall = (tool: Tool, args: Record<string, unknown>) => Promise<boolean>;
@@ -27,6 +28,12 @@ export const appPrompts = {
   },
 };
 
+/**
+ * Sampling asked by an app, answered as its server's own request would be (the approval
+ * service's policy, rate limit and panel): handed in by the composition root through AppsService.
+ */
+export type SampleForApp = (server: ServerDefinition, params: CreateMessageRequestParams, signal: AbortSignal) => Promise<CreateMessageResult>;
+
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export class AppRequestPolicy {
@@ -37,6 +44,7 @@ export class AppRequestPolicy {
     /** The tool whose app this is. */
     private readonly appTool: Tool,
     private readonly confirm: ConfirmAppToolCall,
+    private readonly sampleForApp: SampleForApp,
   ) {}
 
   private connection() {
@@ -103,8 +111,6 @@ export class AppRequestPolicy {
 
   /** Sampling for the app: the same policy, rate limit and MCP Requests panel as its server's own requests. */
   async sample(params: CreateMessageRequestParams, signal: AbortSignal): Promise<CreateMessageResult> {
-    const sample = this.workbench.sampleForApp;
-    if (!sample) throw new ProtocolError(ProtocolErrorCode.InternalError, 'Sampling is not available in this window.');
-    return sample(this.connection().definition, params, signal);
+    return this.sampleForApp(this.connection().definition, params, signal);
   }
 }

@@ -18,7 +18,7 @@ import type { AppJsonRpcMessage } from './common/appMessages';
 import { argumentsPreview } from '../shared/common/toolConfirmation';
 import type { AppSandbox } from './common/sandboxServer';
 import { APP_SANDBOX } from './common/sandboxProxyPage';
-import { AppRequestPolicy } from './appRequestPolicy';
+import { AppRequestPolicy, type SampleForApp } from './appRequestPolicy';
 import type { Workbench } from '../workbench';
 
 // ext-apps ships ES modules only; esbuild bundles them into the CommonJS extension bundle.
@@ -110,12 +110,13 @@ export class AppSession implements vscode.Disposable {
     readonly resourceUri: string,
     private readonly resource: AppResource,
     private readonly sandbox: AppSandbox,
+    sample: SampleForApp,
     readonly toolInput: Record<string, unknown>,
     readonly toolResult: CallToolResult | undefined,
   ) {
     this.csp = buildAppCsp(resource.csp);
     this.allow = appBridge().buildAllowAttribute(resource.permissions);
-    this.policy = new AppRequestPolicy(workbench, serverId, serverLabel, tool, (calledTool, args) => this.askApproval(calledTool, args));
+    this.policy = new AppRequestPolicy(workbench, serverId, serverLabel, tool, (calledTool, args) => this.askApproval(calledTool, args), sample);
     if (this.csp.rejected.length) {
       this.log('warn', `ignored declared CSP entries that are not plain origins: ${this.csp.rejected.join(', ')}`);
     }

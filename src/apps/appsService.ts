@@ -1,6 +1,10 @@
 /**
- * The Apps feature's shared parts: the local sandbox server (started on the first app shown),
- * the origin webviews reach it at, and loading an app's resource into a session.
+ * MCP Apps (SEP-1865): servers' interactive UIs (`ui://` resources) shown in Run Tool's result
+ * area or in their own tab, sandboxed, talking to the host over the ui/* protocol.
+ *
+ * The Apps feature's shared parts, built once by the composition root (src/extension.ts) and
+ * handed to Run Tool: the local sandbox server (started on the first app shown), the origin
+ * webviews reach it at, and loading an app's resource into a session.
  */
 import * as vscode from 'vscode';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
@@ -9,6 +13,7 @@ import { appResourceFrom } from './common/appResource';
 import { toolAppUri } from './common/appTools';
 import { AppSession } from './appSession';
 import type { Workbench } from '../workbench';
+import type { SampleForApp } from './appRequestPolicy';
 
 export class AppsService implements vscode.Disposable {
   private readonly server = new AppSandboxServer();
@@ -18,7 +23,8 @@ export class AppsService implements vscode.Disposable {
     register: (policy, allow, html) => this.server.register(policy, allow, html),
   };
 
-  constructor(private readonly workbench: Workbench) {}
+  /** `sample`: an app's sampling requests, answered like its server's own (the approval service). */
+  constructor(private readonly workbench: Workbench, private readonly sample: SampleForApp) {}
 
   private origin(): Promise<string> {
     // The webview loads the sandbox from 127.0.0.1 directly: right when the window and the
@@ -52,21 +58,10 @@ export class AppsService implements vscode.Disposable {
     }
     const resource = appResourceFrom(read, uri);
     if ('error' in resource) return { error: resource.error };
-    return new AppSession(this.workbench, serverId, connection.definition.label, tool, uri, resource, this.sandbox, toolInput, toolResult);
+    return new AppSession(this.workbench, serverId, connection.definition.label, tool, uri, resource, this.sandbox, this.sample, toolInput, toolResult);
   }
 
   dispose(): void {
     this.server.dispose();
   }
-}
-
-let service: AppsService | undefined;
-
-/** The one AppsService, created by registerApps. */
-export function appsService(): AppsService | undefined {
-  return service;
-}
-
-export function setAppsService(next: AppsService | undefined): void {
-  service = next;
 }

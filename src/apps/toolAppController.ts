@@ -9,7 +9,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import type { AppDisplayMode, AppFromWebview, AppToWebview } from './common/appsProtocol';
 import type { AppSession, AppView } from './appSession';
 import { AppEditorPanel } from './appEditorPanel';
-import { appsService } from './appsService';
+import type { AppsService } from './appsService';
 import type { Workbench } from '../workbench';
 
 export class ToolAppController implements vscode.Disposable {
@@ -21,7 +21,7 @@ export class ToolAppController implements vscode.Disposable {
   /** Where the app is to be shown: the Run Tool panel, or its own editor tab. */
   private where: AppDisplayMode = 'inline';
 
-  constructor(private readonly workbench: Workbench, post: (message: AppToWebview) => void, private readonly title: () => string) {
+  constructor(private readonly workbench: Workbench, private readonly apps: AppsService, post: (message: AppToWebview) => void, private readonly title: () => string) {
     this.inline = { kind: 'inline', post };
   }
 
@@ -36,8 +36,7 @@ export class ToolAppController implements vscode.Disposable {
 
   /** Shows the app of a finished run (replacing the previous run's app). */
   async show(serverId: string, tool: Tool, args: Record<string, unknown>, result: CallToolResult | undefined): Promise<void> {
-    const service = appsService();
-    if (!service) return;
+    const service = this.apps;
     this.inline.post({ type: 'appPlaceholder', placeholder: { kind: 'loading', text: vscode.l10n.t('Loading the app…') } });
     const created = await service.createSession(serverId, tool, args, result);
     if ('error' in created) {
@@ -98,7 +97,7 @@ export class ToolAppController implements vscode.Disposable {
   }
 
   private openEditor(): AppEditorPanel {
-    const editor = new AppEditorPanel(this.workbench, this.title(), {
+    const editor = new AppEditorPanel(this.workbench, this.apps, this.title(), {
       receive: (message) => {
         if (message.type === 'appDisplayMode' && message.mode === 'inline') void this.popIn();
         else this.session?.receive(message);

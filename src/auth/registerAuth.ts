@@ -59,14 +59,38 @@ type Browser = (authorizationUrl: string) => Thenable<boolean>;
  */
 const systemBrowser: Browser = (url) => (checkExternalUrl(url).ok ? vscode.env.openExternal(url as unknown as vscode.Uri) : Promise.resolve(false));
 
-export function registerAuth(workbench: Workbench): vscode.Disposable[] {
-  let browser = systemBrowser;
-  const store = new SecretOAuthStore(workbench.context.secrets, (value) => workbench.addRuntimeSecret(value));
-  const callbacks = new OAuthCallbacks();
-  let handlerUri: Promise<string> | undefined;
-  const callbackUri = () => handlerUri ??= Promise.resolve(vscode.env.asExternalUri(
-    vscode.Uri.parse(`${vscode.env.uriScheme}://${workbench.context.extension.id}${CALLBACK_PATH}`),
-  )).then((uri) => uri.toString(true));
+/**
+ * OAuth for protected HTTP servers: the credentials store, the redirects waited for, and the
+ * ConnectionAuthHost every connection asks for its provider. Built by the composition root
+ * before the Workbench (whose connections it serves); registerAuth adds the commands.
+ */
+export class AuthService implements vscode.Disposable {
+  /** Opens the authorization URL; the integration tests stand in for the browser (see registerAuth). */
+  browser: Browser = systemBrowser;
+  readonly callbacks = new OAuthCallbacks();
+  readonly store: SecretOAuthStore;
+  readonly host: ConnectionAuthHost;
+  private handlerUri: Promise<string> | undefined;
+
+  /** `learnt`: a credential read or stored at run time, to be redacted everywhere (Workbench.addRuntimeSecret). */
+  constructor(private readonly context: vscode.ExtensionContext, learnt: (value: string) => void) {
+    this.store = new SecretOAuthStore(context.secrets, learnt);
+    this.host = createAuthHost(this);
+  }
+
+  callbackUri(): Promise<string> {
+    return this.handlerUri ??= Promise.resolve(vscode.env.asExternalUri(
+      vscode.Uri.parse(`${vscode.env.uriScheme}://${this.context.extension.id}${CALLBACK_PATH}`),
+    )).then((uri) => uri.toString(true));
+  }
+
+  dispose(): void {
+    this.store.dispose();
+  }
+}
+
+function createAuthHost(service: AuthService): ConnectionAuthHost {
+  const { store, callbacks } = service;
 
   /**
    * `listenOnLoopback` is for a configured loopback `oauth.redirectUri` only: the extension's
@@ -86,7 +110,7 @@ export function registerAuth(workbench: Workbench): vscode.Disposable[] {
         const answer = listenOnLoopback && isLoopbackRedirect(redirectUrl)
           ? (await listenForLoopbackRedirect(redirectUrl, state, abort.signal)).response
           : callbacks.wait(state, abort.signal);
-        const opened = await browser(authorizationUrl.href);
+        const opened = await service.browser(authorizationUrl.href);
         if (!opened) abort.abort(vscode.l10n.t('The browser was not opened.'));
         return await answer;
       } finally {
@@ -94,11 +118,11 @@ export function registerAuth(workbench: Workbench): vscode.Disposable[] {
       }
     }));
 
-  const auth: ConnectionAuthHost = {
+  return {
     provider: async (server: ServerDefinition, launch: HttpLaunch) => new WorkbenchOAuthProvider({
       keyPrefix: launch.url,
       store,
-      redirectUrl: launch.oauth?.redirectUri ?? (await callbackUri()),
+      redirectUrl: launch.oauth?.redirectUri ?? (await service.callbackUri()),
       settings: launch.oauth,
       clientName: 'MCP Workbench',
       authorize: authorizeInBrowser(server, launch.oauth?.redirectUri !== undefined),
@@ -113,7 +137,11 @@ export function registerAuth(workbench: Workbench): vscode.Disposable[] {
       return answer === signIn;
     },
   };
-  workbench.auth = auth;
+}
+
+/** The Sign In / Sign Out commands, the sign-in prompts and the OAuth callback route over `auth`. */
+export function registerAuth(workbench: Workbench, auth: AuthService): vscode.Disposable[] {
+  const { callbacks } = auth;
 
   const find = async (arg: ServerRef | string | undefined, placeHolder: string): Promise<McpServerConnection | undefined> => {
     const id = typeof arg === 'string' ? arg : arg?.serverId;
@@ -166,7 +194,7 @@ export function registerAuth(workbench: Workbench): vscode.Disposable[] {
     // For this extension's integration tests: stand in for the user's browser (which a test
     // cannot drive) and get the URI handler that the browser's redirect reaches.
     vscode.commands.registerCommand('_mcpWorkbench.testing.oauthBrowser', (replacement?: Browser) => {
-      browser = replacement ?? systemBrowser;
+      auth.browser = replacement ?? systemBrowser;
       return (uri: vscode.Uri) => workbench.uris.handleUri(uri);
     }),
     vscode.commands.registerCommand('mcpWorkbench.signIn', async (arg?: ServerRef | string) => {
@@ -180,9 +208,5 @@ export function registerAuth(workbench: Workbench): vscode.Disposable[] {
       void showInformationMessage(vscode.l10n.t('Signed out of MCP server {0}.', connection.definition.label));
     }),
     workbench.registry.forEachConnection(watch),
-    new vscode.Disposable(() => {
-      if (workbench.auth === auth) workbench.auth = undefined;
-    }),
-    store,
   ];
 }

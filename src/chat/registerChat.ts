@@ -8,8 +8,7 @@ import type { ToolRef } from '../shared/common/commandArgs';
 import { quickInputPromptPrompter } from '../prompts/promptPrompter';
 import type { Workbench } from '../workbench';
 import { groupedByServer } from '../shared/serverGroupedItems';
-import { confirmWithModal } from '../toolRunner/confirmCall';
-import { toolApprovals } from '../toolRunner/toolRunApproval';
+import type { ToolApprovalGate } from '../toolRunner/common/toolApprovals';
 import { createChatHandler, type ChatDeps, type ResourceChoice } from './chatHandler';
 
 export const CHAT_PARTICIPANT_ID = 'mcpWorkbench.mcp';
@@ -22,19 +21,16 @@ async function pickResource(choices: ResourceChoice[]): Promise<ResourceChoice |
   return picked && 'choice' in picked ? picked.choice : undefined;
 }
 
-export function registerChat(workbench: Workbench): vscode.Disposable[] {
+/** `gate`: Run Tool's approvals, so a "don't ask again" given in chat counts in Run Tool and back. */
+export function registerChat(workbench: Workbench, gate: ToolApprovalGate): vscode.Disposable[] {
   const settings = workbench.chatTools;
   const deps: ChatDeps = {
     registry: workbench.registry,
     isToolDisabled: (server, tool) => settings.isDisabled(server, tool),
     maxTools: () => vscode.workspace.getConfiguration('mcpWorkbench').get<number>('chat.maxTools', 128),
     // Run Tool's own modal, with its "don't ask again" choices.
-    confirm: (request) => confirmWithModal(request.tool, request.serverLabel, request.input),
-    // Run Tool's approvals (created by registerToolRunner), looked up at call time.
-    approvals: {
-      allows: (serverKey, toolName) => toolApprovals()?.allows(serverKey, toolName) ?? false,
-      remember: async (scope, serverKey, toolName) => toolApprovals()?.remember(scope, serverKey, toolName),
-    },
+    confirm: (request) => gate.confirm(request.tool, request.serverLabel, request.input),
+    approvals: gate.approvals,
     prompter: quickInputPromptPrompter,
     pickResource,
   };

@@ -15,8 +15,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
-import { confirmWithModal, type ConfirmCall } from '../toolRunner/toolRunnerPanel';
-import { approveTool } from '../toolRunner/toolRunApproval';
+import type { ConfirmCall, ToolApprovalGate } from '../toolRunner/common/toolApprovals';
 import type { Workbench } from '../workbench';
 import { AgentEndpoint, type AgentRoute } from './common/agentEndpoint';
 import { newRouteId } from './common/agentEndpointGate';
@@ -67,10 +66,10 @@ export class AgentServers implements vscode.Disposable {
   private quietEndpointLines = 0;
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly subscriptions: vscode.Disposable[];
-  /** Our confirmation of an agent's call (replaceable: the integration tests answer it). */
-  confirm: ConfirmCall = confirmWithModal;
+  /** Our confirmation of an agent's call (replaceable: the integration tests answer it); undefined: the gate's own, Run Tool's modal. */
+  confirm: ConfirmCall | undefined;
 
-  constructor(private readonly wb: Workbench, private readonly HttpDefinition: HttpServerDefinitionClass) {
+  constructor(private readonly wb: Workbench, private readonly gate: ToolApprovalGate, private readonly HttpDefinition: HttpServerDefinitionClass) {
     const update = () => this.update();
     this.subscriptions = [wb.registry.onDidChange(update), wb.builtinHost.onDidChange(update), this.changed];
   }
@@ -177,7 +176,7 @@ export class AgentServers implements vscode.Disposable {
   }
 
   private confirmToolCall(connection: McpServerConnection, tool: Tool | undefined, name: string, args: Record<string, unknown>): Promise<boolean> {
-    return approveTool(connection.definition, name, tool, args, this.confirm,
+    return this.gate.approve(connection.definition, name, tool, args, this.confirm,
       vscode.l10n.t('VS Code\'s agent (chat) asks to run it; VS Code\'s own confirmation came first.'));
   }
 }
@@ -185,12 +184,13 @@ export class AgentServers implements vscode.Disposable {
 /**
  * Registers the provider where VS Code has the API (1.101+); returns undefined on 1.100, where
  * VS Code's agent cannot reach our servers (docs/coexistence.md says what users do there).
+ * Built by the composition root (the test API reads it) and handed to registerCoexistence.
  */
-export function registerAgentServers(wb: Workbench): AgentServers | undefined {
+export function createAgentServers(wb: Workbench, gate: ToolApprovalGate): AgentServers | undefined {
   const register = (vscode.lm as unknown as { registerMcpServerDefinitionProvider?: RegisterProvider } | undefined)?.registerMcpServerDefinitionProvider;
   const HttpDefinition = (vscode as unknown as { McpHttpServerDefinition?: HttpServerDefinitionClass }).McpHttpServerDefinition;
   if (typeof register !== 'function' || typeof HttpDefinition !== 'function') return undefined;
-  const agent = new AgentServers(wb, HttpDefinition);
+  const agent = new AgentServers(wb, gate, HttpDefinition);
   try {
     agent.adopt(register.call(vscode.lm, AGENT_PROVIDER_ID, agent.provider));
   } catch (error) {

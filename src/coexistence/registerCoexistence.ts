@@ -9,7 +9,6 @@ import * as vscode from 'vscode';
 import type { ServerDefinition } from '../config/common/launchDefinition';
 import { showInformationMessage, showWarningMessage } from '../shared/notifications';
 import type { Workbench } from '../workbench';
-import { AgentServers, registerAgentServers } from './agentServers';
 import { isSharedSource, parseRunner, shouldAskRunner, shouldOfferAutostartNever, type WorkspaceServersRunner } from './common/builtinHost';
 
 export const CHOOSE_RUNNER_COMMAND = 'mcpWorkbench.chooseWorkspaceServersRunner';
@@ -18,13 +17,8 @@ const README_SECTION = 'beside-vs-codes-own-mcp-support';
 /** Workspace state: the offer to set `chat.mcp.autostart` to "never" was shown here. */
 const AUTOSTART_OFFERED_KEY = 'mcpWorkbench.coexistence.autostartOffered';
 
-export interface Coexistence {
-  disposables: vscode.Disposable[];
-  /** Mode 2's provider and endpoint; undefined where VS Code lacks the API (1.100). */
-  agentServers: AgentServers | undefined;
-}
-
-export function registerCoexistence(wb: Workbench): Coexistence {
+/** Mode 2's provider and endpoint (agentServers.ts) are a service the composition root builds. */
+export function registerCoexistence(wb: Workbench): vscode.Disposable[] {
   const { builtinHost } = wb;
   let asking = false;
   const maybeAsk = () => {
@@ -35,16 +29,13 @@ export function registerCoexistence(wb: Workbench): Coexistence {
   };
   void wb.ready.then(maybeAsk, () => undefined);
   const subscriptions = [builtinHost.onDidChange(maybeAsk), wb.registry.onDidChange(maybeAsk)];
-  const agentServers = registerAgentServers(wb);
-  const disposables = [
+  return [
     vscode.commands.registerCommand(CHOOSE_RUNNER_COMMAND, async (arg?: unknown) => {
       const runner = parseRunner(arg) ?? await pickRunner(wb);
       if (runner) await choose(wb, runner);
     }),
     new vscode.Disposable(() => subscriptions.forEach((s) => s.dispose())),
   ];
-  if (agentServers) disposables.push(agentServers);
-  return { disposables, agentServers };
 }
 
 /** The user's choice, from the question or the command; choosing us may bring the autostart offer. */

@@ -14,8 +14,7 @@ import type { InspectorRecord } from './common/inspectorRows';
 import type { DetailAction, ToWebview } from './common/inspectorProtocol';
 import { isReplayOf, parseParamsText, planReplay, replayUnavailable, withoutRedacted, type ReplayPlan } from './common/replayRequest';
 import { cliUnsupported, inspectorCliCommand } from './common/inspectorCli';
-import { confirmWithModal, type ConfirmCall } from '../toolRunner/toolRunnerPanel';
-import { approveToolRun } from '../toolRunner/toolRunApproval';
+import type { ConfirmCall, ToolApprovalGate } from '../toolRunner/common/toolApprovals';
 import { urlSecrets } from '../shared/common/redact';
 import { errorMessage } from '../shared/common/errors';
 
@@ -27,8 +26,8 @@ const MAX_REPLAY_MARKS = 10_000;
 export const CANCEL_REASON = 'Cancelled in the Inspector';
 
 export class InspectorActions {
-  /** Replaced by tests, as on the Run Tool panel (see ConfirmCall). */
-  confirm: ConfirmCall = confirmWithModal;
+  /** Replaced by tests, as on the Run Tool panel (see ConfirmCall); undefined: the gate's own, Run Tool's modal. */
+  confirm: ConfirmCall | undefined;
   /** Replays by the seq of the exchange they created: the seq of the exchange they replay. */
   private readonly replays = new Map<number, number>();
   /** Replays in flight by the seq of the exchange they created: aborting sends notifications/cancelled (the SDK does). */
@@ -37,7 +36,7 @@ export class InspectorActions {
   /** Fires with the seq of a new exchange once it is known to be a replay (the rows mark it). */
   readonly onDidMark = this.onDidMarkEmitter.event;
 
-  constructor(private readonly workbench: Workbench, private readonly log: ActivityLog) {}
+  constructor(private readonly workbench: Workbench, private readonly log: ActivityLog, private readonly gate: ToolApprovalGate) {}
 
   replayOf = (seq: number): number | undefined => this.replays.get(seq);
 
@@ -174,7 +173,7 @@ export class InspectorActions {
   }
 
   private approved(connection: McpServerConnection, plan: Extract<ReplayPlan, { kind: 'tool' }>): Promise<boolean> {
-    return approveToolRun(connection, plan.name, plan.arguments ?? {}, this.confirm);
+    return this.gate.approveRun(connection, plan.name, plan.arguments ?? {}, this.confirm);
   }
 
   private async send(connection: McpServerConnection, plan: ReplayPlan, signal: AbortSignal): Promise<void> {

@@ -10,30 +10,17 @@ import { webviewHtml, webviewResourceRoots } from '../shared/webviewHtml';
 
 export class InspectorPanel extends InspectorController {
   static readonly viewType = 'mcpWorkbench.inspector';
-  private static live: InspectorPanel | undefined;
 
-  /** Opens (or reveals) the live Inspector tab; `select` picks a row (an Activity entry's seq). */
-  static showLive(extensionUri: vscode.Uri, log: ActivityLog, context: InspectorContext, select?: number): InspectorPanel {
-    if (InspectorPanel.live) {
-      InspectorPanel.live.panel.reveal();
-      if (select !== undefined) InspectorPanel.live.selectWhenReady(select);
-      return InspectorPanel.live;
-    }
-    const panel = InspectorPanel.create(extensionUri, { kind: 'live', log }, context, select);
-    InspectorPanel.live = panel;
-    return panel;
+  /** A new live Inspector tab; `select` picks a row (an Activity entry's seq). registerInspector keeps the one open and reveals it again. */
+  static openLive(extensionUri: vscode.Uri, log: ActivityLog, context: InspectorContext, select: number | undefined, closed: () => void): InspectorPanel {
+    return InspectorPanel.create(extensionUri, { kind: 'live', log }, context, select, closed);
   }
 
   static showRecording(extensionUri: vscode.Uri, records: readonly InspectorRecord[], fileName: string, context: InspectorContext): InspectorPanel {
     return InspectorPanel.create(extensionUri, { kind: 'recording', records, fileName }, context);
   }
 
-  /** The live tab, if open (tests). */
-  static get current(): InspectorPanel | undefined {
-    return InspectorPanel.live;
-  }
-
-  private static create(extensionUri: vscode.Uri, source: InspectorSource, context: InspectorContext, select?: number): InspectorPanel {
+  private static create(extensionUri: vscode.Uri, source: InspectorSource, context: InspectorContext, select?: number, closed?: () => void): InspectorPanel {
     const title = source.kind === 'live' ? vscode.l10n.t('MCP Inspector') : vscode.l10n.t('MCP Inspector: {0} (read-only)', source.fileName);
     const panel = vscode.window.createWebviewPanel(InspectorPanel.viewType, title, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, {
       enableScripts: true,
@@ -43,12 +30,13 @@ export class InspectorPanel extends InspectorController {
     });
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'mcp.svg');
     panel.webview.html = webviewHtml(panel.webview, extensionUri, 'inspector', title);
-    return new InspectorPanel(panel, source, context, select);
+    return new InspectorPanel(panel, source, context, select, closed);
   }
 
   private disposed = false;
 
-  private constructor(private readonly panel: vscode.WebviewPanel, source: InspectorSource, context: InspectorContext, select?: number) {
+  private constructor(private readonly panel: vscode.WebviewPanel, source: InspectorSource, context: InspectorContext, select?: number,
+    private readonly closed: () => void = () => undefined) {
     super(panel.webview, source, context, select);
     panel.onDidDispose(() => this.dispose());
   }
@@ -60,7 +48,7 @@ export class InspectorPanel extends InspectorController {
   override dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    if (InspectorPanel.live === this) InspectorPanel.live = undefined;
+    this.closed();
     super.dispose();
     this.panel.dispose();
   }

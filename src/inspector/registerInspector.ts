@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { ActivityLog } from '../traffic/common/activityLog';
 import { HttpLog } from '../traffic/common/httpLog';
 import type { Workbench } from '../workbench';
+import type { ToolApprovalGate } from '../toolRunner/common/toolApprovals';
 import { InspectorPanel } from './inspectorPanel';
 import { InspectorViewProvider } from './inspectorView';
 import { exportConsoleToFile, exportHarToFile, exportToFile, type InspectorContext, type InspectorController } from './inspectorController';
@@ -19,7 +20,7 @@ import { importRecording } from './common/recording';
 import { showErrorMessage, showWarningMessage } from '../shared/notifications';
 import { errorMessage } from '../shared/common/errors';
 
-export function registerInspector(workbench: Workbench, log: ActivityLog): vscode.Disposable[] {
+export function registerInspector(workbench: Workbench, log: ActivityLog, gate: ToolApprovalGate): vscode.Disposable[] {
   const extensionUri = workbench.context.extensionUri;
   // The HTTP exchanges of HTTP servers, kept raw and redacted when shown (like the activity log).
   const http = new HttpLog();
@@ -28,7 +29,7 @@ export function registerInspector(workbench: Workbench, log: ActivityLog): vscod
   const clearSubscription = log.onDidChange(() => {
     if (log.size === 0) http.clear();
   });
-  const actions = new InspectorActions(workbench, log);
+  const actions = new InspectorActions(workbench, log, gate);
   const consoleLog = new ConsoleLog();
   const recordOutput = workbench.outputs.onDidOutput(({ server, level, text }) =>
     consoleLog.append(server.id, server.label, level === 'stderr' ? 'stderr' : consoleLevelOf(level), text));
@@ -95,7 +96,20 @@ export function registerInspector(workbench: Workbench, log: ActivityLog): vscod
 
   const seqOf = (arg?: { seq?: unknown } | number): number | undefined =>
     typeof arg === 'number' ? arg : typeof arg?.seq === 'number' ? arg.seq : undefined;
-  const open = (arg?: { seq?: unknown } | number): InspectorPanel => InspectorPanel.showLive(extensionUri, log, context, seqOf(arg));
+  /** The live Inspector tab while it is open: one per window, revealed again rather than opened twice. */
+  let live: InspectorPanel | undefined;
+  const open = (arg?: { seq?: unknown } | number): InspectorPanel => {
+    const select = seqOf(arg);
+    if (live) {
+      live.reveal();
+      if (select !== undefined) live.selectWhenReady(select);
+      return live;
+    }
+    const opened = InspectorPanel.openLive(extensionUri, log, context, select, () => {
+      if (live === opened) live = undefined;
+    });
+    return live = opened;
+  };
   /**
    * "Open in Inspector" (an Activity entry, a Check Server finding): where the user keeps the
    * Inspector. With the panel view in sight the exchange is selected there; otherwise in the
@@ -124,7 +138,7 @@ export function registerInspector(workbench: Workbench, log: ActivityLog): vscod
     vscode.commands.registerCommand('mcpWorkbench.exportHar', async (target?: vscode.Uri) => exportHarToFile(http, target instanceof vscode.Uri ? target : undefined)),
     // Tests: the panel view's controller (undefined until the view was shown once).
     vscode.commands.registerCommand('_mcpWorkbench.inspectorView', () => ({ controller: view.controller, visible: view.visible })),
-    { dispose: () => InspectorPanel.current?.dispose() },
+    { dispose: () => live?.dispose() },
     view,
     httpSubscription,
     clearSubscription,

@@ -73,7 +73,11 @@ export const answerInInputBox: ManualAnswer = async (request, signal) => {
   }
 };
 
-/** The model service of the extension, reading the `mcpWorkbench.models.*` settings. */
+/**
+ * The model service of the extension, reading the `mcpWorkbench.models.*` settings. Built once
+ * by the composition root (src/extension.ts): sampling and prompts/chat share it, so a model
+ * picked or configured once applies to both.
+ */
 export function createModelService(context: vscode.ExtensionContext): { service: ModelService; manual: ManualBackend } {
   const config = () => vscode.workspace.getConfiguration('mcpWorkbench.models');
   // Where the API key goes and which model answers unattended are the user's choice only.
@@ -105,24 +109,4 @@ export async function setOpenAiApiKey(context: vscode.ExtensionContext): Promise
   if (key.trim()) await context.secrets.store(OPENAI_KEY_SECRET, key.trim());
   else await context.secrets.delete(OPENAI_KEY_SECRET);
   void showInformationMessage(key.trim() ? vscode.l10n.t('The API key is stored.') : vscode.l10n.t('The stored API key was removed.'));
-}
-
-const services = new WeakMap<vscode.ExtensionContext, { service: ModelService; manual: ManualBackend }>();
-
-/**
- * The one model service of the extension (created on first use): sampling and prompts/chat
- * share it, so a model picked or configured once applies to both.
- */
-export function modelServiceFor(context: vscode.ExtensionContext): ModelService {
-  return modelServiceParts(context).service;
-}
-
-/** The service and its manual backend (the approval panel replaces how the manual answer is asked). */
-export function modelServiceParts(context: vscode.ExtensionContext): { service: ModelService; manual: ManualBackend } {
-  let parts = services.get(context);
-  if (!parts) {
-    parts = createModelService(context);
-    services.set(context, parts);
-  }
-  return parts;
 }

@@ -18,7 +18,6 @@ import type { Workbench } from '../workbench';
 import { PromptCommandRegistry } from './promptCommandRegistry';
 import { choosePromptAndArguments, NoPromptsError, type GotPrompt } from './promptFlow';
 import { quickInputPromptPrompter, type PromptPrompter } from './promptPrompter';
-import { modelServiceFor } from '../models/modelService';
 import { showErrorMessage, showInformationMessage, withNotificationProgress } from '../shared/notifications';
 import { errorMessage } from '../shared/common/errors';
 
@@ -77,10 +76,6 @@ export interface RunWithModelOptions {
 export interface PromptModelService {
   models(): Promise<ModelInfo[]>;
   generate(model: ModelInfo, request: ModelRequest, onText: (chunk: string) => void, signal: AbortSignal): Promise<ModelResponse>;
-}
-
-function modelServiceOf(workbench: Workbench): PromptModelService {
-  return modelServiceFor(workbench.context);
 }
 
 /**
@@ -148,7 +143,8 @@ function isPromptRef(arg: unknown): arg is PromptRef {
   return typeof ref?.serverId === 'string' && typeof ref.promptName === 'string';
 }
 
-export function registerPrompts(workbench: Workbench): vscode.Disposable[] {
+/** `modelService`: the extension's one model service (Run with model), built by the composition root. */
+export function registerPrompts(workbench: Workbench, modelService: PromptModelService): vscode.Disposable[] {
   const { registry } = workbench;
   const previews = new PromptPreviews();
   /** The last editor that is not a preview: where Insert at Cursor writes. */
@@ -243,7 +239,7 @@ export function registerPrompts(workbench: Workbench): vscode.Disposable[] {
   const runWithModel = async (uri?: vscode.Uri, options: RunWithModelOptions = {}): Promise<RunWithModelResult | undefined> => {
     const entry = previews.get(uri);
     if (!entry) return undefined;
-    const service = options.models ?? modelServiceOf(workbench);
+    const service = options.models ?? modelService;
     const models = await service.models();
     let model = options.modelId ? models.find((m) => m.id === options.modelId) : undefined;
     if (!model && options.modelId) {

@@ -3,19 +3,18 @@ import * as vscode from 'vscode';
 import type { ServerRef } from '../shared/common/commandArgs';
 import type { Workbench } from '../workbench';
 import { addServerWizard } from './addServerWizard';
-import { ServerTreeProvider } from './serverTreeProvider';
+import type { ServerTreeProvider } from './serverTreeProvider';
 import { registerTaskCommands } from './taskCommands';
 import { redactValue } from '../shared/common/redact';
 
-export function registerServerTree(workbench: Workbench): { provider: ServerTreeProvider; disposables: vscode.Disposable[] } {
-  const provider = new ServerTreeProvider(workbench);
+/** `provider`: the tree's data, built by the composition root (the test API reads it too). */
+export function registerServerTree(workbench: Workbench, provider: ServerTreeProvider): vscode.Disposable[] {
   const view = vscode.window.createTreeView('mcpWorkbench.servers', { treeDataProvider: provider, showCollapseAll: true });
   const setDescription = () => {
     view.description = provider.filter ? vscode.l10n.t('tools matching "{0}"', provider.filter) : undefined;
   };
   void vscode.commands.executeCommand('setContext', 'mcpWorkbench.toolFilterActive', false);
-  const disposables: vscode.Disposable[] = [
-    provider,
+  return [
     view,
     workbench.onDidChangeServersBadge((badge) => (view.badge = badge)),
     vscode.commands.registerCommand('mcpWorkbench.refreshServers', () => workbench.registry.reload().then(() => provider.refresh())),
@@ -45,5 +44,4 @@ export function registerServerTree(workbench: Workbench): { provider: ServerTree
     }),
     ...registerTaskCommands(workbench),
   ];
-  return { provider, disposables };
 }

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { countStates, describeProtocol } from '../mcp/serverState';
 import type { Workbench } from '../workbench';
 
-export function registerStatusBar(workbench: Workbench): vscode.Disposable {
+export function registerStatusBar(workbench: Workbench): vscode.Disposable[] {
   const item = vscode.window.createStatusBarItem('mcpWorkbench.status', vscode.StatusBarAlignment.Left, 10);
   item.name = vscode.l10n.t('MCP Servers');
   item.command = 'mcpWorkbench.showServers';
@@ -27,5 +27,5 @@ export function registerStatusBar(workbench: Workbench): vscode.Disposable {
   };
   update();
   const subscription = workbench.registry.onDidChange(update);
-  return vscode.Disposable.from(item, subscription);
+  return [item, subscription];
 }

@@ -3,16 +3,11 @@
  * modal naming the tool, why it asks, and the arguments, with the "don't ask again" scopes.
  */
 import * as vscode from 'vscode';
-import type { Tool } from '@modelcontextprotocol/client';
-import type { ApprovalScope } from './common/toolApprovals';
+import type { ApprovalScope, ConfirmCall } from './common/toolApprovals';
 import { argumentsPreview } from './common/toolCall';
 import { showWarningMessage } from '../shared/notifications';
 
-/**
- * Asks the user whether to run a tool that is not marked read-only. This is the one step
- * that needs a human, so it is a replaceable function: tests set `panel.confirm`.
- */
-export type ConfirmCall = (tool: Tool, serverLabel: string, args: Record<string, unknown>, asker?: string) => Promise<boolean | ApprovalScope>;
+export type { ConfirmCall } from './common/toolApprovals';
 
 /** `asker`: who asks when it is not the user here (a line in the detail). */
 export const confirmWithModal: ConfirmCall = async (tool, serverLabel, args, asker) => {

@@ -8,28 +8,26 @@ import type { Tool } from '@modelcontextprotocol/client';
 import type { ToolRef } from '../shared/common/commandArgs';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { Workbench } from '../workbench';
-import { ToolRunnerPanel } from './toolRunnerPanel';
+import { ToolRunnerPanel, type OpenToolRunners, type ToolRunnerServices } from './toolRunnerPanel';
 import { rerunLastCall } from './rerunLastCall';
-import { setToolApprovals } from './toolRunApproval';
-import { ToolApprovals } from './common/toolApprovals';
 import { showErrorMessage, showInformationMessage } from '../shared/notifications';
 import { errorMessage } from '../shared/common/errors';
 
-export function registerToolRunner(workbench: Workbench): vscode.Disposable[] {
-  const approvals = new ToolApprovals(workbench.context.workspaceState);
-  setToolApprovals(approvals);
+export function registerToolRunner(services: ToolRunnerServices): vscode.Disposable[] {
+  const { workbench, gate: { approvals } } = services;
+  const open: OpenToolRunners = new Map();
   return [
-    vscode.commands.registerCommand('mcpWorkbench.runTool', (arg?: unknown) => runTool(workbench, arg)),
+    vscode.commands.registerCommand('mcpWorkbench.runTool', (arg?: unknown) => runTool(services, open, arg)),
     // For the dev loop and tests (hidden from the palette): the server's configured name, or { serverName }.
     vscode.commands.registerCommand('mcpWorkbench.toolRunner.rerunLast', (arg?: unknown) => {
       const serverName = typeof arg === 'string' ? arg : typeof (arg as { serverName?: unknown } | undefined)?.serverName === 'string' ? (arg as { serverName: string }).serverName : undefined;
       if (!serverName) throw new Error('mcpWorkbench.toolRunner.rerunLast needs a server name');
-      return rerunLastCall(serverName);
+      return rerunLastCall(open, serverName);
     }),
     // The dev loop (src/debug/devRestarts.ts): once a server runs again after a watched file
     // changed, its open Run Tool panels run their last call again and show what changed.
     workbench.onDidDevRestart(({ serverName }) => {
-      void rerunLastCall(serverName).catch((error) => {
+      void rerunLastCall(open, serverName).catch((error) => {
         // Each panel shows its own run's outcome; what fails outside one goes to the server's log.
         const def = workbench.registry.find(serverName)?.definition;
         if (def) workbench.outputs.logFor(def).log('error', `Re-running the last calls after the restart failed: ${errorMessage(error)}`);
@@ -42,7 +40,7 @@ export function registerToolRunner(workbench: Workbench): vscode.Disposable[] {
         ? vscode.l10n.t('Forgot {0} tool approval(s): tools that are not read-only ask again before they run.', count)
         : vscode.l10n.t('There were no tool approvals to forget.'));
     }),
-    new vscode.Disposable(() => ToolRunnerPanel.disposeAll()),
+    new vscode.Disposable(() => ToolRunnerPanel.disposeAll(open)),
   ];
 }
 
@@ -51,9 +49,9 @@ function isToolRef(arg: unknown): arg is ToolRef {
   return typeof ref?.serverId === 'string' && typeof ref.toolName === 'string';
 }
 
-async function runTool(workbench: Workbench, arg: unknown): Promise<ToolRunnerPanel | undefined> {
-  const picked = isToolRef(arg) ? await resolveRef(workbench, arg) : await pickTool(workbench);
-  return picked && ToolRunnerPanel.show(workbench, picked.connection, picked.tool, prefillOf(arg));
+async function runTool(services: ToolRunnerServices, open: OpenToolRunners, arg: unknown): Promise<ToolRunnerPanel | undefined> {
+  const picked = isToolRef(arg) ? await resolveRef(services.workbench, arg) : await pickTool(services.workbench);
+  return picked && ToolRunnerPanel.show(services, open, picked.connection, picked.tool, prefillOf(arg));
 }
 
 /** `arguments` of a ToolRef fill the form (Open in Run Tool from the Inspector); anything but an object is ignored. */

@@ -4,7 +4,7 @@
  * Panels are not revealed (the user keeps editing); approvals apply as for any run.
  */
 import * as vscode from 'vscode';
-import { ToolRunnerPanel, type SubmitResult } from './toolRunnerPanel';
+import { ToolRunnerPanel, type OpenToolRunners, type SubmitResult } from './toolRunnerPanel';
 
 export interface RerunResult {
   toolName: string;
@@ -17,9 +17,9 @@ export interface RerunResult {
  * one panel after another (a confirmation dialog at a time), adding each run to the history
  * and showing its diff against the previous run in the panel.
  */
-export async function rerunLastCall(serverName: string): Promise<RerunResult[]> {
+export async function rerunLastCall(open: OpenToolRunners, serverName: string): Promise<RerunResult[]> {
   const results: RerunResult[] = [];
-  for (const panel of ToolRunnerPanel.forServer(serverName)) {
+  for (const panel of ToolRunnerPanel.forServer(open, serverName)) {
     const outcome = await panel.rerunLast(vscode.l10n.t('Re-run of the last call (server "{0}" changed)', serverName));
     results.push({ toolName: panel.toolName, outcome });
   }

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
 import {
   addToHistory, deletePreset, diffSubject, historyKey, parseHistory, parsePresets, presetName, presetsKey, savePreset, summarize,
-  DEFAULT_HISTORY_LIMITS, type ArgumentPreset, type HistoryEntry, type HistoryLimits, type HistorySummary,
+  DEFAULT_HISTORY_LIMITS, type ArgumentPreset, type HistoryEntry, type HistorySummary,
 } from './common/runHistory';
 import { diffJson } from './common/jsonDiff';
 import { historyOutcome } from './common/toolCall';
@@ -25,9 +25,6 @@ export interface HistoryHost {
 }
 
 export class ToolRunHistory {
-  /** Replaced by tests that check the caps without 50 runs. */
-  static limits: HistoryLimits = DEFAULT_HISTORY_LIMITS;
-
   /** The last diff shown, resent when the webview is re-created. */
   lastDiff: RunDiff | undefined;
 
@@ -43,7 +40,7 @@ export class ToolRunHistory {
 
   /** Adds a finished run (its arguments already without secrets) and updates the list. */
   async record(entry: HistoryEntry): Promise<void> {
-    const history = addToHistory(this.entries(), entry, ToolRunHistory.limits);
+    const history = addToHistory(this.entries(), entry, DEFAULT_HISTORY_LIMITS);
     await this.state.update(historyKey(this.serverName, this.toolName), history);
     this.host.post({ type: 'history', entries: history.map(summarize) });
   }

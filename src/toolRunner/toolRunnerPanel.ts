@@ -14,19 +14,19 @@ import { validateAgainstSchema } from '../jsonSchema/common/schemaValidation';
 import { parseFromWebview, type FromWebview, type ProgressInfo, type RunOutcome, type TaskInfo, type ToWebview } from './common/toolRunnerProtocol';
 import { historyEntry, type HistorySummary } from './common/runHistory';
 import { confirmWithModal, type ConfirmCall } from './confirmCall';
-import { approveTool } from './toolRunApproval';
 import { callWithProgress, wake, type RunningCall } from './toolCallProgress';
 import { ToolRunHistory } from './toolRunHistory';
 import type { ServerDefinition } from '../config/common/launchDefinition';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { Workbench } from '../workbench';
 import { webviewHtml, webviewResourceRoots } from '../shared/webviewHtml';
-import { approvalActivity } from '../approval/common/approvalActivity';
+import type { ApprovalActivity } from '../approval/common/approvalActivity';
 import { showErrorMessage } from '../shared/notifications';
 import { toolAppUri } from '../apps/common/appTools';
 import { parseAppFromWebview } from '../apps/common/appsProtocol';
 import { ToolAppController } from '../apps/toolAppController';
-import { appsService } from '../apps/appsService';
+import type { AppsService } from '../apps/appsService';
+import type { ToolApprovalGate } from './common/toolApprovals';
 import { errorMessage } from '../shared/common/errors';
 
 export { confirmWithModal, type ConfirmCall } from './confirmCall';
@@ -34,9 +34,23 @@ export { confirmWithModal, type ConfirmCall } from './confirmCall';
 /** What `submit` ended with: the outcome shown, or why nothing was sent. */
 export type SubmitResult = RunOutcome | { kind: 'invalid'; issues: FieldProblem[] } | { kind: 'declined' } | { kind: 'busy' } | { kind: 'secretsNotKept' };
 
-let nextRequest = 0;
-function newRequestId(): string {
-  return `host-${Date.now().toString(36)}-${++nextRequest}`;
+/** What every Run Tool panel is handed: services the composition root built (see registerToolRunner). */
+export interface ToolRunnerServices {
+  readonly workbench: Workbench;
+  /** Asks before a tool not marked read-only runs, remembering "don't ask again". */
+  readonly gate: ToolApprovalGate;
+  /** MCP Apps: where a tool's app is loaded and the sandbox origin the page may frame. */
+  readonly apps: AppsService;
+  /** Which servers wait for the user in MCP Requests ("waiting for your answer" instead of "waiting for the server"). */
+  readonly approvalActivity: ApprovalActivity;
+}
+
+/** The open Run Tool panels, one per server and tool (registerToolRunner owns the one map). */
+export type OpenToolRunners = Map<string, ToolRunnerPanel>;
+
+/** A call id: unique within the panel (the counter) and across its reopenings (the time), which is where ids are matched (webview, history). */
+function newRequestId(counter: number): string {
+  return `host-${Date.now().toString(36)}-${counter}`;
 }
 
 function panelKey(serverId: string, toolName: string): string {
@@ -45,12 +59,11 @@ function panelKey(serverId: string, toolName: string): string {
 
 export class ToolRunnerPanel implements vscode.Disposable {
   static readonly viewType = 'mcpWorkbench.toolRunner';
-  private static readonly panels = new Map<string, ToolRunnerPanel>();
 
   /** Opens the panel of a tool, or reveals the one already open; `prefill` replaces what its form holds (Open in Run Tool). */
-  static show(workbench: Workbench, connection: McpServerConnection, tool: Tool, prefill?: Record<string, unknown>): ToolRunnerPanel {
-    const existing = ToolRunnerPanel.panels.get(panelKey(connection.definition.id, tool.name));
-    const panel = existing ?? new ToolRunnerPanel(workbench, connection, tool);
+  static show(services: ToolRunnerServices, open: OpenToolRunners, connection: McpServerConnection, tool: Tool, prefill?: Record<string, unknown>): ToolRunnerPanel {
+    const existing = open.get(panelKey(connection.definition.id, tool.name));
+    const panel = existing ?? new ToolRunnerPanel(services, open, connection, tool);
     if (prefill) panel.prefilled = prefill;
     // A new page, or one re-created after being hidden, asks for its state (`ready`); a live one is told now.
     if (existing && prefill && (existing.panel.visible || existing.panel.options.retainContextWhenHidden)) existing.sendInit();
@@ -100,7 +113,11 @@ export class ToolRunnerPanel implements vscode.Disposable {
   /** The tool's MCP App (`_meta.ui.resourceUri`), shown after each run; undefined for tools without one. */
   readonly app: ToolAppController | undefined;
 
-  private constructor(private readonly workbench: Workbench, connection: McpServerConnection, tool: Tool) {
+  private readonly workbench: Workbench;
+  private requests = 0;
+
+  private constructor(private readonly services: ToolRunnerServices, private readonly open: OpenToolRunners, connection: McpServerConnection, tool: Tool) {
+    const workbench = this.workbench = services.workbench;
     this.initialDefinition = connection.definition;
     this.serverId = connection.definition.id;
     this.serverName = connection.definition.name;
@@ -128,16 +145,16 @@ export class ToolRunnerPanel implements vscode.Disposable {
       },
     );
     this.panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'mcp.svg');
-    if (toolAppUri(tool) && appsService()) {
-      this.app = new ToolAppController(workbench, (message) => this.post(message), () => this.tool.title ?? this.tool.name);
+    if (toolAppUri(tool)) {
+      this.app = new ToolAppController(workbench, services.apps, (message) => this.post(message), () => this.tool.title ?? this.tool.name);
       // The page may frame the local sandbox server, whose origin is known once it listens.
-      void appsService()!.frameSources().then((frameSources) => {
+      void services.apps.frameSources().then((frameSources) => {
         if (!this.disposed) this.panel.webview.html = this.html(frameSources);
       });
     } else {
       this.panel.webview.html = this.html();
     }
-    ToolRunnerPanel.panels.set(panelKey(this.serverId, tool.name), this);
+    open.set(panelKey(this.serverId, tool.name), this);
 
     this.disposables.push(
       this.panel.onDidDispose(() => this.dispose()),
@@ -145,7 +162,7 @@ export class ToolRunnerPanel implements vscode.Disposable {
       connection.onDidChangeList((kind) => {
         if (kind === 'tools') this.toolListChanged();
       }),
-      approvalActivity.onDidChange(() => this.updateAwaitingUser()),
+      services.approvalActivity.onDidChange(() => this.updateAwaitingUser()),
     );
   }
 
@@ -157,7 +174,7 @@ export class ToolRunnerPanel implements vscode.Disposable {
   private updateAwaitingUser(): void {
     const running = this.running;
     if (!running?.started) return;
-    const awaiting = approvalActivity.waitingFor(this.serverId) > 0;
+    const awaiting = this.services.approvalActivity.waitingFor(this.serverId) > 0;
     if (awaiting === (running.awaitingUser === true)) return;
     running.awaitingUser = awaiting;
     this.post({ type: 'awaitingUser', requestId: running.requestId, awaitingUser: awaiting });
@@ -182,7 +199,7 @@ export class ToolRunnerPanel implements vscode.Disposable {
    * Validates and runs the tool with the arguments, as the webview's Run button does:
    * invalid arguments are not sent; tools not marked read-only ask `confirm` first.
    */
-  async submit(args: Record<string, unknown>, requestId = newRequestId()): Promise<SubmitResult> {
+  async submit(args: Record<string, unknown>, requestId = newRequestId(++this.requests)): Promise<SubmitResult> {
     if (this.running) return { kind: 'busy' };
     if (this.note) this.showNote(undefined);
     const validation = validateAgainstSchema(this.tool.inputSchema, args);
@@ -198,7 +215,7 @@ export class ToolRunnerPanel implements vscode.Disposable {
     // Claimed before the confirmation so a second submit cannot slip in while the dialog is open.
     this.running = running;
     try {
-      if (!await approveTool(this.definitionForLog(), tool.name, tool, args, this.confirm)) {
+      if (!await this.services.gate.approve(this.definitionForLog(), tool.name, tool, args, this.confirm)) {
         this.post({ type: 'declined', requestId });
         return { kind: 'declined' };
       }
@@ -420,7 +437,7 @@ export class ToolRunnerPanel implements vscode.Disposable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    ToolRunnerPanel.panels.delete(panelKey(this.serverId, this.tool.name));
+    this.open.delete(panelKey(this.serverId, this.tool.name));
     this.app?.dispose();
     this.panel.dispose();
     this.disposables.forEach((d) => d.dispose());
@@ -432,12 +449,12 @@ export class ToolRunnerPanel implements vscode.Disposable {
   }
 
   /** The open Run Tool panels of a server, by its configured name. */
-  static forServer(serverName: string): ToolRunnerPanel[] {
-    return [...ToolRunnerPanel.panels.values()].filter((p) => p.serverName === serverName);
+  static forServer(open: OpenToolRunners, serverName: string): ToolRunnerPanel[] {
+    return [...open.values()].filter((p) => p.serverName === serverName);
   }
 
   /** Closes every open Run Tool panel (extension shutdown). */
-  static disposeAll(): void {
-    for (const panel of [...ToolRunnerPanel.panels.values()]) panel.dispose();
+  static disposeAll(open: OpenToolRunners): void {
+    for (const panel of [...open.values()]) panel.dispose();
   }
 }

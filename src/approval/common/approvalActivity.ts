@@ -2,7 +2,8 @@
  * Which servers have a sampling or elicitation request waiting for the user: published by the
  * ApprovalService (src/approval), read by the Run Tool panel (src/toolRunner), which then says
  * that its call waits for an answer in MCP Requests instead of "Waiting for the server…".
- * Kept here, free of `vscode`, so the two modules do not import each other.
+ * Kept here, free of `vscode`, so the two modules do not import each other; the composition
+ * root (src/extension.ts) builds the one instance and hands it to both.
  */
 import { Emitter, type Event } from '../../shared/common/emitter';
 
@@ -26,6 +27,3 @@ export class ApprovalActivity {
     return this.servers.get(serverId) ?? 0;
   }
 }
-
-/** The extension's one instance (the approval service writes it, Run Tool panels read it). */
-export const approvalActivity = new ApprovalActivity();

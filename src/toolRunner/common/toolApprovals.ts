@@ -6,6 +6,9 @@
  * approved server is asked again. Pure: the storage is given.
  */
 import { createHash } from 'node:crypto';
+import type { Tool } from '@modelcontextprotocol/client';
+import type { ServerDefinition } from '../../config/common/launchDefinition';
+import type { McpServerConnection } from '../../mcp/connection/serverConnection';
 
 /** `tool` and `server` are kept for the workspace; `session` (all of the server's tools) until the window closes. */
 export type ApprovalScope = 'tool' | 'server' | 'session';
@@ -14,6 +17,28 @@ export type ApprovalScope = 'tool' | 'server' | 'session';
 export interface ApprovalStorage {
   get<T>(key: string): T | undefined;
   update(key: string, value: unknown): Thenable<void>;
+}
+
+/**
+ * Asks the user whether to run a tool that is not marked read-only. This is the one step
+ * that needs a human, so it is a replaceable function: tests set `panel.confirm`.
+ */
+export type ConfirmCall = (tool: Tool, serverLabel: string, args: Record<string, unknown>, asker?: string) => Promise<boolean | ApprovalScope>;
+
+/**
+ * The one gate every tool call from the user's side goes through (Run Tool, Inspector replay,
+ * Activity re-run, VS Code's agent through our endpoint). Built once by the composition root
+ * (src/extension.ts) and handed in; the glue that asks is src/toolRunner/toolRunApproval.ts.
+ */
+export interface ToolApprovalGate {
+  /** The remembered "don't ask again" answers (chat asks with its own modal, then remembers here). */
+  readonly approvals: ToolApprovals;
+  /** How it asks when none is given: Run Tool's modal with the "don't ask again" choices. */
+  readonly confirm: ConfirmCall;
+  /** `tool` undefined: the server does not list it (any more), and nothing says it is read-only. `asker`: who asks, when not the user here. */
+  approve(definition: ServerDefinition, toolName: string, tool: Tool | undefined, args: Record<string, unknown>, confirm?: ConfirmCall, asker?: string): Promise<boolean>;
+  /** The same, for a tool known by name: its annotations come from the server's list. */
+  approveRun(connection: McpServerConnection, toolName: string, args: Record<string, unknown>, confirm?: ConfirmCall): Promise<boolean>;
 }
 
 export const TOOL_APPROVALS_KEY = 'mcpWorkbench.toolApprovals';
