@@ -17,6 +17,13 @@ import * as path from 'node:path';
  */
 export const SEED_LIMITS = { files: 2000, bytes: 4 * 1024 * 1024 };
 
+/**
+ * A file modified this close before the seed started is left unknown too: file times come from
+ * a coarser clock than Date.now() (and some file systems round them down by up to 2 s), so a
+ * write just after the start could look older and its new content pass for the seed.
+ */
+const MTIME_MARGIN_MS = 2000;
+
 /** Folders a `**` walk does not enter unless the pattern names them. */
 const SKIPPED_FOLDERS = new Set(['node_modules', '.git']);
 
@@ -92,8 +99,8 @@ export class WatchedContent {
   /**
    * Reads the files under each target that its pattern matches (up to SEED_LIMITS). A file
    * whose event came before its seed is left as that event recorded it; a file modified after
-   * `startedAt` (by its mtime, read after its content) is left unknown: its content may be
-   * newer than what the server loaded, and then its event must count.
+   * `startedAt` (by its mtime, read after its content, less MTIME_MARGIN_MS) is left unknown:
+   * its content may be newer than what the server loaded, and then its event must count.
    */
   async seed(targets: readonly { base: string; pattern: string }[], startedAt = Date.now()): Promise<void> {
     let budget = SEED_LIMITS.files;
@@ -131,7 +138,7 @@ export class WatchedContent {
       if (before.size > SEED_LIMITS.bytes) return;
       const hash = await this.read(file);
       const after = await fs.stat(file);
-      if (hash === undefined || after.mtimeMs >= startedAt || after.mtimeMs !== before.mtimeMs) return;
+      if (hash === undefined || after.mtimeMs >= startedAt - MTIME_MARGIN_MS || after.mtimeMs !== before.mtimeMs) return;
       if (!this.hashes.has(file) && !this.touched.has(file)) this.hashes.set(file, hash);
     } catch {
       // Gone meanwhile: unknown, so its next event counts.

@@ -48,7 +48,7 @@ suite('Dev loop (dev.watch restarts)', function () {
     fs.mkdirSync(path.join(dir, 'src'), { recursive: true });
     // The files the tests save exist before anything watches them: a test changes them as a user
     // does, by saving in the editor.
-    for (const name of ['one.txt', 'burst-0.txt', 'burst-1.txt', 'burst-2.txt', 'burst-3.txt', 'burst-4.txt', 'other.md', 'server.js', 'same.cjs']) {
+    for (const name of ['one.txt', 'burst-0.txt', 'burst-1.txt', 'burst-2.txt', 'burst-3.txt', 'burst-4.txt', 'other.md', 'server.js']) {
       fs.writeFileSync(path.join(dir, 'src', name), 'start');
     }
     original = cfg().inspect<Record<string, unknown>>('servers')?.globalValue;
@@ -189,6 +189,11 @@ suite('Dev loop (dev.watch restarts)', function () {
   });
 
   test('a save that changes nothing does not restart; a real change restarts once; the re-run keeps the last real diff (issue 29)', async () => {
+    // A file the user has had for a while (the watch reads what was there before it started).
+    const file = path.join(dir, 'src', 'same.cjs');
+    fs.writeFileSync(file, 'start');
+    const minuteAgo = new Date(Date.now() - 60000);
+    fs.utimesSync(file, minuteAgo, minuteAgo);
     await cfg().update('servers', { ...original, 'dev-same': entry({ watch: 'src/*.cjs' }) }, vscode.ConfigurationTarget.Global);
     const c = await running(api, 'dev-same');
     const events: { serverName: string }[] = [];
@@ -202,7 +207,6 @@ suite('Dev loop (dev.watch restarts)', function () {
     disposables.push(panel);
     await panel.submit({ a: 1, b: 1 });
     await panel.submit({ a: 1, b: 1 });
-    const file = path.join(dir, 'src', 'same.cjs');
     const doc = await vscode.workspace.openTextDocument(file);
 
     /** Ctrl+S in the editor of `file`: VS Code writes a clean file too (a save and a watcher event). */
