@@ -6,14 +6,30 @@
  * the watcher's change, in either order (on a loaded machine the watcher's came first, and the
  * restart said "one.txt (and 1 more change)"): the second within SAVE_ECHO_MS of the first, from
  * the other source, is not a second change. Two saves, or two watcher changes, always count.
+ * Then an event counts only when the file's content changed (common/watchedContent.ts): a save
+ * that changed nothing (auto-save, then Ctrl+S) is reported to `unchanged`, not to `changed`.
  */
 import * as vscode from 'vscode';
+import { WatchedContent } from './common/watchedContent';
 
 const SAVE_ECHO_MS = 2000;
 
-export function watchDevFiles(targets: readonly { base: string; pattern: string }[], changed: (file: string) => void): vscode.Disposable[] {
+export function watchDevFiles(
+  targets: readonly { base: string; pattern: string }[],
+  changed: (file: string) => void,
+  unchanged: (file: string) => void = () => undefined,
+): vscode.Disposable[] {
   const patterns = targets.map(({ base, pattern }) => new vscode.RelativePattern(vscode.Uri.file(base), pattern));
-  const fire = (uri: vscode.Uri) => changed(uri.fsPath);
+  const content = new WatchedContent();
+  // Seeded now, while the server runs what is on disk; an event before its file's seed counts.
+  void content.seed(targets);
+  let disposed = false;
+  const fire = (uri: vscode.Uri) => {
+    const file = uri.fsPath;
+    void content.changed(file).then((yes) => {
+      if (!disposed) (yes ? changed : unchanged)(file);
+    });
+  };
   /** When each file was last saved in the editor, and last reported changed by the watcher. */
   const savedAt = new Map<string, number>();
   const watcherAt = new Map<string, number>();
@@ -39,5 +55,6 @@ export function watchDevFiles(targets: readonly { base: string; pattern: string 
     savedAt.set(doc.uri.fsPath, Date.now());
     fire(doc.uri);
   }));
+  disposables.push(new vscode.Disposable(() => { disposed = true; }));
   return disposables;
 }

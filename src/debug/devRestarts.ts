@@ -1,7 +1,7 @@
 /**
  * The dev loop outside a debug session: a server whose entry has `dev.watch` restarts when a
  * watched file is created, changed or deleted (a burst of saves gives one restart; a save
- * during a restart queues one more). With `dev.debug` the restart starts it under the
+ * during a restart queues one more; a save that leaves the content as it was gives none). With `dev.debug` the restart starts it under the
  * debugger through the `mcp` debug type, whose session then restarts it on its own watch.
  * Restarts never take focus: the tree names the file, the server's log says which file it was.
  */
@@ -82,8 +82,12 @@ export class DevRestarts implements vscode.Disposable {
     });
     const disposables: vscode.Disposable[] = [new vscode.Disposable(() => throttle.dispose())];
     const targets = watchTargets(globs, roots);
-    disposables.push(...watchDevFiles(targets, (file) => throttle.trigger(file)));
     const def = this.workbench.registry.get(id)?.definition;
+    disposables.push(...watchDevFiles(targets, (file) => throttle.trigger(file), (file) => {
+      // Said in the log only: a save that changed nothing is not news, but "why no restart?" is answered there.
+      const now = this.workbench.registry.get(id)?.definition;
+      if (now) this.workbench.outputs.logFor(now).log('info', `${displayPath(file, [roots.cwd, roots.workspaceFolder])} was saved without changes: not restarted.`);
+    }));
     if (def) this.workbench.outputs.logFor(def).log('info', `dev.watch: a change to ${targets.map((t) => `${t.pattern} in ${t.base}`).join(', ')} restarts the server.`);
     return { key, roots, throttle, disposables };
   }

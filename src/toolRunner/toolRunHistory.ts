@@ -12,6 +12,7 @@ import {
   DEFAULT_HISTORY_LIMITS, type ArgumentPreset, type HistoryEntry, type HistorySummary,
 } from './common/runHistory';
 import { diffJson } from './common/jsonDiff';
+import { diffAfterRerun, type KeptChange } from './common/rerunDiff';
 import { historyOutcome } from './common/toolCall';
 import type { RunDiff, ToWebview } from './common/toolRunnerProtocol';
 import { showErrorMessage, showInformationMessage } from '../shared/notifications';
@@ -27,6 +28,8 @@ export interface HistoryHost {
 export class ToolRunHistory {
   /** The last diff shown, resent when the webview is re-created. */
   lastDiff: RunDiff | undefined;
+  /** The last re-run diff with changes (see diffRerun). */
+  private lastChange: KeptChange | undefined;
 
   constructor(private readonly state: vscode.Memento, private readonly serverName: string, private readonly toolName: string, private readonly host: HistoryHost) {}
 
@@ -57,6 +60,25 @@ export class ToolRunHistory {
 
   /** Compares two runs and shows the changes; undefined when one is gone. */
   diffRuns(beforeId: string, afterId: string, reason?: string): RunDiff | undefined {
+    const diff = this.compare(beforeId, afterId, reason);
+    if (diff) this.showDiff(diff);
+    return diff;
+  }
+
+  /**
+   * A dev-loop re-run's diff against the run it repeated; when the result did not change, the
+   * last real change stays shown, labelled as such (common/rerunDiff.ts). Returns what is shown.
+   */
+  diffRerun(beforeId: string, afterId: string, reason: string): RunDiff | undefined {
+    const fresh = this.compare(beforeId, afterId, reason);
+    if (!fresh) return undefined;
+    const { shown, kept } = diffAfterRerun(fresh, this.lastChange, vscode.l10n.t('{0}: the result did not change. Shown: the last change.', reason));
+    this.lastChange = kept;
+    this.showDiff(shown);
+    return shown;
+  }
+
+  private compare(beforeId: string, afterId: string, reason?: string): RunDiff | undefined {
     const entries = this.entries();
     const before = entries.find((e) => e.id === beforeId);
     const after = entries.find((e) => e.id === afterId);
@@ -64,10 +86,12 @@ export class ToolRunHistory {
       void showErrorMessage(vscode.l10n.t('One of the two runs is no longer in the history of "{0}".', this.toolName));
       return undefined;
     }
-    const diff: RunDiff = { before: summarize(before), after: summarize(after), diff: diffJson(diffSubject(before), diffSubject(after)), ...(reason ? { reason } : {}) };
+    return { before: summarize(before), after: summarize(after), diff: diffJson(diffSubject(before), diffSubject(after)), ...(reason ? { reason } : {}) };
+  }
+
+  private showDiff(diff: RunDiff): void {
     this.lastDiff = diff;
     this.host.post({ type: 'diff', diff });
-    return diff;
   }
 
   presets(): ArgumentPreset[] {

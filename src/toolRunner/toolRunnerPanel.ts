@@ -282,7 +282,10 @@ export class ToolRunnerPanel implements vscode.Disposable {
     if (!args) return undefined;
     const outcome = await this.submit(args);
     const latest = this.runs.entries()[0];
-    if (previous && latest && latest.id !== previous.id) this.runs.diffRuns(previous.id, latest.id, reason);
+    if (previous && latest && latest.id !== previous.id) {
+      if (reason) this.runs.diffRerun(previous.id, latest.id, reason);
+      else this.runs.diffRuns(previous.id, latest.id);
+    }
     return outcome;
   }
 

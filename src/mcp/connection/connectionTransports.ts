@@ -30,6 +30,7 @@ import { planStdioSpawn, SpawnError, type StdioSpawnPlan } from '../process/stdi
 import { descendantsOf, killProcesses, killTreeWindows } from '../process/processTree';
 import { MessageTooLargeError, OwnedStdioTransport } from '../process/ownedStdioTransport';
 import { traceTransport } from './tracingTransport';
+import { lastWords } from './lastWords';
 import { recordingFetch } from './httpRecording';
 import { LIST_MAX_PAGES } from './listCache';
 import { errorMessage } from '../../shared/common/errors';
@@ -333,9 +334,9 @@ export class SessionOpener {
     const exit = closed && session.transport instanceof OwnedStdioTransport ? session.transport.exit : undefined;
     if (exit) {
       // The process died before the handshake finished: how it ended says more than "closed".
-      const last = session.stderrTail.at(-1)?.trim();
+      const last = lastWords(session.stderrTail);
       const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
-      return new ServerCrashedOnStart(`Server "${name}" ${how} during start${last ? `: ${last.length > 200 ? last.slice(0, 200) + '…' : last}` : ''}.`, tail, error);
+      return new ServerCrashedOnStart(`Server "${name}" ${how} during start${last ? `: ${last}` : ''}.`, tail, error);
     }
     if (closed) {
       return new ServerCrashedOnStart(`Server "${name}" closed the connection during the handshake (${target}).${tail ? ' Its last output is in the server log.' : ''}`, tail, error);
@@ -403,8 +404,8 @@ function httpStatusOf(error: unknown): number | undefined {
 }
 
 /**
- * One line on how a running server went away: the exit code or signal and its last stderr line
- * (the SDK only says "Connection closed", which tells the user nothing).
+ * One line on how a running server went away: the exit code or signal and its stderr line that
+ * says why (lastWords.ts; the SDK only says "Connection closed", which tells the user nothing).
  */
 export function describeLoss(name: string, session: Pick<Session, 'kind' | 'exit' | 'stderrTail' | 'oversized'>): string {
   if (session.kind !== 'stdio') return `The connection to server "${name}" was closed.`;
@@ -413,8 +414,8 @@ export function describeLoss(name: string, session: Pick<Session, 'kind' | 'exit
   }
   const how = session.exit?.signal ? `was killed by ${session.exit.signal}`
     : session.exit?.code != null ? `exited with code ${session.exit.code}` : 'exited unexpectedly';
-  const last = session.stderrTail.at(-1)?.trim();
-  return `Server "${name}" ${how}${last ? `: ${last.length > 200 ? last.slice(0, 200) + '…' : last}` : ''}.`;
+  const last = lastWords(session.stderrTail);
+  return `Server "${name}" ${how}${last ? `: ${last}` : ''}.`;
 }
 
 /** How the log and tooltips name an era. */

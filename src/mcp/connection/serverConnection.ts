@@ -430,12 +430,10 @@ export class McpServerConnection {
     return requestOptionsFor(this.effective.timeouts, method, options);
   }
 
+  /** The client, or why there is none: a failed server's own line (as its tree item says), not just "error". */
   private requireClient(): Client {
-    const client = this.client;
-    if (!client) {
-      throw new ServerError(`Server "${this._definition.label}" is not running (${this._state.kind}). Start it first.`);
-    }
-    return client;
+    if (this.client) return this.client;
+    throw new ServerError(this._state.kind === 'error' ? this._state.message : `Server "${this._definition.label}" is not running (${this._state.kind}). Start it first.`);
   }
 
   /**

@@ -81,6 +81,40 @@ describe('failure messages', function () {
     assert.match(f.detail!, /fixture stdio server ready\nfixture: exiting as asked/);
   });
 
+  it('a server with a syntax error: the SyntaxError line, not Node\'s version banner; a call says the same', async () => {
+    // Issue 29: the line quoted "Node.js v20.20.2" (the last stderr line). A real `node` on a broken file.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwb-fail-'));
+    cleanup.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const script = path.join(dir, 'server.js');
+    fs.writeFileSync(script, 'const x = {\n  broken: (;\n};\n');
+    const log = new RecordingLog();
+    const c = new McpServerConnection(definition({ type: 'stdio', command: process.execPath, args: [script], env: {}, cwd: dir }), recordingHost(), log);
+    open.push(c);
+    await c.start();
+    const s = c.state;
+    assert.equal(s.kind, 'error', JSON.stringify(s));
+    if (s.kind !== 'error') return;
+    assertOneLine(s.message);
+    assert.match(s.message, /^Server "fixture" exited with code 1 during start: SyntaxError: Unexpected token '?;'?\.$/);
+    assert.doesNotMatch(s.message, /Node\.js v/);
+    // The whole tail stays in the details and the log: where it broke, the stack, the banner.
+    assert.ok(s.detail?.includes(`${script}:2`), s.detail);
+    assert.match(s.detail!, /Node\.js v\d/);
+    assert.match(log.text('error'), /SyntaxError/);
+    // Run Tool's run against the failed server fails with that same line (it said "not running (error)").
+    await assert.rejects(c.callTool('echo', { text: 'x' }), (error: Error) => error.message === s.message);
+  });
+
+  it('a server that throws while starting: its Error line', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwb-fail-'));
+    cleanup.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const script = path.join(dir, 'server.js');
+    fs.writeFileSync(script, 'require("./missing-helper");\n');
+    const f = await fail({ type: 'stdio', command: process.execPath, args: [script], env: {}, cwd: dir });
+    assertOneLine(f.message);
+    assert.match(f.message, /^Server "fixture" exited with code 1 during start: Error: Cannot find module '\.\/missing-helper'\.$/);
+  });
+
   it('an HTTP server that is not there', async () => {
     const f = await fail({ type: 'http', url: 'http://127.0.0.1:9/mcp', headers: {} });
     assertOneLine(f.message);
