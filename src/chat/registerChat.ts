@@ -8,9 +8,12 @@ import type { ToolRef } from '../shared/common/commandArgs';
 import { quickInputPromptPrompter } from '../prompts/promptPrompter';
 import type { Workbench } from '../workbench';
 import { groupedByServer } from '../shared/serverGroupedItems';
+import { revealControlCharacters } from '../shared/common/untrustedText';
 import { confirmWithModal } from '../toolRunner/confirmCall';
 import { toolApprovals } from '../toolRunner/toolRunApproval';
 import { createChatHandler, type ChatDeps, type ResourceChoice } from './chatHandler';
+import type { SkillChoice } from './common/skillContext';
+import type { Skill } from '../mcp/connection/serverSkills';
 
 export const CHAT_PARTICIPANT_ID = 'mcpWorkbench.mcp';
 
@@ -19,6 +22,12 @@ async function pickResource(choices: ResourceChoice[]): Promise<ResourceChoice |
     label: choice.resource.title ?? choice.resource.name, description: choice.resource.uri, detail: choice.resource.description, choice,
   }));
   const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Attach MCP Resource'), matchOnDescription: true });
+  return picked && 'choice' in picked ? picked.choice : undefined;
+}
+
+async function pickSkill(choices: SkillChoice<Skill>[]): Promise<SkillChoice<Skill> | undefined> {
+  const items = groupedByServer(choices, (choice) => ({ label: revealControlCharacters(choice.skillName), description: choice.skill.uri, detail: choice.description, choice }));
+  const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Use MCP Skill'), matchOnDescription: true, matchOnDetail: true });
   return picked && 'choice' in picked ? picked.choice : undefined;
 }
 
@@ -37,6 +46,7 @@ export function registerChat(workbench: Workbench): vscode.Disposable[] {
     },
     prompter: quickInputPromptPrompter,
     pickResource,
+    pickSkill,
   };
   const toggle = (enabled: boolean) => async (ref?: ToolRef): Promise<string[] | undefined> => {
     const connection = ref?.serverId ? workbench.registry.find(ref.serverId) : undefined;

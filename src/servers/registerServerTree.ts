@@ -5,6 +5,7 @@ import type { Workbench } from '../workbench';
 import { addServerWizard } from './addServerWizard';
 import { ServerTreeProvider } from './serverTreeProvider';
 import { registerTaskCommands } from './taskCommands';
+import { registerSkillCommands } from './skillCommands';
 import { redactValue } from '../shared/common/redact';
 
 export function registerServerTree(workbench: Workbench): { provider: ServerTreeProvider; disposables: vscode.Disposable[] } {
@@ -44,6 +45,7 @@ export function registerServerTree(workbench: Workbench): { provider: ServerTree
       void vscode.window.setStatusBarMessage(vscode.l10n.t('Copied the definition of {0}', c.definition.label), 3000);
     }),
     ...registerTaskCommands(workbench),
+    ...registerSkillCommands(workbench),
   ];
   return { provider, disposables };
 }
