@@ -12,15 +12,9 @@ import { McpServerConnection } from '../../../src/mcp/connection/serverConnectio
 import { SkillVerificationError } from '../../../src/mcp/connection/serverSkills';
 import { createClientFeatures } from '../../../src/mcp/clientFeatures';
 import type { ProtocolEraSetting } from '../../../src/config/common/serverConfig';
-import type { Launch } from '../../../src/config/common/launchDefinition';
 import { GOOD_SKILL_MD } from '../../fixtures/servers/skillsServer';
-import { definition, FIXTURES, recordingHost, RecordingLog, stdioLaunch, waitFor } from '../mcp/testHost';
-
-export const SKILLS_FIXTURE = path.join(FIXTURES, 'skillsServer.js');
-
-export function skillsLaunch(env: Record<string, string> = {}): Launch {
-  return { type: 'stdio', command: 'node', args: [SKILLS_FIXTURE], env, cwd: undefined };
-}
+import { definition, recordingHost, RecordingLog, stdioLaunch, waitFor } from '../mcp/testHost';
+import { skillsLaunch } from './skillsFixture';
 
 /** The URIs the fixture was asked to read (its FIXTURE_RECORD lines). */
 function reads(record: string): string[] {
