@@ -3,7 +3,9 @@
  * servers/skillsServer.ts, the SDK v2 server's SkillsExtension): the Servers tree has a Skills
  * group for it (and none for a server without skills), listing reads no SKILL.md, opening the
  * good skill shows its verified SKILL.md (markdown preview, and as text), and opening the one
- * whose listed digest is wrong is refused with one line and shows nothing.
+ * whose listed digest is wrong is refused with one line and shows nothing; `@mcp /skill` gives the
+ * model the verified SKILL.md (the handler called with a fake request, model and stream, as in
+ * chat.test.ts: the VS Code build under test may have no chat UI) and refuses the bad one.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -13,6 +15,7 @@ import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
 import type { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
 import type { ServerNode, SkillNode, TreeNode } from '../../../src/servers/serverTreeNodes';
+import { createChatHandler, type McpChatMetadata } from '../../../src/chat/chatHandler';
 import { GOOD_SKILL_MD } from '../../fixtures/servers/skillsServer';
 import { activateApi, recordNotifications, running, waitFor } from '../helpers';
 
@@ -105,5 +108,46 @@ suite('Skills (SEP-2640)', function () {
     const refusal = await waitFor(() => notifications.messages.slice(before).find((m) => m.startsWith('Refused skill')), () => `a refusal; got: ${notifications.messages.slice(before).join(' | ')}`);
     assert.equal(refusal, 'Refused skill "broken-digest" of skills-fixture: its SKILL.md does not match the digest the server listed. Ask the server\'s author to republish it; details are in the server\'s log.');
     assert.ok(!tabs().some((t) => /broken-digest/.test(String((t.input as { uri?: vscode.Uri } | undefined)?.uri ?? ''))), 'no tab shows the refused skill');
+  });
+
+  /** A model that records what it was sent and answers "ok"; a stream that records the markdown. */
+  function fakeChat() {
+    const sent: string[][] = [];
+    const model = {
+      id: 'fake', name: 'Fake', vendor: 'test', family: 'fake', version: '1', maxInputTokens: 100000, countTokens: async () => 1,
+      sendRequest: async (messages: vscode.LanguageModelChatMessage[]) => {
+        sent.push(messages.map((m) => (m.content as unknown[]).map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('')));
+        const parts = [new vscode.LanguageModelTextPart('ok')];
+        return { stream: (async function* () { yield* parts; })(), text: (async function* () { yield 'ok'; })() };
+      },
+    } as unknown as vscode.LanguageModelChat;
+    const markdown: string[] = [];
+    const stream = { markdown: (v: string | vscode.MarkdownString) => markdown.push(typeof v === 'string' ? v : v.value), progress: () => undefined } as unknown as vscode.ChatResponseStream;
+    const handler = createChatHandler({
+      registry: { all: () => api.servers(), find: (key: string) => api.server(key) },
+      isToolDisabled: () => false, maxTools: () => 128, confirm: async () => false,
+      prompter: { pickPrompt: async () => undefined, ask: async () => undefined }, pickResource: async () => undefined,
+    });
+    const ask = async (prompt: string) => (await handler(
+      { prompt, command: 'skill', model, references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest,
+      { history: [] } as unknown as vscode.ChatContext, stream, new vscode.CancellationTokenSource().token,
+    )) as vscode.ChatResult & { metadata: McpChatMetadata };
+    return { ask, sent, markdown };
+  }
+
+  test('@mcp /skill gives the model the verified SKILL.md with the question, and refuses a skill that fails verification', async () => {
+    const chat = fakeChat();
+    const good = await chat.ask('skills-fixture/code-review how do I review this change?');
+    assert.deepEqual(good.metadata.skill, { uri: 'skill://code-review/SKILL.md', refused: false });
+    assert.equal(chat.sent.length, 1);
+    const [context, question] = chat.sent[0];
+    assert.ok(context.includes(GOOD_SKILL_MD), context);
+    assert.match(context, /^The user chose the skill "code-review" \(skill:\/\/code-review\/SKILL\.md\) of the MCP server "skills-fixture"/);
+    assert.equal(question, 'how do I review this change?');
+
+    const bad = await chat.ask('skills-fixture/broken-digest what now?');
+    assert.deepEqual(bad.metadata.skill, { uri: 'skill://broken-digest/SKILL.md', refused: true });
+    assert.equal(chat.sent.length, 1, 'nothing was sent to the model for the refused skill');
+    assert.match(chat.markdown.join(''), /Refused skill "broken\\?-digest" of skills\\?-fixture: its SKILL\\?\.md does not match the digest/);
   });
 });
