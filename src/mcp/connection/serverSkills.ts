@@ -48,7 +48,7 @@ export function offersSkills(capabilities: Record<string, unknown> | undefined):
 export class ServerSkills {
   private listing: SkillListing | undefined;
   private expiresAt: number | undefined;
-  /** Bumped by `clear`, so a fetch of an earlier session does not fill the cache. */
+  /** Bumped by `clear` and by each fetch: only the newest fetch of this session fills the cache. */
   private epoch = 0;
   private pending: Promise<SkillListing> | undefined;
   private readonly onDidChangeEmitter = new Emitter<void>();
@@ -84,10 +84,13 @@ export class ServerSkills {
     return this.pending ?? this.refresh();
   }
 
-  /** Fetches the listing again (all pages). Overlapping calls share one fetch. */
+  /**
+   * Fetches the listing again (all pages). `list` shares a fetch under way; a refresh always
+   * fetches (a change notice must see the newest catalog), and only the newest fetch is kept.
+   */
   refresh(): Promise<SkillListing> {
     if (!this.offered) return Promise.resolve({ skills: [], invalid: [] });
-    const epoch = this.epoch;
+    const epoch = ++this.epoch;
     const fetch = this.host.request('skills/list', async (client) => {
       // skipInvalid: one bad entry must not hide the good ones; Check Server reports the others.
       const result = await new SkillsClient(client, { skipInvalid: true }).list({}, this.host.requestOptions('skills/list'));
