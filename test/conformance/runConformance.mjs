@@ -314,7 +314,11 @@ for (const [name, legRuns] of byName) {
       else problems.push(`${name} @ ${run.leg} failed: see ${rel(result.logFile)}`);
       note(`  ${name} @ ${run.leg}: ${reason !== undefined ? 'expected failure' : 'FAIL'} (${seconds}) ${summary} -- ${rel(result.logFile)}`);
     }
-    outcomes.push({ leg: run.leg, passed: result.passed, expected: reason !== undefined, reason });
+    const checks = savedChecks(result.output) ?? [];
+    outcomes.push({
+      leg: run.leg, passed: result.passed, expected: reason !== undefined, reason,
+      checksPassed: checks.filter((c) => c.status === 'SUCCESS').length, checksScored: checks.filter((c) => c.status === 'SUCCESS' || c.status === 'FAILURE').length,
+    });
   }
   results.set(name, outcomes);
   const ok = outcomes.every((o) => o.passed);
@@ -335,19 +339,23 @@ function table() {
     if (!outcome) return catalog.get(name).includes(leg) ? 'not run' : '–';
     return outcome.passed ? '✅' : '❌';
   };
+  const checkCounts = (name) => {
+    const outcomes = results.get(name) ?? [];
+    return `${outcomes.reduce((n, o) => n + o.checksPassed, 0)}/${outcomes.reduce((n, o) => n + o.checksScored, 0)}`;
+  };
   const requiredBy = (name) => [...required].filter(([, names]) => names.has(name)).map(([revision]) => revision).join(', ') || `none${notScored.has(name) ? ` (${[...notScored.get(name)].join(', ')})` : ''}`;
   const lines = [
-    `Client scenarios of \`@modelcontextprotocol/conformance\` ${version}, each run at every spec version it is listed for (extension scenarios at the suite's default, 2025-11-25). ✅ passes, ❌ fails (listed in \`test/conformance/baseline.json\`), – not defined for that version. **${passed} of ${results.size} scenarios pass at every version.** "Scored by" names the spec revisions whose frozen requirement set (\`conformance list --requirements\`) scores the scenario.`,
+    `Client scenarios of \`@modelcontextprotocol/conformance\` ${version}, each run at every spec version it is listed for (extension scenarios at the suite's default, 2025-11-25). ✅ passes, ❌ fails (listed in \`test/conformance/baseline.json\`), – not defined for that version. **${passed} of ${results.size} scenarios pass at every version.** "Checks" counts the suite's checks that passed, of those it scored (SUCCESS or FAILURE; SKIPPED and INFO are not), over all the scenario's runs: a run whose every check was SKIPPED counts as failed, since it tested nothing. "Scored by" names the spec revisions whose frozen requirement set (\`conformance list --requirements\`) scores the scenario.`,
     '',
-    `| Scenario | ${tableLegs.join(' | ')} | Scored by |`,
-    `| --- | ${tableLegs.map(() => ':---:').join(' | ')} | --- |`,
-    ...[...results.keys()].map((name) => `| \`${name}\` | ${tableLegs.map((leg) => mark(name, leg)).join(' | ')} | ${requiredBy(name)} |`),
+    `| Scenario | ${tableLegs.join(' | ')} | Checks | Scored by |`,
+    `| --- | ${tableLegs.map(() => ':---:').join(' | ')} | :---: | --- |`,
+    ...[...results.keys()].map((name) => `| \`${name}\` | ${tableLegs.map((leg) => mark(name, leg)).join(' | ')} | ${checkCounts(name)} | ${requiredBy(name)} |`),
     `| **passed** | ${tableLegs
       .map((leg) => {
         const atLeg = [...results.values()].flat().filter((o) => o.leg === leg);
         return `${atLeg.filter((o) => o.passed).length}/${atLeg.length}`;
       })
-      .join(' | ')} | |`,
+      .join(' | ')} | | |`,
   ];
   return `${lines.join('\n')}\n`;
 }
