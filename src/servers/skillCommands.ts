@@ -100,7 +100,11 @@ export function registerSkillCommands(workbench: Workbench): vscode.Disposable[]
       const found = await find(ref);
       const query = `@mcp /${SKILL_CHAT_COMMAND} ${found ? `${found.connection.definition.name}/${skillName(found.skill)} ` : ''}`;
       // The participant reads and verifies the skill when the request is sent, not now.
-      await vscode.commands.executeCommand('workbench.action.chat.open', { query, isPartialQuery: true });
+      try {
+        await vscode.commands.executeCommand('workbench.action.chat.open', { query, isPartialQuery: true });
+      } catch {
+        void showErrorMessage(vscode.l10n.t('This VS Code has no chat. Where it has, ask {0} in chat.', query.trim()));
+      }
     }),
   ];
 }
