@@ -18,6 +18,9 @@ import type { PromptPrompter } from '../prompts/promptPrompter';
 import { approvalServerKey, type ApprovalScope, type ToolApprovals } from '../toolRunner/common/toolApprovals';
 import { codeSpan, escapeMarkdown } from '../shared/common/untrustedText';
 import { errorMessage } from '../shared/common/errors';
+import { SkillVerificationError, type Skill } from '../mcp/connection/serverSkills';
+import { skillName, skillRefusal } from '../servers/common/skillText';
+import { fenceFor, findSkillChoice, limitSkillText, skillContextMessage, splitSkillTarget, type SkillChoice } from './common/skillContext';
 
 /** Rounds of tool calls one request may take before the answer is cut off. */
 const MAX_TOOL_ROUNDS = 10;
@@ -45,6 +48,8 @@ export interface ChatDeps {
   prompter: PromptPrompter;
   /** Picks the resource for `/resource`; undefined = cancelled. */
   pickResource(choices: ResourceChoice[]): Promise<ResourceChoice | undefined>;
+  /** Picks the skill for `/skill` when the request names none; undefined = cancelled. */
+  pickSkill?(choices: SkillChoice<Skill>[]): Promise<SkillChoice<Skill> | undefined>;
 }
 
 export interface ResourceChoice {
@@ -63,6 +68,8 @@ export interface McpChatMetadata {
   droppedTools?: number;
   prompt?: { server: string; name: string; arguments: Record<string, string> };
   resource?: string;
+  /** `/skill`: the skill's URI, and whether its SKILL.md was refused. */
+  skill?: { uri: string; refused: boolean };
 }
 
 /** The text of a tool result for the model; errors are marked so the model can react. */
@@ -214,6 +221,57 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
     return { metadata: { command: 'resource', resource: uri } satisfies McpChatMetadata };
   }
 
+  /**
+   * `/skill [<server>/<skill>] [question]`: a skill's SKILL.md, read now and verified by the SDK
+   * (digest, size, frontmatter), as context for the question. A refused one is not used.
+   */
+  async function attachSkill(request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+    const servers = running().filter((c) => c.skills.offered);
+    const listings = await Promise.all(servers.map((c) => c.skills.list().then((l) => l.skills, () => [] as Skill[])));
+    const choices: SkillChoice<Skill>[] = servers.flatMap((c, i) => listings[i].map((skill) => ({
+      serverId: c.definition.id, serverName: c.definition.name, serverLabel: c.definition.label, skillName: skillName(skill),
+      description: typeof skill.frontmatter.description === 'string' ? skill.frontmatter.description : undefined, skill,
+    })));
+    if (!choices.length) {
+      stream.markdown(vscode.l10n.t('No running MCP server offers skills.'));
+      return { metadata: { command: 'skill' } satisfies McpChatMetadata };
+    }
+    const { target, rest } = splitSkillTarget(request.prompt);
+    const named = target ? findSkillChoice(choices, target) : undefined;
+    const picked = named ?? await deps.pickSkill?.(choices);
+    const connection = picked && deps.registry.find(picked.serverId);
+    if (!picked || !connection) {
+      stream.markdown(vscode.l10n.t('Cancelled.'));
+      return { metadata: { command: 'skill' } satisfies McpChatMetadata };
+    }
+    const question = named ? rest : request.prompt.trim();
+    const uri = picked.skill.uri;
+    stream.progress(vscode.l10n.t('Reading skill {0}…', picked.skillName));
+    let markdown: string;
+    try {
+      const file = await connection.skills.read(picked.skill);
+      markdown = file.text ?? new TextDecoder().decode(file.bytes);
+    } catch (error) {
+      const message = error instanceof SkillVerificationError
+        ? skillRefusal(error.reason, picked.skillName, picked.serverLabel)
+        : vscode.l10n.t('Could not read skill "{0}" of {1}: {2}. Check that the server runs, then try again.', picked.skillName, picked.serverLabel, errorMessage(error));
+      stream.markdown(escapeMarkdown(message));
+      return { errorDetails: { message }, metadata: { command: 'skill', skill: { uri, refused: error instanceof SkillVerificationError } } satisfies McpChatMetadata };
+    }
+    if (token.isCancellationRequested) return { metadata: { command: 'skill', skill: { uri, refused: false } } satisfies McpChatMetadata };
+    const context = skillContextMessage(picked.skillName, picked.serverLabel, uri, markdown);
+    stream.markdown(`*${vscode.l10n.t('Skill')} **${escapeMarkdown(picked.skillName)}** (${codeSpan(uri)}, ${escapeMarkdown(picked.serverLabel)}, ${vscode.l10n.t('verified')})*\n\n`);
+    if (context.truncated) stream.markdown(`> ${escapeMarkdown(vscode.l10n.t('Only the first part of this long SKILL.md is used as context.'))}\n\n`);
+    if (question) {
+      await answer(request.model, [vscode.LanguageModelChatMessage.User(context.message), vscode.LanguageModelChatMessage.User(question)], stream, token);
+    } else {
+      const shown = limitSkillText(markdown).text;
+      const fence = fenceFor(shown);
+      stream.markdown(`${fence}markdown\n${shown}\n${fence}\n\n${escapeMarkdown(vscode.l10n.t('Ask your question after the skill\'s name, e.g. /skill {0}/{1} <question>.', picked.serverName, picked.skillName))}`);
+    }
+    return { metadata: { command: 'skill', skill: { uri, refused: false } } satisfies McpChatMetadata };
+  }
+
   async function answerWithTools(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
     const sources = await collectTools(running().filter((c) => c.advertises('tools')));
     const budget = applyToolBudget(sources, request.prompt, deps.maxTools(), (s) => deps.isToolDisabled(s.serverName, s.toolName));
@@ -309,6 +367,8 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
           return await runChosenPrompt(request, stream, token);
         case 'resource':
           return await attachResource(request, stream, token);
+        case 'skill':
+          return await attachSkill(request, stream, token);
         default:
           if (request.prompt.trimStart().startsWith('/')) return await promptByName(request, stream, token);
           return await answerWithTools(request, context, stream, token);

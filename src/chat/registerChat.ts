@@ -9,7 +9,10 @@ import { quickInputPromptPrompter } from '../prompts/promptPrompter';
 import type { Workbench } from '../workbench';
 import { groupedByServer } from '../shared/serverGroupedItems';
 import type { ToolApprovalGate } from '../toolRunner/common/toolApprovals';
+import { revealControlCharacters } from '../shared/common/untrustedText';
 import { createChatHandler, type ChatDeps, type ResourceChoice } from './chatHandler';
+import type { SkillChoice } from './common/skillContext';
+import type { Skill } from '../mcp/connection/serverSkills';
 
 export const CHAT_PARTICIPANT_ID = 'mcpWorkbench.mcp';
 
@@ -18,6 +21,12 @@ async function pickResource(choices: ResourceChoice[]): Promise<ResourceChoice |
     label: choice.resource.title ?? choice.resource.name, description: choice.resource.uri, detail: choice.resource.description, choice,
   }));
   const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Attach MCP Resource'), matchOnDescription: true });
+  return picked && 'choice' in picked ? picked.choice : undefined;
+}
+
+async function pickSkill(choices: SkillChoice<Skill>[]): Promise<SkillChoice<Skill> | undefined> {
+  const items = groupedByServer(choices, (choice) => ({ label: revealControlCharacters(choice.skillName), description: choice.skill.uri, detail: choice.description, choice }));
+  const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Use MCP Skill'), matchOnDescription: true, matchOnDetail: true });
   return picked && 'choice' in picked ? picked.choice : undefined;
 }
 
@@ -33,6 +42,7 @@ export function registerChat(workbench: Workbench, gate: ToolApprovalGate): vsco
     approvals: gate.approvals,
     prompter: quickInputPromptPrompter,
     pickResource,
+    pickSkill,
   };
   const toggle = (enabled: boolean) => async (ref?: ToolRef): Promise<string[] | undefined> => {
     const connection = ref?.serverId ? workbench.registry.find(ref.serverId) : undefined;

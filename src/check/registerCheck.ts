@@ -1,5 +1,6 @@
 /**
- * MCP: Check Server. Tests a running server the way a client would (fresh lists, and a call of
+ * MCP: Check Server. Tests a running server the way a client would (fresh lists, each skill's
+ * SKILL.md read and verified when it offers skills, and a call of
  * each read-only tool that has an `outputSchema` and needs no arguments), then runs the pure
  * checks of ./common over its lists and its recorded exchanges.
  *
@@ -18,6 +19,7 @@ import { revealControlCharacters } from '../shared/common/untrustedText';
 import { showInformationMessage, showWarningMessage, withNotificationProgress } from '../shared/notifications';
 import { DEFAULT_BUDGETS, isObject, type CheckBudgets, type CheckInput, type Finding, type ListedTool } from './common/checkTypes';
 import { reportMarkdown, runChecks, summaryOf, type CheckReport } from './common/runChecks';
+import { collectSkills } from './common/skillChecks';
 import { errorMessage } from '../shared/common/errors';
 
 export const CHECK_SCHEME = 'mcp-check';
@@ -72,13 +74,16 @@ export function registerCheck(workbench: Workbench, log: ActivityLog): vscode.Di
         // Its result is checked from the recording, like every other; a failure is a finding of its own kind, not the check's.
         await c.callTool(String(tool.name), {}, { signal: abort.signal }).catch(() => undefined);
       }
+      if (c.skills.offered) progress.report({ message: vscode.l10n.t('reading and verifying skills…') });
+      // A server whose skills cannot be listed is checked without them; the error is in the recording.
+      const skills = await collectSkills(c.skills, () => token.isCancellationRequested).catch(() => undefined);
       if (token.isCancellationRequested) return undefined;
       const state = c.state;
       if (state.kind !== 'running') throw new Error(vscode.l10n.t('{0} stopped while it was being checked.', c.definition.label));
       const messages = log.entries().filter((e) => e.serverId === c.definition.id).reverse();
       return {
         protocolVersion: state.protocolVersion, era: state.era, transport: state.transport, capabilities: state.capabilities,
-        tools: tools as ListedTool[], prompts, resources, resourceTemplates, messages, budgets,
+        tools: tools as ListedTool[], prompts, resources, resourceTemplates, messages, budgets, ...(skills ? { skills } : {}),
       };
     } finally {
       sub.dispose();

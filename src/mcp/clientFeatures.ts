@@ -18,6 +18,7 @@ import {
   type ElicitRequestURLParams,
   type ElicitResult,
 } from '@modelcontextprotocol/client';
+import { SKILLS_EXTENSION_ID } from '@modelcontextprotocol/client/ext/skills';
 import type { ServerDefinition } from '../config/common/launchDefinition';
 import type { ClientFeatures } from './connection/connectionTypes';
 import { APP_MIME_TYPE, APPS_EXTENSION_ID, USER_REJECTED_SAMPLING } from './protocolFacts';
@@ -34,7 +35,9 @@ export const CLIENT_FEATURE_CAPABILITIES: ClientCapabilities = {
   sampling: { tools: {} },
   elicitation: { form: {}, url: {} },
   // MCP Apps (SEP-1865): servers may attach `ui://` apps to tools; Run Tool renders them (src/apps).
-  extensions: { [APPS_EXTENSION_ID]: { mimeTypes: [APP_MIME_TYPE] } },
+  // Skills over MCP (SEP-2640): the Servers tree lists a server's skills and shows, verifies and
+  // offers to chat a SKILL.md when the user asks (src/mcp/connection/serverSkills.ts).
+  extensions: { [APPS_EXTENSION_ID]: { mimeTypes: [APP_MIME_TYPE] }, [SKILLS_EXTENSION_ID]: {} },
 };
 
 export function createClientFeatures(handlers: ClientFeatureHandlers): ClientFeatures {

@@ -5,6 +5,7 @@ import type { Workbench } from '../workbench';
 import { addServerWizard } from './addServerWizard';
 import type { ServerTreeProvider } from './serverTreeProvider';
 import { registerTaskCommands } from './taskCommands';
+import { registerSkillCommands } from './skillCommands';
 import { redactValue } from '../shared/common/redact';
 
 /** `provider`: the tree's data, built by the composition root (the test API reads it too). */
@@ -43,5 +44,6 @@ export function registerServerTree(workbench: Workbench, provider: ServerTreePro
       void vscode.window.setStatusBarMessage(vscode.l10n.t('Copied the definition of {0}', c.definition.label), 3000);
     }),
     ...registerTaskCommands(workbench),
+    ...registerSkillCommands(workbench),
   ];
 }

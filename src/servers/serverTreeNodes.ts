@@ -19,8 +19,10 @@ import {
 } from './common/treeText';
 import { isTerminal, type TaskStatus, type ToolTask } from '../mcp/connection/toolTasks';
 import { redactText } from '../shared/common/redact';
+import type { Skill } from '../mcp/connection/serverSkills';
+import { skillItemText, skillName, skillTooltip } from './common/skillText';
 
-export type TreeNode = ServerNode | GroupNode | ToolNode | ResourceNode | TemplateNode | PromptNode | TasksGroupNode | TaskNode;
+export type TreeNode = ServerNode | GroupNode | ToolNode | ResourceNode | TemplateNode | PromptNode | TasksGroupNode | TaskNode | SkillsGroupNode | SkillNode;
 
 const GROUPS: Record<ListKind, { label: string; icon: string; contextValue: string }> = {
   tools: { label: 'Tools', icon: 'tools', contextValue: 'group.tools' },
@@ -231,6 +233,52 @@ export class TasksGroupNode {
     item.iconPath = new vscode.ThemeIcon('tasklist');
     item.contextValue = 'group.tasks';
     return item;
+  }
+}
+
+/** The skills of a server that offers them (Skills over MCP, SEP-2640). */
+export class SkillsGroupNode {
+  readonly kind = 'skills';
+  constructor(readonly connection: McpServerConnection) {}
+
+  get serverId(): string {
+    return this.connection.definition.id;
+  }
+
+  toTreeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(vscode.l10n.t('Skills'), vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = `server:${this.serverId}/skills`;
+    const count = this.connection.skills.cached()?.skills.length;
+    item.description = count === undefined ? '…' : String(count);
+    item.iconPath = new vscode.ThemeIcon('mortar-board');
+    item.contextValue = 'group.skills';
+    return item;
+  }
+}
+
+/** One skill: opening it shows its SKILL.md, verified, in the markdown preview. Nothing is read before. */
+export class SkillNode {
+  readonly kind = 'skill';
+  constructor(readonly serverId: string, readonly skill: Skill) {}
+
+  get skillUri(): string {
+    return this.skill.uri;
+  }
+
+  toTreeItem(): vscode.TreeItem {
+    const text = skillItemText(this.skill);
+    const item = new vscode.TreeItem(text.label, vscode.TreeItemCollapsibleState.None);
+    item.id = `server:${this.serverId}/skill/${this.skill.uri}`;
+    item.description = text.description;
+    item.iconPath = new vscode.ThemeIcon('book');
+    item.contextValue = 'skill';
+    item.accessibilityInformation = { label: vscode.l10n.t('Skill {0}', skillName(this.skill)) };
+    item.command = { command: 'mcpWorkbench.openSkill', title: vscode.l10n.t('Open Skill'), arguments: [{ serverId: this.serverId, skillUri: this.skill.uri }] };
+    return item;
+  }
+
+  tooltip(): vscode.MarkdownString {
+    return toMarkdown(skillTooltip(this.skill));
   }
 }
 

@@ -8,7 +8,9 @@ import * as vscode from 'vscode';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { ListKind } from '../mcp/connection/connectionTypes';
 import type { Workbench } from '../workbench';
-import { GROUP_ORDER, GroupNode, PromptNode, ResourceNode, ServerNode, TaskNode, TasksGroupNode, TemplateNode, ToolNode, type TreeNode } from './serverTreeNodes';
+import {
+  GROUP_ORDER, GroupNode, PromptNode, ResourceNode, ServerNode, SkillNode, SkillsGroupNode, TaskNode, TasksGroupNode, TemplateNode, ToolNode, type TreeNode,
+} from './serverTreeNodes';
 import { showErrorMessage } from '../shared/notifications';
 import { errorMessage } from '../shared/common/errors';
 
@@ -18,6 +20,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   private readonly serverNodes = new Map<string, ServerNode>();
   private readonly groupNodes = new Map<string, GroupNode>();
   private readonly taskGroups = new Map<string, TasksGroupNode>();
+  private readonly skillGroups = new Map<string, SkillsGroupNode>();
   /** Connections whose `tasks/list` was fetched in their current launch. */
   private readonly listedTasks = new WeakSet<McpServerConnection>();
   /** The tool nodes last returned, by server id, then tool name: a chat toggle refreshes just its node. */
@@ -80,8 +83,9 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
 
   getParent(node: TreeNode): TreeNode | undefined {
     if (node instanceof ServerNode) return undefined;
-    if (node instanceof GroupNode || node instanceof TasksGroupNode) return this.serverNodes.get(node.serverId);
+    if (node instanceof GroupNode || node instanceof TasksGroupNode || node instanceof SkillsGroupNode) return this.serverNodes.get(node.serverId);
     if (node instanceof TaskNode) return this.taskGroups.get(node.serverId);
+    if (node instanceof SkillNode) return this.skillGroups.get(node.serverId);
     const list: ListKind = node instanceof ToolNode ? 'tools' : node instanceof ResourceNode ? 'resources'
       : node instanceof TemplateNode ? 'resourceTemplates' : 'prompts';
     return this.groupNodes.get(`${node.serverId}/${list}`);
@@ -95,6 +99,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     if (node instanceof ServerNode) return this.groups(node.connection);
     if (node instanceof GroupNode) return this.items(node);
     if (node instanceof TasksGroupNode) return this.tasks(node);
+    if (node instanceof SkillsGroupNode) return this.skills(node);
     return [];
   }
 
@@ -107,9 +112,9 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     return node;
   }
 
-  private async groups(c: McpServerConnection): Promise<(GroupNode | TasksGroupNode)[]> {
+  private async groups(c: McpServerConnection): Promise<(GroupNode | TasksGroupNode | SkillsGroupNode)[]> {
     if (c.state.kind !== 'running') return [];
-    const groups: (GroupNode | TasksGroupNode)[] = [];
+    const groups: (GroupNode | TasksGroupNode | SkillsGroupNode)[] = [];
     for (const list of GROUP_ORDER) {
       if (!c.advertises(list)) continue;
       const filtering = this.toolFilter !== '' && list === 'tools';
@@ -119,6 +124,12 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
         : () => c.cached(list)?.length;
       const node = new GroupNode(c, list, count, filtering);
       this.groupNodes.set(`${c.definition.id}/${list}`, node);
+      groups.push(node);
+    }
+    // Only for servers that declare the skills extension: listing reads no skill file.
+    if (c.skills.offered) {
+      const node = new SkillsGroupNode(c);
+      this.skillGroups.set(c.definition.id, node);
       groups.push(node);
     }
     if (c.offersTasks || c.tasks.list().length) {
@@ -141,6 +152,17 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
       await c.refreshTasks().catch(() => undefined);
     }
     return c.tasks.list().map((t) => new TaskNode(c.definition.id, t));
+  }
+
+  /** The skills as listed (names and descriptions only; SKILL.md is read when one is opened). */
+  private async skills(group: SkillsGroupNode): Promise<SkillNode[]> {
+    const c = group.connection;
+    try {
+      return (await c.skills.list()).skills.map((s) => new SkillNode(c.definition.id, s));
+    } catch (error) {
+      void showErrorMessage(vscode.l10n.t('Could not list the skills of {0}: {1}', c.definition.label, errorMessage(error)));
+      return [];
+    }
   }
 
   private async items(group: GroupNode): Promise<TreeNode[]> {
@@ -185,6 +207,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
       c.onDidChangeState(() => {
         for (const list of GROUP_ORDER) this.groupNodes.delete(`${id}/${list}`);
         this.taskGroups.delete(id);
+        this.skillGroups.delete(id);
         this.listedTasks.delete(c);
         const node = this.serverNodes.get(id);
         this.onDidChangeEmitter.fire(node && node.connection === c ? node : undefined);
@@ -192,6 +215,13 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
       c.tasks.onDidChange(() => {
         // The group's count and children; before the group was shown, its server.
         const group = this.taskGroups.get(id);
+        const server = this.serverNodes.get(id);
+        if (group && group.connection === c) this.onDidChangeEmitter.fire(group);
+        else if (server && server.connection === c) this.onDidChangeEmitter.fire(server);
+      }),
+      c.skills.onDidChange(() => {
+        // The group's count and children; before the group was shown, its server.
+        const group = this.skillGroups.get(id);
         const server = this.serverNodes.get(id);
         if (group && group.connection === c) this.onDidChangeEmitter.fire(group);
         else if (server && server.connection === c) this.onDidChangeEmitter.fire(server);

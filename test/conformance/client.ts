@@ -20,6 +20,8 @@
  *    auth/pre-registration context's client_id/client_secret play the role of the `oauth`
  *    config field; the Client ID Metadata Document URL is the one the suite expects a client
  *    to have published (the extension itself publishes none yet).
+ *  - sep-2640-client-*: the connection lists the server's skills; the verify-* scenarios then open
+ *    the first one as a user would (see useSkills).
  *  - elicitation/sampling requests from the server during those calls are answered by the
  *    headless policy of src/mcp/clientFeatures.ts (the extension's own handler code, without
  *    a user): form elicitations accepted with the schema's defaults (SEP-1034), URL
@@ -143,7 +145,8 @@ async function main(): Promise<number> {
     }
     say(`connected: ${state.serverInfo.name} ${state.serverInfo.version}, protocol ${state.protocolVersion}, over ${state.transport}`);
 
-    if (scenario !== 'initialize') ok = await callEveryTool(connection, scenario, context);
+    if (scenario.startsWith('sep-2640-client-')) ok = await useSkills(connection, scenario);
+    else if (scenario !== 'initialize') ok = await callEveryTool(connection, scenario, context);
   } catch (error) {
     say(`failed: ${errorMessage(error)}`);
     ok = false;
@@ -247,6 +250,44 @@ async function callEveryTool(connection: McpServerConnection, scenario: string, 
     }
   }
   return ok;
+}
+
+/**
+ * Skills over MCP (SEP-2640), the way the extension uses them: the connection lists the skills
+ * when it connects (and reads no file: sep-2640-client-no-prefetch ends there, as a user who
+ * only looks at the Servers tree). The verify-* scenarios play a user who opens the first skill:
+ * its SKILL.md is read and verified (size, digest, frontmatter), and only a verified skill goes
+ * on to its other files, as a host loading the skill would; a refused one stops there.
+ */
+async function useSkills(connection: McpServerConnection, scenario: string): Promise<boolean> {
+  let skills;
+  try {
+    skills = (await connection.skills.list()).skills;
+  } catch (error) {
+    say(`skills/list failed: ${errorMessage(error)}`);
+    return false;
+  }
+  say(`skills: ${skills.map((s) => s.uri).join(', ') || '(none)'}`);
+  if (scenario === 'sep-2640-client-no-prefetch' || !skills.length) return true;
+  const skill = skills[0];
+  try {
+    const manifest = await connection.skills.read(skill);
+    say(`loaded ${skill.uri} (${manifest.bytes.byteLength} bytes, verified)`);
+  } catch (error) {
+    // The refusal is the point of these scenarios; its details are in the log above.
+    say(`refused ${skill.uri}: ${errorMessage(error)}`);
+    return true;
+  }
+  for (const file of Array.isArray(skill.resources) ? skill.resources.filter((r) => r.uri !== skill.uri) : []) {
+    try {
+      await connection.skills.read(skill, file.uri);
+      say(`loaded ${file.uri} (verified)`);
+    } catch (error) {
+      say(`refused ${file.uri}: ${errorMessage(error)}`);
+      return true;
+    }
+  }
+  return true;
 }
 
 main().then(

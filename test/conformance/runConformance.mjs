@@ -29,7 +29,8 @@
 //   node out/test/conformance/client.js <server-url>
 // with MCP_CONFORMANCE_SCENARIO, MCP_CONFORMANCE_PROTOCOL_VERSION and, for some scenarios,
 // MCP_CONFORMANCE_CONTEXT in the environment.
-// Runs go one after another, each with a time limit; the suite's exit code is the verdict.
+// Runs go one after another, each with a time limit; the suite's exit code is the verdict, except
+// that a run whose every check was SKIPPED fails (it passed vacuously: nothing was checked).
 //
 // Baseline: test/conformance/baseline.json maps a leg to the scenarios expected to fail on
 // it, each with its reason: { "2026-07-28": { "request-metadata": "why" }, ... }. Exit code 1
@@ -240,22 +241,31 @@ function runOne({ name, leg }) {
       const ms = Date.now() - started;
       // The suite exits 0 for a scenario it finds inapplicable at that version: not a pass.
       const skipped = /^SKIPPED: scenario/m.test(output);
+      // A run whose every check was SKIPPED proved nothing (the client never did what the
+      // scenario checks, e.g. never called skills/list): not a pass either.
+      const vacuous = !skipped && savedChecks(output)?.every((c) => c.status === 'SKIPPED') === true;
       const footer = timedOut ? `\n[runConformance] killed after ${RUN_TIMEOUT_MS} ms\n` : `\n[runConformance] exit ${code ?? signal} after ${ms} ms\n`;
-      log.end(footer, () => done({ name, leg, passed: code === 0 && !timedOut && !skipped, skipped, timedOut, ms, output, logFile }));
+      log.end(footer, () => done({ name, leg, passed: code === 0 && !timedOut && !skipped && !vacuous, skipped, vacuous, timedOut, ms, output, logFile }));
     });
   });
+}
+
+/** The checks.json the suite saved for a run, if it saved one with at least one check. */
+function savedChecks(output) {
+  const saved = /Results saved to (.+)$/m.exec(output);
+  try {
+    const checks = saved ? JSON.parse(readFileSync(join(saved[1].trim(), 'checks.json'), 'utf8')) : undefined;
+    return Array.isArray(checks) && checks.length ? checks : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Check counts and the ids of failed checks, from the checks.json the suite saved. */
 function summarize(result) {
   const parts = [];
-  const saved = /Results saved to (.+)$/m.exec(result.output);
-  let checks;
-  try {
-    checks = saved ? JSON.parse(readFileSync(join(saved[1].trim(), 'checks.json'), 'utf8')) : undefined;
-  } catch {
-    checks = undefined;
-  }
+  const checks = savedChecks(result.output);
+  if (result.vacuous) parts.push('every check SKIPPED: the client never did what the scenario checks');
   if (result.skipped) {
     parts.push('the suite skipped it (not applicable at that version)');
   } else if (checks) {
@@ -304,7 +314,11 @@ for (const [name, legRuns] of byName) {
       else problems.push(`${name} @ ${run.leg} failed: see ${rel(result.logFile)}`);
       note(`  ${name} @ ${run.leg}: ${reason !== undefined ? 'expected failure' : 'FAIL'} (${seconds}) ${summary} -- ${rel(result.logFile)}`);
     }
-    outcomes.push({ leg: run.leg, passed: result.passed, expected: reason !== undefined, reason });
+    const checks = savedChecks(result.output) ?? [];
+    outcomes.push({
+      leg: run.leg, passed: result.passed, expected: reason !== undefined, reason,
+      checksPassed: checks.filter((c) => c.status === 'SUCCESS').length, checksScored: checks.filter((c) => c.status === 'SUCCESS' || c.status === 'FAILURE').length,
+    });
   }
   results.set(name, outcomes);
   const ok = outcomes.every((o) => o.passed);
@@ -325,19 +339,23 @@ function table() {
     if (!outcome) return catalog.get(name).includes(leg) ? 'not run' : '–';
     return outcome.passed ? '✅' : '❌';
   };
+  const checkCounts = (name) => {
+    const outcomes = results.get(name) ?? [];
+    return `${outcomes.reduce((n, o) => n + o.checksPassed, 0)}/${outcomes.reduce((n, o) => n + o.checksScored, 0)}`;
+  };
   const requiredBy = (name) => [...required].filter(([, names]) => names.has(name)).map(([revision]) => revision).join(', ') || `none${notScored.has(name) ? ` (${[...notScored.get(name)].join(', ')})` : ''}`;
   const lines = [
-    `Client scenarios of \`@modelcontextprotocol/conformance\` ${version}, each run at every spec version it is listed for (extension scenarios at the suite's default, 2025-11-25). ✅ passes, ❌ fails (listed in \`test/conformance/baseline.json\`), – not defined for that version. **${passed} of ${results.size} scenarios pass at every version.** "Scored by" names the spec revisions whose frozen requirement set (\`conformance list --requirements\`) scores the scenario.`,
+    `Client scenarios of \`@modelcontextprotocol/conformance\` ${version}, each run at every spec version it is listed for (extension scenarios at the suite's default, 2025-11-25). ✅ passes, ❌ fails (listed in \`test/conformance/baseline.json\`), – not defined for that version. **${passed} of ${results.size} scenarios pass at every version.** "Checks" counts the suite's checks that passed, of those it scored (SUCCESS or FAILURE; SKIPPED and INFO are not), over all the scenario's runs: a run whose every check was SKIPPED counts as failed, since it tested nothing. "Scored by" names the spec revisions whose frozen requirement set (\`conformance list --requirements\`) scores the scenario.`,
     '',
-    `| Scenario | ${tableLegs.join(' | ')} | Scored by |`,
-    `| --- | ${tableLegs.map(() => ':---:').join(' | ')} | --- |`,
-    ...[...results.keys()].map((name) => `| \`${name}\` | ${tableLegs.map((leg) => mark(name, leg)).join(' | ')} | ${requiredBy(name)} |`),
+    `| Scenario | ${tableLegs.join(' | ')} | Checks | Scored by |`,
+    `| --- | ${tableLegs.map(() => ':---:').join(' | ')} | :---: | --- |`,
+    ...[...results.keys()].map((name) => `| \`${name}\` | ${tableLegs.map((leg) => mark(name, leg)).join(' | ')} | ${checkCounts(name)} | ${requiredBy(name)} |`),
     `| **passed** | ${tableLegs
       .map((leg) => {
         const atLeg = [...results.values()].flat().filter((o) => o.leg === leg);
         return `${atLeg.filter((o) => o.passed).length}/${atLeg.length}`;
       })
-      .join(' | ')} | |`,
+      .join(' | ')} | | |`,
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -50,6 +50,8 @@ export interface CheckBudgets {
   slowRequestMs: number;
   /** `tools/call` slower than this is a warning. */
   slowToolCallMs: number;
+  /** A SKILL.md larger than this (bytes) is a warning: `@mcp /skill` passes only its first part to a model. */
+  maxSkillManifestBytes: number;
 }
 
 export const DEFAULT_BUDGETS: CheckBudgets = {
@@ -57,7 +59,32 @@ export const DEFAULT_BUDGETS: CheckBudgets = {
   maxPageItems: 1000,
   slowRequestMs: 1000,
   slowToolCallMs: 3000,
+  // The Agent Skills guidance keeps a SKILL.md under ~5,000 tokens; chat passes 24,000 characters.
+  maxSkillManifestBytes: 24_000,
 };
+
+/** Why reading a skill's SKILL.md failed: a verification check (SkillVerificationError's reason), or the read itself. */
+export type SkillReadFailure = 'unlisted' | 'size' | 'digest' | 'frontmatter' | 'error';
+
+/** A listed skill (SEP-2640) and what reading its SKILL.md showed: Check Server reads each one. */
+export interface CheckedSkill {
+  uri: string;
+  /** Frontmatter fields as listed (server data: may be anything). */
+  name?: unknown;
+  description?: unknown;
+  /** Files and total bytes the entry lists; undefined for a `dynamic` skill. */
+  files?: number;
+  bytes?: number;
+  /** The size the entry lists for SKILL.md itself. */
+  manifestSize?: number;
+  read: { ok: true } | { ok: false; reason: SkillReadFailure; message: string };
+}
+
+/** The skills of a server that declares the extension: the valid entries (read) and the refused ones. */
+export interface CheckedSkills {
+  entries: readonly CheckedSkill[];
+  invalid: readonly { uri?: string; reason: string }[];
+}
 
 export interface CheckInput {
   /** The protocol version the server negotiated (`2025-11-25`, `2026-07-28`, …). */
@@ -69,6 +96,8 @@ export interface CheckInput {
   prompts: readonly ListedItem[];
   resources: readonly ListedItem[];
   resourceTemplates: readonly ListedItem[];
+  /** Present when the server declares the skills extension. */
+  skills?: CheckedSkills;
   /** This server's recorded exchanges, oldest first. */
   messages: readonly ActivityEntry[];
   budgets: CheckBudgets;

@@ -7,12 +7,13 @@ import { escapeMarkdown } from '../../shared/common/untrustedText';
 import type { Check, CheckInput, Finding, Severity } from './checkTypes';
 import { checkDescriptions, checkPaging, checkToolNames } from './listChecks';
 import { checkStructuredContent, checkToolSchemas } from './schemaChecks';
+import { checkSkills } from './skillChecks';
 import { specRevision } from './specLinks';
 import { checkDeprecated, checkLatency, checkResultSizes, checkUndeclaredCapabilities } from './trafficChecks';
 
 export const CHECKS: readonly Check[] = [
   checkToolSchemas, checkStructuredContent, checkToolNames, checkDescriptions, checkPaging,
-  checkResultSizes, checkLatency, checkUndeclaredCapabilities, checkDeprecated,
+  checkResultSizes, checkLatency, checkUndeclaredCapabilities, checkDeprecated, checkSkills,
 ];
 
 const ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };

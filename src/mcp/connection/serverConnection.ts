@@ -10,15 +10,7 @@
  * drive this same class.
  */
 import {
-  LOG_LEVEL_META_KEY,
-  SdkError,
-  SdkErrorCode,
-  type CallToolResult,
-  type Client,
-  type GetPromptResult,
-  type LoggingLevel,
-  type ReadResourceResult,
-  type RequestOptions,
+  LOG_LEVEL_META_KEY, SdkError, SdkErrorCode, type CallToolResult, type Client, type GetPromptResult, type LoggingLevel, type ReadResourceResult, type RequestOptions,
 } from '@modelcontextprotocol/client';
 import { Emitter } from '../../shared/common/emitter';
 import type { ServerDefinition } from '../../config/common/launchDefinition';
@@ -32,16 +24,9 @@ import { requestOptionsFor } from './requestLimits';
 import { ToolCalls, type ToolCallOptions } from './toolCalls';
 import type { TaskTracker, ToolTask } from './toolTasks';
 import {
-  ServerCrashedOnStart,
-  ServerError,
-  type CallOptions,
-  type ConnectionHost,
-  type LaunchOverride,
-  type ForwardedNotification, type ListItems,
-  type ListKind,
-  type ServerLog,
-  type StartOptions,
+  ServerCrashedOnStart, ServerError, type CallOptions, type ConnectionHost, type LaunchOverride, type ForwardedNotification, type ListItems, type ListKind, type ServerLog, type StartOptions,
 } from './connectionTypes';
+import { ServerSkills } from './serverSkills';
 import { errorMessage } from '../../shared/common/errors';
 
 export class McpServerConnection {
@@ -56,6 +41,8 @@ export class McpServerConnection {
   private readonly liveness: Liveness;
   private _crashedOnStart = false;
   private readonly toolCalls: ToolCalls;
+  /** The server's skills (SEP-2640): listed like the lists, SKILL.md read and verified on demand. */
+  readonly skills: ServerSkills;
 
   private readonly onDidChangeStateEmitter = new Emitter<ServerState>();
   readonly onDidChangeState = this.onDidChangeStateEmitter.event;
@@ -93,6 +80,7 @@ export class McpServerConnection {
       priorVerdict: () => this.verdicts.get(this._definition),
       listChanged: (session, kind) => {
         if (this.session === session) this.lists.refresh(kind).catch(() => undefined);
+        if (this.session === session && kind === 'resources') this.skills.changed();
       },
       lost: (session) => this.lost(session),
       notified: (session, notification) => session === this.session && this.onDidNotifyEmitter.fire(notification),
@@ -110,6 +98,7 @@ export class McpServerConnection {
         this.session = session;
         await this.applyLogLevel();
         this.lists.refreshAdvertised();
+        this.skills.changed();
       },
       dropStaleSession: (generation, error) => {
         this.session = undefined;
@@ -136,6 +125,12 @@ export class McpServerConnection {
       advertises: (kind) => this.advertises(kind),
       fetch: (kind) => this.renewal.request(`${kind}/list`, (client) => fetchList(client, kind, this.requestOptions(`${kind}/list`))),
       changed: (kind) => this.onDidChangeListEmitter.fire(kind),
+      log,
+    });
+    this.skills = new ServerSkills({
+      capabilities: () => (this._state.kind === 'running' ? this._state.capabilities : undefined),
+      request: (method, run) => this.renewal.request(method, run),
+      requestOptions: (method) => this.requestOptions(method),
       log,
     });
     this.toolCalls = new ToolCalls({
@@ -253,6 +248,7 @@ export class McpServerConnection {
     if (tasksNote) this.log.log('info', tasksNote);
     await this.applyLogLevel();
     this.lists.refreshAdvertised();
+    this.skills.changed();
     this.liveness.watch();
   }
 
@@ -304,7 +300,7 @@ export class McpServerConnection {
 
   async dispose(): Promise<void> {
     await this.stop();
-    for (const emitter of [this.onDidChangeStateEmitter, this.onDidChangeListEmitter, this.onDidWriteStderrEmitter, this.onDidCrashEmitter, this.onDidNotifyEmitter]) emitter.dispose();
+    for (const emitter of [this.onDidChangeStateEmitter, this.onDidChangeListEmitter, this.onDidWriteStderrEmitter, this.onDidCrashEmitter, this.onDidNotifyEmitter, this.skills]) emitter.dispose();
     this.toolCalls.tasks.dispose();
   }
 
@@ -492,6 +488,7 @@ export class McpServerConnection {
   /** Every state is redacted as it is set, so no reader (tree, status, API) ever holds a secret. */
   private setState(state: ServerState): void {
     this._state = redactState(state, this._definition.secrets);
+    if (state.kind !== 'running') this.skills.clear();
     this.onDidChangeStateEmitter.fire(this._state);
   }
 }
