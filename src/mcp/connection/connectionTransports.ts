@@ -30,7 +30,7 @@ import { planStdioSpawn, SpawnError, type StdioSpawnPlan } from '../process/stdi
 import { descendantsOf, killProcesses, killTreeWindows } from '../process/processTree';
 import { MessageTooLargeError, OwnedStdioTransport } from '../process/ownedStdioTransport';
 import { traceTransport } from './tracingTransport';
-import { lastWords } from './lastWords';
+import { lastWords } from '../process/lastWords';
 import { recordingFetch } from './httpRecording';
 import { LIST_MAX_PAGES } from './listCache';
 import { errorMessage } from '../../shared/common/errors';

@@ -3,7 +3,7 @@
  * failureMessages.test.ts; these are the shapes of other runtimes' output, as they print it.
  */
 import * as assert from 'node:assert/strict';
-import { lastWords } from '../../../src/mcp/connection/lastWords';
+import { lastWords } from '../../../src/mcp/process/lastWords';
 
 describe('the stderr line a failure quotes', () => {
   it('Node: the error line, not the banner, the stack or the caret', () => {
