@@ -24,6 +24,7 @@ import { registerApps } from './apps/registerApps';
 import { registerCoexistence } from './coexistence/registerCoexistence';
 import { registerInspector } from './inspector/registerInspector';
 import { registerCheck } from './check/registerCheck';
+import { registerMcpTests } from './mcpTests/registerMcpTests';
 import { Workbench } from './workbench';
 import { showErrorMessage } from './shared/notifications';
 import { redactState, type ServerState } from './mcp/serverState';
@@ -54,6 +55,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
       ...activity.disposables,
       ...registerInspector(wb, activity.log),
       ...registerCheck(wb, activity.log),
+      ...registerMcpTests(wb),
       ...registerPrompts(wb),
       ...registerChat(wb),
       ...registerApproval(wb),
