@@ -109,7 +109,8 @@ export function registerMcpTests(wb: Workbench): vscode.Disposable[] {
       if (excluded.has(key(item)) || excluded.has(key(file))) continue;
       const tests = files.get(file) ?? [];
       const chosen: vscode.TestItem[] = [];
-      if (item.parent) chosen.push(item);
+      // A continuous run keeps its request while the file is edited, and edits replace the tests' items.
+      if (item.parent) chosen.push(file.children.get(item.id) ?? item);
       else item.children.forEach((child) => chosen.push(child));
       for (const test of chosen) if (!excluded.has(key(test)) && !tests.includes(test)) tests.push(test);
       files.set(file, tests);
