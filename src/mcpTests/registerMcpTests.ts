@@ -165,6 +165,9 @@ export function registerMcpTests(wb: Workbench): vscode.Disposable[] {
     if (!vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString())) void update(uri);
   };
 
+  // Editors restored with the window have their gutter buttons before the Testing view is opened.
+  for (const d of vscode.workspace.textDocuments) if (isTestFile(d.uri)) void update(d.uri, d.getText());
+
   const testing: McpTestsTesting = {
     discover: async () => {
       await discover();

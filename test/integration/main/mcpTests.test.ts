@@ -93,6 +93,18 @@ suite('MCP tests in the Testing view', function () {
     await waitFor(async () => !(await tests.discover()).some((f) => f.file.endsWith('added.mcptest.json')), 'the deleted file to go');
   });
 
+  test("an unsaved edit moves the tests with it; reverting brings back the file's places", async () => {
+    const uri = vscode.Uri.joinPath(folderUri('folder-a'), 'mcp-tests', 'fixture.mcptest.json');
+    const lines = async () => JSON.stringify((await tests.discover()).find((f) => f.file === FILE)?.tests.map((t) => t.line));
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(uri, new vscode.Position(0, 0), '// a new first line\n');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    await waitFor(async () => (await lines()) === '[6,10]', 'the tests one line down');
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await waitFor(async () => (await lines()) === '[5,9]', 'the tests back at their lines');
+  });
+
   test('a continuous run runs the tests of a file again when the dev loop restarts its server', async () => {
     const dir = path.join(folderUri('folder-a').fsPath, '.mcp-tests-dev');
     const watched = path.join(dir, 'server.txt');
