@@ -33,6 +33,7 @@ import { createAgentServers } from './coexistence/agentServers';
 import { registerCoexistence } from './coexistence/registerCoexistence';
 import { registerInspector } from './inspector/registerInspector';
 import { registerCheck } from './check/registerCheck';
+import { registerMcpTests } from './mcpTests/registerMcpTests';
 import { Workbench } from './workbench';
 import { showErrorMessage } from './shared/notifications';
 import { redactState, type ServerState } from './mcp/serverState';
@@ -83,6 +84,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
       ...registerResources(wb),
       ...registerInspector(wb, activityLog, gate),
       ...registerCheck(wb, activityLog),
+      ...registerMcpTests(wb),
       ...registerPrompts(wb, models),
       ...registerChat(wb, gate),
       ...registerApproval(wb, approval, models),

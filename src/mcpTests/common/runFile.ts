@@ -28,6 +28,8 @@ export interface RunFileOptions {
   log?: ServerLog;
   /** A running connection to use instead of starting the file's server (the Testing view's). */
   target?: TestTarget;
+  /** Cancels the run: requests of the file's own connection are aborted and no further test starts. */
+  signal?: AbortSignal;
 }
 
 export interface RunFileOutcome {
@@ -77,21 +79,23 @@ export async function runTestFile(options: RunFileOptions): Promise<RunFileOutco
       }
       server = `${state.serverInfo.name} ${state.serverInfo.version}, protocol ${state.protocolVersion}`;
       const c = connection;
+      const signal = options.signal;
       target = {
-        callTool: (name, args) => c.callTool(name, args),
-        readResource: (uri) => c.readResource(uri),
-        getPrompt: (name, args) => c.getPrompt(name, args),
+        callTool: (name, args) => c.callTool(name, args, { signal }),
+        readResource: (uri) => c.readResource(uri, { signal }),
+        getPrompt: (name, args) => c.getPrompt(name, args, { signal }),
         list: (kind) => c.list(kind),
         advertises: (kind) => c.advertises(kind),
       };
     }
     const snapshots = new SnapshotFile(options.snapshotText);
+    const { only, signal } = options;
     const tests = await runTests(
       file,
       { target, snapshots, updateSnapshots: options.updateSnapshots, now, resolve: (value) => resolveVariables(value, env) },
-      options.only,
+      only || signal ? (name) => !signal?.aborted && (!only || only(name)) : undefined,
     );
-    const everything = !options.only;
+    const everything = !options.only && !signal?.aborted;
     const write = options.updateSnapshots && snapshots.changed(everything) ? snapshots.serialize(everything) : undefined;
     return done({ tests, ...(server ? { server } : {}) }, parsed.problems, write);
   } finally {
