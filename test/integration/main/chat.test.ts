@@ -102,7 +102,7 @@ suite('Chat participant @mcp', function () {
     const ext = vscode.extensions.getExtension('mcp-workbench.mcp-workbench')!;
     const participants = ext.packageJSON.contributes.chatParticipants as { id: string; commands: { name: string }[] }[];
     assert.deepEqual(participants.map((p) => p.id), ['mcpWorkbench.mcp']);
-    assert.deepEqual(participants[0].commands.map((x) => x.name), ['prompt', 'tools', 'resource']);
+    assert.deepEqual(participants[0].commands.map((x) => x.name), ['prompt', 'tools', 'resource', 'skill']);
   });
 
   test('/tools lists the tools of the running servers with their chat names', async () => {

@@ -53,7 +53,7 @@ suite('Sampling', function () {
     assert.deepEqual(caps, {
       sampling: { tools: {} },
       elicitation: { form: {}, url: {} },
-      extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } },
+      extensions: { 'io.modelcontextprotocol/skills': {}, 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } },
     });
   });
 
