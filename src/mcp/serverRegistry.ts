@@ -369,6 +369,13 @@ export class ServerRegistry {
       connection.explainFailure(`${message} Use Restart to start it again.`);
       return;
     }
+    // Under the debugger (a launch override): a restart would start another paused
+    // `--inspect-brk` process that no debug session attaches to, left behind (seen in CI after
+    // the debuggee's V8 aborted). The debug session owns this process; the user debugs again.
+    if (connection.launchOverride) {
+      connection.explainFailure(`${message} It ran under the debugger: start debugging again.`);
+      return;
+    }
     let history = this.crashes.get(id);
     if (!history) this.crashes.set(id, history = new CrashRestarts(this.clock));
     const verdict = history.crashed();
