@@ -3,6 +3,7 @@
  * Pure: the connection, the snapshots and the clock are handed in (McpServerConnection is a
  * TestTarget as it is), so the command line and VS Code's Testing view run the same code.
  */
+import { errorMessage } from '../../shared/common/errors';
 import { capabilitySnapshot, diffCapabilities, type CapabilitySnapshot } from './capabilitySnapshot';
 import { exactDifferences, normalizeJson, parseJsonPath, subsetDifferences, withoutPaths, type JsonDifference } from './jsonCompare';
 import { capabilitySnapshotKey, stepSnapshotKey, type SnapshotFile } from './snapshots';
@@ -64,7 +65,7 @@ export async function runTest(test: McpTest, ctx: RunContext): Promise<TestResul
     if (isCapabilityTest(test)) await runCapabilityTest(test, ctx, failures, notes);
     else await runStepTest(test, ctx, failures, notes, now);
   } catch (error) {
-    failures.push({ message: `The test stopped: ${error instanceof Error ? error.message : String(error)}` });
+    failures.push({ message: `The test stopped: ${errorMessage(error)}` });
   }
   return { name: test.name, status: failures.length ? 'failed' : 'passed', durationMs: Math.max(0, now() - started), failures, notes };
 }
@@ -93,7 +94,7 @@ async function runStepTest(test: StepTest, ctx: RunContext, failures: TestFailur
     try {
       result = await perform(step, ctx.target);
     } catch (error) {
-      requestError = error instanceof Error ? error.message : String(error);
+      requestError = errorMessage(error);
     }
     const elapsed = now() - started;
     const label = describeStep(step);
