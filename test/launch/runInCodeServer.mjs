@@ -655,7 +655,8 @@ async function saveFailureArtifacts({ outDir, name, shot, page, tmp, dirs, serve
   }
   // Errors the offline workbench always logs (no gallery, no service worker, no manifest).
   const noise = /Failed to load resource|Manifest fetch|ServiceWorker|Service Worker|open-vsx|bad HTTP response code/;
-  const errors = browserConsole.filter((l) => /^\[(error|pageerror)\]/.test(l) && !noise.test(l));
+  // A webview's own errors are kept: a page that never loads names its cause only here.
+  const errors = browserConsole.filter((l) => /^\[(error|pageerror)\]/.test(l) && (!noise.test(l) || /webview/i.test(l)));
   if (errors.length) console.log(`\n--- browser console errors (last 20) ---\n${errors.slice(-20).join('\n')}`);
   fs.writeFileSync(path.join(outDir, `${name}.browser-console.log`), browserConsole.join('\n') + '\n');
   if (fs.existsSync(serverLog)) fs.copyFileSync(serverLog, path.join(outDir, `${name}.server.log`));
@@ -900,6 +901,8 @@ async function runSuite(suite, { vscode, extensionPaths, chromium }) {
     }
     const outDir = path.join(EVIDENCE, vscode.version);
     await saveFailureArtifacts({ outDir, name: suite, shot: path.join(outDir, `${suite}.png`), page, tmp, dirs, server, serverLog, browserConsole });
+    // Webviews still open at the end (blank, loading, or an error page) are nested frames the screenshot cannot explain.
+    await saveFrames(page, path.join(outDir, `${suite}.frames.txt`));
     for (const [file, as] of [[outputFile, `${suite}.output.log`], [resultFile, `${suite}.result.json`], [`${resultFile}.progress`, `${suite}.progress.json`]]) {
       if (fs.existsSync(file)) fs.copyFileSync(file, path.join(outDir, as));
     }

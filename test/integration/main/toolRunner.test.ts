@@ -24,6 +24,11 @@ suite('Run Tool panel', function () {
     return panel;
   }
 
+  /** What the window showed when a page did not start: the tab groups, their tabs, the active ones marked *. */
+  function windowState(): string {
+    return vscode.window.tabGroups.all.map((g) => `group ${g.viewColumn}${g.isActive ? '*' : ''}: ${g.tabs.map((t) => `${t.label}${t.isActive ? '*' : ''}`).join(', ')}`).join('; ');
+  }
+
   suiteSetup(async () => {
     api = await activateApi();
     const c = await running(api, 'fixture-stdio');
@@ -38,7 +43,17 @@ suite('Run Tool panel', function () {
   test('the panel opens once per tool and its webview script runs under the CSP', async () => {
     const panel = await open('echo');
     assert.equal(await open('echo'), panel, 'the open panel is revealed, not duplicated');
-    await Promise.race([panel.webviewReady, new Promise((_, reject) => setTimeout(() => reject(new Error('webview never sent ready')), 20000))]);
+    // The first load of a webview page waits for VS Code's webview host (its service worker, the
+    // page's scripts); 20 s was once not enough on a CI machine. 45 s keeps within the test's 60 s.
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`webview never sent ready in 45 s; tabs: ${windowState()}`)), 45000);
+    });
+    try {
+      await Promise.race([panel.webviewReady, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
   });
 
   test('every content type is rendered and structuredContent is checked against the outputSchema', async () => {
