@@ -28,6 +28,18 @@ describe('the stderr line a failure quotes', () => {
     assert.equal(lastWords(['Exception in thread "main" java.lang.IllegalStateException: no config', '\tat Main.main(Main.java:3)']), 'Exception in thread "main" java.lang.IllegalStateException: no config');
   });
 
+  it('V8 aborts: the failed check (a debugger pause), the heap limit; never a native stack frame', () => {
+    // As Node 20.20.2 printed it in this project's debug tests (nodejs/node#57606).
+    assert.equal(lastWords(['Debugger attached.', '', '', '#', '# Fatal error in , line 0',
+      '# Check failed: needs_context && current_scope_ == closure_scope_ && current_scope_->is_function_scope() && !function_.is_null() implies function_->context() != *context_.',
+      '#', '#', '#', '#FailureMessage Object: 0x7ffea433ae30', '----- Native stack trace -----', '', ' 1: 0x9c24a1  [/usr/bin/node]', ' 2: 0x275afc3 V8_Fatal(char const*, ...) [/usr/bin/node]']),
+    'Check failed: needs_context && current_scope_ == closure_scope_ && current_scope_->is_function_scope() && !function_.is_null() implies function_->context() != *context_.');
+    assert.equal(lastWords(['#', '# Fatal error in ../deps/v8/src/heap.cc, line 12', '#', ' 1: 0x9c24a1  [/usr/bin/node]']), 'Fatal error in ../deps/v8/src/heap.cc, line 12');
+    assert.equal(lastWords(['<--- Last few GCs --->', '[123:0x5]    2000 ms: Mark-Compact 2040.1 (2081.5) -> 2039.8 (2082.0) MB', '',
+      'FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory', '----- Native stack trace -----', '', ' 1: 0xb8d0a3 node::OOMErrorHandler(char const*, v8::OOMDetails const&) [node]']),
+    'FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory');
+  });
+
   it('without an error line: the last line that says something; clipped; nothing when empty', () => {
     assert.equal(lastWords(['fixture stdio server ready', 'fixture: exiting as asked']), 'fixture: exiting as asked');
     assert.equal(lastWords(['listening', '    at somewhere (x.js:1:1)', 'Node.js v20.20.2']), 'listening');
