@@ -23,6 +23,8 @@ export interface McpDebugConfiguration extends vscode.DebugConfiguration {
   url?: string;
   /** Seconds to wait for `url` to answer once the debugger is attached (default 60). */
   urlTimeout?: number;
+  /** Seconds the runtime's debugger may take to attach to the started server (default 30). */
+  attachTimeout?: number;
   args?: string[];
   env?: Record<string, string | null>;
   envFile?: string;
@@ -118,6 +120,9 @@ export function validateConfiguration(config: McpDebugConfiguration, servers: De
   if (config.url !== undefined && !isHttpUrl(config.url)) return vscode.l10n.t('"url" must be an http:// or https:// URL, not "{0}".', String(config.url));
   if (config.urlTimeout !== undefined && !(typeof config.urlTimeout === 'number' && config.urlTimeout > 0)) {
     return vscode.l10n.t('"urlTimeout" must be a number of seconds greater than 0.');
+  }
+  if (config.attachTimeout !== undefined && !(typeof config.attachTimeout === 'number' && config.attachTimeout > 0)) {
+    return vscode.l10n.t('"attachTimeout" must be a number of seconds greater than 0.');
   }
   if (config.args !== undefined && (!Array.isArray(config.args) || config.args.some((a) => typeof a !== 'string'))) {
     return vscode.l10n.t('"args" must be an array of strings.');

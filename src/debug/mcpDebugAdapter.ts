@@ -34,8 +34,8 @@ import { errorMessage } from '../shared/common/errors';
 const DEBUG_TIMEOUTS = { connect: 300, request: 3600, maxTotal: 0 };
 /** How long a burst of file events may last before the restart it causes (also the dev loop's). */
 export const WATCH_DELAY_MS = 300;
-/** How long the runtime's debugger may take to attach before the start is given up. */
-export const ATTACH_TIMEOUT_MS = 30000;
+/** How long the runtime's debugger may take to attach before the start is given up (`attachTimeout` changes it). */
+const DEFAULT_ATTACH_TIMEOUT_S = 30;
 /** Marks the child session's configuration so the adapter finds its own child. */
 const CHILD_MARKER = '__mcpWorkbenchParent';
 /**
@@ -271,6 +271,7 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
 
   /** Starts the child session of the runtime's debugger that attaches to the debuggee. */
   private async attach(plan: DebugPlan, port: number): Promise<void> {
+    const attachSeconds = (this.session.configuration as McpDebugConfiguration).attachTimeout ?? DEFAULT_ATTACH_TIMEOUT_S;
     const childStarted = new Promise<vscode.DebugSession | undefined>((resolve) => {
       const sub = vscode.debug.onDidStartDebugSession((s) => {
         if (s.configuration[CHILD_MARKER] === this.session.id && s.configuration.port === plan.attach.port && s.configuration.name === plan.attach.name) {
@@ -281,7 +282,7 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
       setTimeout(() => {
         sub.dispose();
         resolve(undefined);
-      }, 30000);
+      }, attachSeconds * 1000);
     });
     const quiet = this.session.configuration[DEV_RESTART_MARKER] !== undefined;
     const attach = { ...plan.attach, [CHILD_MARKER]: this.session.id, port: plan.attach.port ?? port, ...(quiet ? { internalConsoleOptions: 'neverOpen' } : {}) };
@@ -295,13 +296,13 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
     // A debugger that never attaches (its adapter or a configuration resolver hangs) would leave
     // the server "starting" under a launch override for good: give up and say what to do.
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const timedOut = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), ATTACH_TIMEOUT_MS); });
+    const timedOut = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), attachSeconds * 1000); });
     void childStarted.then((s) => { if (s && !this.child && !this.ended) this.child = s; });
     try {
       const ok = await Promise.race([Promise.resolve(starting), timedOut]);
       if (ok === 'timeout') {
-        throw new Error(vscode.l10n.t('The {0} debugger did not attach to MCP server "{1}" within {2} s, so the server runs without it. Check that {0} debugging works in this window (its extension is enabled and answers), then start debugging again.',
-          plan.runtime === 'node' ? 'JavaScript' : 'Python', this.connection?.definition.label ?? '', ATTACH_TIMEOUT_MS / 1000));
+        throw new Error(vscode.l10n.t('The {0} debugger did not attach to MCP server "{1}" within {2} s, so the server runs without it. Check that {0} debugging works in this window (its extension is enabled and answers), then start debugging again, or raise "attachTimeout" in the launch configuration.',
+          plan.runtime === 'node' ? 'JavaScript' : 'Python', this.connection?.definition.label ?? '', attachSeconds));
       }
       if (!ok) throw new Error(vscode.l10n.t('The {0} debugger did not start.', plan.attach.type));
       this.child = await childStarted;

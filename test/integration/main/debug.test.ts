@@ -91,7 +91,7 @@ suite('Debugging MCP servers (mcp debug type)', function () {
     assert.ok(pkg.activationEvents.includes('onDebugResolve:mcp'));
     assert.ok(pkg.activationEvents.includes('onDebugDynamicConfigurations:mcp'));
     const props = dbg.configurationAttributes.launch.properties;
-    for (const key of ['server', 'command', 'args', 'env', 'cwd', 'url', 'urlTimeout', 'runtime', 'sourceMaps', 'outFiles', 'watch']) assert.ok(props[key], key);
+    for (const key of ['server', 'command', 'args', 'env', 'cwd', 'url', 'urlTimeout', 'attachTimeout', 'runtime', 'sourceMaps', 'outFiles', 'watch']) assert.ok(props[key], key);
     for (const c of dbg.initialConfigurations) {
       assert.equal(c.type, 'mcp');
       assert.equal(c.request, 'launch');

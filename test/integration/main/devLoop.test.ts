@@ -3,7 +3,7 @@
  * changes (outside a debug session), once per burst of saves, without taking focus; the tree
  * names the file, the log says which file it was, `onDidDevRestart` fires when it runs again.
  * With `dev.debug` the restart starts it under the debugger. And a debug session whose
- * debugger never attaches gives up after 30 s and gives the server back.
+ * debugger never attaches gives up after its "attachTimeout" and gives the server back.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -280,7 +280,7 @@ suite('Dev loop (dev.watch restarts)', function () {
     await waitFor(() => !c.launchOverride && c.state.kind === 'running' && c, 'the normal connection back', 30000);
   });
 
-  test('a debugger that never attaches: the session gives up after 30 s, says what to do, the server runs as before', async function () {
+  test('a debugger that never attaches: the session gives up after "attachTimeout", says what to do, the server runs as before', async function () {
     this.timeout(90000);
     await cfg().update('servers', { ...original, 'dev-unattached': entry({}) }, vscode.ConfigurationTarget.Global);
     const c = await running(api, 'dev-unattached');
@@ -305,13 +305,14 @@ suite('Dev loop (dev.watch restarts)', function () {
     const earlier = new Set(debuggeesIn(dir));
     const started = Date.now();
     // VS Code shows a failed launch in a modal dialog, which the test workbench refuses (with its text).
-    const ok = await Promise.resolve(vscode.debug.startDebugging(vscode.workspace.getWorkspaceFolder(folderUri('folder-a')), { type: 'mcp', request: 'launch', name: 'Never attaches', server: 'dev-unattached' }))
+    const ok = await Promise.resolve(vscode.debug.startDebugging(vscode.workspace.getWorkspaceFolder(folderUri('folder-a')), { type: 'mcp', request: 'launch', name: 'Never attaches', server: 'dev-unattached', attachTimeout: 5 }))
       .catch((error: Error) => (/refused to show dialog/.test(error.message) ? false : Promise.reject(error)));
     const seconds = (Date.now() - started) / 1000;
     release();
     assert.equal(ok, false, 'the launch fails');
-    assert.ok(seconds >= 29 && seconds < 45, `gave up after ${seconds} s`);
-    assert.deepEqual(failures, ['The JavaScript debugger did not attach to MCP server "dev-unattached" within 30 s, so the server runs without it. Check that JavaScript debugging works in this window (its extension is enabled and answers), then start debugging again.']);
+    // 5 s, not the default 30: the same path, a shorter wait (the start itself may take seconds under load).
+    assert.ok(seconds >= 4.9 && seconds < 25, `gave up after ${seconds} s`);
+    assert.deepEqual(failures, ['The JavaScript debugger did not attach to MCP server "dev-unattached" within 5 s, so the server runs without it. Check that JavaScript debugging works in this window (its extension is enabled and answers), then start debugging again, or raise "attachTimeout" in the launch configuration.']);
     await waitFor(() => !c.launchOverride && c.state.kind === 'running' && c, 'the server running as configured again', 20000);
     // Its debuggee, paused under --inspect-brk, is gone: it ran on for the 300 s connect timeout
     // (and outlived VS Code when it closed meanwhile). 15 s: the stop's stdin-then-SIGTERM takes 2 s.
