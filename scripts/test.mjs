@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// `npm test`: every check in order, stopping at the first that fails. Each stage says what it
-// is and how long it took on a loaded 2-core machine before it starts (the type-check alone is
-// silent for a while).
+// `npm test`: every check in order, stopping at the first that fails (lint, type-check and build
+// side by side, the rest one after another). Each stage says what it is and how long it took on
+// a loaded 2-core machine before it starts (the type-check alone is silent for a while).
 //
 // The run has an id (MCPWB_TEST_RUN) and a temp folder of its own (TMPDIR, TEMP and TMP point
 // into it for every stage and all they start). At the end, pass or fail, it checks that nothing
@@ -25,9 +25,13 @@ const RUNS_KEPT = 10;
 
 /** [npm script, what it is, its time on 2 cores with two busy processes beside it (measured 2026-11-26)]. */
 const stages = [
-  ['lint', 'lint (eslint: typescript-eslint recommended and the layer rules)', '~15 s'],
-  ['typecheck', 'type-check (tsc: extension, tests, webviews)', '~40 s'],
-  ['build', 'build (esbuild)', '~5 s'],
+  // Lint, type-check and build read the sources and write nothing the others read (the type-check
+  // emits nothing): they run side by side, each one's output printed whole when it ends.
+  [
+    ['lint', 'lint (eslint: typescript-eslint recommended and the layer rules)', '~15 s'],
+    ['typecheck', 'type-check (tsc: extension, tests, webviews)', '~40 s'],
+    ['build', 'build (esbuild)', '~5 s'],
+  ],
   ['test:unit', 'unit tests (mocha on plain Node, real fixture servers)', '~2 min'],
   ['test:bench', 'benchmark smoke run (no thresholds)', '~30 s'],
   ['conformance', 'official MCP conformance scenarios (Node 22)', '~1.5 min'],
@@ -55,11 +59,16 @@ function safeReaddir(dir) {
   }
 }
 
-/** Runs one npm script with its output passed through; resolves { status, tally }. */
-function runStage(script) {
+/**
+ * Runs one npm script; resolves { status, tally }. Its output is passed through, or with `held`
+ * kept (stderr too) and printed whole when it ends, so scripts run side by side do not interleave.
+ */
+function runStage(script, held = false) {
   return new Promise((resolve) => {
-    const child = spawn(npm, ['run', '-s', script], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'inherit'], shell: process.platform === 'win32' });
-    current = child;
+    const child = spawn(npm, ['run', '-s', script], { cwd: REPO, env, stdio: ['ignore', 'pipe', held ? 'pipe' : 'inherit'], shell: process.platform === 'win32' });
+    running.add(child);
+    const kept = [];
+    if (held) child.stderr.on('data', (chunk) => kept.push(chunk));
     let tally;
     let partial = '';
     const read = (line) => {
@@ -73,13 +82,16 @@ function runStage(script) {
       }
     };
     child.stdout.on('data', (chunk) => {
-      process.stdout.write(chunk);
+      if (held) kept.push(chunk);
+      else process.stdout.write(chunk);
       const lines = (partial + chunk.toString('utf8')).split('\n');
       partial = lines.pop();
       lines.forEach(read);
     });
     child.on('close', (status) => {
+      running.delete(child);
       read(partial);
+      if (held) process.stdout.write(Buffer.concat(kept));
       resolve({ status: status ?? 1, tally });
     });
   });
@@ -143,11 +155,11 @@ function pruneEvidence() {
 }
 
 let interrupted = false;
-let current;
+const running = new Set();
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => {
     interrupted = true;
-    current?.kill(signal);
+    for (const child of running) child.kill(signal);
   });
 }
 
@@ -158,15 +170,25 @@ async function main() {
   const tallies = [];
   let failedStage;
   const started = Date.now();
-  for (const [script, what, usual] of stages) {
-    console.log(`\n== ${what}: npm run ${script} (usually ${usual})`);
-    const t0 = Date.now();
-    const { status, tally } = await runStage(script);
-    const secs = ((Date.now() - t0) / 1000).toFixed(0);
-    done.push(`${status === 0 ? 'ok  ' : 'FAIL'} ${script} (${secs} s)`);
-    if (tally) tallies.push(tally);
-    if (status !== 0 || interrupted) {
-      failedStage = script;
+  for (const stage of stages) {
+    const group = Array.isArray(stage[0]) ? stage : [stage];
+    const together = group.length > 1;
+    if (together) console.log(`\n== side by side: ${group.map(([script]) => script).join(', ')}`);
+    const results = await Promise.all(group.map(async ([script, what, usual]) => {
+      console.log(`${together ? '' : '\n'}== ${what}: npm run ${script} (usually ${usual})`);
+      const t0 = Date.now();
+      const { status, tally } = await runStage(script, together);
+      const secs = ((Date.now() - t0) / 1000).toFixed(0);
+      if (together) console.log(`== ${script}: ${status === 0 ? 'ok' : 'FAILED'} in ${secs} s`);
+      return { script, status, tally, secs };
+    }));
+    for (const { script, status, tally, secs } of results) {
+      done.push(`${status === 0 ? 'ok  ' : 'FAIL'} ${script} (${secs} s)`);
+      if (tally) tallies.push(tally);
+    }
+    const failed = results.find((r) => r.status !== 0);
+    if (failed || interrupted) {
+      failedStage = failed?.script ?? results.at(-1).script;
       break;
     }
   }
