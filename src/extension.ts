@@ -35,7 +35,7 @@ import { registerInspector } from './inspector/registerInspector';
 import { registerCheck } from './check/registerCheck';
 import { registerMcpTests } from './mcpTests/registerMcpTests';
 import { Workbench } from './workbench';
-import { showErrorMessage } from './shared/notifications';
+import { showErrorMessage, withNotificationProgress } from './shared/notifications';
 import { redactState, type ServerState } from './mcp/serverState';
 import type { McpServerConnection } from './mcp/connection/serverConnection';
 import { oneLine } from './servers/common/failureText';
@@ -165,11 +165,54 @@ function registerFailureNotifications(wb: Workbench): vscode.Disposable[] {
           if (shownConfigErrors.has(configError)) return;
           shownConfigErrors.add(configError);
         }
-        notifyFailure(wb, connection, now);
+        if (restarting) notifyRestarting(wb, connection);
+        else notifyFailure(wb, connection, now);
       }, 0);
     });
     return [subscription, { dispose: () => clearTimeout(timer) }];
   })];
+}
+
+/**
+ * A crash with a restart coming: one notification for the whole episode, whose text is the
+ * server's state as the tree shows it (the countdown of each try), and which closes by itself
+ * when it is over: the server runs again, or it gave up (then shown as a failure), so nothing
+ * stale stays up after a recovery. Cancel stops the server instead of restarting it.
+ */
+function notifyRestarting(wb: Workbench, connection: McpServerConnection): void {
+  const id = connection.definition.id;
+  const text = () => {
+    const state = connection.state;
+    return state.kind === 'error' ? oneLine(redactState(state, wb.secretsOf(connection.definition)).message) : vscode.l10n.t('Restarting…');
+  };
+  const settled = () => connection.state.kind === 'running' || (connection.state.kind !== 'starting' && !wb.registry.restartPending(id));
+  void withNotificationProgress({ title: `MCP ${connection.definition.label}`, cancellable: true }, (progress, token) => new Promise<void>((resolve) => {
+    let shown = '';
+    let timer: NodeJS.Timeout | undefined;
+    const end = () => {
+      clearTimeout(timer);
+      subscriptions.forEach((s) => s.dispose());
+      resolve();
+    };
+    const update = () => {
+      if (settled()) end();
+      else if (text() !== shown) progress.report({ message: (shown = text()) });
+    };
+    // A failed try is an error state first and a scheduled restart a moment later (as in
+    // registerFailureNotifications): look once the registry has decided.
+    const later = () => {
+      clearTimeout(timer);
+      timer = setTimeout(update, 0);
+    };
+    const subscriptions: vscode.Disposable[] = [
+      connection.onDidChangeState(later),
+      token.onCancellationRequested(() => {
+        end();
+        wb.registry.stop(id).catch((error) => void showErrorMessage(vscode.l10n.t('Could not stop {0}: {1}', connection.definition.label, errorMessage(error))));
+      }),
+    ];
+    update();
+  }));
 }
 
 function notifyFailure(wb: Workbench, connection: McpServerConnection, raw: Extract<ServerState, { kind: 'error' }>): void {

@@ -75,13 +75,22 @@ export async function writeText(uri: vscode.Uri, text: string): Promise<void> {
 /** What VS Code's notifications turn into a live link (vs/base/common/linkedText.ts, 1.100). */
 export const NOTIFICATION_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/i;
 
+/** A progress notification as recorded: its title, each message it showed, and whether it has closed. */
+export interface RecordedProgress {
+  title: string;
+  reports: string[];
+  closed: boolean;
+}
+
 /**
  * Records the text of every notification the extension shows while it runs (message and a
- * modal's detail), then lets VS Code show it as usual. The extension and the tests share one
- * `vscode` API object (same extension), so wrapping its functions sees the extension's calls.
+ * modal's detail; progress notifications apart, with what they reported and whether they closed),
+ * then lets VS Code show it as usual. The extension and the tests share one `vscode` API object
+ * (same extension), so wrapping its functions sees the extension's calls.
  */
-export function recordNotifications(): { messages: string[]; dispose(): void } {
+export function recordNotifications(): { messages: string[]; progress: RecordedProgress[]; dispose(): void } {
   const messages: string[] = [];
+  const progress: RecordedProgress[] = [];
   const window = vscode.window as unknown as Record<string, (...args: unknown[]) => unknown>;
   const kinds = ['showErrorMessage', 'showWarningMessage', 'showInformationMessage'] as const;
   const originals = kinds.map((kind) => window[kind]);
@@ -93,9 +102,27 @@ export function recordNotifications(): { messages: string[]; dispose(): void } {
       return originals[i].call(vscode.window, message, ...rest);
     };
   });
+  const withProgress = vscode.window.withProgress;
+  (vscode.window as { withProgress: typeof withProgress }).withProgress = <R>(options: vscode.ProgressOptions, task: Parameters<typeof withProgress<R>>[1]): Thenable<R> => {
+    if (options.location !== vscode.ProgressLocation.Notification) return withProgress.call(vscode.window, options, task) as Thenable<R>;
+    const entry: RecordedProgress = { title: options.title ?? '', reports: [], closed: false };
+    progress.push(entry);
+    const done = withProgress.call(vscode.window, options, (real, token) => task({
+      report: (value) => {
+        if (value.message !== undefined) entry.reports.push(value.message);
+        real.report(value);
+      },
+    }, token));
+    void Promise.resolve(done).then(() => (entry.closed = true), () => (entry.closed = true));
+    return done as Thenable<R>;
+  };
   return {
     messages,
-    dispose: () => kinds.forEach((kind, i) => (window[kind] = originals[i])),
+    progress,
+    dispose: () => {
+      kinds.forEach((kind, i) => (window[kind] = originals[i]));
+      (vscode.window as { withProgress: typeof withProgress }).withProgress = withProgress;
+    },
   };
 }
 

@@ -44,11 +44,28 @@ suite('Servers that crash', function () {
     assert.ok(gaveUp.kind === 'error');
     assert.equal(gaveUp.message, 'Server "crash-start" exited with code 3 during start: fault: crashing on start. It crashed 5 times in 3 minutes, so it stays stopped: check its log, then use Restart.');
     await new Promise((r) => setTimeout(r, 200));
-    const shown = recorder.messages.filter((m) => m.startsWith('MCP crash-start:'));
-    assert.deepEqual(shown, [
-      'MCP crash-start: Server "crash-start" exited with code 3 during start: fault: crashing on start. Restarting in 1 s.',
-      `MCP crash-start: ${gaveUp.message}`,
+    // One notification for the restarts, counting down with the tree, closed when they gave up;
+    // then the failure.
+    const restarts = recorder.progress.filter((p) => p.title === 'MCP crash-start');
+    assert.equal(restarts.length, 1, 'one notification for all the restarts');
+    assert.deepEqual(restarts[0].reports.slice(0, 3), [
+      'Server "crash-start" exited with code 3 during start: fault: crashing on start. Restarting in 1 s.',
+      'Restarting…',
+      'Server "crash-start" exited with code 3 during start: fault: crashing on start. Restarting in 2 s.',
     ]);
+    assert.ok(restarts[0].closed, 'the restart notification closed when the restarts gave up');
+    assert.deepEqual(recorder.messages.filter((m) => m.startsWith('MCP crash-start:')), [`MCP crash-start: ${gaveUp.message}`]);
+  });
+
+  test('a server that crashes once and comes back: its restart notification closes by itself', async () => {
+    await setUserSetting('servers', { ...original, 'crash-once': fault({ FAULT_MODE: 'crash-on-call' }) });
+    const c = await waitFor(() => api.server('crash-once')?.state.kind === 'running' && api.server('crash-once'), 'crash-once to run');
+    await assert.rejects(c!.callTool('work', {}));
+    const notice = await waitFor(() => recorder.progress.find((p) => p.title === 'MCP crash-once'), 'the restart notification');
+    assert.equal(notice.reports[0], 'Server "crash-once" exited with code 3: fault: crashing in tools/call. Restarting in 1 s.');
+    await waitFor(() => api.server('crash-once')?.state.kind === 'running', 'crash-once to run again', 30000);
+    await waitFor(() => notice.closed, 'the restart notification to close once the server runs again', 5000);
+    assert.deepEqual(recorder.messages.filter((m) => m.startsWith('MCP crash-once:')), [], 'no failure left on screen');
   });
 
   test('what a crashed server started ends with it', async function () {
