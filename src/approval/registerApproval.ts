@@ -11,6 +11,8 @@ import { modelServiceParts, setOpenAiApiKey } from '../models/modelService';
 import type { Workbench } from '../workbench';
 import { ApprovalPanel } from './approvalPanel';
 import { ApprovalService } from './approvalService';
+import { ApprovalCommands } from './common/commandIds';
+import { registerCommandTable } from '../shared/commandTable';
 
 export function registerApproval(workbench: Workbench): vscode.Disposable[] {
   const { service: models } = modelServiceParts(workbench.context);
@@ -33,15 +35,17 @@ export function registerApproval(workbench: Workbench): vscode.Disposable[] {
     service.onDidRequest((view) => {
       ApprovalPanel.show(workbench.context.extensionUri, service, ApprovalPanel.instance ? undefined : view.id, true);
     }),
-    vscode.commands.registerCommand('mcpWorkbench.showRequests', () => {
-      ApprovalPanel.show(workbench.context.extensionUri, service);
-      return service;
-    }),
-    vscode.commands.registerCommand('mcpWorkbench.setOpenAiApiKey', () => setOpenAiApiKey(workbench.context)),
-    vscode.commands.registerCommand('mcpWorkbench.selectSamplingModel', async () => {
-      const items = (await models.models()).map((m) => ({ label: m.label, description: m.backend, id: m.id }));
-      const choice = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Preferred model for sampling and prompts') });
-      if (choice) await vscode.workspace.getConfiguration('mcpWorkbench.models').update('preferred', choice.id, vscode.ConfigurationTarget.Global);
+    ...registerCommandTable({
+      [ApprovalCommands.showRequests]: () => {
+        ApprovalPanel.show(workbench.context.extensionUri, service);
+        return service;
+      },
+      [ApprovalCommands.setOpenAiApiKey]: () => setOpenAiApiKey(workbench.context),
+      [ApprovalCommands.selectSamplingModel]: async () => {
+        const items = (await models.models()).map((m) => ({ label: m.label, description: m.backend, id: m.id }));
+        const choice = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Preferred model for sampling and prompts') });
+        if (choice) await vscode.workspace.getConfiguration('mcpWorkbench.models').update('preferred', choice.id, vscode.ConfigurationTarget.Global);
+      },
     }),
     new vscode.Disposable(() => {
       ApprovalPanel.instance?.dispose();

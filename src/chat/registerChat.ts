@@ -11,6 +11,8 @@ import { groupedByServer } from '../shared/serverGroupedItems';
 import { confirmWithModal } from '../toolRunner/confirmCall';
 import { toolApprovals } from '../toolRunner/toolRunApproval';
 import { createChatHandler, type ChatDeps, type ResourceChoice } from './chatHandler';
+import { ChatCommands } from './common/commandIds';
+import { registerCommandTable } from '../shared/commandTable';
 
 export const CHAT_PARTICIPANT_ID = 'mcpWorkbench.mcp';
 
@@ -48,8 +50,10 @@ export function registerChat(workbench: Workbench): vscode.Disposable[] {
     return keys;
   };
   const disposables: vscode.Disposable[] = [
-    vscode.commands.registerCommand('mcpWorkbench.enableToolInChat', toggle(true)),
-    vscode.commands.registerCommand('mcpWorkbench.disableToolInChat', toggle(false)),
+    ...registerCommandTable({
+      [ChatCommands.enableTool]: toggle(true),
+      [ChatCommands.disableTool]: toggle(false),
+    }),
   ];
   // The chat API is missing where the build has no chat (e.g. the VS Code in code-server).
   const chat = (vscode as { chat?: typeof vscode.chat }).chat;

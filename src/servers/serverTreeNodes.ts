@@ -19,6 +19,9 @@ import {
 } from './common/treeText';
 import { isTerminal, type TaskStatus, type ToolTask } from '../mcp/connection/toolTasks';
 import { redactText } from '../shared/common/redact';
+import { ToolRunnerCommands } from '../toolRunner/common/commandIds';
+import { ResourceCommands } from '../resources/common/commandIds';
+import { ServerCommands } from './common/commandIds';
 
 export type TreeNode = ServerNode | GroupNode | ToolNode | ResourceNode | TemplateNode | PromptNode | TasksGroupNode | TaskNode;
 
@@ -113,7 +116,7 @@ export class ToolNode {
     // (MCP Apps) gets the window icon.
     item.iconPath = new vscode.ThemeIcon(toolAppUri(tool) !== undefined ? 'window' : tool.annotations?.destructiveHint ? 'warning' : tool.annotations?.readOnlyHint ? 'eye' : 'symbol-method');
     item.contextValue = disabledInChat ? 'tool.disabledInChat' : 'tool';
-    item.command = { command: 'mcpWorkbench.runTool', title: vscode.l10n.t('Run Tool…'), arguments: [{ serverId: this.serverId, toolName: tool.name }] };
+    item.command = { command: ToolRunnerCommands.run, title: vscode.l10n.t('Run Tool…'), arguments: [{ serverId: this.serverId, toolName: tool.name }] };
     return item;
   }
 
@@ -151,7 +154,7 @@ export class ResourceNode {
     item.description = text.description;
     item.iconPath = new vscode.ThemeIcon(r.mimeType?.startsWith('image/') ? 'file-media' : 'file');
     item.contextValue = 'resource';
-    item.command = { command: 'mcpWorkbench.openResource', title: vscode.l10n.t('Open Resource'), arguments: [{ serverId: this.serverId, uri: r.uri }] };
+    item.command = { command: ResourceCommands.open, title: vscode.l10n.t('Open Resource'), arguments: [{ serverId: this.serverId, uri: r.uri }] };
     return item;
   }
 
@@ -177,7 +180,7 @@ export class TemplateNode {
     item.iconPath = new vscode.ThemeIcon('file-symlink-file');
     item.contextValue = 'resourceTemplate';
     item.command = {
-      command: 'mcpWorkbench.openResourceTemplate',
+      command: ResourceCommands.openTemplate,
       title: vscode.l10n.t('Open Resource from Template'),
       arguments: [{ serverId: this.serverId, uriTemplate: t.uriTemplate }],
     };
@@ -260,7 +263,7 @@ export class TaskNode {
     item.contextValue = isTerminal(this.task.status) ? `task.${this.task.status}` : 'task.running';
     item.tooltip = toMarkdown(taskTooltip(this.task));
     if (this.task.result) {
-      item.command = { command: 'mcpWorkbench.showTaskResult', title: vscode.l10n.t('Show Task Result'), arguments: [{ serverId: this.serverId, taskId: this.task.taskId }] };
+      item.command = { command: ServerCommands.showTaskResult, title: vscode.l10n.t('Show Task Result'), arguments: [{ serverId: this.serverId, taskId: this.task.taskId }] };
     }
     return item;
   }
