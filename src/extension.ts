@@ -40,6 +40,7 @@ import { redactState, type ServerState } from './mcp/serverState';
 import type { McpServerConnection } from './mcp/connection/serverConnection';
 import { oneLine } from './servers/common/failureText';
 import { errorMessage } from './shared/common/errors';
+import { ServerContextKeys } from './servers/common/commandIds';
 
 /** The context of this activation, for deactivate() (which VS Code calls without arguments). */
 let workbench: Workbench | undefined;
@@ -102,7 +103,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
       ...(agentServers ? [agentServers] : []),
     );
     // The Servers view's welcome ("no servers configured") must not show before config was read.
-    wb.ready.finally(() => void vscode.commands.executeCommand('setContext', 'mcpWorkbench.configLoaded', true)).catch(() => undefined);
+    wb.ready.finally(() => void vscode.commands.executeCommand('setContext', ServerContextKeys.configLoaded, true)).catch(() => undefined);
     wb.ready.catch((error) => void showErrorMessage(vscode.l10n.t('MCP Workbench could not read its configuration: {0}', String(error))));
     performance.mark('mcpWorkbench/activated');
     return {

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { durationOf, formatBytes, formatDuration, type ActivityEntry, type ActivityLog } from '../traffic/common/activityLog';
 import { escapeMarkdown, revealControlCharacters } from '../shared/common/untrustedText';
 import { factsOf } from '../traffic/common/exchangeFacts';
+import { InspectorCommands } from '../inspector/common/commandIds';
 
 export const REFRESH_MS = 250;
 
@@ -57,7 +58,7 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityEnt
     item.iconPath = toolError ? new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed')) : iconFor(entry);
     item.tooltip = tooltipFor(entry, toolError);
     item.contextValue = entry.rerun ? RERUNNABLE_CONTEXT : entry.kind === 'request' ? 'activityRequest' : 'activityNotification';
-    item.command = { command: 'mcpWorkbench.openActivityEntryInInspector', title: vscode.l10n.t('Open in Inspector'), arguments: [entry.seq] };
+    item.command = { command: InspectorCommands.openActivityEntry, title: vscode.l10n.t('Open in Inspector'), arguments: [entry.seq] };
     item.accessibilityInformation = { label: `${entry.method}, ${describe(entry)}, ${toolError ? vscode.l10n.t('tool error') : statusText(entry)}` };
     return item;
   }

@@ -10,6 +10,8 @@ import { showErrorMessage, showInformationMessage, showWarningMessage, withNotif
 import type { ConfirmCall, ToolApprovalGate } from '../toolRunner/common/toolApprovals';
 import { errorMessage } from '../shared/common/errors';
 import { userLevelCap } from '../shared/common/userSettings';
+import { ActivityCommands, ActivityContextKeys } from './common/commandIds';
+import { registerCommandTable } from '../shared/commandTable';
 
 export const ACTIVITY_VIEW = 'mcpWorkbench.activity';
 export const ACTIVITY_SCHEME = 'mcp-activity';
@@ -34,7 +36,7 @@ export function registerActivity(workbench: Workbench, log: ActivityLog, gate: T
     view.message = provider.filter && log.size > 0 && provider.getChildren().length === 0
       ? vscode.l10n.t('No entries match "{0}".', provider.filter)
       : undefined;
-    void vscode.commands.executeCommand('setContext', 'mcpWorkbench.activityFiltered', !!provider.filter);
+    void vscode.commands.executeCommand('setContext', ActivityContextKeys.filtered, !!provider.filter);
   };
 
   const subscriptions: { dispose(): void }[] = [
@@ -115,30 +117,32 @@ export function registerActivity(workbench: Workbench, log: ActivityLog, gate: T
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(`mcpWorkbench.${MAX_ENTRIES_SETTING}`)) log.setMaxEntries(readMax());
     }),
-    vscode.commands.registerCommand('mcpWorkbench.showActivityEntry', showEntry),
-    vscode.commands.registerCommand('mcpWorkbench.rerunActivityEntry', rerun),
-    vscode.commands.registerCommand('mcpWorkbench.clearActivity', () => {
-      log.clear();
-      provider.refreshNow();
-      updateDescription();
+    ...registerCommandTable({
+      [ActivityCommands.showEntry]: showEntry,
+      [ActivityCommands.rerunEntry]: rerun,
+      [ActivityCommands.clear]: () => {
+        log.clear();
+        provider.refreshNow();
+        updateDescription();
+      },
+      [ActivityCommands.filter]: async (preset?: string) => {
+        const value = typeof preset === 'string' ? preset : await vscode.window.showInputBox({
+          title: vscode.l10n.t('Filter MCP Activity'),
+          prompt: vscode.l10n.t('Words to match in the server name or method (all must match); empty shows everything'),
+          value: provider.filter ?? '',
+          placeHolder: vscode.l10n.t('e.g. tools/call fixture'),
+        });
+        if (value === undefined) return;
+        provider.filter = value;
+        updateDescription();
+      },
+      [ActivityCommands.clearFilter]: () => {
+        provider.filter = undefined;
+        updateDescription();
+      },
+      // Not in the palette: the log behind the view, for the integration tests.
+      [ActivityCommands.log]: () => log,
     }),
-    vscode.commands.registerCommand('mcpWorkbench.filterActivity', async (preset?: string) => {
-      const value = typeof preset === 'string' ? preset : await vscode.window.showInputBox({
-        title: vscode.l10n.t('Filter MCP Activity'),
-        prompt: vscode.l10n.t('Words to match in the server name or method (all must match); empty shows everything'),
-        value: provider.filter ?? '',
-        placeHolder: vscode.l10n.t('e.g. tools/call fixture'),
-      });
-      if (value === undefined) return;
-      provider.filter = value;
-      updateDescription();
-    }),
-    vscode.commands.registerCommand('mcpWorkbench.clearActivityFilter', () => {
-      provider.filter = undefined;
-      updateDescription();
-    }),
-    // Not in the palette: the log behind the view, for the integration tests.
-    vscode.commands.registerCommand('_mcpWorkbench.activityLog', () => log),
   ];
 }
 

@@ -7,56 +7,25 @@
 import * as vscode from 'vscode';
 import { ProtocolError, ProtocolErrorCode, type CreateMessageRequestParams, type CreateMessageResult, type ElicitRequestFormParams, type ElicitRequestURLParams, type ElicitResult } from '@modelcontextprotocol/client';
 import type { ApprovalActivity } from './common/approvalActivity';
-import { ApprovalQueue, REQUEST_TIMEOUT, type QueueEntry } from './common/approvalQueue';
+import { ApprovalQueue, REQUEST_TIMEOUT } from './common/approvalQueue';
 import { USER_REJECTED_SAMPLING, decidesAlone, type SamplingPolicy } from './common/approvalPolicy';
 import { SamplingPolicies } from './samplingPolicies';
 import { hasSamplingReply, type ElicitUrlView, type PendingView, type SamplingDraft } from './common/approvalProtocol';
-import { buildElicitationForm, elicitationContent, initialElicitationValues, type ElicitationFormModel, type ElicitationValues } from './common/elicitationForm';
+import { buildElicitationForm, elicitationContent, initialElicitationValues, type ElicitationValues } from './common/elicitationForm';
 import type { ServerDefinition } from '../config/common/launchDefinition';
 import type { FieldProblem } from '../jsonSchema/common/formValues';
 import { validateAgainstSchema } from '../jsonSchema/common/schemaValidation';
-import { checkElicitationUrl, type UrlCheck } from '../shared/common/urlSafety';
+import { checkElicitationUrl } from '../shared/common/urlSafety';
 import { parseToolCallsJson, toolCallsJson } from '../models/common/samplingTools';
-import { resultOf, samplingViewOf, toModelRequest } from './common/samplingMessages';
+import { resultOf, toModelRequest } from './common/samplingMessages';
 import { mockAnswer, mockModelInfo } from '../models/common/mockReplies';
 import { MockTurns } from './common/mockTurns';
-import type { SamplingMockProfile } from '../config/common/samplingMockConfig';
 import { createClientFeatures, samplingRejected } from '../mcp/clientFeatures';
 import type { ClientFeatures } from '../mcp/connection/connectionTypes';
-import type { ModelInfo, ModelResponse } from '../models/common/modelBackend';
+import type { ModelResponse } from '../models/common/modelBackend';
 import { toolsUnsupportedMessage, type ModelService } from '../models/modelService';
+import { viewOf, type ElicitFormData, type ElicitUrlData, type Entry, type PendingData, type SamplingData } from './pendingRequests';
 
-interface SamplingData {
-  kind: 'sampling';
-  server: ServerDefinition;
-  params: CreateMessageRequestParams;
-  models: ModelInfo[];
-  draft: SamplingDraft;
-  response?: { model: string; stopReason: string; mock?: { profile: string; source: string } };
-  error?: string;
-  generation?: AbortController;
-  /** The server's mock profile and the request's turn in its `replies`, once it fell through to them (Send again keeps it). */
-  mock?: { profile: SamplingMockProfile; turn?: number };
-}
-
-interface ElicitFormData {
-  kind: 'elicitForm';
-  server: ServerDefinition;
-  params: ElicitRequestFormParams;
-  form: ElicitationFormModel;
-  values: ElicitationValues;
-  issues?: FieldProblem[];
-}
-
-interface ElicitUrlData {
-  kind: 'elicitUrl';
-  server: ServerDefinition;
-  params: ElicitRequestURLParams;
-  check: UrlCheck;
-}
-
-type PendingData = SamplingData | ElicitFormData | ElicitUrlData;
-type Entry = QueueEntry<PendingData, CreateMessageResult | ElicitResult>;
 /** What an action on a request ended with (for the webview and the tests). */
 export type ActionResult = { ok: true } | { ok: false; reason: string; issues?: FieldProblem[] };
 
@@ -113,22 +82,7 @@ export class ApprovalService implements vscode.Disposable {
   }
 
   view(entry: Entry): PendingView {
-    const d = entry.data;
-    const server = { id: d.server.id, label: d.server.label, name: d.server.name };
-    const common = { id: entry.id, server, receivedAt: entry.receivedAt, ...(entry.deadline ? { deadline: entry.deadline } : {}) };
-    if (d.kind === 'sampling') return { ...common, ...samplingViewOf(d, entry.stage, this.policyOf(d.server)) };
-    if (d.kind === 'elicitForm') {
-      return { ...common, kind: 'elicitForm', message: d.params.message, form: d.form, values: d.values, ...(d.issues ? { issues: d.issues } : {}) };
-    }
-    return {
-      ...common,
-      kind: 'elicitUrl',
-      message: d.params.message,
-      url: d.params.url,
-      ...(d.check.domain ? { domain: d.check.domain } : {}),
-      ...(d.check.ok ? {} : { blocked: d.check.reason }),
-      opened: false,
-    };
+    return viewOf(entry, (server) => this.policyOf(server));
   }
 
   policyOf(server: ServerDefinition): SamplingPolicy {

@@ -11,6 +11,8 @@ import { setOpenAiApiKey, type ModelService } from '../models/modelService';
 import type { Workbench } from '../workbench';
 import { ApprovalPanel } from './approvalPanel';
 import { ApprovalService } from './approvalService';
+import { ApprovalCommands } from './common/commandIds';
+import { registerCommandTable } from '../shared/commandTable';
 
 /** `service` answers the requests; `models` lists the models to pick for sampling. */
 export function registerApproval(workbench: Workbench, service: ApprovalService, models: ModelService): vscode.Disposable[] {
@@ -36,15 +38,17 @@ export function registerApproval(workbench: Workbench, service: ApprovalService,
     service.onDidRequest((view) => {
       showPanel(panel ? undefined : view.id, true);
     }),
-    vscode.commands.registerCommand('mcpWorkbench.showRequests', () => {
-      showPanel();
-      return service;
-    }),
-    vscode.commands.registerCommand('mcpWorkbench.setOpenAiApiKey', () => setOpenAiApiKey(workbench.context)),
-    vscode.commands.registerCommand('mcpWorkbench.selectSamplingModel', async () => {
-      const items = (await models.models()).map((m) => ({ label: m.label, description: m.backend, id: m.id }));
-      const choice = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Preferred model for sampling and prompts') });
-      if (choice) await vscode.workspace.getConfiguration('mcpWorkbench.models').update('preferred', choice.id, vscode.ConfigurationTarget.Global);
+    ...registerCommandTable({
+      [ApprovalCommands.showRequests]: () => {
+        showPanel();
+        return service;
+      },
+      [ApprovalCommands.setOpenAiApiKey]: () => setOpenAiApiKey(workbench.context),
+      [ApprovalCommands.selectSamplingModel]: async () => {
+        const items = (await models.models()).map((m) => ({ label: m.label, description: m.backend, id: m.id }));
+        const choice = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Preferred model for sampling and prompts') });
+        if (choice) await vscode.workspace.getConfiguration('mcpWorkbench.models').update('preferred', choice.id, vscode.ConfigurationTarget.Global);
+      },
     }),
     new vscode.Disposable(() => {
       panel?.dispose();

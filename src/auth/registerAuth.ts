@@ -18,6 +18,8 @@ import { redactText } from '../shared/common/redact';
 import { checkExternalUrl } from '../shared/common/urlSafety';
 import { showErrorMessage, showInformationMessage, showWarningMessage, withNotificationProgress } from '../shared/notifications';
 import { errorMessage } from '../shared/common/errors';
+import { AuthCommands } from './common/commandIds';
+import { registerCommandTable } from '../shared/commandTable';
 
 export const CALLBACK_PATH = '/oauth/callback';
 const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
@@ -193,19 +195,21 @@ export function registerAuth(workbench: Workbench, auth: AuthService): vscode.Di
     workbench.uris.register(CALLBACK_PATH, (uri) => callbacks.handleUri(uri)),
     // For this extension's integration tests: stand in for the user's browser (which a test
     // cannot drive) and get the URI handler that the browser's redirect reaches.
-    vscode.commands.registerCommand('_mcpWorkbench.testing.oauthBrowser', (replacement?: Browser) => {
-      auth.browser = replacement ?? systemBrowser;
-      return (uri: vscode.Uri) => workbench.uris.handleUri(uri);
-    }),
-    vscode.commands.registerCommand('mcpWorkbench.signIn', async (arg?: ServerRef | string) => {
-      const connection = await find(arg, vscode.l10n.t('Server to sign in to'));
-      if (connection) await signIn(connection);
-    }),
-    vscode.commands.registerCommand('mcpWorkbench.signOut', async (arg?: ServerRef | string) => {
-      const connection = await find(arg, vscode.l10n.t('Server to sign out of'));
-      if (!connection) return;
-      await connection.signOut();
-      void showInformationMessage(vscode.l10n.t('Signed out of MCP server {0}.', connection.definition.label));
+    ...registerCommandTable({
+      [AuthCommands.testingBrowser]: (replacement?: Browser) => {
+        auth.browser = replacement ?? systemBrowser;
+        return (uri: vscode.Uri) => workbench.uris.handleUri(uri);
+      },
+      [AuthCommands.signIn]: async (arg?: ServerRef | string) => {
+        const connection = await find(arg, vscode.l10n.t('Server to sign in to'));
+        if (connection) await signIn(connection);
+      },
+      [AuthCommands.signOut]: async (arg?: ServerRef | string) => {
+        const connection = await find(arg, vscode.l10n.t('Server to sign out of'));
+        if (!connection) return;
+        await connection.signOut();
+        void showInformationMessage(vscode.l10n.t('Signed out of MCP server {0}.', connection.definition.label));
+      },
     }),
     workbench.registry.forEachConnection(watch),
   ];

@@ -13,6 +13,8 @@ import { revealControlCharacters } from '../shared/common/untrustedText';
 import { createChatHandler, type ChatDeps, type ResourceChoice } from './chatHandler';
 import type { SkillChoice } from './common/skillContext';
 import type { Skill } from '../mcp/connection/serverSkills';
+import { ChatCommands } from './common/commandIds';
+import { registerCommandTable } from '../shared/commandTable';
 
 export const CHAT_PARTICIPANT_ID = 'mcpWorkbench.mcp';
 
@@ -54,8 +56,10 @@ export function registerChat(workbench: Workbench, gate: ToolApprovalGate): vsco
     return keys;
   };
   const disposables: vscode.Disposable[] = [
-    vscode.commands.registerCommand('mcpWorkbench.enableToolInChat', toggle(true)),
-    vscode.commands.registerCommand('mcpWorkbench.disableToolInChat', toggle(false)),
+    ...registerCommandTable({
+      [ChatCommands.enableTool]: toggle(true),
+      [ChatCommands.disableTool]: toggle(false),
+    }),
   ];
   // The chat API is missing where the build has no chat (e.g. the VS Code in code-server).
   const chat = (vscode as { chat?: typeof vscode.chat }).chat;

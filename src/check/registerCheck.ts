@@ -21,6 +21,9 @@ import { DEFAULT_BUDGETS, isObject, type CheckBudgets, type CheckInput, type Fin
 import { reportMarkdown, runChecks, summaryOf, type CheckReport } from './common/runChecks';
 import { collectSkills } from './common/skillChecks';
 import { errorMessage } from '../shared/common/errors';
+import { InspectorCommands } from '../inspector/common/commandIds';
+import { CheckCommands } from './common/commandIds';
+import { registerCommandTable } from '../shared/commandTable';
 
 export const CHECK_SCHEME = 'mcp-check';
 
@@ -113,7 +116,7 @@ export function registerCheck(workbench: Workbench, log: ActivityLog): vscode.Di
   };
 
   const openFinding = async (f: Finding) => {
-    if (f.seq !== undefined && log.find(f.seq)) await vscode.commands.executeCommand('mcpWorkbench.openActivityEntryInInspector', f.seq);
+    if (f.seq !== undefined && log.find(f.seq)) await vscode.commands.executeCommand(InspectorCommands.openActivityEntry, f.seq);
     else await vscode.env.openExternal(vscode.Uri.parse(f.spec.url));
   };
 
@@ -158,7 +161,9 @@ export function registerCheck(workbench: Workbench, log: ActivityLog): vscode.Di
         return checks.get(id)?.markdown ?? vscode.l10n.t('This server was not checked in this window. Run MCP: Check Server.');
       },
     }),
-    vscode.commands.registerCommand('mcpWorkbench.checkServer', check),
-    vscode.commands.registerCommand('mcpWorkbench.showCheckFindings', showFindings),
+    ...registerCommandTable({
+      [CheckCommands.check]: check,
+      [CheckCommands.showFindings]: showFindings,
+    }),
   ];
 }

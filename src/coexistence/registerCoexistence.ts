@@ -10,8 +10,9 @@ import type { ServerDefinition } from '../config/common/launchDefinition';
 import { showInformationMessage, showWarningMessage } from '../shared/notifications';
 import type { Workbench } from '../workbench';
 import { isSharedSource, parseRunner, shouldAskRunner, shouldOfferAutostartNever, type WorkspaceServersRunner } from './common/builtinHost';
+import { CoexistenceCommands } from './common/commandIds';
+import { registerCommandTable } from '../shared/commandTable';
 
-export const CHOOSE_RUNNER_COMMAND = 'mcpWorkbench.chooseWorkspaceServersRunner';
 /** The README section that explains the two modes (its GitHub anchor). */
 const README_SECTION = 'beside-vs-codes-own-mcp-support';
 /** Workspace state: the offer to set `chat.mcp.autostart` to "never" was shown here. */
@@ -30,9 +31,11 @@ export function registerCoexistence(wb: Workbench): vscode.Disposable[] {
   void wb.ready.then(maybeAsk, () => undefined);
   const subscriptions = [builtinHost.onDidChange(maybeAsk), wb.registry.onDidChange(maybeAsk)];
   return [
-    vscode.commands.registerCommand(CHOOSE_RUNNER_COMMAND, async (arg?: unknown) => {
-      const runner = parseRunner(arg) ?? await pickRunner(wb);
-      if (runner) await choose(wb, runner);
+    ...registerCommandTable({
+      [CoexistenceCommands.chooseRunner]: async (arg?: unknown) => {
+        const runner = parseRunner(arg) ?? await pickRunner(wb);
+        if (runner) await choose(wb, runner);
+      },
     }),
     new vscode.Disposable(() => subscriptions.forEach((s) => s.dispose())),
   ];
@@ -118,5 +121,5 @@ export function warnBeforeSecondCopy(wb: Workbench, def: ServerDefinition): void
   const change = vscode.l10n.t('Choose Who Runs Them');
   void showWarningMessage(
     vscode.l10n.t("Starting {0} here to inspect it: VS Code's own MCP support may run another copy of it when chat uses tools.", def.label), change)
-    .then((answer) => answer === change && vscode.commands.executeCommand(CHOOSE_RUNNER_COMMAND));
+    .then((answer) => answer === change && vscode.commands.executeCommand(CoexistenceCommands.chooseRunner));
 }

@@ -17,6 +17,8 @@ import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { Workbench } from '../workbench';
 import { editorIndent, readConfigTextOrEmpty } from './configSources';
 import { showInformationMessage } from '../shared/notifications';
+import { ConfigCommands } from './common/commandIds';
+import { registerCommandTable } from '../shared/commandTable';
 
 /** A tree node or a server id; `folder` (a workspace folder name) picks the target without asking (keybindings, tests). */
 type ImportServerArg = Partial<ServerRef> & { folder?: string };
@@ -27,10 +29,12 @@ const ASKED_KEY = 'mcpWorkbench.discovery.asked';
 export function registerDiscovery(workbench: Workbench): vscode.Disposable[] {
   void workbench.ready.then(() => offerDiscoveryOnce(workbench)).catch(() => undefined);
   return [
-    vscode.commands.registerCommand('mcpWorkbench.importServer', async (arg?: ImportServerArg | string) => {
-      const id = typeof arg === 'string' ? arg : arg?.serverId;
-      const connection = id ? workbench.registry.find(id) : await pickDiscovered(workbench);
-      if (connection) await importServer(workbench, connection, typeof arg === 'object' ? arg.folder : undefined);
+    ...registerCommandTable({
+      [ConfigCommands.importServer]: async (arg?: ImportServerArg | string) => {
+        const id = typeof arg === 'string' ? arg : arg?.serverId;
+        const connection = id ? workbench.registry.find(id) : await pickDiscovered(workbench);
+        if (connection) await importServer(workbench, connection, typeof arg === 'object' ? arg.folder : undefined);
+      },
     }),
   ];
 }

@@ -12,6 +12,7 @@ import { parseConfigText } from '../config/common/serverConfig';
 import type { ServerState } from '../mcp/serverState';
 import type { Workbench } from '../workbench';
 import { redactState } from '../mcp/serverState';
+import { ServerCommands } from '../servers/common/commandIds';
 
 export function registerServerCodeLenses(wb: Workbench, selector: vscode.DocumentSelector): vscode.Disposable[] {
   const changed = new vscode.EventEmitter<void>();
@@ -38,10 +39,10 @@ export function registerServerCodeLenses(wb: Workbench, selector: vscode.Documen
         lens(stateTitle(state), '', 'message' in state ? state.message : state.kind === 'stopped' ? state.reason : undefined);
         const tools = connection.cached('tools');
         if (state.kind === 'running' && tools) lens(tools.length === 1 ? vscode.l10n.t('1 tool') : vscode.l10n.t('{0} tools', tools.length));
-        if (state.kind !== 'running' && state.kind !== 'starting') lens(vscode.l10n.t('Start'), 'mcpWorkbench.startServer');
-        else lens(vscode.l10n.t('Stop'), 'mcpWorkbench.stopServer');
-        lens(vscode.l10n.t('Restart'), 'mcpWorkbench.restartServer');
-        lens(vscode.l10n.t('Show Output'), 'mcpWorkbench.showOutput');
+        if (state.kind !== 'running' && state.kind !== 'starting') lens(vscode.l10n.t('Start'), ServerCommands.start);
+        else lens(vscode.l10n.t('Stop'), ServerCommands.stop);
+        lens(vscode.l10n.t('Restart'), ServerCommands.restart);
+        lens(vscode.l10n.t('Show Output'), ServerCommands.showOutput);
       }
       return lenses;
     },

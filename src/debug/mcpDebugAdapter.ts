@@ -29,20 +29,14 @@ import type { Workbench } from '../workbench';
 import type { McpDebugConfiguration } from './debugConfigurationProvider';
 import { watchDevFiles } from './devFileWatch';
 import { errorMessage } from '../shared/common/errors';
+import { attachChildSession, DEV_RESTART_MARKER } from './childSession';
 
 /** Timeouts while under the debugger: a debuggee paused at a breakpoint answers late. */
 const DEBUG_TIMEOUTS = { connect: 300, request: 3600, maxTotal: 0 };
 /** How long a burst of file events may last before the restart it causes (also the dev loop's). */
 export const WATCH_DELAY_MS = 300;
-/** How long the runtime's debugger may take to attach before the start is given up (`attachTimeout` changes it). */
-const DEFAULT_ATTACH_TIMEOUT_S = 30;
-/** Marks the child session's configuration so the adapter finds its own child. */
-const CHILD_MARKER = '__mcpWorkbenchParent';
-/**
- * Marks a session the dev loop started for a changed `dev.watch` file (its value is that
- * file): the session opens no view and no console, since restarts never take focus.
- */
-export const DEV_RESTART_MARKER = '__mcpWorkbenchDevRestart';
+// Kept importable from here too: the dev loop (devRestarts.ts) marks its sessions with it.
+export { DEV_RESTART_MARKER } from './childSession';
 export const PYTHON_DEBUGGER_EXTENSION = 'ms-python.debugpy';
 
 /** A server the adapter starts itself and reaches over HTTP. */
@@ -271,44 +265,9 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
 
   /** Starts the child session of the runtime's debugger that attaches to the debuggee. */
   private async attach(plan: DebugPlan, port: number): Promise<void> {
-    const attachSeconds = (this.session.configuration as McpDebugConfiguration).attachTimeout ?? DEFAULT_ATTACH_TIMEOUT_S;
-    const childStarted = new Promise<vscode.DebugSession | undefined>((resolve) => {
-      const sub = vscode.debug.onDidStartDebugSession((s) => {
-        if (s.configuration[CHILD_MARKER] === this.session.id && s.configuration.port === plan.attach.port && s.configuration.name === plan.attach.name) {
-          sub.dispose();
-          resolve(s);
-        }
-      });
-      setTimeout(() => {
-        sub.dispose();
-        resolve(undefined);
-      }, attachSeconds * 1000);
+    this.child = await attachChildSession(this.session, plan, port, () => this.connection?.definition.label ?? '', (s) => {
+      if (!this.child && !this.ended) this.child = s;
     });
-    const quiet = this.session.configuration[DEV_RESTART_MARKER] !== undefined;
-    const attach = { ...plan.attach, [CHILD_MARKER]: this.session.id, port: plan.attach.port ?? port, ...(quiet ? { internalConsoleOptions: 'neverOpen' } : {}) };
-    const starting = vscode.debug.startDebugging(this.session.workspaceFolder, attach, {
-      parentSession: this.session,
-      lifecycleManagedByParent: true,
-      compact: true,
-      consoleMode: vscode.DebugConsoleMode.MergeWithParent,
-      ...(quiet ? { suppressDebugView: true, suppressSaveBeforeStart: true } : {}),
-    });
-    // A debugger that never attaches (its adapter or a configuration resolver hangs) would leave
-    // the server "starting" under a launch override for good: give up and say what to do.
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timedOut = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), attachSeconds * 1000); });
-    void childStarted.then((s) => { if (s && !this.child && !this.ended) this.child = s; });
-    try {
-      const ok = await Promise.race([Promise.resolve(starting), timedOut]);
-      if (ok === 'timeout') {
-        throw new Error(vscode.l10n.t('The {0} debugger did not attach to MCP server "{1}" within {2} s, so the server runs without it. Check that {0} debugging works in this window (its extension is enabled and answers), then start debugging again, or raise "attachTimeout" in the launch configuration.',
-          plan.runtime === 'node' ? 'JavaScript' : 'Python', this.connection?.definition.label ?? '', attachSeconds));
-      }
-      if (!ok) throw new Error(vscode.l10n.t('The {0} debugger did not start.', plan.attach.type));
-      this.child = await childStarted;
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   /** Restart (toolbar or watch): a new debuggee and a new child session; breakpoints are VS Code's, so they stay. */

@@ -14,6 +14,8 @@ import {
 import { McpDebugAdapter } from './mcpDebugAdapter';
 import { DevRestarts } from './devRestarts';
 import { showErrorMessage } from '../shared/notifications';
+import { DebugCommands } from './common/commandIds';
+import { registerCommandTable } from '../shared/commandTable';
 
 export function registerDebug(workbench: Workbench): vscode.Disposable[] {
   const servers: DebugServers = {
@@ -29,22 +31,24 @@ export function registerDebug(workbench: Workbench): vscode.Disposable[] {
     vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, {
       createDebugAdapterDescriptor: (session) => new vscode.DebugAdapterInlineImplementation(new McpDebugAdapter(session, workbench)),
     }),
-    vscode.commands.registerCommand('mcpWorkbench.debugServer', async (arg?: ServerRef | McpServerConnection) => {
-      await workbench.ready.catch(() => undefined);
-      let connection = arg && ('serverId' in arg ? workbench.registry.get(arg.serverId) : arg);
-      if (!connection) {
-        const candidates = servers.stdioServers();
-        const pick = await vscode.window.showQuickPick(candidates.map((d) => ({ label: d.label, description: d.source.label, id: d.id })), { placeHolder: vscode.l10n.t('Server to debug') });
-        connection = pick && workbench.registry.get(pick.id);
-      }
-      if (!connection) return false;
-      const def = connection.definition;
-      if (def.launch.type !== 'stdio') {
-        void showErrorMessage(vscode.l10n.t('MCP server "{0}" is not started by a command; it cannot be debugged.', def.label));
-        return false;
-      }
-      const folder = vscode.workspace.workspaceFolders?.find((f) => f.name === def.source.folder);
-      return vscode.debug.startDebugging(folder, serverConfiguration(def));
+    ...registerCommandTable({
+      [DebugCommands.debugServer]: async (arg?: ServerRef | McpServerConnection) => {
+        await workbench.ready.catch(() => undefined);
+        let connection = arg && ('serverId' in arg ? workbench.registry.get(arg.serverId) : arg);
+        if (!connection) {
+          const candidates = servers.stdioServers();
+          const pick = await vscode.window.showQuickPick(candidates.map((d) => ({ label: d.label, description: d.source.label, id: d.id })), { placeHolder: vscode.l10n.t('Server to debug') });
+          connection = pick && workbench.registry.get(pick.id);
+        }
+        if (!connection) return false;
+        const def = connection.definition;
+        if (def.launch.type !== 'stdio') {
+          void showErrorMessage(vscode.l10n.t('MCP server "{0}" is not started by a command; it cannot be debugged.', def.label));
+          return false;
+        }
+        const folder = vscode.workspace.workspaceFolders?.find((f) => f.name === def.source.folder);
+        return vscode.debug.startDebugging(folder, serverConfiguration(def));
+      },
     }),
   ];
 }

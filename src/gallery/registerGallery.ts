@@ -13,6 +13,8 @@ import type { RegistryEntry } from './common/registryTypes';
 import { installFromLink, installRegistryEntry } from './galleryInstall';
 import { pickRegistryServer } from './galleryPicker';
 import type { WrittenInstall } from './installTargets';
+import { GalleryCommands } from './common/commandIds';
+import { registerCommandTable } from '../shared/commandTable';
 
 /** Paths of the extension's URI handler that take install links (`/mcp/install` mirrors VS Code's own `mcp/install`). */
 export const INSTALL_LINK_PATHS = ['/install', '/mcp/install'];
@@ -83,8 +85,10 @@ export function registerGallery(workbench: Workbench): vscode.Disposable[] {
   };
 
   return [
-    vscode.commands.registerCommand('mcpWorkbench.browseServerRegistry', (args?: BrowseRegistryArgs) => browse(args)),
-    vscode.commands.registerCommand('mcpWorkbench.installServerFromLink', (link?: string) => fromLink(link)),
+    ...registerCommandTable({
+      [GalleryCommands.browse]: (args?: BrowseRegistryArgs) => browse(args),
+      [GalleryCommands.installFromLink]: (link?: string) => fromLink(link),
+    }),
     // The query of `…/install?<json>` arrives decoded once; parseInstallLink also takes it still encoded.
     ...INSTALL_LINK_PATHS.map((path) => workbench.uris.register(path, (uri) => installFromLink(workbench, uri.query))),
   ];

@@ -17,6 +17,8 @@ import { cliUnsupported, inspectorCliCommand } from './common/inspectorCli';
 import type { ConfirmCall, ToolApprovalGate } from '../toolRunner/common/toolApprovals';
 import { urlSecrets } from '../shared/common/redact';
 import { errorMessage } from '../shared/common/errors';
+import { ToolRunnerCommands } from '../toolRunner/common/commandIds';
+import { ServerCommands } from '../servers/common/commandIds';
 
 type Status = Extract<ToWebview, { type: 'actionStatus' }>;
 type Post = (status: Status) => void;
@@ -107,7 +109,7 @@ export class InspectorActions {
         }
         const args = parsed.params.arguments;
         // Redacted values are left for the form to ask for: a secret never reaches the form from here.
-        await vscode.commands.executeCommand('mcpWorkbench.runTool', {
+        await vscode.commands.executeCommand(ToolRunnerCommands.run, {
           serverId: connection.definition.id,
           toolName: parsed.params.name,
           ...(args && typeof args === 'object' && !Array.isArray(args) ? { arguments: withoutRedacted(args as Record<string, unknown>) } : {}),
@@ -199,7 +201,7 @@ export class InspectorActions {
   async startServer(record: InspectorRecord, post: Post): Promise<void> {
     const connection = this.connectionOf(record);
     if (!connection) return;
-    await vscode.commands.executeCommand('mcpWorkbench.startServer', { serverId: connection.definition.id });
+    await vscode.commands.executeCommand(ServerCommands.start, { serverId: connection.definition.id });
     const running = this.workbench.registry.get(connection.definition.id)?.state.kind === 'running';
     post({
       type: 'actionStatus', seq: record.seq, action: 'replay', kind: running ? 'info' : 'error',

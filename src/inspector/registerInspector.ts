@@ -19,6 +19,8 @@ import { redactText } from '../shared/common/redact';
 import { importRecording } from './common/recording';
 import { showErrorMessage, showWarningMessage } from '../shared/notifications';
 import { errorMessage } from '../shared/common/errors';
+import { InspectorCommands } from './common/commandIds';
+import { registerCommandTable } from '../shared/commandTable';
 
 export function registerInspector(workbench: Workbench, log: ActivityLog, gate: ToolApprovalGate): vscode.Disposable[] {
   const extensionUri = workbench.context.extensionUri;
@@ -125,19 +127,21 @@ export function registerInspector(workbench: Workbench, log: ActivityLog, gate: 
 
   return [
     vscode.window.registerWebviewViewProvider(InspectorViewProvider.viewId, view),
-    vscode.commands.registerCommand('mcpWorkbench.openInspector', open),
-    vscode.commands.registerCommand('mcpWorkbench.openInspectorInPanel', () => view.show()),
-    vscode.commands.registerCommand('mcpWorkbench.openActivityEntryInInspector', openEntry),
-    vscode.commands.registerCommand('mcpWorkbench.importRecording', importFile),
-    // Exports the live recording without opening anything.
-    vscode.commands.registerCommand('mcpWorkbench.exportRecording', async (target?: vscode.Uri) =>
-      exportToFile(log.entries(), { replayOf: actions.replayOf, httpOf: (r) => http.exchangesFor(r.serverId, r) }, target instanceof vscode.Uri ? target : undefined)),
-    // Tests and keyboard users: the Console's Export button, with a server id (default: all servers).
-    vscode.commands.registerCommand('mcpWorkbench.exportConsole', async (target?: vscode.Uri, serverId?: string) =>
-      exportConsole(typeof serverId === 'string' ? serverId : ALL_SERVERS, target instanceof vscode.Uri ? target : undefined)),
-    vscode.commands.registerCommand('mcpWorkbench.exportHar', async (target?: vscode.Uri) => exportHarToFile(http, target instanceof vscode.Uri ? target : undefined)),
-    // Tests: the panel view's controller (undefined until the view was shown once).
-    vscode.commands.registerCommand('_mcpWorkbench.inspectorView', () => ({ controller: view.controller, visible: view.visible })),
+    ...registerCommandTable({
+      [InspectorCommands.open]: open,
+      [InspectorCommands.openInPanel]: () => view.show(),
+      [InspectorCommands.openActivityEntry]: openEntry,
+      [InspectorCommands.importRecording]: importFile,
+      // Exports the live recording without opening anything.
+      [InspectorCommands.exportRecording]: async (target?: vscode.Uri) =>
+        exportToFile(log.entries(), { replayOf: actions.replayOf, httpOf: (r) => http.exchangesFor(r.serverId, r) }, target instanceof vscode.Uri ? target : undefined),
+      // Tests and keyboard users: the Console's Export button, with a server id (default: all servers).
+      [InspectorCommands.exportConsole]: async (target?: vscode.Uri, serverId?: string) =>
+        exportConsole(typeof serverId === 'string' ? serverId : ALL_SERVERS, target instanceof vscode.Uri ? target : undefined),
+      [InspectorCommands.exportHar]: async (target?: vscode.Uri) => exportHarToFile(http, target instanceof vscode.Uri ? target : undefined),
+      // Tests: the panel view's controller (undefined until the view was shown once).
+      [InspectorCommands.view]: () => ({ controller: view.controller, visible: view.visible }),
+    }),
     { dispose: () => live?.dispose() },
     view,
     httpSubscription,

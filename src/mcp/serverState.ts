@@ -2,6 +2,7 @@
  * The state of one server connection, as a discriminated union, with pure helpers the UI
  * uses. Only `running` carries what the handshake negotiated.
  */
+import type { Client } from '@modelcontextprotocol/client';
 import { redactText } from '../shared/common/redact';
 
 export interface ServerInfo {
@@ -28,6 +29,20 @@ export type ServerState =
   | { kind: 'needsAuth'; message: string; detail?: string };
 
 export const STOPPED: ServerState = { kind: 'stopped' };
+
+/** The `running` state of a session whose handshake finished: what the SDK client negotiated. */
+export function runningStateOf(client: Client, transport: 'stdio' | 'http' | 'sse'): Extract<ServerState, { kind: 'running' }> {
+  const serverVersion = client.getServerVersion();
+  return {
+    kind: 'running',
+    protocolVersion: client.getNegotiatedProtocolVersion() ?? 'unknown',
+    era: client.getProtocolEra() ?? 'legacy',
+    capabilities: (client.getServerCapabilities() ?? {}) as Record<string, unknown>,
+    serverInfo: { name: serverVersion?.name ?? '', version: serverVersion?.version ?? '', title: (serverVersion as { title?: string } | undefined)?.title },
+    instructions: client.getInstructions(),
+    transport,
+  };
+}
 
 /**
  * The state as a user may see it: messages and details built from a URL or an error carry the

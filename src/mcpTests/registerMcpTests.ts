@@ -11,6 +11,8 @@ import type { Workbench } from '../workbench';
 import { formatProblems } from './common/runFile';
 import { parseTestFile } from './common/parseTestFile';
 import { readText, RecordingRun, runFileItems, type RecordedOutcome } from './runTestItems';
+import { McpTestsCommands } from './common/commandIds';
+import { registerCommandTable } from '../shared/commandTable';
 
 const GLOB = '**/*.mcptest.json';
 const EXCLUDE = '**/{node_modules,.git,out,dist,.vscode-test}/**';
@@ -205,6 +207,6 @@ export function registerMcpTests(wb: Workbench): vscode.Disposable[] {
     // Closing an editor without saving: the items go back to what is on disk.
     vscode.workspace.onDidCloseTextDocument((d) => isTestFile(d.uri) && void update(d.uri)),
     vscode.workspace.onDidChangeWorkspaceFolders(() => void controller.refreshHandler?.(new vscode.CancellationTokenSource().token)),
-    vscode.commands.registerCommand('_mcpWorkbench.testing.mcpTests', () => testing),
+    ...registerCommandTable({ [McpTestsCommands.testing]: () => testing }),
   ];
 }

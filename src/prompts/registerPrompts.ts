@@ -20,6 +20,8 @@ import { choosePromptAndArguments, NoPromptsError, type GotPrompt } from './prom
 import { quickInputPromptPrompter, type PromptPrompter } from './promptPrompter';
 import { showErrorMessage, showInformationMessage, withNotificationProgress } from '../shared/notifications';
 import { errorMessage } from '../shared/common/errors';
+import { PromptCommands, PromptContextKeys } from './common/commandIds';
+import { registerCommandTable } from '../shared/commandTable';
 
 export const PROMPT_SCHEME = 'mcp-prompt';
 
@@ -83,7 +85,7 @@ export interface PromptModelService {
  * shows the text); the source itself when that preview is not available (markdown extension disabled).
  */
 async function showRendered(uri: vscode.Uri): Promise<void> {
-  await vscode.commands.executeCommand('setContext', 'mcpWorkbench.promptPreviewOpen', true);
+  await vscode.commands.executeCommand('setContext', PromptContextKeys.previewOpen, true);
   try {
     await vscode.commands.executeCommand('markdown.showPreview', uri);
     return;
@@ -315,10 +317,12 @@ export function registerPrompts(workbench: Workbench, modelService: PromptModelS
     vscode.window.onDidChangeActiveTextEditor((editor) => {
       if (editor && editor.document.uri.scheme !== PROMPT_SCHEME && editor.document.uri.scheme !== 'output') targetEditor = editor;
     }),
-    vscode.commands.registerCommand('mcpWorkbench.runPrompt', runPrompt),
-    vscode.commands.registerCommand('mcpWorkbench.promptPreview.sendToChat', sendToChat),
-    vscode.commands.registerCommand('mcpWorkbench.promptPreview.copy', copy),
-    vscode.commands.registerCommand('mcpWorkbench.promptPreview.insertAtCursor', insertAtCursor),
-    vscode.commands.registerCommand('mcpWorkbench.promptPreview.runWithModel', runWithModel),
+    ...registerCommandTable({
+      [PromptCommands.run]: runPrompt,
+      [PromptCommands.previewSendToChat]: sendToChat,
+      [PromptCommands.previewCopy]: copy,
+      [PromptCommands.previewInsertAtCursor]: insertAtCursor,
+      [PromptCommands.previewRunWithModel]: runWithModel,
+    }),
   ];
 }

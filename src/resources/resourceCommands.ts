@@ -21,6 +21,9 @@ import {
 import { ResourceSubscriptions } from './resourceSubscriptions';
 import { quickInputPrompter, type TemplatePrompter } from './templatePrompter';
 import { showErrorMessage, showInformationMessage, withNotificationProgress } from '../shared/notifications';
+import { ServerCommands } from '../servers/common/commandIds';
+import { ResourceCommands } from './common/commandIds';
+import { registerCommandTable } from '../shared/commandTable';
 
 /** Second argument of `mcpWorkbench.openResourceTemplate`: preset values and/or another prompter. */
 export interface OpenTemplateOptions {
@@ -49,7 +52,7 @@ export function registerResources(workbench: Workbench): vscode.Disposable[] {
     const start = vscode.l10n.t('Start Server');
     const answer = await showErrorMessage(
       vscode.l10n.t('MCP server "{0}" is not running ({1}).', connection.definition.label, connection.state.kind), start);
-    if (answer === start) void vscode.commands.executeCommand('mcpWorkbench.startServer', { serverId: connection.definition.id });
+    if (answer === start) void vscode.commands.executeCommand(ServerCommands.start, { serverId: connection.definition.id });
     return undefined;
   };
 
@@ -59,7 +62,7 @@ export function registerResources(workbench: Workbench): vscode.Disposable[] {
   const openResource = async (arg?: ResourceRef | vscode.Uri): Promise<OpenResult | undefined> => {
     const ref = toResourceRef(arg) ?? (await pickResource(workbench));
     if (!ref) return undefined;
-    if ('uriTemplate' in ref) return vscode.commands.executeCommand('mcpWorkbench.openResourceTemplate', ref);
+    if ('uriTemplate' in ref) return vscode.commands.executeCommand(ResourceCommands.openTemplate, ref);
     const connection = await connectionFor(ref.serverId);
     if (!connection) return undefined;
     let content: ResourceContent;
@@ -159,12 +162,14 @@ export function registerResources(workbench: Workbench): vscode.Disposable[] {
     fs,
     subscriptions,
     vscode.workspace.registerFileSystemProvider(RESOURCE_SCHEME, fs, { isReadonly: true, isCaseSensitive: true }),
-    vscode.commands.registerCommand('mcpWorkbench.openResource', openResource),
-    vscode.commands.registerCommand('mcpWorkbench.openResourceTemplate', openTemplate),
-    vscode.commands.registerCommand('mcpWorkbench.copyResource', copyResource),
-    vscode.commands.registerCommand('mcpWorkbench.copyResourceUri', copyResourceUri),
-    // Not in the palette: lets tests see subscription state without reaching into the module.
-    vscode.commands.registerCommand('_mcpWorkbench.resourceSubscribed', (serverId: string, uri: string) => subscriptions.isSubscribed(serverId, uri)),
+    ...registerCommandTable({
+      [ResourceCommands.open]: openResource,
+      [ResourceCommands.openTemplate]: openTemplate,
+      [ResourceCommands.copy]: copyResource,
+      [ResourceCommands.copyUri]: copyResourceUri,
+      // Not in the palette: lets tests see subscription state without reaching into the module.
+      [ResourceCommands.subscribed]: (serverId: string, uri: string) => subscriptions.isSubscribed(serverId, uri),
+    }),
   ];
 }
 
@@ -238,7 +243,7 @@ async function pickResource(workbench: Workbench, withTemplates = true): Promise
 async function pickTemplate(workbench: Workbench): Promise<TemplateRef | undefined> {
   const picked = await pickResource(workbench);
   if (picked && 'uriTemplate' in picked) return picked;
-  if (picked) void vscode.commands.executeCommand('mcpWorkbench.openResource', picked);
+  if (picked) void vscode.commands.executeCommand(ResourceCommands.open, picked);
   return undefined;
 }
 

@@ -7,6 +7,7 @@ import * as jsonc from 'jsonc-parser';
 import { addServerToConfigText, splitCommandLine, suggestServerName, uniqueServerName } from '../config/common/configEdit';
 import { SERVERS_SETTING, editorIndent, readConfigTextOrEmpty } from '../config/configSources';
 import type { Workbench } from '../workbench';
+import { GalleryCommands } from '../gallery/common/commandIds';
 
 type Kind = 'registry' | 'command' | 'npm' | 'pypi' | 'http';
 
@@ -22,7 +23,7 @@ export async function addServerWizard(workbench: Workbench): Promise<void> {
   const picked = await vscode.window.showQuickPick(kinds, { title, placeHolder: vscode.l10n.t('What kind of server?') });
   if (!picked) return;
   if (picked.choice === 'registry') {
-    await vscode.commands.executeCommand('mcpWorkbench.browseServerRegistry');
+    await vscode.commands.executeCommand(GalleryCommands.browse);
     return;
   }
   const prompts: Record<Exclude<Kind, 'registry'>, { prompt: string; placeHolder: string; validate: (v: string) => string | undefined }> = {

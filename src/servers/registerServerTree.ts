@@ -7,6 +7,8 @@ import type { ServerTreeProvider } from './serverTreeProvider';
 import { registerTaskCommands } from './taskCommands';
 import { registerSkillCommands } from './skillCommands';
 import { redactValue } from '../shared/common/redact';
+import { ServerCommands, ServerContextKeys } from './common/commandIds';
+import { registerCommandTable } from '../shared/commandTable';
 
 /** `provider`: the tree's data, built by the composition root (the test API reads it too). */
 export function registerServerTree(workbench: Workbench, provider: ServerTreeProvider): vscode.Disposable[] {
@@ -14,34 +16,36 @@ export function registerServerTree(workbench: Workbench, provider: ServerTreePro
   const setDescription = () => {
     view.description = provider.filter ? vscode.l10n.t('tools matching "{0}"', provider.filter) : undefined;
   };
-  void vscode.commands.executeCommand('setContext', 'mcpWorkbench.toolFilterActive', false);
+  void vscode.commands.executeCommand('setContext', ServerContextKeys.toolFilterActive, false);
   return [
     view,
     workbench.onDidChangeServersBadge((badge) => (view.badge = badge)),
-    vscode.commands.registerCommand('mcpWorkbench.refreshServers', () => workbench.registry.reload().then(() => provider.refresh())),
-    vscode.commands.registerCommand('mcpWorkbench.filterTools', async () => {
-      const text = await vscode.window.showInputBox({
-        title: vscode.l10n.t('Filter tools of all servers'),
-        prompt: vscode.l10n.t('Matches tool names, titles and descriptions'),
-        value: provider.filter,
-      });
-      if (text === undefined) return;
-      provider.setToolFilter(text);
-      setDescription();
-    }),
-    vscode.commands.registerCommand('mcpWorkbench.clearToolFilter', () => {
-      provider.setToolFilter('');
-      setDescription();
-    }),
-    vscode.commands.registerCommand('mcpWorkbench.addServer', () => addServerWizard(workbench)),
-    vscode.commands.registerCommand('mcpWorkbench.copyServerJson', async (arg?: ServerRef) => {
-      const c = arg?.serverId ? workbench.registry.find(arg.serverId) : undefined;
-      if (!c) return;
-      // The entry as written (variables unresolved, so no resolved secret leaves the editor), and
-      // literal secrets in it (a key in the URL, a header value) redacted like everywhere else.
-      const entry = redactValue(c.definition.entry ?? {}, workbench.secretsOf(c.definition));
-      await vscode.env.clipboard.writeText(JSON.stringify({ [c.definition.name]: entry }, null, 2));
-      void vscode.window.setStatusBarMessage(vscode.l10n.t('Copied the definition of {0}', c.definition.label), 3000);
+    ...registerCommandTable({
+      [ServerCommands.refresh]: () => workbench.registry.reload().then(() => provider.refresh()),
+      [ServerCommands.filterTools]: async () => {
+        const text = await vscode.window.showInputBox({
+          title: vscode.l10n.t('Filter tools of all servers'),
+          prompt: vscode.l10n.t('Matches tool names, titles and descriptions'),
+          value: provider.filter,
+        });
+        if (text === undefined) return;
+        provider.setToolFilter(text);
+        setDescription();
+      },
+      [ServerCommands.clearToolFilter]: () => {
+        provider.setToolFilter('');
+        setDescription();
+      },
+      [ServerCommands.add]: () => addServerWizard(workbench),
+      [ServerCommands.copyJson]: async (arg?: ServerRef) => {
+        const c = arg?.serverId ? workbench.registry.find(arg.serverId) : undefined;
+        if (!c) return;
+        // The entry as written (variables unresolved, so no resolved secret leaves the editor), and
+        // literal secrets in it (a key in the URL, a header value) redacted like everywhere else.
+        const entry = redactValue(c.definition.entry ?? {}, workbench.secretsOf(c.definition));
+        await vscode.env.clipboard.writeText(JSON.stringify({ [c.definition.name]: entry }, null, 2));
+        void vscode.window.setStatusBarMessage(vscode.l10n.t('Copied the definition of {0}', c.definition.label), 3000);
+      },
     }),
     ...registerTaskCommands(workbench),
     ...registerSkillCommands(workbench),

@@ -10,6 +10,8 @@ import { UNTRUSTED_REASON, type Workbench } from '../workbench';
 import { revealControlCharacters } from '../shared/common/untrustedText';
 import { showInformationMessage, showWarningMessage } from '../shared/notifications';
 import { warnBeforeSecondCopy } from '../coexistence/registerCoexistence';
+import { ServerCommands } from './common/commandIds';
+import { registerCommandTable } from '../shared/commandTable';
 
 /** Accepts a server id string or any object carrying one (tree nodes later). */
 type ServerArg = string | { serverId: string } | undefined;
@@ -42,36 +44,38 @@ export function registerCommands(workbench: Workbench): vscode.Disposable[] {
   };
 
   return [
-    vscode.commands.registerCommand('mcpWorkbench.startServer', withServer(vscode.l10n.t('Server to start'),
-      (c) => c.state.kind !== 'running' && c.state.kind !== 'starting', start)),
-    vscode.commands.registerCommand('mcpWorkbench.stopServer', withServer(vscode.l10n.t('Server to stop'),
-      (c) => c.state.kind === 'running' || c.state.kind === 'starting', (c) => registry.stop(c.definition.id))),
-    vscode.commands.registerCommand('mcpWorkbench.restartServer', withServer(vscode.l10n.t('Server to restart'), () => true, async (c) => {
-      if (c.definition.source.scope === 'workspace' && !vscode.workspace.isTrusted) return explainUntrusted(c.definition.label);
-      await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Restarting MCP server {0}…', c.definition.label) },
-        () => registry.restart(c.definition.id),
-      );
-    })),
-    vscode.commands.registerCommand('mcpWorkbench.showOutput', withServer(vscode.l10n.t('Server whose output to show'), () => true,
-      (c) => workbench.outputs.show(c.definition))),
-    vscode.commands.registerCommand('mcpWorkbench.openConfiguration', async (arg: ServerArg) => {
-      const id = typeof arg === 'string' ? arg : arg?.serverId;
-      const connection = id ? registry.find(id) : undefined;
-      if (connection) return openServerConfig(connection);
-      return openSomeConfig(workbench);
+    ...registerCommandTable({
+      [ServerCommands.start]: withServer(vscode.l10n.t('Server to start'),
+        (c) => c.state.kind !== 'running' && c.state.kind !== 'starting', start),
+      [ServerCommands.stop]: withServer(vscode.l10n.t('Server to stop'),
+        (c) => c.state.kind === 'running' || c.state.kind === 'starting', (c) => registry.stop(c.definition.id)),
+      [ServerCommands.restart]: withServer(vscode.l10n.t('Server to restart'), () => true, async (c) => {
+        if (c.definition.source.scope === 'workspace' && !vscode.workspace.isTrusted) return explainUntrusted(c.definition.label);
+        await vscode.window.withProgress(
+          { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Restarting MCP server {0}…', c.definition.label) },
+          () => registry.restart(c.definition.id),
+        );
+      }),
+      [ServerCommands.showOutput]: withServer(vscode.l10n.t('Server whose output to show'), () => true,
+        (c) => workbench.outputs.show(c.definition)),
+      [ServerCommands.openConfiguration]: async (arg: ServerArg) => {
+        const id = typeof arg === 'string' ? arg : arg?.serverId;
+        const connection = id ? registry.find(id) : undefined;
+        if (connection) return openServerConfig(connection);
+        return openSomeConfig(workbench);
+      },
+      [ServerCommands.restartAll]: () => vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Restarting MCP servers…') },
+        () => registry.restartAll(),
+      ),
+      [ServerCommands.clearStoredInputs]: async () => {
+        await workbench.inputs.clear();
+        await registry.reload();
+        void showInformationMessage(vscode.l10n.t('Stored MCP inputs were cleared; servers that use them will ask again when they start.'));
+      },
+      [ServerCommands.showServers]: () => showServers(workbench, start),
+      [ServerCommands.manageTrust]: () => vscode.commands.executeCommand('workbench.trust.manage'),
     }),
-    vscode.commands.registerCommand('mcpWorkbench.restartAll', () => vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Restarting MCP servers…') },
-      () => registry.restartAll(),
-    )),
-    vscode.commands.registerCommand('mcpWorkbench.clearStoredInputs', async () => {
-      await workbench.inputs.clear();
-      await registry.reload();
-      void showInformationMessage(vscode.l10n.t('Stored MCP inputs were cleared; servers that use them will ask again when they start.'));
-    }),
-    vscode.commands.registerCommand('mcpWorkbench.showServers', () => showServers(workbench, start)),
-    vscode.commands.registerCommand('mcpWorkbench.manageTrust', () => vscode.commands.executeCommand('workbench.trust.manage')),
   ];
 }
 
@@ -114,7 +118,7 @@ async function showServers(workbench: Workbench, start: (c: McpServerConnection)
   const actions: { label: string; run: () => unknown }[] = [
     ...(running ? [] : [{ label: `$(play) ${vscode.l10n.t('Start')}`, run: () => start(c) }]),
     ...(running ? [{ label: `$(debug-stop) ${vscode.l10n.t('Stop')}`, run: () => workbench.registry.stop(c.definition.id) }] : []),
-    { label: `$(debug-restart) ${vscode.l10n.t('Restart')}`, run: () => vscode.commands.executeCommand('mcpWorkbench.restartServer', c.definition.id) },
+    { label: `$(debug-restart) ${vscode.l10n.t('Restart')}`, run: () => vscode.commands.executeCommand(ServerCommands.restart, c.definition.id) },
     { label: `$(output) ${vscode.l10n.t('Show Output')}`, run: () => workbench.outputs.show(c.definition) },
     { label: `$(go-to-file) ${vscode.l10n.t('Open Configuration')}`, run: () => openServerConfig(c) },
   ];

@@ -21,6 +21,9 @@ import { isTerminal, type TaskStatus, type ToolTask } from '../mcp/connection/to
 import { redactText } from '../shared/common/redact';
 import type { Skill } from '../mcp/connection/serverSkills';
 import { skillItemText, skillName, skillTooltip } from './common/skillText';
+import { ToolRunnerCommands } from '../toolRunner/common/commandIds';
+import { ResourceCommands } from '../resources/common/commandIds';
+import { ServerCommands } from './common/commandIds';
 
 export type TreeNode = ServerNode | GroupNode | ToolNode | ResourceNode | TemplateNode | PromptNode | TasksGroupNode | TaskNode | SkillsGroupNode | SkillNode;
 
@@ -115,7 +118,7 @@ export class ToolNode {
     // (MCP Apps) gets the window icon.
     item.iconPath = new vscode.ThemeIcon(toolAppUri(tool) !== undefined ? 'window' : tool.annotations?.destructiveHint ? 'warning' : tool.annotations?.readOnlyHint ? 'eye' : 'symbol-method');
     item.contextValue = disabledInChat ? 'tool.disabledInChat' : 'tool';
-    item.command = { command: 'mcpWorkbench.runTool', title: vscode.l10n.t('Run Tool…'), arguments: [{ serverId: this.serverId, toolName: tool.name }] };
+    item.command = { command: ToolRunnerCommands.run, title: vscode.l10n.t('Run Tool…'), arguments: [{ serverId: this.serverId, toolName: tool.name }] };
     return item;
   }
 
@@ -153,7 +156,7 @@ export class ResourceNode {
     item.description = text.description;
     item.iconPath = new vscode.ThemeIcon(r.mimeType?.startsWith('image/') ? 'file-media' : 'file');
     item.contextValue = 'resource';
-    item.command = { command: 'mcpWorkbench.openResource', title: vscode.l10n.t('Open Resource'), arguments: [{ serverId: this.serverId, uri: r.uri }] };
+    item.command = { command: ResourceCommands.open, title: vscode.l10n.t('Open Resource'), arguments: [{ serverId: this.serverId, uri: r.uri }] };
     return item;
   }
 
@@ -179,7 +182,7 @@ export class TemplateNode {
     item.iconPath = new vscode.ThemeIcon('file-symlink-file');
     item.contextValue = 'resourceTemplate';
     item.command = {
-      command: 'mcpWorkbench.openResourceTemplate',
+      command: ResourceCommands.openTemplate,
       title: vscode.l10n.t('Open Resource from Template'),
       arguments: [{ serverId: this.serverId, uriTemplate: t.uriTemplate }],
     };
@@ -273,7 +276,7 @@ export class SkillNode {
     item.iconPath = new vscode.ThemeIcon('book');
     item.contextValue = 'skill';
     item.accessibilityInformation = { label: vscode.l10n.t('Skill {0}', skillName(this.skill)) };
-    item.command = { command: 'mcpWorkbench.openSkill', title: vscode.l10n.t('Open Skill'), arguments: [{ serverId: this.serverId, skillUri: this.skill.uri }] };
+    item.command = { command: ServerCommands.openSkill, title: vscode.l10n.t('Open Skill'), arguments: [{ serverId: this.serverId, skillUri: this.skill.uri }] };
     return item;
   }
 
@@ -308,7 +311,7 @@ export class TaskNode {
     item.contextValue = isTerminal(this.task.status) ? `task.${this.task.status}` : 'task.running';
     item.tooltip = toMarkdown(taskTooltip(this.task));
     if (this.task.result) {
-      item.command = { command: 'mcpWorkbench.showTaskResult', title: vscode.l10n.t('Show Task Result'), arguments: [{ serverId: this.serverId, taskId: this.task.taskId }] };
+      item.command = { command: ServerCommands.showTaskResult, title: vscode.l10n.t('Show Task Result'), arguments: [{ serverId: this.serverId, taskId: this.task.taskId }] };
     }
     return item;
   }

@@ -13,6 +13,7 @@ import {
 } from './serverTreeNodes';
 import { showErrorMessage } from '../shared/notifications';
 import { errorMessage } from '../shared/common/errors';
+import { ServerContextKeys } from './common/commandIds';
 
 export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
   private readonly onDidChangeEmitter = new vscode.EventEmitter<TreeNode | undefined>();
@@ -61,7 +62,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
 
   setToolFilter(text: string): void {
     this.toolFilter = text.trim().toLowerCase();
-    void vscode.commands.executeCommand('setContext', 'mcpWorkbench.toolFilterActive', this.toolFilter !== '');
+    void vscode.commands.executeCommand('setContext', ServerContextKeys.toolFilterActive, this.toolFilter !== '');
     this.groupNodes.clear();
     this.onDidChangeEmitter.fire(undefined);
   }

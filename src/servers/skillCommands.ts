@@ -12,6 +12,8 @@ import { SkillVerificationError, type Skill } from '../mcp/connection/serverSkil
 import { parseSkillDocument, SKILL_SCHEME, skillDocument, skillName, skillRefusal } from './common/skillText';
 import { showErrorMessage, withNotificationProgress } from '../shared/notifications';
 import { errorMessage } from '../shared/common/errors';
+import { ServerCommands } from './common/commandIds';
+import { registerCommandTable } from '../shared/commandTable';
 
 /** What a tree skill node (or a caller) passes. */
 export interface SkillRef {
@@ -84,27 +86,29 @@ export function registerSkillCommands(workbench: Workbench): vscode.Disposable[]
         return loaded.text;
       },
     }),
-    vscode.commands.registerCommand('mcpWorkbench.openSkill', async (ref?: SkillRef) => {
-      const uri = await open(ref);
-      if (uri) await vscode.commands.executeCommand('markdown.showPreview', uri);
-      return uri?.toString();
-    }),
-    vscode.commands.registerCommand('mcpWorkbench.openSkillSource', async (ref?: SkillRef) => {
-      const uri = await open(ref);
-      if (!uri) return undefined;
-      const document = await vscode.languages.setTextDocumentLanguage(await vscode.workspace.openTextDocument(uri), 'markdown');
-      await vscode.window.showTextDocument(document, { preview: true });
-      return uri.toString();
-    }),
-    vscode.commands.registerCommand('mcpWorkbench.addSkillToChat', async (ref?: SkillRef) => {
-      const found = await find(ref);
-      const query = `@mcp /${SKILL_CHAT_COMMAND} ${found ? `${found.connection.definition.name}/${skillName(found.skill)} ` : ''}`;
-      // The participant reads and verifies the skill when the request is sent, not now.
-      try {
-        await vscode.commands.executeCommand('workbench.action.chat.open', { query, isPartialQuery: true });
-      } catch {
-        void showErrorMessage(vscode.l10n.t('This VS Code has no chat. Where it has, ask {0} in chat.', query.trim()));
-      }
+    ...registerCommandTable({
+      [ServerCommands.openSkill]: async (ref?: SkillRef) => {
+        const uri = await open(ref);
+        if (uri) await vscode.commands.executeCommand('markdown.showPreview', uri);
+        return uri?.toString();
+      },
+      [ServerCommands.openSkillSource]: async (ref?: SkillRef) => {
+        const uri = await open(ref);
+        if (!uri) return undefined;
+        const document = await vscode.languages.setTextDocumentLanguage(await vscode.workspace.openTextDocument(uri), 'markdown');
+        await vscode.window.showTextDocument(document, { preview: true });
+        return uri.toString();
+      },
+      [ServerCommands.addSkillToChat]: async (ref?: SkillRef) => {
+        const found = await find(ref);
+        const query = `@mcp /${SKILL_CHAT_COMMAND} ${found ? `${found.connection.definition.name}/${skillName(found.skill)} ` : ''}`;
+        // The participant reads and verifies the skill when the request is sent, not now.
+        try {
+          await vscode.commands.executeCommand('workbench.action.chat.open', { query, isPartialQuery: true });
+        } catch {
+          void showErrorMessage(vscode.l10n.t('This VS Code has no chat. Where it has, ask {0} in chat.', query.trim()));
+        }
+      },
     }),
   ];
 }

@@ -2,11 +2,12 @@
 import * as vscode from 'vscode';
 import { countStates, describeProtocol } from '../mcp/serverState';
 import type { Workbench } from '../workbench';
+import { ServerCommands } from './common/commandIds';
 
 export function registerStatusBar(workbench: Workbench): vscode.Disposable[] {
   const item = vscode.window.createStatusBarItem('mcpWorkbench.status', vscode.StatusBarAlignment.Left, 10);
   item.name = vscode.l10n.t('MCP Servers');
-  item.command = 'mcpWorkbench.showServers';
+  item.command = ServerCommands.showServers;
   const update = () => {
     const connections = workbench.registry.all();
     if (connections.length === 0) {

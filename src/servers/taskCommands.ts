@@ -9,6 +9,8 @@ import { describeTask, isTerminal, type ToolTask } from '../mcp/connection/toolT
 import { revealControlCharacters } from '../shared/common/untrustedText';
 import { showErrorMessage, showInformationMessage } from '../shared/notifications';
 import { errorMessage } from '../shared/common/errors';
+import { ServerCommands } from './common/commandIds';
+import { registerCommandTable } from '../shared/commandTable';
 
 /** What a tree task node (or a caller) passes. */
 interface TaskRef {
@@ -40,23 +42,25 @@ export function registerTaskCommands(workbench: Workbench): vscode.Disposable[] 
   };
 
   return [
-    vscode.commands.registerCommand('mcpWorkbench.cancelTask', async (arg?: TaskRef) => {
-      const found = resolve(arg ?? await pickRunning());
-      if (!found) return;
-      const { connection, task } = found;
-      try {
-        await connection.cancelTask(task.taskId);
-      } catch (error) {
-        // Typically: the task ended meanwhile (the server refuses to cancel a finished task).
-        void showErrorMessage(vscode.l10n.t('Could not cancel task {0} of {1}: {2}', task.toolName ?? task.taskId, connection.definition.label,
-          errorMessage(error)));
-      }
-    }),
-    vscode.commands.registerCommand('mcpWorkbench.showTaskResult', async (arg?: TaskRef) => {
-      const found = resolve(arg);
-      if (!found?.task.result) return;
-      const doc = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(found.task.result, null, 2) });
-      await vscode.window.showTextDocument(doc, { preview: true });
+    ...registerCommandTable({
+      [ServerCommands.cancelTask]: async (arg?: TaskRef) => {
+        const found = resolve(arg ?? await pickRunning());
+        if (!found) return;
+        const { connection, task } = found;
+        try {
+          await connection.cancelTask(task.taskId);
+        } catch (error) {
+          // Typically: the task ended meanwhile (the server refuses to cancel a finished task).
+          void showErrorMessage(vscode.l10n.t('Could not cancel task {0} of {1}: {2}', task.toolName ?? task.taskId, connection.definition.label,
+            errorMessage(error)));
+        }
+      },
+      [ServerCommands.showTaskResult]: async (arg?: TaskRef) => {
+        const found = resolve(arg);
+        if (!found?.task.result) return;
+        const doc = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(found.task.result, null, 2) });
+        await vscode.window.showTextDocument(doc, { preview: true });
+      },
     }),
   ];
 }

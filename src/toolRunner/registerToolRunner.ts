@@ -12,17 +12,29 @@ import { ToolRunnerPanel, type OpenToolRunners, type ToolRunnerServices } from '
 import { rerunLastCall } from './rerunLastCall';
 import { showErrorMessage, showInformationMessage } from '../shared/notifications';
 import { errorMessage } from '../shared/common/errors';
+import { ToolRunnerCommands } from './common/commandIds';
+import { ServerCommands } from '../servers/common/commandIds';
+import { registerCommandTable } from '../shared/commandTable';
 
 export function registerToolRunner(services: ToolRunnerServices): vscode.Disposable[] {
   const { workbench, gate: { approvals } } = services;
   const open: OpenToolRunners = new Map();
   return [
-    vscode.commands.registerCommand('mcpWorkbench.runTool', (arg?: unknown) => runTool(services, open, arg)),
-    // For the dev loop and tests (hidden from the palette): the server's configured name, or { serverName }.
-    vscode.commands.registerCommand('mcpWorkbench.toolRunner.rerunLast', (arg?: unknown) => {
-      const serverName = typeof arg === 'string' ? arg : typeof (arg as { serverName?: unknown } | undefined)?.serverName === 'string' ? (arg as { serverName: string }).serverName : undefined;
-      if (!serverName) throw new Error('mcpWorkbench.toolRunner.rerunLast needs a server name');
-      return rerunLastCall(open, serverName);
+    ...registerCommandTable({
+      [ToolRunnerCommands.run]: (arg?: unknown) => runTool(services, open, arg),
+      // For the dev loop and tests (hidden from the palette): the server's configured name, or { serverName }.
+      [ToolRunnerCommands.rerunLast]: (arg?: unknown) => {
+        const serverName = typeof arg === 'string' ? arg : typeof (arg as { serverName?: unknown } | undefined)?.serverName === 'string' ? (arg as { serverName: string }).serverName : undefined;
+        if (!serverName) throw new Error(`${ToolRunnerCommands.rerunLast} needs a server name`);
+        return rerunLastCall(open, serverName);
+      },
+      [ToolRunnerCommands.resetApprovals]: async () => {
+        const count = approvals.count();
+        await approvals.reset();
+        void showInformationMessage(count
+          ? vscode.l10n.t('Forgot {0} tool approval(s): tools that are not read-only ask again before they run.', count)
+          : vscode.l10n.t('There were no tool approvals to forget.'));
+      },
     }),
     // The dev loop (src/debug/devRestarts.ts): once a server runs again after a watched file
     // changed, its open Run Tool panels run their last call again and show what changed.
@@ -32,13 +44,6 @@ export function registerToolRunner(services: ToolRunnerServices): vscode.Disposa
         const def = workbench.registry.find(serverName)?.definition;
         if (def) workbench.outputs.logFor(def).log('error', `Re-running the last calls after the restart failed: ${errorMessage(error)}`);
       });
-    }),
-    vscode.commands.registerCommand('mcpWorkbench.resetToolApprovals', async () => {
-      const count = approvals.count();
-      await approvals.reset();
-      void showInformationMessage(count
-        ? vscode.l10n.t('Forgot {0} tool approval(s): tools that are not read-only ask again before they run.', count)
-        : vscode.l10n.t('There were no tool approvals to forget.'));
     }),
     new vscode.Disposable(() => ToolRunnerPanel.disposeAll(open)),
   ];
@@ -71,7 +76,7 @@ async function resolveRef(workbench: Workbench, ref: ToolRef): Promise<{ connect
     const answer = await showErrorMessage(
       vscode.l10n.t('MCP server "{0}" is not running, so its tool "{1}" cannot be run.', connection.definition.label, ref.toolName), start);
     if (answer !== start) return undefined;
-    await vscode.commands.executeCommand('mcpWorkbench.startServer', { serverId: connection.definition.id });
+    await vscode.commands.executeCommand(ServerCommands.start, { serverId: connection.definition.id });
     connection = workbench.registry.find(ref.serverId);
     if (connection?.state.kind !== 'running') return undefined;
   }

@@ -28,6 +28,8 @@ import { ToolAppController } from '../apps/toolAppController';
 import type { AppsService } from '../apps/appsService';
 import type { ToolApprovalGate } from './common/toolApprovals';
 import { errorMessage } from '../shared/common/errors';
+import { ApprovalCommands } from '../approval/common/commandIds';
+import { ResourceCommands } from '../resources/common/commandIds';
 
 export { confirmWithModal, type ConfirmCall } from './confirmCall';
 
@@ -323,11 +325,11 @@ export class ToolRunnerPanel implements vscode.Disposable {
         this.cancel(message.requestId);
         return;
       case 'showRequests':
-        await vscode.commands.executeCommand('mcpWorkbench.showRequests');
+        await vscode.commands.executeCommand(ApprovalCommands.showRequests);
         return;
       case 'openResource':
         try {
-          await vscode.commands.executeCommand('mcpWorkbench.openResource', { serverId: this.serverId, uri: message.uri });
+          await vscode.commands.executeCommand(ResourceCommands.open, { serverId: this.serverId, uri: message.uri });
         } catch (error) {
           void showErrorMessage(vscode.l10n.t('Could not open the resource {0}: {1}', message.uri, errorMessage(error)));
         }

@@ -2,15 +2,13 @@
  * Opening and closing the SDK sessions of one connection: a spawned stdio process, Streamable
  * HTTP (with the spec's fallback to legacy HTTP+SSE) or legacy SSE, each wrapped for tracing,
  * given the host's client features and taken through `initialize` under the connect timeout.
- * Failures come out as ServerErrors that say what to check. Kept apart from the connection's
- * state so that a new way to reach a server changes this file only. No `vscode` import.
+ * Failures come out as ServerErrors that say what to check (worded in ../connectFailures.ts).
+ * Kept apart from the connection's state so that a new way to reach a server changes this file
+ * only. No `vscode` import.
  */
 import * as readline from 'node:readline';
 import {
   Client,
-  OAuthError,
-  SdkError,
-  SdkErrorCode,
   SdkHttpError,
   SSEClientTransport,
   SseError,
@@ -23,17 +21,16 @@ import {
 import type { HttpLaunch, ServerDefinition, StdioLaunch } from '../../config/common/launchDefinition';
 import { channelLevelFor, formatLogData } from '../../shared/common/logLevels';
 import { redactText } from '../../shared/common/redact';
-import { MAX_MESSAGE_SETTING, MODERN_PROTOCOL_VERSION, secondsToMs, ServerCrashedOnStart, ServerError, type ConnectionHost, type ForwardedNotification, type ListKind, type ProtocolEraSetting, type ServerLog } from './connectionTypes';
+import { MODERN_PROTOCOL_VERSION, secondsToMs, ServerError, type ConnectionHost, type ForwardedNotification, type ListKind, type ProtocolEraSetting, type ServerLog } from './connectionTypes';
 import type { WorkbenchOAuthProvider } from '../auth/oauthProvider';
-import { CredentialBindingError } from '../auth/credentialBinding';
 import { planStdioSpawn, SpawnError, type StdioSpawnPlan } from '../process/stdioSpawn';
 import { descendantsOf, killProcesses, killTreeWindows } from '../process/processTree';
 import { MessageTooLargeError, OwnedStdioTransport } from '../process/ownedStdioTransport';
 import { traceTransport } from './tracingTransport';
-import { lastWords } from '../process/lastWords';
 import { recordingFetch } from './httpRecording';
 import { LIST_MAX_PAGES } from './listCache';
 import { errorMessage } from '../../shared/common/errors';
+import { describeConnectError } from '../connectFailures';
 
 /** The SDK transports that can carry OAuth (and so finish an authorization). */
 export type HttpTransport = StreamableHTTPClientTransport | SSEClientTransport;
@@ -295,81 +292,12 @@ export class SessionOpener {
         throw new AuthorizationNeeded(session.transport as HttpTransport, error);
       }
       if (error instanceof ServerError) throw error;
-      throw this.describeConnectError(error, session, target);
+      throw describeConnectError(error, session, target, this.owner);
     } finally {
       clearTimeout(timer);
       clearInterval(superseded);
     }
   }
-
-  private describeConnectError(error: unknown, session: Session, target: string): Error {
-    const name = this.owner.definition().name;
-    const text = errorMessage(error);
-    const tail = session.stderrTail.length ? `Last output:\n${session.stderrTail.join('\n')}` : undefined;
-    const code = (error as { code?: unknown })?.code ?? (error as { cause?: { code?: unknown } })?.cause?.code;
-    if (code === 'ECONNREFUSED' || /ECONNREFUSED|fetch failed/.test(text)) {
-      return new ServerError(`Cannot reach ${target}: the connection was refused or failed. Is the server running and the "url" right?`, text, error);
-    }
-    if (error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed && this.owner.protocolEra() === 'modern') {
-      return new ServerError(`Server "${name}" does not speak MCP 2026-07-28, and "protocolEra" is "modern". Set it to "auto" or "legacy" in ${this.owner.definition().source.label}.`, text, error);
-    }
-    const launch = this.owner.definition().launch;
-    if (launch.type !== 'stdio' && /\bHTTP 401\b|\b401 Unauthorized\b/i.test(text)) {
-      // Reached only when sign-in is not possible: the server offers no OAuth (or its registration refused us).
-      const sent = Object.keys(launch.headers).some((h) => /^(authorization|x-api-key|api-key)$/i.test(h));
-      return new ServerError(sent
-        ? `${target} refused the credentials in "headers" (HTTP 401). Check the token it expects.`
-        : `${target} requires authorization (HTTP 401). Add the credentials it expects to "headers", e.g. "Authorization": "Bearer \${input:token}".`, text, error);
-    }
-    const spawnCode = /^spawn \S.* (E[A-Z]+)$/.exec(text)?.[1];
-    if (launch.type === 'stdio' && spawnCode) {
-      const why = spawnCode === 'ENOENT' ? ': it, or the interpreter on its "#!" line, does not exist'
-        : spawnCode === 'EACCES' ? ': it is not executable (permission denied)' : '';
-      return new ServerError(`"${launch.command}" could not be started (${spawnCode})${why}.`, text, error);
-    }
-    if (error instanceof SdkHttpError || error instanceof SseError) {
-      return new ServerError(`${target} answered with an error: ${text}`, tail, error);
-    }
-    const closed = error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed;
-    const exit = closed && session.transport instanceof OwnedStdioTransport ? session.transport.exit : undefined;
-    if (exit) {
-      // The process died before the handshake finished: how it ended says more than "closed".
-      const last = lastWords(session.stderrTail);
-      const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
-      return new ServerCrashedOnStart(`Server "${name}" ${how} during start${last ? `: ${last}` : ''}.`, tail, error);
-    }
-    if (closed) {
-      return new ServerCrashedOnStart(`Server "${name}" closed the connection during the handshake (${target}).${tail ? ' Its last output is in the server log.' : ''}`, tail, error);
-    }
-    const version = /protocol version is not supported: (.+)$/.exec(text);
-    if (version) {
-      return new ServerError(`Server "${name}" answered with protocol version "${version[1].trim()}", which this client does not support: update the server.`, text, error);
-    }
-    if (error instanceof OAuthError) {
-      return new ServerError(`The authorization server refused the token request of server "${name}" (${error.code}): ${error.message}. Check "oauth" of the server in ${this.owner.definition().source.label}.`, text, error);
-    }
-    if (error instanceof CredentialBindingError) {
-      return new ServerError(`Server "${name}": ${text}`, undefined, error);
-    }
-    const invalid = /^Invalid result for (initialize|server\/discover): ([\s\S]*)$/.exec(text);
-    if (invalid) {
-      // The SDK's schema check dumps JSON; the user needs the fields, the dump goes to the detail.
-      return new ServerError(`Server "${name}" answered ${invalid[1]} without a valid ${invalidFields(invalid[2])}, so it is not a compatible MCP server: update it or check its ${session.kind === 'stdio' ? 'command' : 'url'}.`, text, error);
-    }
-    return new ServerError(`Server "${name}" failed to start: ${text}`, tail, error);
-  }
-}
-
-/** The fields a schema-validation dump names: `"protocolVersion"`, or "result" when unreadable. */
-function invalidFields(dump: string): string {
-  try {
-    const issues = JSON.parse(dump) as { path?: (string | number)[] }[];
-    const fields = [...new Set(issues.map((i) => (i.path ?? []).join('.')).filter(Boolean))];
-    if (fields.length) return fields.map((f) => `"${f}"`).join(', ');
-  } catch {
-    // Not the JSON the SDK usually gives.
-  }
-  return 'result';
 }
 
 /**
@@ -401,21 +329,6 @@ function httpStatusOf(error: unknown): number | undefined {
   if (error instanceof SseError) return error.code;
   const cause = (error as { data?: { cause?: unknown } } | undefined)?.data?.cause;
   return cause && cause !== error ? httpStatusOf(cause) : undefined;
-}
-
-/**
- * One line on how a running server went away: the exit code or signal and its stderr line that
- * says why (lastWords.ts; the SDK only says "Connection closed", which tells the user nothing).
- */
-export function describeLoss(name: string, session: Pick<Session, 'kind' | 'exit' | 'stderrTail' | 'oversized'>): string {
-  if (session.kind !== 'stdio') return `The connection to server "${name}" was closed.`;
-  if (session.oversized) {
-    return `Server "${name}" sent a message larger than ${Math.round(session.oversized / 1048576)} MB, so it was stopped; raise "${MAX_MESSAGE_SETTING}" if that is expected.`;
-  }
-  const how = session.exit?.signal ? `was killed by ${session.exit.signal}`
-    : session.exit?.code != null ? `exited with code ${session.exit.code}` : 'exited unexpectedly';
-  const last = lastWords(session.stderrTail);
-  return `Server "${name}" ${how}${last ? `: ${last}` : ''}.`;
 }
 
 /** How the log and tooltips name an era. */

@@ -5,6 +5,17 @@
  * within the request timeout declares it not responding. Only one ping is in flight at a time.
  * No `vscode` import.
  */
+import type { Client, RequestOptions } from '@modelcontextprotocol/client';
+
+/**
+ * Asks a server whether it is there: `ping` on 2025-11-25; 2026-07-28 removed it, so
+ * `server/discover` there. Both the liveness watch and the connection's `ping()` send this.
+ */
+export async function pingByEra(client: Client, options: (method: 'ping' | 'server/discover') => RequestOptions): Promise<void> {
+  if (client.getProtocolEra() === 'modern') await client.discover(options('server/discover'));
+  else await client.ping(options('ping'));
+}
+
 export interface LivenessOwner {
   /** Milliseconds between pings; 0 or undefined turns them off. */
   intervalMs(): number | undefined;

@@ -2,7 +2,7 @@
  * The SDK request options of a server's `timeouts`: the per-request timeout, whether progress
  * resets it, and the maximum total time. No `vscode` import.
  */
-import { SdkError, SdkErrorCode, type RequestOptions } from '@modelcontextprotocol/client';
+import { LOG_LEVEL_META_KEY, SdkError, SdkErrorCode, type Client, type RequestOptions } from '@modelcontextprotocol/client';
 import type { TimeoutSettings } from '../../config/common/serverConfig';
 import { secondsToMs, type CallOptions } from './connectionTypes';
 
@@ -30,4 +30,15 @@ function withDeadline(signal: AbortSignal | undefined, ms: number): AbortSignal 
   const deadline = new AbortController();
   setTimeout(() => deadline.abort(new SdkError(SdkErrorCode.RequestTimeout, 'Maximum total timeout exceeded', { maxTotalTimeout: ms })), ms).unref();
   return signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal;
+}
+
+/**
+ * Per-request `_meta` for a 2026-07-28 server: the log level (which replaced
+ * `logging/setLevel`; without it such a server sends no log messages for the request).
+ * `level` is read only for such a server.
+ */
+export function requestMeta(client: Client, level: () => string | undefined): { _meta: Record<string, unknown> } | undefined {
+  if (client.getProtocolEra() !== 'modern' || !client.getServerCapabilities()?.logging) return undefined;
+  const current = level();
+  return current ? { _meta: { [LOG_LEVEL_META_KEY]: current } } : undefined;
 }

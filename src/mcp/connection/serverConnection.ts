@@ -10,17 +10,18 @@
  * drive this same class.
  */
 import {
-  LOG_LEVEL_META_KEY, SdkError, SdkErrorCode, type CallToolResult, type Client, type GetPromptResult, type LoggingLevel, type ReadResourceResult, type RequestOptions,
+  SdkError, SdkErrorCode, type CallToolResult, type Client, type GetPromptResult, type LoggingLevel, type ReadResourceResult, type RequestOptions,
 } from '@modelcontextprotocol/client';
 import { Emitter } from '../../shared/common/emitter';
 import type { ServerDefinition } from '../../config/common/launchDefinition';
-import { redactState, STOPPED, type ServerState } from '../serverState';
-import { describeLoss, eraLabel, SessionOpener, type Session } from './connectionTransports';
+import { redactState, runningStateOf, STOPPED, type ServerState } from '../serverState';
+import { eraLabel, SessionOpener, type Session } from './connectionTransports';
+import { describeLoss } from '../connectFailures';
 import { SessionRenewal } from './sessionRenewal';
 import { EraVerdicts } from './eraVerdicts';
-import { Liveness } from './liveness';
+import { Liveness, pingByEra } from './liveness';
 import { advertisesList, fetchList, ListCache } from './listCache';
-import { requestOptionsFor } from './requestLimits';
+import { requestMeta, requestOptionsFor } from './requestLimits';
 import { ToolCalls, type ToolCallOptions } from './toolCalls';
 import type { TaskTracker, ToolTask } from './toolTasks';
 import {
@@ -112,8 +113,7 @@ export class McpServerConnection {
       ping: async () => {
         const client = this.client;
         try {
-          if (client?.getProtocolEra() === 'modern') await client.discover(this.requestOptions('server/discover'));
-          else await client?.ping(this.requestOptions('ping'));
+          if (client) await pingByEra(client, (method) => this.requestOptions(method));
         } catch (error) {
           // Any answer, even an error (a server without `ping`), shows it is alive; silence does not.
           if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) throw error;
@@ -230,20 +230,12 @@ export class McpServerConnection {
     }
     this.session = session;
     const { client } = session;
-    const serverVersion = client.getServerVersion();
-    const protocolVersion = client.getNegotiatedProtocolVersion() ?? 'unknown';
-    const era = client.getProtocolEra() ?? 'legacy';
+    const running = runningStateOf(client, session.kind);
+    const { protocolVersion, era } = running;
     this.verdicts.remember(this._definition, era, client.getDiscoverResult());
+    const serverVersion = client.getServerVersion();
     this.log.log('info', `Connected to ${serverVersion?.name ?? 'server'} ${serverVersion?.version ?? ''} over ${session.kind}, protocol ${protocolVersion} (${eraLabel(era)}).`);
-    this.setState({
-      kind: 'running',
-      protocolVersion,
-      era,
-      capabilities: (client.getServerCapabilities() ?? {}) as Record<string, unknown>,
-      serverInfo: { name: serverVersion?.name ?? '', version: serverVersion?.version ?? '', title: (serverVersion as { title?: string } | undefined)?.title },
-      instructions: client.getInstructions(),
-      transport: session.kind,
-    });
+    this.setState(running);
     const tasksNote = this.toolCalls.unusedTasksNote();
     if (tasksNote) this.log.log('info', tasksNote);
     await this.applyLogLevel();
@@ -300,7 +292,8 @@ export class McpServerConnection {
 
   async dispose(): Promise<void> {
     await this.stop();
-    for (const emitter of [this.onDidChangeStateEmitter, this.onDidChangeListEmitter, this.onDidWriteStderrEmitter, this.onDidCrashEmitter, this.onDidNotifyEmitter, this.skills]) emitter.dispose();
+    const emitters = [this.onDidChangeStateEmitter, this.onDidChangeListEmitter, this.onDidWriteStderrEmitter, this.onDidCrashEmitter, this.onDidNotifyEmitter, this.skills];
+    for (const emitter of emitters) emitter.dispose();
     this.toolCalls.tasks.dispose();
   }
 
@@ -405,20 +398,12 @@ export class McpServerConnection {
 
   /** Checks the server answers: `ping` on 2025-11-25; 2026-07-28 removed it, so `server/discover` there. */
   async ping(options: CallOptions = {}): Promise<void> {
-    await this.renewal.request('ping', async (client) => {
-      if (client.getProtocolEra() === 'modern') await client.discover(this.requestOptions('server/discover', options));
-      else await client.ping(this.requestOptions('ping', options));
-    });
+    await this.renewal.request('ping', (client) => pingByEra(client, (method) => this.requestOptions(method, options)));
   }
 
-  /**
-   * Per-request `_meta` for a 2026-07-28 server: the log level (which replaced
-   * `logging/setLevel`; without it such a server sends no log messages for the request).
-   */
+  /** Per-request `_meta` (the log level of a 2026-07-28 server, see requestLimits.ts). */
   private meta(client: Client): { _meta: Record<string, unknown> } | undefined {
-    if (client.getProtocolEra() !== 'modern' || !client.getServerCapabilities()?.logging) return undefined;
-    const level = this.host.serverLogLevel();
-    return level ? { _meta: { [LOG_LEVEL_META_KEY]: level } } : undefined;
+    return requestMeta(client, () => this.host.serverLogLevel());
   }
 
   /** SDK request options from the server's timeouts (requestLimits.ts). */

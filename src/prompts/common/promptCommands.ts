@@ -1,6 +1,5 @@
 /** Stable command ids for prompts (`mcpWorkbench.prompt.<server>.<prompt>`), without `vscode`. */
-
-export const PROMPT_COMMAND_PREFIX = 'mcpWorkbench.prompt.';
+import { PROMPT_COMMAND_PREFIX } from './commandIds';
 
 function part(text: string): string {
   return text.replace(/[^A-Za-z0-9_.-]+/g, '_') || '_';

@@ -1,7 +1,7 @@
 /** The restart policy of crashed servers, on a fake clock. */
 import * as assert from 'node:assert/strict';
 import { CrashRestarts, describeDuration } from '../../../src/mcp/crashRestarts';
-import { describeLoss } from '../../../src/mcp/connection/connectionTransports';
+import { describeLoss } from '../../../src/mcp/connectFailures';
 
 describe('CrashRestarts', () => {
   it('backs off 1 s, 2 s, 4 s, 8 s and gives up at the 5th crash within 3 minutes', () => {

@@ -23,7 +23,7 @@ describe('webview stylesheets follow the theme', () => {
       assert.match(css, /body\.vscode-light[^{]*\{[^}]*color-scheme:\s*light/);
       assert.match(css, /(^|[\s,}])select\b[^{]*\{[^}]*background:\s*var\(--vscode-/m);
       assert.match(css, /(^|[\s,}])option\b[^{]*\{[^}]*background:\s*var\(--vscode-/m);
-      assert.match(css, /input\[type=("?)date\1\][^{]*\{[^}]*background:\s*var\(--vscode-/);
+      assert.match(css, /input\[type=(["']?)date\1\][^{]*\{[^}]*background:\s*var\(--vscode-/);
     });
   }
 });

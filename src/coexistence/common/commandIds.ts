@@ -1,0 +1,4 @@
+/** The ids of the coexistence commands (pure, no imports: see src/servers/common/commandIds.ts). */
+export const CoexistenceCommands = {
+  chooseRunner: 'mcpWorkbench.chooseWorkspaceServersRunner',
+} as const;

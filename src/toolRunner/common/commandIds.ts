@@ -1,0 +1,7 @@
+/** The ids of Run Tool's commands (pure, no imports: see src/servers/common/commandIds.ts). */
+export const ToolRunnerCommands = {
+  /** Opens the Run Tool panel; the argument is a ToolRef (src/shared/common/commandArgs.ts). */
+  run: 'mcpWorkbench.runTool',
+  rerunLast: 'mcpWorkbench.toolRunner.rerunLast',
+  resetApprovals: 'mcpWorkbench.resetToolApprovals',
+} as const;
