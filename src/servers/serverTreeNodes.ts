@@ -21,8 +21,10 @@ import { isTerminal, type TaskStatus, type ToolTask } from '../mcp/connection/to
 import { redactText } from '../shared/common/redact';
 import type { Skill } from '../mcp/connection/serverSkills';
 import { skillItemText, skillName, skillTooltip } from './common/skillText';
+import { RUN_BY_VSCODE_REASON } from '../coexistence/common/builtinHost';
+import type { RunnerAnswerNode, RunnerChoiceNode } from './runnerChoiceNodes';
 
-export type TreeNode = ServerNode | GroupNode | ToolNode | ResourceNode | TemplateNode | PromptNode | TasksGroupNode | TaskNode | SkillsGroupNode | SkillNode;
+export type TreeNode = ServerNode | GroupNode | ToolNode | ResourceNode | TemplateNode | PromptNode | TasksGroupNode | TaskNode | SkillsGroupNode | SkillNode | RunnerChoiceNode | RunnerAnswerNode;
 
 const GROUPS: Record<ListKind, { label: string; icon: string; contextValue: string }> = {
   tools: { label: 'Tools', icon: 'tools', contextValue: 'group.tools' },
@@ -61,7 +63,9 @@ export class ServerNode {
     item.id = `server:${definition.id}`;
     item.description = text.description;
     item.iconPath = changedFile !== undefined ? new vscode.ThemeIcon('loading~spin') : stateIcon(this.connection);
-    item.contextValue = `server.${state.kind}.${transport}${discovered ? '.discovered' : ''}`;
+    // `.vscodeRuns`: left to VS Code's own MCP support, with the inline "Run Here".
+    const vscodeRuns = state.kind === 'stopped' && state.reason === RUN_BY_VSCODE_REASON;
+    item.contextValue = `server.${state.kind}.${transport}${discovered ? '.discovered' : ''}${vscodeRuns ? '.vscodeRuns' : ''}`;
     item.tooltip = serverTooltip(this.connection);
     item.accessibilityInformation = { label: `${text.label}, ${describeState(state)}` };
     return item;
