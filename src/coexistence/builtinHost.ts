@@ -17,6 +17,13 @@ const RUNNER_KEY = 'mcpWorkbench.coexistence.runner';
 /** Workspace state: ids of the servers the user chose to run here one by one. */
 const RUN_HERE_KEY = 'mcpWorkbench.coexistence.runHere';
 const WATCHED_SETTINGS = ['chat.mcp.access', 'chat.mcp.enabled', 'chat.disableAIFeatures'];
+/**
+ * How long the first start of the servers waits for VS Code to say whether there is a chat
+ * model. `selectChatModels` may wait on model providers being activated; the servers must not
+ * wait on that. Past the bound the window counts as having no model: the servers start here, and
+ * a model that answers later brings the question in the Servers view without stopping them.
+ */
+const MODELS_WAIT_MS = 3000;
 
 export class BuiltinHost implements vscode.Disposable {
   private _active: boolean;
@@ -29,6 +36,9 @@ export class BuiltinHost implements vscode.Disposable {
 
   private hasChatModel = false;
   private modelsRead = false;
+  /** Reads of the chat models started; only the newest one's answer counts. */
+  private modelReads = 0;
+  private modelsWait: NodeJS.Timeout | undefined;
   /** This window started the shared servers here because VS Code's agent could not use them. */
   private startedHereUnasked = false;
   /** Resolves once the chat models were looked at: the first start waits for it. */
@@ -46,16 +56,20 @@ export class BuiltinHost implements vscode.Disposable {
     // Models come and go (Copilot signs in, an extension registers one): re-read each time.
     const models = vscode.lm.onDidChangeChatModels(() => void this.readChatModels());
     this.subscription = vscode.Disposable.from(configuration, models);
-    this.ready = this.readChatModels().then(() => {
+    const bound = new Promise<void>((resolve) => (this.modelsWait = setTimeout(resolve, MODELS_WAIT_MS)));
+    this.ready = Promise.race([this.readChatModels(), bound]).then(() => {
+      clearTimeout(this.modelsWait);
       this.modelsRead = true;
       this.noteDecision();
     });
   }
 
   private async readChatModels(): Promise<void> {
+    const read = ++this.modelReads;
     // No selector: any model at all lets VS Code's agent run (a failure counts as none).
-    const now = await Promise.resolve(vscode.lm.selectChatModels()).then((m) => m.length > 0, () => false);
-    if (now === this.hasChatModel) return;
+    const now = await Promise.resolve().then(() => vscode.lm.selectChatModels()).then((m) => m.length > 0, () => false);
+    // A change event during a slow read starts a newer one: an older answer must not win.
+    if (read !== this.modelReads || now === this.hasChatModel) return;
     this.hasChatModel = now;
     this.changed();
   }
@@ -129,6 +143,7 @@ export class BuiltinHost implements vscode.Disposable {
   }
 
   dispose(): void {
+    clearTimeout(this.modelsWait);
     this.subscription.dispose();
     this.onDidChangeEmitter.dispose();
   }
