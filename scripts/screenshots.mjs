@@ -28,8 +28,9 @@ export const PICTURES = {
   'approval-02-sampling-response': 'sampling.png',
   'approval-05-elicit-form': 'elicitation.png',
   'approval-08-sampling-mock': 'sampling-mock.png',
-  'coexistence-01-question': 'coexistence-question.png',
+  'coexistence-01-choice-in-view': 'coexistence-choice.png',
   'coexistence-02-run-by-vscode': 'coexistence-run-by-vscode.png',
+  'coexistence-03-run-here': 'coexistence-run-here.png',
   'gallery-04-confirm': 'gallery-install.png',
   'check-02-report': 'check-report.png',
 };

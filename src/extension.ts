@@ -117,7 +117,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
         serverTree,
         handleUri: (uri) => wb.uris.handleUri(uri),
         activationTiming,
-        coexistence: () => ({ builtinHostActive: wb.builtinHost.active, runner: wb.builtinHost.runner, asked: wb.builtinHost.asked }),
+        coexistence: () => ({ builtinHostActive: wb.builtinHost.active, agentCanUse: wb.builtinHost.agentCanUse, runner: wb.builtinHost.runner, decision: wb.builtinHost.decision }),
         agentServers: () => agentServers,
         setDevWatchDelay,
       },

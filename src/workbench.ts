@@ -161,7 +161,9 @@ export class Workbench implements vscode.Disposable {
         this.registry.reload().then(() => this.registry.startWanted()).catch((e) => this.reportReloadError(e));
       }),
     );
-    this.ready = this.inputs.load().then(() => this.registry.reload());
+    // The first start waits for the chat models to be looked at: whether VS Code's agent could
+    // run the workspace's servers decides who starts them (coexistence/common/builtinHost.ts).
+    this.ready = Promise.all([this.inputs.load(), this.builtinHost.ready]).then(() => this.registry.reload());
   }
 
   /**

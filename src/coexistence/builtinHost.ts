@@ -1,35 +1,121 @@
 /**
  * VS Code's own MCP host as this window sees it: whether it is active (re-read when its
- * settings change) and who runs the servers of the files both hosts read in this workspace,
- * kept in workspace state (a workspace setting would let a cloned repository decide).
+ * settings change), whether a chat model could make its agent use the servers (re-read when
+ * models change), and who runs the servers of the files both hosts read in this workspace,
+ * kept in workspace state (a workspace setting would let a cloned repository decide), with
+ * the servers the user chose to run here one by one ("Run Here").
  */
 import * as vscode from 'vscode';
 import type { ServerDefinition } from '../config/common/launchDefinition';
 import { Emitter } from '../shared/common/emitter';
-import { builtinHostActive, heldBackReason, parseRunner, readsProfileMcpJson, type BuiltinHostSettings, type WorkspaceServersRunner } from './common/builtinHost';
+import {
+  agentCanUseServers, builtinHostActive, decideRunner, heldBackReason, isSharedSource, parseRunner, readsProfileMcpJson, shouldAskRunner, shouldOfferAutostartNever,
+  type BuiltinHostSettings, type RunnerDecision, type WorkspaceServersRunner,
+} from './common/builtinHost';
 
 const RUNNER_KEY = 'mcpWorkbench.coexistence.runner';
-const ASKED_KEY = 'mcpWorkbench.coexistence.asked';
+/** Workspace state: ids of the servers the user chose to run here one by one. */
+const RUN_HERE_KEY = 'mcpWorkbench.coexistence.runHere';
 const WATCHED_SETTINGS = ['chat.mcp.access', 'chat.mcp.enabled', 'chat.disableAIFeatures'];
+/**
+ * How long the first start of the servers waits for VS Code to say whether there is a chat
+ * model. `selectChatModels` may wait on model providers being activated; the servers must not
+ * wait on that. Past the bound the window counts as having no model: the servers start here, and
+ * a model that answers later brings the question in the Servers view without stopping them.
+ */
+const MODELS_WAIT_MS = 3000;
 
 export class BuiltinHost implements vscode.Disposable {
   private _active: boolean;
   private readonly onDidChangeEmitter = new Emitter<void>();
-  /** Fires when VS Code's host turns on or off, or the runner choice changes. */
+  /** Fires when VS Code's host turns on or off, chat models come or go, or a runner choice changes. */
   readonly onDidChange = this.onDidChangeEmitter.event;
   private readonly subscription: vscode.Disposable;
   /** Starting a server VS Code runs warns once per window that it may run its own copy. */
   warnedAboutSecondCopy = false;
 
+  private hasChatModel = false;
+  private modelsRead = false;
+  /** Reads of the chat models started; only the newest one's answer counts. */
+  private modelReads = 0;
+  private modelsWait: NodeJS.Timeout | undefined;
+  /** This window started the shared servers here because VS Code's agent could not use them. */
+  private startedHereUnasked = false;
+  /** Resolves once the chat models were looked at: the first start waits for it. */
+  readonly ready: Promise<void>;
+
   constructor(private readonly workspaceState: vscode.Memento) {
     this._active = readActive();
-    this.subscription = vscode.workspace.onDidChangeConfiguration((e) => {
+    const configuration = vscode.workspace.onDidChangeConfiguration((e) => {
       if (!WATCHED_SETTINGS.some((s) => e.affectsConfiguration(s))) return;
       const now = readActive();
       if (now === this._active) return;
       this._active = now;
-      this.onDidChangeEmitter.fire();
+      this.changed();
     });
+    // Models come and go (Copilot signs in, an extension registers one): re-read each time.
+    const models = vscode.lm.onDidChangeChatModels(() => void this.readChatModels());
+    this.subscription = vscode.Disposable.from(configuration, models);
+    const bound = new Promise<void>((resolve) => (this.modelsWait = setTimeout(resolve, MODELS_WAIT_MS)));
+    this.ready = Promise.race([this.readChatModels(), bound]).then(() => {
+      clearTimeout(this.modelsWait);
+      this.modelsRead = true;
+      this.noteDecision();
+    });
+  }
+
+  private async readChatModels(): Promise<void> {
+    const read = ++this.modelReads;
+    // No selector: any model at all lets VS Code's agent run (a failure counts as none).
+    const now = await Promise.resolve().then(() => vscode.lm.selectChatModels()).then((m) => m.length > 0, () => false);
+    // A change event during a slow read starts a newer one: an older answer must not win.
+    if (read !== this.modelReads || now === this.hasChatModel) return;
+    this.hasChatModel = now;
+    this.changed();
+  }
+
+  private changed(): void {
+    this.noteDecision();
+    this.onDidChangeEmitter.fire();
+  }
+
+  /** Remembers that the shared servers were started here without a question (see decideRunner). */
+  private noteDecision(): void {
+    if (this.modelsRead && this.runner === undefined && !this.agentCanUse) this.startedHereUnasked = true;
+  }
+
+  /** Whether VS Code's agent can use the workspace's servers here (its host on, a chat model). */
+  get agentCanUse(): boolean {
+    return agentCanUseServers(this._active, this.hasChatModel);
+  }
+
+  /** Who runs the shared servers now and whether the Servers view asks (common/builtinHost.ts). */
+  get decision(): RunnerDecision {
+    return decideRunner(this.agentCanUse, this.runner, this.startedHereUnasked);
+  }
+
+  /** Whether the Servers view asks who runs the shared servers: the decision asks and some are configured. */
+  needsChoice(definitions: readonly ServerDefinition[]): boolean {
+    return shouldAskRunner(this.decision, definitions.filter((d) => isSharedSource(d.source)).length);
+  }
+
+  /** Whether "Run them here" can also keep VS Code from starting copies: 1.101+ has `chat.mcp.autostart`, not "never" yet. */
+  canOfferAutostartNever(): boolean {
+    const config = vscode.workspace.getConfiguration('chat.mcp');
+    return shouldOfferAutostartNever(config.inspect('autostart')?.defaultValue !== undefined, config.get('autostart'));
+  }
+
+  /** The servers the user chose to run here one by one (by definition id). */
+  private get runHere(): string[] {
+    const ids = this.workspaceState.get(RUN_HERE_KEY);
+    return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
+  }
+
+  /** "Run Here" on one server VS Code runs: recorded, so it keeps running here in later windows. */
+  async runServerHere(id: string): Promise<void> {
+    if (this.runHere.includes(id)) return;
+    await this.workspaceState.update(RUN_HERE_KEY, [...this.runHere, id]);
+    this.onDidChangeEmitter.fire();
   }
 
   /** Whether VS Code's own MCP host may run the servers of `.vscode/mcp.json` and `.mcp.json`. */
@@ -43,27 +129,21 @@ export class BuiltinHost implements vscode.Disposable {
   }
 
   async setRunner(runner: WorkspaceServersRunner): Promise<void> {
-    await this.workspaceState.update(ASKED_KEY, true);
-    if (runner === this.runner) return;
+    // A choice for all of them replaces the choices made one by one.
+    const hadRunHere = this.runHere.length > 0;
+    if (hadRunHere) await this.workspaceState.update(RUN_HERE_KEY, undefined);
+    if (runner === this.runner && !hadRunHere) return;
     await this.workspaceState.update(RUNNER_KEY, runner);
     this.onDidChangeEmitter.fire();
   }
 
-  /** Whether the one-time question was shown in this workspace (answered or dismissed). */
-  get asked(): boolean {
-    return this.workspaceState.get(ASKED_KEY) === true;
-  }
-
-  markAsked(): Thenable<void> {
-    return this.workspaceState.update(ASKED_KEY, true);
-  }
-
   /** Why we do not start this server on our own (VS Code runs it), or undefined. */
   heldBackReason(def: ServerDefinition): string | undefined {
-    return heldBackReason(def.source, this._active, this.runner, readsProfileMcpJson(vscode.version));
+    return heldBackReason(def.source, this._active, this.decision.runner, readsProfileMcpJson(vscode.version), this.runHere.includes(def.id));
   }
 
   dispose(): void {
+    clearTimeout(this.modelsWait);
     this.subscription.dispose();
     this.onDidChangeEmitter.dispose();
   }

@@ -24,8 +24,10 @@ import { skillItemText, skillName, skillTooltip } from './common/skillText';
 import { ToolRunnerCommands } from '../toolRunner/common/commandIds';
 import { ResourceCommands } from '../resources/common/commandIds';
 import { ServerCommands } from './common/commandIds';
+import { RUN_BY_VSCODE_REASON } from '../coexistence/common/builtinHost';
+import type { RunnerAnswerNode, RunnerChoiceNode } from './runnerChoiceNodes';
 
-export type TreeNode = ServerNode | GroupNode | ToolNode | ResourceNode | TemplateNode | PromptNode | TasksGroupNode | TaskNode | SkillsGroupNode | SkillNode;
+export type TreeNode = ServerNode | GroupNode | ToolNode | ResourceNode | TemplateNode | PromptNode | TasksGroupNode | TaskNode | SkillsGroupNode | SkillNode | RunnerChoiceNode | RunnerAnswerNode;
 
 const GROUPS: Record<ListKind, { label: string; icon: string; contextValue: string }> = {
   tools: { label: 'Tools', icon: 'tools', contextValue: 'group.tools' },
@@ -64,7 +66,9 @@ export class ServerNode {
     item.id = `server:${definition.id}`;
     item.description = text.description;
     item.iconPath = changedFile !== undefined ? new vscode.ThemeIcon('loading~spin') : stateIcon(this.connection);
-    item.contextValue = `server.${state.kind}.${transport}${discovered ? '.discovered' : ''}`;
+    // `.vscodeRuns`: left to VS Code's own MCP support, with the inline "Run Here".
+    const vscodeRuns = state.kind === 'stopped' && state.reason === RUN_BY_VSCODE_REASON;
+    item.contextValue = `server.${state.kind}.${transport}${discovered ? '.discovered' : ''}${vscodeRuns ? '.vscodeRuns' : ''}`;
     item.tooltip = serverTooltip(this.connection);
     item.accessibilityInformation = { label: `${text.label}, ${describeState(state)}` };
     return item;

@@ -14,6 +14,7 @@ import {
 import { showErrorMessage } from '../shared/notifications';
 import { errorMessage } from '../shared/common/errors';
 import { ServerContextKeys } from './common/commandIds';
+import { RunnerAnswerNode, RunnerChoiceNode } from './runnerChoiceNodes';
 
 export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
   private readonly onDidChangeEmitter = new vscode.EventEmitter<TreeNode | undefined>();
@@ -32,6 +33,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   private rootRefresh: NodeJS.Timeout | undefined;
   /** Ids and labels of the servers last shown at the root; state changes alone do not refresh it. */
   private rootSnapshot = '';
+  /** The who-runs-them choice last shown at the top, if any. */
+  private choiceNode: RunnerChoiceNode | undefined;
 
   constructor(private readonly workbench: Workbench) {
     const { registry } = workbench;
@@ -49,8 +52,11 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
         const node = this.serverNodes.get(id);
         if (node) this.onDidChangeEmitter.fire(node);
       }),
-      // Added/removed/relabelled servers: refresh the root, coalescing bursts.
+      // Added/removed/relabelled servers, the who-runs-them choice shown or gone: refresh the root, coalescing bursts.
       registry.onDidChange(() => {
+        if (this.snapshot() !== this.rootSnapshot) this.scheduleRootRefresh();
+      }),
+      workbench.builtinHost.onDidChange(() => {
         if (this.snapshot() !== this.rootSnapshot) this.scheduleRootRefresh();
       }),
     );
@@ -83,7 +89,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   }
 
   getParent(node: TreeNode): TreeNode | undefined {
-    if (node instanceof ServerNode) return undefined;
+    if (node instanceof ServerNode || node instanceof RunnerChoiceNode) return undefined;
+    if (node instanceof RunnerAnswerNode) return this.choiceNode;
     if (node instanceof GroupNode || node instanceof TasksGroupNode || node instanceof SkillsGroupNode) return this.serverNodes.get(node.serverId);
     if (node instanceof TaskNode) return this.taskGroups.get(node.serverId);
     if (node instanceof SkillNode) return this.skillGroups.get(node.serverId);
@@ -95,8 +102,12 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   async getChildren(node?: TreeNode): Promise<TreeNode[]> {
     if (!node) {
       this.rootSnapshot = this.snapshot();
-      return this.workbench.registry.all().map((c) => this.serverNode(c));
+      // Asked at the top while the choice is needed; gone once made.
+      this.choiceNode = this.needsChoice() ? new RunnerChoiceNode(this.workbench.builtinHost.canOfferAutostartNever()) : undefined;
+      const servers = this.workbench.registry.all().map((c) => this.serverNode(c));
+      return this.choiceNode ? [this.choiceNode, ...servers] : servers;
     }
+    if (node instanceof RunnerChoiceNode) return node.children();
     if (node instanceof ServerNode) return this.groups(node.connection);
     if (node instanceof GroupNode) return this.items(node);
     if (node instanceof TasksGroupNode) return this.tasks(node);
@@ -238,7 +249,13 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   }
 
   private snapshot(): string {
-    return this.workbench.registry.all().map((c) => `${c.definition.id}\u0000${c.definition.label}`).join('\n');
+    const servers = this.workbench.registry.all().map((c) => `${c.definition.id}\u0000${c.definition.label}`).join('\n');
+    return `${this.needsChoice() ? `choice:${this.workbench.builtinHost.canOfferAutostartNever()}\n` : ''}${servers}`;
+  }
+
+  /** Whether the who-runs-them choice shows at the top (src/coexistence/builtinHost.ts). */
+  private needsChoice(): boolean {
+    return this.workbench.builtinHost.needsChoice(this.workbench.registry.all().map((c) => c.definition));
   }
 
   private scheduleRootRefresh(): void {

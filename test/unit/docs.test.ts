@@ -84,10 +84,11 @@ describe('documentation', () => {
     assert.ok(lines < 250, `README.md has ${lines} lines; move details into docs/guide/ or CONTRIBUTING.md`);
   });
 
-  it('the README has the section the coexistence notification opens ("Learn More")', () => {
+  it('the README has the section the coexistence code links to ("Learn More"), if it links to one', () => {
+    // The one-time toast that linked there became a choice in the Servers view; a link may return.
     const source = fs.readFileSync(path.join(REPO, 'src', 'coexistence', 'registerCoexistence.ts'), 'utf8');
     const section = /README_SECTION = '([^']+)'/.exec(source)?.[1];
-    assert.ok(section, 'registerCoexistence.ts names the README section it opens');
+    if (!section) return;
     assert.ok(anchors(fs.readFileSync(path.join(REPO, 'README.md'), 'utf8')).has(section), `README.md has a heading with the anchor #${section}`);
   });
 });

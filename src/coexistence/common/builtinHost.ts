@@ -65,8 +65,9 @@ export const RUN_BY_VSCODE_REASON = "run by VS Code's own MCP support";
  * where VS Code reads it (`readsProfile`: 1.102+), the user-level `mcp` setting where it reads
  * that instead (1.99 – 1.101). The user's Start still starts it.
  */
-export function heldBackReason(source: ServerSource, builtinActive: boolean, runner: WorkspaceServersRunner | undefined, readsProfile = true): string | undefined {
-  if (!builtinActive) return undefined;
+export function heldBackReason(source: ServerSource, builtinActive: boolean, runner: WorkspaceServersRunner | undefined, readsProfile = true, runHere = false): string | undefined {
+  // `runHere`: the user chose "Run Here" for this one server.
+  if (!builtinActive || runHere) return undefined;
   if (source.vscodeProfile) return readsProfile ? RUN_BY_VSCODE_REASON : undefined;
   // The `mcp` setting is where VS Code kept them before the profile's mcp.json (it moves them there from 1.102).
   if (source.vscodeSetting) return readsProfile ? undefined : RUN_BY_VSCODE_REASON;
@@ -74,9 +75,44 @@ export function heldBackReason(source: ServerSource, builtinActive: boolean, run
   return (runner ?? 'vscode') === 'vscode' ? RUN_BY_VSCODE_REASON : undefined;
 }
 
-/** Whether to ask who runs them: both hosts active, shared servers configured, never answered. */
-export function shouldAskRunner(builtinActive: boolean, sharedServerCount: number, runner: WorkspaceServersRunner | undefined, asked: boolean): boolean {
-  return builtinActive && sharedServerCount > 0 && runner === undefined && !asked;
+/**
+ * Whether VS Code's agent can use the workspace's MCP servers in this window: its MCP host is on
+ * (`builtinHostActive`: MCP access, AI features) and there is a chat model to drive it
+ * (`vscode.lm.selectChatModels()` found one). Without a model nothing in VS Code calls them.
+ */
+export function agentCanUseServers(builtinActive: boolean, hasChatModel: boolean): boolean {
+  return builtinActive && hasChatModel;
+}
+
+/** Who runs the shared servers now, and whether the Servers view asks the user. */
+export interface RunnerDecision {
+  runner: WorkspaceServersRunner;
+  /** Show the choice in the Servers view (no answer yet, VS Code's agent could run them). */
+  ask: boolean;
+}
+
+/**
+ * The first-open rule: a stored choice is followed; with none, when VS Code's agent cannot use
+ * the servers (no chat model, chat or MCP off) we run them with no question (so a new user sees
+ * their tools); when it can, the view asks, and until then VS Code runs them (nothing starts
+ * twice), unless this window already started them here under the first rule (`startedHereUnasked`:
+ * a chat model that appears later does not stop what the user is looking at).
+ */
+export function decideRunner(agentCanUse: boolean, stored: WorkspaceServersRunner | undefined, startedHereUnasked = false): RunnerDecision {
+  if (stored) return { runner: stored, ask: false };
+  if (!agentCanUse) return { runner: 'workbench', ask: false };
+  return { runner: startedHereUnasked ? 'workbench' : 'vscode', ask: true };
+}
+
+/** The options of a choice: "Run them here" may also keep VS Code from starting copies. */
+export interface ChooseOptions {
+  /** Also write `"chat.mcp.autostart": "never"` to the workspace settings. */
+  autostartNever?: boolean;
+}
+
+/** Whether the Servers view shows the choice: it is needed and there are shared servers to choose for. */
+export function shouldAskRunner(decision: RunnerDecision, sharedServerCount: number): boolean {
+  return decision.ask && sharedServerCount > 0;
 }
 
 /**
@@ -89,12 +125,12 @@ export function offeredToAgent(source: ServerSource, running: boolean, builtinAc
 }
 
 /**
- * Whether to offer setting `chat.mcp.autostart` to "never" for the workspace once the user
- * chose that we run the shared servers: only where VS Code has that setting (1.101+ registers
- * it: `known`), it does not already say "never", and it was not offered in this workspace yet.
+ * Whether "Run them here" also offers to set `chat.mcp.autostart` to "never" for the workspace
+ * (so VS Code starts no copies of its own): only where VS Code has that setting (1.101+
+ * registers it: `known`) and it does not already say "never".
  */
-export function shouldOfferAutostartNever(known: boolean, effective: unknown, offeredBefore: boolean): boolean {
-  return known && effective !== 'never' && !offeredBefore;
+export function shouldOfferAutostartNever(known: boolean, effective: unknown): boolean {
+  return known && effective !== 'never';
 }
 
 /** A stored or passed value as a runner, or undefined when it is none (workspace state is not typed). */

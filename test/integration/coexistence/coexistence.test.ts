@@ -1,7 +1,8 @@
 /**
  * Beside VS Code's own MCP host, switched on for this suite only (test/launch/runInCodeServer.mjs,
- * builtinMcpSettings): the servers of .vscode/mcp.json and .mcp.json are left to VS Code until the
- * user chooses otherwise, ours keep running, and our lenses in those files step aside.
+ * builtinMcpSettings), with no chat model: the servers of .vscode/mcp.json and .mcp.json run here
+ * at first (VS Code's agent cannot use them); once the user leaves them to VS Code they stay
+ * stopped here, ours keep running, and our lenses in those files step aside.
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
@@ -11,6 +12,7 @@ import { activateApi, pidOf, running, waitFor } from '../helpers';
 
 const REASON = "run by VS Code's own MCP support";
 const CHOOSE = 'mcpWorkbench.chooseWorkspaceServersRunner';
+const RUN_HERE = 'mcpWorkbench.runServerHere';
 
 suite('Coexistence with VS Code\'s own MCP host', function () {
   this.timeout(90000);
@@ -37,14 +39,30 @@ suite('Coexistence with VS Code\'s own MCP host', function () {
     await vscode.window.showTextDocument(configUri(), { preview: false });
   });
 
-  test('detects VS Code\'s own host and asks once who runs the workspace servers', async () => {
+  // The first open (issue 28): this suite's profile has VS Code's MCP host on but no chat model
+  // (no Copilot; the fake-model fixture extension is installed for `main` and e2e only), so
+  // VS Code's agent cannot use the servers: we run them, with no question and no click.
+  test('a fresh profile without a chat model: the workspace servers run here with no question, their tools visible', async () => {
+    await running(api, 'shared-server');
+    await running(api, 'root-server');
     const state = api.testing.coexistence();
     assert.equal(state.builtinHostActive, true, `VS Code ${vscode.version} with its MCP support on`);
-    assert.equal(state.runner, undefined, 'nothing chosen yet');
-    await waitFor(() => api.testing.coexistence().asked, 'the one-time question');
+    assert.deepEqual(await vscode.lm.selectChatModels(), [], 'no chat model in this profile');
+    assert.equal(state.agentCanUse, false);
+    assert.equal(state.runner, undefined, 'nothing chosen, nothing stored');
+    assert.deepEqual(state.decision, { runner: 'workbench', ask: false });
+    const root = await tree().getChildren();
+    assert.ok(!root.some((n) => n.kind === 'runnerChoice'), 'no question in the Servers view');
+    const shared = root.find((n) => n.kind === 'server' && n.connection.definition.name === 'shared-server')!;
+    assert.equal(tree().getTreeItem(shared).collapsibleState, vscode.TreeItemCollapsibleState.Collapsed, 'expandable: it runs');
+    const tools = (await tree().getChildren(shared)).find((n) => n.kind === 'group' && n.list === 'tools')!;
+    assert.ok(tools, 'a Tools group');
+    const names = (await tree().getChildren(tools)).map((n) => (n.kind === 'tool' ? n.toolName : ''));
+    assert.ok(names.includes('echo'), names.join());
   });
 
-  test('leaves the servers of .vscode/mcp.json and .mcp.json to VS Code, with the reason, and runs the user-setting server', async () => {
+  test('"VS Code runs them" leaves the servers of .vscode/mcp.json and .mcp.json to VS Code, with the reason and Run Here; the user-setting server runs', async () => {
+    await vscode.commands.executeCommand(CHOOSE, 'vscode');
     await waitFor(() => heldBack('shared-server') && heldBack('root-server'), `both held back (now ${JSON.stringify(api.server('shared-server')?.state)})`);
     // Nothing starts them behind the tree's back a moment later either.
     await new Promise((r) => setTimeout(r, 1500));
@@ -53,7 +71,20 @@ suite('Coexistence with VS Code\'s own MCP host', function () {
     const item = await serverItem('shared-server');
     assert.match(String(item.description), /stopped: run by VS Code's own MCP support/);
     assert.match((item.tooltip as vscode.MarkdownString).value, /run by VS Code.s own MCP support/);
+    assert.match(String(item.contextValue), /^server\.stopped\.stdio\.vscodeRuns$/, 'the context of the inline Run Here');
     assert.deepEqual(await ourLenses(), [], 'our lenses are hidden while VS Code runs them');
+  });
+
+  test('Run Here on one server VS Code runs starts it here and keeps it here; a choice for all replaces it', async () => {
+    await vscode.commands.executeCommand(RUN_HERE, { serverId: api.server('shared-server')!.definition.id });
+    await running(api, 'shared-server');
+    assert.ok(heldBack('root-server'), 'the other one stays left to VS Code');
+    assert.doesNotMatch(String((await serverItem('shared-server')).contextValue), /vscodeRuns/);
+    await api.reload();
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.equal(api.server('shared-server')!.state.kind, 'running', 'recorded for that server');
+    await vscode.commands.executeCommand(CHOOSE, 'vscode');
+    await waitFor(() => heldBack('shared-server') && heldBack('root-server'), 'both left to VS Code again');
   });
 
   test('"MCP Workbench runs them" starts them here and shows our lenses; "VS Code runs them" stops them again', async () => {

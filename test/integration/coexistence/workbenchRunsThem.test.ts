@@ -45,44 +45,25 @@ suite('Mode 2: MCP Workbench runs the workspace servers, VS Code\'s agent reache
     await Promise.all(clients.splice(0).map((c) => c.close()));
   });
 
-  test('choosing "MCP Workbench runs them" offers once to set chat.mcp.autostart to "never" for the workspace, and writes it when accepted', async () => {
-    const window = vscode.window as unknown as Record<string, (...args: unknown[]) => Thenable<unknown>>;
-    const original = window.showInformationMessage;
-    const offers: string[] = [];
-    let answer: string | undefined = 'Set for This Workspace';
-    window.showInformationMessage = (message: unknown, ...rest: unknown[]) => {
-      if (/chat\.mcp\.autostart/.test(String(message))) {
-        offers.push(String(message));
-        return Promise.resolve(answer);
-      }
-      return original.call(vscode.window, message, ...rest);
-    };
+  test('"Run them here, no copies in chat" writes chat.mcp.autostart "never" to the workspace settings as part of the choice; "Run them here" alone does not', async () => {
     try {
       await vscode.commands.executeCommand(CHOOSE, 'vscode');
       if (autostart().inspect('autostart')?.defaultValue === undefined) {
-        // 1.100: no such setting, so nothing to offer.
-        await vscode.commands.executeCommand(CHOOSE, 'workbench');
+        // 1.100: no such setting, so nothing is written.
+        await vscode.commands.executeCommand(CHOOSE, 'workbench', { autostartNever: true });
         await running(api, 'shared-server');
-        await new Promise((r) => setTimeout(r, 500));
-        assert.deepEqual(offers, []);
+        assert.equal(autostart().inspect('autostart')?.workspaceValue, undefined);
         return;
       }
-      // The suite's profile says "never" already (no offer then); this workspace says otherwise.
+      // The suite's profile says "never" already; this workspace says otherwise.
       await autostart().update('autostart', 'newAndOutdated', vscode.ConfigurationTarget.Workspace);
       await vscode.commands.executeCommand(CHOOSE, 'workbench');
-      await waitFor(() => autostart().inspect('autostart')?.workspaceValue === 'never', 'chat.mcp.autostart "never" in the workspace settings');
-      assert.equal(offers.length, 1);
-      assert.match(offers[0], /"chat\.mcp\.autostart": "never"/, 'the offer names the exact setting');
-      // Once per workspace: choosing again does not ask again.
-      answer = undefined;
-      await autostart().update('autostart', 'newAndOutdated', vscode.ConfigurationTarget.Workspace);
+      await running(api, 'shared-server');
+      assert.equal(autostart().inspect('autostart')?.workspaceValue, 'newAndOutdated', 'not written without being chosen');
       await vscode.commands.executeCommand(CHOOSE, 'vscode');
-      await vscode.commands.executeCommand(CHOOSE, 'workbench');
-      await new Promise((r) => setTimeout(r, 500));
-      assert.equal(offers.length, 1, 'offered once');
-      assert.equal(autostart().inspect('autostart')?.workspaceValue, 'newAndOutdated', 'not written without a yes');
+      await vscode.commands.executeCommand(CHOOSE, 'workbench', { autostartNever: true });
+      assert.equal(autostart().inspect('autostart')?.workspaceValue, 'never', 'written with the choice');
     } finally {
-      window.showInformationMessage = original;
       if (autostart().inspect('autostart')?.defaultValue !== undefined) await autostart().update('autostart', undefined, vscode.ConfigurationTarget.Workspace);
     }
   });
@@ -132,9 +113,17 @@ suite('Mode 2: MCP Workbench runs the workspace servers, VS Code\'s agent reache
     // What the user does once with chat.mcp.autostart "never": start it in VS Code's server list.
     const mcpEchoTools = () => vscode.lm.tools.filter((t) => t.tags.includes('mcp') && t.name.endsWith('_echo'));
     assert.deepEqual(mcpEchoTools(), [], 'VS Code runs no MCP server yet (chat.mcp.autostart "never")');
-    await vscode.commands.executeCommand('workbench.mcp.startServer', VSCODE_DEFINITION_ID, { waitForLiveTools: true });
+    // VS Code takes a provider's changed definitions into its server list only 500 ms after the
+    // last change (1.139: McpService runs updateCollectedServers on a 500 ms RunOnceScheduler that
+    // each change re-arms), and workbench.mcp.startServer silently does nothing for an id it does
+    // not list yet. Ours changed moments ago (the running servers came up in the tests above), so
+    // the start is asked again until VS Code's tool shows; for a server it already started, a
+    // start does nothing. A user clicks Start in VS Code's list, which shows only listed servers.
     // VS Code names the tool after the server's serverInfo name (`mcp_from-vscode…_echo`).
-    const [echo, ...more] = await waitFor(() => mcpEchoTools().length > 0 && mcpEchoTools(), 'VS Code\'s tool for the echo tool of our shared-server');
+    const [echo, ...more] = await waitFor(async () => {
+      if (!mcpEchoTools().length) await vscode.commands.executeCommand('workbench.mcp.startServer', VSCODE_DEFINITION_ID, { waitForLiveTools: true });
+      return mcpEchoTools().length > 0 && mcpEchoTools();
+    }, 'VS Code\'s tool for the echo tool of our shared-server');
     assert.deepEqual(more, [], 'one server started in VS Code: ours');
     const result = await vscode.lm.invokeTool(echo.name, { input: { text: 'from VS Code\'s agent' }, toolInvocationToken: undefined });
     const text = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');

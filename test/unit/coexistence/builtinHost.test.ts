@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import type { ServerSource } from '../../../src/config/common/launchDefinition';
 import {
-  builtinHostActive, heldBackReason, isSharedSource, offeredToAgent, parseRunner, readsProfileMcpJson, RUN_BY_VSCODE_REASON, shouldAskRunner, shouldOfferAutostartNever,
+  agentCanUseServers, builtinHostActive, decideRunner, heldBackReason, isSharedSource, offeredToAgent, parseRunner, readsProfileMcpJson, RUN_BY_VSCODE_REASON, shouldAskRunner, shouldOfferAutostartNever,
   type BuiltinHostSettings,
 } from '../../../src/coexistence/common/builtinHost';
 
@@ -78,12 +78,17 @@ describe('servers of the files both hosts read', () => {
     assert.equal(heldBackReason(setting, true, undefined, true), undefined, '1.102+ no longer reads the setting');
   });
 
-  it('ask once, only when both hosts are active and such servers exist', () => {
-    assert.equal(shouldAskRunner(true, 1, undefined, false), true);
-    assert.equal(shouldAskRunner(true, 1, undefined, true), false, 'asked before (dismissed)');
-    assert.equal(shouldAskRunner(true, 1, 'vscode', false), false, 'already chosen');
-    assert.equal(shouldAskRunner(true, 0, undefined, false), false, 'no shared servers');
-    assert.equal(shouldAskRunner(false, 3, undefined, false), false, 'VS Code host off');
+  it('a server the user chose to Run Here is not held back, whatever the workspace choice', () => {
+    assert.equal(heldBackReason(vscodeFile, true, 'vscode', true, true), undefined);
+    const profile: ServerSource = { scope: 'user', label: 'VS Code user mcp.json', file: '/u/mcp.json', vscodeProfile: true };
+    assert.equal(heldBackReason(profile, true, 'vscode', true, true), undefined);
+    assert.equal(heldBackReason(rootFile, true, 'vscode', true, false), RUN_BY_VSCODE_REASON, 'the others stay left to VS Code');
+  });
+
+  it('the view asks only when the decision asks and such servers exist', () => {
+    assert.equal(shouldAskRunner({ runner: 'vscode', ask: true }, 1), true);
+    assert.equal(shouldAskRunner({ runner: 'vscode', ask: true }, 0), false, 'no shared servers');
+    assert.equal(shouldAskRunner({ runner: 'workbench', ask: false }, 3), false, 'run here without asking, or chosen');
   });
 
   it('are offered to VS Code\'s agent only when we run them, VS Code\'s host is on and they run', () => {
@@ -97,13 +102,12 @@ describe('servers of the files both hosts read', () => {
     assert.equal(offeredToAgent(cursorProject, true, true, 'workbench'), false, 'discovery imports stay ours');
   });
 
-  it('offer "chat.mcp.autostart": "never" once, where VS Code has the setting and it is not never already', () => {
-    assert.equal(shouldOfferAutostartNever(true, 'newAndOutdated', false), true);
-    assert.equal(shouldOfferAutostartNever(true, 'onlyNew', false), true);
-    assert.equal(shouldOfferAutostartNever(true, undefined, false), true);
-    assert.equal(shouldOfferAutostartNever(true, 'never', false), false, 'already never (any level)');
-    assert.equal(shouldOfferAutostartNever(true, 'newAndOutdated', true), false, 'offered before in this workspace');
-    assert.equal(shouldOfferAutostartNever(false, undefined, false), false, 'VS Code 1.100 has no such setting');
+  it('"Run them here" offers "chat.mcp.autostart": "never" where VS Code has the setting and it is not never already', () => {
+    assert.equal(shouldOfferAutostartNever(true, 'newAndOutdated'), true);
+    assert.equal(shouldOfferAutostartNever(true, 'onlyNew'), true);
+    assert.equal(shouldOfferAutostartNever(true, undefined), true);
+    assert.equal(shouldOfferAutostartNever(true, 'never'), false, 'already never (any level)');
+    assert.equal(shouldOfferAutostartNever(false, undefined), false, 'VS Code 1.100 has no such setting');
   });
 
   it('reads only the two known choices from workspace state', () => {
@@ -113,4 +117,30 @@ describe('servers of the files both hosts read', () => {
     assert.equal(parseRunner(undefined), undefined);
     assert.equal(parseRunner({ runner: 'vscode' }), undefined);
   });
+});
+
+describe('the first open: who runs the workspace servers', () => {
+  it("VS Code's agent can use them only with its MCP host on and a chat model", () => {
+    assert.equal(agentCanUseServers(true, true), true);
+    assert.equal(agentCanUseServers(true, false), false, 'no chat model (no Copilot, not signed in)');
+    assert.equal(agentCanUseServers(false, true), false, 'MCP access off, or chat / AI features off');
+    assert.equal(agentCanUseServers(false, false), false);
+  });
+
+  // agentCanUse × stored choice × started here unasked → decision; each row says why.
+  const table: [boolean, 'vscode' | 'workbench' | undefined, boolean, { runner: string; ask: boolean }, string][] = [
+    [false, undefined, false, { runner: 'workbench', ask: false }, "a new user without a chat model: run them here, no question"],
+    [false, undefined, true, { runner: 'workbench', ask: false }, 'still no model'],
+    [true, undefined, false, { runner: 'vscode', ask: true }, "VS Code's agent could run them: ask in the view; until then VS Code does (nothing twice)"],
+    [true, undefined, true, { runner: 'workbench', ask: true }, 'a model appeared after we started them: ask, but do not stop what runs'],
+    [true, 'vscode', false, { runner: 'vscode', ask: false }, 'chosen: VS Code'],
+    [true, 'workbench', false, { runner: 'workbench', ask: false }, 'chosen: MCP Workbench'],
+    [false, 'vscode', true, { runner: 'vscode', ask: false }, 'a stored choice is followed even without a model'],
+    [false, 'workbench', false, { runner: 'workbench', ask: false }, 'chosen: MCP Workbench, no model'],
+  ];
+  for (const [agentCanUse, stored, startedHere, expected, why] of table) {
+    it(`agent ${agentCanUse ? 'can' : 'cannot'} use them, stored ${stored ?? 'nothing'}${startedHere ? ', started here' : ''} → ${JSON.stringify(expected)} (${why})`, () => {
+      assert.deepEqual(decideRunner(agentCanUse, stored, startedHere), expected);
+    });
+  }
 });
