@@ -69,7 +69,7 @@ const REQUEST_NOTIFICATIONS = new Set(['notifications/progress', 'notifications/
  * Rows, newest first. A task's tasks/* requests and status notifications go under the call that
  * created the task. A progress notification goes under the request with its progress token; a
  * progress or log notification without one goes under the server's one request in flight at
- * that moment (when exactly one was: otherwise it stays on its own). Later rounds of a
+ * that moment (when exactly one was, not counting pings: otherwise it stays on its own). Later rounds of a
  * multi-round-trip request go under its first round.
  */
 export function buildRows(records: readonly InspectorRecord[], factsFor: (record: InspectorRecord) => ExchangeFacts, replayOf: (seq: number) => number | undefined = () => undefined): InspectorRow[] {
@@ -137,7 +137,9 @@ function parentOf(record: InspectorRecord, facts: ExchangeFacts, rows: Map<numbe
     const byProgress = byToken.get(tokenKey(record.serverId, facts.progressToken));
     if (byProgress) return byProgress;
   }
-  const inFlight = requests.filter((r) => r.serverId === record.serverId && r.direction === 'send' && r.startedAt <= record.startedAt
+  // A ping does no work that could report progress or log: a notification that arrives while
+  // one is in flight (its own request long evicted from the log, say) is not its child.
+  const inFlight = requests.filter((r) => r.serverId === record.serverId && r.direction === 'send' && r.method !== 'ping' && r.startedAt <= record.startedAt
     && (r.endedAt === undefined || r.endedAt >= record.startedAt));
   return inFlight.length === 1 ? rows.get(inFlight[0].seq) : undefined;
 }

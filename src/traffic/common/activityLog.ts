@@ -33,6 +33,12 @@ const PREVIEW_CHARS = 64 * 1024;
 const MAX_QUEUED = 1000;
 /** How long a recorded message may wait to be taken in (any read takes it in at once). */
 const FLUSH_DELAY_MS = 20;
+/** In-flight requests at the old end of a full log that eviction passes over (see `push`). */
+const MAX_KEPT_IN_FLIGHT = 16;
+
+function inFlight(entry: ActivityEntry): boolean {
+  return entry.kind === 'request' && entry.status.kind === 'pending';
+}
 
 /** The JSON text of a value (undefined for undefined), or null when it cannot be serialized. */
 function jsonOf(value: unknown): string | undefined | null {
@@ -305,10 +311,20 @@ export class ActivityLog {
 
   private push(entry: ActivityEntry): void {
     if (this.count === this.capacity) {
-      const evicted = this.buffer[this.start]!;
-      this.forget(evicted);
-      this.buffer[this.start] = entry;
+      // The oldest entry goes, unless it is a request still in flight: a tool call that sends
+      // thousands of notifications keeps its row (they nest under it) while they come in, and
+      // the oldest entry after the leading in-flight ones goes instead. Those few (at most
+      // MAX_KEPT_IN_FLIGHT; all of the log when everything is in flight) move up one place.
+      const at = (i: number) => this.buffer[(this.start + i) % this.capacity]!;
+      const limit = Math.min(MAX_KEPT_IN_FLIGHT, this.count - 1);
+      let skip = 0;
+      while (skip < limit && inFlight(at(skip))) skip++;
+      if (inFlight(at(skip))) skip = 0; // everything looked at is in flight: the oldest goes after all
+      this.forget(at(skip));
+      for (let i = skip; i > 0; i--) this.buffer[(this.start + i) % this.capacity] = this.buffer[(this.start + i - 1) % this.capacity];
+      this.buffer[this.start] = undefined;
       this.start = (this.start + 1) % this.capacity;
+      this.buffer[(this.start + this.count - 1) % this.capacity] = entry;
     } else {
       this.buffer[(this.start + this.count) % this.capacity] = entry;
       this.count++;

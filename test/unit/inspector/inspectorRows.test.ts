@@ -78,6 +78,40 @@ describe('Inspector rows', () => {
     ]);
   });
 
+  it('a call that floods the full log keeps its row and its notifications while it runs; nothing nests under a ping', () => {
+    // As seen: at the 1,000-entry limit the tools/call row was evicted and 878 of its log
+    // notifications went under an unrelated ping. Here at 20 entries, with 30 notifications.
+    const log = new ActivityLog(20);
+    log.add(A, req(1, 'tools/call', { name: 'chatty' }), 10);
+    log.add(A, req(2, 'ping'), 11);
+    log.add(A, res(2), 12);
+    for (let i = 0; i < 30; i++) log.add(A, note('notifications/message', { level: 'info', data: `line ${i}` }), 13 + i);
+    let rows = rowsOf(log);
+    const call = rows.find((r) => r.name === 'chatty');
+    assert.ok(call, 'the call in flight is still in the log');
+    assert.equal(call.children.length, 19, 'the newest 19 notifications, under their call');
+    assert.deepEqual(rows.map((r) => r.name ?? r.method), ['chatty'], 'the finished ping went first');
+    log.add(A, res(1), 50);
+    log.add(A, req(3, 'ping'), 51);
+    for (let i = 30; i < 35; i++) log.add(A, note('notifications/message', { level: 'info', data: `late ${i}` }), 52 + i);
+    rows = rowsOf(log);
+    const ping = rows.find((r) => r.method === 'ping');
+    assert.ok(ping);
+    assert.equal(ping.children.length, 0, 'a ping is no parent');
+  });
+
+  it('with everything in flight the oldest goes after all; at most a few in-flight requests are passed over', () => {
+    const log = new ActivityLog(3);
+    for (let i = 1; i <= 5; i++) log.add(A, req(i, `m${i}`), i);
+    assert.deepEqual(log.entries().map((e) => e.method), ['m5', 'm4', 'm3']);
+    const many = new ActivityLog(40);
+    for (let i = 1; i <= 20; i++) many.add(A, req(i, `call${i}`), i);
+    for (let i = 0; i < 30; i++) many.add(A, note('notifications/message', { data: i }), 100 + i);
+    const methods = many.entries().map((e) => e.method);
+    assert.equal(methods.length, 40);
+    assert.ok(methods.includes('call1') === false && methods.includes('call17'), `kept: ${methods.filter((m) => m.startsWith('call')).join(', ')}`);
+  });
+
   it('nests a log message under the one request in flight; with two in flight, or none, it stands alone', () => {
     const log = new ActivityLog(100);
     log.add(A, req(1, 'tools/call', { name: 'log' }), 10);
