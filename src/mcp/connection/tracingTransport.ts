@@ -71,6 +71,24 @@ export class MessageTracer {
     this.observe?.(record);
   }
 
+  /**
+   * A request that the transport could not deliver, or whose HTTP answer was not JSON-RPC (a
+   * 400 to the era probe, a 404): recorded as its error answer, so it does not stay pending in
+   * the trace, with what the transport said (status and body) as the message.
+   */
+  failed(id: string | number, error: unknown): void {
+    const pending = this.sent.get(id);
+    if (!pending) return;
+    this.sent.delete(id);
+    const status = (error as { code?: unknown }).code;
+    const code = typeof status === 'number' ? status : -32000;
+    const errorMessage = error instanceof Error ? error.message : String(error);
+    this.observe?.({
+      direction: 'receive', kind: 'error', method: pending.method, id, latencyMs: Date.now() - pending.startedAt, errorCode: code, errorMessage,
+      message: { jsonrpc: '2.0', id, error: { code, message: errorMessage } },
+    });
+  }
+
   /** The newest `input_required` answer to the same method and tool/prompt/resource. */
   private takeAwaiting(method: string, target: string | undefined): AwaitingRetry | undefined {
     for (let i = this.awaiting.length - 1; i >= 0; i--) {
@@ -107,8 +125,13 @@ export function traceTransport<T extends Transport>(transport: T, observe: ((rec
   transport.send = (message: JSONRPCMessage, options?: TransportSendOptions) => {
     tracer?.record('send', message);
     const m = message as { id?: string | number; method?: string };
+    const request = m.id !== undefined && m.method !== undefined ? m.id : undefined;
+    const failed = (error: unknown): never => {
+      if (request !== undefined) tracer?.failed(request, error);
+      throw error;
+    };
     // A `subscriptions/listen` stream has no answer to wait for: the SDK handles its end.
-    if (!http || m.id === undefined || m.method === undefined || m.method === 'subscriptions/listen') return send(message, options);
+    if (!http || m.id === undefined || m.method === undefined || m.method === 'subscriptions/listen') return send(message, options).catch(failed);
     const id = m.id;
     unanswered.add(id);
     const onRequestStreamEnd = () => {
@@ -117,7 +140,7 @@ export function traceTransport<T extends Transport>(transport: T, observe: ((rec
     };
     return send(message, { ...options, onRequestStreamEnd }).catch((error: unknown) => {
       unanswered.delete(id);
-      throw error;
+      return failed(error);
     });
   };
   // Handlers are wrapped once each, and a wrapper read back and set again is unwrapped, so a

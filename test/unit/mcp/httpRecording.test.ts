@@ -54,6 +54,26 @@ describe('HTTP exchanges (recording fetch)', function () {
     assert.ok(headerPairs(call.requestHeaders).some(([, v]) => v === SECRET));
   });
 
+  it('auto era against a 2025-11-25 server: the server/discover probe it refuses ends as an error in the trace, with the answer', async () => {
+    // Seen in the Inspector: the probe's row stayed pending forever (later notifications nested
+    // under it) and the server's answer was in neither export.
+    const fixture = await startHttpFixture({ verbose: false });
+    cleanup.push(() => fixture.close());
+    const host = recordingHost();
+    const c = new McpServerConnection(definition({ type: 'http', url: fixture.url }), host, new RecordingLog());
+    cleanup.push(() => c.dispose());
+    await c.start();
+    assert.equal(c.state.kind, 'running', JSON.stringify(c.state));
+    const probe = host.traces.find((t) => t.kind === 'request' && t.method === 'server/discover');
+    assert.ok(probe, `the probe is traced; methods: ${host.traces.map((t) => t.method).join(', ')}`);
+    const answer = host.traces.find((t) => t.kind !== 'request' && t.kind !== 'notification' && t.id === probe.id);
+    assert.ok(answer, 'the probe has an answer in the trace');
+    assert.equal(answer.kind, 'error');
+    assert.equal(answer.method, 'server/discover');
+    // What the server answered (its HTTP body) is the message, so both exports carry it.
+    assert.match(answer.errorMessage ?? '', /Bad Request/);
+  });
+
   it('2026-07-28: the request headers carry Mcp-Method and Mcp-Name', async () => {
     const fixture = await startModernHttpFixture();
     cleanup.push(() => fixture.close());
