@@ -61,7 +61,7 @@ const problemMatcher = {
  * these values inside functions (a module-level use would load them at activation; the
  * activation bench reports whether it happened).
  */
-const LAZY_DEPENDENCIES = ['@modelcontextprotocol/client', '@modelcontextprotocol/client/stdio', '@modelcontextprotocol/ext-apps/app-bridge', 'ajv', 'ajv/dist/2019', 'ajv/dist/2020', 'ajv-formats'];
+const LAZY_DEPENDENCIES = ['@modelcontextprotocol/client', '@modelcontextprotocol/client/stdio', '@modelcontextprotocol/client/ext/skills', '@modelcontextprotocol/ext-apps/app-bridge', 'ajv', 'ajv/dist/2019', 'ajv/dist/2020', 'ajv-formats'];
 /**
  * The SDK's server side (and its Node adapter), which only the loopback endpoint of mode 2 in
  * docs/coexistence.md needs, once VS Code's agent connects to it. A bundle of its own
