@@ -61,7 +61,7 @@ const problemMatcher = {
  * these values inside functions (a module-level use would load them at activation; the
  * activation bench reports whether it happened).
  */
-const LAZY_DEPENDENCIES = ['@modelcontextprotocol/client', '@modelcontextprotocol/client/stdio', '@modelcontextprotocol/ext-apps/app-bridge', 'ajv', 'ajv/dist/2019', 'ajv/dist/2020', 'ajv-formats'];
+const LAZY_DEPENDENCIES = ['@modelcontextprotocol/client', '@modelcontextprotocol/client/stdio', '@modelcontextprotocol/client/ext/skills', '@modelcontextprotocol/ext-apps/app-bridge', 'ajv', 'ajv/dist/2019', 'ajv/dist/2020', 'ajv-formats'];
 /**
  * The SDK's server side (and its Node adapter), which only the loopback endpoint of mode 2 in
  * docs/coexistence.md needs, once VS Code's agent connects to it. A bundle of its own
@@ -133,19 +133,33 @@ const zodLocalesLeftOut = {
 };
 
 /**
- * The `vscode` API imported once per bundle. With `vscode` external, esbuild turns each
- * module's `import * as vscode from 'vscode'` into its own `__toESM(require('vscode'))`, which
- * copies all ~290 names of the API object: 69 copies cost ~36 ms of activation (issue 30's CPU
- * profile). Routing every import through one ESM module that re-exports the API makes that a
- * single copy, and the importers read the shared namespace object.
+ * One namespace object per bundle for each module that stays CommonJS in it: `vscode`, the
+ * facades of lazyDependencies and Node's built-ins. esbuild gives each importing module its
+ * own `__toESM(require(...))`, which copies every name of the module onto a new object: for
+ * `import * as vscode from 'vscode'` in 69 modules that was 69 copies of the ~290 names of the
+ * API (~36 ms of activation in issue 30's CPU profile), and the facades of the MCP SDK (119
+ * names, 17 importers) and node:crypto (67 names, 12) cost the same way. Each import of these
+ * goes through one ESM module per specifier that re-exports it (`export * from`), so the names
+ * are copied once per bundle and every importer reads that module's namespace object; the
+ * copies are getters, so `vscode.X` still reads the real API object when used.
+ * test/unit/bundle.test.ts checks the bundle for per-module copies.
  */
-const vscodeOnce = {
-  name: 'vscode-once',
+const importedOnce = (specifiers) => ({
+  name: 'imported-once',
   setup(build) {
-    build.onResolve({ filter: /^vscode$/ }, (args) => (args.namespace === 'vscode-once' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-once' }));
-    build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
+    build.onResolve({ filter: specifiers }, (args) => (args.namespace === 'imported-once' || args.kind !== 'import-statement' ? undefined : { path: args.path, namespace: 'imported-once' }));
+    build.onLoad({ filter: /.*/, namespace: 'imported-once' }, (args) => ({
+      // `export *` leaves out `default`: re-exported for the packages that have one (`import
+      // Ajv from 'ajv'`); `vscode` and the built-ins have none (their ESM default would be the
+      // whole module again: one more copy, and nothing here imports them so).
+      contents: [`export * from ${JSON.stringify(args.path)};`, ...(!/^(vscode|node:.+)$/.test(args.path) && 'default' in requireHere(args.path) ? [`export { default } from ${JSON.stringify(args.path)};`] : [])].join('\n'),
+      loader: 'js',
+      resolveDir: '.',
+    }));
   },
-};
+});
+/** What dist/extension.js imports once: `vscode`, the built-ins, the lazy facades and @vscode/l10n (CommonJS, bundled). */
+const SHARED_IN_BUNDLE = new RegExp(`^(vscode|node:.+|${[...LAZY_BUNDLES.flatMap((b) => b.modules), '@vscode/l10n'].map((d) => d.replace(/[/.]/g, '\\$&')).join('|')})$`);
 
 // jsonc-parser's `main` is a UMD build whose inner requires esbuild cannot follow; its ESM
 // build (`module`) bundles cleanly, so prefer `module` for every bundle.
@@ -161,7 +175,7 @@ const targets = [
     minify: production,
     sourcemap: !production,
     sourcesContent: false,
-    plugins: [problemMatcher, lazyDependencies, vscodeOnce],
+    plugins: [problemMatcher, importedOnce(SHARED_IN_BUNDLE), lazyDependencies],
     // Performance marks for the activation timing (src/api.ts ActivationTiming); loadDeps is
     // what the facades of lazyDependencies call.
     banner: {
@@ -221,7 +235,7 @@ const targets = [
     bundle: true,
     outfile: 'dist/languageClient.js',
     external: ['vscode'],
-    plugins: [vscodeOnce],
+    plugins: [importedOnce(/^vscode$/)],
     minify: production,
     sourcemap: !production,
     sourcesContent: false,

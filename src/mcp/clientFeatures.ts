@@ -18,10 +18,9 @@ import {
   type ElicitRequestURLParams,
   type ElicitResult,
 } from '@modelcontextprotocol/client';
-import { SKILLS_EXTENSION_ID } from '@modelcontextprotocol/client/ext/skills';
 import type { ServerDefinition } from '../config/common/launchDefinition';
 import type { ClientFeatures } from './connection/connectionTypes';
-import { APP_MIME_TYPE, APPS_EXTENSION_ID, USER_REJECTED_SAMPLING } from './protocolFacts';
+import { APP_MIME_TYPE, APPS_EXTENSION_ID, SKILLS_EXTENSION_ID, USER_REJECTED_SAMPLING } from './protocolFacts';
 
 export interface ClientFeatureHandlers {
   sample(server: ServerDefinition, params: CreateMessageRequestParams, signal: AbortSignal): Promise<CreateMessageResult>;

@@ -37,7 +37,7 @@ suite('smoke', () => {
     const dir = path.join(process.env.MCPWB_REPO ?? os.tmpdir(), 'test-results');
     fs.mkdirSync(dir, { recursive: true });
     const file = path.join(dir, `activation-${vscode.version}.json`);
-    fs.writeFileSync(file, JSON.stringify({ vscode: vscode.version, node: process.version, at: new Date().toISOString(), ...timing }) + '\n');
+    fs.writeFileSync(file, JSON.stringify({ vscode: vscode.version, node: process.version, at: new Date().toISOString(), ...timing, ...workbenchTiming() }) + '\n');
   });
 });
 
@@ -57,3 +57,21 @@ suite('launcher environment', () => {
     assert.ok(process.env.MCPWB_FIXTURES, 'MCPWB_FIXTURES is set');
   });
 });
+
+/**
+ * VS Code's own timing of this extension's activation, from the marks its extension host sets
+ * (`code/extHost/willLoadExtensionCode/<id>` … `didActivateExtension/<id>`, what Developer: Show
+ * Running Extensions reports as load and activation time). Unlike our own marks (ActivationTiming),
+ * loading includes resolving, reading and compiling dist/extension.js. In Node the extension
+ * host keeps these marks in `globalThis.MonacoPerformanceMarks` with Date.now() times, so they
+ * are whole milliseconds. Undefined if a VS Code version stops keeping them there.
+ */
+function workbenchTiming(): { workbenchLoadMs?: number; workbenchActivateMs?: number } {
+  const marks = (globalThis as { MonacoPerformanceMarks?: { getMarks(): { name: string; startTime: number }[] } }).MonacoPerformanceMarks?.getMarks() ?? [];
+  const at = (what: string) => marks.filter((m) => m.name === `code/extHost/${what}/${EXTENSION_ID}`).at(-1)?.startTime;
+  const span = (from: string, to: string) => {
+    const [start, end] = [at(from), at(to)];
+    return start === undefined || end === undefined ? undefined : end - start;
+  };
+  return { workbenchLoadMs: span('willLoadExtensionCode', 'didLoadExtensionCode'), workbenchActivateMs: span('willActivateExtension', 'didActivateExtension') };
+}

@@ -1,0 +1,46 @@
+// What dist/extension.js, the bundle VS Code loads at activation, costs to load (issue 30): it
+// reads the `vscode` API and the other CommonJS modules once, not once per importing module, and
+// it holds none of the packages that are required on first use (esbuild.mjs). Reads the
+// development build that `node esbuild.mjs` writes before the unit tests run (unminified, with
+// its source map: the production build has the same plugins; `npm run bench` times it).
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { SKILLS_EXTENSION_ID as SDK_SKILLS_EXTENSION_ID } from '@modelcontextprotocol/client/ext/skills';
+import { SKILLS_EXTENSION_ID } from '../../src/mcp/protocolFacts';
+
+const REPO = path.resolve(__dirname, '..', '..', '..');
+const BUNDLE = path.join(REPO, 'dist', 'extension.js');
+
+function read(file: string): string {
+  assert.ok(fs.existsSync(file), `${path.relative(REPO, file)} is missing: build with \`node esbuild.mjs\` first`);
+  return fs.readFileSync(file, 'utf8');
+}
+
+describe('the activation bundle (dist/extension.js)', () => {
+  it('turns each CommonJS module into an ESM namespace once, not once per importing module', () => {
+    const bundle = read(BUNDLE);
+    // esbuild's interop helper copies every name of the module onto a new object; per importer
+    // that was 69 copies of the ~290 names of the vscode API (~36 ms of activation in issue 30).
+    // Once per module, or twice for a package whose default export is re-exported as well
+    // (`export { default } from 'ajv'` in esbuild.mjs' importedOnce).
+    const conversions = new Map<string, number>();
+    for (const [, module] of bundle.matchAll(/__toESM\((require\("[^"]+"\)|require_\w+\(\))/g)) conversions.set(module, (conversions.get(module) ?? 0) + 1);
+    assert.ok(conversions.size > 0, 'the bundle has no __toESM: a minified (production) build? Run `node esbuild.mjs`');
+    const perImporter = [...conversions].filter(([, count]) => count > 2).map(([module, count]) => `${module} ×${count}`);
+    assert.deepEqual(perImporter, [], 'modules converted per importer (see importedOnce in esbuild.mjs)');
+    assert.equal(bundle.match(/require\("vscode"\)/g)?.length, 1, 'the vscode API is required once');
+  });
+
+  it('holds none of the packages required on first use (the MCP SDK, zod, ajv, RE2)', () => {
+    const map = JSON.parse(read(`${BUNDLE}.map`)) as { sources: string[] };
+    const packages = new Set(map.sources.map((source) => /node_modules\/(@modelcontextprotocol\/[^/]+|zod|ajv|ajv-formats|jose|re2js)\//.exec(source)?.[1]));
+    packages.delete(undefined);
+    assert.deepEqual([...packages], [], 'bundled into dist/extension.js instead of dist/deps.js: add the import to LAZY_DEPENDENCIES in esbuild.mjs');
+  });
+
+  it("keeps the SDK's skills extension id, which the client declares at load, as the SDK has it", () => {
+    // A copy (src/mcp/protocolFacts.ts): reading it from the SDK would load the SDK at activation.
+    assert.equal(SKILLS_EXTENSION_ID, SDK_SKILLS_EXTENSION_ID);
+  });
+});
