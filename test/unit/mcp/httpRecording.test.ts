@@ -60,7 +60,7 @@ describe('HTTP exchanges (recording fetch)', function () {
     const fixture = await startHttpFixture({ verbose: false });
     cleanup.push(() => fixture.close());
     const host = recordingHost();
-    const c = new McpServerConnection(definition({ type: 'http', url: fixture.url }), host, new RecordingLog());
+    const c = new McpServerConnection(definition({ type: 'http', url: fixture.url, headers: {} }), host, new RecordingLog());
     cleanup.push(() => c.dispose());
     await c.start();
     assert.equal(c.state.kind, 'running', JSON.stringify(c.state));
