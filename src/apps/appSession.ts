@@ -19,6 +19,8 @@ import { argumentsPreview } from '../shared/common/toolConfirmation';
 import type { AppSandbox } from './common/sandboxServer';
 import { APP_SANDBOX } from './common/sandboxProxyPage';
 import { AppRequestPolicy, type SampleForApp } from './appRequestPolicy';
+import { appServerLine, type AppServerStateKind } from './common/appServerState';
+import { ServerCommands } from '../servers/common/commandIds';
 import type { Workbench } from '../workbench';
 
 // ext-apps ships ES modules only; esbuild bundles them into the CommonJS extension bundle.
@@ -95,6 +97,9 @@ export class AppSession implements vscode.Disposable {
   private readonly allowedTools = new Set<string>();
   /** The last `ui/update-model-context` of the app (kept for the future chat integration; shown in the log). */
   modelContext: unknown;
+  /** The server state last shown beside the app (a line only while it is not running). */
+  private shownServerState: AppServerStateKind | 'unknown' = 'unknown';
+  private readonly registryListener: vscode.Disposable;
   private readonly onDidRequestDisplayModeEmitter = new vscode.EventEmitter<AppDisplayMode>();
   /** The app asked for another display mode (`ui/request-display-mode`) or its frame asked to move. */
   readonly onDidRequestDisplayMode = this.onDidRequestDisplayModeEmitter.event;
@@ -117,6 +122,9 @@ export class AppSession implements vscode.Disposable {
     this.csp = buildAppCsp(resource.csp);
     this.allow = appBridge().buildAllowAttribute(resource.permissions);
     this.policy = new AppRequestPolicy(workbench, serverId, serverLabel, tool, (calledTool, args) => this.askApproval(calledTool, args), sample);
+    this.registryListener = workbench.registry.onDidChange(() => {
+      if (this.serverStateKind() !== this.shownServerState) this.showServerState();
+    });
     if (this.csp.rejected.length) {
       this.log('warn', `ignored declared CSP entries that are not plain origins: ${this.csp.rejected.join(', ')}`);
     }
@@ -153,6 +161,31 @@ export class AppSession implements vscode.Disposable {
       prefersBorder: this.resource.prefersBorder,
       connectDomains: this.csp.allowed.connect,
     };
+  }
+
+  private serverStateKind(): AppServerStateKind {
+    return this.workbench.registry.find(this.serverId)?.state.kind;
+  }
+
+  /**
+   * Tells the view that shows the app whether its server runs: a line "Server … stopped" with
+   * Start while it does not, none while it does. Called after each appShow and on every change.
+   */
+  showServerState(): void {
+    const mount = this.mount;
+    if (!mount || this.disposed) return;
+    const kind = this.serverStateKind();
+    this.shownServerState = kind;
+    const line = appServerLine(this.serverLabel, kind);
+    mount.view.post(line ? { type: 'appServerState', appId: mount.appId, text: line.text, canStart: line.canStart } : { type: 'appServerState', appId: mount.appId });
+  }
+
+  /** Start pressed beside the app: starts this session's server (the message names no server). */
+  private startServer(): void {
+    const kind = this.serverStateKind();
+    if (kind === 'running' || kind === 'starting' || kind === undefined) return;
+    this.log('info', 'starting the server (Start beside the app)');
+    void vscode.commands.executeCommand(ServerCommands.start, { serverId: this.serverId }).then(undefined, (error: unknown) => this.log('warn', `could not start the server: ${String(error)}`));
   }
 
   /**
@@ -227,6 +260,9 @@ export class AppSession implements vscode.Disposable {
         return;
       case 'appCspViolation':
         if (this.violations.add(message.violation)) this.log('warn', `blocked by its policy: ${describeCspViolation(message.violation)}`);
+        return;
+      case 'appStartServer':
+        this.startServer();
         return;
     }
   }
@@ -336,6 +372,7 @@ export class AppSession implements vscode.Disposable {
         .finally(() => void mount.bridge.close().catch(() => undefined));
     }
     void this.page?.then((page) => page.dispose(), () => undefined);
+    this.registryListener.dispose();
     this.onDidRequestDisplayModeEmitter.dispose();
     this.onDidInitializeEmitter.dispose();
   }

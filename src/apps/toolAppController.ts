@@ -120,6 +120,7 @@ export class ToolAppController implements vscode.Disposable {
     const spec = await session.mountIn(view, this.title());
     if (where === 'fullscreen') this.postPoppedOut();
     view.post({ type: 'appShow', app: spec });
+    session.showServerState();
   }
 
   private postPoppedOut(): void {

@@ -4,10 +4,11 @@
 // `new Function`, and keeps a value in localStorage. It also fetches an origin its server did
 // not declare: the policy blocks it, a line beside the app says so, and the server's log has it.
 // The app has an origin of its own (its storage is its own): not the webview's, and it cannot
-// reach its parent's or the top window's document or storage.
+// reach its parent's or the top window's document or storage. When its server is stopped while
+// the app is open, a line beside the app says so, with Start; it goes away once the server runs.
 import fs from 'node:fs';
 import path from 'node:path';
-import { clickUntilTab } from './workbench.mjs';
+import { clickUntilTab, pickCommand } from './workbench.mjs';
 import { expand, expectText, waitForApp } from './apps.e2e.mjs';
 
 const EXTENSION_ID = 'mcp-workbench.mcp-workbench';
@@ -95,5 +96,26 @@ export async function run({ page, step, screenshot, workspace, log }) {
     }
     if (!found) throw new Error('the server\'s log has no line about the blocked request');
     log(`server log: ${found.trim()}`);
+  });
+
+  await step('stop fixture-policy with MCP: Stop Server: "Server fixture-policy stopped." and Start show beside the app', async () => {
+    await pickCommand(page, 'MCP: Stop Server');
+    const quickInput = page.locator('.quick-input-widget');
+    await quickInput.locator('input.input').fill('fixture-policy');
+    await quickInput.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'fixture-policy' }).first().click();
+    await quickInput.waitFor({ state: 'hidden' });
+    const line = runToolWebview.locator('.app-server-state');
+    await expectText(line, /^Server fixture-policy stopped\.\s*Start$/, 30_000);
+    // The app is still shown: its frame stays, only its calls fail until the server runs.
+    if (await runToolWebview.locator('iframe.app-frame').count() !== 1) throw new Error('the app frame went away when its server stopped');
+    await page.mouse.move(900, 850);
+    await screenshot('apps-policy-03-server-stopped');
+  });
+
+  await step('Start beside the app starts the server; the line goes away', async () => {
+    await runToolWebview.locator('.app-server-state').getByRole('button', { name: 'Start', exact: true }).click();
+    await serverItem.filter({ hasText: /stdio · 20\d\d-/ }).waitFor({ state: 'visible', timeout: 60_000 });
+    await runToolWebview.locator('.app-server-state').waitFor({ state: 'detached', timeout: 30_000 });
+    await screenshot('apps-policy-04-server-started');
   });
 }

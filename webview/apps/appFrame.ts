@@ -86,6 +86,9 @@ export class AppArea {
       case 'appApproval':
         if (m.appId === this.app?.appId) this.approval(m.appId, m.approval);
         return true;
+      case 'appServerState':
+        if (m.appId === this.app?.appId) this.serverState(m.appId, m.text, m.canStart === true);
+        return true;
       default:
         return false;
     }
@@ -124,6 +127,25 @@ export class AppArea {
     if (this.mode === 'inline') frame.style.height = `${INLINE_HEIGHT}px`;
     this.frame = frame;
     this.element.replaceChildren(this.header(app), frame);
+  }
+
+  /**
+   * One line beside the app while its server is not running, with Start (the host starts this
+   * app's own server). Outside the frame, like the approval bar: the app cannot press it.
+   */
+  private serverState(appId: string, text: string | undefined, canStart: boolean): void {
+    this.element.querySelector('.app-server-state')?.remove();
+    if (!text || !this.frame) return;
+    const line = el('div', { class: 'app-server-state', role: 'status' }, el('span', {}, text));
+    if (canStart) {
+      const start = el('button', { type: 'button', class: 'secondary small', id: 'app-start-server' }, l10n.t('Start'));
+      start.addEventListener('click', () => {
+        start.disabled = true;
+        this.post({ type: 'appStartServer', appId });
+      });
+      line.append(' ', start);
+    }
+    this.element.insertBefore(line, this.frame);
   }
 
   /** The question whether the app may run a tool: outside the app's frame, so only the user can answer it. */

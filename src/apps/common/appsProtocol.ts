@@ -51,7 +51,12 @@ export type AppToWebview =
    * frame (outside it: the app cannot reach this part of the page), answered by `appApprovalAnswer`.
    * Without `approvalId`, a previous question is withdrawn.
    */
-  | { type: 'appApproval'; appId: string; approval?: AppApprovalRequest };
+  | { type: 'appApproval'; appId: string; approval?: AppApprovalRequest }
+  /**
+   * The app's server is not running (its calls fail): one line beside the app, with a Start
+   * button when `canStart` (answered by `appStartServer`). Without `text`, the line goes away.
+   */
+  | { type: 'appServerState'; appId: string; text?: string; canStart?: boolean };
 
 export interface AppApprovalRequest {
   approvalId: string;
@@ -80,7 +85,9 @@ export type AppFromWebview =
   /** Something about the frame the user should know (it failed to load, a message was dropped). */
   | { type: 'appProblem'; appId: string; message: string }
   /** The app's policy blocked something in its frame (reported by the frame: see cspViolation.ts). */
-  | { type: 'appCspViolation'; appId: string; violation: CspViolation };
+  | { type: 'appCspViolation'; appId: string; violation: CspViolation }
+  /** The user pressed Start beside an app whose server stopped; the host starts that app's own server (never one the message names). */
+  | { type: 'appStartServer'; appId: string };
 
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -116,6 +123,8 @@ export function parseAppFromWebview(raw: unknown): AppFromWebview | undefined {
       const violation = parseCspViolation(raw.violation);
       return violation ? { type: 'appCspViolation', appId, violation } : undefined;
     }
+    case 'appStartServer':
+      return { type: 'appStartServer', appId };
     default:
       return undefined;
   }

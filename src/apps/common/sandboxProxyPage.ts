@@ -72,7 +72,7 @@ export function sandboxProxyPage(policy: string, appUrl: string, allow: string):
     }
   });
   document.addEventListener('securitypolicyviolation', (event) => {
-    window.parent.postMessage({ jsonrpc: '2.0', method: ${scriptJson(CSP_VIOLATION_METHOD)}, params: { directive: String(event.effectiveDirective || event.violatedDirective), blockedUri: String(event.blockedURI) } }, '*');
+    window.parent.postMessage({ jsonrpc: '2.0', method: ${scriptJson(CSP_VIOLATION_METHOD)}, params: { directive: String(event.effectiveDirective || event.violatedDirective), blockedUri: String(event.blockedURI), sample: String(event.sample || '') } }, '*');
   });
   window.parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/sandbox-proxy-ready', params: {} }, '*');
 })();

@@ -20,6 +20,15 @@ describe('apps: what the app policy blocked', () => {
     assert.match(describeCspViolation({ directive: 'script-src-elem', blockedUri: 'inline' }), /inline code/);
   });
 
+  it('keeps a sample of blocked code as one short quoted line', () => {
+    const parsed = parseCspViolation({ directive: 'script-src', blockedUri: 'eval', sample: `alert(1)\n[warn] forged${'x'.repeat(200)}` })!;
+    assert.equal(parsed.sample!.length, 80);
+    assert.ok(!/[\n\r]/.test(parsed.sample!));
+    assert.equal(describeCspViolation({ directive: 'script-src', blockedUri: 'eval', sample: 'new Function("x")' }), 'the app tried to evaluate code (script-src), which its policy does not allow ("new Function(\\"x\\")")');
+    assert.deepEqual(parseCspViolation({ directive: 'connect-src', blockedUri: 'https://a.example', sample: '' }), { directive: 'connect-src', blockedUri: 'https://a.example' });
+    assert.deepEqual(parseCspViolation({ directive: 'connect-src', blockedUri: 'https://a.example', sample: 7 }), { directive: 'connect-src', blockedUri: 'https://a.example' });
+  });
+
   it('counts each directive + URI once, and at most MAX_REPORTS', () => {
     const log = new CspViolationLog();
     assert.equal(log.add({ directive: 'connect-src', blockedUri: 'https://a.example' }), true);
