@@ -43,7 +43,8 @@ export const defaultSaveAsTestUi: SaveAsTestUi = {
     return picked?.choice;
   },
   async newFile(defaultUri) {
-    return vscode.window.showSaveDialog({ defaultUri, filters: { [vscode.l10n.t('MCP tests')]: ['mcptest.json'] }, title: vscode.l10n.t('Save as Test') });
+    // A filter of `mcptest.json` makes the browser's dialog append it to a name that has it already: `json`, and the name is fixed below.
+    return vscode.window.showSaveDialog({ defaultUri, filters: { [vscode.l10n.t('MCP tests')]: ['json'] }, title: vscode.l10n.t('Save as Test') });
   },
 };
 
@@ -103,6 +104,8 @@ export async function saveRunAsTest(serverName: string, toolName: string, entry:
   if (!choice) return undefined;
   let target: vscode.Uri | undefined = choice === 'new' ? await ui.newFile(defaultNewFile(serverName), serverName) : choice.uri;
   if (!target) return undefined;
+  // Only `*.mcptest.json` files are test files (the Testing view, the command line): `x` or `x.json` becomes `x.mcptest.json`.
+  if (!target.path.endsWith('.mcptest.json')) target = target.with({ path: target.path.replace(/(\.json)?$/, '.mcptest.json') });
   let name = saved.test.name;
   try {
     const existing = await readText(target);
