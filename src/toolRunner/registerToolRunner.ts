@@ -28,6 +28,14 @@ export function registerToolRunner(services: ToolRunnerServices): vscode.Disposa
         if (!serverName) throw new Error(`${ToolRunnerCommands.rerunLast} needs a server name`);
         return rerunLastCall(open, serverName);
       },
+      [ToolRunnerCommands.saveAsTest]: () => {
+        const panels = [...open.values()];
+        // From the palette the panel is still the active tab; with one panel open there is no doubt either.
+        const panel = panels.find((p) => p.active) ?? (panels.length === 1 ? panels[0] : undefined);
+        if (panel) return panel.saveAsTest();
+        void showInformationMessage(vscode.l10n.t('Open the Run Tool panel of the run to save, then save it as a test from there.'));
+        return undefined;
+      },
       [ToolRunnerCommands.resetApprovals]: async () => {
         const count = approvals.count();
         await approvals.reset();

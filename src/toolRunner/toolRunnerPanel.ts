@@ -16,6 +16,7 @@ import { historyEntry, type HistorySummary } from './common/runHistory';
 import { confirmWithModal, type ConfirmCall } from './confirmCall';
 import { callWithProgress, wake, type RunningCall } from './toolCallProgress';
 import { ToolRunHistory } from './toolRunHistory';
+import { defaultSaveAsTestUi, saveRunAsTest, type SaveAsTestUi, type SavedTest } from './saveRunAsTest';
 import type { ServerDefinition } from '../config/common/launchDefinition';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { Workbench } from '../workbench';
@@ -246,6 +247,9 @@ export class ToolRunnerPanel implements vscode.Disposable {
       try {
         const entry = historyEntry(requestId, startedAt, storedArgs, redactValue(outcome, secrets), result && redactValue(result, secrets));
         if (secretValues(this.form.root, args).length) entry.secretsOmitted = true;
+        const root = this.form.root;
+        const secretArgs = root.kind === 'object' ? root.fields.flatMap((f) => (f.secret && f.name !== undefined && args[f.name] !== undefined ? [f.name] : [])) : [];
+        if (secretArgs.length) entry.secretArgs = secretArgs;
         await this.runs.record(entry);
       } catch (error) {
         // The run itself worked: the user still sees its result; only its place in the history is lost.
@@ -260,6 +264,20 @@ export class ToolRunnerPanel implements vscode.Disposable {
     } finally {
       if (this.running === running) this.running = undefined;
     }
+  }
+
+  /** Whether this panel is the active editor tab (the palette's Save as Test saves its last run). */
+  get active(): boolean {
+    return this.panel.active;
+  }
+
+  /** Replaced by tests: the file pick and save dialog of Save as Test. */
+  saveAsTestUi: SaveAsTestUi = defaultSaveAsTestUi;
+
+  /** Saves a run of the history (the newest by default) as a test case in a `*.mcptest.json` file. */
+  saveAsTest(id?: string): Promise<SavedTest | undefined> {
+    const entries = this.runs.entries();
+    return saveRunAsTest(this.serverName, this.tool.name, id === undefined ? entries[0] : entries.find((e) => e.id === id), this.saveAsTestUi);
   }
 
   /** The tool's runs, newest first, without their results. */
@@ -348,6 +366,9 @@ export class ToolRunnerPanel implements vscode.Disposable {
         return;
       case 'deletePreset':
         await this.runs.deletePreset(message.name);
+        return;
+      case 'saveAsTest':
+        await this.saveAsTest(message.id);
         return;
       case 'error':
         this.workbench.outputs.logFor(this.definitionForLog()).log('error', `Run Tool webview: ${message.message}`);

@@ -9,6 +9,8 @@
 // 5. `mcpWorkbench.toolRunner.rerunLast` (hidden from the palette; the keybinding this module
 //    declares runs it) re-runs the last call: a third history entry, and the diff
 //    against the previous run appears in the panel while the focus stays where it was.
+// 6. "Save as Test" on the result writes the call into a new *.mcptest.json (VS Code's save
+//    dialog, the simple one of the browser) and opens it.
 // Screenshots: test-results/e2e/<version>/toolRunner-raw.png and toolRunner-diff.png (README).
 
 import { clickUntilTab, expandServerTools, expectAttribute, expectText, expectValue, frameWith, waitForText } from './workbench.mjs';
@@ -140,6 +142,35 @@ export async function run({ page, step, screenshot, log }) {
     if (!focused) throw new Error('the re-run moved the focus away from the Servers tree');
     await restMouse();
     await screenshot('toolRunner-rerun-diff');
+  });
+
+  await step('Save as Test on the result: a new *.mcptest.json of the server opens with the call in it', async () => {
+    const form = await runner();
+    await form.locator('#save-as-test').click();
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor({ state: 'visible' });
+    // With test files of fixture-stdio in the workspace a quick pick comes first: "New test file…" is its first item.
+    if (await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'New test file…' }).count()) {
+      await input.press('Enter');
+      await waitFor(async () => (await input.inputValue()).endsWith('.mcptest.json'), 'the save dialog');
+    }
+    // The browser's save dialog is VS Code's simple one: a path in the quick input. The offered
+    // tests/ folder may not exist yet, so the file goes beside it, in the workspace folder.
+    const offered = await input.inputValue();
+    if (!/[\\/]tests[\\/]fixture-stdio\.mcptest\.json$/.test(offered)) throw new Error(`offered ${offered}`);
+    const chosen = offered.replace(/tests[\\/]fixture-stdio\.mcptest\.json$/, 'saved-e2e.mcptest.json');
+    await input.fill(chosen);
+    // Enter in the simple dialog may first complete the path from its list: OK accepts what is typed.
+    await page.locator('.quick-input-widget').getByRole('button', { name: 'OK', exact: true }).click();
+    try {
+      await page.getByRole('tab', { name: /^saved-e2e\.mcptest\.json(?![.\w])/ }).waitFor({ state: 'visible' });
+      await waitForText(page.locator('.editor-instance .view-lines').first(), (t) => t.includes('"fixture-stdio"') && t.includes('"callTool"') && t.includes('"sum"'));
+      await restMouse();
+      await screenshot('toolRunner-save-as-test');
+    } finally {
+      const { rmSync } = await import('node:fs');
+      rmSync(chosen, { force: true });
+    }
   });
 }
 

@@ -124,6 +124,9 @@ export function renderHistory(v: ViewState, actions: HistoryActions): HTMLElemen
       h('code', { class: 'args', title: JSON.stringify(entry.args, null, 2) }, argsPreview(entry.args)),
       button(l10n.t('Show'), () => actions.post({ type: 'showRun', id: entry.id }), { class: 'link', 'aria-label': l10n.t('Show the result of the run of {0}', when) }),
       button(l10n.t('Use arguments'), () => actions.fillForm(entry.args, l10n.t('Filled with the arguments of the run of {0}.', when)), { class: 'link', 'aria-label': l10n.t('Fill the form with the arguments of the run of {0}', when) }),
+      !entry.omitted && (entry.status === 'ok' || entry.status === 'toolError')
+        ? button(l10n.t('Save as Test'), () => actions.post({ type: 'saveAsTest', id: entry.id }), { class: 'link', 'aria-label': l10n.t('Save the run of {0} as a test', when) })
+        : undefined,
       entry.omitted ? h('div', { class: 'hints' }, entry.omitted) : undefined));
   }
   details.append(h('div', { class: 'actions' }, compareLast, compareSelected), list);

@@ -76,7 +76,9 @@ export function renderOutcome(requestId: string, outcome: RunOutcome, post: Post
       const section = h('div', { class: outcome.isError ? 'outcome tool-error' : 'outcome' },
         h('div', { class: 'outcome-head' },
           h('h2', {}, heading ?? (outcome.isError ? l10n.t('Tool error') : l10n.t('Result')), took),
-          onView ? viewSwitch(view, onView) : undefined),
+          onView ? viewSwitch(view, onView) : undefined,
+          // The run's history id is its request id: the host saves what the history kept (secrets removed).
+          button(l10n.t('Save as Test'), () => post({ type: 'saveAsTest', id: requestId }), { class: 'secondary small', id: 'save-as-test', title: l10n.t('Save this call and its result as a test in a *.mcptest.json file') })),
         outcome.isError ? h('p', { class: 'error-text' }, l10n.t('The tool ran and reported a failure (isError: true):')) : undefined,
       );
       if (view === 'raw') {

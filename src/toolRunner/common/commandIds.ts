@@ -4,4 +4,6 @@ export const ToolRunnerCommands = {
   run: 'mcpWorkbench.runTool',
   rerunLast: 'mcpWorkbench.toolRunner.rerunLast',
   resetApprovals: 'mcpWorkbench.resetToolApprovals',
+  /** Saves the active Run Tool panel's last run as a test case in a `*.mcptest.json` file; returns { uri, name }. */
+  saveAsTest: 'mcpWorkbench.saveRunAsTest',
 } as const;

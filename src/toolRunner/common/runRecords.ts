@@ -25,6 +25,8 @@ export interface HistoryEntry {
   omitted?: string;
   /** Secret arguments were sent and not kept: `args` alone would not repeat this call. */
   secretsOmitted?: true;
+  /** The top-level arguments that were secret (names only): Save as Test writes them as `${input:<name>}`. */
+  secretArgs?: string[];
 }
 
 /** The history as the webview lists it: everything but the results. */

@@ -175,6 +175,8 @@ export type FromWebview =
   /** Save the arguments as a preset; without a name the host asks for one. */
   | { type: 'savePreset'; args: Record<string, unknown>; name?: string }
   | { type: 'deletePreset'; name: string }
+  /** Save a run of the history (by id) as a test case in a `*.mcptest.json` file. */
+  | { type: 'saveAsTest'; id: string }
   /** An uncaught error in the webview script, for the log. */
   | { type: 'error'; message: string };
 
@@ -212,6 +214,8 @@ export function parseFromWebview(message: unknown): FromWebview | undefined {
         : undefined;
     case 'deletePreset':
       return isString(message.name) && message.name.length > 0 && message.name.length <= 200 ? { type: 'deletePreset', name: message.name } : undefined;
+    case 'saveAsTest':
+      return isId(message.id) ? { type: 'saveAsTest', id: message.id } : undefined;
     case 'error':
       return isString(message.message) ? { type: 'error', message: message.message.slice(0, 2000) } : undefined;
     default:

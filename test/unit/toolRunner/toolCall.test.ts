@@ -126,6 +126,9 @@ describe('toolCall', () => {
       assert.equal(parseFromWebview({ type: 'savePreset', args: 'x' }), undefined);
       assert.equal(parseFromWebview({ type: 'deletePreset', name: '' }), undefined);
       assert.deepEqual(parseFromWebview({ type: 'deletePreset', name: 'n' }), { type: 'deletePreset', name: 'n' });
+      assert.deepEqual(parseFromWebview({ type: 'saveAsTest', id: 'host-1' }), { type: 'saveAsTest', id: 'host-1' });
+      assert.equal(parseFromWebview({ type: 'saveAsTest' }), undefined);
+      assert.equal(parseFromWebview({ type: 'saveAsTest', id: 'x'.repeat(101) }), undefined);
     });
   });
 });
