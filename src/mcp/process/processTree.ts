@@ -68,8 +68,8 @@ const living = new Set<{ pid: number; group: boolean }>();
 let reaping = false;
 
 /**
- * Ends `pid` (its process group when `group`) if this process (the extension host) exits while
- * it runs; call the returned function once it has exited. Closing or reloading VS Code gives
+ * Ends `pid` (its process group when `group`) if this process (the extension host) exits, or is
+ * ended by SIGTERM or SIGHUP, while it runs; call the returned function once it has exited. Closing or reloading VS Code gives
  * `deactivate` a moment, and the spec's stop (stdin closed, then signals seconds later) may not
  * reach the signals; a server that never reads its stdin, such as a debuggee paused under
  * `--inspect-brk` or at a breakpoint, would then outlive VS Code in its own process group. What
@@ -81,16 +81,29 @@ export function endWithThisProcess(pid: number, group: boolean): () => void {
   living.add(entry);
   if (!reaping) {
     reaping = true;
-    process.once('exit', () => {
-      for (const { pid: p, group: g } of living) {
-        try {
-          if (process.platform === 'win32') spawnSync('taskkill', ['/T', '/F', '/PID', String(p)], { timeout: 2000, windowsHide: true });
-          else process.kill(g ? -p : p, 'SIGKILL');
-        } catch {
-          // Already gone.
-        }
-      }
-    });
+    process.once('exit', reapLiving);
+    // A VS Code server ends its extension hosts with SIGTERM (a remote or the browser-hosted
+    // VS Code closing): Node's default for it ends the process without 'exit', so the reaping
+    // is done here too, and the host still dies of the signal, as it would have.
+    for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
+      process.once(signal, () => {
+        reapLiving();
+        // Someone else handles the signal (then the process does not die of it by default): theirs.
+        if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+      });
+    }
   }
   return () => living.delete(entry);
+}
+
+function reapLiving(): void {
+  for (const { pid: p, group: g } of living) {
+    try {
+      if (process.platform === 'win32') spawnSync('taskkill', ['/T', '/F', '/PID', String(p)], { timeout: 2000, windowsHide: true });
+      else process.kill(g ? -p : p, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+  living.clear();
 }
