@@ -13,7 +13,7 @@
  * message.
  */
 import { Emitter } from '../../shared/common/emitter';
-import { redactedJsonPrefix } from '../../shared/common/redact';
+import { redactedJsonPrefix, redactText } from '../../shared/common/redact';
 import type { TraceRecord } from '../../mcp/trace';
 
 import type { ActivityEntry, ActivityStatus } from './activityEntry';
@@ -272,8 +272,10 @@ export class ActivityLog {
     }
     if (entry.status.kind !== 'cancelled') {
       entry.endedAt = at;
+      // The status is plain text kept as it is (not parsed on read like the messages): redacted
+      // now. A transport's failure quotes the URL it could not reach, credentials included.
       entry.status = record.kind === 'error'
-        ? { kind: 'error', code: record.errorCode ?? raw.error?.code, message: record.errorMessage ?? raw.error?.message ?? 'error' }
+        ? { kind: 'error', code: record.errorCode ?? raw.error?.code, message: redactText(record.errorMessage ?? raw.error?.message ?? 'error', secretsNow(server.secrets)) }
         : { kind: 'ok' };
     }
     return entry;

@@ -94,6 +94,18 @@ describe('ActivityLog', () => {
     assert.equal(n.rerun, undefined);
   });
 
+  it('an error\'s status text is redacted too (a transport failure quotes the URL with its credentials)', () => {
+    const log = new ActivityLog(10);
+    const server: ActivityServer = { id: 's', label: 'secretive', secrets: ['pw-SECRET-4711'] };
+    log.add(server, req(1, 'server/discover'), 1);
+    log.add(server, { direction: 'receive', kind: 'error', id: 1, errorCode: -32000, errorMessage: 'Request cannot be constructed from a URL that includes credentials: http://h/mcp?pw=pw-SECRET-4711',
+      message: { jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'http://h/mcp?pw=pw-SECRET-4711' } } }, 2);
+    const [entry] = log.entries();
+    assert.equal(entry.status.kind, 'error');
+    assert.ok(!JSON.stringify(entry.status).includes('pw-SECRET-4711'), JSON.stringify(entry.status));
+    assert.ok(!JSON.stringify(entry.response).includes('pw-SECRET-4711'));
+  });
+
   it('is a ring: keeps the newest maxEntries, and eviction forgets pending pairs', () => {
     const log = new ActivityLog(3);
     for (let i = 1; i <= 5; i++) log.add(A, req(i, `m${i}`), i);
