@@ -27,6 +27,12 @@ export interface RunningCall {
   wakers: Set<() => void>;
 }
 
+/** What the webview is told of a running call when it (re)loads. */
+export function runningInfo(running: RunningCall): { requestId: string; progress?: ProgressInfo; awaitingUser?: boolean; task?: TaskInfo } {
+  const { requestId, progress, awaitingUser, task } = running;
+  return { requestId, ...(progress ? { progress } : {}), ...(awaitingUser ? { awaitingUser: true } : {}), ...(task ? { task } : {}) };
+}
+
 export function wake(running: RunningCall): void {
   const wakers = [...running.wakers];
   running.wakers.clear();
@@ -45,7 +51,12 @@ export interface CallContext {
 /** Calls after this long get a cancellable progress notification; quicker ones would only flash one. */
 const PROGRESS_DELAY_MS = 400;
 
-export async function callWithProgress(context: CallContext, tool: Tool, args: Record<string, unknown>, running: RunningCall): Promise<{ outcome: RunOutcome; result?: CallToolResult }> {
+export async function callWithProgress(
+  context: CallContext,
+  tool: Tool,
+  args: Record<string, unknown>,
+  running: RunningCall,
+): Promise<{ outcome: RunOutcome; result?: CallToolResult }> {
   const started = Date.now();
   let notification: vscode.Progress<{ message?: string; increment?: number }> | undefined;
   let lastMessage: string | undefined;
@@ -57,7 +68,11 @@ export async function callWithProgress(context: CallContext, tool: Tool, args: R
       const result = await connection.callTool(tool.name, args, {
         signal: running.abort.signal,
         onprogress: (p) => {
-          const info: ProgressInfo = { progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message ? { message: p.message } : {}) };
+          const info: ProgressInfo = {
+            progress: p.progress,
+            ...(p.total !== undefined ? { total: p.total } : {}),
+            ...(p.message ? { message: p.message } : {}),
+          };
           running.progress = info;
           const percent = p.total ? Math.min(100, (p.progress / p.total) * 100) : undefined;
           const increment = percent !== undefined && percent > reported ? percent - reported : undefined;
@@ -108,20 +123,17 @@ export async function callWithProgress(context: CallContext, tool: Tool, args: R
         delay = 0;
         continue;
       }
-      await withNotificationProgress(
-        { title, cancellable: true },
-        async (progress, token) => {
-          notification = progress;
-          if (lastMessage) progress.report({ message: lastMessage, increment: reported || undefined });
-          const subscription = token.onCancellationRequested(() => running.abort.abort());
-          try {
-            while (!done && !running.awaitingUser) await untilChange();
-          } finally {
-            subscription.dispose();
-            notification = undefined;
-          }
-        },
-      );
+      await withNotificationProgress({ title, cancellable: true }, async (progress, token) => {
+        notification = progress;
+        if (lastMessage) progress.report({ message: lastMessage, increment: reported || undefined });
+        const subscription = token.onCancellationRequested(() => running.abort.abort());
+        try {
+          while (!done && !running.awaitingUser) await untilChange();
+        } finally {
+          subscription.dispose();
+          notification = undefined;
+        }
+      });
     }
   };
   void indicate();

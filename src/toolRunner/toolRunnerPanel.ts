@@ -6,15 +6,15 @@
  */
 import * as vscode from 'vscode';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
-import { blobFileName, rememberedArgumentsKey, shortToolLabel, toolInfo } from './common/toolCall';
-import { defaultValues, formToArguments, secretValues, valuesFromArguments, withoutSecrets, type FieldProblem } from '../jsonSchema/common/formValues';
-import { redactValue } from '../shared/common/redact';
+import { rememberedArgumentsKey, schemaKeyOf, shortToolLabel, toolInfo } from './common/toolCall';
+import { defaultValues, formToArguments, valuesFromArguments, withoutSecrets, type FieldProblem } from '../jsonSchema/common/formValues';
 import { buildFormModel, type FormModel } from '../jsonSchema/common/schemaFields';
 import { validateAgainstSchema } from '../jsonSchema/common/schemaValidation';
 import { parseFromWebview, type FromWebview, type ProgressInfo, type RunOutcome, type TaskInfo, type ToWebview } from './common/toolRunnerProtocol';
-import { historyEntry, type HistorySummary } from './common/runHistory';
+import { historyEntryOfCall, type HistorySummary } from './common/runHistory';
+import { saveResultBlob } from './saveResultBlob';
 import { confirmWithModal, type ConfirmCall } from './confirmCall';
-import { callWithProgress, wake, type RunningCall } from './toolCallProgress';
+import { callWithProgress, runningInfo, wake, type RunningCall } from './toolCallProgress';
 import { ToolRunHistory } from './toolRunHistory';
 import { defaultSaveAsTestUi, saveRunAsTest, type SaveAsTestUi, type SavedTest } from './saveRunAsTest';
 import type { ServerDefinition } from '../config/common/launchDefinition';
@@ -64,7 +64,13 @@ export class ToolRunnerPanel implements vscode.Disposable {
   static readonly viewType = 'mcpWorkbench.toolRunner';
 
   /** Opens the panel of a tool, or reveals the one already open; `prefill` replaces what its form holds (Open in Run Tool). */
-  static show(services: ToolRunnerServices, open: OpenToolRunners, connection: McpServerConnection, tool: Tool, prefill?: Record<string, unknown>): ToolRunnerPanel {
+  static show(
+    services: ToolRunnerServices,
+    open: OpenToolRunners,
+    connection: McpServerConnection,
+    tool: Tool,
+    prefill?: Record<string, unknown>,
+  ): ToolRunnerPanel {
     const existing = open.get(panelKey(connection.definition.id, tool.name));
     const panel = existing ?? new ToolRunnerPanel(services, open, connection, tool);
     if (prefill) panel.prefilled = prefill;
@@ -119,8 +125,13 @@ export class ToolRunnerPanel implements vscode.Disposable {
   private readonly workbench: Workbench;
   private requests = 0;
 
-  private constructor(private readonly services: ToolRunnerServices, private readonly open: OpenToolRunners, connection: McpServerConnection, tool: Tool) {
-    const workbench = this.workbench = services.workbench;
+  private constructor(
+    private readonly services: ToolRunnerServices,
+    private readonly open: OpenToolRunners,
+    connection: McpServerConnection,
+    tool: Tool,
+  ) {
+    const workbench = (this.workbench = services.workbench);
     this.initialDefinition = connection.definition;
     this.serverId = connection.definition.id;
     this.serverName = connection.definition.name;
@@ -149,7 +160,12 @@ export class ToolRunnerPanel implements vscode.Disposable {
     );
     this.panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'mcp.svg');
     if (toolAppUri(tool)) {
-      this.app = new ToolAppController(workbench, services.apps, (message) => this.post(message), () => this.tool.title ?? this.tool.name);
+      this.app = new ToolAppController(
+        workbench,
+        services.apps,
+        (message) => this.post(message),
+        () => this.tool.title ?? this.tool.name,
+      );
       // The page may frame the local sandbox server, whose origin is known once it listens.
       void services.apps.frameSources().then((frameSources) => {
         if (!this.disposed) this.panel.webview.html = this.html(frameSources);
@@ -210,15 +226,16 @@ export class ToolRunnerPanel implements vscode.Disposable {
       this.post({ type: 'invalid', requestId, issues: validation.issues });
       return { kind: 'invalid', issues: validation.issues };
     }
-    const schemaNote = validation.valid === undefined
-      ? vscode.l10n.t('The input schema could not be compiled ({0}); the arguments were sent unchecked.', validation.schemaError)
-      : undefined;
+    const schemaNote =
+      validation.valid === undefined
+        ? vscode.l10n.t('The input schema could not be compiled ({0}); the arguments were sent unchecked.', validation.schemaError)
+        : undefined;
     const tool = this.tool;
     const running: RunningCall = { requestId, abort: new AbortController(), wakers: new Set() };
     // Claimed before the confirmation so a second submit cannot slip in while the dialog is open.
     this.running = running;
     try {
-      if (!await this.services.gate.approve(this.definitionForLog(), tool.name, tool, args, this.confirm)) {
+      if (!(await this.services.gate.approve(this.definitionForLog(), tool.name, tool, args, this.confirm))) {
         this.post({ type: 'declined', requestId });
         return { kind: 'declined' };
       }
@@ -229,28 +246,27 @@ export class ToolRunnerPanel implements vscode.Disposable {
       running.started = true;
       this.post({ type: 'started', requestId, ...(schemaNote ? { schemaNote } : {}) });
       this.updateAwaitingUser();
-      const { outcome, result } = await callWithProgress({
-        connection: () => this.workbench.registry.find(this.serverId),
-        serverLabel: this.serverLabel,
-        onProgress: (progress) => {
-          this.post({ type: 'progress', requestId, progress });
-          this.onDidProgressEmitter.fire(progress);
+      const { outcome, result } = await callWithProgress(
+        {
+          connection: () => this.workbench.registry.find(this.serverId),
+          serverLabel: this.serverLabel,
+          onProgress: (progress) => {
+            this.post({ type: 'progress', requestId, progress });
+            this.onDidProgressEmitter.fire(progress);
+          },
+          onTask: (task) => {
+            this.post({ type: 'task', requestId, task });
+            this.onDidTaskEmitter.fire(task);
+          },
         },
-        onTask: (task) => {
-          this.post({ type: 'task', requestId, task });
-          this.onDidTaskEmitter.fire(task);
-        },
-      }, tool, args, running);
+        tool,
+        args,
+        running,
+      );
       this.last = { requestId, outcome, result };
-      // A result may echo a secret argument (or the server's own secrets): redacted before it is kept.
-      const secrets = [...secretValues(this.form.root, args), ...this.definitionForLog().secrets];
       try {
-        const entry = historyEntry(requestId, startedAt, storedArgs, redactValue(outcome, secrets), result && redactValue(result, secrets));
-        if (secretValues(this.form.root, args).length) entry.secretsOmitted = true;
-        const root = this.form.root;
-        const secretArgs = root.kind === 'object' ? root.fields.flatMap((f) => (f.secret && f.name !== undefined && args[f.name] !== undefined ? [f.name] : [])) : [];
-        if (secretArgs.length) entry.secretArgs = secretArgs;
-        await this.runs.record(entry);
+        const call = { requestId, startedAt, root: this.form.root, args, storedArgs, serverSecrets: this.definitionForLog().secrets };
+        await this.runs.record(historyEntryOfCall(call, outcome, result));
       } catch (error) {
         // The run itself worked: the user still sees its result; only its place in the history is lost.
         this.workbench.outputs.logFor(this.definitionForLog()).log('warn', `Run Tool: could not add the run to the history: ${errorMessage(error)}`);
@@ -295,7 +311,9 @@ export class ToolRunnerPanel implements vscode.Disposable {
     if (!this.lastArgs && previous?.secretsOmitted) {
       // After a window reload only the history is left, and it never keeps secrets: sending its
       // arguments would be a different call (a required secret missing, or an optional one gone).
-      this.showNote(vscode.l10n.t('Not re-run: the last call had secret arguments, which are never kept. Run it once from this form; later restarts repeat it.'));
+      this.showNote(
+        vscode.l10n.t('Not re-run: the last call had secret arguments, which are never kept. Run it once from this form; later restarts repeat it.'),
+      );
       return { kind: 'secretsNotKept' };
     }
     const args = this.lastArgs ?? previous?.args;
@@ -322,7 +340,9 @@ export class ToolRunnerPanel implements vscode.Disposable {
       return;
     }
     if (!message) {
-      this.workbench.outputs.logFor(this.definitionForLog()).log('warn', `Run Tool: ignored a malformed webview message: ${JSON.stringify(raw)?.slice(0, 200)}`);
+      this.workbench.outputs
+        .logFor(this.definitionForLog())
+        .log('warn', `Run Tool: ignored a malformed webview message: ${JSON.stringify(raw)?.slice(0, 200)}`);
       return;
     }
     // Nothing a webview asks for may end in an unhandled rejection (a server's odd URI, a failed save).
@@ -353,7 +373,7 @@ export class ToolRunnerPanel implements vscode.Disposable {
         }
         return;
       case 'saveBlob':
-        await this.saveBlob(message.requestId, message.index);
+        await saveResultBlob(this.last?.requestId === message.requestId ? this.last.result : undefined, message.index);
         return;
       case 'showRun':
         this.runs.show(message.id);
@@ -376,24 +396,6 @@ export class ToolRunnerPanel implements vscode.Disposable {
     }
   }
 
-  private async saveBlob(requestId: string, index: number): Promise<void> {
-    const item = this.last?.requestId === requestId ? this.last.result?.content?.[index] : undefined;
-    const resource = item?.type === 'resource' ? item.resource : undefined;
-    if (!resource || !('blob' in resource) || typeof resource.blob !== 'string') {
-      void showErrorMessage(vscode.l10n.t('That result is no longer available; run the tool again to save it.'));
-      return;
-    }
-    const name = blobFileName(resource.uri);
-    const base = vscode.workspace.workspaceFolders?.[0]?.uri;
-    const target = await vscode.window.showSaveDialog({ defaultUri: base ? vscode.Uri.joinPath(base, name) : undefined, title: vscode.l10n.t('Save {0}', resource.uri) });
-    if (!target) return;
-    try {
-      await vscode.workspace.fs.writeFile(target, Buffer.from(resource.blob, 'base64'));
-    } catch (error) {
-      void showErrorMessage(vscode.l10n.t('Could not save {0}: {1}', target.fsPath, errorMessage(error)));
-    }
-  }
-
   private sendInit(): void {
     const prefilled = this.prefilled;
     this.prefilled = undefined;
@@ -408,7 +410,7 @@ export class ToolRunnerPanel implements vscode.Disposable {
       remembered: remembered !== undefined && !prefilled,
       ...(prefilled ? { prefilled: true } : {}),
       arguments: remembered ?? formToArguments(this.form, values).args,
-      ...(this.running ? { running: { requestId: this.running.requestId, ...(this.running.progress ? { progress: this.running.progress } : {}), ...(this.running.awaitingUser ? { awaitingUser: true } : {}), ...(this.running.task ? { task: this.running.task } : {}) } } : {}),
+      ...(this.running ? { running: runningInfo(this.running) } : {}),
       ...(this.last ? { last: { requestId: this.last.requestId, outcome: this.last.outcome } } : {}),
       history: this.runs.summaries(),
       presets: this.runs.presets(),
@@ -433,10 +435,7 @@ export class ToolRunnerPanel implements vscode.Disposable {
   }
 
   private schemaKey(): string {
-    const text = JSON.stringify(this.tool.inputSchema);
-    let hash = 0;
-    for (let i = 0; i < text.length; i++) hash = (hash * 31 + text.charCodeAt(i)) | 0;
-    return `${this.serverName}/${this.tool.name}/${(hash >>> 0).toString(36)}`;
+    return schemaKeyOf(this.serverName, this.tool);
   }
 
   private title(): string {

@@ -5,7 +5,7 @@
  * within the request timeout declares it not responding. Only one ping is in flight at a time.
  * No `vscode` import.
  */
-import type { Client, RequestOptions } from '@modelcontextprotocol/client';
+import { SdkError, SdkErrorCode, type Client, type RequestOptions } from '@modelcontextprotocol/client';
 
 /**
  * Asks a server whether it is there: `ping` on 2025-11-25; 2026-07-28 removed it, so
@@ -14,6 +14,18 @@ import type { Client, RequestOptions } from '@modelcontextprotocol/client';
 export async function pingByEra(client: Client, options: (method: 'ping' | 'server/discover') => RequestOptions): Promise<void> {
   if (client.getProtocolEra() === 'modern') await client.discover(options('server/discover'));
   else await client.ping(options('ping'));
+}
+
+/**
+ * The liveness watch's ping: any answer, even an error (a server without `ping`), shows the
+ * server is alive; only silence (the request timed out) rejects.
+ */
+export async function pingAlive(client: Client | undefined, options: (method: 'ping' | 'server/discover') => RequestOptions): Promise<void> {
+  try {
+    if (client) await pingByEra(client, options);
+  } catch (error) {
+    if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) throw error;
+  }
 }
 
 export interface LivenessOwner {

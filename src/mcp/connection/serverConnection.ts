@@ -9,9 +9,7 @@
  * No `vscode` import: the extension, the unit tests and the headless conformance client all
  * drive this same class.
  */
-import {
-  SdkError, SdkErrorCode, type CallToolResult, type Client, type GetPromptResult, type LoggingLevel, type ReadResourceResult, type RequestOptions,
-} from '@modelcontextprotocol/client';
+import type { CallToolResult, Client, GetPromptResult, LoggingLevel, ReadResourceResult, RequestOptions } from '@modelcontextprotocol/client';
 import { Emitter } from '../../shared/common/emitter';
 import type { ServerDefinition } from '../../config/common/launchDefinition';
 import { redactState, runningStateOf, STOPPED, type ServerState } from '../serverState';
@@ -19,14 +17,13 @@ import { eraLabel, SessionOpener, type Session } from './connectionTransports';
 import { describeLoss } from '../connectFailures';
 import { SessionRenewal } from './sessionRenewal';
 import { EraVerdicts } from './eraVerdicts';
-import { Liveness, pingByEra } from './liveness';
+import { Liveness, pingAlive, pingByEra } from './liveness';
 import { advertisesList, fetchList, ListCache } from './listCache';
 import { requestMeta, requestOptionsFor } from './requestLimits';
 import { ToolCalls, type ToolCallOptions } from './toolCalls';
 import type { TaskTracker, ToolTask } from './toolTasks';
-import {
-  ServerCrashedOnStart, ServerError, type CallOptions, type ConnectionHost, type LaunchOverride, type ForwardedNotification, type ListItems, type ListKind, type ServerLog, type StartOptions,
-} from './connectionTypes';
+import { ServerCrashedOnStart, ServerError } from './connectionTypes';
+import type { CallOptions, ConnectionHost, LaunchOverride, ForwardedNotification, ListItems, ListKind, ServerLog, StartOptions } from './connectionTypes';
 import { ServerSkills } from './serverSkills';
 import { errorMessage } from '../../shared/common/errors';
 
@@ -110,15 +107,7 @@ export class McpServerConnection {
       // A debuggee paused at a breakpoint is silent on purpose.
       intervalMs: () => (this.override ? undefined : host.pingIntervalMs?.()),
       // On the client itself, not through the renewal: a hung server is not re-authorized.
-      ping: async () => {
-        const client = this.client;
-        try {
-          if (client) await pingByEra(client, (method) => this.requestOptions(method));
-        } catch (error) {
-          // Any answer, even an error (a server without `ping`), shows it is alive; silence does not.
-          if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) throw error;
-        }
-      },
+      ping: () => pingAlive(this.client, (method) => this.requestOptions(method)),
       unresponsive: () => this.unresponsive(),
     });
     this.lists = new ListCache({
@@ -234,7 +223,10 @@ export class McpServerConnection {
     const { protocolVersion, era } = running;
     this.verdicts.remember(this._definition, era, client.getDiscoverResult());
     const serverVersion = client.getServerVersion();
-    this.log.log('info', `Connected to ${serverVersion?.name ?? 'server'} ${serverVersion?.version ?? ''} over ${session.kind}, protocol ${protocolVersion} (${eraLabel(era)}).`);
+    this.log.log(
+      'info',
+      `Connected to ${serverVersion?.name ?? 'server'} ${serverVersion?.version ?? ''} over ${session.kind}, protocol ${protocolVersion} (${eraLabel(era)}).`,
+    );
     this.setState(running);
     const tasksNote = this.toolCalls.unusedTasksNote();
     if (tasksNote) this.log.log('info', tasksNote);
@@ -246,11 +238,7 @@ export class McpServerConnection {
 
   async stop(reason?: string): Promise<void> {
     this.generation++;
-    this.liveness.stop();
-    const session = this.session;
-    this.session = undefined;
-    this.lists.clear();
-    this.toolCalls.tasks.clear();
+    const session = this.endSession();
     this.setState(reason ? { kind: 'stopped', reason } : STOPPED);
     if (session) {
       session.closedByUs = true;
@@ -292,7 +280,14 @@ export class McpServerConnection {
 
   async dispose(): Promise<void> {
     await this.stop();
-    const emitters = [this.onDidChangeStateEmitter, this.onDidChangeListEmitter, this.onDidWriteStderrEmitter, this.onDidCrashEmitter, this.onDidNotifyEmitter, this.skills];
+    const emitters = [
+      this.onDidChangeStateEmitter,
+      this.onDidChangeListEmitter,
+      this.onDidWriteStderrEmitter,
+      this.onDidCrashEmitter,
+      this.onDidNotifyEmitter,
+      this.skills,
+    ];
     for (const emitter of emitters) emitter.dispose();
     this.toolCalls.tasks.dispose();
   }
@@ -303,7 +298,8 @@ export class McpServerConnection {
    */
   async notifyRootsChanged(): Promise<void> {
     const client = this.client;
-    if (client && client.getProtocolEra() !== 'modern') await client.sendRootsListChanged().catch((e) => this.log.log('warn', `Could not send roots/list_changed: ${errorMessage(e)}`));
+    if (client && client.getProtocolEra() !== 'modern')
+      await client.sendRootsListChanged().catch((e) => this.log.log('warn', `Could not send roots/list_changed: ${errorMessage(e)}`));
   }
 
   /**
@@ -370,11 +366,14 @@ export class McpServerConnection {
   async readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
     // `refresh`: a read the user asked for shows what the server has now, not a cached copy.
     return this.renewal.request('resources/read', (client) =>
-      client.readResource({ uri, ...this.meta(client) }, { ...this.requestOptions('resources/read', options), cacheMode: 'refresh' }));
+      client.readResource({ uri, ...this.meta(client) }, { ...this.requestOptions('resources/read', options), cacheMode: 'refresh' }),
+    );
   }
 
   async getPrompt(name: string, args?: Record<string, string>, options: CallOptions = {}): Promise<GetPromptResult> {
-    return this.renewal.request('prompts/get', (client) => client.getPrompt({ name, arguments: args, ...this.meta(client) }, this.requestOptions('prompts/get', options)));
+    return this.renewal.request('prompts/get', (client) =>
+      client.getPrompt({ name, arguments: args, ...this.meta(client) }, this.requestOptions('prompts/get', options)),
+    );
   }
 
   /**
@@ -414,7 +413,9 @@ export class McpServerConnection {
   /** The client, or why there is none: a failed server's own line (as its tree item says), not just "error". */
   private requireClient(): Client {
     if (this.client) return this.client;
-    throw new ServerError(this._state.kind === 'error' ? this._state.message : `Server "${this._definition.label}" is not running (${this._state.kind}). Start it first.`);
+    throw new ServerError(
+      this._state.kind === 'error' ? this._state.message : `Server "${this._definition.label}" is not running (${this._state.kind}). Start it first.`,
+    );
   }
 
   /**
@@ -423,28 +424,32 @@ export class McpServerConnection {
    * reported like a crash, so the registry may restart it.
    */
   private unresponsive(): void {
-    const session = this.session;
-    if (!session || this._state.kind !== 'running') return;
-    this.session = undefined;
-    this.lists.clear();
-    this.toolCalls.tasks.clear();
+    if (!this.session || this._state.kind !== 'running') return;
+    const session = this.endSession()!;
     session.closedByUs = true;
     this.opener.close(session).catch(() => undefined);
-    const message = `Server "${this._definition.name}" is not responding: no answer to a ping within ${this.effective.timeouts.request} s.`;
-    this.log.log('error', message);
-    this.setState({ kind: 'error', message });
-    this.onDidCrashEmitter.fire(message);
+    this.crashed(`Server "${this._definition.name}" is not responding: no answer to a ping within ${this.effective.timeouts.request} s.`);
   }
 
   /** The current session closed without us: the process exited or the connection dropped. */
   private lost(session: Session): void {
     if (this.session !== session) return;
+    this.endSession();
+    this.crashed(describeLoss(this._definition.name, session), session.stderrTail.length ? `Last output:\n${session.stderrTail.join('\n')}` : undefined);
+  }
+
+  /** Forgets the current session and what was known through it (lists, tasks); returns it for closing. */
+  private endSession(): Session | undefined {
+    const session = this.session;
     this.liveness.stop();
     this.session = undefined;
     this.lists.clear();
     this.toolCalls.tasks.clear();
-    const detail = session.stderrTail.length ? `Last output:\n${session.stderrTail.join('\n')}` : undefined;
-    const message = describeLoss(this._definition.name, session);
+    return session;
+  }
+
+  /** A running server was lost without a stop: it shows as failed and the registry may restart it. */
+  private crashed(message: string, detail?: string): void {
     this.log.log('error', message + (detail ? `\n${detail}` : ''));
     this.setState({ kind: 'error', message, detail });
     this.onDidCrashEmitter.fire(message);

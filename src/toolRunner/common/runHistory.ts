@@ -7,6 +7,9 @@
  * the remembered arguments: the workspace state is a plain file on disk.
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
+import { secretValues } from '../../jsonSchema/common/formValues';
+import type { ObjectField } from '../../jsonSchema/common/schemaFields';
+import { redactValue } from '../../shared/common/redact';
 import type { ArgumentPreset, HistoryEntry, HistorySummary, RunStatus } from './runRecords';
 import type { RunOutcome } from './toolRunnerProtocol';
 
@@ -59,7 +62,11 @@ export function historyEntry(
       return { ...base, status, result };
     }
     case 'protocolError':
-      return { ...base, status: 'protocolError', error: { code: outcome.code, message: outcome.message, ...(outcome.data !== undefined ? { data: outcome.data } : {}) } };
+      return {
+        ...base,
+        status: 'protocolError',
+        error: { code: outcome.code, message: outcome.message, ...(outcome.data !== undefined ? { data: outcome.data } : {}) },
+      };
     case 'failure':
       return { ...base, status: 'failure', error: { message: outcome.message } };
     case 'cancelled':
@@ -68,6 +75,33 @@ export function historyEntry(
 }
 
 /** The history with `entry` added first (newest first), cut to `maxEntries`. */
+/** One call of the Run Tool panel, as its history entry needs it. */
+export interface CallForHistory {
+  requestId: string;
+  startedAt: number;
+  /** The form's root: which arguments are secret. */
+  root: ObjectField;
+  args: Record<string, unknown>;
+  /** The arguments without their secrets (what is kept). */
+  storedArgs: Record<string, unknown>;
+  serverSecrets: readonly string[];
+}
+
+/**
+ * The history entry of a call. A result may echo a secret argument (or the server's own
+ * secrets): they are redacted before it is kept, and the secret arguments' names are noted
+ * (their values never are), so a re-run knows to ask for them.
+ */
+export function historyEntryOfCall(call: CallForHistory, outcome: RunOutcome, result: CallToolResult | undefined): HistoryEntry {
+  const { root, args } = call;
+  const secrets = [...secretValues(root, args), ...call.serverSecrets];
+  const entry = historyEntry(call.requestId, call.startedAt, call.storedArgs, redactValue(outcome, secrets), result && redactValue(result, secrets));
+  if (secretValues(root, args).length) entry.secretsOmitted = true;
+  const secretArgs = root.fields.flatMap((f) => (f.secret && f.name !== undefined && args[f.name] !== undefined ? [f.name] : []));
+  if (secretArgs.length) entry.secretArgs = secretArgs;
+  return entry;
+}
+
 export function addToHistory(history: readonly HistoryEntry[], entry: HistoryEntry, limits: HistoryLimits = DEFAULT_HISTORY_LIMITS): HistoryEntry[] {
   return [entry, ...history.filter((e) => e.id !== entry.id)].slice(0, Math.max(1, limits.maxEntries));
 }
@@ -75,10 +109,18 @@ export function addToHistory(history: readonly HistoryEntry[], entry: HistoryEnt
 /** What a stored history looks like once checked: malformed entries (an older format, a hand edit) are dropped. */
 export function parseHistory(stored: unknown): HistoryEntry[] {
   if (!Array.isArray(stored)) return [];
-  return stored.filter((e): e is HistoryEntry =>
-    typeof e === 'object' && e !== null
-    && typeof e.id === 'string' && typeof e.time === 'number' && typeof e.durationMs === 'number'
-    && typeof e.args === 'object' && e.args !== null && !Array.isArray(e.args) && typeof e.status === 'string');
+  return stored.filter(
+    (e): e is HistoryEntry =>
+      typeof e === 'object' &&
+      e !== null &&
+      typeof e.id === 'string' &&
+      typeof e.time === 'number' &&
+      typeof e.durationMs === 'number' &&
+      typeof e.args === 'object' &&
+      e.args !== null &&
+      !Array.isArray(e.args) &&
+      typeof e.status === 'string',
+  );
 }
 
 export function summarize(entry: HistoryEntry): HistorySummary {
@@ -121,6 +163,8 @@ export function deletePreset(presets: readonly ArgumentPreset[], name: string): 
 
 export function parsePresets(stored: unknown): ArgumentPreset[] {
   if (!Array.isArray(stored)) return [];
-  return stored.filter((p): p is ArgumentPreset =>
-    typeof p === 'object' && p !== null && typeof p.name === 'string' && typeof p.args === 'object' && p.args !== null && !Array.isArray(p.args));
+  return stored.filter(
+    (p): p is ArgumentPreset =>
+      typeof p === 'object' && p !== null && typeof p.name === 'string' && typeof p.args === 'object' && p.args !== null && !Array.isArray(p.args),
+  );
 }

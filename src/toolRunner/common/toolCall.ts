@@ -40,6 +40,14 @@ export function toolBadges(tool: Pick<Tool, 'annotations'>): ToolInfo['badges'] 
 }
 
 /** workspaceState key of a tool's last arguments: by server name (stable across restarts) and tool name. */
+/** A key of the tool's input schema (its text hashed) under which the webview keeps what was typed into that form. */
+export function schemaKeyOf(serverName: string, tool: Pick<Tool, 'name' | 'inputSchema'>): string {
+  const text = JSON.stringify(tool.inputSchema);
+  let hash = 0;
+  for (let i = 0; i < text.length; i++) hash = (hash * 31 + text.charCodeAt(i)) | 0;
+  return `${serverName}/${tool.name}/${(hash >>> 0).toString(36)}`;
+}
+
 export function rememberedArgumentsKey(serverName: string, toolName: string): string {
   return `mcpWorkbench.toolRunner.lastArguments/${JSON.stringify([serverName, toolName])}`;
 }
@@ -188,7 +196,7 @@ export function toolInfo(tool: Tool, serverLabel: string, notice?: string): Tool
   return {
     serverLabel,
     name: tool.name,
-    ...(tool.title ?? tool.annotations?.title ? { title: tool.title ?? tool.annotations?.title } : {}),
+    ...((tool.title ?? tool.annotations?.title) ? { title: tool.title ?? tool.annotations?.title } : {}),
     ...(tool.description ? { description: tool.description } : {}),
     badges: toolBadges(tool),
     inputSchemaJson: JSON.stringify(tool.inputSchema, null, 2),
@@ -205,12 +213,24 @@ export function historyOutcome(entry: HistoryEntry, tool: Pick<Tool, 'outputSche
     case 'cancelled':
       return { kind: 'cancelled', durationMs };
     case 'protocolError':
-      return { kind: 'protocolError', code: entry.error?.code ?? 0, message: entry.error?.message ?? '', ...(entry.error?.data !== undefined ? { data: entry.error.data } : {}), durationMs };
+      return {
+        kind: 'protocolError',
+        code: entry.error?.code ?? 0,
+        message: entry.error?.message ?? '',
+        ...(entry.error?.data !== undefined ? { data: entry.error.data } : {}),
+        durationMs,
+      };
     case 'failure':
       return { kind: 'failure', message: entry.error?.message ?? '', durationMs };
     default: {
       const note = entry.omitted ?? l10n.t('The result was not kept.');
-      return { kind: 'result', isError: entry.status === 'toolError', blocks: [{ kind: 'text', text: note }], raw: JSON.stringify({ omitted: note }, null, 2), durationMs };
+      return {
+        kind: 'result',
+        isError: entry.status === 'toolError',
+        blocks: [{ kind: 'text', text: note }],
+        raw: JSON.stringify({ omitted: note }, null, 2),
+        durationMs,
+      };
     }
   }
 }
