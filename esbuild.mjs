@@ -61,7 +61,16 @@ const problemMatcher = {
  * these values inside functions (a module-level use would load them at activation; the
  * activation bench reports whether it happened).
  */
-const LAZY_DEPENDENCIES = ['@modelcontextprotocol/client', '@modelcontextprotocol/client/stdio', '@modelcontextprotocol/client/ext/skills', '@modelcontextprotocol/ext-apps/app-bridge', 'ajv', 'ajv/dist/2019', 'ajv/dist/2020', 'ajv-formats'];
+const LAZY_DEPENDENCIES = [
+  '@modelcontextprotocol/client',
+  '@modelcontextprotocol/client/stdio',
+  '@modelcontextprotocol/client/ext/skills',
+  '@modelcontextprotocol/ext-apps/app-bridge',
+  'ajv',
+  'ajv/dist/2019',
+  'ajv/dist/2020',
+  'ajv-formats',
+];
 /**
  * The SDK's server side (and its Node adapter), which only the loopback endpoint of mode 2 in
  * docs/coexistence.md needs, once VS Code's agent connects to it. A bundle of its own
@@ -94,7 +103,9 @@ const lazyDependencies = {
   setup(build) {
     const filter = new RegExp(`^(${[...LAZY_BUNDLES.flatMap((b) => b.modules), ...LAZY_BUILTINS].map((d) => d.replace(/[/.]/g, '\\$&')).join('|')})$`);
     // The facade's own require of a built-in is the real one.
-    build.onResolve({ filter }, (args) => (args.namespace === 'lazy-dependency' ? { path: args.path, external: true } : { path: args.path, namespace: 'lazy-dependency' }));
+    build.onResolve({ filter }, (args) =>
+      args.namespace === 'lazy-dependency' ? { path: args.path, external: true } : { path: args.path, namespace: 'lazy-dependency' },
+    );
     build.onLoad({ filter: /.*/, namespace: 'lazy-dependency' }, (args) => {
       // The export names, from the module itself (the facade cannot learn them without loading it).
       const names = Object.keys(requireHere(args.path)).filter((name) => name !== '__esModule');
@@ -127,7 +138,10 @@ const zodLocalesLeftOut = {
     build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/][^\\/]+\.js$/ }, (args) => {
       const locale = args.path.replace(/^.*[\\/]/, '').replace(/\.js$/, '');
       if (locale === 'en' || locale === 'index') return undefined;
-      return { loader: 'js', contents: `export default function () { throw new Error(${JSON.stringify(`zod locale "${locale}" is not bundled with MCP Workbench`)}); }` };
+      return {
+        loader: 'js',
+        contents: `export default function () { throw new Error(${JSON.stringify(`zod locale "${locale}" is not bundled with MCP Workbench`)}); }`,
+      };
     });
   },
 };
@@ -147,19 +161,26 @@ const zodLocalesLeftOut = {
 const importedOnce = (specifiers) => ({
   name: 'imported-once',
   setup(build) {
-    build.onResolve({ filter: specifiers }, (args) => (args.namespace === 'imported-once' || args.kind !== 'import-statement' ? undefined : { path: args.path, namespace: 'imported-once' }));
+    build.onResolve({ filter: specifiers }, (args) =>
+      args.namespace === 'imported-once' || args.kind !== 'import-statement' ? undefined : { path: args.path, namespace: 'imported-once' },
+    );
     build.onLoad({ filter: /.*/, namespace: 'imported-once' }, (args) => ({
       // `export *` leaves out `default`: re-exported for the packages that have one (`import
       // Ajv from 'ajv'`); `vscode` and the built-ins have none (their ESM default would be the
       // whole module again: one more copy, and nothing here imports them so).
-      contents: [`export * from ${JSON.stringify(args.path)};`, ...(!/^(vscode|node:.+)$/.test(args.path) && 'default' in requireHere(args.path) ? [`export { default } from ${JSON.stringify(args.path)};`] : [])].join('\n'),
+      contents: [
+        `export * from ${JSON.stringify(args.path)};`,
+        ...(!/^(vscode|node:.+)$/.test(args.path) && 'default' in requireHere(args.path) ? [`export { default } from ${JSON.stringify(args.path)};`] : []),
+      ].join('\n'),
       loader: 'js',
       resolveDir: '.',
     }));
   },
 });
 /** What dist/extension.js imports once: `vscode`, the built-ins, the lazy facades and @vscode/l10n (CommonJS, bundled). */
-const SHARED_IN_BUNDLE = new RegExp(`^(vscode|node:.+|${[...LAZY_BUNDLES.flatMap((b) => b.modules), '@vscode/l10n'].map((d) => d.replace(/[/.]/g, '\\$&')).join('|')})$`);
+const SHARED_IN_BUNDLE = new RegExp(
+  `^(vscode|node:.+|${[...LAZY_BUNDLES.flatMap((b) => b.modules), '@vscode/l10n'].map((d) => d.replace(/[/.]/g, '\\$&')).join('|')})$`,
+);
 
 // jsonc-parser's `main` is a UMD build whose inner requires esbuild cannot follow; its ESM
 // build (`module`) bundles cleanly, so prefer `module` for every bundle.
@@ -212,7 +233,7 @@ const targets = [
   })),
   {
     ...common,
-    entryPoints: [...tsFiles('src'), ...tsFiles('test')],  // webview/ is browser code: bundled below
+    entryPoints: [...tsFiles('src'), ...tsFiles('test')], // webview/ is browser code: bundled below
     outdir: 'out',
     outbase: '.',
     bundle: false,
@@ -288,7 +309,9 @@ function tsBrowserFiles(dir) {
 
 // Webview scripts: every webview/<name>/main.ts becomes dist/webview/<name>.js for the browser.
 const webviewEntries = existsSync('webview')
-  ? readdirSync('webview').filter((name) => existsSync(join('webview', name, 'main.ts'))).map((name) => ({ in: join('webview', name, 'main.ts'), out: name }))
+  ? readdirSync('webview')
+      .filter((name) => existsSync(join('webview', name, 'main.ts')))
+      .map((name) => ({ in: join('webview', name, 'main.ts'), out: name }))
   : [];
 if (webviewEntries.length) {
   targets.push({

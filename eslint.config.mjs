@@ -16,7 +16,8 @@ const PURE = ['src/**/common/**/*.ts', 'src/mcp/**/*.ts', 'src/configLanguage/se
 
 const noVscode = {
   name: 'vscode',
-  message: 'Pure layers (common/, src/mcp, src/configLanguage/server) must not import vscode: move the VS Code part to the feature glue (docs/architecture.md).',
+  message:
+    'Pure layers (common/, src/mcp, src/configLanguage/server) must not import vscode: move the VS Code part to the feature glue (docs/architecture.md).',
 };
 
 /**

@@ -4,13 +4,43 @@
 
 /** Field names whose string (or array of strings) a user reads. */
 const TEXT_FIELDS = new Set([
-  'displayName', 'title', 'shortTitle', 'category', 'description', 'markdownDescription', 'enumDescriptions',
-  'markdownEnumDescriptions', 'deprecationMessage', 'markdownDeprecationMessage', 'label', 'contents',
-  'fullName', 'altText', 'contextualTitle', 'enumItemLabels',
+  'displayName',
+  'title',
+  'shortTitle',
+  'category',
+  'description',
+  'markdownDescription',
+  'enumDescriptions',
+  'markdownEnumDescriptions',
+  'deprecationMessage',
+  'markdownDeprecationMessage',
+  'label',
+  'contents',
+  'fullName',
+  'altText',
+  'contextualTitle',
+  'enumItemLabels',
 ]);
 /** Subtrees that hold no user-facing text, or whose text is an identifier. */
-const SKIPPED_TOP = new Set(['name', 'publisher', 'version', 'license', 'repository', 'keywords', 'engines', 'categories', 'main',
-  'activationEvents', 'scripts', 'dependencies', 'devDependencies', 'icon', 'galleryBanner', 'private', 'l10n']);
+const SKIPPED_TOP = new Set([
+  'name',
+  'publisher',
+  'version',
+  'license',
+  'repository',
+  'keywords',
+  'engines',
+  'categories',
+  'main',
+  'activationEvents',
+  'scripts',
+  'dependencies',
+  'devDependencies',
+  'icon',
+  'galleryBanner',
+  'private',
+  'l10n',
+]);
 const SKIPPED_CONTRIBUTES = new Set(['menus', 'jsonValidation', 'grammars', 'languages', 'keybindings']);
 
 const NLS_REF = /^%([^%\s]+)%$/;
@@ -90,9 +120,17 @@ function nameOf(item, index) {
 function keyFor(parts, text, field) {
   if (field === 'category' && parts[0] === 'commands') return `command.category.${text.replace(/\W+/g, '')}`;
   const [head, ...rest] = parts;
-  const prefix = { commands: 'command', configuration: 'config', views: 'view', viewsContainers: 'viewContainer', viewsWelcome: 'viewWelcome',
-    walkthroughs: 'walkthrough', debuggers: 'debugger', chatParticipants: 'chat', capabilities: 'capabilities' }[head] ?? head;
-  return [prefix, ...rest.filter((p) => p !== 'properties' || prefix !== 'config')]
-    .map((p) => p.replace(/^mcpWorkbench\./, ''))
-    .join('.');
+  const prefix =
+    {
+      commands: 'command',
+      configuration: 'config',
+      views: 'view',
+      viewsContainers: 'viewContainer',
+      viewsWelcome: 'viewWelcome',
+      walkthroughs: 'walkthrough',
+      debuggers: 'debugger',
+      chatParticipants: 'chat',
+      capabilities: 'capabilities',
+    }[head] ?? head;
+  return [prefix, ...rest.filter((p) => p !== 'properties' || prefix !== 'config')].map((p) => p.replace(/^mcpWorkbench\./, '')).join('.');
 }

@@ -9,7 +9,10 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const latest = spawnSync('bash', [path.join(REPO, 'scripts', 'install-vscode.sh'), '--list'], { encoding: 'utf8' }).stdout.trim().split('\n').pop();
+const latest = spawnSync('bash', [path.join(REPO, 'scripts', 'install-vscode.sh'), '--list'], { encoding: 'utf8' })
+  .stdout.trim()
+  .split('\n')
+  .pop();
 
 /** e2e screenshot name → the file in media/screenshots/ (README, docs/guide/ and the walkthrough use these). */
 export const PICTURES = {

@@ -39,7 +39,10 @@ if (fs.existsSync(nodeModules) && fs.lstatSync(nodeModules).isSymbolicLink()) {
 
 if (process.argv.includes('--vscode') && process.platform === 'linux') {
   run('bash', [path.join(REPO, 'scripts', 'install-system-deps.sh')]);
-  const versions = (process.env.MCPWB_VSCODE_VERSION || '').split(',').map((v) => v.trim()).filter(Boolean);
+  const versions = (process.env.MCPWB_VSCODE_VERSION || '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
   for (const version of versions.length ? versions : ['all']) {
     // stdout carries only the installed paths; progress goes to stderr.
     run('bash', [path.join(REPO, 'scripts', 'install-vscode.sh'), version]);

@@ -48,11 +48,11 @@ if (setup.status !== 0) process.exit(setup.status ?? 1);
 // The port is passed only when the user chose one (PORT): the launcher then fails if it is taken.
 // Otherwise it tries 3010 and, when that is taken, says so and takes a free one (CONTRIBUTING.md).
 const portArgs = process.env.PORT ? ['--port', process.env.PORT] : [];
-const child = spawn(
-  process.execPath,
-  [path.join(REPO, 'test', 'launch', 'runInCodeServer.mjs'), '--keep-open', '--folder', DEMO, ...portArgs],
-  { cwd: REPO, stdio: 'inherit', env },
-);
+const child = spawn(process.execPath, [path.join(REPO, 'test', 'launch', 'runInCodeServer.mjs'), '--keep-open', '--folder', DEMO, ...portArgs], {
+  cwd: REPO,
+  stdio: 'inherit',
+  env,
+});
 // Ctrl-C reaches the child through the terminal's process group; just wait for it.
 process.on('SIGINT', () => {});
 process.on('SIGTERM', () => child.kill('SIGTERM'));

@@ -38,7 +38,9 @@ try {
   if (bytes >= MAX_BYTES) fail(`the VSIX is ${(bytes / 1024 / 1024).toFixed(2)} MB, over the 3 MB limit`);
   const listing = spawnSync(npx, ['-y', VSCE, 'ls', '--no-dependencies'], { cwd: REPO, encoding: 'utf8', shell: process.platform === 'win32' }).stdout ?? '';
   // docs/ and CONTRIBUTING.md are read on GitHub (the README's links to them are rewritten there).
-  const stray = listing.split('\n').filter((f) => /^(src|test|out|node_modules|webview|scripts|docs)\//.test(f.trim()) || /\.map$/.test(f.trim()) || f.trim() === 'CONTRIBUTING.md');
+  const stray = listing
+    .split('\n')
+    .filter((f) => /^(src|test|out|node_modules|webview|scripts|docs)\//.test(f.trim()) || /\.map$/.test(f.trim()) || f.trim() === 'CONTRIBUTING.md');
   if (stray.length) fail(`files a user does not need are packaged: ${stray.join(', ')}`);
   const manifest = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8'));
   const walkthroughMedia = manifest.contributes.walkthroughs.flatMap((w) => w.steps.map((s) => s.media.image ?? s.media.markdown));
@@ -46,7 +48,7 @@ try {
   const missing = walkthroughMedia.filter((m) => !packaged.has(m));
   if (missing.length) fail(`the walkthrough's media are not packaged: ${missing.join(', ')} (see .vscodeignore)`);
   // Without it every title in the manifest shows as its %key%.
-  if (!packaged.has('package.nls.json')) fail('package.nls.json (the manifest\'s strings) is not packaged (see .vscodeignore)');
+  if (!packaged.has('package.nls.json')) fail("package.nls.json (the manifest's strings) is not packaged (see .vscodeignore)");
 
   exitCode = run(process.execPath, ['test/launch/runInCodeServer.mjs', '--vsix', vsix, '--suite', 'main'], {
     MCPWB_GREP: '^smoke ',

@@ -31,6 +31,7 @@ const stages = [
     ['lint', 'lint (eslint: typescript-eslint recommended and the layer rules)', '~15 s'],
     ['typecheck', 'type-check (tsc: extension, tests, webviews)', '~40 s'],
     ['build', 'build (esbuild)', '~5 s'],
+    ['format:check', 'format check (prettier; `npm run format` rewrites)', '~45 s'],
   ],
   ['test:unit', 'unit tests (mocha on plain Node, real fixture servers)', '~2 min'],
   ['test:bench', 'benchmark smoke run (no thresholds)', '~30 s'],
@@ -65,7 +66,12 @@ function safeReaddir(dir) {
  */
 function runStage(script, held = false) {
   return new Promise((resolve) => {
-    const child = spawn(npm, ['run', '-s', script], { cwd: REPO, env, stdio: ['ignore', 'pipe', held ? 'pipe' : 'inherit'], shell: process.platform === 'win32' });
+    const child = spawn(npm, ['run', '-s', script], {
+      cwd: REPO,
+      env,
+      stdio: ['ignore', 'pipe', held ? 'pipe' : 'inherit'],
+      shell: process.platform === 'win32',
+    });
     running.add(child);
     const kept = [];
     if (held) child.stderr.on('data', (chunk) => kept.push(chunk));
@@ -174,14 +180,16 @@ async function main() {
     const group = Array.isArray(stage[0]) ? stage : [stage];
     const together = group.length > 1;
     if (together) console.log(`\n== side by side: ${group.map(([script]) => script).join(', ')}`);
-    const results = await Promise.all(group.map(async ([script, what, usual]) => {
-      console.log(`${together ? '' : '\n'}== ${what}: npm run ${script} (usually ${usual})`);
-      const t0 = Date.now();
-      const { status, tally } = await runStage(script, together);
-      const secs = ((Date.now() - t0) / 1000).toFixed(0);
-      if (together) console.log(`== ${script}: ${status === 0 ? 'ok' : 'FAILED'} in ${secs} s`);
-      return { script, status, tally, secs };
-    }));
+    const results = await Promise.all(
+      group.map(async ([script, what, usual]) => {
+        console.log(`${together ? '' : '\n'}== ${what}: npm run ${script} (usually ${usual})`);
+        const t0 = Date.now();
+        const { status, tally } = await runStage(script, together);
+        const secs = ((Date.now() - t0) / 1000).toFixed(0);
+        if (together) console.log(`== ${script}: ${status === 0 ? 'ok' : 'FAILED'} in ${secs} s`);
+        return { script, status, tally, secs };
+      }),
+    );
     for (const { script, status, tally, secs } of results) {
       done.push(`${status === 0 ? 'ok  ' : 'FAIL'} ${script} (${secs} s)`);
       if (tally) tallies.push(tally);

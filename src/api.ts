@@ -32,7 +32,12 @@ export interface McpWorkbenchApi {
     activationTiming(): ActivationTiming;
     /** VS Code's own MCP host as detected, and this workspace's stored choice of who runs the shared servers. */
     /** `runner`: the stored choice; `decision`: who runs them now and whether the Servers view asks. */
-    coexistence(): { builtinHostActive: boolean; agentCanUse: boolean; runner: 'vscode' | 'workbench' | undefined; decision: { runner: 'vscode' | 'workbench'; ask: boolean } };
+    coexistence(): {
+      builtinHostActive: boolean;
+      agentCanUse: boolean;
+      runner: 'vscode' | 'workbench' | undefined;
+      decision: { runner: 'vscode' | 'workbench'; ask: boolean };
+    };
     /** Mode 2: the servers given to VS Code's agent and our confirmation of its calls; undefined before VS Code 1.101. */
     agentServers(): AgentServers | undefined;
     /** The dev loop's quiet period before a restart, in ms (undefined: the default, 300 ms). */

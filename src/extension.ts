@@ -58,9 +58,13 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
     // these two read back from the Workbench (a server's current mock profile, secrets learnt at
     // run time) only when a server asks: the one cycle, closed by lookups of `wb` made after it exists.
     // A mock profile edited in config answers the next request without a restart.
-    const approval: ApprovalService = new ApprovalService(models, approvalActivity, (server) => (wb.registry.get(server.id)?.definition ?? server).samplingMock);
+    const approval: ApprovalService = new ApprovalService(
+      models,
+      approvalActivity,
+      (server) => (wb.registry.get(server.id)?.definition ?? server).samplingMock,
+    );
     const auth = new AuthService(context, (secret) => wb.addRuntimeSecret(secret));
-    const wb: Workbench = workbench = new Workbench(context, { clientFeatures: approval.features, auth: auth.host });
+    const wb: Workbench = (workbench = new Workbench(context, { clientFeatures: approval.features, auth: auth.host }));
     // The one gate before a tool not marked read-only runs: Run Tool, chat, Inspector replay,
     // Activity re-run and VS Code's agent all ask it, so "don't ask again" counts everywhere.
     const gate = new ModalApprovalGate(new ToolApprovals(context.workspaceState));
@@ -117,7 +121,12 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
         serverTree,
         handleUri: (uri) => wb.uris.handleUri(uri),
         activationTiming,
-        coexistence: () => ({ builtinHostActive: wb.builtinHost.active, agentCanUse: wb.builtinHost.agentCanUse, runner: wb.builtinHost.runner, decision: wb.builtinHost.decision }),
+        coexistence: () => ({
+          builtinHostActive: wb.builtinHost.active,
+          agentCanUse: wb.builtinHost.agentCanUse,
+          runner: wb.builtinHost.runner,
+          decision: wb.builtinHost.decision,
+        }),
         agentServers: () => agentServers,
         setDevWatchDelay,
       },
@@ -148,30 +157,32 @@ function registerFailureNotifications(wb: Workbench): vscode.Disposable[] {
   // A broken entry fails again on every save while it is being edited; its diagnostics and
   // tree item keep saying why, so its notification is shown once.
   const shownConfigErrors = new Set<string>();
-  return [wb.registry.forEachConnection((connection) => {
-    let timer: NodeJS.Timeout | undefined;
-    let toldRestarting = false;
-    const subscription = connection.onDidChangeState((raw) => {
-      if (raw.kind === 'running') toldRestarting = false;
-      if (raw.kind !== 'error') return;
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        const now = connection.state;
-        if (now.kind !== 'error') return;
-        const restarting = wb.registry.restartPending(connection.definition.id);
-        if (restarting && toldRestarting) return;
-        toldRestarting = restarting;
-        if (connection.definition.error) {
-          const configError = `${connection.definition.id}\n${now.message}`;
-          if (shownConfigErrors.has(configError)) return;
-          shownConfigErrors.add(configError);
-        }
-        if (restarting) notifyRestarting(wb, connection);
-        else notifyFailure(wb, connection, now);
-      }, 0);
-    });
-    return [subscription, { dispose: () => clearTimeout(timer) }];
-  })];
+  return [
+    wb.registry.forEachConnection((connection) => {
+      let timer: NodeJS.Timeout | undefined;
+      let toldRestarting = false;
+      const subscription = connection.onDidChangeState((raw) => {
+        if (raw.kind === 'running') toldRestarting = false;
+        if (raw.kind !== 'error') return;
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          const now = connection.state;
+          if (now.kind !== 'error') return;
+          const restarting = wb.registry.restartPending(connection.definition.id);
+          if (restarting && toldRestarting) return;
+          toldRestarting = restarting;
+          if (connection.definition.error) {
+            const configError = `${connection.definition.id}\n${now.message}`;
+            if (shownConfigErrors.has(configError)) return;
+            shownConfigErrors.add(configError);
+          }
+          if (restarting) notifyRestarting(wb, connection);
+          else notifyFailure(wb, connection, now);
+        }, 0);
+      });
+      return [subscription, { dispose: () => clearTimeout(timer) }];
+    }),
+  ];
 }
 
 /**
@@ -187,33 +198,39 @@ function notifyRestarting(wb: Workbench, connection: McpServerConnection): void 
     return state.kind === 'error' ? oneLine(redactState(state, wb.secretsOf(connection.definition)).message) : vscode.l10n.t('Restarting…');
   };
   const settled = () => connection.state.kind === 'running' || (connection.state.kind !== 'starting' && !wb.registry.restartPending(id));
-  void withNotificationProgress({ title: `MCP ${connection.definition.label}`, cancellable: true }, (progress, token) => new Promise<void>((resolve) => {
-    let shown = '';
-    let timer: NodeJS.Timeout | undefined;
-    const end = () => {
-      clearTimeout(timer);
-      subscriptions.forEach((s) => s.dispose());
-      resolve();
-    };
-    const update = () => {
-      if (settled()) end();
-      else if (text() !== shown) progress.report({ message: (shown = text()) });
-    };
-    // A failed try is an error state first and a scheduled restart a moment later (as in
-    // registerFailureNotifications): look once the registry has decided.
-    const later = () => {
-      clearTimeout(timer);
-      timer = setTimeout(update, 0);
-    };
-    const subscriptions: vscode.Disposable[] = [
-      connection.onDidChangeState(later),
-      token.onCancellationRequested(() => {
-        end();
-        wb.registry.stop(id).catch((error) => void showErrorMessage(vscode.l10n.t('Could not stop {0}: {1}', connection.definition.label, errorMessage(error))));
+  void withNotificationProgress(
+    { title: `MCP ${connection.definition.label}`, cancellable: true },
+    (progress, token) =>
+      new Promise<void>((resolve) => {
+        let shown = '';
+        let timer: NodeJS.Timeout | undefined;
+        const end = () => {
+          clearTimeout(timer);
+          subscriptions.forEach((s) => s.dispose());
+          resolve();
+        };
+        const update = () => {
+          if (settled()) end();
+          else if (text() !== shown) progress.report({ message: (shown = text()) });
+        };
+        // A failed try is an error state first and a scheduled restart a moment later (as in
+        // registerFailureNotifications): look once the registry has decided.
+        const later = () => {
+          clearTimeout(timer);
+          timer = setTimeout(update, 0);
+        };
+        const subscriptions: vscode.Disposable[] = [
+          connection.onDidChangeState(later),
+          token.onCancellationRequested(() => {
+            end();
+            wb.registry
+              .stop(id)
+              .catch((error) => void showErrorMessage(vscode.l10n.t('Could not stop {0}: {1}', connection.definition.label, errorMessage(error))));
+          }),
+        ];
+        update();
       }),
-    ];
-    update();
-  }));
+  );
 }
 
 function notifyFailure(wb: Workbench, connection: McpServerConnection, raw: Extract<ServerState, { kind: 'error' }>): void {
@@ -224,8 +241,9 @@ function notifyFailure(wb: Workbench, connection: McpServerConnection, raw: Extr
   void showErrorMessage(`MCP ${connection.definition.label}: ${oneLine(state.message)}`, show, open).then((answer) => {
     if (answer === show) wb.outputs.show(connection.definition);
     if (answer === open) {
-      openServerConfig(connection).catch((error) => void showErrorMessage(
-        vscode.l10n.t('Could not open the configuration of {0}: {1}', connection.definition.label, errorMessage(error))));
+      openServerConfig(connection).catch(
+        (error) => void showErrorMessage(vscode.l10n.t('Could not open the configuration of {0}: {1}', connection.definition.label, errorMessage(error))),
+      );
     }
   });
 }

@@ -109,7 +109,10 @@ export class Workbench implements vscode.Disposable {
    * `connections`: what every connection gets from features: sampling and elicitation (the
    * approval service of src/approval, installed on every new client) and OAuth (src/auth).
    */
-  constructor(readonly context: vscode.ExtensionContext, connections: WorkbenchConnectionFeatures) {
+  constructor(
+    readonly context: vscode.ExtensionContext,
+    connections: WorkbenchConnectionFeatures,
+  ) {
     this.sources = new ConfigSources(profileMcpJson(context.globalStorageUri));
     this.inputs = new InputStore(context.secrets, context.workspaceState);
     this.chatTools = new ChatToolSettings(context.workspaceState);
@@ -130,14 +133,19 @@ export class Workbench implements vscode.Disposable {
       clientFeatures: connections.clientFeatures,
       auth: connections.auth,
     };
-    this.registry = new ServerRegistry(host, (def) => this.outputs.logFor(def), {
-      autoStart: () => vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>('autoStart', true),
-      autoRestart: () => vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>('autoRestart', true),
-      blockedReason: (def) => (def.source.scope === 'workspace' && !vscode.workspace.isTrusted ? UNTRUSTED_REASON : undefined),
-      collectInputs: (def) => this.collectInputs(def),
-      heldBackReason: (def) => this.builtinHost.heldBackReason(def),
-      reportError: (error) => this.reportReloadError(error),
-    }, () => this.loadDefinitions());
+    this.registry = new ServerRegistry(
+      host,
+      (def) => this.outputs.logFor(def),
+      {
+        autoStart: () => vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>('autoStart', true),
+        autoRestart: () => vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>('autoRestart', true),
+        blockedReason: (def) => (def.source.scope === 'workspace' && !vscode.workspace.isTrusted ? UNTRUSTED_REASON : undefined),
+        collectInputs: (def) => this.collectInputs(def),
+        heldBackReason: (def) => this.builtinHost.heldBackReason(def),
+        reportError: (error) => this.reportReloadError(error),
+      },
+      () => this.loadDefinitions(),
+    );
 
     this.readSettings();
     this.disposables.push(
@@ -158,7 +166,10 @@ export class Workbench implements vscode.Disposable {
         for (const c of this.registry.all()) void c.notifyRootsChanged();
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
-        this.registry.reload().then(() => this.registry.startWanted()).catch((e) => this.reportReloadError(e));
+        this.registry
+          .reload()
+          .then(() => this.registry.startWanted())
+          .catch((e) => this.reportReloadError(e));
       }),
     );
     // The first start waits for the chat models to be looked at: whether VS Code's agent could
@@ -189,7 +200,7 @@ export class Workbench implements vscode.Disposable {
    */
   recordedServer(def: ServerDefinition): ActivityServer {
     let known = this.recordedServers.get(def);
-    if (!known) this.recordedServers.set(def, known = { id: def.id, label: def.label, secrets: () => this.secretsOf(def) });
+    if (!known) this.recordedServers.set(def, (known = { id: def.id, label: def.label, secrets: () => this.secretsOf(def) }));
     return known;
   }
 
@@ -216,7 +227,9 @@ export class Workbench implements vscode.Disposable {
     for (const folder of skipped.filter((f) => !this.skippedRoots.has(f.uri))) {
       this.skippedRoots.add(folder.uri);
       for (const c of this.registry.all()) {
-        this.outputs.logFor(c.definition).log('warn', `The workspace folder "${folder.name}" (${folder.uri}) is not offered as a root: MCP roots must be file: URIs.`);
+        this.outputs
+          .logFor(c.definition)
+          .log('warn', `The workspace folder "${folder.name}" (${folder.uri}) is not offered as a root: MCP roots must be file: URIs.`);
       }
     }
     return roots;

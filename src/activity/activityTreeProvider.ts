@@ -50,7 +50,10 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityEnt
 
   getTreeItem(entry: ActivityEntry): vscode.TreeItem {
     const hasRounds = entry.round === 1 && this.log.rounds(entry).length > 0;
-    const label = entry.round !== undefined && entry.round > 1 ? vscode.l10n.t('{0} (round {1})', revealControlCharacters(entry.method), entry.round) : revealControlCharacters(entry.method);
+    const label =
+      entry.round !== undefined && entry.round > 1
+        ? vscode.l10n.t('{0} (round {1})', revealControlCharacters(entry.method), entry.round)
+        : revealControlCharacters(entry.method);
     const item = new vscode.TreeItem(label, hasRounds ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
     item.id = `activity-${entry.seq}`;
     item.description = revealControlCharacters(describe(entry));
@@ -114,18 +117,25 @@ function describe(entry: ActivityEntry): string {
 function statusText(entry: ActivityEntry): string {
   const s = entry.status;
   switch (s.kind) {
-    case 'pending': return vscode.l10n.t('pending');
-    case 'ok': return entry.kind === 'notification' ? vscode.l10n.t('notification') : vscode.l10n.t('ok');
-    case 'cancelled': return s.reason ? vscode.l10n.t('cancelled: {0}', s.reason) : vscode.l10n.t('cancelled');
-    case 'error': return s.code !== undefined ? vscode.l10n.t('error {0}: {1}', s.code, s.message) : vscode.l10n.t('error: {0}', s.message);
+    case 'pending':
+      return vscode.l10n.t('pending');
+    case 'ok':
+      return entry.kind === 'notification' ? vscode.l10n.t('notification') : vscode.l10n.t('ok');
+    case 'cancelled':
+      return s.reason ? vscode.l10n.t('cancelled: {0}', s.reason) : vscode.l10n.t('cancelled');
+    case 'error':
+      return s.code !== undefined ? vscode.l10n.t('error {0}: {1}', s.code, s.message) : vscode.l10n.t('error: {0}', s.message);
   }
 }
 
 function iconFor(entry: ActivityEntry): vscode.ThemeIcon {
   switch (entry.status.kind) {
-    case 'pending': return new vscode.ThemeIcon('loading~spin');
-    case 'error': return new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
-    case 'cancelled': return new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('testing.iconSkipped'));
+    case 'pending':
+      return new vscode.ThemeIcon('loading~spin');
+    case 'error':
+      return new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
+    case 'cancelled':
+      return new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('testing.iconSkipped'));
     case 'ok':
       return entry.kind === 'notification'
         ? new vscode.ThemeIcon(entry.direction === 'send' ? 'arrow-right' : 'bell')
@@ -146,7 +156,8 @@ function tooltipFor(entry: ActivityEntry, toolError: boolean): vscode.MarkdownSt
   if (duration !== undefined && entry.kind === 'request') rows.push([vscode.l10n.t('Duration'), formatDuration(duration)]);
   rows.push([entry.kind === 'request' ? vscode.l10n.t('Request size') : vscode.l10n.t('Size'), formatBytes(entry.requestSize)]);
   if (entry.responseSize !== undefined) rows.push([vscode.l10n.t('Response size'), formatBytes(entry.responseSize)]);
-  if (entry.round !== undefined) rows.push([vscode.l10n.t('Round'), entry.inputRequired ? vscode.l10n.t('{0}, answered with input_required', entry.round) : String(entry.round)]);
+  if (entry.round !== undefined)
+    rows.push([vscode.l10n.t('Round'), entry.inputRequired ? vscode.l10n.t('{0}, answered with input_required', entry.round) : String(entry.round)]);
   md.appendMarkdown(rows.map(([k, v]) => `${escapeMarkdown(k)}: ${escapeMarkdown(v)}`).join('  \n'));
   return md;
 }

@@ -33,9 +33,8 @@ export function registerActivity(workbench: Workbench, log: ActivityLog, gate: T
 
   const updateDescription = () => {
     view.description = provider.filter ? vscode.l10n.t('filter: {0}', provider.filter) : undefined;
-    view.message = provider.filter && log.size > 0 && provider.getChildren().length === 0
-      ? vscode.l10n.t('No entries match "{0}".', provider.filter)
-      : undefined;
+    view.message =
+      provider.filter && log.size > 0 && provider.getChildren().length === 0 ? vscode.l10n.t('No entries match "{0}".', provider.filter) : undefined;
     void vscode.commands.executeCommand('setContext', ActivityContextKeys.filtered, !!provider.filter);
   };
 
@@ -44,13 +43,15 @@ export function registerActivity(workbench: Workbench, log: ActivityLog, gate: T
     // entry is read (redaction is lazy), not per message.
     workbench.onTrace(({ server, record, at }) => log.record(workbench.recordedServer(server), record, at)),
     // Requests that were in flight when the connection went away will never be answered.
-    workbench.registry.forEachConnection((connection) => connection.onDidChangeState((state) => {
-      if (state.kind !== 'running' && state.kind !== 'starting') log.abandon(connection.definition.id, Date.now());
-    })),
+    workbench.registry.forEachConnection((connection) =>
+      connection.onDidChangeState((state) => {
+        if (state.kind !== 'running' && state.kind !== 'starting') log.abandon(connection.definition.id, Date.now());
+      }),
+    ),
   ];
 
   const showEntry = async (arg?: ActivityEntry | number) => {
-    const entry = typeof arg === 'number' ? log.find(arg) : arg ?? view.selection[0];
+    const entry = typeof arg === 'number' ? log.find(arg) : (arg ?? view.selection[0]);
     if (!entry) return;
     const request = ActivityDocuments.uri(entry, 'request');
     const title = `${entry.method}${entry.id !== undefined ? ` #${entry.id}` : ''} · ${entry.serverLabel}`;
@@ -58,13 +59,14 @@ export function registerActivity(workbench: Workbench, log: ActivityLog, gate: T
       await vscode.window.showTextDocument(request, { preview: true });
       return;
     }
-    await vscode.commands.executeCommand('vscode.diff', request, ActivityDocuments.uri(entry, 'response'),
-      vscode.l10n.t('{0} (request ↔ response)', title), { preview: true });
+    await vscode.commands.executeCommand('vscode.diff', request, ActivityDocuments.uri(entry, 'response'), vscode.l10n.t('{0} (request ↔ response)', title), {
+      preview: true,
+    });
   };
 
   /** `options.confirm` replaces Run Tool's dialog for tests (see ConfirmCall), as on the Run Tool panel. */
   const rerun = async (arg?: ActivityEntry | number, options?: { confirm?: ConfirmCall }): Promise<ActivityEntry | undefined> => {
-    const entry = typeof arg === 'number' ? log.find(arg) : arg ?? view.selection[0];
+    const entry = typeof arg === 'number' ? log.find(arg) : (arg ?? view.selection[0]);
     if (!entry?.rerun) {
       void showInformationMessage(entry?.rerunUnavailable ?? vscode.l10n.t('Only tool calls (tools/call) can be re-run.'));
       return undefined;
@@ -76,7 +78,7 @@ export function registerActivity(workbench: Workbench, log: ActivityLog, gate: T
     }
     const { name, arguments: args } = entry.rerun;
     // A re-run is a tool call the user starts: it asks exactly when Run Tool would.
-    if (!await gate.approveRun(connection, name, args ?? {}, options?.confirm)) return undefined;
+    if (!(await gate.approveRun(connection, name, args ?? {}, options?.confirm))) return undefined;
     let created: ActivityEntry | undefined;
     const sub = workbench.onTrace(({ server, record }) => {
       if (!created && server.id === connection.definition.id && record.kind === 'request' && record.method === 'tools/call' && record.direction === 'send') {
@@ -98,8 +100,7 @@ export function registerActivity(workbench: Workbench, log: ActivityLog, gate: T
       if (result.isError) void showWarningMessage(vscode.l10n.t('Tool {0} reported an error; see the new Activity entry.', name));
     } catch (error) {
       if ((error as { name?: string })?.name !== 'AbortError') {
-        void showErrorMessage(vscode.l10n.t('Re-running tool {0} on MCP server "{1}" failed: {2}', name, connection.definition.label,
-          errorMessage(error)));
+        void showErrorMessage(vscode.l10n.t('Re-running tool {0} on MCP server "{1}" failed: {2}', name, connection.definition.label, errorMessage(error)));
       }
     } finally {
       sub.dispose();
@@ -126,12 +127,15 @@ export function registerActivity(workbench: Workbench, log: ActivityLog, gate: T
         updateDescription();
       },
       [ActivityCommands.filter]: async (preset?: string) => {
-        const value = typeof preset === 'string' ? preset : await vscode.window.showInputBox({
-          title: vscode.l10n.t('Filter MCP Activity'),
-          prompt: vscode.l10n.t('Words to match in the server name or method (all must match); empty shows everything'),
-          value: provider.filter ?? '',
-          placeHolder: vscode.l10n.t('e.g. tools/call fixture'),
-        });
+        const value =
+          typeof preset === 'string'
+            ? preset
+            : await vscode.window.showInputBox({
+                title: vscode.l10n.t('Filter MCP Activity'),
+                prompt: vscode.l10n.t('Words to match in the server name or method (all must match); empty shows everything'),
+                value: provider.filter ?? '',
+                placeHolder: vscode.l10n.t('e.g. tools/call fixture'),
+              });
         if (value === undefined) return;
         provider.filter = value;
         updateDescription();

@@ -30,13 +30,22 @@ export class ApprovalPanel implements vscode.Disposable {
   private resolveReady!: () => void;
 
   /** A new panel (registerApproval keeps the one open); `closed` runs when it goes away. */
-  constructor(private readonly extensionUri: vscode.Uri, private readonly service: ApprovalService, private readonly closed: () => void) {
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly service: ApprovalService,
+    private readonly closed: () => void,
+  ) {
     this.webviewReady = new Promise((resolve) => (this.resolveReady = resolve));
-    this.panel = vscode.window.createWebviewPanel(ApprovalPanel.viewType, vscode.l10n.t('MCP Requests'), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
-      enableScripts: true,
-      retainContextWhenHidden: false,
-      localResourceRoots: webviewResourceRoots(extensionUri),
-    });
+    this.panel = vscode.window.createWebviewPanel(
+      ApprovalPanel.viewType,
+      vscode.l10n.t('MCP Requests'),
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      {
+        enableScripts: true,
+        retainContextWhenHidden: false,
+        localResourceRoots: webviewResourceRoots(extensionUri),
+      },
+    );
     this.panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'mcp.svg');
     this.panel.webview.html = this.html();
     this.disposables.push(

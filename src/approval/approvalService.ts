@@ -5,7 +5,15 @@
  * same methods (`send`, `approve`, `deny`, `accept`…) that the integration tests call.
  */
 import * as vscode from 'vscode';
-import { ProtocolError, ProtocolErrorCode, type CreateMessageRequestParams, type CreateMessageResult, type ElicitRequestFormParams, type ElicitRequestURLParams, type ElicitResult } from '@modelcontextprotocol/client';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+  type ElicitRequestFormParams,
+  type ElicitRequestURLParams,
+  type ElicitResult,
+} from '@modelcontextprotocol/client';
 import type { ApprovalActivity } from './common/approvalActivity';
 import { ApprovalQueue, REQUEST_TIMEOUT } from './common/approvalQueue';
 import { USER_REJECTED_SAMPLING, decidesAlone, type SamplingPolicy } from './common/approvalPolicy';
@@ -60,7 +68,11 @@ export class ApprovalService implements vscode.Disposable {
    * `activity`: where it publishes which servers wait for the user (Run Tool panels read it).
    * `mockOf`: a server's sampling mock as configured now (edits apply without a restart).
    */
-  constructor(readonly models: ModelService, private readonly activity: ApprovalActivity, private readonly mockOf: (server: ServerDefinition) => ServerDefinition['samplingMock'] = (s) => s.samplingMock) {
+  constructor(
+    readonly models: ModelService,
+    private readonly activity: ApprovalActivity,
+    private readonly mockOf: (server: ServerDefinition) => ServerDefinition['samplingMock'] = (s) => s.samplingMock,
+  ) {
     this.onDidChange = this.changeEmitter.event;
     this.disposables.push({ dispose: this.queue.onDidChange(() => this.changed()).dispose });
     this.features = createClientFeatures({
@@ -125,15 +137,22 @@ export class ApprovalService implements vscode.Disposable {
       const able = models.filter((m) => this.models.supportsTools(m));
       const unable = alone === 'allow' && preferred && !this.models.supportsTools(preferred) ? preferred : !able.length ? models[0] : undefined;
       if (unable || !models.length) {
-        throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `This sampling request offers tools, but the model to answer it cannot use them. ${unable ? toolsUnsupportedMessage(unable) : 'No model is available.'}`);
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidRequest,
+          `This sampling request offers tools, but the model to answer it cannot use them. ${unable ? toolsUnsupportedMessage(unable) : 'No model is available.'}`,
+        );
       }
       models = able;
     }
     const picked = await this.models.pick(params.modelPreferences, models);
     if (alone === 'allow' && picked && picked.backend !== 'manual') {
-      const response = await this.models.generate(picked, toModelRequest(params, { texts: {} }), () => undefined, signal)
+      const response = await this.models
+        .generate(picked, toModelRequest(params, { texts: {} }), () => undefined, signal)
         .catch((error) => {
-          throw new ProtocolError(ProtocolErrorCode.InternalError, `Sampling failed with ${picked.label}: ${error instanceof Error ? error.message : String(error)}`);
+          throw new ProtocolError(
+            ProtocolErrorCode.InternalError,
+            `Sampling failed with ${picked.label}: ${error instanceof Error ? error.message : String(error)}`,
+          );
         });
       return resultOf(params, response.text, response.toolCalls ?? [], response.model, response.stopReason);
     }
@@ -146,7 +165,13 @@ export class ApprovalService implements vscode.Disposable {
    * user like a model's (pre-filled, editable, with a note saying which profile answered) unless
    * the user's own policy lets the server sample without asking.
    */
-  private async sampleWithMock(server: ServerDefinition, params: CreateMessageRequestParams, signal: AbortSignal, mock: NonNullable<ServerDefinition['samplingMock']>, alone: boolean): Promise<CreateMessageResult> {
+  private async sampleWithMock(
+    server: ServerDefinition,
+    params: CreateMessageRequestParams,
+    signal: AbortSignal,
+    mock: NonNullable<ServerDefinition['samplingMock']>,
+    alone: boolean,
+  ): Promise<CreateMessageResult> {
     if (alone) {
       if (!mock.profile) throw new ProtocolError(ProtocolErrorCode.InternalError, `Sampling mock: ${mock.problem ?? `no profile "${mock.name}"`}`);
       const profile = mock.profile;
@@ -158,7 +183,11 @@ export class ApprovalService implements vscode.Disposable {
     const others = (await this.models.models()).filter((m) => !params.tools?.length || this.models.supportsTools(m));
     const models = mock.profile ? [mockModelInfo(mock.profile), ...others] : others;
     const data: SamplingData = {
-      kind: 'sampling', server, params, models, draft: { texts: {}, ...(models[0] ? { modelId: models[0].id } : {}) },
+      kind: 'sampling',
+      server,
+      params,
+      models,
+      draft: { texts: {}, ...(models[0] ? { modelId: models[0].id } : {}) },
       ...(mock.profile ? { mock: { profile: mock.profile } } : { error: mock.problem }),
     };
     return this.wait(data, signal, (entry) => {
@@ -227,7 +256,12 @@ export class ApprovalService implements vscode.Disposable {
     data.generation = abort;
     data.draft.responseText = '';
     try {
-      const response = await this.models.generate(model, toModelRequest(data.params, data.draft), (text) => this.streamEmitter.fire({ requestId: id, text }), abort.signal);
+      const response = await this.models.generate(
+        model,
+        toModelRequest(data.params, data.draft),
+        (text) => this.streamEmitter.fire({ requestId: id, text }),
+        abort.signal,
+      );
       if (!this.queue.get(id)) return { ok: false, reason: 'the request was settled meanwhile' };
       data.response = { model: response.model, stopReason: response.stopReason };
       data.draft.responseText = response.text;
@@ -417,7 +451,11 @@ export class ApprovalService implements vscode.Disposable {
     const seconds = Math.round(((entry.deadline ?? entry.receivedAt) - entry.receivedAt) / 1000);
     if (entry.data.kind === 'sampling') {
       entry.data.generation?.abort();
-      this.queue.settle(id, { kind: 'rejected', code: REQUEST_TIMEOUT, message: `The sampling request was not answered within ${seconds} s (setting mcpWorkbench.approval.timeoutSeconds).` });
+      this.queue.settle(id, {
+        kind: 'rejected',
+        code: REQUEST_TIMEOUT,
+        message: `The sampling request was not answered within ${seconds} s (setting mcpWorkbench.approval.timeoutSeconds).`,
+      });
     } else {
       // Elicitation has no error for this: the user did not choose, which is "cancel".
       this.queue.settle(id, { kind: 'resolved', value: { action: 'cancel' } });

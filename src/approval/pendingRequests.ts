@@ -3,7 +3,13 @@
  * a URL elicitation) and how the panel sees one. Apart from approvalService.ts, which decides
  * them, so the request shapes and their views read in one place.
  */
-import type { CreateMessageRequestParams, CreateMessageResult, ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult } from '@modelcontextprotocol/client';
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestFormParams,
+  ElicitRequestURLParams,
+  ElicitResult,
+} from '@modelcontextprotocol/client';
 import type { QueueEntry } from './common/approvalQueue';
 import type { SamplingPolicy } from './common/approvalPolicy';
 import type { PendingView, SamplingDraft } from './common/approvalProtocol';

@@ -23,9 +23,9 @@ export function registerApproval(workbench: Workbench, service: ApprovalService,
   /** The MCP Requests panel while it is open: one per window. */
   let panel: ApprovalPanel | undefined;
   const showPanel = (select?: string, preserveFocus = false): ApprovalPanel => {
-    const shown = panel ??= new ApprovalPanel(workbench.context.extensionUri, service, () => {
+    const shown = (panel ??= new ApprovalPanel(workbench.context.extensionUri, service, () => {
       if (panel === shown) panel = undefined;
-    });
+    }));
     return shown.show(select, preserveFocus);
   };
   const updateBadge = () => {

@@ -7,7 +7,16 @@
  */
 import * as vscode from 'vscode';
 import { ProtocolError } from '@modelcontextprotocol/client';
-import { RateLimiter, effectivePolicy, policyKey, rateLimitMessage, userPolicies, userRateLimit, withPolicy, type SamplingPolicy } from './common/approvalPolicy';
+import {
+  RateLimiter,
+  effectivePolicy,
+  policyKey,
+  rateLimitMessage,
+  userPolicies,
+  userRateLimit,
+  withPolicy,
+  type SamplingPolicy,
+} from './common/approvalPolicy';
 import type { ServerDefinition } from '../config/common/launchDefinition';
 
 const config = () => vscode.workspace.getConfiguration('mcpWorkbench');

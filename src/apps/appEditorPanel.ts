@@ -26,7 +26,12 @@ export class AppEditorPanel implements vscode.Disposable {
   private ready = false;
   readonly view: AppView;
 
-  constructor(workbench: Workbench, apps: AppsService, title: string, private readonly events: AppEditorEvents) {
+  constructor(
+    workbench: Workbench,
+    apps: AppsService,
+    title: string,
+    private readonly events: AppEditorEvents,
+  ) {
     const extensionUri = workbench.context.extensionUri;
     this.panel = vscode.window.createWebviewPanel(
       AppEditorPanel.viewType,

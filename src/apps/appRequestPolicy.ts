@@ -8,7 +8,15 @@
  * Sampling from an app goes to the MCP Requests panel like its server's own requests.
  */
 import * as vscode from 'vscode';
-import { ProtocolError, ProtocolErrorCode, type CallToolResult, type CreateMessageRequestParams, type CreateMessageResult, type ReadResourceResult, type Tool } from '@modelcontextprotocol/client';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  type CallToolResult,
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+  type ReadResourceResult,
+  type Tool,
+} from '@modelcontextprotocol/client';
 import { isAppVisible } from './common/appTools';
 import { needsConfirmation } from '../shared/common/toolConfirmation';
 import { checkExternalUrl } from '../shared/common/urlSafety';
@@ -23,7 +31,11 @@ export type ConfirmAppToolCall = (tool: Tool, args: Record<string, unknown>) => 
 export const appPrompts = {
   async confirmLink(url: string, appLabel: string): Promise<boolean> {
     const open = vscode.l10n.t('Open Link');
-    const answer = await showWarningMessage(vscode.l10n.t('The app of "{0}" wants to open a link outside VS Code.', appLabel), { modal: true, detail: url }, open);
+    const answer = await showWarningMessage(
+      vscode.l10n.t('The app of "{0}" wants to open a link outside VS Code.', appLabel),
+      { modal: true, detail: url },
+      open,
+    );
     return answer === open;
   },
 };
@@ -60,7 +72,10 @@ export class AppRequestPolicy {
     const tool = (await connection.list('tools')).find((t) => t.name === params.name);
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Server "${this.serverLabel}" has no tool "${params.name}".`);
     if (!isAppVisible(tool)) {
-      throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `Tool "${params.name}" is not visible to apps (its _meta.ui.visibility does not include "app").`);
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidRequest,
+        `Tool "${params.name}" is not visible to apps (its _meta.ui.visibility does not include "app").`,
+      );
     }
     const args = isRecord(params.arguments) ? params.arguments : {};
     if (needsConfirmation(tool) && !(await this.confirm(tool, args))) {
@@ -94,8 +109,19 @@ export class AppRequestPolicy {
     for (const item of contents) {
       if (!isRecord(item) || item.type !== 'resource' || !isRecord(item.resource)) continue;
       const resource = item.resource;
-      const name = typeof resource.uri === 'string' ? resource.uri.split(/[/\\]/).pop()?.replace(/[^\w.-]+/g, '_') || 'download' : 'download';
-      const bytes = typeof resource.blob === 'string' ? Buffer.from(resource.blob, 'base64') : typeof resource.text === 'string' ? Buffer.from(resource.text, 'utf8') : undefined;
+      const name =
+        typeof resource.uri === 'string'
+          ? resource.uri
+              .split(/[/\\]/)
+              .pop()
+              ?.replace(/[^\w.-]+/g, '_') || 'download'
+          : 'download';
+      const bytes =
+        typeof resource.blob === 'string'
+          ? Buffer.from(resource.blob, 'base64')
+          : typeof resource.text === 'string'
+            ? Buffer.from(resource.text, 'utf8')
+            : undefined;
       if (!bytes) continue;
       const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
       const target = await vscode.window.showSaveDialog({

@@ -51,7 +51,11 @@ class AppRelayTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   private closed = false;
-  constructor(private readonly appId: string, private readonly view: AppView, private readonly trace: TraceApp) {}
+  constructor(
+    private readonly appId: string,
+    private readonly view: AppView,
+    private readonly trace: TraceApp,
+  ) {}
   async start(): Promise<void> {}
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return;
@@ -177,7 +181,9 @@ export class AppSession implements vscode.Disposable {
     const kind = this.serverStateKind();
     this.shownServerState = kind;
     const line = appServerLine(this.serverLabel, kind);
-    mount.view.post(line ? { type: 'appServerState', appId: mount.appId, text: line.text, canStart: line.canStart } : { type: 'appServerState', appId: mount.appId });
+    mount.view.post(
+      line ? { type: 'appServerState', appId: mount.appId, text: line.text, canStart: line.canStart } : { type: 'appServerState', appId: mount.appId },
+    );
   }
 
   /** Start pressed beside the app: starts this session's server (the message names no server). */
@@ -185,7 +191,9 @@ export class AppSession implements vscode.Disposable {
     const kind = this.serverStateKind();
     if (kind === 'running' || kind === 'starting' || kind === undefined) return;
     this.log('info', 'starting the server (Start beside the app)');
-    void vscode.commands.executeCommand(ServerCommands.start, { serverId: this.serverId }).then(undefined, (error: unknown) => this.log('warn', `could not start the server: ${String(error)}`));
+    void vscode.commands
+      .executeCommand(ServerCommands.start, { serverId: this.serverId })
+      .then(undefined, (error: unknown) => this.log('warn', `could not start the server: ${String(error)}`));
   }
 
   /**
@@ -197,9 +205,10 @@ export class AppSession implements vscode.Disposable {
     const mount = this.mount;
     if (!mount) return Promise.resolve(false);
     const approvalId = randomUUID();
-    const why = tool.annotations?.destructiveHint === true
-      ? vscode.l10n.t('The tool says it may make destructive changes.')
-      : vscode.l10n.t('The tool is not marked read-only: it may change things.');
+    const why =
+      tool.annotations?.destructiveHint === true
+        ? vscode.l10n.t('The tool says it may make destructive changes.')
+        : vscode.l10n.t('The tool is not marked read-only: it may change things.');
     return new Promise<boolean>((resolve) => {
       this.approvals.set(approvalId, { resolve, toolName: tool.name, appId: mount.appId });
       mount.view.post({
@@ -295,7 +304,12 @@ export class AppSession implements vscode.Disposable {
         logging: {},
         sampling: {},
         sandbox: {
-          csp: { connectDomains: this.csp.allowed.connect, resourceDomains: this.csp.allowed.resource, frameDomains: this.csp.allowed.frame, baseUriDomains: this.csp.allowed.baseUri },
+          csp: {
+            connectDomains: this.csp.allowed.connect,
+            resourceDomains: this.csp.allowed.resource,
+            frameDomains: this.csp.allowed.frame,
+            baseUriDomains: this.csp.allowed.baseUri,
+          },
           ...(this.resource.permissions ? { permissions: this.resource.permissions } : {}),
         },
       },
@@ -329,12 +343,17 @@ export class AppSession implements vscode.Disposable {
       if (wanted && wanted !== this.mount?.view.kind) this.onDidRequestDisplayModeEmitter.fire(wanted);
       return { mode: wanted ?? this.mount?.view.kind ?? 'inline' };
     };
-    bridge.onloggingmessage = (params) => this.log('info', `app log (${params.level}): ${typeof params.data === 'string' ? params.data : JSON.stringify(params.data)}`.slice(0, 2000));
+    bridge.onloggingmessage = (params) =>
+      this.log('info', `app log (${params.level}): ${typeof params.data === 'string' ? params.data : JSON.stringify(params.data)}`.slice(0, 2000));
     bridge.onrequestteardown = () => {
       const mount = this.mount;
       if (mount?.bridge !== bridge) return;
       this.unmount();
-      mount.view.post({ type: 'appPlaceholder', appId: mount.appId, placeholder: { kind: 'error', text: vscode.l10n.t('The app closed itself. Run the tool again to show it.') } });
+      mount.view.post({
+        type: 'appPlaceholder',
+        appId: mount.appId,
+        placeholder: { kind: 'error', text: vscode.l10n.t('The app closed itself. Run the tool again to show it.') },
+      });
     };
     return bridge;
   }
@@ -367,11 +386,15 @@ export class AppSession implements vscode.Disposable {
     this.mount = undefined;
     // The spec's goodbye first (ui/resource-teardown, briefly awaited), then the channel closes.
     if (mount) {
-      void mount.bridge.teardownResource({}, { timeout: 1000 })
+      void mount.bridge
+        .teardownResource({}, { timeout: 1000 })
         .catch(() => undefined)
         .finally(() => void mount.bridge.close().catch(() => undefined));
     }
-    void this.page?.then((page) => page.dispose(), () => undefined);
+    void this.page?.then(
+      (page) => page.dispose(),
+      () => undefined,
+    );
     this.registryListener.dispose();
     this.onDidRequestDisplayModeEmitter.dispose();
     this.onDidInitializeEmitter.dispose();

@@ -24,7 +24,10 @@ export class AppsService implements vscode.Disposable {
   };
 
   /** `sample`: an app's sampling requests, answered like its server's own (the approval service). */
-  constructor(private readonly workbench: Workbench, private readonly sample: SampleForApp) {}
+  constructor(
+    private readonly workbench: Workbench,
+    private readonly sample: SampleForApp,
+  ) {}
 
   private origin(): Promise<string> {
     // The webview loads the sandbox from 127.0.0.1 directly: right when the window and the
@@ -45,7 +48,12 @@ export class AppsService implements vscode.Disposable {
    * Reads the tool's `ui://` resource from its server and makes a session of it, or says in
    * one line why the app cannot be shown.
    */
-  async createSession(serverId: string, tool: Tool, toolInput: Record<string, unknown>, toolResult: CallToolResult | undefined): Promise<AppSession | { error: string }> {
+  async createSession(
+    serverId: string,
+    tool: Tool,
+    toolInput: Record<string, unknown>,
+    toolResult: CallToolResult | undefined,
+  ): Promise<AppSession | { error: string }> {
     const uri = toolAppUri(tool);
     if (!uri) return { error: vscode.l10n.t('The tool "{0}" declares no app.', tool.name) };
     const connection = this.workbench.registry.find(serverId);

@@ -21,7 +21,12 @@ export class ToolAppController implements vscode.Disposable {
   /** Where the app is to be shown: the Run Tool panel, or its own editor tab. */
   private where: AppDisplayMode = 'inline';
 
-  constructor(private readonly workbench: Workbench, private readonly apps: AppsService, post: (message: AppToWebview) => void, private readonly title: () => string) {
+  constructor(
+    private readonly workbench: Workbench,
+    private readonly apps: AppsService,
+    post: (message: AppToWebview) => void,
+    private readonly title: () => string,
+  ) {
     this.inline = { kind: 'inline', post };
   }
 

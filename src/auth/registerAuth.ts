@@ -42,10 +42,14 @@ export class OAuthCallbacks implements vscode.UriHandler {
         done();
         resolve(response);
       });
-      signal.addEventListener('abort', () => {
-        done();
-        reject(new Error(String(signal.reason ?? 'Sign-in was cancelled.')));
-      }, { once: true });
+      signal.addEventListener(
+        'abort',
+        () => {
+          done();
+          reject(new Error(String(signal.reason ?? 'Sign-in was cancelled.')));
+        },
+        { once: true },
+      );
     });
   }
 }
@@ -75,15 +79,18 @@ export class AuthService implements vscode.Disposable {
   private handlerUri: Promise<string> | undefined;
 
   /** `learnt`: a credential read or stored at run time, to be redacted everywhere (Workbench.addRuntimeSecret). */
-  constructor(private readonly context: vscode.ExtensionContext, learnt: (value: string) => void) {
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    learnt: (value: string) => void,
+  ) {
     this.store = new SecretOAuthStore(context.secrets, learnt);
     this.host = createAuthHost(this);
   }
 
   callbackUri(): Promise<string> {
-    return this.handlerUri ??= Promise.resolve(vscode.env.asExternalUri(
-      vscode.Uri.parse(`${vscode.env.uriScheme}://${this.context.extension.id}${CALLBACK_PATH}`),
-    )).then((uri) => uri.toString(true));
+    return (this.handlerUri ??= Promise.resolve(
+      vscode.env.asExternalUri(vscode.Uri.parse(`${vscode.env.uriScheme}://${this.context.extension.id}${CALLBACK_PATH}`)),
+    ).then((uri) => uri.toString(true)));
   }
 
   dispose(): void {
@@ -99,43 +106,54 @@ function createAuthHost(service: AuthService): ConnectionAuthHost {
    * own callback URI can be a loopback http URL too (VS Code in a browser serves it), and that
    * one is delivered through the URI handler, not by a listener of ours.
    */
-  const authorizeInBrowser = (server: ServerDefinition, listenOnLoopback: boolean) => (authorizationUrl: URL, redirectUrl: string): Promise<AuthorizationResponse> =>
-    Promise.resolve(withNotificationProgress({
-      title: vscode.l10n.t('Signing in to MCP server {0} in your browser…', server.label),
-      cancellable: true,
-    }, async (_progress, token) => {
-      const abort = new AbortController();
-      const timer = setTimeout(() => abort.abort(vscode.l10n.t('Sign-in timed out.')), SIGN_IN_TIMEOUT_MS);
-      token.onCancellationRequested(() => abort.abort(vscode.l10n.t('Sign-in was cancelled.')));
-      try {
-        const state = authorizationUrl.searchParams.get('state') ?? '';
-        const answer = listenOnLoopback && isLoopbackRedirect(redirectUrl)
-          ? (await listenForLoopbackRedirect(redirectUrl, state, abort.signal)).response
-          : callbacks.wait(state, abort.signal);
-        const opened = await service.browser(authorizationUrl.href);
-        if (!opened) abort.abort(vscode.l10n.t('The browser was not opened.'));
-        return await answer;
-      } finally {
-        clearTimeout(timer);
-      }
-    }));
+  const authorizeInBrowser =
+    (server: ServerDefinition, listenOnLoopback: boolean) =>
+    (authorizationUrl: URL, redirectUrl: string): Promise<AuthorizationResponse> =>
+      Promise.resolve(
+        withNotificationProgress(
+          {
+            title: vscode.l10n.t('Signing in to MCP server {0} in your browser…', server.label),
+            cancellable: true,
+          },
+          async (_progress, token) => {
+            const abort = new AbortController();
+            const timer = setTimeout(() => abort.abort(vscode.l10n.t('Sign-in timed out.')), SIGN_IN_TIMEOUT_MS);
+            token.onCancellationRequested(() => abort.abort(vscode.l10n.t('Sign-in was cancelled.')));
+            try {
+              const state = authorizationUrl.searchParams.get('state') ?? '';
+              const answer =
+                listenOnLoopback && isLoopbackRedirect(redirectUrl)
+                  ? (await listenForLoopbackRedirect(redirectUrl, state, abort.signal)).response
+                  : callbacks.wait(state, abort.signal);
+              const opened = await service.browser(authorizationUrl.href);
+              if (!opened) abort.abort(vscode.l10n.t('The browser was not opened.'));
+              return await answer;
+            } finally {
+              clearTimeout(timer);
+            }
+          },
+        ),
+      );
 
   return {
-    provider: async (server: ServerDefinition, launch: HttpLaunch) => new WorkbenchOAuthProvider({
-      keyPrefix: launch.url,
-      store,
-      redirectUrl: launch.oauth?.redirectUri ?? (await service.callbackUri()),
-      settings: launch.oauth,
-      clientName: 'MCP Workbench',
-      authorize: authorizeInBrowser(server, launch.oauth?.redirectUri !== undefined),
-    }),
+    provider: async (server: ServerDefinition, launch: HttpLaunch) =>
+      new WorkbenchOAuthProvider({
+        keyPrefix: launch.url,
+        store,
+        redirectUrl: launch.oauth?.redirectUri ?? (await service.callbackUri()),
+        settings: launch.oauth,
+        clientName: 'MCP Workbench',
+        authorize: authorizeInBrowser(server, launch.oauth?.redirectUri !== undefined),
+      }),
     // Automatic starts never open the browser (they end in "sign-in required"); a running
     // server that asks for more is a consequence of what the user just did, so ask them.
     mayPrompt: async (server, reason) => {
       if (reason === 'start') return false;
       const signIn = vscode.l10n.t('Sign In');
       const answer = await showInformationMessage(
-        vscode.l10n.t('MCP server {0} asks you to sign in again (for example for more permissions).', server.label), signIn);
+        vscode.l10n.t('MCP server {0} asks you to sign in again (for example for more permissions).', server.label),
+        signIn,
+      );
       return answer === signIn;
     },
   };
@@ -154,12 +172,15 @@ export function registerAuth(workbench: Workbench, auth: AuthService): vscode.Di
       return undefined;
     }
     if (candidates.length === 1) return candidates[0];
-    const picked = await vscode.window.showQuickPick(candidates.map((c) => ({
-      label: c.definition.label,
-      description: c.definition.launch.type !== 'stdio' ? redactText(c.definition.launch.url, c.definition.secrets) : undefined,
-      detail: c.state.kind === 'needsAuth' ? vscode.l10n.t('Sign-in required') : undefined,
-      connection: c,
-    })), { placeHolder });
+    const picked = await vscode.window.showQuickPick(
+      candidates.map((c) => ({
+        label: c.definition.label,
+        description: c.definition.launch.type !== 'stdio' ? redactText(c.definition.launch.url, c.definition.secrets) : undefined,
+        detail: c.state.kind === 'needsAuth' ? vscode.l10n.t('Sign-in required') : undefined,
+        connection: c,
+      })),
+      { placeHolder },
+    );
     return picked?.connection;
   };
 
@@ -173,23 +194,25 @@ export function registerAuth(workbench: Workbench, auth: AuthService): vscode.Di
   };
 
   const notified = new WeakSet<McpServerConnection>();
-  const watch = (connection: McpServerConnection) => connection.onDidChangeState((raw) => {
-    const state = redactState(raw, workbench.secretsOf(connection.definition));
-    if (state.kind !== 'needsAuth') {
-      if (state.kind === 'running') notified.delete(connection);
-      return;
-    }
-    if (notified.has(connection)) return;
-    notified.add(connection);
-    const action = vscode.l10n.t('Sign In');
-    void showInformationMessage(`MCP ${connection.definition.label}: ${state.message}`, action).then((answer) => {
-      notified.delete(connection);
-      if (answer === action) {
-        signIn(connection).catch((error) => void showErrorMessage(
-          vscode.l10n.t('Could not sign in to MCP server {0}: {1}', connection.definition.label, errorMessage(error))));
+  const watch = (connection: McpServerConnection) =>
+    connection.onDidChangeState((raw) => {
+      const state = redactState(raw, workbench.secretsOf(connection.definition));
+      if (state.kind !== 'needsAuth') {
+        if (state.kind === 'running') notified.delete(connection);
+        return;
       }
+      if (notified.has(connection)) return;
+      notified.add(connection);
+      const action = vscode.l10n.t('Sign In');
+      void showInformationMessage(`MCP ${connection.definition.label}: ${state.message}`, action).then((answer) => {
+        notified.delete(connection);
+        if (answer === action) {
+          signIn(connection).catch(
+            (error) => void showErrorMessage(vscode.l10n.t('Could not sign in to MCP server {0}: {1}', connection.definition.label, errorMessage(error))),
+          );
+        }
+      });
     });
-  });
 
   return [
     workbench.uris.register(CALLBACK_PATH, (uri) => callbacks.handleUri(uri)),

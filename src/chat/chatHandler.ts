@@ -97,7 +97,12 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
   const running = () => deps.registry.all().filter((c) => c.state.kind === 'running');
 
   /** Streams the model's text answer to `messages` (no tools). */
-  async function answer(model: vscode.LanguageModelChat, messages: vscode.LanguageModelChatMessage[], stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<void> {
+  async function answer(
+    model: vscode.LanguageModelChat,
+    messages: vscode.LanguageModelChatMessage[],
+    stream: vscode.ChatResponseStream,
+    token: vscode.CancellationToken,
+  ): Promise<void> {
     const response = await model.sendRequest(messages, { justification: vscode.l10n.t('Answer with the MCP prompt you chose.') }, token);
     for await (const chunk of response.text) stream.markdown(chunk);
   }
@@ -117,10 +122,19 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
         lastServer = s.serverId;
         stream.markdown(`\n\n**${escapeMarkdown(s.serverLabel)}**\n\n`);
       }
-      const flags = [needsConfirmation(s.tool) ? vscode.l10n.t('asks first') : vscode.l10n.t('read-only'), deps.isToolDisabled(s.serverName, s.toolName) ? vscode.l10n.t('disabled in chat') : undefined].filter(Boolean).join(', ');
-      stream.markdown(`- ${codeSpan(s.toolName)} (${flags}) — chat name ${codeSpan(byTool.get(s) ?? '')}${s.description ? `: ${escapeMarkdown(s.description.split('\n')[0])}` : ''}\n`);
+      const flags = [
+        needsConfirmation(s.tool) ? vscode.l10n.t('asks first') : vscode.l10n.t('read-only'),
+        deps.isToolDisabled(s.serverName, s.toolName) ? vscode.l10n.t('disabled in chat') : undefined,
+      ]
+        .filter(Boolean)
+        .join(', ');
+      stream.markdown(
+        `- ${codeSpan(s.toolName)} (${flags}) — chat name ${codeSpan(byTool.get(s) ?? '')}${s.description ? `: ${escapeMarkdown(s.description.split('\n')[0])}` : ''}\n`,
+      );
     }
-    stream.markdown(`\n${vscode.l10n.t('{0} tools; at most {1} are offered to the model per request (setting mcpWorkbench.chat.maxTools).', sources.length, deps.maxTools())}`);
+    stream.markdown(
+      `\n${vscode.l10n.t('{0} tools; at most {1} are offered to the model per request (setting mcpWorkbench.chat.maxTools).', sources.length, deps.maxTools())}`,
+    );
     return { metadata: { command: 'tools' } satisfies McpChatMetadata };
   }
 
@@ -144,10 +158,19 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
     return getAndAnswer(filled.connection, filled.prompt.name, filled.arguments, request, stream, token, 'prompt');
   }
 
-  async function getAndAnswer(connection: McpServerConnection, promptName: string, args: Record<string, string>, request: vscode.ChatRequest,
-    stream: vscode.ChatResponseStream, token: vscode.CancellationToken, command: string): Promise<vscode.ChatResult> {
+  async function getAndAnswer(
+    connection: McpServerConnection,
+    promptName: string,
+    args: Record<string, string>,
+    request: vscode.ChatRequest,
+    stream: vscode.ChatResponseStream,
+    token: vscode.CancellationToken,
+    command: string,
+  ): Promise<vscode.ChatResult> {
     const metadata: McpChatMetadata = { command, prompt: { server: connection.definition.name, name: promptName, arguments: args } };
-    const shown = Object.entries(args).map(([k, v]) => `${k}=${quoteArgument(v)}`).join(' ');
+    const shown = Object.entries(args)
+      .map(([k, v]) => `${k}=${quoteArgument(v)}`)
+      .join(' ');
     stream.progress(vscode.l10n.t('Getting prompt {0} from {1}…', promptName, connection.definition.label));
     const controller = new AbortController();
     const sub = token.onCancellationRequested(() => controller.abort());
@@ -156,7 +179,9 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
       const result = await connection.getPrompt(promptName, args, { signal: controller.signal });
       text = promptResultText(result);
     } catch (error) {
-      stream.markdown(escapeMarkdown(vscode.l10n.t('MCP server "{0}" could not produce prompt "{1}": {2}', connection.definition.label, promptName, errorMessage(error))));
+      stream.markdown(
+        escapeMarkdown(vscode.l10n.t('MCP server "{0}" could not produce prompt "{1}": {2}', connection.definition.label, promptName, errorMessage(error))),
+      );
       return { errorDetails: { message: errorMessage(error) }, metadata };
     } finally {
       sub.dispose();
@@ -211,12 +236,16 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
       return { errorDetails: { message: errorMessage(error) }, metadata: { command: 'resource', resource: uri } satisfies McpChatMetadata };
     }
     const fenceTicks = '`'.repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
-    stream.markdown(`**${escapeMarkdown(picked.resource.title ?? picked.resource.name)}** (${codeSpan(uri)}, ${escapeMarkdown(picked.serverLabel)})\n\n${fenceTicks}\n${text}\n${fenceTicks}\n`);
+    stream.markdown(
+      `**${escapeMarkdown(picked.resource.title ?? picked.resource.name)}** (${codeSpan(uri)}, ${escapeMarkdown(picked.serverLabel)})\n\n${fenceTicks}\n${text}\n${fenceTicks}\n`,
+    );
     if (request.prompt.trim()) {
-      await answer(request.model, [
-        vscode.LanguageModelChatMessage.User(`Resource ${uri}:\n${fenceTicks}\n${text}\n${fenceTicks}`),
-        vscode.LanguageModelChatMessage.User(request.prompt),
-      ], stream, token);
+      await answer(
+        request.model,
+        [vscode.LanguageModelChatMessage.User(`Resource ${uri}:\n${fenceTicks}\n${text}\n${fenceTicks}`), vscode.LanguageModelChatMessage.User(request.prompt)],
+        stream,
+        token,
+      );
     }
     return { metadata: { command: 'resource', resource: uri } satisfies McpChatMetadata };
   }
@@ -227,18 +256,31 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
    */
   async function attachSkill(request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
     const servers = running().filter((c) => c.skills.offered);
-    const listings = await Promise.all(servers.map((c) => c.skills.list().then((l) => l.skills, () => [] as Skill[])));
-    const choices: SkillChoice<Skill>[] = servers.flatMap((c, i) => listings[i].map((skill) => ({
-      serverId: c.definition.id, serverName: c.definition.name, serverLabel: c.definition.label, skillName: skillName(skill),
-      description: typeof skill.frontmatter.description === 'string' ? skill.frontmatter.description : undefined, skill,
-    })));
+    const listings = await Promise.all(
+      servers.map((c) =>
+        c.skills.list().then(
+          (l) => l.skills,
+          () => [] as Skill[],
+        ),
+      ),
+    );
+    const choices: SkillChoice<Skill>[] = servers.flatMap((c, i) =>
+      listings[i].map((skill) => ({
+        serverId: c.definition.id,
+        serverName: c.definition.name,
+        serverLabel: c.definition.label,
+        skillName: skillName(skill),
+        description: typeof skill.frontmatter.description === 'string' ? skill.frontmatter.description : undefined,
+        skill,
+      })),
+    );
     if (!choices.length) {
       stream.markdown(vscode.l10n.t('No running MCP server offers skills.'));
       return { metadata: { command: 'skill' } satisfies McpChatMetadata };
     }
     const { target, rest } = splitSkillTarget(request.prompt);
     const named = target ? findSkillChoice(choices, target) : undefined;
-    const picked = named ?? await deps.pickSkill?.(choices);
+    const picked = named ?? (await deps.pickSkill?.(choices));
     const connection = picked && deps.registry.find(picked.serverId);
     if (!picked || !connection) {
       stream.markdown(vscode.l10n.t('Cancelled.'));
@@ -252,27 +294,45 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
       const file = await connection.skills.read(picked.skill);
       markdown = file.text ?? new TextDecoder().decode(file.bytes);
     } catch (error) {
-      const message = error instanceof SkillVerificationError
-        ? skillRefusal(error.reason, picked.skillName, picked.serverLabel)
-        : vscode.l10n.t('Could not read skill "{0}" of {1}: {2}. Check that the server runs, then try again.', picked.skillName, picked.serverLabel, errorMessage(error));
+      const message =
+        error instanceof SkillVerificationError
+          ? skillRefusal(error.reason, picked.skillName, picked.serverLabel)
+          : vscode.l10n.t(
+              'Could not read skill "{0}" of {1}: {2}. Check that the server runs, then try again.',
+              picked.skillName,
+              picked.serverLabel,
+              errorMessage(error),
+            );
       stream.markdown(escapeMarkdown(message));
-      return { errorDetails: { message }, metadata: { command: 'skill', skill: { uri, refused: error instanceof SkillVerificationError } } satisfies McpChatMetadata };
+      return {
+        errorDetails: { message },
+        metadata: { command: 'skill', skill: { uri, refused: error instanceof SkillVerificationError } } satisfies McpChatMetadata,
+      };
     }
     if (token.isCancellationRequested) return { metadata: { command: 'skill', skill: { uri, refused: false } } satisfies McpChatMetadata };
     const context = skillContextMessage(picked.skillName, picked.serverLabel, uri, markdown);
-    stream.markdown(`*${vscode.l10n.t('Skill')} **${escapeMarkdown(picked.skillName)}** (${codeSpan(uri)}, ${escapeMarkdown(picked.serverLabel)}, ${vscode.l10n.t('verified')})*\n\n`);
+    stream.markdown(
+      `*${vscode.l10n.t('Skill')} **${escapeMarkdown(picked.skillName)}** (${codeSpan(uri)}, ${escapeMarkdown(picked.serverLabel)}, ${vscode.l10n.t('verified')})*\n\n`,
+    );
     if (context.truncated) stream.markdown(`> ${escapeMarkdown(vscode.l10n.t('Only the first part of this long SKILL.md is used as context.'))}\n\n`);
     if (question) {
       await answer(request.model, [vscode.LanguageModelChatMessage.User(context.message), vscode.LanguageModelChatMessage.User(question)], stream, token);
     } else {
       const shown = limitSkillText(markdown).text;
       const fence = fenceFor(shown);
-      stream.markdown(`${fence}markdown\n${shown}\n${fence}\n\n${escapeMarkdown(vscode.l10n.t('Ask your question after the skill\'s name, e.g. /skill {0}/{1} <question>.', picked.serverName, picked.skillName))}`);
+      stream.markdown(
+        `${fence}markdown\n${shown}\n${fence}\n\n${escapeMarkdown(vscode.l10n.t("Ask your question after the skill's name, e.g. /skill {0}/{1} <question>.", picked.serverName, picked.skillName))}`,
+      );
     }
     return { metadata: { command: 'skill', skill: { uri, refused: false } } satisfies McpChatMetadata };
   }
 
-  async function answerWithTools(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+  async function answerWithTools(
+    request: vscode.ChatRequest,
+    context: vscode.ChatContext,
+    stream: vscode.ChatResponseStream,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.ChatResult> {
     const sources = await collectTools(running().filter((c) => c.advertises('tools')));
     const budget = applyToolBudget(sources, request.prompt, deps.maxTools(), (s) => deps.isToolDisabled(s.serverName, s.toolName));
     const names = assignChatToolNames(budget.offered);
@@ -283,7 +343,13 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
     }));
     const metadata: McpChatMetadata = { command: 'tools-answer', toolCalls: [], offeredTools: [...names.keys()], droppedTools: budget.dropped.length };
     if (budget.dropped.length) {
-      stream.progress(vscode.l10n.t('{0} of {1} MCP tools offered (most relevant first; setting mcpWorkbench.chat.maxTools).', tools.length, sources.length - budget.disabled.length));
+      stream.progress(
+        vscode.l10n.t(
+          '{0} of {1} MCP tools offered (most relevant first; setting mcpWorkbench.chat.maxTools).',
+          tools.length,
+          sources.length - budget.disabled.length,
+        ),
+      );
     }
     const messages = [...historyMessages(context), vscode.LanguageModelChatMessage.User(request.prompt)];
     for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
@@ -318,7 +384,13 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
     return { metadata };
   }
 
-  async function runTool(source: ToolSource, call: vscode.LanguageModelToolCallPart, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, metadata: McpChatMetadata): Promise<string> {
+  async function runTool(
+    source: ToolSource,
+    call: vscode.LanguageModelToolCallPart,
+    stream: vscode.ChatResponseStream,
+    token: vscode.CancellationToken,
+    metadata: McpChatMetadata,
+  ): Promise<string> {
     const input = (call.input ?? {}) as Record<string, unknown>;
     const record = { server: source.serverName, tool: source.toolName, chatName: call.name };
     const connection = deps.registry.find(source.serverId);
@@ -347,11 +419,15 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
       metadata.toolCalls!.push({ ...record, outcome: result.isError ? 'error' : 'ok' });
       const tool = codeSpan(source.toolName);
       const server = escapeMarkdown(source.serverLabel);
-      stream.markdown(`\n\n> ${result.isError ? vscode.l10n.t('{0} on {1} reported an error', tool, server) : vscode.l10n.t('Ran {0} on {1}', tool, server)}\n\n`);
+      stream.markdown(
+        `\n\n> ${result.isError ? vscode.l10n.t('{0} on {1} reported an error', tool, server) : vscode.l10n.t('Ran {0} on {1}', tool, server)}\n\n`,
+      );
       return toolResultText(result);
     } catch (error) {
       metadata.toolCalls!.push({ ...record, outcome: 'error' });
-      stream.markdown(`\n\n> ${vscode.l10n.t('{0} on {1} failed: {2}', codeSpan(source.toolName), escapeMarkdown(source.serverLabel), escapeMarkdown(errorMessage(error)))}\n\n`);
+      stream.markdown(
+        `\n\n> ${vscode.l10n.t('{0} on {1} failed: {2}', codeSpan(source.toolName), escapeMarkdown(source.serverLabel), escapeMarkdown(errorMessage(error)))}\n\n`,
+      );
       return `The tool call failed: ${errorMessage(error)}`;
     } finally {
       sub.dispose();
@@ -390,15 +466,17 @@ export interface ToolSource extends ChatToolSource {
 async function collectTools(servers: McpServerConnection[]): Promise<ToolSource[]> {
   const lists = await Promise.all(servers.map((c) => c.list('tools').catch(() => [] as Tool[])));
   // Tools only apps may call (`_meta.ui.visibility: ["app"]`, MCP Apps) are not the model's.
-  return servers.flatMap((c, i) => lists[i].filter(isModelVisible).map((tool) => ({
-    serverId: c.definition.id,
-    serverName: c.definition.name,
-    serverLabel: c.definition.label,
-    toolName: tool.name,
-    title: tool.title ?? tool.annotations?.title,
-    description: tool.description,
-    tool,
-  })));
+  return servers.flatMap((c, i) =>
+    lists[i].filter(isModelVisible).map((tool) => ({
+      serverId: c.definition.id,
+      serverName: c.definition.name,
+      serverLabel: c.definition.label,
+      toolName: tool.name,
+      title: tool.title ?? tool.annotations?.title,
+      description: tool.description,
+      tool,
+    })),
+  );
 }
 
 export { toolKey };

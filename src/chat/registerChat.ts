@@ -20,14 +20,22 @@ export const CHAT_PARTICIPANT_ID = 'mcpWorkbench.mcp';
 
 async function pickResource(choices: ResourceChoice[]): Promise<ResourceChoice | undefined> {
   const items = groupedByServer(choices, (choice) => ({
-    label: choice.resource.title ?? choice.resource.name, description: choice.resource.uri, detail: choice.resource.description, choice,
+    label: choice.resource.title ?? choice.resource.name,
+    description: choice.resource.uri,
+    detail: choice.resource.description,
+    choice,
   }));
   const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Attach MCP Resource'), matchOnDescription: true });
   return picked && 'choice' in picked ? picked.choice : undefined;
 }
 
 async function pickSkill(choices: SkillChoice<Skill>[]): Promise<SkillChoice<Skill> | undefined> {
-  const items = groupedByServer(choices, (choice) => ({ label: revealControlCharacters(choice.skillName), description: choice.skill.uri, detail: choice.description, choice }));
+  const items = groupedByServer(choices, (choice) => ({
+    label: revealControlCharacters(choice.skillName),
+    description: choice.skill.uri,
+    detail: choice.description,
+    choice,
+  }));
   const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Use MCP Skill'), matchOnDescription: true, matchOnDetail: true });
   return picked && 'choice' in picked ? picked.choice : undefined;
 }
@@ -46,15 +54,20 @@ export function registerChat(workbench: Workbench, gate: ToolApprovalGate): vsco
     pickResource,
     pickSkill,
   };
-  const toggle = (enabled: boolean) => async (ref?: ToolRef): Promise<string[] | undefined> => {
-    const connection = ref?.serverId ? workbench.registry.find(ref.serverId) : undefined;
-    if (!connection || !ref?.toolName) return undefined;
-    const keys = await settings.setEnabled(connection.definition.name, ref.toolName, enabled);
-    void vscode.window.setStatusBarMessage(enabled
-      ? vscode.l10n.t('MCP tool "{0}" is offered in chat again', ref.toolName)
-      : vscode.l10n.t('MCP tool "{0}" is no longer offered in chat', ref.toolName), 3000);
-    return keys;
-  };
+  const toggle =
+    (enabled: boolean) =>
+    async (ref?: ToolRef): Promise<string[] | undefined> => {
+      const connection = ref?.serverId ? workbench.registry.find(ref.serverId) : undefined;
+      if (!connection || !ref?.toolName) return undefined;
+      const keys = await settings.setEnabled(connection.definition.name, ref.toolName, enabled);
+      void vscode.window.setStatusBarMessage(
+        enabled
+          ? vscode.l10n.t('MCP tool "{0}" is offered in chat again', ref.toolName)
+          : vscode.l10n.t('MCP tool "{0}" is no longer offered in chat', ref.toolName),
+        3000,
+      );
+      return keys;
+    };
   const disposables: vscode.Disposable[] = [
     ...registerCommandTable({
       [ChatCommands.enableTool]: toggle(true),

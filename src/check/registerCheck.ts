@@ -55,12 +55,19 @@ export function registerCheck(workbench: Workbench, log: ActivityLog): vscode.Di
       return undefined;
     }
     if (running.length === 1) return running[0];
-    const picked = await vscode.window.showQuickPick(running.map((c) => ({ label: revealControlCharacters(c.definition.label), description: c.definition.source.label, c })),
-      { placeHolder: vscode.l10n.t('Server to check') });
+    const picked = await vscode.window.showQuickPick(
+      running.map((c) => ({ label: revealControlCharacters(c.definition.label), description: c.definition.source.label, c })),
+      { placeHolder: vscode.l10n.t('Server to check') },
+    );
     return picked?.c;
   };
 
-  const collect = async (c: McpServerConnection, budgets: CheckBudgets, progress: vscode.Progress<{ message?: string }>, token: vscode.CancellationToken): Promise<CheckInput | undefined> => {
+  const collect = async (
+    c: McpServerConnection,
+    budgets: CheckBudgets,
+    progress: vscode.Progress<{ message?: string }>,
+    token: vscode.CancellationToken,
+  ): Promise<CheckInput | undefined> => {
     const abort = new AbortController();
     const sub = token.onCancellationRequested(() => abort.abort());
     try {
@@ -68,7 +75,7 @@ export function registerCheck(workbench: Workbench, log: ActivityLog): vscode.Di
       // A list the server fails to answer (many answer `resources/templates/list` with "Method
       // not found") is checked as empty: the other checks still run, the error is in the recording.
       const list = async <K extends 'tools' | 'prompts' | 'resources' | 'resourceTemplates'>(kind: K) =>
-        (c.advertises(kind) ? c.refresh(kind).catch(() => []) : []);
+        c.advertises(kind) ? c.refresh(kind).catch(() => []) : [];
       const [tools, prompts, resources, resourceTemplates] = await Promise.all([list('tools'), list('prompts'), list('resources'), list('resourceTemplates')]);
       const toCall = (tools as ListedTool[]).filter(callableForCheck);
       for (const [i, tool] of toCall.entries()) {
@@ -83,10 +90,22 @@ export function registerCheck(workbench: Workbench, log: ActivityLog): vscode.Di
       if (token.isCancellationRequested) return undefined;
       const state = c.state;
       if (state.kind !== 'running') throw new Error(vscode.l10n.t('{0} stopped while it was being checked.', c.definition.label));
-      const messages = log.entries().filter((e) => e.serverId === c.definition.id).reverse();
+      const messages = log
+        .entries()
+        .filter((e) => e.serverId === c.definition.id)
+        .reverse();
       return {
-        protocolVersion: state.protocolVersion, era: state.era, transport: state.transport, capabilities: state.capabilities,
-        tools: tools as ListedTool[], prompts, resources, resourceTemplates, messages, budgets, ...(skills ? { skills } : {}),
+        protocolVersion: state.protocolVersion,
+        era: state.era,
+        transport: state.transport,
+        capabilities: state.capabilities,
+        tools: tools as ListedTool[],
+        prompts,
+        resources,
+        resourceTemplates,
+        messages,
+        budgets,
+        ...(skills ? { skills } : {}),
       };
     } finally {
       sub.dispose();
@@ -130,8 +149,9 @@ export function registerCheck(workbench: Workbench, log: ActivityLog): vscode.Di
     const budgets = { ...DEFAULT_BUDGETS, ...options?.budgets };
     let input: CheckInput | undefined;
     try {
-      input = await withNotificationProgress({ title: vscode.l10n.t('Checking {0}', c.definition.label), cancellable: true },
-        (progress, token) => collect(c, budgets, progress, token));
+      input = await withNotificationProgress({ title: vscode.l10n.t('Checking {0}', c.definition.label), cancellable: true }, (progress, token) =>
+        collect(c, budgets, progress, token),
+      );
     } catch (error) {
       void showWarningMessage(vscode.l10n.t('Could not check {0}: {1}', c.definition.label, errorMessage(error)));
       return undefined;
@@ -145,10 +165,12 @@ export function registerCheck(workbench: Workbench, log: ActivityLog): vscode.Di
     const show = vscode.l10n.t('Show');
     const findings = vscode.l10n.t('Findings…');
     const say = report.counts.error ? showWarningMessage : showInformationMessage;
-    void say(vscode.l10n.t('Check of {0}: {1}.', c.definition.label, summaryOf(report.counts)), show, ...(report.findings.length ? [findings] : [])).then(async (answer) => {
-      if (answer === show) await vscode.commands.executeCommand('markdown.showPreview', uriOf(id));
-      if (answer === findings) await showFindings(id);
-    });
+    void say(vscode.l10n.t('Check of {0}: {1}.', c.definition.label, summaryOf(report.counts)), show, ...(report.findings.length ? [findings] : [])).then(
+      async (answer) => {
+        if (answer === show) await vscode.commands.executeCommand('markdown.showPreview', uriOf(id));
+        if (answer === findings) await showFindings(id);
+      },
+    );
     return report;
   };
 

@@ -69,7 +69,11 @@ export class AgentServers implements vscode.Disposable {
   /** Our confirmation of an agent's call (replaceable: the integration tests answer it); undefined: the gate's own, Run Tool's modal. */
   confirm: ConfirmCall | undefined;
 
-  constructor(private readonly wb: Workbench, private readonly gate: ToolApprovalGate, private readonly HttpDefinition: HttpServerDefinitionClass) {
+  constructor(
+    private readonly wb: Workbench,
+    private readonly gate: ToolApprovalGate,
+    private readonly HttpDefinition: HttpServerDefinitionClass,
+  ) {
     const update = () => this.update();
     this.subscriptions = [wb.registry.onDidChange(update), wb.builtinHost.onDidChange(update), this.changed];
   }
@@ -82,7 +86,9 @@ export class AgentServers implements vscode.Disposable {
       // VS Code is about to connect: say so in its own words when ours is not running (any more).
       const connection = this.connectionOfRoute(server.uri.path.split('/').pop() ?? '');
       if (connection?.state.kind !== 'running') {
-        throw new Error(vscode.l10n.t('{0} is not running in MCP Workbench. Start it in the MCP view, where MCP Workbench runs this workspace\'s servers.', server.label));
+        throw new Error(
+          vscode.l10n.t("{0} is not running in MCP Workbench. Start it in the MCP view, where MCP Workbench runs this workspace's servers.", server.label),
+        );
       }
       return server;
     },
@@ -98,7 +104,10 @@ export class AgentServers implements vscode.Disposable {
   async definitions(): Promise<AgentDefinition[]> {
     const offered = this.offered();
     if (!offered.length) return [];
-    const endpoint = this.endpoint ??= new AgentEndpoint((id) => this.routeOf(id), (line) => this.logEndpoint(line));
+    const endpoint = (this.endpoint ??= new AgentEndpoint(
+      (id) => this.routeOf(id),
+      (line) => this.logEndpoint(line),
+    ));
     await endpoint.listen();
     return offered.map((c) => ({ label: agentLabel(c.definition.label), uri: endpoint.url(this.routeIdOf(c.definition.id)), headers: endpoint.headers() }));
   }
@@ -121,7 +130,10 @@ export class AgentServers implements vscode.Disposable {
 
   /** Tells VS Code when the set of offered servers changed; closes the endpoint when mode 2 is off. */
   private update(): void {
-    const key = this.offered().map((c) => c.definition.id).sort().join('\n');
+    const key = this.offered()
+      .map((c) => c.definition.id)
+      .sort()
+      .join('\n');
     if (key === this.offeredKey) return;
     this.offeredKey = key;
     const { active, runner } = this.wb.builtinHost;
@@ -176,8 +188,14 @@ export class AgentServers implements vscode.Disposable {
   }
 
   private confirmToolCall(connection: McpServerConnection, tool: Tool | undefined, name: string, args: Record<string, unknown>): Promise<boolean> {
-    return this.gate.approve(connection.definition, name, tool, args, this.confirm,
-      vscode.l10n.t('VS Code\'s agent (chat) asks to run it; VS Code\'s own confirmation came first.'));
+    return this.gate.approve(
+      connection.definition,
+      name,
+      tool,
+      args,
+      this.confirm,
+      vscode.l10n.t("VS Code's agent (chat) asks to run it; VS Code's own confirmation came first."),
+    );
   }
 }
 

@@ -9,8 +9,18 @@ import * as vscode from 'vscode';
 import type { ServerDefinition } from '../config/common/launchDefinition';
 import { Emitter } from '../shared/common/emitter';
 import {
-  agentCanUseServers, builtinHostActive, decideRunner, heldBackReason, isSharedSource, parseRunner, readsProfileMcpJson, shouldAskRunner, shouldOfferAutostartNever,
-  type BuiltinHostSettings, type RunnerDecision, type WorkspaceServersRunner,
+  agentCanUseServers,
+  builtinHostActive,
+  decideRunner,
+  heldBackReason,
+  isSharedSource,
+  parseRunner,
+  readsProfileMcpJson,
+  shouldAskRunner,
+  shouldOfferAutostartNever,
+  type BuiltinHostSettings,
+  type RunnerDecision,
+  type WorkspaceServersRunner,
 } from './common/builtinHost';
 
 const RUNNER_KEY = 'mcpWorkbench.coexistence.runner';
@@ -67,7 +77,12 @@ export class BuiltinHost implements vscode.Disposable {
   private async readChatModels(): Promise<void> {
     const read = ++this.modelReads;
     // No selector: any model at all lets VS Code's agent run (a failure counts as none).
-    const now = await Promise.resolve().then(() => vscode.lm.selectChatModels()).then((m) => m.length > 0, () => false);
+    const now = await Promise.resolve()
+      .then(() => vscode.lm.selectChatModels())
+      .then(
+        (m) => m.length > 0,
+        () => false,
+      );
     // A change event during a slow read starts a newer one: an older answer must not win.
     if (read !== this.modelReads || now === this.hasChatModel) return;
     this.hasChatModel = now;

@@ -53,15 +53,27 @@ async function pickRunner(wb: Workbench): Promise<{ runner: WorkspaceServersRunn
   const words = choices();
   const current = wb.builtinHost.runner ?? 'vscode';
   const items: (vscode.QuickPickItem & { runner: WorkspaceServersRunner; autostartNever?: boolean })[] = [
-    { runner: 'vscode', label: `$(vscode) ${words.vscode}`, detail: vscode.l10n.t('MCP Workbench lists them stopped; Start or Debug runs a copy here to inspect it.') },
-    { runner: 'workbench', label: `$(server-process) ${words.workbench}`, detail: agentReachable()
-      ? vscode.l10n.t('MCP Workbench starts them, and VS Code\'s agent uses them through MCP Workbench: one process each.')
-      : vscode.l10n.t('MCP Workbench starts them as it starts every server; this VS Code\'s agent cannot use them through MCP Workbench (1.101+ can).') },
+    {
+      runner: 'vscode',
+      label: `$(vscode) ${words.vscode}`,
+      detail: vscode.l10n.t('MCP Workbench lists them stopped; Start or Debug runs a copy here to inspect it.'),
+    },
+    {
+      runner: 'workbench',
+      label: `$(server-process) ${words.workbench}`,
+      detail: agentReachable()
+        ? vscode.l10n.t("MCP Workbench starts them, and VS Code's agent uses them through MCP Workbench: one process each.")
+        : vscode.l10n.t("MCP Workbench starts them as it starts every server; this VS Code's agent cannot use them through MCP Workbench (1.101+ can)."),
+    },
   ];
   for (const item of items) if (item.runner === current) item.description = vscode.l10n.t('current');
   if (wb.builtinHost.canOfferAutostartNever()) {
-    items.push({ runner: 'workbench', autostartNever: true, label: `$(server-process) ${vscode.l10n.t('MCP Workbench Runs Them, VS Code Starts No Copies')}`,
-      detail: vscode.l10n.t('Also writes "chat.mcp.autostart": "never" to the workspace settings.') });
+    items.push({
+      runner: 'workbench',
+      autostartNever: true,
+      label: `$(server-process) ${vscode.l10n.t('MCP Workbench Runs Them, VS Code Starts No Copies')}`,
+      detail: vscode.l10n.t('Also writes "chat.mcp.autostart": "never" to the workspace settings.'),
+    });
   }
   const picked = await vscode.window.showQuickPick(items, {
     placeHolder: wb.builtinHost.active
@@ -85,6 +97,7 @@ export function warnBeforeSecondCopy(wb: Workbench, def: ServerDefinition): void
   wb.builtinHost.warnedAboutSecondCopy = true;
   const change = vscode.l10n.t('Choose Who Runs Them');
   void showWarningMessage(
-    vscode.l10n.t("Starting {0} here to inspect it: VS Code's own MCP support may run another copy of it when chat uses tools.", def.label), change)
-    .then((answer) => answer === change && vscode.commands.executeCommand(CoexistenceCommands.chooseRunner));
+    vscode.l10n.t("Starting {0} here to inspect it: VS Code's own MCP support may run another copy of it when chat uses tools.", def.label),
+    change,
+  ).then((answer) => answer === change && vscode.commands.executeCommand(CoexistenceCommands.chooseRunner));
 }

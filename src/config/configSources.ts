@@ -10,8 +10,17 @@ import type { ConfigDocument } from './common/definitionBuilder';
 import { readsProfileMcpJson } from '../coexistence/common/builtinHost';
 import { userLevelValue } from '../shared/common/userSettings';
 import {
-  adaptDiscoveredText, CURSOR_WORKSPACE_FILE, DISCOVERY_SETTING, DISCOVERY_SOURCES, discoveryEnvironment, PROFILE_MCP_LABEL, profileMcpJsonPath,
-  userDiscoveryFiles, VSCODE_MCP_SETTING, VSCODE_SETTING_MCP_LABEL, type DiscoveryFile,
+  adaptDiscoveredText,
+  CURSOR_WORKSPACE_FILE,
+  DISCOVERY_SETTING,
+  DISCOVERY_SOURCES,
+  discoveryEnvironment,
+  PROFILE_MCP_LABEL,
+  profileMcpJsonPath,
+  userDiscoveryFiles,
+  VSCODE_MCP_SETTING,
+  VSCODE_SETTING_MCP_LABEL,
+  type DiscoveryFile,
 } from './common/discoverySources';
 import { parseConfigText, parseInputsValue, parseServerMapValue, positionAt, type ConfigFormat, type ConfigProblem } from './common/serverConfig';
 
@@ -57,22 +66,33 @@ export class ConfigSources implements vscode.Disposable {
    */
   constructor(private readonly profileFile?: vscode.Uri) {
     this.disposables.push(this.diagnostics, this.onDidChangeEmitter);
-    this.disposables.push(vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration(SERVERS_SETTING) || e.affectsConfiguration(INPUTS_SETTING) || e.affectsConfiguration(VSCODE_MCP_SETTING)) this.changed();
-      if (e.affectsConfiguration(DISCOVERY_SETTING)) {
+    this.disposables.push(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(SERVERS_SETTING) || e.affectsConfiguration(INPUTS_SETTING) || e.affectsConfiguration(VSCODE_MCP_SETTING)) this.changed();
+        if (e.affectsConfiguration(DISCOVERY_SETTING)) {
+          this.watchDiscovered();
+          this.changed();
+        }
+      }),
+    );
+    this.disposables.push(
+      vscode.workspace.onDidChangeWorkspaceFolders(() => {
+        this.watchFolders();
         this.watchDiscovered();
         this.changed();
-      }
-    }));
-    this.disposables.push(vscode.workspace.onDidChangeWorkspaceFolders(() => {
-      this.watchFolders();
-      this.watchDiscovered();
-      this.changed();
-    }));
+      }),
+    );
     // Saves are seen directly too: file watching can lag or be unavailable on remote file systems.
-    this.disposables.push(vscode.workspace.onDidSaveTextDocument((doc) => {
-      if (this.isConfigFile(doc.uri) || doc.uri.toString() === this.profileFile?.toString() || (this.discoveryEnabled() && this.discoveryFiles().some((f) => f.uri.toString() === doc.uri.toString()))) this.changed();
-    }));
+    this.disposables.push(
+      vscode.workspace.onDidSaveTextDocument((doc) => {
+        if (
+          this.isConfigFile(doc.uri) ||
+          doc.uri.toString() === this.profileFile?.toString() ||
+          (this.discoveryEnabled() && this.discoveryFiles().some((f) => f.uri.toString() === doc.uri.toString()))
+        )
+          this.changed();
+      }),
+    );
     this.disposables.push(
       vscode.workspace.onDidOpenTextDocument(() => this.publishDiagnostics()),
       vscode.workspace.onDidCloseTextDocument(() => this.publishDiagnostics()),
@@ -155,7 +175,7 @@ export class ConfigSources implements vscode.Disposable {
     if (profile) docs.push(profile);
     const vscodeSetting = loadVscodeSetting();
     if (vscodeSetting) docs.push(vscodeSetting);
-    if (this.discoveryEnabled()) docs.push(...await this.loadDiscovered());
+    if (this.discoveryEnabled()) docs.push(...(await this.loadDiscovered()));
     this.publishDiagnostics();
     // The setting is application-scoped (see package.json): workspaces cannot define commands through it.
     const settingValue = vscode.workspace.getConfiguration().get<unknown>(SERVERS_SETTING) ?? {};
@@ -227,8 +247,7 @@ export class ConfigSources implements vscode.Disposable {
     this.folderWatchers.forEach((d) => d.dispose());
     this.folderWatchers = [];
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
-      const watcher = vscode.workspace.createFileSystemWatcher(
-        new vscode.RelativePattern(folder, `{${WORKSPACE_CONFIG_FILES.map((f) => f.path).join(',')}}`));
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, `{${WORKSPACE_CONFIG_FILES.map((f) => f.path).join(',')}}`));
       watcher.onDidChange(() => this.changed());
       watcher.onDidCreate(() => this.changed());
       watcher.onDidDelete(() => this.changed());
@@ -270,7 +289,7 @@ function loadVscodeSetting(): ConfigDocument | undefined {
   // (`mcp-server-time`, run with python), which nobody configured.
   const value = vscode.workspace.getConfiguration().inspect<unknown>(VSCODE_MCP_SETTING)?.globalValue;
   if (value === undefined || value === null) return undefined;
-  const record = typeof value === 'object' && !Array.isArray(value) ? value as { servers?: unknown; inputs?: unknown } : {};
+  const record = typeof value === 'object' && !Array.isArray(value) ? (value as { servers?: unknown; inputs?: unknown }) : {};
   const servers = parseServerMapValue(record.servers ?? {});
   const inputs = parseInputsValue(record.inputs ?? []);
   return {
@@ -289,8 +308,12 @@ function watchFile(uri: vscode.Uri, changed: () => void): vscode.Disposable[] {
 function toDiagnostic(text: string, problem: ConfigProblem): vscode.Diagnostic {
   const start = positionAt(text, problem.offset);
   const end = positionAt(text, problem.offset + problem.length);
-  const severity = problem.severity === 'error' ? vscode.DiagnosticSeverity.Error
-    : problem.severity === 'warning' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Information;
+  const severity =
+    problem.severity === 'error'
+      ? vscode.DiagnosticSeverity.Error
+      : problem.severity === 'warning'
+        ? vscode.DiagnosticSeverity.Warning
+        : vscode.DiagnosticSeverity.Information;
   const diagnostic = new vscode.Diagnostic(new vscode.Range(start.line, start.character, end.line, end.character), problem.message, severity);
   diagnostic.source = 'MCP Workbench';
   return diagnostic;

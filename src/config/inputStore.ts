@@ -26,7 +26,10 @@ export class InputStore {
   /** Writes one after the other: two servers sharing an input may be answered at once. */
   private writes: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly secrets: vscode.SecretStorage, private readonly state: vscode.Memento) {}
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly state: vscode.Memento,
+  ) {}
 
   /** Loads stored values so definition building can read them synchronously. */
   async load(): Promise<void> {
@@ -60,11 +63,12 @@ export class InputStore {
     const title = vscode.l10n.t('Input for MCP server "{0}"', serverLabel);
     const stored = this.values.get(key);
     const reason = rebindReason(stored, target);
-    const note = reason?.kind === 'moved'
-      ? vscode.l10n.t('The server\'s destination changed from {0} to {1}: enter the value again to send it there.', reason.from, target)
-      : reason?.kind === 'unbound'
-        ? vscode.l10n.t('Stored before MCP Workbench remembered where inputs go: enter it again to send it to {0}.', target)
-        : undefined;
+    const note =
+      reason?.kind === 'moved'
+        ? vscode.l10n.t("The server's destination changed from {0} to {1}: enter the value again to send it there.", reason.from, target)
+        : reason?.kind === 'unbound'
+          ? vscode.l10n.t('Stored before MCP Workbench remembered where inputs go: enter it again to send it to {0}.', target)
+          : undefined;
     const described = input.description ?? input.id;
     const text = note ? `${note} ${described}` : described;
     let value: string | undefined;

@@ -9,7 +9,13 @@ import type { ServerRef } from '../shared/common/commandArgs';
 import { addInputsToConfigText, addServerToConfigText, uniqueServerName } from './common/configEdit';
 import { inputKey } from './common/definitionBuilder';
 import {
-  DISCOVERY_ACCEPT, DISCOVERY_DECLINE, DISCOVERY_SETTING, discoveryPromptMessage, discoveryPromptOutcome, shouldOfferDiscovery, toWorkspaceEntry,
+  DISCOVERY_ACCEPT,
+  DISCOVERY_DECLINE,
+  DISCOVERY_SETTING,
+  discoveryPromptMessage,
+  discoveryPromptOutcome,
+  shouldOfferDiscovery,
+  toWorkspaceEntry,
 } from './common/discoverySources';
 import { parseConfigText, type ServerEntry } from './common/serverConfig';
 import { launchTarget } from './common/launchTarget';
@@ -61,13 +67,15 @@ async function pickDiscovered(workbench: Workbench): Promise<McpServerConnection
       workbench.sources.discoveryEnabled()
         ? vscode.l10n.t('No servers were found in the configs of Claude Desktop, Cursor or Windsurf.')
         : vscode.l10n.t('Servers of other apps are not shown ({0} is off).', DISCOVERY_SETTING),
-      ...(workbench.sources.discoveryEnabled() ? [] : [enable]));
+      ...(workbench.sources.discoveryEnabled() ? [] : [enable]),
+    );
     if (answer === enable) await vscode.workspace.getConfiguration().update(DISCOVERY_SETTING, true, vscode.ConfigurationTarget.Global);
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
     discovered.map((c) => ({ label: c.definition.label, description: c.definition.source.label, detail: c.definition.source.file, connection: c })),
-    { placeHolder: vscode.l10n.t('Server to import into .vscode/mcp.json') });
+    { placeHolder: vscode.l10n.t('Server to import into .vscode/mcp.json') },
+  );
   return picked?.connection;
 }
 
@@ -80,9 +88,12 @@ async function importServer(workbench: Workbench, connection: McpServerConnectio
   const { definition } = connection;
   if (!definition.entry) return;
   const folders = vscode.workspace.workspaceFolders ?? [];
-  const folder = folders.find((f) => f.name === (folderName ?? definition.source.folder))
-    ?? (folders.length === 1 ? folders[0]
-      : folders.length ? await vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('Folder whose .vscode/mcp.json gets {0}', definition.name) })
+  const folder =
+    folders.find((f) => f.name === (folderName ?? definition.source.folder)) ??
+    (folders.length === 1
+      ? folders[0]
+      : folders.length
+        ? await vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('Folder whose .vscode/mcp.json gets {0}', definition.name) })
         : undefined);
   if (!folder) {
     if (!folders.length) void showInformationMessage(vscode.l10n.t('Open a folder to import {0} into its .vscode/mcp.json.', definition.name));
@@ -91,13 +102,22 @@ async function importServer(workbench: Workbench, connection: McpServerConnectio
   const uri = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
   const text = await readConfigTextOrEmpty(uri);
   const existing = parseConfigText(text, 'vscode');
-  const name = uniqueServerName(existing.servers.map((s) => s.name), definition.name);
-  const imported = toWorkspaceEntry(name, definition.entry, existing.inputs.map((i) => i.id));
+  const name = uniqueServerName(
+    existing.servers.map((s) => s.name),
+    definition.name,
+  );
+  const imported = toWorkspaceEntry(
+    name,
+    definition.entry,
+    existing.inputs.map((i) => i.id),
+  );
   // Values first, so the reload the write causes starts the server without asking.
   const target = { scope: 'workspace' as const, label: '.vscode/mcp.json', file: uri.fsPath, folder: folder.name };
   // Bound to where the new entry sends them, as the definition built from the written file will be.
   const bound = launchTarget(imported.entry as unknown as ServerEntry, {
-    workspaceFolder: folder.uri.fsPath, workspaceFolders: folders.map((f) => ({ name: f.name, path: f.uri.fsPath })), userHome: os.homedir(),
+    workspaceFolder: folder.uri.fsPath,
+    workspaceFolders: folders.map((f) => ({ name: f.name, path: f.uri.fsPath })),
+    userHome: os.homedir(),
   });
   for (const [id, value] of Object.entries(imported.values)) await workbench.inputs.set(inputKey(target, id), value, true, bound);
   let updated = addServerToConfigText(text, 'vscode', name, imported.entry, editorIndent(uri));
@@ -107,6 +127,8 @@ async function importServer(workbench: Workbench, connection: McpServerConnectio
   const doc = await vscode.workspace.openTextDocument(uri);
   const pos = doc.positionAt(offset);
   await vscode.window.showTextDocument(doc, { selection: new vscode.Range(pos, pos) });
-  const moved = imported.inputs.length ? ' ' + vscode.l10n.t('Secret values were moved into inputs ({0}) and kept in secret storage.', imported.inputs.map((i) => i.id).join(', ')) : '';
+  const moved = imported.inputs.length
+    ? ' ' + vscode.l10n.t('Secret values were moved into inputs ({0}) and kept in secret storage.', imported.inputs.map((i) => i.id).join(', '))
+    : '';
   void showInformationMessage(vscode.l10n.t('Imported "{0}" from {1} into {2}/.vscode/mcp.json.', name, definition.source.label, folder.name) + moved);
 }

@@ -5,8 +5,12 @@
 import * as vscode from 'vscode';
 import type { LanguageClient, LanguageClientOptions } from './languageClientFactory';
 import {
-  InputValueRequest, SettingsChangedNotification,
-  type InputValueParams, type InputValueResult, type McpLanguageServerOptions, type SettingsChangedParams,
+  InputValueRequest,
+  SettingsChangedNotification,
+  type InputValueParams,
+  type InputValueResult,
+  type McpLanguageServerOptions,
+  type SettingsChangedParams,
 } from './common/languageMessages';
 import { inputKey } from '../config/common/definitionBuilder';
 import type { Workbench } from '../workbench';
@@ -18,7 +22,8 @@ export const CONFIG_FILE_PATTERNS = ['**/.vscode/mcp.json', '**/.mcp.json', '**/
 
 /** Plain filters, so the same value serves VS Code's and the language client's selector types. */
 export const CONFIG_DOCUMENT_SELECTOR: { language: string; pattern: string }[] = CONFIG_FILE_PATTERNS.flatMap((pattern) =>
-  ['json', 'jsonc'].map((language) => ({ language, pattern })));
+  ['json', 'jsonc'].map((language) => ({ language, pattern })),
+);
 
 export function isCoveredConfigDocument(doc: vscode.TextDocument): boolean {
   return vscode.languages.match(CONFIG_DOCUMENT_SELECTOR, doc) > 0;

@@ -8,8 +8,13 @@ import { LanguageClient, TransportKind, type LanguageClientOptions } from 'vscod
 export type { LanguageClient, LanguageClientOptions };
 
 export function createLanguageClient(serverModule: string, name: string, clientOptions: LanguageClientOptions): LanguageClient {
-  return new LanguageClient('mcpWorkbench.config', name, {
-    run: { module: serverModule, transport: TransportKind.ipc },
-    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6011'] } },
-  }, clientOptions);
+  return new LanguageClient(
+    'mcpWorkbench.config',
+    name,
+    {
+      run: { module: serverModule, transport: TransportKind.ipc },
+      debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6011'] } },
+    },
+    clientOptions,
+  );
 }

@@ -47,11 +47,7 @@ export function registerServerCodeLenses(wb: Workbench, selector: vscode.Documen
       return lenses;
     },
   };
-  return [
-    vscode.languages.registerCodeLensProvider(selector, provider),
-    changed,
-    new vscode.Disposable(() => subscriptions.forEach((s) => s.dispose())),
-  ];
+  return [vscode.languages.registerCodeLensProvider(selector, provider), changed, new vscode.Disposable(() => subscriptions.forEach((s) => s.dispose()))];
 }
 
 function stateTitle(state: ServerState): string {

@@ -26,7 +26,11 @@ export const DEV_RESTART_MARKER = '__mcpWorkbenchDevRestart';
  * `serverLabel` is asked only for the time-out message.
  */
 export async function attachChildSession(
-  parent: vscode.DebugSession, plan: DebugPlan, port: number, serverLabel: () => string, onStarted: (child: vscode.DebugSession) => void,
+  parent: vscode.DebugSession,
+  plan: DebugPlan,
+  port: number,
+  serverLabel: () => string,
+  onStarted: (child: vscode.DebugSession) => void,
 ): Promise<vscode.DebugSession | undefined> {
   const attachSeconds = (parent.configuration as McpDebugConfiguration).attachTimeout ?? DEFAULT_ATTACH_TIMEOUT_S;
   const childStarted = new Promise<vscode.DebugSession | undefined>((resolve) => {
@@ -53,13 +57,23 @@ export async function attachChildSession(
   // A debugger that never attaches (its adapter or a configuration resolver hangs) would leave
   // the server "starting" under a launch override for good: give up and say what to do.
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const timedOut = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), attachSeconds * 1000); });
-  void childStarted.then((s) => { if (s) onStarted(s); });
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), attachSeconds * 1000);
+  });
+  void childStarted.then((s) => {
+    if (s) onStarted(s);
+  });
   try {
     const ok = await Promise.race([Promise.resolve(starting), timedOut]);
     if (ok === 'timeout') {
-      throw new Error(vscode.l10n.t('The {0} debugger did not attach to MCP server "{1}" within {2} s, so the server runs without it. Check that {0} debugging works in this window (its extension is enabled and answers), then start debugging again, or raise "attachTimeout" in the launch configuration.',
-        plan.runtime === 'node' ? 'JavaScript' : 'Python', serverLabel(), attachSeconds));
+      throw new Error(
+        vscode.l10n.t(
+          'The {0} debugger did not attach to MCP server "{1}" within {2} s, so the server runs without it. Check that {0} debugging works in this window (its extension is enabled and answers), then start debugging again, or raise "attachTimeout" in the launch configuration.',
+          plan.runtime === 'node' ? 'JavaScript' : 'Python',
+          serverLabel(),
+          attachSeconds,
+        ),
+      );
     }
     if (!ok) throw new Error(vscode.l10n.t('The {0} debugger did not start.', plan.attach.type));
     return await childStarted;

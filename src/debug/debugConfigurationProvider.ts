@@ -79,13 +79,18 @@ export class McpDynamicConfigurationProvider implements vscode.DebugConfiguratio
  * configuration once variables are substituted. Returning undefined aborts the launch.
  */
 export class McpDebugConfigurationResolver implements vscode.DebugConfigurationProvider {
-  constructor(private readonly servers: DebugServers, private readonly showError: (message: string) => void) {}
+  constructor(
+    private readonly servers: DebugServers,
+    private readonly showError: (message: string) => void,
+  ) {}
 
   resolveDebugConfiguration(_folder: vscode.WorkspaceFolder | undefined, config: vscode.DebugConfiguration): vscode.DebugConfiguration | undefined {
     if (!config.type && !config.request && !config.name) {
       const first = this.servers.stdioServers()[0];
       if (!first) {
-        this.showError(vscode.l10n.t('There is no stdio MCP server to debug. Add one to .vscode/mcp.json or write an "mcp" launch configuration with a "command".'));
+        this.showError(
+          vscode.l10n.t('There is no stdio MCP server to debug. Add one to .vscode/mcp.json or write an "mcp" launch configuration with a "command".'),
+        );
         return undefined;
       }
       return serverConfiguration(first);
@@ -93,7 +98,10 @@ export class McpDebugConfigurationResolver implements vscode.DebugConfigurationP
     return { ...config, type: DEBUG_TYPE, request: config.request ?? 'launch', name: config.name ?? 'Debug MCP server' };
   }
 
-  resolveDebugConfigurationWithSubstitutedVariables(_folder: vscode.WorkspaceFolder | undefined, config: vscode.DebugConfiguration): vscode.DebugConfiguration | undefined {
+  resolveDebugConfigurationWithSubstitutedVariables(
+    _folder: vscode.WorkspaceFolder | undefined,
+    config: vscode.DebugConfiguration,
+  ): vscode.DebugConfiguration | undefined {
     const problem = validateConfiguration(config as McpDebugConfiguration, this.servers);
     if (problem) {
       this.showError(problem);
@@ -112,7 +120,11 @@ export function validateConfiguration(config: McpDebugConfiguration, servers: De
     if (def.launch.type === 'stdio') {
       if (config.url !== undefined) return vscode.l10n.t('MCP server "{0}" is a stdio server; "url" applies only to servers that serve HTTP.', config.server);
     } else if (!config.command) {
-      return vscode.l10n.t('MCP server "{0}" is a remote ({1}) server: add "command" (and "args") that start it, and it is debugged at its url.', config.server, def.launch.type);
+      return vscode.l10n.t(
+        'MCP server "{0}" is a remote ({1}) server: add "command" (and "args") that start it, and it is debugged at its url.',
+        config.server,
+        def.launch.type,
+      );
     }
   } else if (!config.command) {
     return vscode.l10n.t('The "mcp" launch configuration "{0}" needs "server" (a configured server) or "command".', config.name);

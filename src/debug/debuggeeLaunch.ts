@@ -53,9 +53,7 @@ export function inlineDefinition(config: McpDebugConfiguration, session: vscode.
     timeouts: { ...DEFAULT_TIMEOUTS },
     launch,
     secrets: [],
-    entry: config.url
-      ? { type: 'http', url: config.url, ...dev }
-      : { type: 'stdio', command: config.command, args: config.args, ...dev },
+    entry: config.url ? { type: 'http', url: config.url, ...dev } : { type: 'stdio', command: config.command, args: config.args, ...dev },
   };
 }
 

@@ -49,12 +49,18 @@ export function watchDevFiles(
     const watcher = vscode.workspace.createFileSystemWatcher(pattern);
     disposables.push(watcher, watcher.onDidChange(onChange), watcher.onDidCreate(fire), watcher.onDidDelete(fire));
   }
-  disposables.push(vscode.workspace.onDidSaveTextDocument((doc) => {
-    if (doc.uri.scheme !== 'file' || !patterns.some((pattern) => vscode.languages.match({ pattern }, doc) > 0)) return;
-    if (isEchoOf(watcherAt, doc.uri)) return;
-    savedAt.set(doc.uri.fsPath, Date.now());
-    fire(doc.uri);
-  }));
-  disposables.push(new vscode.Disposable(() => { disposed = true; }));
+  disposables.push(
+    vscode.workspace.onDidSaveTextDocument((doc) => {
+      if (doc.uri.scheme !== 'file' || !patterns.some((pattern) => vscode.languages.match({ pattern }, doc) > 0)) return;
+      if (isEchoOf(watcherAt, doc.uri)) return;
+      savedAt.set(doc.uri.fsPath, Date.now());
+      fire(doc.uri);
+    }),
+  );
+  disposables.push(
+    new vscode.Disposable(() => {
+      disposed = true;
+    }),
+  );
   return disposables;
 }

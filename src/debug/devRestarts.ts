@@ -76,19 +76,35 @@ export class DevRestarts implements vscode.Disposable {
   }
 
   private watch(id: string, globs: string[], roots: WatchedServer['roots'], key: string): WatchedServer {
-    const throttle = new Throttle<string>((file, count) => this.restart(id, file, count), () => devWatchDelay.ms, (error) => {
-      const def = this.workbench.registry.get(id)?.definition;
-      if (def) this.workbench.outputs.logFor(def).log('error', `Restarting after a file change failed: ${errorMessage(error)}`);
-    });
+    const throttle = new Throttle<string>(
+      (file, count) => this.restart(id, file, count),
+      () => devWatchDelay.ms,
+      (error) => {
+        const def = this.workbench.registry.get(id)?.definition;
+        if (def) this.workbench.outputs.logFor(def).log('error', `Restarting after a file change failed: ${errorMessage(error)}`);
+      },
+    );
     const disposables: vscode.Disposable[] = [new vscode.Disposable(() => throttle.dispose())];
     const targets = watchTargets(globs, roots);
     const def = this.workbench.registry.get(id)?.definition;
-    disposables.push(...watchDevFiles(targets, (file) => throttle.trigger(file), (file) => {
-      // Said in the log only: a save that changed nothing is not news, but "why no restart?" is answered there.
-      const now = this.workbench.registry.get(id)?.definition;
-      if (now) this.workbench.outputs.logFor(now).log('info', `${displayPath(file, [roots.cwd, roots.workspaceFolder])} was saved without changes: not restarted.`);
-    }));
-    if (def) this.workbench.outputs.logFor(def).log('info', `dev.watch: a change to ${targets.map((t) => `${t.pattern} in ${t.base}`).join(', ')} restarts the server.`);
+    disposables.push(
+      ...watchDevFiles(
+        targets,
+        (file) => throttle.trigger(file),
+        (file) => {
+          // Said in the log only: a save that changed nothing is not news, but "why no restart?" is answered there.
+          const now = this.workbench.registry.get(id)?.definition;
+          if (now)
+            this.workbench.outputs
+              .logFor(now)
+              .log('info', `${displayPath(file, [roots.cwd, roots.workspaceFolder])} was saved without changes: not restarted.`);
+        },
+      ),
+    );
+    if (def)
+      this.workbench.outputs
+        .logFor(def)
+        .log('info', `dev.watch: a change to ${targets.map((t) => `${t.pattern} in ${t.base}`).join(', ')} restarts the server.`);
     return { key, roots, throttle, disposables };
   }
 
@@ -135,8 +151,10 @@ export class DevRestarts implements vscode.Disposable {
 
   private workspaceFolder(def: ServerDefinition): vscode.WorkspaceFolder | undefined {
     const folders = vscode.workspace.workspaceFolders ?? [];
-    return folders.find((f) => f.name === def.source.folder)
-      ?? (def.source.file ? folders.find((f) => def.source.file!.startsWith(f.uri.fsPath + path.sep)) : undefined);
+    return (
+      folders.find((f) => f.name === def.source.folder) ??
+      (def.source.file ? folders.find((f) => def.source.file!.startsWith(f.uri.fsPath + path.sep)) : undefined)
+    );
   }
 
   private drop(id: string): void {

@@ -74,7 +74,10 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
   /** True while a start runs: its own errors report a process that exits early. */
   private starting = false;
 
-  constructor(private readonly session: vscode.DebugSession, private readonly workbench: Workbench) {}
+  constructor(
+    private readonly session: vscode.DebugSession,
+    private readonly workbench: Workbench,
+  ) {}
 
   handleMessage(message: vscode.DebugProtocolMessage): void {
     const request = message as DapMessage;
@@ -139,7 +142,14 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
       this.connection = connection;
       def = connection.definition;
       if (def.launch.type !== 'stdio') {
-        if (!config.command) throw new Error(vscode.l10n.t('MCP server "{0}" is a remote ({1}) server: add "command" (and "args") that start it, and it is debugged at its url.', config.server, def.launch.type));
+        if (!config.command)
+          throw new Error(
+            vscode.l10n.t(
+              'MCP server "{0}" is a remote ({1}) server: add "command" (and "args") that start it, and it is debugged at its url.',
+              config.server,
+              def.launch.type,
+            ),
+          );
         this.http = {
           launch: { ...def.launch, url: config.url ?? def.launch.url },
           process: processLaunch(config, this.session),
@@ -158,12 +168,14 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
         if (server.id === def.id) this.output('console', formatTrace(server.label, record, 'messages', this.workbench.secretsOf(server)) + '\n');
       }),
       toVscode(connection.onDidWriteStderr((line) => this.output('stderr', line + '\n'))),
-      toVscode(connection.onDidChangeState((state) => {
-        if (state.kind === 'error' && !this.relaunching && !this.ended) {
-          this.output('stderr', `${redactText(state.message, this.workbench.secretsOf(def))}\n`);
-          void this.end().then(() => this.event('terminated'));
-        }
-      })),
+      toVscode(
+        connection.onDidChangeState((state) => {
+          if (state.kind === 'error' && !this.relaunching && !this.ended) {
+            this.output('stderr', `${redactText(state.message, this.workbench.secretsOf(def))}\n`);
+            void this.end().then(() => this.event('terminated'));
+          }
+        }),
+      ),
     );
     await this.start(config, def);
     this.startWatching(config, def);
@@ -198,9 +210,18 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
       throw error;
     }
     if (plan.runtime === 'python' && !vscode.extensions.getExtension(PYTHON_DEBUGGER_EXTENSION)) {
-      throw new Error(vscode.l10n.t('Debugging the Python MCP server "{0}" needs the Python Debugger extension ({1}). Install it and start debugging again.', def.label, PYTHON_DEBUGGER_EXTENSION));
+      throw new Error(
+        vscode.l10n.t(
+          'Debugging the Python MCP server "{0}" needs the Python Debugger extension ({1}). Install it and start debugging again.',
+          def.label,
+          PYTHON_DEBUGGER_EXTENSION,
+        ),
+      );
     }
-    this.output('console', `Starting ${plan.launch.command} ${plan.launch.args.join(' ')} with the ${plan.runtime === 'node' ? 'Node.js inspector' : 'debugpy'} on ${String(plan.attach.port ?? port)} (${plan.method}).\n`);
+    this.output(
+      'console',
+      `Starting ${plan.launch.command} ${plan.launch.args.join(' ')} with the ${plan.runtime === 'node' ? 'Node.js inspector' : 'debugpy'} on ${String(plan.attach.port ?? port)} (${plan.method}).\n`,
+    );
     const connection = this.connection!;
     const timeouts = { ...DEBUG_TIMEOUTS, resetOnProgress: DEFAULT_TIMEOUTS.resetOnProgress };
     if (this.http) {
@@ -219,7 +240,14 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
    * An HTTP server: start its process under the debugger, attach (the runtime waits for the
    * debugger before running any code), wait for the URL to answer, then connect over HTTP.
    */
-  private async startHttp(config: McpDebugConfiguration, def: ServerDefinition, plan: DebugPlan, port: number, http: HttpTarget, timeouts: Partial<TimeoutSettings>): Promise<void> {
+  private async startHttp(
+    config: McpDebugConfiguration,
+    def: ServerDefinition,
+    plan: DebugPlan,
+    port: number,
+    http: HttpTarget,
+    timeouts: Partial<TimeoutSettings>,
+  ): Promise<void> {
     const proc = await DebuggeeProcess.start(plan.launch, await this.workbench.baseEnv(), def.label);
     this.process = proc;
     const log = this.workbench.outputs.logFor(def);
@@ -265,9 +293,15 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
 
   /** Starts the child session of the runtime's debugger that attaches to the debuggee. */
   private async attach(plan: DebugPlan, port: number): Promise<void> {
-    this.child = await attachChildSession(this.session, plan, port, () => this.connection?.definition.label ?? '', (s) => {
-      if (!this.child && !this.ended) this.child = s;
-    });
+    this.child = await attachChildSession(
+      this.session,
+      plan,
+      port,
+      () => this.connection?.definition.label ?? '',
+      (s) => {
+        if (!this.child && !this.ended) this.child = s;
+      },
+    );
   }
 
   /** Restart (toolbar or watch): a new debuggee and a new child session; breakpoints are VS Code's, so they stay. */
@@ -297,7 +331,7 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
     this.workbench.outputs.logFor(def).log('info', `${shown} changed: restarting the server under the debugger.`);
     this.workbench.setDevRestarting(def.id, shown);
     try {
-      if (await this.relaunch(`file changed: ${shown}`) && this.connection?.state.kind === 'running') this.workbench.fireDevRestart(def, file);
+      if ((await this.relaunch(`file changed: ${shown}`)) && this.connection?.state.kind === 'running') this.workbench.fireDevRestart(def, file);
     } finally {
       this.workbench.setDevRestarting(def.id, undefined);
     }
@@ -311,9 +345,13 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
       workspaceFolder: this.session.workspaceFolder?.uri.fsPath ?? (def.source.file ? path.dirname(path.dirname(def.source.file)) : undefined),
       fallback: process.cwd(),
     });
-    this.throttle = new Throttle<string>((file) => this.relaunchForChange(file, displayPath(file, [roots.cwd, roots.workspaceFolder])), WATCH_DELAY_MS, (error) => {
-      if (!this.ended) this.output('stderr', `Restarting after the change failed: ${errorMessage(error)}\n`);
-    });
+    this.throttle = new Throttle<string>(
+      (file) => this.relaunchForChange(file, displayPath(file, [roots.cwd, roots.workspaceFolder])),
+      WATCH_DELAY_MS,
+      (error) => {
+        if (!this.ended) this.output('stderr', `Restarting after the change failed: ${errorMessage(error)}\n`);
+      },
+    );
     this.watchers.push(...watchDevFiles(watchTargets(globs, roots), (file) => this.throttle?.trigger(file)));
     this.output('console', `Watching ${globs.join(', ')}: a change restarts the server.\n`);
   }
@@ -353,12 +391,24 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
   }
 
   private respond(request: DapMessage, body?: unknown): void {
-    this.messageEmitter.fire({ seq: this.seq++, type: 'response', request_seq: request.seq, success: true, command: request.command, body } as vscode.DebugProtocolMessage);
+    this.messageEmitter.fire({
+      seq: this.seq++,
+      type: 'response',
+      request_seq: request.seq,
+      success: true,
+      command: request.command,
+      body,
+    } as vscode.DebugProtocolMessage);
   }
 
   private respondError(request: DapMessage, message: string, showUser = true): void {
     this.messageEmitter.fire({
-      seq: this.seq++, type: 'response', request_seq: request.seq, success: false, command: request.command, message,
+      seq: this.seq++,
+      type: 'response',
+      request_seq: request.seq,
+      success: false,
+      command: request.command,
+      message,
       body: { error: { id: 1, format: message, showUser } },
     } as vscode.DebugProtocolMessage);
   }

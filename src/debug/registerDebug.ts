@@ -19,14 +19,26 @@ import { registerCommandTable } from '../shared/commandTable';
 
 export function registerDebug(workbench: Workbench): vscode.Disposable[] {
   const servers: DebugServers = {
-    stdioServers: () => workbench.registry.all().map((c) => c.definition).filter((d) => d.launch.type === 'stdio' && !d.id.startsWith('debug::')),
+    stdioServers: () =>
+      workbench.registry
+        .all()
+        .map((c) => c.definition)
+        .filter((d) => d.launch.type === 'stdio' && !d.id.startsWith('debug::')),
     find: (key) => workbench.registry.find(key)?.definition,
   };
   const showError = (message: string) => void showErrorMessage(message);
   return [
     new DevRestarts(workbench),
-    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, new McpDebugConfigurationProvider(servers), vscode.DebugConfigurationProviderTriggerKind.Initial),
-    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, new McpDynamicConfigurationProvider(servers), vscode.DebugConfigurationProviderTriggerKind.Dynamic),
+    vscode.debug.registerDebugConfigurationProvider(
+      DEBUG_TYPE,
+      new McpDebugConfigurationProvider(servers),
+      vscode.DebugConfigurationProviderTriggerKind.Initial,
+    ),
+    vscode.debug.registerDebugConfigurationProvider(
+      DEBUG_TYPE,
+      new McpDynamicConfigurationProvider(servers),
+      vscode.DebugConfigurationProviderTriggerKind.Dynamic,
+    ),
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, new McpDebugConfigurationResolver(servers, showError)),
     vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, {
       createDebugAdapterDescriptor: (session) => new vscode.DebugAdapterInlineImplementation(new McpDebugAdapter(session, workbench)),
@@ -37,7 +49,10 @@ export function registerDebug(workbench: Workbench): vscode.Disposable[] {
         let connection = arg && ('serverId' in arg ? workbench.registry.get(arg.serverId) : arg);
         if (!connection) {
           const candidates = servers.stdioServers();
-          const pick = await vscode.window.showQuickPick(candidates.map((d) => ({ label: d.label, description: d.source.label, id: d.id })), { placeHolder: vscode.l10n.t('Server to debug') });
+          const pick = await vscode.window.showQuickPick(
+            candidates.map((d) => ({ label: d.label, description: d.source.label, id: d.id })),
+            { placeHolder: vscode.l10n.t('Server to debug') },
+          );
           connection = pick && workbench.registry.get(pick.id);
         }
         if (!connection) return false;

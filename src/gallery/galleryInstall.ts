@@ -32,22 +32,32 @@ export async function installRegistryEntry(workbench: Workbench, registryUrl: st
   const env = await workbench.baseEnv();
   const found = new Map<string, boolean>();
   const canRun = (runtime: string) => {
-    if (!found.has(runtime)) found.set(runtime, resolveCommand(runtime, { pathValue: env.PATH ?? env.Path ?? '', pathExt: env.PATHEXT }).resolved !== undefined);
+    if (!found.has(runtime))
+      found.set(runtime, resolveCommand(runtime, { pathValue: env.PATH ?? env.Path ?? '', pathExt: env.PATHEXT }).resolved !== undefined);
     return found.get(runtime)!;
   };
   const { choices, skipped } = chooseOptions(installOptions(server), canRun);
   if (!choices.length) {
     const reasons = skipped.map((s) => s.reason).join(' ');
-    void showErrorMessage(vscode.l10n.t('MCP server "{0}" cannot be installed by MCP Workbench: {1}', displayName, reasons || vscode.l10n.t('the registry lists no package or remote for it.')));
+    void showErrorMessage(
+      vscode.l10n.t(
+        'MCP server "{0}" cannot be installed by MCP Workbench: {1}',
+        displayName,
+        reasons || vscode.l10n.t('the registry lists no package or remote for it.'),
+      ),
+    );
     return undefined;
   }
   let option = choices[0];
   if (choices.length > 1) {
-    const picked = await vscode.window.showQuickPick(choices.map((o) => ({ option: o, ...optionItem(o, canRun) })), {
-      title: vscode.l10n.t('Install {0}', plainForQuickPick(displayName, 80)),
-      placeHolder: vscode.l10n.t('Run it on this machine or connect to the remote server?'),
-      ignoreFocusOut: true,
-    });
+    const picked = await vscode.window.showQuickPick(
+      choices.map((o) => ({ option: o, ...optionItem(o, canRun) })),
+      {
+        title: vscode.l10n.t('Install {0}', plainForQuickPick(displayName, 80)),
+        placeHolder: vscode.l10n.t('Run it on this machine or connect to the remote server?'),
+        ignoreFocusOut: true,
+      },
+    );
     if (!picked) return undefined;
     option = picked.option;
   }
@@ -72,7 +82,11 @@ export async function installRegistryEntry(workbench: Workbench, registryUrl: st
 
 function optionItem(option: InstallOption, canRun: (runtime: string) => boolean): vscode.QuickPickItem {
   if (option.kind === 'remote') {
-    return { label: `$(globe) ${vscode.l10n.t('Connect to the remote server')}`, description: option.transport, detail: plainForQuickPick(option.entry?.url ?? '') };
+    return {
+      label: `$(globe) ${vscode.l10n.t('Connect to the remote server')}`,
+      description: option.transport,
+      detail: plainForQuickPick(option.entry?.url ?? ''),
+    };
   }
   const runtime = option.runtime ?? '';
   return {
@@ -119,8 +133,10 @@ async function confirmAndWrite(workbench: Workbench, request: InstallRequest): P
   if (!answer) return undefined;
   let target: InstallTarget = { kind: 'user' };
   if (answer === inWorkspace) {
-    const folder = folders.length === 1 ? folders[0]
-      : await vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('Folder whose .vscode/mcp.json gets the server'), ignoreFocusOut: true });
+    const folder =
+      folders.length === 1
+        ? folders[0]
+        : await vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('Folder whose .vscode/mcp.json gets the server'), ignoreFocusOut: true });
     if (!folder) return undefined;
     target = { kind: 'workspace', folder };
   }

@@ -31,7 +31,14 @@ export function pickRegistryServer(client: RegistryClient): Promise<RegistryEntr
       const items: Item[] = entries.map((entry) => {
         const texts = entryTexts(entry);
         // alwaysShow: the registry has already filtered by the search; the picker's own filter must not hide its answers.
-        return { action: 'install', entry, label: `${texts.deprecated ? '$(warning)' : '$(server)'} ${texts.label}`, description: texts.description, detail: texts.detail, alwaysShow: true };
+        return {
+          action: 'install',
+          entry,
+          label: `${texts.deprecated ? '$(warning)' : '$(server)'} ${texts.label}`,
+          description: texts.description,
+          detail: texts.detail,
+          alwaysShow: true,
+        };
       });
       if (error) {
         // A quick pick item is one line: the head of the message as the label, the reason and what to do below it.

@@ -42,7 +42,12 @@ function takenInputIds(workbench: Workbench, source: ServerSource, defined: read
   return [...defined, ...wanted.map((i) => i.id).filter((id) => workbench.inputs.get(inputKey(source, id)) !== undefined)];
 }
 
-export async function writeInstall(workbench: Workbench, target: InstallTarget, suggestedName: string, install: { entry: InstallEntry; inputs: InputDefinition[] }): Promise<WrittenInstall> {
+export async function writeInstall(
+  workbench: Workbench,
+  target: InstallTarget,
+  suggestedName: string,
+  install: { entry: InstallEntry; inputs: InputDefinition[] },
+): Promise<WrittenInstall> {
   if (target.kind === 'user') {
     const config = vscode.workspace.getConfiguration();
     const servers = { ...(config.inspect<Record<string, unknown>>(SERVERS_SETTING)?.globalValue ?? {}) };
@@ -51,7 +56,8 @@ export async function writeInstall(workbench: Workbench, target: InstallTarget, 
     const { entry, inputs } = withUniqueInputIds(install.entry, install.inputs, takenInputIds(workbench, targetSource(target), defined, install.inputs));
     const name = uniqueServerName(Object.keys(servers), suggestedName);
     // Inputs first: the servers setting's change reloads the config, and the entry's inputs must be there by then.
-    if (inputs.length) await config.update(INPUTS_SETTING, [...(Array.isArray(existingInputs) ? existingInputs : []), ...inputs], vscode.ConfigurationTarget.Global);
+    if (inputs.length)
+      await config.update(INPUTS_SETTING, [...(Array.isArray(existingInputs) ? existingInputs : []), ...inputs], vscode.ConfigurationTarget.Global);
     await config.update(SERVERS_SETTING, { ...servers, [name]: { ...entry } }, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('workbench.action.openSettingsJson', { revealSetting: { key: SERVERS_SETTING } });
     return { name, where: vscode.l10n.t('User settings ({0})', SERVERS_SETTING), inputs };
@@ -59,8 +65,20 @@ export async function writeInstall(workbench: Workbench, target: InstallTarget, 
   const file = vscode.Uri.joinPath(target.folder.uri, '.vscode', 'mcp.json');
   const text = await readConfigTextOrEmpty(file);
   const existing = parseConfigText(text, 'vscode');
-  const { entry, inputs } = withUniqueInputIds(install.entry, install.inputs, takenInputIds(workbench, targetSource(target, file), existing.inputs.map((i) => i.id), install.inputs));
-  const name = uniqueServerName(existing.servers.map((s) => s.name), suggestedName);
+  const { entry, inputs } = withUniqueInputIds(
+    install.entry,
+    install.inputs,
+    takenInputIds(
+      workbench,
+      targetSource(target, file),
+      existing.inputs.map((i) => i.id),
+      install.inputs,
+    ),
+  );
+  const name = uniqueServerName(
+    existing.servers.map((s) => s.name),
+    suggestedName,
+  );
   let updated = addServerToConfigText(text, 'vscode', name, { ...entry });
   if (inputs.length) updated = addInputsToConfigText(updated, inputs);
   await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(updated));

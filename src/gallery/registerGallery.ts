@@ -30,11 +30,12 @@ export interface BrowseRegistryArgs {
 }
 
 export function registerGallery(workbench: Workbench): vscode.Disposable[] {
-  const client = () => new RegistryClient(
-    // Read at user level only: a workspace must not choose where servers are installed from.
-    registryBaseUrl(userLevelValue(vscode.workspace.getConfiguration().inspect<string>(REGISTRY_URL_SETTING), DEFAULT_REGISTRY_URL)),
-    { userAgent: `mcp-workbench/${String(workbench.context.extension.packageJSON.version ?? '0.0.0')}` },
-  );
+  const client = () =>
+    new RegistryClient(
+      // Read at user level only: a workspace must not choose where servers are installed from.
+      registryBaseUrl(userLevelValue(vscode.workspace.getConfiguration().inspect<string>(REGISTRY_URL_SETTING), DEFAULT_REGISTRY_URL)),
+      { userAgent: `mcp-workbench/${String(workbench.context.extension.packageJSON.version ?? '0.0.0')}` },
+    );
 
   const browse = async (args?: BrowseRegistryArgs): Promise<WrittenInstall | undefined> => {
     try {
@@ -66,21 +67,24 @@ export function registerGallery(workbench: Workbench): vscode.Disposable[] {
   };
 
   const fromLink = async (link?: string): Promise<WrittenInstall | undefined> => {
-    const text = typeof link === 'string' ? link : await vscode.window.showInputBox({
-      title: vscode.l10n.t('Install MCP Server from Link'),
-      prompt: vscode.l10n.t('Paste a vscode:mcp/install link (or the server JSON it carries)'),
-      placeHolder: 'vscode:mcp/install?%7B%22name%22%3A…',
-      ignoreFocusOut: true,
-      validateInput: (value) => {
-        if (!value.trim()) return undefined;
-        try {
-          parseInstallLink(value);
-          return undefined;
-        } catch (error) {
-          return error instanceof Error ? error.message : String(error);
-        }
-      },
-    });
+    const text =
+      typeof link === 'string'
+        ? link
+        : await vscode.window.showInputBox({
+            title: vscode.l10n.t('Install MCP Server from Link'),
+            prompt: vscode.l10n.t('Paste a vscode:mcp/install link (or the server JSON it carries)'),
+            placeHolder: 'vscode:mcp/install?%7B%22name%22%3A…',
+            ignoreFocusOut: true,
+            validateInput: (value) => {
+              if (!value.trim()) return undefined;
+              try {
+                parseInstallLink(value);
+                return undefined;
+              } catch (error) {
+                return error instanceof Error ? error.message : String(error);
+              }
+            },
+          });
     return text?.trim() ? installFromLink(workbench, text) : undefined;
   };
 

@@ -38,7 +38,11 @@ export class InspectorActions {
   /** Fires with the seq of a new exchange once it is known to be a replay (the rows mark it). */
   readonly onDidMark = this.onDidMarkEmitter.event;
 
-  constructor(private readonly workbench: Workbench, private readonly log: ActivityLog, private readonly gate: ToolApprovalGate) {}
+  constructor(
+    private readonly workbench: Workbench,
+    private readonly log: ActivityLog,
+    private readonly gate: ToolApprovalGate,
+  ) {}
 
   replayOf = (seq: number): number | undefined => this.replays.get(seq);
 
@@ -55,17 +59,24 @@ export class InspectorActions {
   }
 
   /** The detail's offers for one exchange. */
-  offers(record: InspectorRecord, readOnly: boolean): Pick<Extract<ToWebview, { type: 'detail' }>, 'replayUnavailable' | 'runTool' | 'cliUnavailable' | 'replayOf'> {
-    const unavailable = replayUnavailable(record)
-      ?? (readOnly ? vscode.l10n.t('This is an imported recording: replay from the live Inspector (MCP: Open Inspector).') : undefined);
+  offers(
+    record: InspectorRecord,
+    readOnly: boolean,
+  ): Pick<Extract<ToWebview, { type: 'detail' }>, 'replayUnavailable' | 'runTool' | 'cliUnavailable' | 'replayOf'> {
+    const unavailable =
+      replayUnavailable(record) ??
+      (readOnly ? vscode.l10n.t('This is an imported recording: replay from the live Inspector (MCP: Open Inspector).') : undefined);
     const isClientRequest = record.kind === 'request' && record.direction === 'send';
     // Marks are of live exchanges: an imported one with the same seq is another exchange.
     const replayOf = readOnly ? undefined : this.replays.get(record.seq);
     return {
       ...(unavailable ? { replayUnavailable: unavailable } : {}),
       ...(isClientRequest && record.method === 'tools/call' ? { runTool: true } : {}),
-      ...(!isClientRequest ? { cliUnavailable: vscode.l10n.t('Only requests this client sent can be sent from the Inspector CLI.') }
-        : cliUnsupported(record.method) ? { cliUnavailable: cliUnsupported(record.method) } : {}),
+      ...(!isClientRequest
+        ? { cliUnavailable: vscode.l10n.t('Only requests this client sent can be sent from the Inspector CLI.') }
+        : cliUnsupported(record.method)
+          ? { cliUnavailable: cliUnsupported(record.method) }
+          : {}),
       ...(replayOf !== undefined ? { replayOf } : {}),
     };
   }
@@ -97,9 +108,12 @@ export class InspectorActions {
           return;
         }
         await vscode.env.clipboard.writeText(built.command);
-        status('info', built.placeholders.length
-          ? vscode.l10n.t('Copied. Secrets are left out: the command reads {0} from your shell.', built.placeholders.map((p) => `$${p}`).join(', '))
-          : vscode.l10n.t('Copied the Inspector CLI command.'));
+        status(
+          'info',
+          built.placeholders.length
+            ? vscode.l10n.t('Copied. Secrets are left out: the command reads {0} from your shell.', built.placeholders.map((p) => `$${p}`).join(', '))
+            : vscode.l10n.t('Copied the Inspector CLI command.'),
+        );
         return;
       }
       case 'runTool': {
@@ -122,7 +136,14 @@ export class InspectorActions {
     }
   }
 
-  private async replay(record: InspectorRecord, connection: McpServerConnection, text: string, readOnly: boolean, status: (kind: Status['kind'], text: string, newSeq?: number) => void, post: Post): Promise<void> {
+  private async replay(
+    record: InspectorRecord,
+    connection: McpServerConnection,
+    text: string,
+    readOnly: boolean,
+    status: (kind: Status['kind'], text: string, newSeq?: number) => void,
+    post: Post,
+  ): Promise<void> {
     const unavailable = this.offers(record, readOnly).replayUnavailable;
     if (unavailable) {
       status('error', unavailable);
@@ -140,7 +161,7 @@ export class InspectorActions {
       status('notRunning', vscode.l10n.t('MCP server "{0}" is not running, so the request cannot be replayed.', connection.definition.label));
       return;
     }
-    if (plan.kind === 'tool' && !await this.approved(connection, plan)) {
+    if (plan.kind === 'tool' && !(await this.approved(connection, plan))) {
       status('info', vscode.l10n.t('Not sent: the run was not confirmed.'));
       return;
     }
@@ -165,7 +186,13 @@ export class InspectorActions {
       await this.send(connection, plan, abort.signal);
     } catch (error) {
       if (abort.signal.aborted && newSeq !== undefined) {
-        post({ type: 'actionStatus', seq: newSeq, action: 'replay', kind: 'info', text: vscode.l10n.t('Cancelled: the server was sent notifications/cancelled.') });
+        post({
+          type: 'actionStatus',
+          seq: newSeq,
+          action: 'replay',
+          kind: 'info',
+          text: vscode.l10n.t('Cancelled: the server was sent notifications/cancelled.'),
+        });
       } else if (newSeq === undefined) status('error', vscode.l10n.t('Replay failed: {0}', errorMessage(error)));
       // Otherwise the new exchange shows the error as its response.
     } finally {
@@ -204,7 +231,10 @@ export class InspectorActions {
     await vscode.commands.executeCommand(ServerCommands.start, { serverId: connection.definition.id });
     const running = this.workbench.registry.get(connection.definition.id)?.state.kind === 'running';
     post({
-      type: 'actionStatus', seq: record.seq, action: 'replay', kind: running ? 'info' : 'error',
+      type: 'actionStatus',
+      seq: record.seq,
+      action: 'replay',
+      kind: running ? 'info' : 'error',
       text: running
         ? vscode.l10n.t('MCP server "{0}" is running: Replay sends the request now.', connection.definition.label)
         : vscode.l10n.t('MCP server "{0}" did not start; see its log in the Servers view.', connection.definition.label),

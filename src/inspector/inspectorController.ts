@@ -22,9 +22,7 @@ import { showErrorMessage, showInformationMessage } from '../shared/notification
 import { errorMessage } from '../shared/common/errors';
 
 /** Where the rows come from: the live log, or the records of an imported file. */
-export type InspectorSource =
-  | { kind: 'live'; log: ActivityLog }
-  | { kind: 'recording'; records: readonly InspectorRecord[]; fileName: string };
+export type InspectorSource = { kind: 'live'; log: ActivityLog } | { kind: 'recording'; records: readonly InspectorRecord[]; fileName: string };
 
 /** What every Inspector page shares: the actions, the import command, the Console's lines. */
 export interface InspectorContext {
@@ -64,7 +62,12 @@ export class InspectorController implements vscode.Disposable {
   /** The exchange the page shows the detail of (the page says so when the user or the host selects one). */
   selected: number | undefined;
 
-  constructor(private readonly webview: vscode.Webview, private readonly source: InspectorSource, private readonly context: InspectorContext, select?: number) {
+  constructor(
+    private readonly webview: vscode.Webview,
+    private readonly source: InspectorSource,
+    private readonly context: InspectorContext,
+    select?: number,
+  ) {
     this.actions = context.actions;
     this.pendingSelect = select;
     this.disposables.push(webview.onDidReceiveMessage((message: unknown) => void this.receive(message)));
@@ -92,8 +95,7 @@ export class InspectorController implements vscode.Disposable {
   }
 
   /** The replay mark of an exchange: kept by the actions for live ones, read from the file for imported ones. */
-  private replayOf = (seq: number): number | undefined =>
-    this.source.kind === 'live' ? this.actions.replayOf(seq) : this.find(seq)?.replayOf;
+  private replayOf = (seq: number): number | undefined => (this.source.kind === 'live' ? this.actions.replayOf(seq) : this.find(seq)?.replayOf);
 
   private factsFor = (record: InspectorRecord): ExchangeFacts => {
     const key = `${record.status.kind}:${record.responseSize ?? ''}`;
@@ -145,10 +147,13 @@ export class InspectorController implements vscode.Disposable {
 
   private scheduleRows(): void {
     if (this.timer || !this.ready || this.hiddenWatch) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.sendRows();
-    }, Math.max(0, this.lastSent + REFRESH_MS - Date.now()));
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.sendRows();
+      },
+      Math.max(0, this.lastSent + REFRESH_MS - Date.now()),
+    );
   }
 
   private sendRows(select?: number): void {
@@ -215,7 +220,8 @@ export class InspectorController implements vscode.Disposable {
       case 'copy': {
         const record = this.find(message.seq);
         if (!record) return;
-        const value = message.part === 'request' ? record.request : message.part === 'response' ? record.response : { request: record.request, response: record.response };
+        const value =
+          message.part === 'request' ? record.request : message.part === 'response' ? record.response : { request: record.request, response: record.response };
         await vscode.env.clipboard.writeText(JSON.stringify(value ?? null, null, 2));
         return;
       }
@@ -268,19 +274,30 @@ export class InspectorController implements vscode.Disposable {
   /** One exchange's redacted messages (read through the log's getters: redacted on read). */
   detail(seq: number): Extract<ToWebview, { type: 'detail' }> {
     const record = this.find(seq);
-    if (!record) return { type: 'detail', seq, request: undefined, note: vscode.l10n.t('This exchange is no longer in the activity log (see the mcpWorkbench.activity.maxEntries setting).') };
+    if (!record)
+      return {
+        type: 'detail',
+        seq,
+        request: undefined,
+        note: vscode.l10n.t('This exchange is no longer in the activity log (see the mcpWorkbench.activity.maxEntries setting).'),
+      };
     const response = record.response;
     let note: string | undefined;
     if (record.kind === 'notification') note = vscode.l10n.t('A notification has no response.');
     else if (record.status.kind === 'pending') note = vscode.l10n.t('No response yet.');
     else if (response === undefined) {
-      note = record.status.kind === 'cancelled'
-        ? vscode.l10n.t('Cancelled before a response arrived{0}.', record.status.reason ? `: ${record.status.reason}` : '')
-        : vscode.l10n.t('No response: {0}', record.status.kind === 'error' ? record.status.message : record.status.kind);
+      note =
+        record.status.kind === 'cancelled'
+          ? vscode.l10n.t('Cancelled before a response arrived{0}.', record.status.reason ? `: ${record.status.reason}` : '')
+          : vscode.l10n.t('No response: {0}', record.status.kind === 'error' ? record.status.message : record.status.kind);
     }
     const replayOf = this.replayOf(seq);
     return {
-      type: 'detail', seq, request: record.request, ...(response !== undefined ? { response } : {}), ...(note ? { note } : {}),
+      type: 'detail',
+      seq,
+      request: record.request,
+      ...(response !== undefined ? { response } : {}),
+      ...(note ? { note } : {}),
       ...this.actions.offers(record, this.source.kind === 'recording'),
       ...(replayOf !== undefined ? { replayOf } : {}),
       ...(this.source.kind === 'live' && record.status.kind === 'pending' && this.actions.replayInFlight(seq) ? { cancellable: true } : {}),
@@ -311,15 +328,26 @@ export class InspectorController implements vscode.Disposable {
 }
 
 /** Writes a recording (with its replay marks and HTTP exchanges) to `target`, or where the user picks. */
-export function exportToFile(records: readonly InspectorRecord[], marks: Parameters<typeof exportRecording>[2], target?: vscode.Uri): Promise<vscode.Uri | undefined> {
+export function exportToFile(
+  records: readonly InspectorRecord[],
+  marks: Parameters<typeof exportRecording>[2],
+  target?: vscode.Uri,
+): Promise<vscode.Uri | undefined> {
   if (!records.length) {
     void showInformationMessage(vscode.l10n.t('The Inspector has nothing recorded yet: run a tool or start a server first.'));
     return Promise.resolve(undefined);
   }
-  return saveExport(target, {
-    title: vscode.l10n.t('Export MCP Recording'), name: 'mcp-recording', extension: 'jsonl', filter: vscode.l10n.t('JSON Lines'),
-    failed: (path, reason) => vscode.l10n.t('Could not write the recording to {0}: {1}', path, reason),
-  }, () => exportRecording(records, Date.now(), marks));
+  return saveExport(
+    target,
+    {
+      title: vscode.l10n.t('Export MCP Recording'),
+      name: 'mcp-recording',
+      extension: 'jsonl',
+      filter: vscode.l10n.t('JSON Lines'),
+      failed: (path, reason) => vscode.l10n.t('Could not write the recording to {0}: {1}', path, reason),
+    },
+    () => exportRecording(records, Date.now(), marks),
+  );
 }
 
 const httpPart = (http: readonly HttpExchangeView[] | undefined) => (http?.length ? { http: [...http] } : {});
@@ -332,10 +360,17 @@ export function exportHarToFile(http: HttpLog | undefined, target?: vscode.Uri):
     return Promise.resolve(undefined);
   }
   const version = String(vscode.extensions.getExtension('mcp-workbench.mcp-workbench')?.packageJSON.version ?? '0.0.0');
-  return saveExport(target, {
-    title: vscode.l10n.t('Export HTTP Exchanges as HAR'), name: 'mcp-http', extension: 'har', filter: vscode.l10n.t('HTTP Archive'),
-    failed: (path, reason) => vscode.l10n.t('Could not write the HAR file to {0}: {1}', path, reason),
-  }, () => JSON.stringify(buildHar(exchanges, version), null, 2));
+  return saveExport(
+    target,
+    {
+      title: vscode.l10n.t('Export HTTP Exchanges as HAR'),
+      name: 'mcp-http',
+      extension: 'har',
+      filter: vscode.l10n.t('HTTP Archive'),
+      failed: (path, reason) => vscode.l10n.t('Could not write the HAR file to {0}: {1}', path, reason),
+    },
+    () => JSON.stringify(buildHar(exchanges, version), null, 2),
+  );
 }
 
 /** Saves console lines as text to `target`, or where the user picks; says so when there are none. */
@@ -344,21 +379,34 @@ export function exportConsoleToFile(text: string, lineCount: number, target?: vs
     void showInformationMessage(vscode.l10n.t('The console has no lines to export yet.'));
     return Promise.resolve(undefined);
   }
-  return saveExport(target, {
-    title: vscode.l10n.t('Export Console Lines'), name: 'mcp-console', extension: 'log', filter: vscode.l10n.t('Log files'),
-    failed: (path, reason) => vscode.l10n.t('Could not write the console lines to {0}: {1}', path, reason),
-  }, () => text);
+  return saveExport(
+    target,
+    {
+      title: vscode.l10n.t('Export Console Lines'),
+      name: 'mcp-console',
+      extension: 'log',
+      filter: vscode.l10n.t('Log files'),
+      failed: (path, reason) => vscode.l10n.t('Could not write the console lines to {0}: {1}', path, reason),
+    },
+    () => text,
+  );
 }
 
 /** The exports: `target`, or a save dialog on a time-stamped name in the first folder; a failed write is said in one line. */
-async function saveExport(target: vscode.Uri | undefined, file: { title: string; name: string; extension: string; filter: string; failed: (path: string, reason: string) => string }, text: () => string): Promise<vscode.Uri | undefined> {
+async function saveExport(
+  target: vscode.Uri | undefined,
+  file: { title: string; name: string; extension: string; filter: string; failed: (path: string, reason: string) => string },
+  text: () => string,
+): Promise<vscode.Uri | undefined> {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  const uri = target ?? await vscode.window.showSaveDialog({
-    title: file.title,
-    defaultUri: folder ? vscode.Uri.joinPath(folder, `${file.name}-${stamp}.${file.extension}`) : undefined,
-    filters: { [file.filter]: [file.extension] },
-  });
+  const uri =
+    target ??
+    (await vscode.window.showSaveDialog({
+      title: file.title,
+      defaultUri: folder ? vscode.Uri.joinPath(folder, `${file.name}-${stamp}.${file.extension}`) : undefined,
+      filters: { [file.filter]: [file.extension] },
+    }));
   if (!uri) return undefined;
   try {
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text()));

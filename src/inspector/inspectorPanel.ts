@@ -22,12 +22,17 @@ export class InspectorPanel extends InspectorController {
 
   private static create(extensionUri: vscode.Uri, source: InspectorSource, context: InspectorContext, select?: number, closed?: () => void): InspectorPanel {
     const title = source.kind === 'live' ? vscode.l10n.t('MCP Inspector') : vscode.l10n.t('MCP Inspector: {0} (read-only)', source.fileName);
-    const panel = vscode.window.createWebviewPanel(InspectorPanel.viewType, title, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, {
-      enableScripts: true,
-      // Kept when hidden: the selection, filters, drafts and scroll position survive switching tabs.
-      retainContextWhenHidden: true,
-      localResourceRoots: webviewResourceRoots(extensionUri),
-    });
+    const panel = vscode.window.createWebviewPanel(
+      InspectorPanel.viewType,
+      title,
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+      {
+        enableScripts: true,
+        // Kept when hidden: the selection, filters, drafts and scroll position survive switching tabs.
+        retainContextWhenHidden: true,
+        localResourceRoots: webviewResourceRoots(extensionUri),
+      },
+    );
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'mcp.svg');
     panel.webview.html = webviewHtml(panel.webview, extensionUri, 'inspector', title);
     return new InspectorPanel(panel, source, context, select, closed);
@@ -35,8 +40,13 @@ export class InspectorPanel extends InspectorController {
 
   private disposed = false;
 
-  private constructor(private readonly panel: vscode.WebviewPanel, source: InspectorSource, context: InspectorContext, select?: number,
-    private readonly closed: () => void = () => undefined) {
+  private constructor(
+    private readonly panel: vscode.WebviewPanel,
+    source: InspectorSource,
+    context: InspectorContext,
+    select?: number,
+    private readonly closed: () => void = () => undefined,
+  ) {
     super(panel.webview, source, context, select);
     panel.onDidDispose(() => this.dispose());
   }

@@ -23,7 +23,11 @@ export class InspectorViewProvider implements vscode.WebviewViewProvider, vscode
   readonly onDidResolve = this.onDidResolveEmitter.event;
   private readonly onDidShowEmitter = new vscode.EventEmitter<void>();
 
-  constructor(private readonly extensionUri: vscode.Uri, private readonly log: ActivityLog, private readonly context: InspectorContext) {}
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly log: ActivityLog,
+    private readonly context: InspectorContext,
+  ) {}
 
   get visible(): boolean {
     return this.view?.visible ?? false;
@@ -78,12 +82,15 @@ export class InspectorViewProvider implements vscode.WebviewViewProvider, vscode
     });
     if (this.view) this.view.show(preserveFocus);
     else await vscode.commands.executeCommand(`${InspectorViewProvider.viewId}.focus`);
-    return await inSight ?? await new Promise<InspectorController>((resolve) => {
-      const once = this.onDidResolve((c) => {
-        once.dispose();
-        resolve(c);
-      });
-    });
+    return (
+      (await inSight) ??
+      (await new Promise<InspectorController>((resolve) => {
+        const once = this.onDidResolve((c) => {
+          once.dispose();
+          resolve(c);
+        });
+      }))
+    );
   }
 
   dispose(): void {

@@ -34,16 +34,22 @@ export function registerInspector(workbench: Workbench, log: ActivityLog, gate: 
   const actions = new InspectorActions(workbench, log, gate);
   const consoleLog = new ConsoleLog();
   const recordOutput = workbench.outputs.onDidOutput(({ server, level, text }) =>
-    consoleLog.append(server.id, server.label, level === 'stderr' ? 'stderr' : consoleLevelOf(level), text));
+    consoleLog.append(server.id, server.label, level === 'stderr' ? 'stderr' : consoleLevelOf(level), text),
+  );
   const serversChanged = new vscode.EventEmitter<void>();
   const registryChanged = workbench.registry.onDidChange(() => serversChanged.fire());
 
   const importFile = async (arg?: vscode.Uri): Promise<InspectorPanel | undefined> => {
-    const uri = arg instanceof vscode.Uri ? arg : (await vscode.window.showOpenDialog({
-      title: vscode.l10n.t('Import MCP Recording'),
-      canSelectMany: false,
-      filters: { [vscode.l10n.t('JSON Lines')]: ['jsonl'] },
-    }))?.[0];
+    const uri =
+      arg instanceof vscode.Uri
+        ? arg
+        : (
+            await vscode.window.showOpenDialog({
+              title: vscode.l10n.t('Import MCP Recording'),
+              canSelectMany: false,
+              filters: { [vscode.l10n.t('JSON Lines')]: ['jsonl'] },
+            })
+          )?.[0];
     if (!uri) return undefined;
     let text: string;
     try {
@@ -60,8 +66,14 @@ export function registerInspector(workbench: Workbench, log: ActivityLog, gate: 
       return undefined;
     }
     if (imported.skipped.length) {
-      void showWarningMessage(vscode.l10n.t('{0} line(s) of {1} are not recorded exchanges and were skipped (first: line {2}).',
-        imported.skipped.length, uri.fsPath, imported.skipped[0]));
+      void showWarningMessage(
+        vscode.l10n.t(
+          '{0} line(s) of {1} are not recorded exchanges and were skipped (first: line {2}).',
+          imported.skipped.length,
+          uri.fsPath,
+          imported.skipped[0],
+        ),
+      );
     }
     const name = uri.path.split('/').pop() ?? uri.path;
     return InspectorPanel.showRecording(extensionUri, imported.records, name, context);
@@ -78,17 +90,19 @@ export function registerInspector(workbench: Workbench, log: ActivityLog, gate: 
       const def = workbench.registry.get(id)?.definition;
       return def ? workbench.secretsOf(def) : [];
     };
-    const lines = (all ? consoleLog.servers() : consoleLog.servers().filter((s) => s.id === serverId)).flatMap(({ id, label }) => {
-      const secrets = secretsOf(id);
-      return consoleLog.lines(id).map((l) => ({ ...l, text: redactText(l.text, secrets), ...(all ? { server: redactText(label, secrets) } : {}) }));
-    }).sort((a, b) => a.seq - b.seq);
+    const lines = (all ? consoleLog.servers() : consoleLog.servers().filter((s) => s.id === serverId))
+      .flatMap(({ id, label }) => {
+        const secrets = secretsOf(id);
+        return consoleLog.lines(id).map((l) => ({ ...l, text: redactText(l.text, secrets), ...(all ? { server: redactText(label, secrets) } : {}) }));
+      })
+      .sort((a, b) => a.seq - b.seq);
     return exportConsoleToFile(formatConsoleExport(lines), lines.length, target);
   };
 
   const context: InspectorContext = {
     exportConsole: (serverId) => exportConsole(serverId),
     actions,
-    importFile: async () => void await importFile(),
+    importFile: async () => void (await importFile()),
     console: consoleLog,
     http,
     servers: () => workbench.registry.all().map((c) => ({ id: c.definition.id, label: c.definition.label })),
@@ -96,8 +110,7 @@ export function registerInspector(workbench: Workbench, log: ActivityLog, gate: 
   };
   const view = new InspectorViewProvider(extensionUri, log, context);
 
-  const seqOf = (arg?: { seq?: unknown } | number): number | undefined =>
-    typeof arg === 'number' ? arg : typeof arg?.seq === 'number' ? arg.seq : undefined;
+  const seqOf = (arg?: { seq?: unknown } | number): number | undefined => (typeof arg === 'number' ? arg : typeof arg?.seq === 'number' ? arg.seq : undefined);
   /** The live Inspector tab while it is open: one per window, revealed again rather than opened twice. */
   let live: InspectorPanel | undefined;
   const open = (arg?: { seq?: unknown } | number): InspectorPanel => {
@@ -110,7 +123,7 @@ export function registerInspector(workbench: Workbench, log: ActivityLog, gate: 
     const opened = InspectorPanel.openLive(extensionUri, log, context, select, () => {
       if (live === opened) live = undefined;
     });
-    return live = opened;
+    return (live = opened);
   };
   /**
    * "Open in Inspector" (an Activity entry, a Check Server finding): where the user keeps the
@@ -134,7 +147,11 @@ export function registerInspector(workbench: Workbench, log: ActivityLog, gate: 
       [InspectorCommands.importRecording]: importFile,
       // Exports the live recording without opening anything.
       [InspectorCommands.exportRecording]: async (target?: vscode.Uri) =>
-        exportToFile(log.entries(), { replayOf: actions.replayOf, httpOf: (r) => http.exchangesFor(r.serverId, r) }, target instanceof vscode.Uri ? target : undefined),
+        exportToFile(
+          log.entries(),
+          { replayOf: actions.replayOf, httpOf: (r) => http.exchangesFor(r.serverId, r) },
+          target instanceof vscode.Uri ? target : undefined,
+        ),
       // Tests and keyboard users: the Console's Export button, with a server id (default: all servers).
       [InspectorCommands.exportConsole]: async (target?: vscode.Uri, serverId?: string) =>
         exportConsole(typeof serverId === 'string' ? serverId : ALL_SERVERS, target instanceof vscode.Uri ? target : undefined),

@@ -46,20 +46,32 @@ export function describeConnectError(error: unknown, session: FailedSession, tar
     return new ServerError(`Cannot reach ${target}: the connection was refused or failed. Is the server running and the "url" right?`, text, error);
   }
   if (error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed && owner.protocolEra() === 'modern') {
-    return new ServerError(`Server "${name}" does not speak MCP 2026-07-28, and "protocolEra" is "modern". Set it to "auto" or "legacy" in ${owner.definition().source.label}.`, text, error);
+    return new ServerError(
+      `Server "${name}" does not speak MCP 2026-07-28, and "protocolEra" is "modern". Set it to "auto" or "legacy" in ${owner.definition().source.label}.`,
+      text,
+      error,
+    );
   }
   const launch = owner.definition().launch;
   if (launch.type !== 'stdio' && /\bHTTP 401\b|\b401 Unauthorized\b/i.test(text)) {
     // Reached only when sign-in is not possible: the server offers no OAuth (or its registration refused us).
     const sent = Object.keys(launch.headers).some((h) => /^(authorization|x-api-key|api-key)$/i.test(h));
-    return new ServerError(sent
-      ? `${target} refused the credentials in "headers" (HTTP 401). Check the token it expects.`
-      : `${target} requires authorization (HTTP 401). Add the credentials it expects to "headers", e.g. "Authorization": "Bearer \${input:token}".`, text, error);
+    return new ServerError(
+      sent
+        ? `${target} refused the credentials in "headers" (HTTP 401). Check the token it expects.`
+        : `${target} requires authorization (HTTP 401). Add the credentials it expects to "headers", e.g. "Authorization": "Bearer \${input:token}".`,
+      text,
+      error,
+    );
   }
   const spawnCode = /^spawn \S.* (E[A-Z]+)$/.exec(text)?.[1];
   if (launch.type === 'stdio' && spawnCode) {
-    const why = spawnCode === 'ENOENT' ? ': it, or the interpreter on its "#!" line, does not exist'
-      : spawnCode === 'EACCES' ? ': it is not executable (permission denied)' : '';
+    const why =
+      spawnCode === 'ENOENT'
+        ? ': it, or the interpreter on its "#!" line, does not exist'
+        : spawnCode === 'EACCES'
+          ? ': it is not executable (permission denied)'
+          : '';
     return new ServerError(`"${launch.command}" could not be started (${spawnCode})${why}.`, text, error);
   }
   if (error instanceof SdkHttpError || error instanceof SseError) {
@@ -74,14 +86,26 @@ export function describeConnectError(error: unknown, session: FailedSession, tar
     return new ServerCrashedOnStart(`Server "${name}" ${how} during start${last ? `: ${last}` : ''}.`, tail, error);
   }
   if (closed) {
-    return new ServerCrashedOnStart(`Server "${name}" closed the connection during the handshake (${target}).${tail ? ' Its last output is in the server log.' : ''}`, tail, error);
+    return new ServerCrashedOnStart(
+      `Server "${name}" closed the connection during the handshake (${target}).${tail ? ' Its last output is in the server log.' : ''}`,
+      tail,
+      error,
+    );
   }
   const version = /protocol version is not supported: (.+)$/.exec(text);
   if (version) {
-    return new ServerError(`Server "${name}" answered with protocol version "${version[1].trim()}", which this client does not support: update the server.`, text, error);
+    return new ServerError(
+      `Server "${name}" answered with protocol version "${version[1].trim()}", which this client does not support: update the server.`,
+      text,
+      error,
+    );
   }
   if (error instanceof OAuthError) {
-    return new ServerError(`The authorization server refused the token request of server "${name}" (${error.code}): ${error.message}. Check "oauth" of the server in ${owner.definition().source.label}.`, text, error);
+    return new ServerError(
+      `The authorization server refused the token request of server "${name}" (${error.code}): ${error.message}. Check "oauth" of the server in ${owner.definition().source.label}.`,
+      text,
+      error,
+    );
   }
   if (error instanceof CredentialBindingError) {
     return new ServerError(`Server "${name}": ${text}`, undefined, error);
@@ -89,7 +113,11 @@ export function describeConnectError(error: unknown, session: FailedSession, tar
   const invalid = /^Invalid result for (initialize|server\/discover): ([\s\S]*)$/.exec(text);
   if (invalid) {
     // The SDK's schema check dumps JSON; the user needs the fields, the dump goes to the detail.
-    return new ServerError(`Server "${name}" answered ${invalid[1]} without a valid ${invalidFields(invalid[2])}, so it is not a compatible MCP server: update it or check its ${session.kind === 'stdio' ? 'command' : 'url'}.`, text, error);
+    return new ServerError(
+      `Server "${name}" answered ${invalid[1]} without a valid ${invalidFields(invalid[2])}, so it is not a compatible MCP server: update it or check its ${session.kind === 'stdio' ? 'command' : 'url'}.`,
+      text,
+      error,
+    );
   }
   return new ServerError(`Server "${name}" failed to start: ${text}`, tail, error);
 }
@@ -115,8 +143,11 @@ export function describeLoss(name: string, session: Omit<FailedSession, 'transpo
   if (session.oversized) {
     return `Server "${name}" sent a message larger than ${Math.round(session.oversized / 1048576)} MB, so it was stopped; raise "${MAX_MESSAGE_SETTING}" if that is expected.`;
   }
-  const how = session.exit?.signal ? `was killed by ${session.exit.signal}`
-    : session.exit?.code != null ? `exited with code ${session.exit.code}` : 'exited unexpectedly';
+  const how = session.exit?.signal
+    ? `was killed by ${session.exit.signal}`
+    : session.exit?.code != null
+      ? `exited with code ${session.exit.code}`
+      : 'exited unexpectedly';
   const last = lastWords(session.stderrTail);
   return `Server "${name}" ${how}${last ? `: ${last}` : ''}.`;
 }

@@ -32,15 +32,16 @@ export interface CrashRestartOptions {
 
 export const DEFAULT_CRASH_RESTARTS: CrashRestartOptions = { firstDelayMs: 1000, maxDelayMs: 30_000, maxCrashes: 5, windowMs: 180_000 };
 
-export type CrashVerdict =
-  | { restart: true; delayMs: number }
-  | { restart: false; crashes: number };
+export type CrashVerdict = { restart: true; delayMs: number } | { restart: false; crashes: number };
 
 /** The crash history of one server. */
 export class CrashRestarts {
   private crashes: number[] = [];
 
-  constructor(private readonly clock: Pick<RestartClock, 'now'>, private readonly options: CrashRestartOptions = DEFAULT_CRASH_RESTARTS) {}
+  constructor(
+    private readonly clock: Pick<RestartClock, 'now'>,
+    private readonly options: CrashRestartOptions = DEFAULT_CRASH_RESTARTS,
+  ) {}
 
   /** Records a crash now and says whether (and when) to restart. */
   crashed(): CrashVerdict {

@@ -83,9 +83,7 @@ export class ServerRegistry {
 
   /** Finds a server by id, label or name (for commands and tests). */
   find(key: string): McpServerConnection | undefined {
-    return this.connections.get(key)
-      ?? this.all().find((c) => c.definition.label === key)
-      ?? this.all().find((c) => c.definition.name === key);
+    return this.connections.get(key) ?? this.all().find((c) => c.definition.label === key) ?? this.all().find((c) => c.definition.name === key);
   }
 
   /**
@@ -126,7 +124,9 @@ export class ServerRegistry {
   }
 
   private async apply(next: ServerDefinition[]): Promise<void> {
-    const previous = this.all().filter((c) => !this.transient.has(c.definition.id)).map((c) => c.definition);
+    const previous = this.all()
+      .filter((c) => !this.transient.has(c.definition.id))
+      .map((c) => c.definition);
     const diff = diffDefinitions(previous, next);
     const work: Promise<unknown>[] = [];
     for (const def of diff.removed) {
@@ -147,10 +147,12 @@ export class ServerRegistry {
       const shouldRun = !def.disabled && (this.wanted.has(def.id) || (wasDisabled && this.startsOnItsOwn(def)));
       if (shouldRun) this.wanted.add(def.id);
       else this.wanted.delete(def.id);
-      work.push(connection.stop().then(() => {
-        connection.updateDefinition(def);
-        return shouldRun ? this.startConnection(connection) : this.markIdle(connection);
-      }));
+      work.push(
+        connection.stop().then(() => {
+          connection.updateDefinition(def);
+          return shouldRun ? this.startConnection(connection) : this.markIdle(connection);
+        }),
+      );
     }
     for (const def of diff.added) {
       const connection = new McpServerConnection(def, this.host, this.createLog(def));
@@ -244,11 +246,13 @@ export class ServerRegistry {
   }
 
   async restartAll(): Promise<void> {
-    await Promise.all(this.all()
-      .filter((c) => !this.policy.blockedReason(c.definition))
-      // A server held back (another host runs it) is restarted only if the user started it here.
-      .filter((c) => this.wanted.has(c.definition.id) || !this.policy.heldBackReason?.(c.definition))
-      .map((c) => this.restart(c.definition.id)));
+    await Promise.all(
+      this.all()
+        .filter((c) => !this.policy.blockedReason(c.definition))
+        // A server held back (another host runs it) is restarted only if the user started it here.
+        .filter((c) => this.wanted.has(c.definition.id) || !this.policy.heldBackReason?.(c.definition))
+        .map((c) => this.restart(c.definition.id)),
+    );
   }
 
   /**
@@ -272,8 +276,10 @@ export class ServerRegistry {
         this.forgetCrashes(def.id);
         if (wasWanted) this.heldBackStopped.add(def.id);
         work.push((wasWanted ? connection.stop() : Promise.resolve()).then(() => this.markIdle(connection)));
-      } else if (connection.state.kind === 'stopped' && (this.heldBackStopped.has(def.id)
-        || (connection.state.reason !== undefined && connection.state.reason === this.heldBackShown.get(def.id)))) {
+      } else if (
+        connection.state.kind === 'stopped' &&
+        (this.heldBackStopped.has(def.id) || (connection.state.reason !== undefined && connection.state.reason === this.heldBackShown.get(def.id)))
+      ) {
         this.heldBackShown.delete(def.id);
         this.heldBackStopped.delete(def.id);
         connection.setBlocked(undefined);
@@ -295,9 +301,11 @@ export class ServerRegistry {
 
   /** Starts every wanted server that is not running (e.g. after trust was granted). */
   async startWanted(): Promise<void> {
-    await Promise.all(this.all()
-      .filter((c) => this.wanted.has(c.definition.id) && c.state.kind !== 'running' && c.state.kind !== 'starting')
-      .map((c) => this.startConnection(c)));
+    await Promise.all(
+      this.all()
+        .filter((c) => this.wanted.has(c.definition.id) && c.state.kind !== 'running' && c.state.kind !== 'starting')
+        .map((c) => this.startConnection(c)),
+    );
   }
 
   async stopAll(): Promise<void> {
@@ -353,10 +361,7 @@ export class ServerRegistry {
   }
 
   private watch(connection: McpServerConnection): Disposable[] {
-    return [
-      connection.onDidChangeState(() => this.onDidChangeEmitter.fire()),
-      connection.onDidCrash((message) => this.crashed(connection, message)),
-    ];
+    return [connection.onDidChangeState(() => this.onDidChangeEmitter.fire()), connection.onDidCrash((message) => this.crashed(connection, message))];
   }
 
   /**
@@ -377,21 +382,26 @@ export class ServerRegistry {
       return;
     }
     let history = this.crashes.get(id);
-    if (!history) this.crashes.set(id, history = new CrashRestarts(this.clock));
+    if (!history) this.crashes.set(id, (history = new CrashRestarts(this.clock)));
     const verdict = history.crashed();
     if (!verdict.restart) {
-      connection.explainFailure(`${message} It crashed ${verdict.crashes} times in ${describeDuration(DEFAULT_CRASH_RESTARTS.windowMs)}, so it stays stopped: check its log, then use Restart.`);
+      connection.explainFailure(
+        `${message} It crashed ${verdict.crashes} times in ${describeDuration(DEFAULT_CRASH_RESTARTS.windowMs)}, so it stays stopped: check its log, then use Restart.`,
+      );
       return;
     }
     connection.explainFailure(`${message} Restarting in ${describeDuration(verdict.delayMs)}.`);
     this.pendingRestarts.get(id)?.();
-    this.pendingRestarts.set(id, this.clock.schedule(() => {
-      this.pendingRestarts.delete(id);
-      // Anything the user did meanwhile (stop, start, config change) wins over this restart.
-      if (this.connections.get(id) !== connection || !this.wanted.has(id) || connection.state.kind !== 'error') return;
-      // A restart that fails (it dies again during the handshake) counts as another crash.
-      this.startConnection(connection, { afterCrash: true }).catch((error) => this.policy.reportError(error));
-    }, verdict.delayMs));
+    this.pendingRestarts.set(
+      id,
+      this.clock.schedule(() => {
+        this.pendingRestarts.delete(id);
+        // Anything the user did meanwhile (stop, start, config change) wins over this restart.
+        if (this.connections.get(id) !== connection || !this.wanted.has(id) || connection.state.kind !== 'error') return;
+        // A restart that fails (it dies again during the handshake) counts as another crash.
+        this.startConnection(connection, { afterCrash: true }).catch((error) => this.policy.reportError(error));
+      }, verdict.delayMs),
+    );
   }
 
   private forgetCrashes(id: string): void {

@@ -35,7 +35,8 @@ export function formatTrace(server: string, record: TraceRecord, level: TraceLev
   let line = `[${server}] ${arrow} ${record.kind}`;
   if (record.method) line += ` ${record.method}`;
   if (record.id !== undefined) line += ` #${record.id}`;
-  if (record.round !== undefined && record.originId !== undefined && (record.round > 1 || record.inputRequired)) line += ` [round ${record.round} of #${record.originId}]`;
+  if (record.round !== undefined && record.originId !== undefined && (record.round > 1 || record.inputRequired))
+    line += ` [round ${record.round} of #${record.originId}]`;
   if (record.inputRequired) line += ' input_required';
   if (record.latencyMs !== undefined) line += ` (${formatDuration(record.latencyMs)})`;
   if (record.kind === 'error') line += `: ${record.errorCode} ${record.errorMessage ?? ''}`.trimEnd();

@@ -100,10 +100,17 @@ async function workbenchTarget(
   }
   const state = redactState(connection.state, wb.secretsOf(connection.definition));
   if (state.kind !== 'running') {
-    const why = state.kind === 'error' || state.kind === 'needsAuth' ? oneLine(state.message) : state.kind === 'stopped' ? (state.reason ?? state.kind) : state.kind;
+    const why =
+      state.kind === 'error' || state.kind === 'needsAuth' ? oneLine(state.message) : state.kind === 'stopped' ? (state.reason ?? state.kind) : state.kind;
     // The message goes on after the reason: a reason's own full stop would double it.
     const reason = why.replace(/\.$/, '');
-    return { error: vscode.l10n.t('The server "{0}" did not start: {1}. See its log (MCP: Show Log), fix it, then run the tests again.', connection.definition.label, reason) };
+    return {
+      error: vscode.l10n.t(
+        'The server "{0}" did not start: {1}. See its log (MCP: Show Log), fix it, then run the tests again.',
+        connection.definition.label,
+        reason,
+      ),
+    };
   }
   const c = connection;
   return {
@@ -179,7 +186,14 @@ export async function runFileItems(wb: Workbench, options: FileRunOptions): Prom
       file: name,
       text,
       snapshotText: await readText(snapshotUri),
-      env: { fileDir: vscode.Uri.joinPath(uri, '..').fsPath, workspaceFolder: folder?.uri.fsPath, configs: [], env: process.env, inputs: {}, userHome: os.homedir() },
+      env: {
+        fileDir: vscode.Uri.joinPath(uri, '..').fsPath,
+        workspaceFolder: folder?.uri.fsPath,
+        configs: [],
+        env: process.env,
+        inputs: {},
+        userHome: os.homedir(),
+      },
       updateSnapshots: options.updateSnapshots,
       only: (test) => wanted.has(test),
       target,
@@ -208,7 +222,12 @@ export async function runFileItems(wb: Workbench, options: FileRunOptions): Prom
       if (result?.status === 'passed') run.passed(test, result.durationMs);
       // A test cut short by a cancel says nothing about the server.
       else if (!result || abort.signal.aborted) run.skipped(test);
-      else run.failed(test, result.failures.map((f) => messageFor(f, where(test))), result.durationMs);
+      else
+        run.failed(
+          test,
+          result.failures.map((f) => messageFor(f, where(test))),
+          result.durationMs,
+        );
     }
   } finally {
     cancelled.dispose();

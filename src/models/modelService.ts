@@ -15,7 +15,10 @@ import { showInformationMessage } from '../shared/notifications';
 export type { ModelInfo, ModelRequest, ModelResponse } from './common/modelBackend';
 
 export class ModelService {
-  constructor(readonly backends: readonly ModelBackend[], private readonly preferredId: () => string | undefined = () => undefined) {}
+  constructor(
+    readonly backends: readonly ModelBackend[],
+    private readonly preferredId: () => string | undefined = () => undefined,
+  ) {}
 
   /** Every model available now, backends in priority order (a failing backend lists none). */
   /** The id of the user's `mcpWorkbench.models.preferred`, if set. */
@@ -42,7 +45,12 @@ export class ModelService {
   }
 
   /** Generates with the model's backend; `onText` receives streamed chunks. */
-  async generate(model: ModelInfo, request: ModelRequest, onText: (chunk: string) => void = () => undefined, signal: AbortSignal = new AbortController().signal): Promise<ModelResponse> {
+  async generate(
+    model: ModelInfo,
+    request: ModelRequest,
+    onText: (chunk: string) => void = () => undefined,
+    signal: AbortSignal = new AbortController().signal,
+  ): Promise<ModelResponse> {
     const backend = this.backends.find((b) => b.kind === model.backend);
     if (!backend) throw new Error(`No backend for model ${model.id}`);
     if (request.tools?.length && !backend.supportsTools) throw new Error(toolsUnsupportedMessage(model));
@@ -63,11 +71,14 @@ export const answerInInputBox: ManualAnswer = async (request, signal) => {
   const source = new vscode.CancellationTokenSource();
   signal.addEventListener('abort', () => source.cancel());
   try {
-    return await vscode.window.showInputBox({
-      title: vscode.l10n.t('Answer by hand: type the assistant message'),
-      prompt: lastText.slice(0, 300),
-      ignoreFocusOut: true,
-    }, source.token);
+    return await vscode.window.showInputBox(
+      {
+        title: vscode.l10n.t('Answer by hand: type the assistant message'),
+        prompt: lastText.slice(0, 300),
+        ignoreFocusOut: true,
+      },
+      source.token,
+    );
   } finally {
     source.dispose();
   }
@@ -83,17 +94,20 @@ export function createModelService(context: vscode.ExtensionContext): { service:
   // Where the API key goes and which model answers unattended are the user's choice only.
   const userOnly = (key: string) => userLevelValue(config().inspect<string>(key), '').trim();
   const manual = new ManualBackend(answerInInputBox);
-  const service = new ModelService([
-    new VscodeLmBackend(),
-    new OpenAiCompatibleBackend(
-      () => {
-        const url = userOnly('openaiCompatible.url');
-        return url ? { url, model: config().get<string>('openaiCompatible.model', '').trim() } : undefined;
-      },
-      () => Promise.resolve(context.secrets.get(OPENAI_KEY_SECRET)),
-    ),
-    manual,
-  ], () => userOnly('preferred') || undefined);
+  const service = new ModelService(
+    [
+      new VscodeLmBackend(),
+      new OpenAiCompatibleBackend(
+        () => {
+          const url = userOnly('openaiCompatible.url');
+          return url ? { url, model: config().get<string>('openaiCompatible.model', '').trim() } : undefined;
+        },
+        () => Promise.resolve(context.secrets.get(OPENAI_KEY_SECRET)),
+      ),
+      manual,
+    ],
+    () => userOnly('preferred') || undefined,
+  );
   return { service, manual };
 }
 
@@ -101,7 +115,7 @@ export function createModelService(context: vscode.ExtensionContext): { service:
 export async function setOpenAiApiKey(context: vscode.ExtensionContext): Promise<void> {
   const key = await vscode.window.showInputBox({
     title: vscode.l10n.t('API key for the OpenAI-compatible endpoint'),
-    prompt: vscode.l10n.t('Kept in VS Code\'s secret storage. Leave empty to remove the stored key.'),
+    prompt: vscode.l10n.t("Kept in VS Code's secret storage. Leave empty to remove the stored key."),
     password: true,
     ignoreFocusOut: true,
   });

@@ -43,7 +43,11 @@ export class VscodeLmBackend implements ModelBackend {
       const modelOptions: Record<string, unknown> = {};
       if (request.maxTokens !== undefined) modelOptions.max_tokens = request.maxTokens;
       if (request.temperature !== undefined) modelOptions.temperature = request.temperature;
-      const response = await chat.sendRequest(messages, { justification: vscode.l10n.t('An MCP server asked to sample a reply (sampling/createMessage).'), modelOptions }, source.token);
+      const response = await chat.sendRequest(
+        messages,
+        { justification: vscode.l10n.t('An MCP server asked to sample a reply (sampling/createMessage).'), modelOptions },
+        source.token,
+      );
       // VS Code (1.100) forwards the token's cancellation to the provider only while the
       // request is being started, not once it streams: the provider goes on. So stop reading
       // at once on abort instead of waiting for the stream's next part or end.

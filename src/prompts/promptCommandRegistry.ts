@@ -22,8 +22,10 @@ export class PromptCommandRegistry implements vscode.Disposable {
   private scheduled = false;
   private disposed = false;
 
-  constructor(private readonly registry: Pick<ServerRegistry, 'all' | 'onDidAddConnection' | 'onDidChange'>,
-    private readonly run: (ref: PromptRef, args: Record<string, string> | undefined) => unknown) {
+  constructor(
+    private readonly registry: Pick<ServerRegistry, 'all' | 'onDidAddConnection' | 'onDidChange'>,
+    private readonly run: (ref: PromptRef, args: Record<string, string> | undefined) => unknown,
+  ) {
     registry.all().forEach((c) => this.watch(c));
     this.subscriptions.push(
       registry.onDidAddConnection((c) => this.watch(c)),

@@ -26,12 +26,22 @@ export async function promptChoices(registry: Pick<ServerRegistry, 'all'>): Prom
 }
 
 /** `completion/complete` for one prompt argument, with the values given so far as context. */
-export async function completePromptArgument(connection: McpServerConnection, promptName: string, argument: string, value: string,
-  known: Record<string, string>, signal?: AbortSignal): Promise<string[]> {
+export async function completePromptArgument(
+  connection: McpServerConnection,
+  promptName: string,
+  argument: string,
+  value: string,
+  known: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<string[]> {
   const client = connection.client;
   if (!client) return [];
   const result = await client.complete(
-    { ref: { type: 'ref/prompt', name: promptName }, argument: { name: argument, value }, ...(Object.keys(known).length ? { context: { arguments: known } } : {}) },
+    {
+      ref: { type: 'ref/prompt', name: promptName },
+      argument: { name: argument, value },
+      ...(Object.keys(known).length ? { context: { arguments: known } } : {}),
+    },
     { ...connection.requestOptions('completion/complete'), signal },
   );
   return result.completion.values;
@@ -64,7 +74,8 @@ function untilAborted<T>(answer: Promise<T>, signal: AbortSignal | undefined): P
       (error) => {
         signal.removeEventListener('abort', onAbort);
         reject(error);
-      });
+      },
+    );
   });
 }
 
@@ -73,7 +84,12 @@ function untilAborted<T>(answer: Promise<T>, signal: AbortSignal | undefined): P
  * Empty optional values are left out. Returns undefined when cancelled, `BACK` when the user
  * went back from the first step (and was allowed to).
  */
-export async function fillArguments(connection: McpServerConnection, prompt: Prompt, prompter: PromptPrompter, options: FillOptions = {}): Promise<Record<string, string> | undefined | typeof BACK> {
+export async function fillArguments(
+  connection: McpServerConnection,
+  prompt: Prompt,
+  prompter: PromptPrompter,
+  options: FillOptions = {},
+): Promise<Record<string, string> | undefined | typeof BACK> {
   const declared = prompt.arguments ?? [];
   const preset = options.preset ?? {};
   const toAsk = declared.filter((a) => preset[a.name] === undefined);
@@ -83,18 +99,21 @@ export async function fillArguments(connection: McpServerConnection, prompt: Pro
     const argument = toAsk[i];
     const known = { ...preset, ...values };
     delete known[argument.name];
-    const answer = await untilAborted(prompter.ask({
-      serverLabel: connection.definition.label,
-      prompt,
-      argument,
-      step: i + 1,
-      totalSteps: toAsk.length,
-      ...(values[argument.name] !== undefined ? { value: values[argument.name] } : {}),
-      known,
-      suggest: completes ? (value, signal) => completePromptArgument(connection, prompt.name, argument.name, value, known, signal) : undefined,
-      canGoBack: i > 0 || options.canGoBackFromFirst === true,
-      ...(options.signal ? { signal: options.signal } : {}),
-    }), options.signal);
+    const answer = await untilAborted(
+      prompter.ask({
+        serverLabel: connection.definition.label,
+        prompt,
+        argument,
+        step: i + 1,
+        totalSteps: toAsk.length,
+        ...(values[argument.name] !== undefined ? { value: values[argument.name] } : {}),
+        known,
+        suggest: completes ? (value, signal) => completePromptArgument(connection, prompt.name, argument.name, value, known, signal) : undefined,
+        canGoBack: i > 0 || options.canGoBackFromFirst === true,
+        ...(options.signal ? { signal: options.signal } : {}),
+      }),
+      options.signal,
+    );
     if (answer === undefined || options.signal?.aborted) return undefined;
     if (answer === BACK) {
       if (i === 0) return BACK;
@@ -117,8 +136,13 @@ export async function fillArguments(connection: McpServerConnection, prompt: Pro
  * The whole interactive flow. With `choice` the prompt list is skipped; otherwise the user
  * picks, and Back from the first argument returns to the list.
  */
-export async function choosePromptAndArguments(registry: Pick<ServerRegistry, 'all' | 'find'>, prompter: PromptPrompter,
-  choice?: PromptChoice, preset?: Record<string, string>, signal?: AbortSignal): Promise<FilledPrompt | undefined> {
+export async function choosePromptAndArguments(
+  registry: Pick<ServerRegistry, 'all' | 'find'>,
+  prompter: PromptPrompter,
+  choice?: PromptChoice,
+  preset?: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<FilledPrompt | undefined> {
   for (;;) {
     let current = choice;
     if (!current) {

@@ -55,11 +55,19 @@ function sourceItems(): SourceItem[] {
   const items: SourceItem[] = [];
   const editor = vscode.window.activeTextEditor;
   if (editor) {
-    const selected = editor.selections.map((s) => editor.document.getText(s)).filter(Boolean).join('\n');
+    const selected = editor.selections
+      .map((s) => editor.document.getText(s))
+      .filter(Boolean)
+      .join('\n');
     if (selected) items.push({ label: `$(selection) ${vscode.l10n.t('Use selected text')}`, description: preview(selected), value: selected });
     const name = vscode.workspace.asRelativePath(editor.document.uri);
     items.push({ label: `$(file) ${vscode.l10n.t('Use active file content')}`, description: name, value: editor.document.getText() });
-    if (editor.document.uri.scheme === 'file') items.push({ label: `$(file-symlink-file) ${vscode.l10n.t('Use active file path')}`, description: editor.document.uri.fsPath, value: editor.document.uri.fsPath });
+    if (editor.document.uri.scheme === 'file')
+      items.push({
+        label: `$(file-symlink-file) ${vscode.l10n.t('Use active file path')}`,
+        description: editor.document.uri.fsPath,
+        value: editor.document.uri.fsPath,
+      });
   }
   items.push({ label: `$(clippy) ${vscode.l10n.t('Use clipboard')}`, fromClipboard: true });
   return items;
@@ -77,7 +85,10 @@ export const quickInputPromptPrompter: PromptPrompter = {
       const args = p.arguments ?? [];
       return {
         label: p.title ?? p.name,
-        description: [p.title ? p.name : undefined, args.length ? args.map((a) => (a.required ? `${a.name}*` : a.name)).join(', ') : undefined].filter(Boolean).join(' · ') || undefined,
+        description:
+          [p.title ? p.name : undefined, args.length ? args.map((a) => (a.required ? `${a.name}*` : a.name)).join(', ') : undefined]
+            .filter(Boolean)
+            .join(' · ') || undefined,
         detail: p.description,
         choice,
       };
@@ -86,12 +97,16 @@ export const quickInputPromptPrompter: PromptPrompter = {
     const onAbort = () => source.cancel();
     signal?.addEventListener('abort', onAbort);
     try {
-      const picked = await vscode.window.showQuickPick(items, {
-        title: vscode.l10n.t('Run MCP Prompt'),
-        placeHolder: vscode.l10n.t('Prompt to run (* = required argument)'),
-        matchOnDescription: true,
-        matchOnDetail: true,
-      }, source.token);
+      const picked = await vscode.window.showQuickPick(
+        items,
+        {
+          title: vscode.l10n.t('Run MCP Prompt'),
+          placeHolder: vscode.l10n.t('Prompt to run (* = required argument)'),
+          matchOnDescription: true,
+          matchOnDetail: true,
+        },
+        source.token,
+      );
       return picked && 'choice' in picked ? picked.choice : undefined;
     } finally {
       signal?.removeEventListener('abort', onAbort);
@@ -155,7 +170,10 @@ export const quickInputPromptPrompter: PromptPrompter = {
           const selected = pick.selectedItems[0];
           let value = selected?.value ?? pick.value;
           if (selected?.fromClipboard) {
-            value = await vscode.env.clipboard.readText().then((t) => t, () => '');
+            value = await vscode.env.clipboard.readText().then(
+              (t) => t,
+              () => '',
+            );
             if (!value) {
               pick.placeholder = vscode.l10n.t('The clipboard is empty: type a value or pick another.');
               return;

@@ -104,7 +104,11 @@ class PromptPreviews implements vscode.TextDocumentContentProvider {
 
   add(got: GotPrompt): RunPromptResult {
     const label = got.connection.definition.label;
-    const uri = vscode.Uri.from({ scheme: PROMPT_SCHEME, path: `/${label.replace(/[/\\]/g, '_')}/${got.prompt.name.replace(/[/\\]/g, '_')}.md`, query: String(++this.counter) });
+    const uri = vscode.Uri.from({
+      scheme: PROMPT_SCHEME,
+      path: `/${label.replace(/[/\\]/g, '_')}/${got.prompt.name.replace(/[/\\]/g, '_')}.md`,
+      query: String(++this.counter),
+    });
     const markdown = promptResultMarkdown(got.result, { serverLabel: label, promptName: got.prompt.name, title: got.prompt.title, arguments: got.arguments });
     const entry: RunPromptResult = {
       serverId: got.connection.definition.id,
@@ -150,10 +154,11 @@ export function registerPrompts(workbench: Workbench, modelService: PromptModelS
   const { registry } = workbench;
   const previews = new PromptPreviews();
   /** The last editor that is not a preview: where Insert at Cursor writes. */
-  let targetEditor: vscode.TextEditor | undefined = vscode.window.activeTextEditor?.document.uri.scheme === PROMPT_SCHEME ? undefined : vscode.window.activeTextEditor;
+  let targetEditor: vscode.TextEditor | undefined =
+    vscode.window.activeTextEditor?.document.uri.scheme === PROMPT_SCHEME ? undefined : vscode.window.activeTextEditor;
 
   const runPrompt = async (arg?: unknown, second?: RunPromptOptions): Promise<RunPromptResult | undefined> => {
-    const options: RunPromptOptions = { ...(arg && typeof arg === 'object' && !(arg instanceof vscode.Uri) ? arg as RunPromptOptions : {}), ...second };
+    const options: RunPromptOptions = { ...(arg && typeof arg === 'object' && !(arg instanceof vscode.Uri) ? (arg as RunPromptOptions) : {}), ...second };
     const prompter = options.prompter ?? quickInputPromptPrompter;
     let filled;
     try {
@@ -165,7 +170,9 @@ export function registerPrompts(workbench: Workbench, modelService: PromptModelS
           return undefined;
         }
         if (!connection.client) {
-          void showErrorMessage(vscode.l10n.t('MCP server "{0}" is not running, so its prompt "{1}" cannot be run.', connection.definition.label, arg.promptName));
+          void showErrorMessage(
+            vscode.l10n.t('MCP server "{0}" is not running, so its prompt "{1}" cannot be run.', connection.definition.label, arg.promptName),
+          );
           return undefined;
         }
         const prompt = (await connection.list('prompts')).find((p) => p.name === arg.promptName);
@@ -190,9 +197,12 @@ export function registerPrompts(workbench: Workbench, modelService: PromptModelS
           const controller = new AbortController();
           token.onCancellationRequested(() => controller.abort());
           return filled.connection.getPrompt(filled.prompt.name, filled.arguments, { signal: controller.signal });
-        });
+        },
+      );
     } catch (error) {
-      void showErrorMessage(vscode.l10n.t('MCP server "{0}" could not produce prompt "{1}": {2}', filled.connection.definition.label, filled.prompt.name, errorMessage(error)));
+      void showErrorMessage(
+        vscode.l10n.t('MCP server "{0}" could not produce prompt "{1}": {2}', filled.connection.definition.label, filled.prompt.name, errorMessage(error)),
+      );
       return undefined;
     }
     const entry = previews.add({ ...filled, result });
@@ -253,9 +263,13 @@ export function registerPrompts(workbench: Workbench, modelService: PromptModelS
         void showErrorMessage(vscode.l10n.t('No model is available. Install a chat model provider or configure an OpenAI-compatible endpoint.'));
         return undefined;
       }
-      const picked = models.length === 1 ? { model: models[0] } : await vscode.window.showQuickPick(
-        models.map((m) => ({ label: m.label, description: m.backend, model: m })),
-        { title: vscode.l10n.t('Run prompt "{0}" with', entry.promptName) });
+      const picked =
+        models.length === 1
+          ? { model: models[0] }
+          : await vscode.window.showQuickPick(
+              models.map((m) => ({ label: m.label, description: m.backend, model: m })),
+              { title: vscode.l10n.t('Run prompt "{0}" with', entry.promptName) },
+            );
       if (!picked) return undefined;
       model = picked.model;
     }
@@ -275,9 +289,10 @@ export function registerPrompts(workbench: Workbench, modelService: PromptModelS
     };
     const request: ModelRequest = { messages: promptResultModelMessages(entry.result) };
     const chosen = model;
-    const generate = (signal: AbortSignal) => chosen.backend === 'manual' && options.answerByHand
-      ? new ManualBackend(options.answerByHand).generate(chosen, request, append, signal)
-      : service.generate(chosen, request, append, signal);
+    const generate = (signal: AbortSignal) =>
+      chosen.backend === 'manual' && options.answerByHand
+        ? new ManualBackend(options.answerByHand).generate(chosen, request, append, signal)
+        : service.generate(chosen, request, append, signal);
     const subscriptions: vscode.Disposable[] = [];
     if (options.token) subscriptions.push(options.token.onCancellationRequested(() => controller.abort()));
     try {
@@ -287,7 +302,8 @@ export function registerPrompts(workbench: Workbench, modelService: PromptModelS
         (_p, token) => {
           subscriptions.push(token.onCancellationRequested(() => controller.abort()));
           return generate(controller.signal);
-        });
+        },
+      );
       await writing;
       return { document, response };
     } catch (error) {

@@ -11,13 +11,7 @@ import { isImageName } from './common/resourceNames';
 import { expandUriTemplate, templateVariables, type TemplateValues } from './common/uriTemplate';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { Workbench } from '../workbench';
-import {
-  describeReadError,
-  parseResourceDocumentUri,
-  RESOURCE_SCHEME,
-  ResourceFileSystem,
-  type ResourceContent,
-} from './resourceFileSystem';
+import { describeReadError, parseResourceDocumentUri, RESOURCE_SCHEME, ResourceFileSystem, type ResourceContent } from './resourceFileSystem';
 import { ResourceSubscriptions } from './resourceSubscriptions';
 import { quickInputPrompter, type TemplatePrompter } from './templatePrompter';
 import { showErrorMessage, showInformationMessage, withNotificationProgress } from '../shared/notifications';
@@ -50,8 +44,7 @@ export function registerResources(workbench: Workbench): vscode.Disposable[] {
     }
     if (connection.client) return connection;
     const start = vscode.l10n.t('Start Server');
-    const answer = await showErrorMessage(
-      vscode.l10n.t('MCP server "{0}" is not running ({1}).', connection.definition.label, connection.state.kind), start);
+    const answer = await showErrorMessage(vscode.l10n.t('MCP server "{0}" is not running ({1}).', connection.definition.label, connection.state.kind), start);
     if (answer === start) void vscode.commands.executeCommand(ServerCommands.start, { serverId: connection.definition.id });
     return undefined;
   };
@@ -119,7 +112,12 @@ export function registerResources(workbench: Workbench): vscode.Disposable[] {
       }
       if (value === undefined) return undefined;
       known[variable.name] = value;
-      values[variable.name] = variable.explode ? value.split(',').map((v) => v.trim()).filter(Boolean) : value;
+      values[variable.name] = variable.explode
+        ? value
+            .split(',')
+            .map((v) => v.trim())
+            .filter(Boolean)
+        : value;
     }
     let uri: string;
     try {
@@ -173,8 +171,14 @@ export function registerResources(workbench: Workbench): vscode.Disposable[] {
   ];
 }
 
-async function complete(connection: McpServerConnection, uriTemplate: string, name: string, value: string,
-  known: Record<string, string>, signal?: AbortSignal): Promise<string[]> {
+async function complete(
+  connection: McpServerConnection,
+  uriTemplate: string,
+  name: string,
+  value: string,
+  known: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<string[]> {
   const client = connection.client;
   if (!client) return [];
   const result = await client.complete(
@@ -195,8 +199,8 @@ function toResourceRef(arg: ResourceRef | TemplateRef | vscode.Uri | undefined):
 }
 
 function activeResourceRef(): ResourceRef | undefined {
-  const uri = vscode.window.activeTextEditor?.document.uri
-    ?? (vscode.window.tabGroups.activeTabGroup.activeTab?.input as { uri?: vscode.Uri } | undefined)?.uri;
+  const uri =
+    vscode.window.activeTextEditor?.document.uri ?? (vscode.window.tabGroups.activeTabGroup.activeTab?.input as { uri?: vscode.Uri } | undefined)?.uri;
   return uri instanceof vscode.Uri ? toResourceRef(uri) : undefined;
 }
 
@@ -215,17 +219,26 @@ async function pickResource(workbench: Workbench, withTemplates = true): Promise
   pick.matchOnDetail = true;
   pick.busy = true;
   const items: ResourcePick[] = [];
-  const load = Promise.all(running.map(async (c) => {
-    const serverId = c.definition.id;
-    const [resources, templates] = await Promise.all([
-      c.list('resources').catch(() => []),
-      withTemplates ? c.list('resourceTemplates').catch(() => [] as ResourceTemplate[]) : Promise.resolve([] as ResourceTemplate[]),
-    ]);
-    items.push({ label: c.definition.label, kind: vscode.QuickPickItemKind.Separator });
-    for (const r of resources) items.push({ label: `$(file) ${r.title ?? r.name}`, description: r.uri, detail: r.description, ref: { serverId, uri: r.uri } });
-    for (const t of templates) items.push({ label: `$(symbol-variable) ${t.title ?? t.name}`, description: t.uriTemplate, detail: t.description, ref: { serverId, uriTemplate: t.uriTemplate } });
-    pick.items = [...items];
-  })).finally(() => (pick.busy = false));
+  const load = Promise.all(
+    running.map(async (c) => {
+      const serverId = c.definition.id;
+      const [resources, templates] = await Promise.all([
+        c.list('resources').catch(() => []),
+        withTemplates ? c.list('resourceTemplates').catch(() => [] as ResourceTemplate[]) : Promise.resolve([] as ResourceTemplate[]),
+      ]);
+      items.push({ label: c.definition.label, kind: vscode.QuickPickItemKind.Separator });
+      for (const r of resources)
+        items.push({ label: `$(file) ${r.title ?? r.name}`, description: r.uri, detail: r.description, ref: { serverId, uri: r.uri } });
+      for (const t of templates)
+        items.push({
+          label: `$(symbol-variable) ${t.title ?? t.name}`,
+          description: t.uriTemplate,
+          detail: t.description,
+          ref: { serverId, uriTemplate: t.uriTemplate },
+        });
+      pick.items = [...items];
+    }),
+  ).finally(() => (pick.busy = false));
   void load;
   return new Promise((resolve) => {
     pick.onDidAccept(() => {
@@ -250,7 +263,13 @@ async function pickTemplate(workbench: Workbench): Promise<TemplateRef | undefin
 async function offerSave(connection: McpServerConnection, resourceUri: string, content: ResourceContent): Promise<void> {
   const save = vscode.l10n.t('Save As…');
   const answer = await showInformationMessage(
-    vscode.l10n.t('{0} from MCP server "{1}" is binary ({2}, {3}).', resourceUri, connection.definition.label, content.mimeType ?? 'no MIME type', formatBytes(content.data.byteLength)),
+    vscode.l10n.t(
+      '{0} from MCP server "{1}" is binary ({2}, {3}).',
+      resourceUri,
+      connection.definition.label,
+      content.mimeType ?? 'no MIME type',
+      formatBytes(content.data.byteLength),
+    ),
     save,
   );
   if (answer !== save) return;
@@ -268,7 +287,10 @@ async function offerSave(connection: McpServerConnection, resourceUri: string, c
 export async function withDelayedProgress<T>(title: string, run: (signal: AbortSignal) => Promise<T>, delayMs = 400): Promise<T> {
   const controller = new AbortController();
   const work = run(controller.signal);
-  const settled = work.then(() => undefined, () => undefined);
+  const settled = work.then(
+    () => undefined,
+    () => undefined,
+  );
   let done = false;
   void settled.then(() => (done = true));
   const timer = setTimeout(() => {

@@ -75,7 +75,14 @@ export function toResourceContent(resourceUri: string, result: ReadResourceResul
   if (!content) throw new Error('the server returned no contents');
   const mimeType = content.mimeType;
   if ('text' in content && typeof content.text === 'string') {
-    return { data: new TextEncoder().encode(content.text), mimeType, isBlob: false, isText: true, fileName: resourceFileName(resourceUri, mimeType, false), mtime };
+    return {
+      data: new TextEncoder().encode(content.text),
+      mimeType,
+      isBlob: false,
+      isText: true,
+      fileName: resourceFileName(resourceUri, mimeType, false),
+      mtime,
+    };
   }
   if ('blob' in content && typeof content.blob === 'string') {
     const data = new Uint8Array(Buffer.from(content.blob, 'base64'));
@@ -144,8 +151,9 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
         try {
           this.put(serverId, resourceUri, await this.read(connection, resourceUri));
         } catch (error) {
-          void showWarningMessage(describeReadError(connection.definition.label, resourceUri, error)
-            ?? vscode.l10n.t('Reading {0} again was cancelled.', resourceUri));
+          void showWarningMessage(
+            describeReadError(connection.definition.label, resourceUri, error) ?? vscode.l10n.t('Reading {0} again was cancelled.', resourceUri),
+          );
           return;
         }
       } while (state.again);
@@ -163,7 +171,13 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
     const id = parseResourceDocumentUri(uri);
     if (!id) return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0, permissions: vscode.FilePermission.Readonly };
     const content = await this.contentFor(id);
-    return { type: vscode.FileType.File, ctime: content.mtime, mtime: content.mtime, size: content.data.byteLength, permissions: vscode.FilePermission.Readonly };
+    return {
+      type: vscode.FileType.File,
+      ctime: content.mtime,
+      mtime: content.mtime,
+      size: content.data.byteLength,
+      permissions: vscode.FilePermission.Readonly,
+    };
   }
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
@@ -203,10 +217,13 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
     const cached = this.cache.get(key);
     if (cached) return cached;
     const connection = this.registry.get(id.serverId) ?? this.registry.find(id.serverId);
-    if (!connection) throw vscode.FileSystemError.Unavailable(vscode.l10n.t('No MCP server with id "{0}" is configured (resource {1}).', id.serverId, id.resourceUri));
+    if (!connection)
+      throw vscode.FileSystemError.Unavailable(vscode.l10n.t('No MCP server with id "{0}" is configured (resource {1}).', id.serverId, id.resourceUri));
     if (connection.state.kind === 'starting') await waitForSettled(connection, 30_000);
     if (!connection.client) {
-      throw vscode.FileSystemError.Unavailable(vscode.l10n.t('MCP server "{0}" is not running; start it to read {1}.', connection.definition.label, id.resourceUri));
+      throw vscode.FileSystemError.Unavailable(
+        vscode.l10n.t('MCP server "{0}" is not running; start it to read {1}.', connection.definition.label, id.resourceUri),
+      );
     }
     try {
       const content = await vscode.window.withProgress(

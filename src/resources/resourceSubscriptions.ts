@@ -27,7 +27,10 @@ export class ResourceSubscriptions implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private scheduled = false;
 
-  constructor(private readonly registry: ServerRegistry, private readonly fs: ResourceFileSystem) {
+  constructor(
+    private readonly registry: ServerRegistry,
+    private readonly fs: ResourceFileSystem,
+  ) {
     const schedule = () => this.schedule();
     this.disposables.push(
       vscode.workspace.onDidOpenTextDocument(schedule),
@@ -96,8 +99,14 @@ export class ResourceSubscriptions implements vscode.Disposable {
       if (!connection || !client || !supportsSubscribe(connection)) continue;
       const stop = connection.subscribeResource(resourceUri).catch((error: unknown) => {
         if (this.subscribed.get(key)?.client === client) this.subscribed.delete(key);
-        void showWarningMessage(vscode.l10n.t('MCP server "{0}" refused to subscribe to {1}; the editor will not follow changes: {2}',
-          connection.definition.label, resourceUri, errorMessage(error)));
+        void showWarningMessage(
+          vscode.l10n.t(
+            'MCP server "{0}" refused to subscribe to {1}; the editor will not follow changes: {2}',
+            connection.definition.label,
+            resourceUri,
+            errorMessage(error),
+          ),
+        );
         return undefined;
       });
       this.subscribed.set(key, { serverId, resourceUri, client, stop });

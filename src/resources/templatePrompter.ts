@@ -32,7 +32,10 @@ export class CompletionDebouncer implements vscode.Disposable {
   private controller: AbortController | undefined;
   private generation = 0;
 
-  constructor(private readonly fetch: (value: string, signal: AbortSignal) => Promise<string[]>, private readonly delayMs = 150) {}
+  constructor(
+    private readonly fetch: (value: string, signal: AbortSignal) => Promise<string[]>,
+    private readonly delayMs = 150,
+  ) {}
 
   request(value: string): Promise<string[] | undefined> {
     const generation = ++this.generation;
@@ -63,9 +66,7 @@ export const quickInputPrompter: TemplatePrompter = {
   async ask(request) {
     const { variable, uriTemplate, serverLabel, step, totalSteps, suggest } = request;
     const title = vscode.l10n.t('{0} ({1})', uriTemplate, serverLabel);
-    const prompt = variable.explode
-      ? vscode.l10n.t('Value of "{0}" (a comma-separated list)', variable.name)
-      : vscode.l10n.t('Value of "{0}"', variable.name);
+    const prompt = variable.explode ? vscode.l10n.t('Value of "{0}" (a comma-separated list)', variable.name) : vscode.l10n.t('Value of "{0}"', variable.name);
     if (!suggest) {
       return vscode.window.showInputBox({ title: `${title} ${step}/${totalSteps}`, prompt, placeHolder: variable.name, ignoreFocusOut: true });
     }

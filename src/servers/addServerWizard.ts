@@ -14,8 +14,16 @@ type Kind = 'registry' | 'command' | 'npm' | 'pypi' | 'http';
 export async function addServerWizard(workbench: Workbench): Promise<void> {
   const title = vscode.l10n.t('Add MCP Server');
   const kinds: (vscode.QuickPickItem & { choice: Kind })[] = [
-    { choice: 'registry', label: '$(library) ' + vscode.l10n.t('Browse the MCP registry…'), detail: vscode.l10n.t('Search servers published to the MCP registry and install one, inputs and all') },
-    { choice: 'npm', label: '$(package) ' + vscode.l10n.t('npm package'), detail: vscode.l10n.t('Runs with npx, e.g. @modelcontextprotocol/server-everything') },
+    {
+      choice: 'registry',
+      label: '$(library) ' + vscode.l10n.t('Browse the MCP registry…'),
+      detail: vscode.l10n.t('Search servers published to the MCP registry and install one, inputs and all'),
+    },
+    {
+      choice: 'npm',
+      label: '$(package) ' + vscode.l10n.t('npm package'),
+      detail: vscode.l10n.t('Runs with npx, e.g. @modelcontextprotocol/server-everything'),
+    },
     { choice: 'pypi', label: '$(symbol-namespace) ' + vscode.l10n.t('Python package'), detail: vscode.l10n.t('Runs with uvx, e.g. mcp-server-fetch') },
     { choice: 'command', label: '$(terminal) ' + vscode.l10n.t('Command (stdio)'), detail: vscode.l10n.t('Any program that speaks MCP on stdin/stdout') },
     { choice: 'http', label: '$(globe) ' + vscode.l10n.t('HTTP URL'), detail: vscode.l10n.t('A remote server (Streamable HTTP, falling back to SSE)') },
@@ -27,11 +35,24 @@ export async function addServerWizard(workbench: Workbench): Promise<void> {
     return;
   }
   const prompts: Record<Exclude<Kind, 'registry'>, { prompt: string; placeHolder: string; validate: (v: string) => string | undefined }> = {
-    npm: { prompt: vscode.l10n.t('npm package (and arguments)'), placeHolder: '@modelcontextprotocol/server-everything', validate: (v) => (v.trim() ? undefined : vscode.l10n.t('Enter a package name')) },
-    pypi: { prompt: vscode.l10n.t('Python package (and arguments)'), placeHolder: 'mcp-server-fetch', validate: (v) => (v.trim() ? undefined : vscode.l10n.t('Enter a package name')) },
-    command: { prompt: vscode.l10n.t('Command line'), placeHolder: 'node ${workspaceFolder}/server.js', validate: (v) => (v.trim() ? undefined : vscode.l10n.t('Enter a command')) },
+    npm: {
+      prompt: vscode.l10n.t('npm package (and arguments)'),
+      placeHolder: '@modelcontextprotocol/server-everything',
+      validate: (v) => (v.trim() ? undefined : vscode.l10n.t('Enter a package name')),
+    },
+    pypi: {
+      prompt: vscode.l10n.t('Python package (and arguments)'),
+      placeHolder: 'mcp-server-fetch',
+      validate: (v) => (v.trim() ? undefined : vscode.l10n.t('Enter a package name')),
+    },
+    command: {
+      prompt: vscode.l10n.t('Command line'),
+      placeHolder: 'node ${workspaceFolder}/server.js',
+      validate: (v) => (v.trim() ? undefined : vscode.l10n.t('Enter a command')),
+    },
     http: {
-      prompt: vscode.l10n.t('Server URL'), placeHolder: 'https://example.com/mcp',
+      prompt: vscode.l10n.t('Server URL'),
+      placeHolder: 'https://example.com/mcp',
       validate: (v) => {
         try {
           const url = new URL(v.trim());
@@ -43,21 +64,37 @@ export async function addServerWizard(workbench: Workbench): Promise<void> {
     },
   };
   const step = prompts[picked.choice];
-  const value = await vscode.window.showInputBox({ title, prompt: step.prompt, placeHolder: step.placeHolder, validateInput: step.validate, ignoreFocusOut: true });
+  const value = await vscode.window.showInputBox({
+    title,
+    prompt: step.prompt,
+    placeHolder: step.placeHolder,
+    validateInput: step.validate,
+    ignoreFocusOut: true,
+  });
   if (value === undefined) return;
   const words = splitCommandLine(value.trim());
-  const entry: Record<string, unknown> = picked.choice === 'http' ? { type: 'http', url: value.trim() }
-    : picked.choice === 'npm' ? { type: 'stdio', command: 'npx', args: ['-y', ...words] }
-      : picked.choice === 'pypi' ? { type: 'stdio', command: 'uvx', args: words }
-        : { type: 'stdio', command: words[0], args: words.slice(1) };
+  const entry: Record<string, unknown> =
+    picked.choice === 'http'
+      ? { type: 'http', url: value.trim() }
+      : picked.choice === 'npm'
+        ? { type: 'stdio', command: 'npx', args: ['-y', ...words] }
+        : picked.choice === 'pypi'
+          ? { type: 'stdio', command: 'uvx', args: words }
+          : { type: 'stdio', command: words[0], args: words.slice(1) };
 
-  const folder = vscode.workspace.workspaceFolders?.length === 1 ? vscode.workspace.workspaceFolders[0]
-    : vscode.workspace.workspaceFolders?.length ? await vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('Folder whose .vscode/mcp.json gets the server') })
-      : undefined;
+  const folder =
+    vscode.workspace.workspaceFolders?.length === 1
+      ? vscode.workspace.workspaceFolders[0]
+      : vscode.workspace.workspaceFolders?.length
+        ? await vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('Folder whose .vscode/mcp.json gets the server') })
+        : undefined;
   const existing = workbench.registry.all().map((c) => c.definition.name);
   const name = await vscode.window.showInputBox({
-    title, prompt: vscode.l10n.t('Server name'), value: uniqueServerName(existing, suggestServerName(picked.choice, value)),
-    validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Enter a name')), ignoreFocusOut: true,
+    title,
+    prompt: vscode.l10n.t('Server name'),
+    value: uniqueServerName(existing, suggestServerName(picked.choice, value)),
+    validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Enter a name')),
+    ignoreFocusOut: true,
   });
   if (!name) return;
 

@@ -19,7 +19,9 @@ export class RunnerChoiceNode {
     item.id = 'runnerChoice';
     item.description = vscode.l10n.t("VS Code's chat can run them too");
     item.iconPath = new vscode.ThemeIcon('question', new vscode.ThemeColor('notificationsInfoIcon.foreground'));
-    item.tooltip = vscode.l10n.t("VS Code's own MCP support reads .vscode/mcp.json and .mcp.json too. Until you choose, VS Code's chat runs their servers and MCP Workbench lists them stopped.");
+    item.tooltip = vscode.l10n.t(
+      "VS Code's own MCP support reads .vscode/mcp.json and .mcp.json too. Until you choose, VS Code's chat runs their servers and MCP Workbench lists them stopped.",
+    );
     item.contextValue = 'runnerChoice';
     // Read out whole: the question, then why it is asked.
     item.accessibilityInformation = { label: `${item.label as string}, ${item.tooltip}` };
@@ -28,13 +30,37 @@ export class RunnerChoiceNode {
 
   children(): RunnerAnswerNode[] {
     return [
-      new RunnerAnswerNode('workbench', {}, vscode.l10n.t('Run them here'), vscode.l10n.t('MCP Workbench starts them and shows their tools'), 'play',
-        vscode.l10n.t("MCP Workbench starts them and shows their tools. VS Code's chat reaches them through MCP Workbench (VS Code 1.101+), but may still start copies of its own.")),
-      ...(this.offerAutostartNever ? [new RunnerAnswerNode('workbench', { autostartNever: true }, vscode.l10n.t('Run them here, no copies in chat'),
-        vscode.l10n.t('also sets "chat.mcp.autostart": "never"'), 'play-circle',
-        vscode.l10n.t('As "Run them here", and writes "chat.mcp.autostart": "never" to the workspace settings, so VS Code starts no MCP server on its own: one process each.'))] : []),
-      new RunnerAnswerNode('vscode', {}, vscode.l10n.t("Leave them to VS Code's chat"), vscode.l10n.t('listed stopped here, Run Here on each'), 'comment-discussion',
-        vscode.l10n.t("VS Code starts them when chat uses tools. MCP Workbench lists them stopped; Run Here (or Start) runs one here."),
+      new RunnerAnswerNode(
+        'workbench',
+        {},
+        vscode.l10n.t('Run them here'),
+        vscode.l10n.t('MCP Workbench starts them and shows their tools'),
+        'play',
+        vscode.l10n.t(
+          "MCP Workbench starts them and shows their tools. VS Code's chat reaches them through MCP Workbench (VS Code 1.101+), but may still start copies of its own.",
+        ),
+      ),
+      ...(this.offerAutostartNever
+        ? [
+            new RunnerAnswerNode(
+              'workbench',
+              { autostartNever: true },
+              vscode.l10n.t('Run them here, no copies in chat'),
+              vscode.l10n.t('also sets "chat.mcp.autostart": "never"'),
+              'play-circle',
+              vscode.l10n.t(
+                'As "Run them here", and writes "chat.mcp.autostart": "never" to the workspace settings, so VS Code starts no MCP server on its own: one process each.',
+              ),
+            ),
+          ]
+        : []),
+      new RunnerAnswerNode(
+        'vscode',
+        {},
+        vscode.l10n.t("Leave them to VS Code's chat"),
+        vscode.l10n.t('listed stopped here, Run Here on each'),
+        'comment-discussion',
+        vscode.l10n.t('VS Code starts them when chat uses tools. MCP Workbench lists them stopped; Run Here (or Start) runs one here.'),
       ),
     ];
   }

@@ -25,7 +25,8 @@ export function registerCommands(workbench: Workbench): vscode.Disposable[] {
     return pickServer(workbench, placeHolder, filter);
   };
 
-  const withServer = (placeHolder: string, filter: (c: McpServerConnection) => boolean, run: (c: McpServerConnection) => Promise<unknown> | unknown) =>
+  const withServer =
+    (placeHolder: string, filter: (c: McpServerConnection) => boolean, run: (c: McpServerConnection) => Promise<unknown> | unknown) =>
     async (arg: ServerArg) => {
       const connection = await pick(arg, placeHolder, filter);
       if (connection) await run(connection);
@@ -37,37 +38,43 @@ export function registerCommands(workbench: Workbench): vscode.Disposable[] {
       return;
     }
     warnBeforeSecondCopy(workbench, c.definition);
-    await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Starting MCP server {0}…', c.definition.label) },
-      () => registry.start(c.definition.id),
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Starting MCP server {0}…', c.definition.label) }, () =>
+      registry.start(c.definition.id),
     );
   };
 
   return [
     ...registerCommandTable({
-      [ServerCommands.start]: withServer(vscode.l10n.t('Server to start'),
-        (c) => c.state.kind !== 'running' && c.state.kind !== 'starting', start),
-      [ServerCommands.stop]: withServer(vscode.l10n.t('Server to stop'),
-        (c) => c.state.kind === 'running' || c.state.kind === 'starting', (c) => registry.stop(c.definition.id)),
-      [ServerCommands.restart]: withServer(vscode.l10n.t('Server to restart'), () => true, async (c) => {
-        if (c.definition.source.scope === 'workspace' && !vscode.workspace.isTrusted) return explainUntrusted(c.definition.label);
-        await vscode.window.withProgress(
-          { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Restarting MCP server {0}…', c.definition.label) },
-          () => registry.restart(c.definition.id),
-        );
-      }),
-      [ServerCommands.showOutput]: withServer(vscode.l10n.t('Server whose output to show'), () => true,
-        (c) => workbench.outputs.show(c.definition)),
+      [ServerCommands.start]: withServer(vscode.l10n.t('Server to start'), (c) => c.state.kind !== 'running' && c.state.kind !== 'starting', start),
+      [ServerCommands.stop]: withServer(
+        vscode.l10n.t('Server to stop'),
+        (c) => c.state.kind === 'running' || c.state.kind === 'starting',
+        (c) => registry.stop(c.definition.id),
+      ),
+      [ServerCommands.restart]: withServer(
+        vscode.l10n.t('Server to restart'),
+        () => true,
+        async (c) => {
+          if (c.definition.source.scope === 'workspace' && !vscode.workspace.isTrusted) return explainUntrusted(c.definition.label);
+          await vscode.window.withProgress(
+            { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Restarting MCP server {0}…', c.definition.label) },
+            () => registry.restart(c.definition.id),
+          );
+        },
+      ),
+      [ServerCommands.showOutput]: withServer(
+        vscode.l10n.t('Server whose output to show'),
+        () => true,
+        (c) => workbench.outputs.show(c.definition),
+      ),
       [ServerCommands.openConfiguration]: async (arg: ServerArg) => {
         const id = typeof arg === 'string' ? arg : arg?.serverId;
         const connection = id ? registry.find(id) : undefined;
         if (connection) return openServerConfig(connection);
         return openSomeConfig(workbench);
       },
-      [ServerCommands.restartAll]: () => vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Restarting MCP servers…') },
-        () => registry.restartAll(),
-      ),
+      [ServerCommands.restartAll]: () =>
+        vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Restarting MCP servers…') }, () => registry.restartAll()),
       [ServerCommands.clearStoredInputs]: async () => {
         await workbench.inputs.clear();
         await registry.reload();
@@ -82,13 +89,18 @@ export function registerCommands(workbench: Workbench): vscode.Disposable[] {
 async function pickServer(workbench: Workbench, placeHolder: string, filter: (c: McpServerConnection) => boolean) {
   const candidates = workbench.registry.all().filter(filter);
   if (candidates.length === 0) {
-    void showInformationMessage(workbench.registry.all().length
-      ? vscode.l10n.t('No MCP server is in a state for this.')
-      : vscode.l10n.t('No MCP servers are configured. Add one to .vscode/mcp.json or .mcp.json.'));
+    void showInformationMessage(
+      workbench.registry.all().length
+        ? vscode.l10n.t('No MCP server is in a state for this.')
+        : vscode.l10n.t('No MCP servers are configured. Add one to .vscode/mcp.json or .mcp.json.'),
+    );
     return undefined;
   }
   if (candidates.length === 1) return candidates[0];
-  const picked = await vscode.window.showQuickPick(candidates.map((c) => serverPickItem(c)), { placeHolder });
+  const picked = await vscode.window.showQuickPick(
+    candidates.map((c) => serverPickItem(c)),
+    { placeHolder },
+  );
   return picked?.connection;
 }
 
@@ -106,7 +118,7 @@ async function showServers(workbench: Workbench, start: (c: McpServerConnection)
   const all = workbench.registry.all();
   if (all.length === 0) {
     const open = vscode.l10n.t('Open Configuration');
-    if (await showInformationMessage(vscode.l10n.t('No MCP servers are configured.'), open) === open) {
+    if ((await showInformationMessage(vscode.l10n.t('No MCP servers are configured.'), open)) === open) {
       await openSomeConfig(workbench);
     }
     return;
@@ -125,7 +137,9 @@ async function showServers(workbench: Workbench, start: (c: McpServerConnection)
   if (c.definition.source.scope === 'workspace' && !vscode.workspace.isTrusted) {
     actions.unshift({ label: `$(shield) ${vscode.l10n.t('Manage Workspace Trust')}`, run: () => vscode.commands.executeCommand('workbench.trust.manage') });
   }
-  const action = await vscode.window.showQuickPick(actions, { placeHolder: `${c.definition.label}: ${describeState(redactState(c.state, c.definition.secrets))}` });
+  const action = await vscode.window.showQuickPick(actions, {
+    placeHolder: `${c.definition.label}: ${describeState(redactState(c.state, c.definition.secrets))}`,
+  });
   await action?.run();
 }
 
@@ -171,7 +185,6 @@ async function createMcpJson(target: vscode.Uri): Promise<void> {
 
 async function explainUntrusted(label: string): Promise<void> {
   const manage = vscode.l10n.t('Manage Workspace Trust');
-  const answer = await showWarningMessage(
-    vscode.l10n.t('MCP server "{0}" was not started: {1}.', label, UNTRUSTED_REASON), manage);
+  const answer = await showWarningMessage(vscode.l10n.t('MCP server "{0}" was not started: {1}.', label, UNTRUSTED_REASON), manage);
   if (answer === manage) await vscode.commands.executeCommand('workbench.trust.manage');
 }

@@ -14,8 +14,20 @@ import { describeProtocol, describeState, redactState } from '../mcp/serverState
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { ListKind } from '../mcp/connection/connectionTypes';
 import {
-  promptItemText, promptTooltip, resourceItemText, resourceTooltip, serverItemText, serverTooltip as serverTooltipParts, stateSummary,
-  taskItemText, taskTooltip, templateItemText, templateTooltip, toolItemText, toolTooltip, type MarkdownPart,
+  promptItemText,
+  promptTooltip,
+  resourceItemText,
+  resourceTooltip,
+  serverItemText,
+  serverTooltip as serverTooltipParts,
+  stateSummary,
+  taskItemText,
+  taskTooltip,
+  templateItemText,
+  templateTooltip,
+  toolItemText,
+  toolTooltip,
+  type MarkdownPart,
 } from './common/treeText';
 import { isTerminal, type TaskStatus, type ToolTask } from '../mcp/connection/toolTasks';
 import { redactText } from '../shared/common/redact';
@@ -27,7 +39,19 @@ import { ServerCommands } from './common/commandIds';
 import { RUN_BY_VSCODE_REASON } from '../coexistence/common/builtinHost';
 import type { RunnerAnswerNode, RunnerChoiceNode } from './runnerChoiceNodes';
 
-export type TreeNode = ServerNode | GroupNode | ToolNode | ResourceNode | TemplateNode | PromptNode | TasksGroupNode | TaskNode | SkillsGroupNode | SkillNode | RunnerChoiceNode | RunnerAnswerNode;
+export type TreeNode =
+  | ServerNode
+  | GroupNode
+  | ToolNode
+  | ResourceNode
+  | TemplateNode
+  | PromptNode
+  | TasksGroupNode
+  | TaskNode
+  | SkillsGroupNode
+  | SkillNode
+  | RunnerChoiceNode
+  | RunnerAnswerNode;
 
 const GROUPS: Record<ListKind, { label: string; icon: string; contextValue: string }> = {
   tools: { label: 'Tools', icon: 'tools', contextValue: 'group.tools' },
@@ -41,7 +65,10 @@ export const GROUP_ORDER: ListKind[] = ['tools', 'resources', 'resourceTemplates
 export class ServerNode {
   readonly kind = 'server';
   /** `restartingFor`: the changed `dev.watch` file the server restarts for, if it does. */
-  constructor(readonly connection: McpServerConnection, private readonly restartingFor: () => string | undefined = () => undefined) {}
+  constructor(
+    readonly connection: McpServerConnection,
+    private readonly restartingFor: () => string | undefined = () => undefined,
+  ) {}
 
   get serverId(): string {
     return this.connection.definition.id;
@@ -57,11 +84,14 @@ export class ServerNode {
     const discovered = definition.source.discovered !== undefined;
     const fromElsewhere = discovered || definition.source.vscodeProfile === true || definition.source.vscodeSetting === true;
     const changedFile = this.restartingFor();
-    const text = serverItemText(definition.label, (changedFile !== undefined
-      ? `${transport} · ${vscode.l10n.t('restarting (file changed: {0})', changedFile)}`
-      : state.kind === 'running'
-        ? `${state.transport} · ${state.protocolVersion}${state.serverInfo.version ? ` · v${state.serverInfo.version}` : ''}`
-        : `${transport} · ${stateSummary(state, stateWords())}`) + (fromElsewhere ? ` · ${vscode.l10n.t('from {0}', definition.source.label)}` : ''));
+    const text = serverItemText(
+      definition.label,
+      (changedFile !== undefined
+        ? `${transport} · ${vscode.l10n.t('restarting (file changed: {0})', changedFile)}`
+        : state.kind === 'running'
+          ? `${state.transport} · ${state.protocolVersion}${state.serverInfo.version ? ` · v${state.serverInfo.version}` : ''}`
+          : `${transport} · ${stateSummary(state, stateWords())}`) + (fromElsewhere ? ` · ${vscode.l10n.t('from {0}', definition.source.label)}` : ''),
+    );
     const item = new vscode.TreeItem(text.label, state.kind === 'running' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = `server:${definition.id}`;
     item.description = text.description;
@@ -78,7 +108,12 @@ export class ServerNode {
 export class GroupNode {
   readonly kind = 'group';
   /** `count` is read when rendering, so refreshing just this node updates it after list_changed. */
-  constructor(readonly connection: McpServerConnection, readonly list: ListKind, private readonly count: () => number | undefined, readonly filtered: boolean) {}
+  constructor(
+    readonly connection: McpServerConnection,
+    readonly list: ListKind,
+    private readonly count: () => number | undefined,
+    readonly filtered: boolean,
+  ) {}
 
   get serverId(): string {
     return this.connection.definition.id;
@@ -100,7 +135,11 @@ export class GroupNode {
 export class ToolNode {
   readonly kind = 'tool';
   /** `chatDisabled` is asked on every render, so refreshing this node shows a chat toggle. */
-  constructor(readonly serverId: string, readonly tool: Tool, private readonly chatDisabled: () => boolean = () => false) {}
+  constructor(
+    readonly serverId: string,
+    readonly tool: Tool,
+    private readonly chatDisabled: () => boolean = () => false,
+  ) {}
 
   get toolName(): string {
     return this.tool.name;
@@ -120,7 +159,9 @@ export class ToolNode {
     item.description = text.description;
     // Not the group's wrench: items and their group should look different. A tool with an app
     // (MCP Apps) gets the window icon.
-    item.iconPath = new vscode.ThemeIcon(toolAppUri(tool) !== undefined ? 'window' : tool.annotations?.destructiveHint ? 'warning' : tool.annotations?.readOnlyHint ? 'eye' : 'symbol-method');
+    item.iconPath = new vscode.ThemeIcon(
+      toolAppUri(tool) !== undefined ? 'window' : tool.annotations?.destructiveHint ? 'warning' : tool.annotations?.readOnlyHint ? 'eye' : 'symbol-method',
+    );
     item.contextValue = disabledInChat ? 'tool.disabledInChat' : 'tool';
     item.command = { command: ToolRunnerCommands.run, title: vscode.l10n.t('Run Tool…'), arguments: [{ serverId: this.serverId, toolName: tool.name }] };
     return item;
@@ -132,8 +173,10 @@ export class ToolNode {
     const note = [
       this.disabledInChat ? vscode.l10n.t('Not offered to chat in this workspace.') : undefined,
       toolAppUri(tool) !== undefined ? vscode.l10n.t('Has an app (MCP Apps): Run Tool shows it with the result.') : undefined,
-      isAppOnly(tool) ? vscode.l10n.t('Only its server\'s apps may call it: not offered to chat.') : undefined,
-    ].filter(Boolean).join(' ');
+      isAppOnly(tool) ? vscode.l10n.t("Only its server's apps may call it: not offered to chat.") : undefined,
+    ]
+      .filter(Boolean)
+      .join(' ');
     return toMarkdown(toolTooltip(tool, this.badges(), note || undefined));
   }
 
@@ -146,7 +189,10 @@ export class ToolNode {
 
 export class ResourceNode {
   readonly kind = 'resource';
-  constructor(readonly serverId: string, readonly resource: Resource) {}
+  constructor(
+    readonly serverId: string,
+    readonly resource: Resource,
+  ) {}
 
   get uri(): string {
     return this.resource.uri;
@@ -171,7 +217,10 @@ export class ResourceNode {
 
 export class TemplateNode {
   readonly kind = 'resourceTemplate';
-  constructor(readonly serverId: string, readonly template: ResourceTemplate) {}
+  constructor(
+    readonly serverId: string,
+    readonly template: ResourceTemplate,
+  ) {}
 
   get uriTemplate(): string {
     return this.template.uriTemplate;
@@ -200,7 +249,10 @@ export class TemplateNode {
 
 export class PromptNode {
   readonly kind = 'prompt';
-  constructor(readonly serverId: string, readonly prompt: Prompt) {}
+  constructor(
+    readonly serverId: string,
+    readonly prompt: Prompt,
+  ) {}
 
   get promptName(): string {
     return this.prompt.name;
@@ -266,7 +318,10 @@ export class SkillsGroupNode {
 /** One skill: opening it shows its SKILL.md, verified, in the markdown preview. Nothing is read before. */
 export class SkillNode {
   readonly kind = 'skill';
-  constructor(readonly serverId: string, readonly skill: Skill) {}
+  constructor(
+    readonly serverId: string,
+    readonly skill: Skill,
+  ) {}
 
   get skillUri(): string {
     return this.skill.uri;
@@ -280,7 +335,11 @@ export class SkillNode {
     item.iconPath = new vscode.ThemeIcon('book');
     item.contextValue = 'skill';
     item.accessibilityInformation = { label: vscode.l10n.t('Skill {0}', skillName(this.skill)) };
-    item.command = { command: ServerCommands.openSkill, title: vscode.l10n.t('Open Skill'), arguments: [{ serverId: this.serverId, skillUri: this.skill.uri }] };
+    item.command = {
+      command: ServerCommands.openSkill,
+      title: vscode.l10n.t('Open Skill'),
+      arguments: [{ serverId: this.serverId, skillUri: this.skill.uri }],
+    };
     return item;
   }
 
@@ -299,7 +358,10 @@ const TASK_ICONS: Record<TaskStatus, [string, string?]> = {
 
 export class TaskNode {
   readonly kind = 'task';
-  constructor(readonly serverId: string, readonly task: ToolTask) {}
+  constructor(
+    readonly serverId: string,
+    readonly task: ToolTask,
+  ) {}
 
   get taskId(): string {
     return this.task.taskId;
@@ -315,7 +377,11 @@ export class TaskNode {
     item.contextValue = isTerminal(this.task.status) ? `task.${this.task.status}` : 'task.running';
     item.tooltip = toMarkdown(taskTooltip(this.task));
     if (this.task.result) {
-      item.command = { command: ServerCommands.showTaskResult, title: vscode.l10n.t('Show Task Result'), arguments: [{ serverId: this.serverId, taskId: this.task.taskId }] };
+      item.command = {
+        command: ServerCommands.showTaskResult,
+        title: vscode.l10n.t('Show Task Result'),
+        arguments: [{ serverId: this.serverId, taskId: this.task.taskId }],
+      };
     }
     return item;
   }
@@ -347,7 +413,12 @@ function stateIcon(connection: McpServerConnection): vscode.ThemeIcon {
 }
 
 function stateWords(): Record<'stopped' | 'starting' | 'error' | 'needsAuth', string> {
-  return { stopped: vscode.l10n.t('stopped'), starting: vscode.l10n.t('starting…'), error: vscode.l10n.t('error'), needsAuth: vscode.l10n.t('sign-in required') };
+  return {
+    stopped: vscode.l10n.t('stopped'),
+    starting: vscode.l10n.t('starting…'),
+    error: vscode.l10n.t('error'),
+    needsAuth: vscode.l10n.t('sign-in required'),
+  };
 }
 
 function serverTooltip(connection: McpServerConnection): vscode.MarkdownString {
@@ -355,25 +426,33 @@ function serverTooltip(connection: McpServerConnection): vscode.MarkdownString {
   const state = redactState(connection.state, definition.secrets);
   const launch = definition.launch;
   const src = definition.source;
-  return toMarkdown(serverTooltipParts({
-    label: definition.label,
-    // The message follows as "Last error" / "Sign in required": the heading does not repeat it.
-    stateText: state.kind === 'error' || state.kind === 'needsAuth' ? stateWords()[state.kind] : describeState(state),
-    launch: launch.type === 'stdio' ? { type: 'stdio', command: redactText(launch.command, definition.secrets) } : { type: launch.type, url: redactText(launch.url, definition.secrets) },
-    ...(state.kind === 'running' ? {
-      running: {
-        serverName: state.serverInfo.title ?? state.serverInfo.name,
-        version: state.serverInfo.version,
-        protocolVersion: describeProtocol(state),
-        capabilities: Object.keys(state.capabilities),
-        instructions: state.instructions,
-      },
-    } : {}),
-    ...(state.kind === 'needsAuth' ? { needsAuth: state.message } : {}),
-    ...(state.kind === 'error' ? { error: { message: state.message, detail: state.detail } } : {}),
-    config: { folder: src.folder, label: src.label, line: src.line },
-    ...(src.discovered && src.file ? { discovered: { note: vscode.l10n.t('Found by discovery in the config of {0}:', src.label), file: src.file } } : {}),
-  }), true);
+  return toMarkdown(
+    serverTooltipParts({
+      label: definition.label,
+      // The message follows as "Last error" / "Sign in required": the heading does not repeat it.
+      stateText: state.kind === 'error' || state.kind === 'needsAuth' ? stateWords()[state.kind] : describeState(state),
+      launch:
+        launch.type === 'stdio'
+          ? { type: 'stdio', command: redactText(launch.command, definition.secrets) }
+          : { type: launch.type, url: redactText(launch.url, definition.secrets) },
+      ...(state.kind === 'running'
+        ? {
+            running: {
+              serverName: state.serverInfo.title ?? state.serverInfo.name,
+              version: state.serverInfo.version,
+              protocolVersion: describeProtocol(state),
+              capabilities: Object.keys(state.capabilities),
+              instructions: state.instructions,
+            },
+          }
+        : {}),
+      ...(state.kind === 'needsAuth' ? { needsAuth: state.message } : {}),
+      ...(state.kind === 'error' ? { error: { message: state.message, detail: state.detail } } : {}),
+      config: { folder: src.folder, label: src.label, line: src.line },
+      ...(src.discovered && src.file ? { discovered: { note: vscode.l10n.t('Found by discovery in the config of {0}:', src.label), file: src.file } } : {}),
+    }),
+    true,
+  );
 }
 
 /** A MarkdownString from the parts of ./common/treeText.ts; `text` parts are escaped by appendText. */

@@ -9,7 +9,18 @@ import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { ListKind } from '../mcp/connection/connectionTypes';
 import type { Workbench } from '../workbench';
 import {
-  GROUP_ORDER, GroupNode, PromptNode, ResourceNode, ServerNode, SkillNode, SkillsGroupNode, TaskNode, TasksGroupNode, TemplateNode, ToolNode, type TreeNode,
+  GROUP_ORDER,
+  GroupNode,
+  PromptNode,
+  ResourceNode,
+  ServerNode,
+  SkillNode,
+  SkillsGroupNode,
+  TaskNode,
+  TasksGroupNode,
+  TemplateNode,
+  ToolNode,
+  type TreeNode,
 } from './serverTreeNodes';
 import { showErrorMessage } from '../shared/notifications';
 import { errorMessage } from '../shared/common/errors';
@@ -94,8 +105,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     if (node instanceof GroupNode || node instanceof TasksGroupNode || node instanceof SkillsGroupNode) return this.serverNodes.get(node.serverId);
     if (node instanceof TaskNode) return this.taskGroups.get(node.serverId);
     if (node instanceof SkillNode) return this.skillGroups.get(node.serverId);
-    const list: ListKind = node instanceof ToolNode ? 'tools' : node instanceof ResourceNode ? 'resources'
-      : node instanceof TemplateNode ? 'resourceTemplates' : 'prompts';
+    const list: ListKind =
+      node instanceof ToolNode ? 'tools' : node instanceof ResourceNode ? 'resources' : node instanceof TemplateNode ? 'resourceTemplates' : 'prompts';
     return this.groupNodes.get(`${node.serverId}/${list}`);
   }
 
@@ -131,9 +142,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
       if (!c.advertises(list)) continue;
       const filtering = this.toolFilter !== '' && list === 'tools';
       if (filtering) await c.list('tools').catch(() => undefined);
-      const count = filtering
-        ? () => c.cached('tools')?.filter((t) => this.matches(t)).length
-        : () => c.cached(list)?.length;
+      const count = filtering ? () => c.cached('tools')?.filter((t) => this.matches(t)).length : () => c.cached(list)?.length;
       const node = new GroupNode(c, list, count, filtering);
       this.groupNodes.set(`${c.definition.id}/${list}`, node);
       groups.push(node);
@@ -249,7 +258,10 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   }
 
   private snapshot(): string {
-    const servers = this.workbench.registry.all().map((c) => `${c.definition.id}\u0000${c.definition.label}`).join('\n');
+    const servers = this.workbench.registry
+      .all()
+      .map((c) => `${c.definition.id}\u0000${c.definition.label}`)
+      .join('\n');
     return `${this.needsChoice() ? `choice:${this.workbench.builtinHost.canOfferAutostartNever()}\n` : ''}${servers}`;
   }
 

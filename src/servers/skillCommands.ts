@@ -33,7 +33,7 @@ export function registerSkillCommands(workbench: Workbench): vscode.Disposable[]
   const find = async (ref: SkillRef | undefined): Promise<{ connection: McpServerConnection; skill: Skill } | undefined> => {
     const connection = ref?.serverId ? registry.find(ref.serverId) : undefined;
     if (!connection || !ref?.skillUri) return undefined;
-    const listing = connection.skills.cached() ?? await connection.skills.list().catch(() => undefined);
+    const listing = connection.skills.cached() ?? (await connection.skills.list().catch(() => undefined));
     const skill = listing?.skills.find((s) => s.uri === ref.skillUri);
     return skill ? { connection, skill } : undefined;
   };
@@ -45,7 +45,14 @@ export function registerSkillCommands(workbench: Workbench): vscode.Disposable[]
       return { text: file.text ?? new TextDecoder().decode(file.bytes) };
     } catch (error) {
       if (error instanceof SkillVerificationError) return { refusal: skillRefusal(error.reason, skillName(skill), connection.definition.label) };
-      return { refusal: vscode.l10n.t('Could not read skill "{0}" of {1}: {2}. Check that the server runs, then open the skill again.', skillName(skill), connection.definition.label, errorMessage(error)) };
+      return {
+        refusal: vscode.l10n.t(
+          'Could not read skill "{0}" of {1}: {2}. Check that the server runs, then open the skill again.',
+          skillName(skill),
+          connection.definition.label,
+          errorMessage(error),
+        ),
+      };
     }
   };
 
@@ -78,7 +85,7 @@ export function registerSkillCommands(workbench: Workbench): vscode.Disposable[]
         const known = verified.get(uri.toString());
         if (known !== undefined) return known;
         const ref = parseSkillDocument(uri.path, uri.query);
-        const found = ref && await find(ref);
+        const found = ref && (await find(ref));
         if (!found) return vscode.l10n.t('This skill is not listed by a running server. Start the server and open the skill from the Servers view.');
         const loaded = await load(found.connection, found.skill);
         if ('refusal' in loaded) return loaded.refusal;

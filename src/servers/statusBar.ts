@@ -21,8 +21,16 @@ export function registerStatusBar(workbench: Workbench): vscode.Disposable[] {
     item.text = text;
     item.backgroundColor = counts.failed ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     const protocols = connections.flatMap((c) => (c.state.kind === 'running' ? [`${c.definition.label}: ${describeProtocol(c.state)}`] : []));
-    item.tooltip = [vscode.l10n.t('MCP: {0} running, {1} starting, {2} failed, {3} stopped. Click to manage servers.',
-      counts.running, counts.starting, counts.failed, counts.stopped), ...protocols].join('\n');
+    item.tooltip = [
+      vscode.l10n.t(
+        'MCP: {0} running, {1} starting, {2} failed, {3} stopped. Click to manage servers.',
+        counts.running,
+        counts.starting,
+        counts.failed,
+        counts.stopped,
+      ),
+      ...protocols,
+    ].join('\n');
     item.accessibilityInformation = { label: String(item.tooltip) };
     item.show();
   };

@@ -28,12 +28,17 @@ export function registerTaskCommands(workbench: Workbench): vscode.Disposable[] 
 
   /** Every running task of every server, to pick one. */
   const pickRunning = async (): Promise<TaskRef | undefined> => {
-    const items = registry.all().flatMap((c) => c.tasks.list().filter((t) => !isTerminal(t.status)).map((t) => ({
-      label: revealControlCharacters(t.toolName ?? t.taskId),
-      description: revealControlCharacters(`${c.definition.label} · ${describeTask(t)}`),
-      detail: t.taskId,
-      ref: { serverId: c.definition.id, taskId: t.taskId },
-    })));
+    const items = registry.all().flatMap((c) =>
+      c.tasks
+        .list()
+        .filter((t) => !isTerminal(t.status))
+        .map((t) => ({
+          label: revealControlCharacters(t.toolName ?? t.taskId),
+          description: revealControlCharacters(`${c.definition.label} · ${describeTask(t)}`),
+          detail: t.taskId,
+          ref: { serverId: c.definition.id, taskId: t.taskId },
+        })),
+    );
     if (!items.length) {
       void showInformationMessage(vscode.l10n.t('No MCP task is running.'));
       return undefined;
@@ -44,15 +49,16 @@ export function registerTaskCommands(workbench: Workbench): vscode.Disposable[] 
   return [
     ...registerCommandTable({
       [ServerCommands.cancelTask]: async (arg?: TaskRef) => {
-        const found = resolve(arg ?? await pickRunning());
+        const found = resolve(arg ?? (await pickRunning()));
         if (!found) return;
         const { connection, task } = found;
         try {
           await connection.cancelTask(task.taskId);
         } catch (error) {
           // Typically: the task ended meanwhile (the server refuses to cancel a finished task).
-          void showErrorMessage(vscode.l10n.t('Could not cancel task {0} of {1}: {2}', task.toolName ?? task.taskId, connection.definition.label,
-            errorMessage(error)));
+          void showErrorMessage(
+            vscode.l10n.t('Could not cancel task {0} of {1}: {2}', task.toolName ?? task.taskId, connection.definition.label, errorMessage(error)),
+          );
         }
       },
       [ServerCommands.showTaskResult]: async (arg?: TaskRef) => {

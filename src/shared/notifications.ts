@@ -36,6 +36,9 @@ export function withNotificationProgress<R>(
   options: { title: string; cancellable?: boolean },
   task: (progress: vscode.Progress<{ message?: string; increment?: number }>, token: vscode.CancellationToken) => Thenable<R>,
 ): Thenable<R> {
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, ...options, title: plainForNotification(options.title) }, (progress, token) =>
-    task({ report: (value) => progress.report(value.message === undefined ? value : { ...value, message: plainForNotification(value.message) }) }, token));
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, ...options, title: plainForNotification(options.title) },
+    (progress, token) =>
+      task({ report: (value) => progress.report(value.message === undefined ? value : { ...value, message: plainForNotification(value.message) }) }, token),
+  );
 }

@@ -20,8 +20,9 @@ export class UriRouter implements vscode.UriHandler {
   handleUri(uri: vscode.Uri): void {
     const handler = this.routes.get(uri.path);
     if (handler) {
-      void Promise.resolve().then(() => handler(uri)).catch((error) => void showWarningMessage(
-        vscode.l10n.t('MCP Workbench could not handle the link {0}: {1}', uri.path, errorMessage(error))));
+      void Promise.resolve()
+        .then(() => handler(uri))
+        .catch((error) => void showWarningMessage(vscode.l10n.t('MCP Workbench could not handle the link {0}: {1}', uri.path, errorMessage(error))));
       return;
     }
     void showWarningMessage(vscode.l10n.t('MCP Workbench does not handle links to {0}; it was ignored.', uri.path));

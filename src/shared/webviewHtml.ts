@@ -21,7 +21,9 @@ export interface WebviewHtmlOptions {
 export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, name: string, title: string, options: WebviewHtmlOptions = {}): string {
   const bytes = new Uint8Array(24);
   globalThis.crypto.getRandomValues(bytes);
-  const nonce = Buffer.from(bytes).toString('base64').replace(/[^A-Za-z0-9]/g, '');
+  const nonce = Buffer.from(bytes)
+    .toString('base64')
+    .replace(/[^A-Za-z0-9]/g, '');
   const root = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
   const script = webview.asWebviewUri(vscode.Uri.joinPath(root, `${name}.js`));
   const style = webview.asWebviewUri(vscode.Uri.joinPath(root, `${name}.css`));

@@ -17,14 +17,22 @@ import { ServerCommands } from '../servers/common/commandIds';
 import { registerCommandTable } from '../shared/commandTable';
 
 export function registerToolRunner(services: ToolRunnerServices): vscode.Disposable[] {
-  const { workbench, gate: { approvals } } = services;
+  const {
+    workbench,
+    gate: { approvals },
+  } = services;
   const open: OpenToolRunners = new Map();
   return [
     ...registerCommandTable({
       [ToolRunnerCommands.run]: (arg?: unknown) => runTool(services, open, arg),
       // For the dev loop and tests (hidden from the palette): the server's configured name, or { serverName }.
       [ToolRunnerCommands.rerunLast]: (arg?: unknown) => {
-        const serverName = typeof arg === 'string' ? arg : typeof (arg as { serverName?: unknown } | undefined)?.serverName === 'string' ? (arg as { serverName: string }).serverName : undefined;
+        const serverName =
+          typeof arg === 'string'
+            ? arg
+            : typeof (arg as { serverName?: unknown } | undefined)?.serverName === 'string'
+              ? (arg as { serverName: string }).serverName
+              : undefined;
         if (!serverName) throw new Error(`${ToolRunnerCommands.rerunLast} needs a server name`);
         return rerunLastCall(open, serverName);
       },
@@ -39,9 +47,11 @@ export function registerToolRunner(services: ToolRunnerServices): vscode.Disposa
       [ToolRunnerCommands.resetApprovals]: async () => {
         const count = approvals.count();
         await approvals.reset();
-        void showInformationMessage(count
-          ? vscode.l10n.t('Forgot {0} tool approval(s): tools that are not read-only ask again before they run.', count)
-          : vscode.l10n.t('There were no tool approvals to forget.'));
+        void showInformationMessage(
+          count
+            ? vscode.l10n.t('Forgot {0} tool approval(s): tools that are not read-only ask again before they run.', count)
+            : vscode.l10n.t('There were no tool approvals to forget.'),
+        );
       },
     }),
     // The dev loop (src/debug/devRestarts.ts): once a server runs again after a watched file
@@ -70,7 +80,7 @@ async function runTool(services: ToolRunnerServices, open: OpenToolRunners, arg:
 /** `arguments` of a ToolRef fill the form (Open in Run Tool from the Inspector); anything but an object is ignored. */
 function prefillOf(arg: unknown): Record<string, unknown> | undefined {
   const args = (arg as { arguments?: unknown } | undefined)?.arguments;
-  return args && typeof args === 'object' && !Array.isArray(args) ? args as Record<string, unknown> : undefined;
+  return args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : undefined;
 }
 
 async function resolveRef(workbench: Workbench, ref: ToolRef): Promise<{ connection: McpServerConnection; tool: Tool } | undefined> {
@@ -82,7 +92,9 @@ async function resolveRef(workbench: Workbench, ref: ToolRef): Promise<{ connect
   if (connection.state.kind !== 'running') {
     const start = vscode.l10n.t('Start Server');
     const answer = await showErrorMessage(
-      vscode.l10n.t('MCP server "{0}" is not running, so its tool "{1}" cannot be run.', connection.definition.label, ref.toolName), start);
+      vscode.l10n.t('MCP server "{0}" is not running, so its tool "{1}" cannot be run.', connection.definition.label, ref.toolName),
+      start,
+    );
     if (answer !== start) return undefined;
     await vscode.commands.executeCommand(ServerCommands.start, { serverId: connection.definition.id });
     connection = workbench.registry.find(ref.serverId);

@@ -39,7 +39,10 @@ export const defaultSaveAsTestUi: SaveAsTestUi = {
       { label: `$(new-file) ${vscode.l10n.t('New test file…')}`, choice: 'new' },
       ...files.map((f): Item => ({ label: vscode.workspace.asRelativePath(f.uri), description: vscode.l10n.t('{0} test(s)', f.tests), choice: f })),
     ];
-    const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Save as Test'), placeHolder: vscode.l10n.t('The test file of "{0}" to add the test to', serverName) });
+    const picked = await vscode.window.showQuickPick(items, {
+      title: vscode.l10n.t('Save as Test'),
+      placeHolder: vscode.l10n.t('The test file of "{0}" to add the test to', serverName),
+    });
     return picked?.choice;
   },
   async newFile(defaultUri) {
@@ -94,9 +97,11 @@ export async function saveRunAsTest(serverName: string, toolName: string, entry:
     return undefined;
   }
   if (!entry.result) {
-    void showErrorMessage(entry.omitted
-      ? vscode.l10n.t('That run\'s result was too large to keep, so it cannot be saved as a test; run the tool again.')
-      : vscode.l10n.t('Only a run that returned a result can be saved as a test; this one ended with "{0}".', entry.status));
+    void showErrorMessage(
+      entry.omitted
+        ? vscode.l10n.t("That run's result was too large to keep, so it cannot be saved as a test; run the tool again.")
+        : vscode.l10n.t('Only a run that returned a result can be saved as a test; this one ended with "{0}".', entry.status),
+    );
     return undefined;
   }
   const saved = testCaseFromRun({ toolName, args: entry.args, secretArgs: entry.secretArgs, secretsOmitted: entry.secretsOmitted, result: entry.result });
@@ -115,9 +120,16 @@ export async function saveRunAsTest(serverName: string, toolName: string, entry:
     } else {
       const appended = appendTestText(existing, serverName, saved.test);
       if ('error' in appended) {
-        void showErrorMessage(appended.error === 'otherServer'
-          ? vscode.l10n.t('{0} tests the server "{1}", not "{2}"; choose another file or a new one.', vscode.workspace.asRelativePath(target), appended.server ?? '…', serverName)
-          : vscode.l10n.t('{0} could not be read as a test file; fix its problems or choose another file.', vscode.workspace.asRelativePath(target)));
+        void showErrorMessage(
+          appended.error === 'otherServer'
+            ? vscode.l10n.t(
+                '{0} tests the server "{1}", not "{2}"; choose another file or a new one.',
+                vscode.workspace.asRelativePath(target),
+                appended.server ?? '…',
+                serverName,
+              )
+            : vscode.l10n.t('{0} could not be read as a test file; fix its problems or choose another file.', vscode.workspace.asRelativePath(target)),
+        );
         return undefined;
       }
       name = appended.name;
@@ -125,7 +137,7 @@ export async function saveRunAsTest(serverName: string, toolName: string, entry:
       const document = await vscode.workspace.openTextDocument(target);
       const edit = new vscode.WorkspaceEdit();
       edit.replace(target, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), appended.text);
-      if (!await vscode.workspace.applyEdit(edit) || !await document.save()) throw new Error(vscode.l10n.t('the edit was not applied'));
+      if (!(await vscode.workspace.applyEdit(edit)) || !(await document.save())) throw new Error(vscode.l10n.t('the edit was not applied'));
     }
   } catch (error) {
     void showErrorMessage(vscode.l10n.t('Could not save the test to {0}: {1}', target.fsPath, errorMessage(error)));
@@ -136,10 +148,17 @@ export async function saveRunAsTest(serverName: string, toolName: string, entry:
   const at = document.document.getText().lastIndexOf(JSON.stringify(name));
   if (at >= 0) document.revealRange(new vscode.Range(document.document.positionAt(at), document.document.positionAt(at)), vscode.TextEditorRevealType.InCenter);
   const file = vscode.workspace.asRelativePath(target);
-  void showInformationMessage(saved.inputs.length
-    ? vscode.l10n.t('Saved the test "{0}" to {1}; its secret arguments are read from {2} when it runs.', name, file, saved.inputs.map(inputEnvName).join(', '))
-    : saved.nestedSecretsLeftOut
-      ? vscode.l10n.t('Saved the test "{0}" to {1} without its secret arguments, which are never written; add them as ${input:…} in the file.', name, file)
-      : vscode.l10n.t('Saved the test "{0}" to {1}; tighten its expectation in the editor.', name, file));
+  void showInformationMessage(
+    saved.inputs.length
+      ? vscode.l10n.t(
+          'Saved the test "{0}" to {1}; its secret arguments are read from {2} when it runs.',
+          name,
+          file,
+          saved.inputs.map(inputEnvName).join(', '),
+        )
+      : saved.nestedSecretsLeftOut
+        ? vscode.l10n.t('Saved the test "{0}" to {1} without its secret arguments, which are never written; add them as ${input:…} in the file.', name, file)
+        : vscode.l10n.t('Saved the test "{0}" to {1}; tighten its expectation in the editor.', name, file),
+  );
   return { uri: target, name };
 }

@@ -22,8 +22,14 @@ export class ModalApprovalGate implements ToolApprovalGate {
   constructor(readonly approvals: ToolApprovals) {}
 
   /** `tool` undefined: the server does not list it (any more), and nothing says it is read-only. `asker`: who asks, when not the user here. */
-  async approve(definition: ServerDefinition, toolName: string, tool: Tool | undefined, args: Record<string, unknown>,
-    confirm: ConfirmCall = this.confirm, asker?: string): Promise<boolean> {
+  async approve(
+    definition: ServerDefinition,
+    toolName: string,
+    tool: Tool | undefined,
+    args: Record<string, unknown>,
+    confirm: ConfirmCall = this.confirm,
+    asker?: string,
+  ): Promise<boolean> {
     const known: Tool = tool ?? { name: toolName, inputSchema: { type: 'object' } };
     const serverKey = approvalServerKey(definition);
     if (!needsConfirmation(known) || this.approvals.allows(serverKey, toolName)) return true;
@@ -36,6 +42,12 @@ export class ModalApprovalGate implements ToolApprovalGate {
   /** The same, for a tool known by name: its annotations come from the server's list. */
   async approveRun(connection: McpServerConnection, toolName: string, args: Record<string, unknown>, confirm: ConfirmCall = this.confirm): Promise<boolean> {
     const tools = await connection.list('tools').catch(() => [] as Tool[]);
-    return this.approve(connection.definition, toolName, tools.find((t) => t.name === toolName), args, confirm);
+    return this.approve(
+      connection.definition,
+      toolName,
+      tools.find((t) => t.name === toolName),
+      args,
+      confirm,
+    );
   }
 }

@@ -8,8 +8,20 @@
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
 import {
-  addToHistory, deletePreset, diffSubject, historyKey, parseHistory, parsePresets, presetName, presetsKey, savePreset, summarize,
-  DEFAULT_HISTORY_LIMITS, type ArgumentPreset, type HistoryEntry, type HistorySummary,
+  addToHistory,
+  deletePreset,
+  diffSubject,
+  historyKey,
+  parseHistory,
+  parsePresets,
+  presetName,
+  presetsKey,
+  savePreset,
+  summarize,
+  DEFAULT_HISTORY_LIMITS,
+  type ArgumentPreset,
+  type HistoryEntry,
+  type HistorySummary,
 } from './common/runHistory';
 import { diffJson } from './common/jsonDiff';
 import { diffAfterRerun, type KeptChange } from './common/rerunDiff';
@@ -31,7 +43,12 @@ export class ToolRunHistory {
   /** The last re-run diff with changes (see diffRerun). */
   private lastChange: KeptChange | undefined;
 
-  constructor(private readonly state: vscode.Memento, private readonly serverName: string, private readonly toolName: string, private readonly host: HistoryHost) {}
+  constructor(
+    private readonly state: vscode.Memento,
+    private readonly serverName: string,
+    private readonly toolName: string,
+    private readonly host: HistoryHost,
+  ) {}
 
   entries(): HistoryEntry[] {
     return parseHistory(this.state.get(historyKey(this.serverName, this.toolName)));
@@ -102,12 +119,14 @@ export class ToolRunHistory {
   async savePreset(args: Record<string, unknown>, name?: string): Promise<string | undefined> {
     const existing = this.presets();
     const tool = this.host.tool();
-    const typed = name ?? await vscode.window.showInputBox({
-      title: vscode.l10n.t('Save Arguments as Preset'),
-      prompt: vscode.l10n.t('A name for these arguments of "{0}" (kept for this workspace; secret fields are not saved)', tool.title ?? tool.name),
-      placeHolder: vscode.l10n.t('e.g. small input'),
-      validateInput: (value) => (presetName(value) ? undefined : vscode.l10n.t('Type a name.')),
-    });
+    const typed =
+      name ??
+      (await vscode.window.showInputBox({
+        title: vscode.l10n.t('Save Arguments as Preset'),
+        prompt: vscode.l10n.t('A name for these arguments of "{0}" (kept for this workspace; secret fields are not saved)', tool.title ?? tool.name),
+        placeHolder: vscode.l10n.t('e.g. small input'),
+        validateInput: (value) => (presetName(value) ? undefined : vscode.l10n.t('Type a name.')),
+      }));
     const clean = typed === undefined ? undefined : presetName(typed);
     if (!clean) return undefined;
     const presets = savePreset(existing, { name: clean, args: this.host.withoutSecrets(args) });

@@ -114,17 +114,18 @@ async function main(): Promise<number> {
     trace: (def, record) => say(formatTrace(def.label, record, 'verbose', def.secrets)),
     clientFeatures: headlessClientFeatures(say),
     auth: {
-      provider: (_def, launch) => new WorkbenchOAuthProvider({
-        keyPrefix: launch.url,
-        store,
-        redirectUrl: REDIRECT_URL,
-        settings: launch.oauth,
-        clientMetadataUrl: CLIENT_METADATA_URL,
-        authorize: async (authorizationUrl, redirectUrl) => {
-          say(`authorizing (headless) at ${authorizationUrl.origin}${authorizationUrl.pathname}`);
-          return followAuthorizationHeadlessly(authorizationUrl, redirectUrl);
-        },
-      }),
+      provider: (_def, launch) =>
+        new WorkbenchOAuthProvider({
+          keyPrefix: launch.url,
+          store,
+          redirectUrl: REDIRECT_URL,
+          settings: launch.oauth,
+          clientMetadataUrl: CLIENT_METADATA_URL,
+          authorize: async (authorizationUrl, redirectUrl) => {
+            say(`authorizing (headless) at ${authorizationUrl.origin}${authorizationUrl.pathname}`);
+            return followAuthorizationHeadlessly(authorizationUrl, redirectUrl);
+          },
+        }),
       // Headless: there is no user to ask, every authorization is followed at once.
       mayPrompt: () => true,
     },
@@ -140,7 +141,9 @@ async function main(): Promise<number> {
     await connection.start();
     const state = connection.state;
     if (state.kind !== 'running') {
-      say(`could not connect: ${state.kind === 'error' || state.kind === 'needsAuth' ? state.message + (state.detail ? `\n${state.detail}` : '') : state.kind}`);
+      say(
+        `could not connect: ${state.kind === 'error' || state.kind === 'needsAuth' ? state.message + (state.detail ? `\n${state.detail}` : '') : state.kind}`,
+      );
       return 1;
     }
     say(`connected: ${state.serverInfo.name} ${state.serverInfo.version}, protocol ${state.protocolVersion}, over ${state.transport}`);
@@ -169,9 +172,20 @@ function oauthSettingsFor(scenario: string, context: Record<string, unknown> | u
     case 'auth/dpop-nonce':
       return { dpop: true };
     case 'auth/client-credentials-basic':
-      return { grantType: 'client_credentials', clientId: text('client_id'), clientSecret: text('client_secret'), tokenEndpointAuthMethod: 'client_secret_basic' };
+      return {
+        grantType: 'client_credentials',
+        clientId: text('client_id'),
+        clientSecret: text('client_secret'),
+        tokenEndpointAuthMethod: 'client_secret_basic',
+      };
     case 'auth/client-credentials-jwt':
-      return { grantType: 'client_credentials', clientId: text('client_id'), privateKey: text('private_key_pem'), signingAlgorithm: text('signing_algorithm'), tokenEndpointAuthMethod: 'private_key_jwt' };
+      return {
+        grantType: 'client_credentials',
+        clientId: text('client_id'),
+        privateKey: text('private_key_pem'),
+        signingAlgorithm: text('signing_algorithm'),
+        tokenEndpointAuthMethod: 'private_key_jwt',
+      };
     case 'auth/wif-jwt-bearer':
       return { grantType: 'jwt_bearer', clientId: text('client_id'), assertion: text('valid_jwt'), tokenEndpointAuthMethod: 'none' };
     case 'auth/enterprise-managed-authorization':
@@ -204,7 +218,9 @@ function prescribedCalls(context: Record<string, unknown> | undefined): { name: 
   const calls = context?.toolCalls;
   if (!Array.isArray(calls)) return undefined;
   return calls
-    .filter((c): c is { name: string; arguments?: Record<string, unknown> } => !!c && typeof c === 'object' && typeof (c as { name?: unknown }).name === 'string')
+    .filter(
+      (c): c is { name: string; arguments?: Record<string, unknown> } => !!c && typeof c === 'object' && typeof (c as { name?: unknown }).name === 'string',
+    )
     .map((c) => ({ name: c.name, arguments: c.arguments ?? {} }));
 }
 

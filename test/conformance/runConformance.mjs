@@ -71,7 +71,12 @@ const rel = (path) => (path === ROOT ? '.' : path.startsWith(`${ROOT}/`) ? relat
 
 // 0. Arguments.
 const wanted = [];
-const legFilter = new Set((process.env.MCPWB_CONFORMANCE_SPEC || '').split(',').map((s) => s.trim()).filter(Boolean));
+const legFilter = new Set(
+  (process.env.MCPWB_CONFORMANCE_SPEC || '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 let writeDoc = false;
 for (let i = 2; i < process.argv.length; i++) {
   const arg = process.argv[i];
@@ -123,7 +128,15 @@ function cli(args) {
   return result.stdout;
 }
 /** Scenario → its legs (spec versions, or "extension"), in the suite's order. */
-const catalog = new Map([...cli(['list', '--client']).matchAll(/^\s+- (\S+) \[([^\]]*)\]/gm)].map((m) => [m[1], m[2].split(',').map((s) => s.trim()).filter(Boolean)]));
+const catalog = new Map(
+  [...cli(['list', '--client']).matchAll(/^\s+- (\S+) \[([^\]]*)\]/gm)].map((m) => [
+    m[1],
+    m[2]
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  ]),
+);
 if (catalog.size === 0) {
   note('the CLI listed no client scenarios');
   process.exit(1);
@@ -147,7 +160,12 @@ for (const name of wanted) {
  * without scoring them ("extension", "added-after-release"), for the table. */
 const required = new Map();
 const notScored = new Map(); // scenario → Set of reasons
-const revisions = /Requirement sets available: ([0-9, -]+)/.exec(cli(['list', '--help']).replace(/\s+/g, ' '))?.[1].split(',').map((s) => s.trim()).filter((s) => DATE.test(s)) ?? [];
+const revisions =
+  /Requirement sets available: ([0-9, -]+)/
+    .exec(cli(['list', '--help']).replace(/\s+/g, ' '))?.[1]
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => DATE.test(s)) ?? [];
 for (const revision of revisions) {
   const text = cli(['list', '--client', '--requirements', revision]);
   const section = /Client scenarios \(test against a client\):\n((?:\s+- \S+\n?)*)/.exec(text)?.[1] ?? '';
@@ -212,14 +230,30 @@ const ANSI = /\x1b\[[0-9;]*m/g;
 
 function runOne({ name, leg }) {
   const logFile = join(RESULTS, `${name.replace(/\//g, '__')}@${leg}.log`);
-  const args = [CLI, 'client', '--command', CLIENT_COMMAND, '--scenario', name, '--timeout', String(CLIENT_TIMEOUT_MS), '--output-dir', join(RESULTS, 'results', leg)];
+  const args = [
+    CLI,
+    'client',
+    '--command',
+    CLIENT_COMMAND,
+    '--scenario',
+    name,
+    '--timeout',
+    String(CLIENT_TIMEOUT_MS),
+    '--output-dir',
+    join(RESULTS, 'results', leg),
+  ];
   if (leg !== EXTENSION) args.push('--spec-version', leg);
   const log = createWriteStream(logFile);
   log.write(`$ ${NODE22} ${args.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(' ')}\n\n`);
   const started = Date.now();
   return new Promise((done) => {
     // Own process group, so a time-out also ends the client the suite started.
-    const child = spawn(NODE22, args, { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
+    const child = spawn(NODE22, args, {
+      cwd: ROOT,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+    });
     current = child;
     let output = '';
     const collect = (chunk) => {
@@ -286,7 +320,9 @@ function summarize(result) {
 }
 
 note(`@modelcontextprotocol/conformance ${version} on Node ${spawnSync(NODE22, ['--version'], { encoding: 'utf8' }).stdout.trim()} (${DIR})`);
-note(`${runs.length} run(s) of ${new Set(runs.map((r) => r.name)).size} client scenario(s) on legs ${[...new Set(runs.map((r) => r.leg))].join(', ')}; client command: ${CLIENT_COMMAND} <server-url>`);
+note(
+  `${runs.length} run(s) of ${new Set(runs.map((r) => r.name)).size} client scenario(s) on legs ${[...new Set(runs.map((r) => r.leg))].join(', ')}; client command: ${CLIENT_COMMAND} <server-url>`,
+);
 
 // 6. Run scenario by scenario, each at its legs.
 const startedAll = Date.now();
@@ -316,8 +352,12 @@ for (const [name, legRuns] of byName) {
     }
     const checks = savedChecks(result.output) ?? [];
     outcomes.push({
-      leg: run.leg, passed: result.passed, expected: reason !== undefined, reason,
-      checksPassed: checks.filter((c) => c.status === 'SUCCESS').length, checksScored: checks.filter((c) => c.status === 'SUCCESS' || c.status === 'FAILURE').length,
+      leg: run.leg,
+      passed: result.passed,
+      expected: reason !== undefined,
+      reason,
+      checksPassed: checks.filter((c) => c.status === 'SUCCESS').length,
+      checksScored: checks.filter((c) => c.status === 'SUCCESS' || c.status === 'FAILURE').length,
     });
   }
   results.set(name, outcomes);
@@ -343,13 +383,19 @@ function table() {
     const outcomes = results.get(name) ?? [];
     return `${outcomes.reduce((n, o) => n + o.checksPassed, 0)}/${outcomes.reduce((n, o) => n + o.checksScored, 0)}`;
   };
-  const requiredBy = (name) => [...required].filter(([, names]) => names.has(name)).map(([revision]) => revision).join(', ') || `none${notScored.has(name) ? ` (${[...notScored.get(name)].join(', ')})` : ''}`;
+  const requiredBy = (name) =>
+    [...required]
+      .filter(([, names]) => names.has(name))
+      .map(([revision]) => revision)
+      .join(', ') || `none${notScored.has(name) ? ` (${[...notScored.get(name)].join(', ')})` : ''}`;
   const lines = [
     `Client scenarios of \`@modelcontextprotocol/conformance\` ${version}, each run at every spec version it is listed for (extension scenarios at the suite's default, 2025-11-25). ✅ passes, ❌ fails (listed in \`test/conformance/baseline.json\`), – not defined for that version. **${passed} of ${results.size} scenarios pass at every version.** "Checks" counts the suite's checks that passed, of those it scored (SUCCESS or FAILURE; SKIPPED and INFO are not), over all the scenario's runs: a run whose every check was SKIPPED counts as failed, since it tested nothing. "Scored by" names the spec revisions whose frozen requirement set (\`conformance list --requirements\`) scores the scenario.`,
     '',
     `| Scenario | ${tableLegs.join(' | ')} | Checks | Scored by |`,
     `| --- | ${tableLegs.map(() => ':---:').join(' | ')} | :---: | --- |`,
-    ...[...results.keys()].map((name) => `| \`${name}\` | ${tableLegs.map((leg) => mark(name, leg)).join(' | ')} | ${checkCounts(name)} | ${requiredBy(name)} |`),
+    ...[...results.keys()].map(
+      (name) => `| \`${name}\` | ${tableLegs.map((leg) => mark(name, leg)).join(' | ')} | ${checkCounts(name)} | ${requiredBy(name)} |`,
+    ),
     `| **passed** | ${tableLegs
       .map((leg) => {
         const atLeg = [...results.values()].flat().filter((o) => o.leg === leg);

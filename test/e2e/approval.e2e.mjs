@@ -55,7 +55,8 @@ export async function run({ page, step, screenshot, workspace, log }) {
     await expectText(panel.locator('#asker'), 'fixture-stdio');
     await expectValue(panel.locator('#msg-0-0'), prompt);
     const models = await panel.locator('#model option').evaluateAll((os) => os.map((o) => o.value));
-    if (!models.includes(FAKE_MODEL) || !models.includes('manual')) throw new Error(`#model offers ${JSON.stringify(models)}; expected the fake vscode.lm model and "manual"`);
+    if (!models.includes(FAKE_MODEL) || !models.includes('manual'))
+      throw new Error(`#model offers ${JSON.stringify(models)}; expected the fake vscode.lm model and "manual"`);
     if (!(await panel.locator('#approve').isDisabled())) throw new Error('Approve is enabled before anything was sent');
     // The Run Tool panel, still visible beside it, says the call waits for the user, not the server.
     await expectText((await runner('sample')).locator('#awaiting-user > span'), 'The server is waiting for your answer in MCP Requests.');
@@ -175,9 +176,19 @@ export async function run({ page, step, screenshot, workspace, log }) {
     const text = await waitForText(result, (t) => t.includes('"accept"'));
     const outcome = JSON.parse(text);
     const content = outcome.result?.content ?? {};
-    const expected = { name: 'Ada Lovelace', email: 'ada@example.com', age: 30, subscribe: true, color: 'green', size: 'm', toppings: ['cheese'], nickname: 'buddy' };
+    const expected = {
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      age: 30,
+      subscribe: true,
+      color: 'green',
+      size: 'm',
+      toppings: ['cheese'],
+      nickname: 'buddy',
+    };
     for (const [key, value] of Object.entries(expected)) {
-      if (!sameJson(content[key], value)) throw new Error(`accepted ${key} = ${JSON.stringify(content[key])}, expected ${JSON.stringify(value)}; result ${text}`);
+      if (!sameJson(content[key], value))
+        throw new Error(`accepted ${key} = ${JSON.stringify(content[key])}, expected ${JSON.stringify(value)}; result ${text}`);
     }
     if (outcome.result.action !== 'accept') throw new Error(`action ${outcome.result.action}`);
     await restMouse();
@@ -188,9 +199,13 @@ export async function run({ page, step, screenshot, workspace, log }) {
   // Sampling mock profile (written into the fresh copy of the fixture workspace)
   await step('a sampling mock profile answers `sample`: the panel says which profile, the edited reply is approved', async () => {
     const file = path.join(workspace, 'folder-a', '.vscode', 'mcp.json');
-    const text = fs.readFileSync(file, 'utf8')
+    const text = fs
+      .readFileSync(file, 'utf8')
       .replace('"FIXTURE_PAGE_SIZE": "4" },', '"FIXTURE_PAGE_SIZE": "4" },\n      "sampling": { "mock": "weather" },')
-      .replace('"inputs": [],', '"samplingMocks": { "weather": { "model": "mock-weather", "rules": [{ "match": "weather", "reply": "Sunny, 21 °C." }] } },\n  "inputs": [],');
+      .replace(
+        '"inputs": [],',
+        '"samplingMocks": { "weather": { "model": "mock-weather", "rules": [{ "match": "weather", "reply": "Sunny, 21 °C." }] } },\n  "inputs": [],',
+      );
     if (!text.includes('"samplingMocks"') || !text.includes('"mock": "weather"')) throw new Error(`could not add the mock to ${file}`);
     fs.writeFileSync(file, text);
     await clickUntilTab(page, sampleItem, /^Run Sample\b/, { ancestors: [serverItem, toolsGroup], log });
@@ -203,12 +218,24 @@ export async function run({ page, step, screenshot, workspace, log }) {
       await form.getByRole('button', { name: 'Run', exact: true }).click();
       panel = await approval();
       await expectValue(panel.locator('#msg-0-0'), `What is the weather? ${tag}`);
-      if (await panel.locator('#mock-profile').waitFor({ state: 'visible', timeout: 3_000 }).then(() => true, () => false)) break;
+      if (
+        await panel
+          .locator('#mock-profile')
+          .waitFor({ state: 'visible', timeout: 3_000 })
+          .then(
+            () => true,
+            () => false,
+          )
+      )
+        break;
       if (attempt >= 5) throw new Error('the mock profile never answered (no #mock-profile)');
       await panel.locator('#deny').click();
       await panel.locator('#empty').waitFor({ state: 'visible' });
     }
-    await expectText(panel.locator('#mock-profile'), `Answered by mock profile 'weather' (rule 1 (match "weather")), not by a model. Edit the reply, then Approve, or Deny.`);
+    await expectText(
+      panel.locator('#mock-profile'),
+      `Answered by mock profile 'weather' (rule 1 (match "weather")), not by a model. Edit the reply, then Approve, or Deny.`,
+    );
     await expectValue(panel.locator('#response'), 'Sunny, 21 °C.');
     await expectText(panel.locator('.meta'), 'model mock-weather, stopReason endTurn');
     await panel.locator('#response').fill(`Sunny, 22 °C (${tag}).`);
@@ -239,10 +266,13 @@ async function expectClickable(page, locator) {
   const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
   const viewport = page.viewportSize();
   if (viewport && (y < 0 || y > viewport.height || x < 0 || x > viewport.width)) throw new Error(`${locator} is off screen at ${x},${y}`);
-  const hit = await page.evaluate(([px, py]) => {
-    const e = document.elementFromPoint(px, py);
-    return e ? `${e.tagName}${e.closest('.notifications-toasts, .notification-toast-container') ? ' (notification toast)' : ''}` : 'nothing';
-  }, [x, y]);
+  const hit = await page.evaluate(
+    ([px, py]) => {
+      const e = document.elementFromPoint(px, py);
+      return e ? `${e.tagName}${e.closest('.notifications-toasts, .notification-toast-container') ? ' (notification toast)' : ''}` : 'nothing';
+    },
+    [x, y],
+  );
   if (hit !== 'IFRAME') throw new Error(`${locator} is covered at ${Math.round(x)},${Math.round(y)} by ${hit}`);
   const inner = await locator.evaluate((b) => {
     const r = b.getBoundingClientRect();
@@ -265,7 +295,15 @@ async function waitForValue(read, expected, what, timeout = 5_000) {
 
 /** Deep equality of JSON values, whatever the order of object keys. */
 function sameJson(a, b) {
-  const norm = (v) => (Array.isArray(v) ? v.map(norm) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, norm(v[k])])) : v);
+  const norm = (v) =>
+    Array.isArray(v)
+      ? v.map(norm)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, norm(v[k])]),
+          )
+        : v;
   return JSON.stringify(norm(a)) === JSON.stringify(norm(b));
 }
-

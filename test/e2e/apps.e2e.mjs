@@ -36,12 +36,20 @@ export async function waitForApp(page, predicate = async () => true, timeout = 3
   while (Date.now() < deadline) {
     for (const frame of appFrames(page)) {
       if (frame.isDetached()) continue;
-      const ready = await frame.locator('#status').textContent({ timeout: 500 }).catch(() => undefined);
+      const ready = await frame
+        .locator('#status')
+        .textContent({ timeout: 500 })
+        .catch(() => undefined);
       if (ready && ready !== 'starting…' && (await predicate(frame).catch(() => false))) return frame;
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`no app frame matched within ${timeout / 1000} s (frames: ${page.frames().map((f) => f.url()).join(', ')})`);
+  throw new Error(
+    `no app frame matched within ${timeout / 1000} s (frames: ${page
+      .frames()
+      .map((f) => f.url())
+      .join(', ')})`,
+  );
 }
 
 export async function expectText(locator, expected, timeout = 15_000) {
@@ -106,9 +114,15 @@ export async function run({ page, step, screenshot, workspace, log }) {
     });
 
     await step('run counter from Run Tool: the app appears in the result area, showing count 0', async () => {
-      await clickUntilTab(page, servers.getByRole('treeitem', { name: /^Counter counter\b/ }), /^Run Counter\b/, { ancestors: [serverItem, servers.getByRole('treeitem', { name: /^Tools 4$/ })], log });
+      await clickUntilTab(page, servers.getByRole('treeitem', { name: /^Counter counter\b/ }), /^Run Counter\b/, {
+        ancestors: [serverItem, servers.getByRole('treeitem', { name: /^Tools 4$/ })],
+        log,
+      });
       await runToolWebview.getByRole('button', { name: 'Run', exact: true }).click();
-      await runToolWebview.locator('#result .outcome').getByRole('heading', { name: /^Result\b/ }).waitFor({ state: 'visible' });
+      await runToolWebview
+        .locator('#result .outcome')
+        .getByRole('heading', { name: /^Result\b/ })
+        .waitFor({ state: 'visible' });
       await runToolWebview.locator('iframe.app-frame').waitFor({ state: 'visible' });
       app = await waitForApp(page);
       await expectText(app.locator('#status'), 'ready');
@@ -123,7 +137,7 @@ export async function run({ page, step, screenshot, workspace, log }) {
       await screenshot('apps-02-app-inline');
     });
 
-    await step('click Increment in the app: Run Tool asks beside the app (increment is not read-only); Don\'t Run refuses', async () => {
+    await step("click Increment in the app: Run Tool asks beside the app (increment is not read-only); Don't Run refuses", async () => {
       await app.locator('#increment').click();
       const approval = runToolWebview.locator('.app-approval');
       await approval.filter({ hasText: /The app wants to run "Increment" on server "fixture-apps"/ }).waitFor({ state: 'visible' });
@@ -148,19 +162,28 @@ export async function run({ page, step, screenshot, workspace, log }) {
       await expectText(app.locator('#count'), '1');
     });
 
-    await step('the app\'s tools/call increment is in the Activity view', async () => {
+    await step("the app's tools/call increment is in the Activity view", async () => {
       const header = page.locator('.pane-header', { hasText: 'Activity' }).first();
       if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
       const activity = page.getByRole('tree', { name: /^Activity\b/ });
-      await activity.getByRole('treeitem', { name: /^tools\/call, fixture-apps\b/ }).first().waitFor({ state: 'visible' });
+      await activity
+        .getByRole('treeitem', { name: /^tools\/call, fixture-apps\b/ })
+        .first()
+        .waitFor({ state: 'visible' });
       // The description names the tool: "fixture-apps · increment · 3 ms · 712 B".
-      await activity.getByRole('treeitem', { name: /^tools\/call, fixture-apps · increment · / }).first().waitFor({ state: 'visible' });
+      await activity
+        .getByRole('treeitem', { name: /^tools\/call, fixture-apps · increment · / })
+        .first()
+        .waitFor({ state: 'visible' });
       // The app's own traffic is its own kind: under "fixture-apps (app)", e.g. its ui/initialize.
       await page.locator('.pane-header', { hasText: 'Activity' }).first().hover();
       await page.getByRole('button', { name: 'Filter Activity…' }).click();
       await page.locator('.quick-input-widget input').fill('(app) ui/initialize');
       await page.keyboard.press('Enter');
-      await activity.getByRole('treeitem', { name: /^ui\/initialize, fixture-apps \(app\) ⇠ · / }).first().waitFor({ state: 'visible' });
+      await activity
+        .getByRole('treeitem', { name: /^ui\/initialize, fixture-apps \(app\) ⇠ · / })
+        .first()
+        .waitFor({ state: 'visible' });
       await restMouse();
       await screenshot('apps-03c-activity-ui');
       await page.getByRole('button', { name: 'Clear Activity Filter' }).click();
@@ -179,7 +202,7 @@ export async function run({ page, step, screenshot, workspace, log }) {
       log(`net log: ${(await app.locator('#net').textContent()).trim().replace(/\n/g, ' | ')}`);
     });
 
-    await step('switch the colour theme (light ⇄ dark): the app\'s theme and colours follow', async () => {
+    await step("switch the colour theme (light ⇄ dark): the app's theme and colours follow", async () => {
       const before = await background(app);
       const was = (await app.locator('#theme').textContent()).trim();
       const target = was === 'light' ? { name: 'Dark Modern', theme: 'dark' } : { name: 'Light Modern', theme: 'light' };

@@ -44,9 +44,15 @@ export async function run({ page, step, screenshot, workspace, log }) {
   });
 
   await step('run policy from Run Tool: the blob: worker answers, new Function runs, localStorage keeps a value', async () => {
-    await clickUntilTab(page, servers.getByRole('treeitem', { name: /^Policy policy\b/ }), /^Run Policy\b/, { ancestors: [serverItem, servers.getByRole('treeitem', { name: /^Tools 1$/ })], log });
+    await clickUntilTab(page, servers.getByRole('treeitem', { name: /^Policy policy\b/ }), /^Run Policy\b/, {
+      ancestors: [serverItem, servers.getByRole('treeitem', { name: /^Tools 1$/ })],
+      log,
+    });
     await runToolWebview.getByRole('button', { name: 'Run', exact: true }).click();
-    await runToolWebview.locator('#result .outcome').getByRole('heading', { name: /^Result\b/ }).waitFor({ state: 'visible' });
+    await runToolWebview
+      .locator('#result .outcome')
+      .getByRole('heading', { name: /^Result\b/ })
+      .waitFor({ state: 'visible' });
     app = await waitForApp(page);
     await expectText(app.locator('#status'), 'done', 30_000);
     const seen = {};
@@ -55,11 +61,13 @@ export async function run({ page, step, screenshot, workspace, log }) {
     await page.mouse.move(900, 850);
     await screenshot('apps-policy-01-worker-eval-storage');
     const expected = { worker: 'answered 42', eval: 'computed 42', storage: 'kept', fetch: 'blocked', parent: 'unreachable', top: 'unreachable' };
-    const wrong = Object.entries(expected).filter(([id, value]) => seen[id] !== value).map(([id, value]) => `#${id}: expected ${JSON.stringify(value)}, saw ${JSON.stringify(seen[id])}`);
+    const wrong = Object.entries(expected)
+      .filter(([id, value]) => seen[id] !== value)
+      .map(([id, value]) => `#${id}: expected ${JSON.stringify(value)}, saw ${JSON.stringify(seen[id])}`);
     if (wrong.length) throw new Error(wrong.join('; '));
   });
 
-  await step('the app\'s origin is its own: not the proxy\'s, the webview\'s or the workbench\'s; it cannot reach them', async () => {
+  await step("the app's origin is its own: not the proxy's, the webview's or the workbench's; it cannot reach them", async () => {
     const appOrigin = await app.evaluate(() => location.origin);
     const proxy = app.parentFrame();
     const proxyOrigin = await proxy.evaluate(() => location.origin);
@@ -70,18 +78,34 @@ export async function run({ page, step, screenshot, workspace, log }) {
     if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(appOrigin)) throw new Error(`the app's origin is not the sandbox server's: ${appOrigin}`);
     // (In VS Code in the browser the webview's origin may be the workbench's own.)
     const host = [webviewOrigin, pageOrigin];
-    if (appOrigin === proxyOrigin || host.includes(appOrigin) || host.includes(proxyOrigin)) throw new Error('the app or its proxy shares an origin with the host');
+    if (appOrigin === proxyOrigin || host.includes(appOrigin) || host.includes(proxyOrigin))
+      throw new Error('the app or its proxy shares an origin with the host');
     // Playwright's evaluate runs in the app's own realm: the same reach the app's scripts have.
     const reach = await app.evaluate(() => {
-      const tryIt = (fn) => { try { fn(); return 'reachable'; } catch { return 'unreachable'; } };
-      return { parentDocument: tryIt(() => window.parent.document.body), topStorage: tryIt(() => window.top.localStorage.length), frameElement: window.frameElement === null ? 'hidden' : 'visible' };
+      const tryIt = (fn) => {
+        try {
+          fn();
+          return 'reachable';
+        } catch {
+          return 'unreachable';
+        }
+      };
+      return {
+        parentDocument: tryIt(() => window.parent.document.body),
+        topStorage: tryIt(() => window.top.localStorage.length),
+        frameElement: window.frameElement === null ? 'hidden' : 'visible',
+      };
     });
-    if (reach.parentDocument !== 'unreachable' || reach.topStorage !== 'unreachable' || reach.frameElement !== 'hidden') throw new Error(`the app reaches its host: ${JSON.stringify(reach)}`);
+    if (reach.parentDocument !== 'unreachable' || reach.topStorage !== 'unreachable' || reach.frameElement !== 'hidden')
+      throw new Error(`the app reaches its host: ${JSON.stringify(reach)}`);
   });
 
-  await step('the blocked request shows beside the app, once, and in the server\'s log', async () => {
+  await step("the blocked request shows beside the app, once, and in the server's log", async () => {
     const line = runToolWebview.locator('.app-policy');
-    await expectText(line, new RegExp(`the app tried to load ${BLOCKED.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\(connect-src\\), which its declared domains do not allow`));
+    await expectText(
+      line,
+      new RegExp(`the app tried to load ${BLOCKED.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\(connect-src\\), which its declared domains do not allow`),
+    );
     await screenshot('apps-policy-02-violation-line');
     const lines = await runToolWebview.locator('.app-policy').count();
     if (lines !== 1) throw new Error(`expected one policy line beside the app, saw ${lines}`);
@@ -89,12 +113,18 @@ export async function run({ page, step, screenshot, workspace, log }) {
     const deadline = Date.now() + 20_000;
     let found;
     while (!found && Date.now() < deadline) {
-      found = [path.join(root, 'user-data', 'logs'), path.join(root, 'server-data', 'logs')].flatMap(logFiles)
-        .map((file) => fs.readFileSync(file, 'utf8').split('\n').find((l) => l.includes('ui://policy/app.html') && l.includes(`blocked by its policy: the app tried to load ${BLOCKED}`)))
+      found = [path.join(root, 'user-data', 'logs'), path.join(root, 'server-data', 'logs')]
+        .flatMap(logFiles)
+        .map((file) =>
+          fs
+            .readFileSync(file, 'utf8')
+            .split('\n')
+            .find((l) => l.includes('ui://policy/app.html') && l.includes(`blocked by its policy: the app tried to load ${BLOCKED}`)),
+        )
         .find(Boolean);
       if (!found) await new Promise((r) => setTimeout(r, 500));
     }
-    if (!found) throw new Error('the server\'s log has no line about the blocked request');
+    if (!found) throw new Error("the server's log has no line about the blocked request");
     log(`server log: ${found.trim()}`);
   });
 
@@ -107,7 +137,7 @@ export async function run({ page, step, screenshot, workspace, log }) {
     const line = runToolWebview.locator('.app-server-state');
     await expectText(line, /^Server fixture-policy stopped\.\s*Start$/, 30_000);
     // The app is still shown: its frame stays, only its calls fail until the server runs.
-    if (await runToolWebview.locator('iframe.app-frame').count() !== 1) throw new Error('the app frame went away when its server stopped');
+    if ((await runToolWebview.locator('iframe.app-frame').count()) !== 1) throw new Error('the app frame went away when its server stopped');
     await page.mouse.move(900, 850);
     await screenshot('apps-policy-03-server-stopped');
   });

@@ -7,14 +7,16 @@ import { expectAttribute, pickCommand, runCommand } from './workbench.mjs';
 export async function run({ page, step, screenshot }) {
   const servers = page.getByRole('tree', { name: /^Servers\b/ });
   const serverItem = servers.getByRole('treeitem', { name: /^fixture-stdio,/ });
-  const toast = page.locator('.notifications-toasts .notification-toast, .notifications-center .notification-list-item').filter({ hasText: /Check of fixture-stdio: \d+ errors?, \d+ warnings?, \d+ info/ });
+  const toast = page
+    .locator('.notifications-toasts .notification-toast, .notifications-center .notification-list-item')
+    .filter({ hasText: /Check of fixture-stdio: \d+ errors?, \d+ warnings?, \d+ info/ });
 
   await step('open the MCP view, wait for fixture-stdio to run', async () => {
     await page.getByRole('tab', { name: /^MCP\b/ }).click();
     await serverItem.filter({ hasText: 'stdio · 2025-11-25' }).waitFor({ state: 'visible', timeout: 30_000 });
   });
 
-  await step('Check Server from the server\'s context menu: a one-line summary with Show', async () => {
+  await step("Check Server from the server's context menu: a one-line summary with Show", async () => {
     await serverItem.click({ button: 'right' });
     const entry = page.getByRole('menuitem', { name: /^Check Server/ });
     await entry.first().waitFor({ state: 'visible' });
@@ -23,7 +25,15 @@ export async function run({ page, step, screenshot }) {
     await entry.first().click();
     // VS Code 1.139.1 in this harness puts it in the notification centre without a toast (seen
     // with other notifications too); then the centre is opened, as a user would from the bell.
-    if (!await toast.first().waitFor({ state: 'visible', timeout: 15_000 }).then(() => true, () => false)) {
+    if (
+      !(await toast
+        .first()
+        .waitFor({ state: 'visible', timeout: 15_000 })
+        .then(
+          () => true,
+          () => false,
+        ))
+    ) {
       await runCommand(page, 'Notifications: Show Notifications');
       await toast.first().waitFor({ state: 'visible', timeout: 10_000 });
     }

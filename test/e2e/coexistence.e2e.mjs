@@ -21,26 +21,35 @@ export async function run({ page, step, screenshot, workspace, vscodeVersion }) 
   const choice = servers.getByRole('treeitem', { name: /^Who runs the servers of \.vscode\/mcp\.json\?/ });
   const leave = servers.getByRole('treeitem', { name: /^Leave them to VS Code's chat\b/ });
 
-  await step('with VS Code\'s MCP support on and a chat model, the Servers view asks who runs the servers of .vscode/mcp.json, with what each answer means', async () => {
-    await page.getByRole('tab', { name: /^MCP\b/ }).click();
-    await servers.waitFor({ state: 'visible' });
-    await servers.getByRole('treeitem', { name: /^fixture-stdio,/ }).filter({ hasText: 'stdio · 2025-11-25' }).waitFor({ state: 'visible', timeout: 30_000 });
-    // Nothing asks while VS Code's agent cannot use the servers (its host is off in this profile).
-    if (await choice.count()) throw new Error('asked although VS Code\'s MCP support is off');
-    // The workspace's folder settings (a multi-root workspace keeps them in its .code-workspace file).
-    const file = fs.readdirSync(workspace).find((n) => n.endsWith('.code-workspace'));
-    const workspaceFile = path.join(workspace, file);
-    const text = fs.readFileSync(workspaceFile, 'utf8');
-    if (!text.includes('"settings": {}')) throw new Error(`unexpected ${workspaceFile}: ${text}`);
-    fs.writeFileSync(workspaceFile, text.replace('"settings": {}', `"settings": ${JSON.stringify(hostOn)}`));
-    await choice.waitFor({ state: 'visible', timeout: 30_000 });
-    await servers.getByRole('treeitem', { name: /^Run them here, MCP Workbench starts them and shows their tools\b/ }).waitFor({ state: 'visible' });
-    await leave.waitFor({ state: 'visible' });
-    // What already ran here keeps running while the question is open.
-    await servers.getByRole('treeitem', { name: /^fixture-stdio,/ }).filter({ hasText: 'stdio · 2025-11-25' }).waitFor({ state: 'visible' });
-    await restMouse();
-    await screenshot('coexistence-01-choice-in-view');
-  });
+  await step(
+    "with VS Code's MCP support on and a chat model, the Servers view asks who runs the servers of .vscode/mcp.json, with what each answer means",
+    async () => {
+      await page.getByRole('tab', { name: /^MCP\b/ }).click();
+      await servers.waitFor({ state: 'visible' });
+      await servers
+        .getByRole('treeitem', { name: /^fixture-stdio,/ })
+        .filter({ hasText: 'stdio · 2025-11-25' })
+        .waitFor({ state: 'visible', timeout: 30_000 });
+      // Nothing asks while VS Code's agent cannot use the servers (its host is off in this profile).
+      if (await choice.count()) throw new Error("asked although VS Code's MCP support is off");
+      // The workspace's folder settings (a multi-root workspace keeps them in its .code-workspace file).
+      const file = fs.readdirSync(workspace).find((n) => n.endsWith('.code-workspace'));
+      const workspaceFile = path.join(workspace, file);
+      const text = fs.readFileSync(workspaceFile, 'utf8');
+      if (!text.includes('"settings": {}')) throw new Error(`unexpected ${workspaceFile}: ${text}`);
+      fs.writeFileSync(workspaceFile, text.replace('"settings": {}', `"settings": ${JSON.stringify(hostOn)}`));
+      await choice.waitFor({ state: 'visible', timeout: 30_000 });
+      await servers.getByRole('treeitem', { name: /^Run them here, MCP Workbench starts them and shows their tools\b/ }).waitFor({ state: 'visible' });
+      await leave.waitFor({ state: 'visible' });
+      // What already ran here keeps running while the question is open.
+      await servers
+        .getByRole('treeitem', { name: /^fixture-stdio,/ })
+        .filter({ hasText: 'stdio · 2025-11-25' })
+        .waitFor({ state: 'visible' });
+      await restMouse();
+      await screenshot('coexistence-01-choice-in-view');
+    },
+  );
 
   await step('"Leave them to VS Code\'s chat": the question goes, the server is listed stopped with the reason and an inline Run Here', async () => {
     await leave.click();

@@ -27,18 +27,25 @@ export async function run({ page, step, screenshot, workspace }) {
     fs.writeFileSync(replyFile, 'Hello from version 1\n');
     const dir = path.join(workspace, 'folder-b', '.vscode');
     fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, 'mcp.json'), JSON.stringify({
-      servers: {
-        [SERVER]: {
-          type: 'stdio',
-          command: 'node',
-          args: ['${env:MCPWB_FIXTURES}/servers/stdioServer.js'],
-          cwd: '${workspaceFolder}/dev-server',
-          env: { FIXTURE_STARTUP_FILE: '${workspaceFolder}/dev-server/reply.txt' },
-          dev: { watch: '**/*.txt' },
+    fs.writeFileSync(
+      path.join(dir, 'mcp.json'),
+      JSON.stringify(
+        {
+          servers: {
+            [SERVER]: {
+              type: 'stdio',
+              command: 'node',
+              args: ['${env:MCPWB_FIXTURES}/servers/stdioServer.js'],
+              cwd: '${workspaceFolder}/dev-server',
+              env: { FIXTURE_STARTUP_FILE: '${workspaceFolder}/dev-server/reply.txt' },
+              dev: { watch: '**/*.txt' },
+            },
+          },
         },
-      },
-    }, null, 2));
+        null,
+        2,
+      ),
+    );
     await page.getByRole('tab', { name: 'MCP', exact: true }).click();
     await serverItem.filter({ hasText: 'stdio · 2025-11-25' }).waitFor({ state: 'visible', timeout: 30_000 });
   });
@@ -123,6 +130,9 @@ async function debugStep({ page, step, screenshot, servers }) {
     // Back to the MCP view if the debug view took the side bar (a click on the active view's
     // icon would hide the side bar instead). 'MCP' exactly: the panel has an "MCP Inspector" tab.
     if (!(await servers.isVisible())) await page.getByRole('tab', { name: 'MCP', exact: true }).click();
-    await servers.getByRole('treeitem', { name: new RegExp(`^${SERVER},`) }).filter({ hasText: 'stdio · 2025-11-25' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await servers
+      .getByRole('treeitem', { name: new RegExp(`^${SERVER},`) })
+      .filter({ hasText: 'stdio · 2025-11-25' })
+      .waitFor({ state: 'visible', timeout: 30_000 });
   });
 }

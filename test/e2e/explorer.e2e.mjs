@@ -76,8 +76,14 @@ export async function run({ page, step, screenshot, log }) {
     const header = page.locator('.pane-header', { hasText: 'Activity' }).first();
     if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
     const activity = page.getByRole('tree', { name: /^Activity\b/ });
-    await activity.getByRole('treeitem', { name: /^tools\/call, fixture-stdio\b/ }).first().waitFor({ state: 'visible' });
-    await activity.getByRole('treeitem', { name: /^tools\/call, fixture-stdio\b(?!.*\bpending\b)/ }).first().waitFor({ state: 'visible' });
+    await activity
+      .getByRole('treeitem', { name: /^tools\/call, fixture-stdio\b/ })
+      .first()
+      .waitFor({ state: 'visible' });
+    await activity
+      .getByRole('treeitem', { name: /^tools\/call, fixture-stdio\b(?!.*\bpending\b)/ })
+      .first()
+      .waitFor({ state: 'visible' });
     await restMouse();
     await screenshot('04-result');
   });

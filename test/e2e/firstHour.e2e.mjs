@@ -11,7 +11,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pickCommand } from './workbench.mjs';
 
-
 export async function run({ page, step, screenshot, workspace }) {
   const servers = page.getByRole('tree', { name: /^Servers\b/ });
   const quickInput = page.locator('.quick-input-widget');
@@ -30,7 +29,10 @@ export async function run({ page, step, screenshot, workspace }) {
   });
 
   await step('MCP: Run Prompt… lists the prompts; pick "Greeting"', async () => {
-    await servers.getByRole('treeitem', { name: /^fixture-stdio,/ }).filter({ hasText: 'stdio · 2025-11-25' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await servers
+      .getByRole('treeitem', { name: /^fixture-stdio,/ })
+      .filter({ hasText: 'stdio · 2025-11-25' })
+      .waitFor({ state: 'visible', timeout: 30_000 });
     await pickCommand(page, 'MCP: Run Prompt…');
     await quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Greeting' }).first().waitFor({ state: 'visible' });
     await page.keyboard.type('Greeting');
@@ -65,5 +67,3 @@ export async function run({ page, step, screenshot, workspace }) {
     await screenshot('03-prompt-rendered');
   });
 }
-
-

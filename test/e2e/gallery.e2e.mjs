@@ -28,10 +28,16 @@ export async function run({ page, step, screenshot, workspace, log, vscodeVersio
       await page.getByRole('tab', { name: /^MCP\b/ }).waitFor({ state: 'visible' });
       await page.keyboard.press('F1');
       await searchBox.fill('>MCP: Browse Server Registry');
-      await row(/MCP: Browse Server Registry/).first().click();
+      await row(/MCP: Browse Server Registry/)
+        .first()
+        .click();
       // The test machines have no internet; where the official registry answers, there is nothing to show here.
       const offline = await row(/Could not reach the MCP registry at https:\/\/registry\.modelcontextprotocol\.io/)
-        .waitFor({ state: 'visible', timeout: 20_000 }).then(() => true, () => false);
+        .waitFor({ state: 'visible', timeout: 20_000 })
+        .then(
+          () => true,
+          () => false,
+        );
       if (offline) {
         await row(/Open the mcpWorkbench\.registry\.url setting/).waitFor({ state: 'visible' });
         await restMouse();
@@ -45,7 +51,9 @@ export async function run({ page, step, screenshot, workspace, log, vscodeVersio
     await step('set mcpWorkbench.registry.url to the fixture registry in the Settings editor', async () => {
       await page.keyboard.press('F1');
       await searchBox.fill('>Preferences: Open User Settings');
-      await row(/^Preferences: Open User Settings$/).first().click();
+      await row(/^Preferences: Open User Settings$/)
+        .first()
+        .click();
       const settings = page.locator('.settings-editor');
       await settings.locator('.settings-header .suggest-input-container').click();
       await page.keyboard.type('mcpWorkbench.registry.url');
@@ -64,8 +72,12 @@ export async function run({ page, step, screenshot, workspace, log, vscodeVersio
           await page.keyboard.press('F1');
           await searchBox.waitFor({ state: 'visible' });
           await searchBox.fill('>MCP: Browse Server Registry');
-          await row(/MCP: Browse Server Registry/).first().click({ timeout: 5000 });
-          await row(/Weather/).first().waitFor({ state: 'visible', timeout: 5000 });
+          await row(/MCP: Browse Server Registry/)
+            .first()
+            .click({ timeout: 5000 });
+          await row(/Weather/)
+            .first()
+            .waitFor({ state: 'visible', timeout: 5000 });
           break;
         } catch (error) {
           if (attempt === 5) throw error;

@@ -53,7 +53,10 @@ export async function run({ page, step, screenshot, workspace, log }) {
     await clickUntilTab(page, echoItem, /^Run Echo\b/, { ancestors: [serverItem, toolsGroup], log });
     await runTool.locator('.field[data-pointer="/text"]').getByRole('textbox').fill(text);
     await runTool.getByRole('button', { name: 'Run', exact: true }).click();
-    await runTool.locator('#result .outcome pre.text').filter({ hasText: `echo: ${text}` }).waitFor({ state: 'visible' });
+    await runTool
+      .locator('#result .outcome pre.text')
+      .filter({ hasText: `echo: ${text}` })
+      .waitFor({ state: 'visible' });
   });
 
   await step('MCP: Open Inspector: the tools/call row names echo, with its time and latency', async () => {
@@ -70,12 +73,22 @@ export async function run({ page, step, screenshot, workspace, log }) {
   });
 
   await step('select the row: request and response side by side, as JSON', async () => {
-    await inspector.getByRole('treeitem', { name: /^tools\/call echo, fixture-stdio\b/ }).first().locator(':scope > .line').click();
+    await inspector
+      .getByRole('treeitem', { name: /^tools\/call echo, fixture-stdio\b/ })
+      .first()
+      .locator(':scope > .line')
+      .click();
     const request = inspector.locator('section.pane.request');
     const response = inspector.locator('section.pane.response');
     await request.locator('.json-tree').filter({ hasText: '"echo"' }).waitFor({ state: 'visible' });
-    await request.locator('.json-tree').filter({ hasText: JSON.stringify(text) }).waitFor({ state: 'visible' });
-    await response.locator('.json-tree').filter({ hasText: JSON.stringify(`echo: ${text}`) }).waitFor({ state: 'visible' });
+    await request
+      .locator('.json-tree')
+      .filter({ hasText: JSON.stringify(text) })
+      .waitFor({ state: 'visible' });
+    await response
+      .locator('.json-tree')
+      .filter({ hasText: JSON.stringify(`echo: ${text}`) })
+      .waitFor({ state: 'visible' });
     const markup = await inspector.locator('.detail b, .rows b').count();
     if (markup) throw new Error('server text became markup in the Inspector');
     const [a, b] = [await request.boundingBox(), await response.boundingBox()];
@@ -139,17 +152,28 @@ export async function run({ page, step, screenshot, workspace, log }) {
     await echoEntry.waitFor({ state: 'visible' });
     // The longTask row is selected now; the click must move the selection to the echo call.
     await echoEntry.click();
-    await page.getByRole('tab', { name: /^MCP Inspector\b/ }).and(page.locator('.active')).waitFor({ state: 'visible' });
+    await page
+      .getByRole('tab', { name: /^MCP Inspector\b/ })
+      .and(page.locator('.active'))
+      .waitFor({ state: 'visible' });
     const selected = inspector.locator('.row[aria-selected=true]');
-    await selected.getByRole('treeitem').or(selected).filter({ has: inspector.locator(':scope > .line .name', { hasText: /^echo$/ }) }).first().waitFor({ state: 'visible' });
-    await inspector.locator('section.pane.response .json-tree').filter({ hasText: JSON.stringify(`echo: ${text}`) }).waitFor({ state: 'visible' });
+    await selected
+      .getByRole('treeitem')
+      .or(selected)
+      .filter({ has: inspector.locator(':scope > .line .name', { hasText: /^echo$/ }) })
+      .first()
+      .waitFor({ state: 'visible' });
+    await inspector
+      .locator('section.pane.response .json-tree')
+      .filter({ hasText: JSON.stringify(`echo: ${text}`) })
+      .waitFor({ state: 'visible' });
     await restMouse();
     await screenshot('inspector-03-from-activity');
   });
 
   const replayed = `replayed <i>it</i> ${Date.now().toString(36)}`;
   let originalSeq;
-  await step('edit the echo call\'s params: broken JSON says where, and Replay waits', async () => {
+  await step("edit the echo call's params: broken JSON says where, and Replay waits", async () => {
     const selected = inspector.locator('.row[aria-selected=true]').first();
     originalSeq = await selected.getAttribute('data-seq');
     const box = inspector.getByRole('textbox', { name: 'Params to replay (JSON)' });
@@ -157,8 +181,11 @@ export async function run({ page, step, screenshot, workspace, log }) {
     const shown = JSON.parse(await box.inputValue());
     if (shown.name !== 'echo' || shown.arguments?.text !== text) throw new Error(`the params box shows ${JSON.stringify(shown)}`);
     await box.fill('{ "name": "echo", "arguments": { "text": } }');
-    await inspector.locator('.params-error').filter({ hasText: /^Not valid JSON \(line 1, column \d+\)/ }).waitFor({ state: 'visible' });
-    if (!await inspector.getByRole('button', { name: 'Replay', exact: true }).isDisabled()) throw new Error('Replay is enabled with broken JSON');
+    await inspector
+      .locator('.params-error')
+      .filter({ hasText: /^Not valid JSON \(line 1, column \d+\)/ })
+      .waitFor({ state: 'visible' });
+    if (!(await inspector.getByRole('button', { name: 'Replay', exact: true }).isDisabled())) throw new Error('Replay is enabled with broken JSON');
     await box.fill(JSON.stringify({ name: 'echo', arguments: { text: replayed } }, null, 2));
     await inspector.locator('.params-error').waitFor({ state: 'hidden' });
   });
@@ -168,16 +195,28 @@ export async function run({ page, step, screenshot, workspace, log }) {
     const replayRow = inspector.locator(`.row[data-replay-of="${originalSeq}"]`);
     await replayRow.first().waitFor({ state: 'visible' });
     // Pending first, then its result arrives.
-    await replayRow.and(inspector.getByRole('treeitem', { name: /^tools\/call echo, fixture-stdio, result, \d+ ms, replay$/ })).first().waitFor({ state: 'visible' });
+    await replayRow
+      .and(inspector.getByRole('treeitem', { name: /^tools\/call echo, fixture-stdio, result, \d+ ms, replay$/ }))
+      .first()
+      .waitFor({ state: 'visible' });
     if ((await replayRow.first().getAttribute('aria-selected')) !== 'true') throw new Error('the replay row is not selected');
-    await inspector.locator('section.pane.response .json-tree').filter({ hasText: JSON.stringify(`echo: ${replayed}`) }).waitFor({ state: 'visible' });
-    await inspector.locator('.replay-of').filter({ hasText: /^↻ Replay of the exchange at \d\d:\d\d:\d\d\.\d{3}\./ }).waitFor({ state: 'visible' });
+    await inspector
+      .locator('section.pane.response .json-tree')
+      .filter({ hasText: JSON.stringify(`echo: ${replayed}`) })
+      .waitFor({ state: 'visible' });
+    await inspector
+      .locator('.replay-of')
+      .filter({ hasText: /^↻ Replay of the exchange at \d\d:\d\d:\d\d\.\d{3}\./ })
+      .waitFor({ state: 'visible' });
     if (await inspector.locator('.detail i, .rows i').count()) throw new Error('server text became markup in the Inspector');
     // The original is still listed, unchanged.
     await inspector.locator(`.row[data-seq="${originalSeq}"]:not([data-replay-of])`).waitFor({ state: 'visible' });
     // Unfold the result's content (folded past three levels) for the picture.
     await inspector.locator('section.pane.response details.json-fold:not([open]) > summary').first().click();
-    await inspector.locator('section.pane.response .json-string').filter({ hasText: JSON.stringify(`echo: ${replayed}`) }).waitFor({ state: 'visible' });
+    await inspector
+      .locator('section.pane.response .json-string')
+      .filter({ hasText: JSON.stringify(`echo: ${replayed}`) })
+      .waitFor({ state: 'visible' });
     await restMouse();
     await screenshot('inspector-04-replay');
   });
@@ -205,12 +244,18 @@ export async function run({ page, step, screenshot, workspace, log }) {
 
   await step('Copy as Inspector CLI Command says it copied', async () => {
     await inspector.getByRole('button', { name: 'Copy as Inspector CLI Command' }).click();
-    await inspector.locator('.action-status').filter({ hasText: /^Copied/ }).waitFor({ state: 'visible' });
+    await inspector
+      .locator('.action-status')
+      .filter({ hasText: /^Copied/ })
+      .waitFor({ state: 'visible' });
   });
 
   await step('Open in Run Tool: the echo form, filled with the arguments from the Inspector', async () => {
     await inspector.getByRole('button', { name: 'Open in Run Tool' }).click();
-    await page.getByRole('tab', { name: /^Run Echo\b/ }).and(page.locator('.active')).waitFor({ state: 'visible' });
+    await page
+      .getByRole('tab', { name: /^Run Echo\b/ })
+      .and(page.locator('.active'))
+      .waitFor({ state: 'visible' });
     const form = await frameWith(page, '.field[data-pointer="/text"]');
     const field = form.locator('.field[data-pointer="/text"]').getByRole('textbox');
     const deadline = Date.now() + 10_000;
@@ -244,7 +289,7 @@ export async function run({ page, step, screenshot, workspace, log }) {
     await inspector.getByRole('button', { name: 'Import…' }).click();
     await pickInFileDialog(page, recording);
     await page.getByRole('tab', { name: /^MCP Inspector: mcpwb-e2e-recording-.*\(read-only\)/ }).waitFor({ state: 'visible' });
-    const imported = await frameWhere(page, '.source', async (f) => /\(read-only\)$/.test(await f.locator('.source').textContent() ?? ''));
+    const imported = await frameWhere(page, '.source', async (f) => /\(read-only\)$/.test((await f.locator('.source').textContent()) ?? ''));
     await imported.locator('.rows .row').first().waitFor({ state: 'visible' });
     const rows = await rowsOf(imported);
     if (rows.length < 5) throw new Error(`the import shows ${rows.length} rows`);
@@ -254,7 +299,10 @@ export async function run({ page, step, screenshot, workspace, log }) {
     const replayRow = imported.locator(`.row[data-replay-of="${originalSeq}"]`).first();
     await replayRow.locator(':scope > .line .replay-badge').waitFor({ state: 'visible' });
     await replayRow.locator(':scope > .line').click();
-    await imported.locator('.replay-of').filter({ hasText: /^↻ Replay of the exchange at / }).waitFor({ state: 'visible' });
+    await imported
+      .locator('.replay-of')
+      .filter({ hasText: /^↻ Replay of the exchange at / })
+      .waitFor({ state: 'visible' });
     await imported.getByRole('button', { name: 'Show the original' }).click();
     await imported.locator(`.row[data-seq="${originalSeq}"][aria-selected=true]`).waitFor({ state: 'visible' });
     if (await imported.getByRole('tab', { name: 'Console' }).isVisible()) throw new Error('a recording offers a Console');
@@ -266,13 +314,19 @@ export async function run({ page, step, screenshot, workspace, log }) {
   const stamp = Date.now().toString(36);
   // The extension asks servers for info and above (mcpWorkbench.serverLogLevel), so no debug message.
   await step('run the log tool twice from Run Tool: a warning and an info message', async () => {
-    for (const [level, message] of [['warning', `disk almost full ${stamp}`], ['info', `cache miss ${stamp}`]]) {
+    for (const [level, message] of [
+      ['warning', `disk almost full ${stamp}`],
+      ['info', `cache miss ${stamp}`],
+    ]) {
       await clickUntilTab(page, logTool, /^Run Emit log message\b/, { ancestors: [serverItem, toolsGroup], log });
       const form = await frameWith(page, '.field[data-pointer="/level"]');
       await form.locator('.field[data-pointer="/level"] select').selectOption(level);
       await form.locator('.field[data-pointer="/message"]').getByRole('textbox').fill(message);
       await form.getByRole('button', { name: 'Run', exact: true }).click();
-      await form.locator('#result .outcome').filter({ hasText: `logged at ${level}` }).waitFor({ state: 'visible' });
+      await form
+        .locator('#result .outcome')
+        .filter({ hasText: `logged at ${level}` })
+        .waitFor({ state: 'visible' });
     }
   });
 
@@ -280,7 +334,10 @@ export async function run({ page, step, screenshot, workspace, log }) {
   await step('MCP: Open Inspector in Panel: the Inspector in the bottom panel, with the rows; a log message sits under its tools/call', async () => {
     await runCommand(page, 'View: Close All Editors');
     await runCommand(page, 'MCP: Open Inspector in Panel');
-    await page.locator('.part.panel').filter({ hasText: /Inspector/i }).waitFor({ state: 'visible' });
+    await page
+      .locator('.part.panel')
+      .filter({ hasText: /Inspector/i })
+      .waitFor({ state: 'visible' });
     panel = await frameWith(page, '.rows[role=tree]');
     const inPanel = await panel.evaluate(() => window.innerHeight);
     const { height } = page.viewportSize();
@@ -292,20 +349,29 @@ export async function run({ page, step, screenshot, workspace, log }) {
     await nested.waitFor({ state: 'visible' });
     await expectAttribute(nested, 'aria-level', '2');
     await expectAttribute(logCall, 'aria-level', '1');
-    await panel.getByRole('treeitem', { name: /^tools\/call echo, fixture-stdio, result, \d+ ms, replay$/ }).first().waitFor({ state: 'visible' });
+    await panel
+      .getByRole('treeitem', { name: /^tools\/call echo, fixture-stdio, result, \d+ ms, replay$/ })
+      .first()
+      .waitFor({ state: 'visible' });
     await restMouse();
     await screenshot('inspector-07-panel');
   });
 
-  await step('the Console tab: fixture-stdio\'s stderr and both log messages, levelled', async () => {
+  await step("the Console tab: fixture-stdio's stderr and both log messages, levelled", async () => {
     const consoleTab = panel.getByRole('tab', { name: 'Console' });
     await consoleTab.click();
     await expectAttribute(consoleTab, 'aria-selected', 'true');
     const picker = panel.getByRole('combobox', { name: 'Server' }).and(panel.locator('.console select'));
     await picker.selectOption({ label: 'fixture-stdio' });
     const lines = panel.getByRole('log', { name: 'Console lines of fixture-stdio' });
-    await lines.locator('.console-line[data-level=warning]').filter({ hasText: `[fixture] disk almost full ${stamp}` }).waitFor({ state: 'visible' });
-    await lines.locator('.console-line[data-level=info]').filter({ hasText: `[fixture] cache miss ${stamp}` }).waitFor({ state: 'visible' });
+    await lines
+      .locator('.console-line[data-level=warning]')
+      .filter({ hasText: `[fixture] disk almost full ${stamp}` })
+      .waitFor({ state: 'visible' });
+    await lines
+      .locator('.console-line[data-level=info]')
+      .filter({ hasText: `[fixture] cache miss ${stamp}` })
+      .waitFor({ state: 'visible' });
     await lines.locator('.console-line[data-level=stderr]').filter({ hasText: 'fixture stdio server ready' }).first().waitFor({ state: 'visible' });
     await restMouse();
     await screenshot('inspector-08-console');
@@ -316,12 +382,18 @@ export async function run({ page, step, screenshot, workspace, log }) {
     await panel.getByRole('checkbox', { name: 'stderr' }).uncheck();
     const lines = panel.locator('.console-lines');
     await lines.locator('.console-line[data-level=info]').first().waitFor({ state: 'detached' });
-    await lines.locator('.console-line[data-level=warning]').filter({ hasText: `disk almost full ${stamp}` }).waitFor({ state: 'visible' });
+    await lines
+      .locator('.console-line[data-level=warning]')
+      .filter({ hasText: `disk almost full ${stamp}` })
+      .waitFor({ state: 'visible' });
     const levels = await lines.locator('.console-line').evaluateAll((ls) => ls.map((l) => l.getAttribute('data-level')));
     const allowed = ['warning', 'error', 'critical', 'alert', 'emergency'];
     if (!levels.length || levels.some((l) => !allowed.includes(l))) throw new Error(`warning and above shows ${JSON.stringify(levels)}`);
     await panel.getByRole('searchbox', { name: 'Console filter text' }).fill(`almost ${stamp}`);
-    await panel.locator('.console-count').filter({ hasText: /^1 of \d+ lines/ }).waitFor({ state: 'visible' });
+    await panel
+      .locator('.console-count')
+      .filter({ hasText: /^1 of \d+ lines/ })
+      .waitFor({ state: 'visible' });
     await restMouse();
     await screenshot('inspector-09-console-level');
   });
@@ -340,16 +412,23 @@ export async function run({ page, step, screenshot, workspace, log }) {
     const level = await panel.getByRole('combobox', { name: 'Minimum log level' }).inputValue();
     const search = await panel.getByRole('searchbox', { name: 'Console filter text' }).inputValue();
     if (level !== 'warning' || search !== `almost ${stamp}`) throw new Error(`after hiding: level ${level}, search ${JSON.stringify(search)}`);
-    await panel.locator('.console-line[data-level=warning]').filter({ hasText: `disk almost full ${stamp}` }).waitFor({ state: 'visible' });
+    await panel
+      .locator('.console-line[data-level=warning]')
+      .filter({ hasText: `disk almost full ${stamp}` })
+      .waitFor({ state: 'visible' });
   });
 
-  await step('Console, All servers: every server\'s lines in one list, each with its server', async () => {
+  await step("Console, All servers: every server's lines in one list, each with its server", async () => {
     await panel.getByRole('combobox', { name: 'Minimum log level' }).selectOption('');
     await panel.getByRole('checkbox', { name: 'stderr' }).check();
     await panel.getByRole('searchbox', { name: 'Console filter text' }).fill('');
     await panel.getByRole('combobox', { name: 'Server' }).and(panel.locator('.console select')).selectOption({ label: 'All servers' });
     const lines = panel.getByRole('log', { name: 'Console lines of All servers' });
-    await lines.locator('.console-line').filter({ has: panel.locator('.server', { hasText: /^fixture-stdio$/ }) }).filter({ hasText: `disk almost full ${stamp}` }).waitFor({ state: 'visible' });
+    await lines
+      .locator('.console-line')
+      .filter({ has: panel.locator('.server', { hasText: /^fixture-stdio$/ }) })
+      .filter({ hasText: `disk almost full ${stamp}` })
+      .waitFor({ state: 'visible' });
     const servers = new Set(await lines.locator('.console-line .server').allTextContents());
     if (servers.size < 2) throw new Error(`All servers shows lines of ${JSON.stringify([...servers])} only`);
     await restMouse();
@@ -365,7 +444,13 @@ export async function run({ page, step, screenshot, workspace, log }) {
     await step('add a Streamable HTTP server; its tools/list row shows the HTTP exchange: status, timing, Mcp-Session-Id highlighted', async () => {
       const file = path.join(workspace, 'folder-a', '.vscode', 'mcp.json');
       const text = fs.readFileSync(file, 'utf8');
-      fs.writeFileSync(file, text.replace(/"servers":\s*\{/, `"servers": {\n    "fixture-http": ${JSON.stringify({ type: 'http', url: http.url, headers: { 'X-Team-Token': 'e2e-secret-header-1234' } })},`));
+      fs.writeFileSync(
+        file,
+        text.replace(
+          /"servers":\s*\{/,
+          `"servers": {\n    "fixture-http": ${JSON.stringify({ type: 'http', url: http.url, headers: { 'X-Team-Token': 'e2e-secret-header-1234' } })},`,
+        ),
+      );
       // The editor tab (the bottom panel's view is short): the panel hidden, the tab opened again.
       await runCommand(page, 'View: Hide Panel');
       await runCommand(page, 'MCP: Open Inspector');
@@ -374,9 +459,21 @@ export async function run({ page, step, screenshot, workspace, log }) {
       await row.waitFor({ state: 'visible', timeout: 30_000 });
       await row.locator(':scope > .line').click();
       const section = inspector.locator('section.http');
-      await section.locator('.http-line').filter({ hasText: /^POST http:\/\/127\.0\.0\.1:\d+\/mcp$/ }).first().waitFor({ state: 'visible' });
-      await section.locator('tr.mcp th').filter({ hasText: /^mcp-session-id$/ }).first().waitFor({ state: 'visible' });
-      await section.locator('tr.redacted').filter({ hasText: /^x-team-token\s*«redacted»$/ }).first().waitFor({ state: 'visible' });
+      await section
+        .locator('.http-line')
+        .filter({ hasText: /^POST http:\/\/127\.0\.0\.1:\d+\/mcp$/ })
+        .first()
+        .waitFor({ state: 'visible' });
+      await section
+        .locator('tr.mcp th')
+        .filter({ hasText: /^mcp-session-id$/ })
+        .first()
+        .waitFor({ state: 'visible' });
+      await section
+        .locator('tr.redacted')
+        .filter({ hasText: /^x-team-token\s*«redacted»$/ })
+        .first()
+        .waitFor({ state: 'visible' });
       if (await inspector.locator('body').filter({ hasText: 'e2e-secret-header-1234' }).count()) throw new Error('the secret header value reached the page');
       await section.scrollIntoViewIfNeeded();
       await restMouse();
@@ -428,7 +525,14 @@ async function frameWhere(page, selector, accept, timeout = 20_000) {
   for (;;) {
     for (const frame of page.frames()) {
       if (frame === page.mainFrame() || frame.isDetached()) continue;
-      if ((await frame.locator(selector).count().catch(() => 0)) > 0 && await Promise.resolve(accept(frame)).catch(() => false)) return frame;
+      if (
+        (await frame
+          .locator(selector)
+          .count()
+          .catch(() => 0)) > 0 &&
+        (await Promise.resolve(accept(frame)).catch(() => false))
+      )
+        return frame;
     }
     if (Date.now() > deadline) throw new Error(`no webview shows ${selector} as expected within ${timeout / 1000} s`);
     await new Promise((r) => setTimeout(r, 200));
@@ -438,7 +542,6 @@ async function frameWhere(page, selector, accept, timeout = 20_000) {
 /** Every row of an Inspector page: its seq and what a screen reader reads. */
 function rowsOf(frame) {
   return frame.locator('.rows .row').evaluateAll((rows) => rows.map((r) => ({ seq: r.getAttribute('data-seq'), label: r.getAttribute('aria-label') })));
-
 }
 
 async function expectFocused(locator, timeout = 5_000) {

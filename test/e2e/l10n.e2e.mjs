@@ -73,7 +73,10 @@ async function englishLeft(frame) {
     }
     return found;
   });
-  const patterns = webviewStrings.map((english) => ({ english, re: new RegExp(`^${english.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\{\d+\\\}/g, '.*')}$`, 's') }));
+  const patterns = webviewStrings.map((english) => ({
+    english,
+    re: new RegExp(`^${english.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\{\d+\\\}/g, '.*')}$`, 's'),
+  }));
   return shown.flatMap((text) => patterns.filter((p) => p.re.test(text)).map((p) => `"${text}" (${p.english})`));
 }
 

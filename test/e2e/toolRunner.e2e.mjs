@@ -54,14 +54,15 @@ export async function run({ page, step, screenshot, log }) {
     await expectAttribute(form.locator('#view-raw'), 'aria-pressed', 'true');
     const raw = JSON.parse(await form.locator('#raw-result').textContent());
     const item = raw.content?.[0];
-    if (item?.text !== '9' || item.annotations?.priority !== 0.5 || item.annotations?.audience?.[0] !== 'user') throw new Error(`raw content item ${JSON.stringify(item)}`);
+    if (item?.text !== '9' || item.annotations?.priority !== 0.5 || item.annotations?.audience?.[0] !== 'user')
+      throw new Error(`raw content item ${JSON.stringify(item)}`);
     if (JSON.stringify(item._meta) !== JSON.stringify({ 'fixture/operands': [4, 5] })) throw new Error(`item _meta ${JSON.stringify(item._meta)}`);
     if (raw.structuredContent?.sum !== 9 || raw._meta?.['fixture/tool'] !== 'add') throw new Error(`raw result ${JSON.stringify(raw)}`);
     await restMouse();
     await screenshot('toolRunner-raw');
   });
 
-  await step('Rendered shows the item\'s annotations and _meta collapsed, keyboard switches back', async () => {
+  await step("Rendered shows the item's annotations and _meta collapsed, keyboard switches back", async () => {
     const form = await runner();
     // Arrow keys move within the Rendered | Raw group.
     await form.locator('#view-raw').focus();
@@ -69,7 +70,7 @@ export async function run({ page, step, screenshot, log }) {
     await expectAttribute(form.locator('#view-rendered'), 'aria-pressed', 'true');
     const annotations = form.locator('#result details.annotations').first();
     const meta = form.locator('#result details.meta').first();
-    if (await annotations.getAttribute('open') !== null) throw new Error('annotations are expanded at first');
+    if ((await annotations.getAttribute('open')) !== null) throw new Error('annotations are expanded at first');
     await annotations.locator('summary').click();
     await waitForText(annotations.locator('pre'), (t) => t.includes('"priority": 0.5'));
     await meta.locator('summary').click();
@@ -164,7 +165,10 @@ export async function run({ page, step, screenshot, log }) {
     await page.locator('.quick-input-widget').getByRole('button', { name: 'OK', exact: true }).click();
     try {
       await page.getByRole('tab', { name: /^saved-e2e\.mcptest\.json(?![.\w])/ }).waitFor({ state: 'visible' });
-      await waitForText(page.locator('.editor-instance .view-lines').first(), (t) => t.includes('"fixture-stdio"') && t.includes('"callTool"') && t.includes('"sum"'));
+      await waitForText(
+        page.locator('.editor-instance .view-lines').first(),
+        (t) => t.includes('"fixture-stdio"') && t.includes('"callTool"') && t.includes('"sum"'),
+      );
       await restMouse();
       await screenshot('toolRunner-save-as-test');
     } finally {
@@ -182,4 +186,3 @@ async function waitFor(check, what, timeout = 15_000) {
   }
   throw new Error(`timed out waiting for ${what}`);
 }
-

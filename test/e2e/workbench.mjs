@@ -22,7 +22,7 @@ export async function clickUntilTab(page, item, tabName, { attempts = 3, ancesto
         await page.getByRole('tab', { name: 'MCP', exact: true }).click({ timeout: 10_000 });
       }
       for (const row of i > 1 ? ancestors : []) {
-        if (await row.getAttribute('aria-expanded', { timeout: 10_000 }) === 'true') continue;
+        if ((await row.getAttribute('aria-expanded', { timeout: 10_000 })) === 'true') continue;
         log?.(`clickUntilTab: ${row} had folded; expanding it again`);
         await row.click({ timeout: 10_000 });
         await expectAttribute(row, 'aria-expanded', 'true', 5_000);
@@ -48,7 +48,10 @@ export async function clickUntilTab(page, item, tabName, { attempts = 3, ancesto
 export async function pickCommand(page, title, attempts = 3) {
   const quickInput = page.locator('.quick-input-widget');
   const exact = new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
-  const row = quickInput.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name').filter({ hasText: exact }) }).first();
+  const row = quickInput
+    .locator('.quick-input-list .monaco-list-row')
+    .filter({ has: page.locator('.label-name').filter({ hasText: exact }) })
+    .first();
   for (let i = 1; ; i++) {
     await page.keyboard.press('F1');
     await quickInput.waitFor({ state: 'visible' });
@@ -95,11 +98,13 @@ export async function childRow(tree, parentItem, childName) {
   const parentIndex = Number(await parentItem.getAttribute('data-index'));
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
-    const rows = await tree.locator('.monaco-list-row').evaluateAll((els) => els.map((el) => ({
-      index: Number(el.getAttribute('data-index')),
-      level: Number(el.getAttribute('aria-level')),
-      label: el.getAttribute('aria-label') ?? '',
-    })));
+    const rows = await tree.locator('.monaco-list-row').evaluateAll((els) =>
+      els.map((el) => ({
+        index: Number(el.getAttribute('data-index')),
+        level: Number(el.getAttribute('aria-level')),
+        label: el.getAttribute('aria-label') ?? '',
+      })),
+    );
     rows.sort((a, b) => a.index - b.index);
     const parent = rows.find((r) => r.index === parentIndex);
     if (parent) {
@@ -136,7 +141,13 @@ export async function frameWith(page, selector, timeout = 20_000) {
   for (;;) {
     for (const frame of page.frames()) {
       if (frame === page.mainFrame() || frame.isDetached()) continue;
-      if ((await frame.locator(selector).count().catch(() => 0)) > 0) return frame;
+      if (
+        (await frame
+          .locator(selector)
+          .count()
+          .catch(() => 0)) > 0
+      )
+        return frame;
     }
     if (Date.now() > deadline) throw new Error(`no webview shows ${selector} within ${timeout / 1000} s`);
     await new Promise((r) => setTimeout(r, 200));

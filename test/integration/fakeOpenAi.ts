@@ -83,7 +83,10 @@ export async function startFakeOpenAi(script: FakeScript = echoScript, reportedM
         toolCall: (index, id, name, args) => {
           const json = JSON.stringify(args);
           const half = Math.floor(json.length / 2);
-          send({ model: reportedModel, choices: [{ index: 0, delta: { tool_calls: [{ index, id, type: 'function', function: { name, arguments: json.slice(0, half) } }] } }] });
+          send({
+            model: reportedModel,
+            choices: [{ index: 0, delta: { tool_calls: [{ index, id, type: 'function', function: { name, arguments: json.slice(0, half) } }] } }],
+          });
           send({ model: reportedModel, choices: [{ index: 0, delta: { tool_calls: [{ index, function: { arguments: json.slice(half) } }] } }] });
         },
         finish: (reason = 'stop') => {
@@ -103,9 +106,10 @@ export async function startFakeOpenAi(script: FakeScript = echoScript, reportedM
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   (fake as { url: string }).url = `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`;
-  fake.close = () => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
+  fake.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
   return fake;
 }

@@ -15,7 +15,11 @@ export async function activateApi(): Promise<McpWorkbenchApi> {
 }
 
 /** `what` may be a function: it is read when the wait times out, so it can say the state then. */
-export async function waitFor<T>(check: () => T | undefined | false | Promise<T | undefined | false>, what: string | (() => string), timeoutMs = 20000): Promise<T> {
+export async function waitFor<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  what: string | (() => string),
+  timeoutMs = 20000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -25,25 +29,32 @@ export async function waitFor<T>(check: () => T | undefined | false | Promise<T 
     } catch (error) {
       last = error;
     }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'function' ? what() : what}${last ? `: ${String(last)}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'function' ? what() : what}${last ? `: ${String(last)}` : ''}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
 export async function running(api: McpWorkbenchApi, name: string): Promise<McpServerConnection> {
-  return waitFor(() => {
-    const c = api.server(name);
-    return c?.state.kind === 'running' && c;
-  }, () => {
-    const state = api.server(name)?.state;
-    // A server whose config asks for an `${input:…}` stays "starting" behind an input box no test answers.
-    const hint = state?.kind === 'starting' ? '; still starting: is it waiting for an ${input:…} prompt (its config changed on disk)?' : '';
-    return `server "${name}" to run (now: ${JSON.stringify(state)}${hint})`;
-  });
+  return waitFor(
+    () => {
+      const c = api.server(name);
+      return c?.state.kind === 'running' && c;
+    },
+    () => {
+      const state = api.server(name)?.state;
+      // A server whose config asks for an `${input:…}` stays "starting" behind an input box no test answers.
+      const hint = state?.kind === 'starting' ? '; still starting: is it waiting for an ${input:…} prompt (its config changed on disk)?' : '';
+      return `server "${name}" to run (now: ${JSON.stringify(state)}${hint})`;
+    },
+  );
 }
 
 export function textOf(result: { content?: unknown }): string {
-  return ((result.content ?? []) as { type: string; text?: string }[]).filter((c) => c.type === 'text').map((c) => c.text).join('');
+  return ((result.content ?? []) as { type: string; text?: string }[])
+    .filter((c) => c.type === 'text')
+    .map((c) => c.text)
+    .join('');
 }
 
 /** The pid of a stdio server's current process, to tell a restart from a kept process. */
@@ -98,22 +109,34 @@ export function recordNotifications(): { messages: string[]; progress: RecordedP
     window[kind] = (message: unknown, ...rest: unknown[]) => {
       messages.push(String(message));
       const options = rest[0];
-      if (options && typeof options === 'object' && typeof (options as { detail?: unknown }).detail === 'string') messages.push((options as { detail: string }).detail);
+      if (options && typeof options === 'object' && typeof (options as { detail?: unknown }).detail === 'string')
+        messages.push((options as { detail: string }).detail);
       return originals[i].call(vscode.window, message, ...rest);
     };
   });
   const withProgress = vscode.window.withProgress;
-  (vscode.window as { withProgress: typeof withProgress }).withProgress = <R>(options: vscode.ProgressOptions, task: Parameters<typeof withProgress<R>>[1]): Thenable<R> => {
+  (vscode.window as { withProgress: typeof withProgress }).withProgress = <R>(
+    options: vscode.ProgressOptions,
+    task: Parameters<typeof withProgress<R>>[1],
+  ): Thenable<R> => {
     if (options.location !== vscode.ProgressLocation.Notification) return withProgress.call(vscode.window, options, task) as Thenable<R>;
     const entry: RecordedProgress = { title: options.title ?? '', reports: [], closed: false };
     progress.push(entry);
-    const done = withProgress.call(vscode.window, options, (real, token) => task({
-      report: (value) => {
-        if (value.message !== undefined) entry.reports.push(value.message);
-        real.report(value);
-      },
-    }, token));
-    void Promise.resolve(done).then(() => (entry.closed = true), () => (entry.closed = true));
+    const done = withProgress.call(vscode.window, options, (real, token) =>
+      task(
+        {
+          report: (value) => {
+            if (value.message !== undefined) entry.reports.push(value.message);
+            real.report(value);
+          },
+        },
+        token,
+      ),
+    );
+    void Promise.resolve(done).then(
+      () => (entry.closed = true),
+      () => (entry.closed = true),
+    );
     return done as Thenable<R>;
   };
   return {
@@ -173,7 +196,11 @@ export function recordOutputChannels(): { text(name?: string): string; dispose()
     });
   };
   return {
-    text: (name) => written.filter((w) => name === undefined || w.name === name).map((w) => w.text).join('\n'),
+    text: (name) =>
+      written
+        .filter((w) => name === undefined || w.name === name)
+        .map((w) => w.text)
+        .join('\n'),
     dispose: () => (window.createOutputChannel = original),
   };
 }

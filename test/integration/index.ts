@@ -192,7 +192,7 @@ async function runSuite(): Promise<void> {
 function ignoreJsDebugNoise(): void {
   const on = process.on.bind(process);
   const isJsDebugOnly = (error: unknown): boolean => {
-    const stack = error instanceof Error ? error.stack ?? '' : '';
+    const stack = error instanceof Error ? (error.stack ?? '') : '';
     const frames = stack.split('\n').filter((line) => /^\s+at /.test(line) && !/node:(events|internal|_http|net)/.test(line));
     return frames.length > 0 && frames.every((line) => line.includes('ms-vscode.js-debug'));
   };

@@ -161,15 +161,16 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 function knownVersions() {
   const res = spawnSync('bash', [INSTALL_VSCODE, '--list'], { encoding: 'utf8' });
   if (res.status !== 0) throw new Error(`scripts/install-vscode.sh --list failed (exit ${res.status}): ${res.stderr}`);
-  return res.stdout.split('\n').map((l) => l.trim()).filter(Boolean);
+  return res.stdout
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
 }
 
 /** The versions to run on: --vscode (repeatable), else MCPWB_VSCODE_VERSION (a,b), else all. */
 function selectVersions(given) {
   const known = knownVersions();
-  const wanted = (given?.length ? given : (process.env.MCPWB_VSCODE_VERSION || '').split(','))
-    .map((v) => v.trim())
-    .filter(Boolean);
+  const wanted = (given?.length ? given : (process.env.MCPWB_VSCODE_VERSION || '').split(',')).map((v) => v.trim()).filter(Boolean);
   const versions = !wanted.length || wanted.includes('all') ? known : [...new Set(wanted)];
   for (const v of versions) {
     if (!known.includes(v)) throw new Error(`unknown VS Code version ${v} (scripts/install-vscode.sh knows ${known.join(', ')})`);
@@ -349,8 +350,10 @@ function extractZip(buf, dest) {
 async function startServer({ vscode, host, port, userDataDir, serverDataDir, extensionsDir, env, logFile, connectionToken, extraArgs = [] }) {
   const args = [
     path.join(vscode.dir, 'out', 'server-main.js'),
-    '--host', host,
-    '--port', String(port),
+    '--host',
+    host,
+    '--port',
+    String(port),
     // The test runs use a fresh random port for a few minutes; `npm start` keeps a workbench
     // open for as long as the user likes, so anything else on the machine that can reach the
     // port must not get a VS Code (a terminal, files) without the token printed in the URL.
@@ -359,9 +362,12 @@ async function startServer({ vscode, host, port, userDataDir, serverDataDir, ext
     // Without it the built 1.139 workbench ignores extensionDevelopmentPath/extensionTestsPath
     // in the URL payload (no test runs); 1.100 accepts it too.
     '--enable-smoke-test-driver',
-    '--user-data-dir', userDataDir,
-    '--server-data-dir', serverDataDir,
-    '--extensions-dir', extensionsDir,
+    '--user-data-dir',
+    userDataDir,
+    '--server-data-dir',
+    serverDataDir,
+    '--extensions-dir',
+    extensionsDir,
     ...extraArgs,
   ];
   const childEnv = { ...process.env, MCPWB_VSCODE_VERSION: vscode.version, ...env };
@@ -631,10 +637,16 @@ async function saveFailureArtifacts({ outDir, name, shot, page, tmp, dirs, serve
   // the view is often a server that restarted under the test, and the tails below are long (CI
   // output may be cut before them).
   const lifeLine = /\b(Starting|Connected|Stopped|stopped|exited|crashed|restart|held back|Failed|failed)\b/;
-  const timelines = logFiles.filter((f) => /mcp-workbench/.test(f) && /[\\/]MCP [^\\/]+\.log$/.test(f)).map((file) => {
-    const lines = fs.readFileSync(file, 'utf8').split('\n').filter((l) => lifeLine.test(l) && !/ [→←] /.test(l));
-    return lines.length ? `${path.basename(file, '.log')}:\n${tail(lines.join('\n'), 8)}` : '';
-  }).filter(Boolean);
+  const timelines = logFiles
+    .filter((f) => /mcp-workbench/.test(f) && /[\\/]MCP [^\\/]+\.log$/.test(f))
+    .map((file) => {
+      const lines = fs
+        .readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((l) => lifeLine.test(l) && !/ [→←] /.test(l));
+      return lines.length ? `${path.basename(file, '.log')}:\n${tail(lines.join('\n'), 8)}` : '';
+    })
+    .filter(Boolean);
   if (timelines.length) console.log(`\n--- MCP servers' starts and stops ---\n${timelines.join('\n')}`);
   for (const file of logFiles) {
     const rel = path.relative(tmp, file);
@@ -746,7 +758,10 @@ async function suiteLimit(resultFile, stopped) {
       return { kind: 'timeout', reason: `timed out after ${Math.round(SUITE_TIMEOUT_MS / 1000)} s in all (MCPWB_SUITE_TIMEOUT_MS=<ms> raises the limit)` };
     }
     if (now - lastProgress > SUITE_STALL_MS) {
-      return { kind: 'timeout', reason: `no test finished for ${Math.round(SUITE_STALL_MS / 1000)} s, so the suite looks hung (MCPWB_SUITE_STALL_MS=<ms> raises the limit)` };
+      return {
+        kind: 'timeout',
+        reason: `no test finished for ${Math.round(SUITE_STALL_MS / 1000)} s, so the suite looks hung (MCPWB_SUITE_STALL_MS=<ms> raises the limit)`,
+      };
     }
   }
   return new Promise(() => {});
@@ -805,10 +820,7 @@ async function runSuite(suite, { vscode, extensionPaths, chromium }) {
 
   const { page, browserConsole } = await launchBrowser(chromium, dirs.browser);
 
-  const payload = [
-    ...extensionPaths.map((p) => ['extensionDevelopmentPath', server.remote(p)]),
-    ['extensionTestsPath', server.remote(testsIndex)],
-  ];
+  const payload = [...extensionPaths.map((p) => ['extensionDevelopmentPath', server.remote(p)]), ['extensionTestsPath', server.remote(testsIndex)]];
   const url = server.url(workspaceTarget(dirs.workspace), payload);
   if (VERBOSE) log(`opening ${url}`);
   await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
@@ -897,13 +909,19 @@ async function runSuite(suite, { vscode, extensionPaths, chromium }) {
   if (!ok) {
     if (problem) console.log(`\n[launcher] suite ${suite}: ${problem}`);
     if (result && result.done === false) {
-      console.log(`[launcher] suite ${suite} stopped early: ${result.passed} passed, ${result.failed} failed, ${neverRan} of ${result.total} never ran (counted as failed)`);
+      console.log(
+        `[launcher] suite ${suite} stopped early: ${result.passed} passed, ${result.failed} failed, ${neverRan} of ${result.total} never ran (counted as failed)`,
+      );
     }
     const outDir = path.join(EVIDENCE, vscode.version);
     await saveFailureArtifacts({ outDir, name: suite, shot: path.join(outDir, `${suite}.png`), page, tmp, dirs, server, serverLog, browserConsole });
     // Webviews still open at the end (blank, loading, or an error page) are nested frames the screenshot cannot explain.
     await saveFrames(page, path.join(outDir, `${suite}.frames.txt`));
-    for (const [file, as] of [[outputFile, `${suite}.output.log`], [resultFile, `${suite}.result.json`], [`${resultFile}.progress`, `${suite}.progress.json`]]) {
+    for (const [file, as] of [
+      [outputFile, `${suite}.output.log`],
+      [resultFile, `${suite}.result.json`],
+      [`${resultFile}.progress`, `${suite}.progress.json`],
+    ]) {
       if (fs.existsSync(file)) fs.copyFileSync(file, path.join(outDir, as));
     }
     log(`evidence: ${path.relative(REPO, outDir)}/${suite}*`);
@@ -930,7 +948,12 @@ const E2E_ACTION_TIMEOUT_MS = Number(process.env.MCPWB_E2E_ACTION_TIMEOUT_MS || 
 /** The modules to run: the given files or names (`explorer` = test/e2e/explorer.e2e.mjs), else all. */
 function e2eModules(given) {
   if (!given.length) {
-    const all = fs.existsSync(E2E_DIR) ? fs.readdirSync(E2E_DIR).filter((n) => n.endsWith('.e2e.mjs')).sort() : [];
+    const all = fs.existsSync(E2E_DIR)
+      ? fs
+          .readdirSync(E2E_DIR)
+          .filter((n) => n.endsWith('.e2e.mjs'))
+          .sort()
+      : [];
     if (!all.length) throw new Error('no test/e2e/*.e2e.mjs modules found');
     return all.map((n) => path.join(E2E_DIR, n));
   }
@@ -1047,13 +1070,17 @@ async function runE2eModule(file, { vscode, extensionPaths, chromium }) {
   };
 
   try {
-    await step('open the workbench with the extension loaded', async () => {
-      const payload = extensionPaths.map((p) => ['extensionDevelopmentPath', server.remote(p)]);
-      const url = server.url(target, payload);
-      if (VERBOSE) log(`opening ${url}`);
-      await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
-      await page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
-    }, { timeout: 90_000 });
+    await step(
+      'open the workbench with the extension loaded',
+      async () => {
+        const payload = extensionPaths.map((p) => ['extensionDevelopmentPath', server.remote(p)]);
+        const url = server.url(target, payload);
+        if (VERBOSE) log(`opening ${url}`);
+        await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+        await page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
+      },
+      { timeout: 90_000 },
+    );
     await mod.run({
       page,
       step,
@@ -1084,7 +1111,9 @@ async function runE2eModule(file, { vscode, extensionPaths, chromium }) {
   removeTemp(tmp);
   const failed = failure ? 1 : 0;
   const secs = ((Date.now() - started) / 1000).toFixed(1);
-  console.log(`=== e2e ${name} on VS Code ${vscode.version}: ${passed} steps passed, ${failed} failed${failed ? ' (the module\'s later steps did not run)' : ''} in ${secs} s ===`);
+  console.log(
+    `=== e2e ${name} on VS Code ${vscode.version}: ${passed} steps passed, ${failed} failed${failed ? " (the module's later steps did not run)" : ''} in ${secs} s ===`,
+  );
   return { passed, failed };
 }
 
@@ -1212,7 +1241,9 @@ async function main() {
   }
   if (extensionPaths.length === 0) extensionPaths = [REPO];
   if (extensionPaths.length > 1) {
-    log(`warning: the browser workbench loads only the last extensionDevelopmentPath (${extensionPaths[extensionPaths.length - 1]}); put test-only extensions in test/fixtures/extensions/ instead`);
+    log(
+      `warning: the browser workbench loads only the last extensionDevelopmentPath (${extensionPaths[extensionPaths.length - 1]}); put test-only extensions in test/fixtures/extensions/ instead`,
+    );
   }
 
   if (values['keep-open']) {

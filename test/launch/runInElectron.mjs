@@ -120,7 +120,13 @@ async function runSuite(suite, extensionDevelopmentPath) {
     version: VSCODE_VERSION,
     extensionDevelopmentPath: fixtures.length ? [extensionDevelopmentPath, ...fixtures.map((f) => f.dir)] : extensionDevelopmentPath,
     extensionTestsPath: path.join(REPO, 'out', 'test', 'integration', 'index.js'),
-    launchArgs: [workspaceTarget(workspace), '--disable-extensions', `--user-data-dir=${userData}`, `--extensions-dir=${extensionsDir}`, ...fixtures.flatMap((f) => ['--enable-proposed-api', f.id])],
+    launchArgs: [
+      workspaceTarget(workspace),
+      '--disable-extensions',
+      `--user-data-dir=${userData}`,
+      `--extensions-dir=${extensionsDir}`,
+      ...fixtures.flatMap((f) => ['--enable-proposed-api', f.id]),
+    ],
     extensionTestsEnv: {
       MCPWB_SUITE: suite,
       MCPWB_RESULT_FILE: resultFile,

@@ -35,7 +35,8 @@ const FOLDER_CYCLES_ALLOWED: Record<string, string> = {
   'src/chat ↔ src/workbench': 'workbench.ts builds ChatToolSettings (composition root)',
   'src/coexistence ↔ src/config': 'configSources reads readsProfileMcpJson (a VS Code version fact) from coexistence/common',
   'src/coexistence ↔ src/workbench': 'workbench.ts builds the BuiltinHost watcher (composition root)',
-  'src/config ↔ src/mcp': 'config/ holds feature glue (registerDiscovery, configSources) beside config/common, which src/mcp reads: the glue wants a folder of its own',
+  'src/config ↔ src/mcp':
+    'config/ holds feature glue (registerDiscovery, configSources) beside config/common, which src/mcp reads: the glue wants a folder of its own',
   'src/config ↔ src/workbench': 'config/ holds feature glue beside config/common, which workbench.ts reads; workbench.ts builds ConfigSources and InputStore',
   'src/servers ↔ src/workbench': 'workbench.ts builds ServerOutputs (composition root)',
 };
@@ -45,7 +46,8 @@ const FOLDER_CYCLES_ALLOWED: Record<string, string> = {
  * in by the composition root or a command, not a file import (issue 27).
  */
 const GLUE_TO_GLUE_ALLOWED: Record<string, string> = {
-  'src/approval/approvalService.ts → src/models/modelService.ts': 'the model service is handed in; its type and toolsUnsupportedMessage still live in models glue',
+  'src/approval/approvalService.ts → src/models/modelService.ts':
+    'the model service is handed in; its type and toolsUnsupportedMessage still live in models glue',
   'src/approval/registerApproval.ts → src/models/modelService.ts': 'the model service is handed in; its type and the API key command still live in models glue',
   'src/chat/chatHandler.ts → src/prompts/promptFlow.ts': 'chat runs prompts: a prompt service',
   'src/chat/chatHandler.ts → src/prompts/promptPrompter.ts': 'chat asks for prompt arguments: a prompt service',
@@ -55,7 +57,8 @@ const GLUE_TO_GLUE_ALLOWED: Record<string, string> = {
   'src/servers/addServerWizard.ts → src/config/configSources.ts': 'the wizard writes config files: a config service handed in',
   'src/servers/serverCommands.ts → src/coexistence/registerCoexistence.ts': 'a server command toggles the agent endpoint: a command',
   'src/servers/serverCommands.ts → src/config/configSources.ts': 'server commands edit config files: a config service handed in',
-  'src/toolRunner/toolRunnerPanel.ts → src/apps/appsService.ts': 'Run Tool is handed the apps service; the import is its type only (an interface in apps/common would end it)',
+  'src/toolRunner/toolRunnerPanel.ts → src/apps/appsService.ts':
+    'Run Tool is handed the apps service; the import is its type only (an interface in apps/common would end it)',
   'src/toolRunner/toolRunnerPanel.ts → src/apps/toolAppController.ts': 'Run Tool renders MCP Apps: an apps service handed in',
 };
 
@@ -66,8 +69,9 @@ const GLUE_TO_GLUE_ALLOWED: Record<string, string> = {
  */
 const MODULE_STATE_ALLOWED: Record<string, string> = {
   'src/extension.ts: let workbench': 'deactivate() gets no arguments from VS Code: the one way to reach the context it must dispose',
-  'src/apps/appSession.ts: let appBridgeModule': 'a lazily required module (ext-apps is heavy; esbuild.mjs, lazy dependencies): a module cache, no state of ours',
-  'src/shared/l10nBundle.ts: let cached': 'the display language\'s translations, read once from disk: the same for the whole process',
+  'src/apps/appSession.ts: let appBridgeModule':
+    'a lazily required module (ext-apps is heavy; esbuild.mjs, lazy dependencies): a module cache, no state of ours',
+  'src/shared/l10nBundle.ts: let cached': "the display language's translations, read once from disk: the same for the whole process",
   'src/mcp/process/processTree.ts: const living (mutated)': 'the server processes to end when this process exits: the exit hook is process-wide by nature',
   'src/mcp/process/processTree.ts: let reaping': 'whether that exit hook is installed (once per process)',
   'src/mcp/connection/toolCalls.ts: const toolsByName (mutated)': 'a WeakMap memo keyed by an immutable cached tool list: derived data, no state of its own',
@@ -134,7 +138,10 @@ describe('architecture', () => {
 
   it('has no two folders of src/ that import each other', () => {
     const cycles = folderCycles();
-    const found = againstAllowList(cycles.map((c) => c.pair), FOLDER_CYCLES_ALLOWED);
+    const found = againstAllowList(
+      cycles.map((c) => c.pair),
+      FOLDER_CYCLES_ALLOWED,
+    );
     const unexpected = found.unexpected.map((pair) => `${pair}: ${cycles.find((c) => c.pair === pair)?.imports}`);
     assert.deepEqual({ unexpected, fixed: found.fixed }, { unexpected: [], fixed: [] });
   });

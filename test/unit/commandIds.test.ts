@@ -37,7 +37,8 @@ function readIds(file: string): Map<string, Record<string, string>> {
       }
       const entries: Record<string, string> = {};
       for (const property of init.properties) {
-        if (ts.isPropertyAssignment(property) && ts.isStringLiteralLike(property.initializer)) entries[property.name.getText(source)] = property.initializer.text;
+        if (ts.isPropertyAssignment(property) && ts.isStringLiteralLike(property.initializer))
+          entries[property.name.getText(source)] = property.initializer.text;
         else unreadable.push(`${file}: ${name}.${property.name?.getText(source)} is not a string literal`);
       }
       exported.set(name, entries);
@@ -83,7 +84,13 @@ function commandLiterals(file: string): string[] {
     found.push(`${rel(file)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}: '${value}' (${why})`);
   const callee = (node: ts.Node) => (ts.isCallExpression(node.parent) ? node.parent.expression.getText(source) : '');
   const visit = (node: ts.Node) => {
-    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) {
+    if (
+      ts.isStringLiteral(node) ||
+      ts.isNoSubstitutionTemplateLiteral(node) ||
+      ts.isTemplateHead(node) ||
+      ts.isTemplateMiddle(node) ||
+      ts.isTemplateTail(node)
+    ) {
       const value = node.text;
       const parent = node.parent;
       const args = ts.isCallExpression(parent) ? parent.arguments : undefined;
@@ -91,7 +98,11 @@ function commandLiterals(file: string): string[] {
       else if (/command:_?mcpWorkbench\./.test(value)) report(node, value, 'a command link');
       else if (ours(value) && args?.[0] === node && /(register|execute)Command$/.test(callee(node))) report(node, value, 'a command id');
       else if (ours(value) && args?.[1] === node && args[0].getText(source) === "'setContext'") report(node, value, 'a context key');
-      else if (ours(value) && (ts.isPropertyAssignment(parent) || ts.isBinaryExpression(parent)) && /(^|\.)command$/.test((ts.isPropertyAssignment(parent) ? parent.name : parent.left).getText(source))) {
+      else if (
+        ours(value) &&
+        (ts.isPropertyAssignment(parent) || ts.isBinaryExpression(parent)) &&
+        /(^|\.)command$/.test((ts.isPropertyAssignment(parent) ? parent.name : parent.left).getText(source))
+      ) {
         report(node, value, 'a command id');
       }
     }
@@ -116,16 +127,23 @@ describe('command ids', () => {
     assert.deepEqual(unreadable, []);
   });
 
-  it('every command package.json contributes has an id in a feature\'s commandIds.ts', () => {
+  it("every command package.json contributes has an id in a feature's commandIds.ts", () => {
     const listed = new Set(ids.map((i) => i.id));
-    assert.deepEqual([...contributed].filter((c) => !listed.has(c)), []);
+    assert.deepEqual(
+      [...contributed].filter((c) => !listed.has(c)),
+      [],
+    );
   });
 
   it('every id in a commandIds.ts is contributed in package.json, or listed as internal with its reason', () => {
     const stray = ids.filter((i) => !contributed.has(i.id) && !internal.get(i.id)?.trim()).map((i) => `${i.file}: ${i.name} = ${i.id}`);
     assert.deepEqual(stray, []);
     assert.deepEqual(unknownInternal, []);
-    assert.deepEqual([...internal.keys()].filter((id) => contributed.has(id)), [], 'an id listed as internal is contributed after all');
+    assert.deepEqual(
+      [...internal.keys()].filter((id) => contributed.has(id)),
+      [],
+      'an id listed as internal is contributed after all',
+    );
   });
 
   it('no id is listed twice', () => {
@@ -136,22 +154,34 @@ describe('command ids', () => {
 
   it("each context key in a commandIds.ts is read by package.json's when clauses", () => {
     const manifestText = JSON.stringify(manifest.contributes);
-    assert.deepEqual(contextKeys.filter((k) => !manifestText.includes(k.id)).map((k) => `${k.name} = ${k.id}`), []);
+    assert.deepEqual(
+      contextKeys.filter((k) => !manifestText.includes(k.id)).map((k) => `${k.name} = ${k.id}`),
+      [],
+    );
   });
 
   it('the commandIds.ts files import nothing (so any feature may import them; importGraph.folderCycles relies on it)', () => {
-    assert.deepEqual(idFiles.filter((f) => imports(path.join(REPO, f)).length > 0), []);
+    assert.deepEqual(
+      idFiles.filter((f) => imports(path.join(REPO, f)).length > 0),
+      [],
+    );
   });
 
-  it("no command id, command link or context key of ours is spelled out in src/ outside the commandIds.ts files", function () {
+  it('no command id, command link or context key of ours is spelled out in src/ outside the commandIds.ts files', function () {
     this.timeout(20000);
     const literals = files.filter((f) => rel(f).startsWith('src/') && !isCommandIds(rel(f))).flatMap(commandLiterals);
     assert.deepEqual(literals, []);
   });
 
   it('every listed id is a key of a command table, so a command in package.json has a handler', () => {
-    const source = files.filter((f) => rel(f).startsWith('src/') && !isCommandIds(rel(f))).map((f) => fs.readFileSync(f, 'utf8')).join('\n');
-    assert.deepEqual(ids.filter((i) => !source.includes(`[${i.name}]:`)).map((i) => `${i.name} = ${i.id}`), []);
+    const source = files
+      .filter((f) => rel(f).startsWith('src/') && !isCommandIds(rel(f)))
+      .map((f) => fs.readFileSync(f, 'utf8'))
+      .join('\n');
+    assert.deepEqual(
+      ids.filter((i) => !source.includes(`[${i.name}]:`)).map((i) => `${i.name} = ${i.id}`),
+      [],
+    );
   });
 
   it('features register their commands through their command table (src/shared/commandTable.ts)', () => {

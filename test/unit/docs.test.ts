@@ -43,7 +43,10 @@ function anchors(text: string): Set<string> {
     if (/^\s*```/.test(line)) fenced = !fenced;
     const m = !fenced && /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (!m) continue;
-    const slug = m[1].toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/ /g, '-');
+    const slug = m[1]
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/ /g, '-');
     const n = seen.get(slug) ?? 0;
     seen.set(slug, n + 1);
     result.add(n ? `${slug}-${n}` : slug);

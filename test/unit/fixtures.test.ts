@@ -26,10 +26,7 @@ function firstText(result: unknown): string {
 }
 
 function newClient(withRoots: boolean): Client {
-  const client = new Client(
-    { name: 'fixture-self-check', version: '0.0.0' },
-    { capabilities: withRoots ? { roots: { listChanged: true } } : {} },
-  );
+  const client = new Client({ name: 'fixture-self-check', version: '0.0.0' }, { capabilities: withRoots ? { roots: { listChanged: true } } : {} });
   if (withRoots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [ROOT] }));
   return client;
 }
@@ -114,14 +111,8 @@ describe('fixture servers', function () {
         // list_changed + logging
         let toolsChanged = 0;
         const logs: unknown[] = [];
-        client.setNotificationHandler(
-          ToolListChangedNotificationSchema,
-          () => void toolsChanged++,
-        );
-        client.setNotificationHandler(
-          LoggingMessageNotificationSchema,
-          (n) => void logs.push(n.params),
-        );
+        client.setNotificationHandler(ToolListChangedNotificationSchema, () => void toolsChanged++);
+        client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params));
         await client.callTool({ name: 'addTool', arguments: { name: 'extra' } });
         assert.equal(firstText(await client.callTool({ name: 'extra', arguments: { text: 'x' } })), 'extra: x');
         await client.setLoggingLevel('warning');
@@ -211,7 +202,10 @@ describe('fixture servers', function () {
         });
         await assert.rejects(call);
         const cancelled = await waitFor(async () => {
-          const events = readFileSync(recordPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+          const events = readFileSync(recordPath, 'utf8')
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l));
           return events.find((e: { event: string }) => e.event === 'cancelled');
         }, 'cancelled record');
         assert.ok(cancelled.stepsDone < 50);

@@ -39,7 +39,14 @@ export const files = [...sourceFiles(path.join(REPO, 'src')), ...sourceFiles(pat
 /** Repository-relative file → the repository files it imports (relative imports only). */
 export const graph = new Map<string, string[]>();
 for (const file of files) {
-  graph.set(rel(file), imports(file).filter((s) => s.startsWith('.')).map((s) => resolveRelative(file, s)).filter((f): f is string => !!f).map(rel));
+  graph.set(
+    rel(file),
+    imports(file)
+      .filter((s) => s.startsWith('.'))
+      .map((s) => resolveRelative(file, s))
+      .filter((f): f is string => !!f)
+      .map(rel),
+  );
 }
 
 /**

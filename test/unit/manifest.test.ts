@@ -31,7 +31,10 @@ describe('manifest', () => {
   const walkthroughs: { id: string; steps: Step[] }[] = manifest.contributes.walkthroughs;
   it('has a walkthrough: add a server, browse, run a tool, review requests, debug', () => {
     assert.equal(walkthroughs.length, 1);
-    assert.deepEqual(walkthroughs[0].steps.map((s) => s.id), ['addServer', 'browse', 'runTool', 'approveSampling', 'debugServer']);
+    assert.deepEqual(
+      walkthroughs[0].steps.map((s) => s.id),
+      ['addServer', 'browse', 'runTool', 'approveSampling', 'debugServer'],
+    );
   });
 
   for (const step of walkthroughs.flatMap((w) => w.steps)) {
@@ -54,7 +57,7 @@ describe('manifest', () => {
     for (const command of manifest.contributes.commands) assert.equal(text(command.category), 'MCP', `${command.command} is in the MCP category`);
   });
 
-  it("l10n/bundle.l10n.json (the runtime strings for translators) matches the l10n.t calls in src and webview", function () {
+  it('l10n/bundle.l10n.json (the runtime strings for translators) matches the l10n.t calls in src and webview', function () {
     this.timeout(60000);
     assert.equal(manifest.l10n, './l10n');
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'l10n-'));

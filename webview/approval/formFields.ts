@@ -22,7 +22,12 @@ export function field(f: ElicitationField, values: ElicitationValues, save: () =
     case 'number':
     case 'integer': {
       const type = f.kind !== 'string' ? 'text' : f.format === 'email' ? 'email' : f.format === 'uri' ? 'url' : f.format === 'date' ? 'date' : 'text';
-      const input = el('input', { id, type, ...(f.kind !== 'string' ? { inputmode: 'decimal' } : {}), ...(f.kind === 'string' && f.format === 'date-time' ? { placeholder: '2025-01-31T14:30:00Z' } : {}) });
+      const input = el('input', {
+        id,
+        type,
+        ...(f.kind !== 'string' ? { inputmode: 'decimal' } : {}),
+        ...(f.kind === 'string' && f.format === 'date-time' ? { placeholder: '2025-01-31T14:30:00Z' } : {}),
+      });
       input.value = typeof values[f.name] === 'string' ? (values[f.name] as string) : '';
       if (f.required) input.required = true;
       input.addEventListener('input', () => {

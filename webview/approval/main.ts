@@ -13,7 +13,16 @@
  */
 import '../shared/l10nSetup';
 import * as l10n from '@vscode/l10n';
-import { hasSamplingReply, type ElicitFormView, type ElicitUrlView, type FromWebview, type PendingView, type SamplingDraft, type SamplingView, type ToWebview } from '../../src/approval/common/approvalProtocol';
+import {
+  hasSamplingReply,
+  type ElicitFormView,
+  type ElicitUrlView,
+  type FromWebview,
+  type PendingView,
+  type SamplingDraft,
+  type SamplingView,
+  type ToWebview,
+} from '../../src/approval/common/approvalProtocol';
 import { elicitationContent, type ElicitationValues } from '../../src/approval/common/elicitationForm';
 import { button, el } from './dom';
 import { field, focusFirstProblem, markInvalid } from './formFields';
@@ -76,7 +85,8 @@ function debounce(key: string, fn: () => void): void {
 function keyOf(p: PendingView | undefined): string {
   if (!p) return 'none';
   const ids = pending.map((x) => `${x.id}:${x.kind === 'sampling' ? x.stage : x.kind === 'elicitUrl' ? String(x.opened) : ''}`).join(',');
-  const extra = p.kind === 'sampling' ? JSON.stringify([p.error, p.response, p.policy, p.models.length]) : p.kind === 'elicitForm' ? JSON.stringify(p.issues ?? []) : '';
+  const extra =
+    p.kind === 'sampling' ? JSON.stringify([p.error, p.response, p.policy, p.models.length]) : p.kind === 'elicitForm' ? JSON.stringify(p.issues ?? []) : '';
   return `${ids}|${p.id}|${extra}`;
 }
 
@@ -98,8 +108,26 @@ function render(): void {
   }
   const queue = el('nav', { id: 'queue', 'aria-label': l10n.t('Pending requests') });
   for (const p of pending) {
-    const b = el('button', { type: 'button', class: `queue-item${p.id === selected ? ' selected' : ''}`, 'data-id': p.id, 'aria-current': String(p.id === selected) });
-    b.append(el('span', { class: 'server' }, p.server.label), el('span', { class: 'kind' }, p.kind === 'sampling' ? l10n.t('sampling · {0}', stageLabel(p.stage)) : p.kind === 'elicitForm' ? l10n.t('form') : p.opened ? l10n.t('URL · waiting for completion') : l10n.t('URL')));
+    const b = el('button', {
+      type: 'button',
+      class: `queue-item${p.id === selected ? ' selected' : ''}`,
+      'data-id': p.id,
+      'aria-current': String(p.id === selected),
+    });
+    b.append(
+      el('span', { class: 'server' }, p.server.label),
+      el(
+        'span',
+        { class: 'kind' },
+        p.kind === 'sampling'
+          ? l10n.t('sampling · {0}', stageLabel(p.stage))
+          : p.kind === 'elicitForm'
+            ? l10n.t('form')
+            : p.opened
+              ? l10n.t('URL · waiting for completion')
+              : l10n.t('URL'),
+      ),
+    );
     b.addEventListener('click', () => {
       selected = p.id;
       post({ type: 'select', requestId: p.id });
@@ -136,11 +164,18 @@ function renderSampling(root: HTMLElement, p: SamplingView): void {
   row('maxTokens', String(p.maxTokens));
   if (p.temperature !== undefined) row('temperature', String(p.temperature));
   if (p.stopSequences) row(l10n.t('stop sequences'), p.stopSequences.map((s) => JSON.stringify(s)).join(', '));
-  if (p.includeContext) row('includeContext', p.includeContext !== 'none' ? l10n.t('{0} (not supported: no context is added)', p.includeContext) : p.includeContext);
+  if (p.includeContext)
+    row('includeContext', p.includeContext !== 'none' ? l10n.t('{0} (not supported: no context is added)', p.includeContext) : p.includeContext);
   if (p.modelPreferences) {
     const mp = p.modelPreferences;
     row(l10n.t('model hints'), mp.hints.join(', ') || l10n.t('(none)'));
-    const prio = [[l10n.t('cost {0}', String(mp.costPriority)), mp.costPriority], [l10n.t('speed {0}', String(mp.speedPriority)), mp.speedPriority], [l10n.t('intelligence {0}', String(mp.intelligencePriority)), mp.intelligencePriority]].filter(([, v]) => v !== undefined).map(([text]) => text);
+    const prio = [
+      [l10n.t('cost {0}', String(mp.costPriority)), mp.costPriority],
+      [l10n.t('speed {0}', String(mp.speedPriority)), mp.speedPriority],
+      [l10n.t('intelligence {0}', String(mp.intelligencePriority)), mp.intelligencePriority],
+    ]
+      .filter(([, v]) => v !== undefined)
+      .map(([text]) => text);
     if (prio.length) row(l10n.t('priorities'), prio.join(', '));
   }
   root.append(info);
@@ -170,7 +205,10 @@ function renderSampling(root: HTMLElement, p: SamplingView): void {
       } else if (b.kind === 'audio') {
         li.append(el('audio', { src: b.dataUri, controls: '' }));
       } else {
-        li.append(el('span', { class: 'block-type' }, b.type === 'tool_use' ? l10n.t('tool call') : b.type === 'tool_result' ? l10n.t('tool result') : b.type), el('pre', { class: `block ${b.type}` }, b.json));
+        li.append(
+          el('span', { class: 'block-type' }, b.type === 'tool_use' ? l10n.t('tool call') : b.type === 'tool_result' ? l10n.t('tool result') : b.type),
+          el('pre', { class: `block ${b.type}` }, b.json),
+        );
       }
     });
     messages.append(li);
@@ -182,7 +220,10 @@ function renderSampling(root: HTMLElement, p: SamplingView): void {
       const details = el('details', {}, el('summary', {}, l10n.t('input schema')), el('pre', {}, t.inputSchema));
       tools.append(el('li', { class: 'tool', 'data-name': t.name }, el('code', {}, t.name), t.description ? ` — ${t.description}` : '', details));
     }
-    root.append(el('h2', {}, p.toolChoice ? l10n.t('Tools offered to the model (toolChoice: {0})', p.toolChoice) : l10n.t('Tools offered to the model')), tools);
+    root.append(
+      el('h2', {}, p.toolChoice ? l10n.t('Tools offered to the model (toolChoice: {0})', p.toolChoice) : l10n.t('Tools offered to the model')),
+      tools,
+    );
   }
 
   const model = el('select', { id: 'model', 'aria-label': l10n.t('Model') });
@@ -194,29 +235,54 @@ function renderSampling(root: HTMLElement, p: SamplingView): void {
   const generating = p.stage === 'generating';
   // "Answer by hand" sends nothing anywhere: its button opens the reply for the user to write.
   const byHand = () => p.models.find((m) => m.id === model.value)?.backend === 'manual';
-  const sendLabel = () => (byHand() ? (p.stage === 'response' ? l10n.t('Start the reply over') : l10n.t('Write the reply')) : p.stage === 'response' ? l10n.t('Send again') : l10n.t('Send to model'));
-  const send = button('send', sendLabel(), () => {
-    post({ type: 'send', requestId: p.id, draft });
-    // The new reply (text and tool calls) comes from the host with the next state.
-    delete draft.responseText;
-    delete draft.toolCallsJson;
-  }, 'primary', generating || !p.models.length);
+  const sendLabel = () =>
+    byHand()
+      ? p.stage === 'response'
+        ? l10n.t('Start the reply over')
+        : l10n.t('Write the reply')
+      : p.stage === 'response'
+        ? l10n.t('Send again')
+        : l10n.t('Send to model');
+  const send = button(
+    'send',
+    sendLabel(),
+    () => {
+      post({ type: 'send', requestId: p.id, draft });
+      // The new reply (text and tool calls) comes from the host with the next state.
+      delete draft.responseText;
+      delete draft.toolCallsJson;
+    },
+    'primary',
+    generating || !p.models.length,
+  );
   model.addEventListener('change', () => {
     draft.modelId = model.value;
     send.textContent = sendLabel();
     save();
   });
-  const actions = el('div', { class: 'actions' }, el('label', { for: 'model' }, l10n.t('Model'), ' '), model, send,
-    generating ? button('stop', l10n.t('Stop'), () => post({ type: 'stop', requestId: p.id })) : undefined);
+  const actions = el(
+    'div',
+    { class: 'actions' },
+    el('label', { for: 'model' }, l10n.t('Model'), ' '),
+    model,
+    send,
+    generating ? button('stop', l10n.t('Stop'), () => post({ type: 'stop', requestId: p.id })) : undefined,
+  );
   root.append(actions);
   if (p.error) root.append(el('p', { class: 'error', role: 'alert' }, p.error));
 
   // Approve waits for a reply: an empty one is not an answer (Deny is).
-  const approve = button('approve', l10n.t('Approve'), () => post({ type: 'approve', requestId: p.id, draft }), 'primary', p.stage !== 'response' || !hasSamplingReply(draft));
+  const approve = button(
+    'approve',
+    l10n.t('Approve'),
+    () => post({ type: 'approve', requestId: p.id, draft }),
+    'primary',
+    p.stage !== 'response' || !hasSamplingReply(draft),
+  );
   const replyChanged = () => (approve.disabled = p.stage !== 'response' || !hasSamplingReply(draft));
   if (p.stage !== 'review') {
     const response = el('textarea', { id: 'response', rows: '6', 'aria-label': l10n.t('Response') });
-    response.value = generating ? streaming.get(p.id) ?? '' : draft.responseText ?? '';
+    response.value = generating ? (streaming.get(p.id) ?? '') : (draft.responseText ?? '');
     response.readOnly = generating;
     response.addEventListener('input', () => {
       draft.responseText = response.value;
@@ -228,34 +294,51 @@ function renderSampling(root: HTMLElement, p: SamplingView): void {
     root.append(response);
     if (p.tools?.length) {
       const calls = el('textarea', { id: 'tool-calls', rows: '6', class: 'json', 'aria-label': l10n.t('Tool calls (JSON)'), spellcheck: 'false' });
-      calls.value = generating ? '' : draft.toolCallsJson ?? '[]';
+      calls.value = generating ? '' : (draft.toolCallsJson ?? '[]');
       calls.readOnly = generating;
       calls.addEventListener('input', () => {
         draft.toolCallsJson = calls.value;
         replyChanged();
         save();
       });
-      root.append(el('label', { for: 'tool-calls' }, l10n.t('Tool calls in the reply (JSON array of {0}; empty array: none)', '{"id", "name", "input"}')), calls);
+      root.append(
+        el('label', { for: 'tool-calls' }, l10n.t('Tool calls in the reply (JSON array of {0}; empty array: none)', '{"id", "name", "input"}')),
+        calls,
+      );
     }
     if (p.response) root.append(el('p', { class: 'meta' }, l10n.t('model {0}, stopReason {1}', p.response.model, p.response.stopReason)));
   }
   const policy = el('select', { id: 'policy', 'aria-label': l10n.t('Sampling policy for this server') });
-  for (const [value, label] of [['ask', l10n.t('Ask every time')], ['session', l10n.t('Allow for this session')], ['always', l10n.t('Always allow')], ['never', l10n.t('Never allow')]]) {
+  for (const [value, label] of [
+    ['ask', l10n.t('Ask every time')],
+    ['session', l10n.t('Allow for this session')],
+    ['always', l10n.t('Always allow')],
+    ['never', l10n.t('Never allow')],
+  ]) {
     const o = el('option', { value }, label);
     if (value === p.policy) o.selected = true;
     policy.append(o);
   }
   policy.addEventListener('change', () => post({ type: 'setPolicy', requestId: p.id, policy: policy.value as SamplingView['policy'] }));
-  root.append(el('div', { class: 'actions final' },
-    approve,
-    button('deny', l10n.t('Deny'), () => post({ type: 'deny', requestId: p.id })),
-    el('label', { for: 'policy' }, l10n.t('Requests from {0}:', p.server.label), ' '), policy));
+  root.append(
+    el(
+      'div',
+      { class: 'actions final' },
+      approve,
+      button('deny', l10n.t('Deny'), () => post({ type: 'deny', requestId: p.id })),
+      el('label', { for: 'policy' }, l10n.t('Requests from {0}:', p.server.label), ' '),
+      policy,
+    ),
+  );
 }
 
 /** Says that a sampling mock profile wrote the reply, not a model (#mock-profile). */
 function mockNote(mock: { profile: string; source: string }): HTMLElement {
-  return el('p', { id: 'mock-profile', class: 'mock-note', role: 'status' },
-    l10n.t("Answered by mock profile '{0}' ({1}), not by a model. Edit the reply, then Approve, or Deny.", mock.profile, mock.source));
+  return el(
+    'p',
+    { id: 'mock-profile', class: 'mock-note', role: 'status' },
+    l10n.t("Answered by mock profile '{0}' ({1}), not by a model. Edit the reply, then Approve, or Deny.", mock.profile, mock.source),
+  );
 }
 
 function renderForm(root: HTMLElement, p: ElicitFormView): void {
@@ -285,24 +368,45 @@ function renderForm(root: HTMLElement, p: ElicitFormView): void {
     focusProblemOf = p.id;
     post({ type: 'accept', requestId: p.id, values });
   };
-  root.append(form, el('div', { class: 'actions final' },
-    button('accept', l10n.t('Accept'), accept, 'primary'),
-    button('decline', l10n.t('Decline'), () => post({ type: 'decline', requestId: p.id })),
-    button('cancel', l10n.t('Cancel'), () => post({ type: 'cancel', requestId: p.id }))));
+  root.append(
+    form,
+    el(
+      'div',
+      { class: 'actions final' },
+      button('accept', l10n.t('Accept'), accept, 'primary'),
+      button('decline', l10n.t('Decline'), () => post({ type: 'decline', requestId: p.id })),
+      button('cancel', l10n.t('Cancel'), () => post({ type: 'cancel', requestId: p.id })),
+    ),
+  );
 }
 
 function renderUrl(root: HTMLElement, p: ElicitUrlView): void {
   root.append(header(p, p.opened ? l10n.t('Waiting for the server') : l10n.t('Open a web page?')), el('p', { class: 'message-text' }, p.message));
-  root.append(el('p', { class: 'domain' }, ...fill(l10n.t('Domain: {0}'), el('strong', { id: 'url-domain' }, p.domain ?? l10n.t('(none)')))), el('p', { class: 'url' }, el('code', { id: 'url-full' }, p.url)));
+  root.append(
+    el('p', { class: 'domain' }, ...fill(l10n.t('Domain: {0}'), el('strong', { id: 'url-domain' }, p.domain ?? l10n.t('(none)')))),
+    el('p', { class: 'url' }, el('code', { id: 'url-full' }, p.url)),
+  );
   if (p.blocked) root.append(el('p', { class: 'error', role: 'alert' }, l10n.t('This address will not be opened: {0}.', p.blocked)));
   if (p.opened) {
-    root.append(el('p', {}, l10n.t('The page was opened in your browser. This entry goes away when the server reports that you finished.')), el('div', { class: 'actions final' }, button('cancel', l10n.t('Dismiss'), () => post({ type: 'cancel', requestId: p.id }))));
+    root.append(
+      el('p', {}, l10n.t('The page was opened in your browser. This entry goes away when the server reports that you finished.')),
+      el(
+        'div',
+        { class: 'actions final' },
+        button('cancel', l10n.t('Dismiss'), () => post({ type: 'cancel', requestId: p.id })),
+      ),
+    );
     return;
   }
-  root.append(el('div', { class: 'actions final' },
-    button('open-url', l10n.t('Open in browser…'), () => post({ type: 'openUrl', requestId: p.id }), 'primary', !!p.blocked),
-    button('decline', l10n.t('Decline'), () => post({ type: 'decline', requestId: p.id })),
-    button('cancel', l10n.t('Cancel'), () => post({ type: 'cancel', requestId: p.id }))));
+  root.append(
+    el(
+      'div',
+      { class: 'actions final' },
+      button('open-url', l10n.t('Open in browser…'), () => post({ type: 'openUrl', requestId: p.id }), 'primary', !!p.blocked),
+      button('decline', l10n.t('Decline'), () => post({ type: 'decline', requestId: p.id })),
+      button('cancel', l10n.t('Cancel'), () => post({ type: 'cancel', requestId: p.id })),
+    ),
+  );
 }
 
 post({ type: 'ready' });

@@ -54,7 +54,10 @@ export class AppArea {
   private violations = new CspViolationLog();
   private envTimer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly post: Post, private readonly mode: AppDisplayMode) {
+  constructor(
+    private readonly post: Post,
+    private readonly mode: AppDisplayMode,
+  ) {
     this.element = el('section', { id: 'app-area', class: `app-area ${mode}`, 'aria-label': l10n.t('MCP App'), hidden: '' });
     window.addEventListener('message', (event) => this.fromFrame(event));
     // VS Code changes the body class and the --vscode-* variables on <html> when the theme changes.
@@ -97,10 +100,19 @@ export class AppArea {
   private header(app: AppFrameSpec | undefined, text?: string): HTMLElement {
     const header = el('div', { class: 'app-header' }, el('span', { class: 'app-title' }, app ? l10n.t('App: {0}', app.title) : l10n.t('App')));
     if (app) {
-      header.append(el('span', { class: 'app-meta', title: app.resourceUri }, app.connectDomains.length ? l10n.t('may connect to {0}', app.connectDomains.join(', ')) : l10n.t('no network access')));
+      header.append(
+        el(
+          'span',
+          { class: 'app-meta', title: app.resourceUri },
+          app.connectDomains.length ? l10n.t('may connect to {0}', app.connectDomains.join(', ')) : l10n.t('no network access'),
+        ),
+      );
       const other: AppDisplayMode = this.mode === 'inline' ? 'fullscreen' : 'inline';
-      const move = el('button', { type: 'button', class: 'secondary small', id: this.mode === 'inline' ? 'app-pop-out' : 'app-pop-in' },
-        this.mode === 'inline' ? l10n.t('Open in Editor Tab') : l10n.t('Back to Run Tool'));
+      const move = el(
+        'button',
+        { type: 'button', class: 'secondary small', id: this.mode === 'inline' ? 'app-pop-out' : 'app-pop-in' },
+        this.mode === 'inline' ? l10n.t('Open in Editor Tab') : l10n.t('Back to Run Tool'),
+      );
       move.addEventListener('click', () => this.post({ type: 'appDisplayMode', appId: app.appId, mode: other }));
       header.append(move);
     }
@@ -161,11 +173,19 @@ export class AppArea {
       b.addEventListener('click', answer(value));
       return b;
     };
-    const bar = el('div', { class: 'app-approval', role: 'alertdialog', 'aria-label': request.text, tabindex: '-1' },
+    const bar = el(
+      'div',
+      { class: 'app-approval', role: 'alertdialog', 'aria-label': request.text, tabindex: '-1' },
       el('div', { class: 'app-approval-text' }, request.text),
       el('div', { class: 'app-meta' }, request.detail),
-      el('div', { class: 'app-approval-buttons' },
-        button(l10n.t('Run Tool'), 'once', 'primary small'), button(l10n.t('Always for This App'), 'session', 'secondary small'), button(l10n.t('Don’t Run'), 'deny', 'secondary small')));
+      el(
+        'div',
+        { class: 'app-approval-buttons' },
+        button(l10n.t('Run Tool'), 'once', 'primary small'),
+        button(l10n.t('Always for This App'), 'session', 'secondary small'),
+        button(l10n.t('Don’t Run'), 'deny', 'secondary small'),
+      ),
+    );
     this.element.insertBefore(bar, this.frame);
     // The app chooses when this bar appears, so it can time it under a key or a click the user
     // meant for the app. The bar itself takes the focus (an Enter or a Space now answers
@@ -225,7 +245,7 @@ export class AppArea {
     }
     const count = this.violations.count;
     line.textContent = count > 1 ? l10n.t('Blocked ({0}): {1}', count, text) : l10n.t('Blocked: {0}', text);
-    line.title = l10n.t('The app\'s policy allows only the domains its server declared (_meta.ui.csp). The server\'s log lists every blocked request.');
+    line.title = l10n.t("The app's policy allows only the domains its server declared (_meta.ui.csp). The server's log lists every blocked request.");
   }
 
   private environmentChanged(): void {

@@ -3,7 +3,16 @@
 // stderr switch, words to find, and Export. The host sends the watched server's lines (all of
 // them when the watch starts, then what is new); the page keeps at most as many as the host
 // does. Every line is server text: set with textContent only.
-import { filterConsole, filterWords, LOG_LEVELS, matchesConsole, MAX_CONSOLE_LINES, type ConsoleFilter, type ConsoleLine, type LogLevel } from '../../src/inspector/common/consoleLog';
+import {
+  filterConsole,
+  filterWords,
+  LOG_LEVELS,
+  matchesConsole,
+  MAX_CONSOLE_LINES,
+  type ConsoleFilter,
+  type ConsoleLine,
+  type LogLevel,
+} from '../../src/inspector/common/consoleLog';
 import { ALL_SERVERS, type ConsoleFromWebview, type ConsoleToWebview } from '../../src/inspector/common/consoleProtocol';
 import { formatClock } from '../../src/inspector/common/inspectorRows';
 import * as l10n from '@vscode/l10n';
@@ -33,7 +42,10 @@ export class ConsoleView {
   private readonly log = h('div', { class: 'console-lines', role: 'log', 'aria-label': l10n.t('Console lines'), 'aria-live': 'off', tabindex: '0' });
   private readonly empty = h('p', { class: 'empty' });
 
-  constructor(private readonly host: ConsoleHost, readonly state: ConsoleState) {
+  constructor(
+    private readonly host: ConsoleHost,
+    readonly state: ConsoleState,
+  ) {
     this.levelSelect.append(h('option', { value: '' }, l10n.t('All levels')));
     for (const level of LOG_LEVELS) this.levelSelect.append(h('option', { value: level }, l10n.t('{0} and above', level)));
     this.levelSelect.value = state.filter.minLevel ?? '';
@@ -41,10 +53,23 @@ export class ConsoleView {
     this.textInput.value = state.filter.text ?? '';
     const clear = h('button', { type: 'button', title: l10n.t('Clear the console lines shown') }, l10n.t('Clear'));
     const save = h('button', { type: 'button', title: l10n.t('Save the console lines shown to a file (secrets redacted)') }, l10n.t('Export…'));
-    this.element = h('div', { class: 'console' },
-      h('div', { class: 'toolbar', role: 'toolbar', 'aria-label': l10n.t('Console filters') },
-        this.serverSelect, this.levelSelect, h('label', { class: 'check' }, this.stderrBox, 'stderr'), this.textInput, this.count, clear, save),
-      this.log, this.empty);
+    this.element = h(
+      'div',
+      { class: 'console' },
+      h(
+        'div',
+        { class: 'toolbar', role: 'toolbar', 'aria-label': l10n.t('Console filters') },
+        this.serverSelect,
+        this.levelSelect,
+        h('label', { class: 'check' }, this.stderrBox, 'stderr'),
+        this.textInput,
+        this.count,
+        clear,
+        save,
+      ),
+      this.log,
+      this.empty,
+    );
     save.addEventListener('click', () => {
       if (this.state.serverId) this.host.post({ type: 'consoleExport', serverId: this.state.serverId });
     });
@@ -130,21 +155,29 @@ export class ConsoleView {
   }
 
   private lineElement(line: ConsoleLine): HTMLElement {
-    return h('div', { class: 'console-line', 'data-level': line.level },
+    return h(
+      'div',
+      { class: 'console-line', 'data-level': line.level },
       h('span', { class: 'time' }, formatClock(line.at)),
       ...(line.server !== undefined ? [h('span', { class: 'server' }, line.server)] : []),
       h('span', { class: `level ${line.level}` }, line.level),
-      h('span', { class: 'text' }, line.text));
+      h('span', { class: 'text' }, line.text),
+    );
   }
 
   private updateCount(): void {
     const shown = this.log.childElementCount;
     const count = shown === this.lines.length ? l10n.t('{0} lines', shown) : l10n.t('{0} of {1} lines', shown, this.lines.length);
     this.count.textContent = this.dropped ? l10n.t('{0} ({1} older dropped)', count, this.dropped) : count;
-    this.empty.textContent = !this.servers.length ? l10n.t('No servers yet.')
-      : !this.lines.length ? (this.state.serverId === ALL_SERVERS ? l10n.t('Nothing yet: the servers\' stderr and log messages appear here as they arrive.')
-        : l10n.t('Nothing yet: this server\'s stderr and log messages appear here as they arrive.'))
-        : !shown ? l10n.t('No lines match the filters.') : '';
+    this.empty.textContent = !this.servers.length
+      ? l10n.t('No servers yet.')
+      : !this.lines.length
+        ? this.state.serverId === ALL_SERVERS
+          ? l10n.t("Nothing yet: the servers' stderr and log messages appear here as they arrive.")
+          : l10n.t("Nothing yet: this server's stderr and log messages appear here as they arrive.")
+        : !shown
+          ? l10n.t('No lines match the filters.')
+          : '';
   }
 
   private render(): void {

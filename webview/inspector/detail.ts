@@ -93,11 +93,24 @@ export class DetailView {
     const both = h('button', { type: 'button', title: l10n.t('Copy request and response as one JSON object') }, l10n.t('Copy Both'));
     both.addEventListener('click', () => this.host.post({ type: 'copy', seq, part: 'both' }));
     const bar = h('div', { class: 'detail-bar' });
-    if (detail.replayUnavailable === undefined) bar.append(button(l10n.t('Replay'), l10n.t('Send these params again to the same server (Ctrl+Enter in the box)'), 'replay'));
+    if (detail.replayUnavailable === undefined)
+      bar.append(button(l10n.t('Replay'), l10n.t('Send these params again to the same server (Ctrl+Enter in the box)'), 'replay'));
     if (detail.runTool) bar.append(button(l10n.t('Open in Run Tool'), l10n.t('Open the Run Tool form of this tool with these arguments'), 'runTool'));
-    if (editable) bar.append(button(l10n.t('Copy as Inspector CLI Command'), l10n.t('Copy the {0} command that sends this request (secrets left out)', 'npx @modelcontextprotocol/inspector --cli'), 'copyCli', detail.cliUnavailable));
+    if (editable)
+      bar.append(
+        button(
+          l10n.t('Copy as Inspector CLI Command'),
+          l10n.t('Copy the {0} command that sends this request (secrets left out)', 'npx @modelcontextprotocol/inspector --cli'),
+          'copyCli',
+          detail.cliUnavailable,
+        ),
+      );
     if (detail.cancellable) {
-      const cancel = h('button', { type: 'button', class: 'action-cancel', title: l10n.t('Stop this replay: the server is sent notifications/cancelled'), 'data-focus-key': 'cancel' }, l10n.t('Cancel'));
+      const cancel = h(
+        'button',
+        { type: 'button', class: 'action-cancel', title: l10n.t('Stop this replay: the server is sent notifications/cancelled'), 'data-focus-key': 'cancel' },
+        l10n.t('Cancel'),
+      );
       cancel.addEventListener('click', () => {
         cancel.disabled = true;
         this.host.post({ type: 'cancelReplay', seq });
@@ -128,7 +141,15 @@ export class DetailView {
           act('replay');
         }
       });
-      request.insertBefore(h('div', { class: 'params' }, h('label', { class: 'params-label' }, detail.replayUnavailable === undefined ? l10n.t('Params (edit, then Replay)') : l10n.t('Params (JSON)'), box), problem), request.children[1] ?? null);
+      request.insertBefore(
+        h(
+          'div',
+          { class: 'params' },
+          h('label', { class: 'params-label' }, detail.replayUnavailable === undefined ? l10n.t('Params (edit, then Replay)') : l10n.t('Params (JSON)'), box),
+          problem,
+        ),
+        request.children[1] ?? null,
+      );
     }
     this.body.append(h('div', { class: 'panes' }, request, this.pane(l10n.t('Response'), 'response', detail.response, detail.note, seq)));
     const http = httpSection(detail.http);
@@ -149,7 +170,11 @@ export class DetailView {
   }
 
   private pane(title: string, part: 'request' | 'response', value: unknown, note: string | undefined, seq: number): HTMLElement {
-    const copy = h('button', { type: 'button', class: 'copy', title: part === 'request' ? l10n.t('Copy the request as JSON') : l10n.t('Copy the response as JSON') }, l10n.t('Copy JSON'));
+    const copy = h(
+      'button',
+      { type: 'button', class: 'copy', title: part === 'request' ? l10n.t('Copy the request as JSON') : l10n.t('Copy the response as JSON') },
+      l10n.t('Copy JSON'),
+    );
     copy.addEventListener('click', () => this.host.post({ type: 'copy', seq, part }));
     const section = h('section', { class: `pane ${part}`, 'aria-label': title }, h('header', {}, h('h2', {}, title), copy));
     if (value === undefined) {

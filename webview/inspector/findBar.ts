@@ -16,9 +16,18 @@ export class FindBar {
 
   /** `scopes` gives the elements searched (the JSON views), asked each time the detail is drawn. */
   constructor(private readonly scopes: () => HTMLElement[]) {
-    this.input = h('input', { type: 'search', class: 'find-input', placeholder: l10n.t('Find in request and response'), 'aria-label': l10n.t('Find in request and response') });
+    this.input = h('input', {
+      type: 'search',
+      class: 'find-input',
+      placeholder: l10n.t('Find in request and response'),
+      'aria-label': l10n.t('Find in request and response'),
+    });
     this.count = h('span', { class: 'find-count', 'aria-live': 'polite' });
-    this.previous = h('button', { type: 'button', class: 'find-previous', title: l10n.t('Previous match (Shift+Enter)'), 'aria-label': l10n.t('Previous match') }, '↑');
+    this.previous = h(
+      'button',
+      { type: 'button', class: 'find-previous', title: l10n.t('Previous match (Shift+Enter)'), 'aria-label': l10n.t('Previous match') },
+      '↑',
+    );
     this.next = h('button', { type: 'button', class: 'find-next', title: l10n.t('Next match (Enter)'), 'aria-label': l10n.t('Next match') }, '↓');
     this.element = h('div', { class: 'find', role: 'search' }, this.input, this.count, this.previous, this.next);
     this.input.addEventListener('input', () => this.refresh());

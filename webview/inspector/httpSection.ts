@@ -25,8 +25,12 @@ const LINKS: Record<string, () => string> = {
 function headerTable(title: string, headers: readonly HttpHeader[]): HTMLElement {
   const table = h('table', { class: 'http-headers', 'aria-label': title });
   for (const header of headers) {
-    const row = h('tr', { class: `${header.mcp ? 'mcp' : ''}${header.redacted ? ' redacted' : ''}`.trim() },
-      h('th', { scope: 'row' }, header.name), h('td', {}, header.value));
+    const row = h(
+      'tr',
+      { class: `${header.mcp ? 'mcp' : ''}${header.redacted ? ' redacted' : ''}`.trim() },
+      h('th', { scope: 'row' }, header.name),
+      h('td', {}, header.value),
+    );
     if (header.mcp) row.title = l10n.t('MCP header');
     if (header.redacted) row.title = l10n.t('Redacted: a credential or a configured secret');
     table.append(row);
@@ -36,21 +40,45 @@ function headerTable(title: string, headers: readonly HttpHeader[]): HTMLElement
 }
 
 function exchange(view: HttpExchangeView): HTMLElement {
-  const status = view.status !== undefined ? `${view.status}${view.statusText ? ` ${view.statusText}` : ''}` : view.error ? l10n.t('failed: {0}', view.error) : l10n.t('no response yet');
+  const status =
+    view.status !== undefined
+      ? `${view.status}${view.statusText ? ` ${view.statusText}` : ''}`
+      : view.error
+        ? l10n.t('failed: {0}', view.error)
+        : l10n.t('no response yet');
   const failed = view.error !== undefined || (view.status !== undefined && view.status >= 400);
-  const facts = h('dl', { class: 'http-facts' },
-    h('dt', {}, l10n.t('Status')), h('dd', { class: failed ? 'error' : '' }, status),
-    h('dt', {}, l10n.t('Started')), h('dd', {}, new Date(view.startedAt).toISOString().slice(11, 23)),
-    h('dt', {}, l10n.t('Time to headers')), h('dd', {}, ms(view.headersMs)),
-    h('dt', {}, view.stream ? l10n.t('Stream open for') : l10n.t('Total')), h('dd', {}, view.open ? (view.stream ? l10n.t('still open') : l10n.t('pending')) : ms(view.totalMs)),
-    h('dt', {}, l10n.t('Session')), h('dd', {}, view.sessionId ?? '—'),
-    h('dt', {}, l10n.t('Request body')), h('dd', {}, bytes(view.requestBytes)),
-    h('dt', {}, view.stream ? l10n.t('Stream bytes') : l10n.t('Response body')), h('dd', {}, bytes(view.responseBytes)),
+  const facts = h(
+    'dl',
+    { class: 'http-facts' },
+    h('dt', {}, l10n.t('Status')),
+    h('dd', { class: failed ? 'error' : '' }, status),
+    h('dt', {}, l10n.t('Started')),
+    h('dd', {}, new Date(view.startedAt).toISOString().slice(11, 23)),
+    h('dt', {}, l10n.t('Time to headers')),
+    h('dd', {}, ms(view.headersMs)),
+    h('dt', {}, view.stream ? l10n.t('Stream open for') : l10n.t('Total')),
+    h('dd', {}, view.open ? (view.stream ? l10n.t('still open') : l10n.t('pending')) : ms(view.totalMs)),
+    h('dt', {}, l10n.t('Session')),
+    h('dd', {}, view.sessionId ?? '—'),
+    h('dt', {}, l10n.t('Request body')),
+    h('dd', {}, bytes(view.requestBytes)),
+    h('dt', {}, view.stream ? l10n.t('Stream bytes') : l10n.t('Response body')),
+    h('dd', {}, bytes(view.responseBytes)),
   );
   const headline = h('p', { class: 'http-line' }, h('strong', {}, view.method), ' ', h('span', { class: 'http-url' }, view.url));
   const why = view.link && LINKS[view.link] ? h('p', { class: 'note' }, LINKS[view.link]()) : undefined;
-  const section = h('div', { class: 'http-exchange' }, headline, facts,
-    h('div', { class: 'http-header-lists' }, headerTable(l10n.t('Request headers'), view.requestHeaders), headerTable(l10n.t('Response headers'), view.responseHeaders)));
+  const section = h(
+    'div',
+    { class: 'http-exchange' },
+    headline,
+    facts,
+    h(
+      'div',
+      { class: 'http-header-lists' },
+      headerTable(l10n.t('Request headers'), view.requestHeaders),
+      headerTable(l10n.t('Response headers'), view.responseHeaders),
+    ),
+  );
   if (why) section.insertBefore(why, facts);
   return section;
 }

@@ -56,7 +56,14 @@ function node(key: string | undefined, value: unknown, depth: number, last: bool
   details.open = depth < OPEN_DEPTH;
   const summary = document.createElement('summary');
   if (keyLabel) summary.append(keyLabel);
-  summary.append(open, el('span', 'json-count', ` ${isArray ? (entries.length === 1 ? l10n.t('1 item') : l10n.t('{0} items', entries.length)) : (entries.length === 1 ? l10n.t('1 key') : l10n.t('{0} keys', entries.length))} `));
+  summary.append(
+    open,
+    el(
+      'span',
+      'json-count',
+      ` ${isArray ? (entries.length === 1 ? l10n.t('1 item') : l10n.t('{0} items', entries.length)) : entries.length === 1 ? l10n.t('1 key') : l10n.t('{0} keys', entries.length)} `,
+    ),
+  );
   details.append(summary);
   const body = el('div', 'json-body');
   entries.forEach(([k, v], i) => body.append(node(k, v, depth + 1, i === entries.length - 1)));

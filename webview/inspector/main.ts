@@ -8,7 +8,15 @@
 import '../shared/l10nSetup';
 import * as l10n from '@vscode/l10n';
 import './style.css';
-import { filterChoices, filterRows, formatClock, isErrorStatus, type InspectorRow, type RowFilter, type RowStatus } from '../../src/inspector/common/inspectorRows';
+import {
+  filterChoices,
+  filterRows,
+  formatClock,
+  isErrorStatus,
+  type InspectorRow,
+  type RowFilter,
+  type RowStatus,
+} from '../../src/inspector/common/inspectorRows';
 import { parseToWebview, type FromWebview } from '../../src/inspector/common/inspectorProtocol';
 import { parseConsoleToWebview, type ConsoleFromWebview } from '../../src/inspector/common/consoleProtocol';
 import { ConsoleView, type ConsoleState } from './console';
@@ -56,11 +64,25 @@ const methodSelect = h('select', { 'aria-label': l10n.t('Method') });
 const errorsOnly = h('input', { type: 'checkbox', id: 'errors-only' });
 const textInput = h('input', { type: 'search', placeholder: l10n.t('Filter (server, method, name)'), 'aria-label': l10n.t('Filter text') });
 const exportButton = h('button', { type: 'button', title: l10n.t('Save the recording as JSON Lines (secrets redacted)') }, l10n.t('Export…'));
-const harButton = h('button', { type: 'button', class: 'export-har', title: l10n.t('Save the HTTP exchanges of HTTP servers as HAR 1.2 (secrets redacted)') }, l10n.t('Export HAR…'));
+const harButton = h(
+  'button',
+  { type: 'button', class: 'export-har', title: l10n.t('Save the HTTP exchanges of HTTP servers as HAR 1.2 (secrets redacted)') },
+  l10n.t('Export HAR…'),
+);
 const importButton = h('button', { type: 'button', title: l10n.t('Open a recording (.jsonl) read-only') }, l10n.t('Import…'));
 const sourceLabel = h('span', { class: 'source' });
-const toolbar = h('div', { class: 'toolbar', role: 'toolbar', 'aria-label': l10n.t('Filters') },
-  serverSelect, methodSelect, h('label', { class: 'check' }, errorsOnly, l10n.t('Errors only')), textInput, sourceLabel, exportButton, harButton, importButton);
+const toolbar = h(
+  'div',
+  { class: 'toolbar', role: 'toolbar', 'aria-label': l10n.t('Filters') },
+  serverSelect,
+  methodSelect,
+  h('label', { class: 'check' }, errorsOnly, l10n.t('Errors only')),
+  textInput,
+  sourceLabel,
+  exportButton,
+  harButton,
+  importButton,
+);
 const list = h('div', { class: 'rows', role: 'tree', 'aria-label': l10n.t('Exchanges'), tabindex: '0' });
 const empty = h('p', { class: 'empty' });
 const detailView = new DetailView({
@@ -75,10 +97,17 @@ const detailView = new DetailView({
 });
 const consoleView = new ConsoleView({ post, save: () => save() }, saved?.console ?? { filter: {} });
 const listPane = h('div', { class: 'list-pane' }, list, empty);
-const tabs = { exchanges: h('button', { type: 'button', role: 'tab', id: 'tab-exchanges', 'aria-controls': 'panel-exchanges' }, l10n.t('Exchanges')),
-  console: h('button', { type: 'button', role: 'tab', id: 'tab-console', 'aria-controls': 'panel-console' }, l10n.t('Console')) };
+const tabs = {
+  exchanges: h('button', { type: 'button', role: 'tab', id: 'tab-exchanges', 'aria-controls': 'panel-exchanges' }, l10n.t('Exchanges')),
+  console: h('button', { type: 'button', role: 'tab', id: 'tab-console', 'aria-controls': 'panel-console' }, l10n.t('Console')),
+};
 const panels = {
-  exchanges: h('div', { class: 'tab-panel', role: 'tabpanel', id: 'panel-exchanges', 'aria-labelledby': 'tab-exchanges' }, toolbar, h('div', { class: 'split' }, listPane, detailView.element)),
+  exchanges: h(
+    'div',
+    { class: 'tab-panel', role: 'tabpanel', id: 'panel-exchanges', 'aria-labelledby': 'tab-exchanges' },
+    toolbar,
+    h('div', { class: 'split' }, listPane, detailView.element),
+  ),
   console: h('div', { class: 'tab-panel', role: 'tabpanel', id: 'panel-console', 'aria-labelledby': 'tab-console' }, consoleView.element),
 };
 const tabList = h('div', { class: 'tabs', role: 'tablist', 'aria-label': l10n.t('Inspector') }, tabs.exchanges, tabs.console);
@@ -121,10 +150,26 @@ function save(): void {
   vscode.setState({ filter, selected, tab, console: consoleView.state, ...(drafts.length ? { drafts } : {}), scroll: listPane.scrollTop });
 }
 
-serverSelect.addEventListener('change', () => { filter = { ...filter, serverId: serverSelect.value || undefined }; save(); renderRows(); });
-methodSelect.addEventListener('change', () => { filter = { ...filter, method: methodSelect.value || undefined }; save(); renderRows(); });
-errorsOnly.addEventListener('change', () => { filter = { ...filter, errorsOnly: errorsOnly.checked || undefined }; save(); renderRows(); });
-textInput.addEventListener('input', () => { filter = { ...filter, text: textInput.value || undefined }; save(); renderRows(); });
+serverSelect.addEventListener('change', () => {
+  filter = { ...filter, serverId: serverSelect.value || undefined };
+  save();
+  renderRows();
+});
+methodSelect.addEventListener('change', () => {
+  filter = { ...filter, method: methodSelect.value || undefined };
+  save();
+  renderRows();
+});
+errorsOnly.addEventListener('change', () => {
+  filter = { ...filter, errorsOnly: errorsOnly.checked || undefined };
+  save();
+  renderRows();
+});
+textInput.addEventListener('input', () => {
+  filter = { ...filter, text: textInput.value || undefined };
+  save();
+  renderRows();
+});
 exportButton.addEventListener('click', () => post({ type: 'export', format: 'jsonl' }));
 harButton.addEventListener('click', () => post({ type: 'export', format: 'har' }));
 importButton.addEventListener('click', () => post({ type: 'import' }));
@@ -132,7 +177,12 @@ errorsOnly.checked = !!filter.errorsOnly;
 textInput.value = filter.text ?? '';
 
 const STATUS_LABEL: Record<RowStatus, string> = {
-  pending: l10n.t('pending'), result: l10n.t('result'), rpcError: l10n.t('JSON-RPC error'), toolError: l10n.t('tool error (isError)'), cancelled: l10n.t('cancelled'), notification: l10n.t('notification'),
+  pending: l10n.t('pending'),
+  result: l10n.t('result'),
+  rpcError: l10n.t('JSON-RPC error'),
+  toolError: l10n.t('tool error (isError)'),
+  cancelled: l10n.t('cancelled'),
+  notification: l10n.t('notification'),
 };
 const STATUS_ICON: Record<RowStatus, string> = { pending: '…', result: '✓', rpcError: '✕', toolError: '✕', cancelled: '⊘', notification: '•' };
 
@@ -160,8 +210,14 @@ let visibleOrder: number[] = [];
 function rowElement(row: InspectorRow, level: number): HTMLElement {
   const label = `${row.method}${row.name ? ` ${row.name}` : ''}, ${row.serverLabel}, ${STATUS_LABEL[row.status]}${row.latencyMs !== undefined ? `, ${formatLatency(row.latencyMs)}` : ''}${row.replayOf !== undefined ? `, ${l10n.t('replay')}` : ''}`;
   const item = h('div', {
-    class: 'row', role: 'treeitem', 'aria-level': String(level), 'aria-label': label, 'aria-selected': String(row.seq === selected),
-    'data-seq': String(row.seq), 'data-status': row.status, tabindex: row.seq === selected ? '0' : '-1',
+    class: 'row',
+    role: 'treeitem',
+    'aria-level': String(level),
+    'aria-label': label,
+    'aria-selected': String(row.seq === selected),
+    'data-seq': String(row.seq),
+    'data-status': row.status,
+    tabindex: row.seq === selected ? '0' : '-1',
   });
   if (row.replayOf !== undefined) item.dataset.replayOf = String(row.replayOf);
   visibleOrder.push(row.seq);
@@ -169,11 +225,18 @@ function rowElement(row: InspectorRow, level: number): HTMLElement {
   line.style.paddingLeft = `${(level - 1) * 16 + 4}px`;
   line.append(
     h('span', { class: 'time' }, formatClock(row.startedAt)),
-    h('span', { class: `status ${isErrorStatus(row.status) ? 'error' : row.status}`, title: row.statusText ?? STATUS_LABEL[row.status] }, STATUS_ICON[row.status]),
+    h(
+      'span',
+      { class: `status ${isErrorStatus(row.status) ? 'error' : row.status}`, title: row.statusText ?? STATUS_LABEL[row.status] },
+      STATUS_ICON[row.status],
+    ),
     h('span', { class: 'server' }, row.serverLabel),
-    h('span', { class: 'method' },
+    h(
+      'span',
+      { class: 'method' },
       ...(row.replayOf !== undefined ? [h('span', { class: 'replay-badge', title: l10n.t('Sent by Replay in the Inspector') }, '↻ ')] : []),
-      row.direction === 'receive' ? `⇠ ${row.method}` : row.method),
+      row.direction === 'receive' ? `⇠ ${row.method}` : row.method,
+    ),
     h('span', { class: 'name' }, row.name ?? ''),
     h('span', { class: 'latency' }, row.kind === 'request' ? (row.latencyMs === undefined ? l10n.t('pending') : formatLatency(row.latencyMs)) : ''),
     h('span', { class: 'size' }, formatSize(row.size)),
@@ -197,8 +260,18 @@ function rowElement(row: InspectorRow, level: number): HTMLElement {
 
 function renderRows(): void {
   const { servers, methods } = filterChoices(rows);
-  fillSelect(serverSelect, l10n.t('All servers'), servers.map((s) => ({ value: s.id, label: s.label })), filter.serverId);
-  fillSelect(methodSelect, l10n.t('All methods'), methods.map((m) => ({ value: m, label: m })), filter.method);
+  fillSelect(
+    serverSelect,
+    l10n.t('All servers'),
+    servers.map((s) => ({ value: s.id, label: s.label })),
+    filter.serverId,
+  );
+  fillSelect(
+    methodSelect,
+    l10n.t('All methods'),
+    methods.map((m) => ({ value: m, label: m })),
+    filter.method,
+  );
   sourceLabel.textContent = readOnly && source ? l10n.t('{0} (read-only)', source) : '';
   // A recording has no console: the Console tab is for live servers.
   tabs.console.hidden = readOnly;
@@ -210,8 +283,12 @@ function renderRows(): void {
   list.textContent = '';
   for (const row of shown) list.append(rowElement(row, 1));
   empty.textContent = !rows.length
-    ? (readOnly ? l10n.t('This recording has no exchanges.') : l10n.t('No exchanges yet: start a server or run a tool, and they appear here as they happen.'))
-    : !shown.length ? l10n.t('No exchanges match the filters.') : '';
+    ? readOnly
+      ? l10n.t('This recording has no exchanges.')
+      : l10n.t('No exchanges yet: start a server or run a tool, and they appear here as they happen.')
+    : !shown.length
+      ? l10n.t('No exchanges match the filters.')
+      : '';
 }
 
 function select(seq: number, focus = true): void {
@@ -231,8 +308,12 @@ list.addEventListener('keydown', (event) => {
   event.preventDefault();
   if (!visibleOrder.length) return;
   const at = selected === undefined ? -1 : visibleOrder.indexOf(selected);
-  const next = event.key === 'Home' ? 0 : event.key === 'End' ? visibleOrder.length - 1
-    : Math.min(visibleOrder.length - 1, Math.max(0, at + (event.key === 'ArrowDown' ? 1 : -1)));
+  const next =
+    event.key === 'Home'
+      ? 0
+      : event.key === 'End'
+        ? visibleOrder.length - 1
+        : Math.min(visibleOrder.length - 1, Math.max(0, at + (event.key === 'ArrowDown' ? 1 : -1)));
   select(visibleOrder[next]);
 });
 

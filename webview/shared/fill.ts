@@ -4,8 +4,11 @@
 
 /** `template`'s text with each `{n}` replaced by `parts[n]` (a node, or text). */
 export function fill(template: string, ...parts: (Node | string)[]): (Node | string)[] {
-  return template.split(/(\{\d+\})/).filter((piece) => piece !== '').map((piece) => {
-    const index = /^\{(\d+)\}$/.exec(piece)?.[1];
-    return index !== undefined && parts[Number(index)] !== undefined ? parts[Number(index)] : piece;
-  });
+  return template
+    .split(/(\{\d+\})/)
+    .filter((piece) => piece !== '')
+    .map((piece) => {
+      const index = /^\{(\d+)\}$/.exec(piece)?.[1];
+      return index !== undefined && parts[Number(index)] !== undefined ? parts[Number(index)] : piece;
+    });
 }

@@ -20,12 +20,22 @@ export interface FormActions {
 }
 
 export function renderIssues(v: ViewState): HTMLElement {
-  const unsupported = v.mode === 'form' && v.form.unsupported.length
-    ? h('div', { class: 'note' }, l10n.t('Parts of the schema are edited as JSON:'), ' ',
-      ...v.form.unsupported.map((u, i) => h('span', {}, i ? '; ' : '', h('code', {}, u.pointer || l10n.t('(arguments)')), ` ${u.reason}`)))
-    : undefined;
+  const unsupported =
+    v.mode === 'form' && v.form.unsupported.length
+      ? h(
+          'div',
+          { class: 'note' },
+          l10n.t('Parts of the schema are edited as JSON:'),
+          ' ',
+          ...v.form.unsupported.map((u, i) => h('span', {}, i ? '; ' : '', h('code', {}, u.pointer || l10n.t('(arguments)')), ` ${u.reason}`)),
+        )
+      : undefined;
   const issues = v.issues.length
-    ? h('ul', { class: 'issues', role: 'alert' }, ...v.issues.map((i) => h('li', {}, h('code', {}, i.pointer ? i.pointer.slice(1).replace(/\//g, '.') : l10n.t('arguments')), ` ${i.message}`)))
+    ? h(
+        'ul',
+        { class: 'issues', role: 'alert' },
+        ...v.issues.map((i) => h('li', {}, h('code', {}, i.pointer ? i.pointer.slice(1).replace(/\//g, '.') : l10n.t('arguments')), ` ${i.message}`)),
+      )
     : undefined;
   return h('div', {}, unsupported, issues);
 }
@@ -53,15 +63,30 @@ export function renderJsonEditor(v: ViewState, actions: FormActions): HTMLElemen
     v.rawJson = area.value;
     actions.save();
   });
-  return h('div', { class: 'json-editor' },
-    !v.form.formSupported ? h('p', { class: 'note' }, l10n.t('The input schema cannot be shown as a form ({0}); edit the arguments as JSON.', v.form.unsupported[0]?.reason ?? l10n.t('unsupported'))) : undefined,
+  return h(
+    'div',
+    { class: 'json-editor' },
+    !v.form.formSupported
+      ? h(
+          'p',
+          { class: 'note' },
+          l10n.t('The input schema cannot be shown as a form ({0}); edit the arguments as JSON.', v.form.unsupported[0]?.reason ?? l10n.t('unsupported')),
+        )
+      : undefined,
     area,
     h('details', {}, h('summary', {}, l10n.t('Input schema')), h('pre', { class: 'schema' }, v.tool.inputSchemaJson)),
   );
 }
 
 /** Renders one field whose value lives at `container[key]`; `pointer` locates it in the arguments. */
-function renderField(field: FormField, container: Record<string, Json> | Json[], key: string | number, pointer: string, actions: FormActions, itemLabel?: string): HTMLElement {
+function renderField(
+  field: FormField,
+  container: Record<string, Json> | Json[],
+  key: string | number,
+  pointer: string,
+  actions: FormActions,
+  itemLabel?: string,
+): HTMLElement {
   const get = (): Json => (container as Record<string, Json>)[key as string];
   const set = (value: Json) => {
     (container as Record<string, Json>)[key as string] = value;
@@ -70,7 +95,9 @@ function renderField(field: FormField, container: Record<string, Json> | Json[],
   const id = newId();
   const wrap = h('div', { class: `field kind-${field.kind}`, 'data-pointer': pointer });
   const label = itemLabel ?? field.label;
-  const labelEl = h('label', { for: id },
+  const labelEl = h(
+    'label',
+    { for: id },
     label,
     field.required && itemLabel === undefined ? h('span', { class: 'required', title: l10n.t('required') }, ' *') : undefined,
     field.name && field.name !== label ? h('code', { class: 'prop' }, field.name) : undefined,
@@ -83,7 +110,9 @@ function renderField(field: FormField, container: Record<string, Json> | Json[],
 
   switch (field.kind) {
     case 'string': {
-      const type = field.secret ? 'password' : ({ email: 'email', uri: 'url', url: 'url', date: 'date', time: 'time' } as Record<string, string>)[field.format ?? ''] ?? undefined;
+      const type = field.secret
+        ? 'password'
+        : (({ email: 'email', uri: 'url', url: 'url', date: 'date', time: 'time' } as Record<string, string>)[field.format ?? ''] ?? undefined);
       const single = type !== undefined || field.pattern !== undefined || (field.maxLength !== undefined && field.maxLength <= 200);
       const input = single
         ? h('input', { id, type: type ?? 'text', placeholder: field.default !== undefined ? String(field.default) : '' })
@@ -95,7 +124,12 @@ function renderField(field: FormField, container: Record<string, Json> | Json[],
     }
     case 'number':
     case 'integer': {
-      const input = h('input', { id, type: 'text', inputmode: field.kind === 'integer' ? 'numeric' : 'decimal', placeholder: field.default !== undefined ? String(field.default) : '' });
+      const input = h('input', {
+        id,
+        type: 'text',
+        inputmode: field.kind === 'integer' ? 'numeric' : 'decimal',
+        placeholder: field.default !== undefined ? String(field.default) : '',
+      });
       input.value = typeof get() === 'string' ? (get() as string) : '';
       input.addEventListener('input', () => set(input.value));
       wrap.append(labelEl, description ?? '', input, ...after);
@@ -110,14 +144,25 @@ function renderField(field: FormField, container: Record<string, Json> | Json[],
         wrap.append(h('div', { class: 'row' }, box, labelEl), description ?? '', ...after);
         return wrap;
       }
-      const select = h('select', { id }, h('option', { value: '' }, l10n.t('(not set)')), h('option', { value: 'true' }, 'true'), h('option', { value: 'false' }, 'false'));
+      const select = h(
+        'select',
+        { id },
+        h('option', { value: '' }, l10n.t('(not set)')),
+        h('option', { value: 'true' }, 'true'),
+        h('option', { value: 'false' }, 'false'),
+      );
       select.value = get() === true ? 'true' : get() === false ? 'false' : '';
       select.addEventListener('change', () => set(select.value === '' ? null : select.value === 'true'));
       wrap.append(labelEl, description ?? '', select, ...after);
       return wrap;
     }
     case 'enum': {
-      const select = h('select', { id }, h('option', { value: '' }, l10n.t('(not set)')), ...field.options.map((o, i) => h('option', { value: String(i) }, o.label)));
+      const select = h(
+        'select',
+        { id },
+        h('option', { value: '' }, l10n.t('(not set)')),
+        ...field.options.map((o, i) => h('option', { value: String(i) }, o.label)),
+      );
       select.value = typeof get() === 'string' ? (get() as string) : '';
       select.addEventListener('change', () => set(select.value));
       wrap.append(labelEl, description ?? '', select, ...after);
@@ -144,19 +189,29 @@ function renderField(field: FormField, container: Record<string, Json> | Json[],
       const fieldset = h('fieldset', { class: 'array' }, h('legend', {}, labelEl));
       if (description) fieldset.append(description);
       list.forEach((_item, i) => {
-        const remove = button(l10n.t('Remove'), () => {
-          list.splice(i, 1);
-          actions.save();
-          actions.rerender();
-        }, { class: 'link', title: l10n.t('Remove item {0}', i + 1), disabled: field.minItems !== undefined && list.length <= field.minItems });
+        const remove = button(
+          l10n.t('Remove'),
+          () => {
+            list.splice(i, 1);
+            actions.save();
+            actions.rerender();
+          },
+          { class: 'link', title: l10n.t('Remove item {0}', i + 1), disabled: field.minItems !== undefined && list.length <= field.minItems },
+        );
         const row = h('div', { class: 'array-item' }, renderField(field.items, list, i, `${pointer}/${i}`, actions, `${i + 1}.`), remove);
         fieldset.append(row);
       });
-      fieldset.append(button(l10n.t('Add item'), () => {
-        list.push(defaultValues(field.items));
-        actions.save();
-        actions.rerender(`${pointer}/${list.length - 1}`);
-      }, { class: 'secondary small', disabled: field.maxItems !== undefined && list.length >= field.maxItems }));
+      fieldset.append(
+        button(
+          l10n.t('Add item'),
+          () => {
+            list.push(defaultValues(field.items));
+            actions.save();
+            actions.rerender(`${pointer}/${list.length - 1}`);
+          },
+          { class: 'secondary small', disabled: field.maxItems !== undefined && list.length >= field.maxItems },
+        ),
+      );
       fieldset.append(...after);
       wrap.append(fieldset);
       return wrap;
@@ -183,7 +238,11 @@ function renderField(field: FormField, container: Record<string, Json> | Json[],
         set(value);
       }
       const choice = value as { option: number; value: Json };
-      const select = h('select', { id, 'aria-label': l10n.t('{0}: kind of value', label) }, ...field.options.map((o, i) => h('option', { value: String(i) }, o.label)));
+      const select = h(
+        'select',
+        { id, 'aria-label': l10n.t('{0}: kind of value', label) },
+        ...field.options.map((o, i) => h('option', { value: String(i) }, o.label)),
+      );
       select.value = String(choice.option);
       select.addEventListener('change', () => {
         const option = Number(select.value);
@@ -194,7 +253,14 @@ function renderField(field: FormField, container: Record<string, Json> | Json[],
       });
       const option = field.options[choice.option] ?? field.options[0];
       const holder = choice as unknown as Record<string, Json>;
-      const inner = renderField({ ...option.field, description: undefined }, holder, 'value', pointer, actions, option.field.kind === 'object' ? '' : l10n.t('value'));
+      const inner = renderField(
+        { ...option.field, description: undefined },
+        holder,
+        'value',
+        pointer,
+        actions,
+        option.field.kind === 'object' ? '' : l10n.t('value'),
+      );
       const fieldset = h('fieldset', { class: 'choice' }, h('legend', {}, labelEl));
       if (description) fieldset.append(description);
       fieldset.append(h('div', { class: 'hints' }, field.combinator === 'oneOf' ? l10n.t('one of:') : l10n.t('any of:')), select, inner, ...after);

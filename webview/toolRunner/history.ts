@@ -27,12 +27,18 @@ export interface HistoryActions {
 /** A run's status in words (a function: the translations are configured when the page starts). */
 function statusText(status: RunStatus): string {
   switch (status) {
-    case 'ok': return l10n.t('ok');
-    case 'toolError': return l10n.t('tool error');
-    case 'protocolError': return l10n.t('protocol error');
-    case 'failure': return l10n.t('failed');
-    case 'cancelled': return l10n.t('cancelled');
-    default: return status;
+    case 'ok':
+      return l10n.t('ok');
+    case 'toolError':
+      return l10n.t('tool error');
+    case 'protocolError':
+      return l10n.t('protocol error');
+    case 'failure':
+      return l10n.t('failed');
+    case 'cancelled':
+      return l10n.t('cancelled');
+    default:
+      return status;
   }
 }
 
@@ -49,22 +55,33 @@ function argsPreview(args: Record<string, unknown>, max = 120): string {
 }
 
 export function renderPresets(v: ViewState, actions: HistoryActions): HTMLElement {
-  const select = h('select', { id: 'preset-select', 'aria-label': l10n.t('Argument preset to apply or delete') },
+  const select = h(
+    'select',
+    { id: 'preset-select', 'aria-label': l10n.t('Argument preset to apply or delete') },
     h('option', { value: '' }, v.presets.length ? l10n.t('Choose a preset…') : l10n.t('(no presets yet)')),
-    ...v.presets.map((p) => h('option', { value: p.name }, p.name)));
+    ...v.presets.map((p) => h('option', { value: p.name }, p.name)),
+  );
   select.value = v.presets.some((p) => p.name === v.presetChoice) ? v.presetChoice! : '';
   const picked = () => v.presets.find((p) => p.name === select.value);
-  const apply = button(l10n.t('Apply'), () => {
-    const preset = picked();
-    if (preset) actions.fillForm(preset.args, l10n.t('Filled with the preset "{0}".', preset.name));
-  }, { class: 'secondary', id: 'apply-preset', title: l10n.t('Fill the form with the chosen preset') });
-  const remove = button(l10n.t('Delete'), () => {
-    const preset = picked();
-    if (!preset) return;
-    v.deletedPreset = preset;
-    v.presetChoice = undefined;
-    actions.post({ type: 'deletePreset', name: preset.name });
-  }, { class: 'secondary', id: 'delete-preset', title: l10n.t('Delete the chosen preset') });
+  const apply = button(
+    l10n.t('Apply'),
+    () => {
+      const preset = picked();
+      if (preset) actions.fillForm(preset.args, l10n.t('Filled with the preset "{0}".', preset.name));
+    },
+    { class: 'secondary', id: 'apply-preset', title: l10n.t('Fill the form with the chosen preset') },
+  );
+  const remove = button(
+    l10n.t('Delete'),
+    () => {
+      const preset = picked();
+      if (!preset) return;
+      v.deletedPreset = preset;
+      v.presetChoice = undefined;
+      actions.post({ type: 'deletePreset', name: preset.name });
+    },
+    { class: 'secondary', id: 'delete-preset', title: l10n.t('Delete the chosen preset') },
+  );
   const sync = () => {
     apply.disabled = remove.disabled = !picked();
   };
@@ -73,18 +90,41 @@ export function renderPresets(v: ViewState, actions: HistoryActions): HTMLElemen
     sync();
   });
   sync();
-  const save = button(l10n.t('Save as preset…'), () => {
-    const args = actions.currentArguments();
-    if (args) actions.post({ type: 'savePreset', args });
-  }, { class: 'secondary', id: 'save-preset', title: l10n.t('Keep the current arguments under a name (secret fields are not saved)') });
+  const save = button(
+    l10n.t('Save as preset…'),
+    () => {
+      const args = actions.currentArguments();
+      if (args) actions.post({ type: 'savePreset', args });
+    },
+    { class: 'secondary', id: 'save-preset', title: l10n.t('Keep the current arguments under a name (secret fields are not saved)') },
+  );
   const undo = v.deletedPreset
-    ? h('span', { class: 'muted', role: 'status' }, l10n.t('Deleted "{0}".', v.deletedPreset.name), ' ', button(l10n.t('Undo'), () => {
-      const preset = v.deletedPreset;
-      v.deletedPreset = undefined;
-      if (preset) actions.post({ type: 'savePreset', name: preset.name, args: preset.args });
-    }, { class: 'link', id: 'undo-delete-preset' }))
+    ? h(
+        'span',
+        { class: 'muted', role: 'status' },
+        l10n.t('Deleted "{0}".', v.deletedPreset.name),
+        ' ',
+        button(
+          l10n.t('Undo'),
+          () => {
+            const preset = v.deletedPreset;
+            v.deletedPreset = undefined;
+            if (preset) actions.post({ type: 'savePreset', name: preset.name, args: preset.args });
+          },
+          { class: 'link', id: 'undo-delete-preset' },
+        ),
+      )
     : undefined;
-  return h('div', { class: 'presets', role: 'group', 'aria-label': l10n.t('Argument presets') }, h('span', { class: 'label' }, l10n.t('Presets')), select, apply, remove, save, undo);
+  return h(
+    'div',
+    { class: 'presets', role: 'group', 'aria-label': l10n.t('Argument presets') },
+    h('span', { class: 'label' }, l10n.t('Presets')),
+    select,
+    apply,
+    remove,
+    save,
+    undo,
+  );
 }
 
 export function renderHistory(v: ViewState, actions: HistoryActions): HTMLElement {
@@ -98,14 +138,25 @@ export function renderHistory(v: ViewState, actions: HistoryActions): HTMLElemen
     details.append(h('p', { class: 'muted' }, l10n.t('Runs of this tool are listed here (the last 50, kept for this workspace; secret fields are not kept).')));
     return details;
   }
-  const compareSelected = button(l10n.t('Compare selected'), () => {
-    const [a, b] = [...v.selected].map((id) => v.history.find((e) => e.id === id)).filter((e): e is HistorySummary => !!e).sort((x, y) => x.time - y.time);
-    if (a && b) actions.post({ type: 'diffRuns', before: a.id, after: b.id });
-  }, { class: 'secondary', id: 'diff-selected', disabled: v.selected.length !== 2, title: l10n.t('Tick two runs to compare them') });
-  const compareLast = button(l10n.t('Compare last two runs'), () => {
-    const [after, before] = v.history;
-    if (before && after) actions.post({ type: 'diffRuns', before: before.id, after: after.id });
-  }, { class: 'secondary', id: 'diff-last', disabled: v.history.length < 2 });
+  const compareSelected = button(
+    l10n.t('Compare selected'),
+    () => {
+      const [a, b] = [...v.selected]
+        .map((id) => v.history.find((e) => e.id === id))
+        .filter((e): e is HistorySummary => !!e)
+        .sort((x, y) => x.time - y.time);
+      if (a && b) actions.post({ type: 'diffRuns', before: a.id, after: b.id });
+    },
+    { class: 'secondary', id: 'diff-selected', disabled: v.selected.length !== 2, title: l10n.t('Tick two runs to compare them') },
+  );
+  const compareLast = button(
+    l10n.t('Compare last two runs'),
+    () => {
+      const [after, before] = v.history;
+      if (before && after) actions.post({ type: 'diffRuns', before: before.id, after: after.id });
+    },
+    { class: 'secondary', id: 'diff-last', disabled: v.history.length < 2 },
+  );
   const list = h('ul', { class: 'history-list', 'aria-label': l10n.t('Runs, newest first') });
   for (const entry of v.history) {
     const when = runTime(entry.time);
@@ -116,18 +167,32 @@ export function renderHistory(v: ViewState, actions: HistoryActions): HTMLElemen
       actions.render();
     });
     const shown = v.shown?.entry.id === entry.id;
-    list.append(h('li', { class: `history-item${shown ? ' shown' : ''}`, 'data-id': entry.id },
-      box,
-      h('span', { class: 'time' }, when),
-      h('span', { class: `run-status ${entry.status}` }, statusText(entry.status)),
-      h('span', { class: 'muted' }, formatDuration(entry.durationMs)),
-      h('code', { class: 'args', title: JSON.stringify(entry.args, null, 2) }, argsPreview(entry.args)),
-      button(l10n.t('Show'), () => actions.post({ type: 'showRun', id: entry.id }), { class: 'link', 'aria-label': l10n.t('Show the result of the run of {0}', when) }),
-      button(l10n.t('Use arguments'), () => actions.fillForm(entry.args, l10n.t('Filled with the arguments of the run of {0}.', when)), { class: 'link', 'aria-label': l10n.t('Fill the form with the arguments of the run of {0}', when) }),
-      !entry.omitted && (entry.status === 'ok' || entry.status === 'toolError')
-        ? button(l10n.t('Save as Test'), () => actions.post({ type: 'saveAsTest', id: entry.id }), { class: 'link', 'aria-label': l10n.t('Save the run of {0} as a test', when) })
-        : undefined,
-      entry.omitted ? h('div', { class: 'hints' }, entry.omitted) : undefined));
+    list.append(
+      h(
+        'li',
+        { class: `history-item${shown ? ' shown' : ''}`, 'data-id': entry.id },
+        box,
+        h('span', { class: 'time' }, when),
+        h('span', { class: `run-status ${entry.status}` }, statusText(entry.status)),
+        h('span', { class: 'muted' }, formatDuration(entry.durationMs)),
+        h('code', { class: 'args', title: JSON.stringify(entry.args, null, 2) }, argsPreview(entry.args)),
+        button(l10n.t('Show'), () => actions.post({ type: 'showRun', id: entry.id }), {
+          class: 'link',
+          'aria-label': l10n.t('Show the result of the run of {0}', when),
+        }),
+        button(l10n.t('Use arguments'), () => actions.fillForm(entry.args, l10n.t('Filled with the arguments of the run of {0}.', when)), {
+          class: 'link',
+          'aria-label': l10n.t('Fill the form with the arguments of the run of {0}', when),
+        }),
+        !entry.omitted && (entry.status === 'ok' || entry.status === 'toolError')
+          ? button(l10n.t('Save as Test'), () => actions.post({ type: 'saveAsTest', id: entry.id }), {
+              class: 'link',
+              'aria-label': l10n.t('Save the run of {0} as a test', when),
+            })
+          : undefined,
+        entry.omitted ? h('div', { class: 'hints' }, entry.omitted) : undefined,
+      ),
+    );
   }
   details.append(h('div', { class: 'actions' }, compareLast, compareSelected), list);
   return details;
@@ -147,26 +212,60 @@ function countText(kind: DiffChange['kind'], n: number): string {
 export function renderDiff(diff: RunDiff, onClose: () => void): HTMLElement {
   const { before, after } = diff;
   const argsChanged = JSON.stringify(before.args) !== JSON.stringify(after.args);
-  const section = h('section', { id: 'diff', class: 'diff', 'aria-label': l10n.t('Changes between two runs') },
-    h('div', { class: 'outcome-head' },
-      h('h2', {}, ...fill(l10n.t('Changes {0}'), h('span', { class: 'muted' }, l10n.t('from the run of {0} to the run of {1}', runTime(before.time), runTime(after.time))))),
-      button(l10n.t('Close'), onClose, { class: 'link', id: 'close-diff', 'aria-label': l10n.t('Close the changes') })),
+  const section = h(
+    'section',
+    { id: 'diff', class: 'diff', 'aria-label': l10n.t('Changes between two runs') },
+    h(
+      'div',
+      { class: 'outcome-head' },
+      h(
+        'h2',
+        {},
+        ...fill(
+          l10n.t('Changes {0}'),
+          h('span', { class: 'muted' }, l10n.t('from the run of {0} to the run of {1}', runTime(before.time), runTime(after.time))),
+        ),
+      ),
+      button(l10n.t('Close'), onClose, { class: 'link', id: 'close-diff', 'aria-label': l10n.t('Close the changes') }),
+    ),
     diff.reason ? h('p', { class: 'muted' }, diff.reason) : undefined,
-    h('p', { class: 'hints' }, argsChanged
-      ? l10n.t('Arguments: {0} → {1}', argsPreview(before.args), argsPreview(after.args))
-      : l10n.t('Same arguments: {0}', argsPreview(after.args))));
+    h(
+      'p',
+      { class: 'hints' },
+      argsChanged ? l10n.t('Arguments: {0} → {1}', argsPreview(before.args), argsPreview(after.args)) : l10n.t('Same arguments: {0}', argsPreview(after.args)),
+    ),
+  );
   const changes = diff.diff.changes;
   if (changes.length === 0) {
     section.append(h('p', { class: 'no-changes', role: 'status' }, l10n.t('No changes: both runs returned the same result.')));
     return section;
   }
-  const counts = (['added', 'removed', 'changed'] as const).map((kind) => [kind, changes.filter((c) => c.kind === kind).length] as const).filter(([, n]) => n > 0);
-  section.append(h('p', { role: 'status' }, counts.map(([kind, n]) => countText(kind, n)).join(', ') + (diff.diff.truncated ? ` ${l10n.t('(only the first changes are listed)')}` : '')));
-  section.append(h('ul', { class: 'diff-list', 'aria-label': l10n.t('Changes') }, ...changes.map((change) => h('li', { class: `diff-change ${change.kind}` },
-    h('span', { class: 'marker' }, `${MARKERS[change.kind]} ${kindText(change.kind)}`),
-    h('code', { class: 'path' }, change.path || l10n.t('(whole result)')),
-    change.before !== undefined ? h('code', { class: 'before', 'aria-label': l10n.t('before') }, change.before) : undefined,
-    change.kind === 'changed' ? h('span', { class: 'arrow', 'aria-hidden': 'true' }, '→') : undefined,
-    change.after !== undefined ? h('code', { class: 'after', 'aria-label': l10n.t('after') }, change.after) : undefined))));
+  const counts = (['added', 'removed', 'changed'] as const)
+    .map((kind) => [kind, changes.filter((c) => c.kind === kind).length] as const)
+    .filter(([, n]) => n > 0);
+  section.append(
+    h(
+      'p',
+      { role: 'status' },
+      counts.map(([kind, n]) => countText(kind, n)).join(', ') + (diff.diff.truncated ? ` ${l10n.t('(only the first changes are listed)')}` : ''),
+    ),
+  );
+  section.append(
+    h(
+      'ul',
+      { class: 'diff-list', 'aria-label': l10n.t('Changes') },
+      ...changes.map((change) =>
+        h(
+          'li',
+          { class: `diff-change ${change.kind}` },
+          h('span', { class: 'marker' }, `${MARKERS[change.kind]} ${kindText(change.kind)}`),
+          h('code', { class: 'path' }, change.path || l10n.t('(whole result)')),
+          change.before !== undefined ? h('code', { class: 'before', 'aria-label': l10n.t('before') }, change.before) : undefined,
+          change.kind === 'changed' ? h('span', { class: 'arrow', 'aria-hidden': 'true' }, '→') : undefined,
+          change.after !== undefined ? h('code', { class: 'after', 'aria-label': l10n.t('after') }, change.after) : undefined,
+        ),
+      ),
+    ),
+  );
   return section;
 }

@@ -39,7 +39,15 @@ function post(message: FromWebview): void {
 }
 
 function save(): void {
-  if (view) vscode.setState({ schemaKey: view.schemaKey, values: view.values, mode: view.mode, rawJson: view.rawJson, resultView: view.resultView, historyOpen: view.historyOpen });
+  if (view)
+    vscode.setState({
+      schemaKey: view.schemaKey,
+      values: view.values,
+      mode: view.mode,
+      rawJson: view.rawJson,
+      resultView: view.resultView,
+      historyOpen: view.historyOpen,
+    });
 }
 
 const formActions: FormActions = { save, submit, rerender: rerenderForm };
@@ -115,7 +123,13 @@ onHostMessage(appArea, (data) => {
       if (!view || view.pending !== message.requestId) return;
       view.pending = undefined;
       view.issues = message.issues;
-      view.status = { text: message.issues.length === 1 ? l10n.t('Not sent: 1 problem with the arguments.') : l10n.t('Not sent: {0} problems with the arguments.', message.issues.length), kind: 'error' };
+      view.status = {
+        text:
+          message.issues.length === 1
+            ? l10n.t('Not sent: 1 problem with the arguments.')
+            : l10n.t('Not sent: {0} problems with the arguments.', message.issues.length),
+        kind: 'error',
+      };
       render();
       return;
     case 'declined':
@@ -194,7 +208,9 @@ function render(): void {
     renderHeader(v.tool),
     renderIssues(v),
     v.mode === 'form' ? renderForm(v, formActions) : renderJsonEditor(v, formActions),
-    h('div', { class: 'actions' },
+    h(
+      'div',
+      { class: 'actions' },
       button(v.running ? l10n.t('Running…') : l10n.t('Run'), submit, { class: 'primary', disabled: busy, title: l10n.t('Run the tool (Ctrl+Enter)') }),
       v.running && button(l10n.t('Cancel'), () => post({ type: 'cancel', requestId: v.running!.requestId }), { class: 'secondary' }),
       button(v.mode === 'form' ? l10n.t('Edit as JSON') : l10n.t('Edit as form'), toggleMode, {
@@ -227,14 +243,29 @@ function setResultView(resultView: ResultView): void {
 function renderResult(v: ViewState): HTMLElement | string {
   if (v.shown) {
     const { entry, outcome } = v.shown;
-    return h('div', {},
+    return h(
+      'div',
+      {},
       renderOutcome(entry.id, outcome, post, v.resultView, setResultView, l10n.t('Run of {0}', runTime(entry.time))),
-      h('div', { class: 'actions' },
-        button(l10n.t('Use these arguments'), () => fillForm(entry.args, l10n.t('Filled with the arguments of the run of {0}.', runTime(entry.time))), { class: 'secondary', id: 'use-shown-arguments' }),
-        v.last ? button(l10n.t('Back to the last result'), () => {
-          v.shown = undefined;
-          rerenderForm();
-        }, { class: 'secondary', id: 'back-to-last' }) : undefined));
+      h(
+        'div',
+        { class: 'actions' },
+        button(l10n.t('Use these arguments'), () => fillForm(entry.args, l10n.t('Filled with the arguments of the run of {0}.', runTime(entry.time))), {
+          class: 'secondary',
+          id: 'use-shown-arguments',
+        }),
+        v.last
+          ? button(
+              l10n.t('Back to the last result'),
+              () => {
+                v.shown = undefined;
+                rerenderForm();
+              },
+              { class: 'secondary', id: 'back-to-last' },
+            )
+          : undefined,
+      ),
+    );
   }
   return v.last ? renderOutcome(v.last.requestId, v.last.outcome, post, v.resultView, setResultView) : '';
 }
@@ -259,8 +290,15 @@ function fillForm(args: Record<string, unknown>, note: string): void {
 }
 
 function renderHeader(tool: ToolInfo): HTMLElement {
-  return h('header', {},
-    h('h1', { title: tool.title ? `${tool.title} (${tool.name})` : tool.name }, tool.title ?? tool.name, tool.title ? h('code', { class: 'tool-name' }, tool.name) : undefined),
+  return h(
+    'header',
+    {},
+    h(
+      'h1',
+      { title: tool.title ? `${tool.title} (${tool.name})` : tool.name },
+      tool.title ?? tool.name,
+      tool.title ? h('code', { class: 'tool-name' }, tool.name) : undefined,
+    ),
     h('div', { class: 'server' }, l10n.t('Server: {0}', tool.serverLabel)),
     tool.badges.length ? h('div', { class: 'badges' }, ...tool.badges.map((b) => h('span', { class: `badge ${b.kind}` }, b.label))) : undefined,
     tool.description ? h('p', { class: 'description' }, tool.description) : undefined,
@@ -283,7 +321,8 @@ function currentArguments(v: ViewState): { args?: Record<string, unknown>; probl
   if (v.mode === 'form') return formToArguments(v.form, v.values);
   try {
     const parsed: unknown = JSON.parse(v.rawJson.trim() || '{}');
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { problems: [{ pointer: '', message: l10n.t('must be a JSON object') }] };
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      return { problems: [{ pointer: '', message: l10n.t('must be a JSON object') }] };
     return { args: parsed as Record<string, unknown>, problems: [] };
   } catch (error) {
     return { problems: [{ pointer: '', message: l10n.t('are not valid JSON: {0}', error instanceof Error ? error.message : String(error)) }] };

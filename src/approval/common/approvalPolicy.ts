@@ -59,12 +59,19 @@ export function nameKeyApplies(source: ServerSource): boolean {
  * (`mcpWorkbench.sampling.serverPolicies`, by policyKey, or by name for the user's own
  * servers) only knows ask/always/never.
  */
-export function effectivePolicy(server: PolicyServer, settings: Readonly<Record<string, unknown>>, session: ReadonlyMap<string, SamplingPolicy>): SamplingPolicy {
+export function effectivePolicy(
+  server: PolicyServer,
+  settings: Readonly<Record<string, unknown>>,
+  session: ReadonlyMap<string, SamplingPolicy>,
+): SamplingPolicy {
   const key = policyKey(server);
   const chosen = session.get(key);
   if (chosen) return chosen;
-  const configured = Object.hasOwn(settings, key) ? settings[key]
-    : nameKeyApplies(server.source) && Object.hasOwn(settings, server.name) ? settings[server.name] : undefined;
+  const configured = Object.hasOwn(settings, key)
+    ? settings[key]
+    : nameKeyApplies(server.source) && Object.hasOwn(settings, server.name)
+      ? settings[server.name]
+      : undefined;
   return configured === 'always' || configured === 'never' || configured === 'ask' ? configured : 'ask';
 }
 
@@ -136,8 +143,10 @@ export class RateLimiter {
 }
 
 export function rateLimitMessage(server: string, limit: number, retryAfterMs: number): string {
-  return `Sampling rate limit exceeded: server "${server}" may send at most ${limit} sampling requests per minute `
-    + `(setting mcpWorkbench.sampling.rateLimitPerMinute); retry in ${Math.ceil(retryAfterMs / 1000)} s.`;
+  return (
+    `Sampling rate limit exceeded: server "${server}" may send at most ${limit} sampling requests per minute ` +
+    `(setting mcpWorkbench.sampling.rateLimitPerMinute); retry in ${Math.ceil(retryAfterMs / 1000)} s.`
+  );
 }
 
 /** The JSON-RPC error the spec shows for a sampling request the user rejected (a protocol fact). */

@@ -155,8 +155,8 @@ function parseDraft(v: unknown): SamplingDraft | undefined {
 function parseValues(v: unknown): ElicitationValues | undefined {
   if (!isRecord(v)) return undefined;
   for (const value of Object.values(v)) {
-    const ok = value === null || typeof value === 'string' || typeof value === 'boolean' || typeof value === 'number'
-      || (Array.isArray(value) && value.every(isString));
+    const ok =
+      value === null || typeof value === 'string' || typeof value === 'boolean' || typeof value === 'number' || (Array.isArray(value) && value.every(isString));
     if (!ok) return undefined;
   }
   return v as Record<string, Json>;
@@ -184,7 +184,9 @@ export function parseFromWebview(message: unknown): FromWebview | undefined {
       return draft ? { type: message.type, requestId, draft } : undefined;
     }
     case 'setPolicy':
-      return isString(message.policy) && POLICIES.includes(message.policy) ? { type: 'setPolicy', requestId, policy: message.policy as SamplingPolicy } : undefined;
+      return isString(message.policy) && POLICIES.includes(message.policy)
+        ? { type: 'setPolicy', requestId, policy: message.policy as SamplingPolicy }
+        : undefined;
     case 'formDraft':
     case 'accept': {
       const values = parseValues(message.values);

@@ -15,9 +15,7 @@ export const REQUEST_TIMEOUT = -32001;
 
 export type SamplingStage = 'review' | 'generating' | 'response';
 
-export type Settlement<R> =
-  | { kind: 'resolved'; value: R }
-  | { kind: 'rejected'; code: number; message: string };
+export type Settlement<R> = { kind: 'resolved'; value: R } | { kind: 'rejected'; code: number; message: string };
 
 export interface QueueEntry<T, R> {
   readonly id: string;
@@ -39,7 +37,13 @@ export class ApprovalQueue<T, R = unknown> {
 
   /** Adds a request; the promise settles once (resolve, reject, timeout or server cancel). */
   add(data: T, now: number, timeoutMs: number | undefined): { entry: QueueEntry<T, R>; settled: Promise<Settlement<R>> } {
-    const entry: QueueEntry<T, R> = { id: `${this.prefix}-${++this.next}`, data, receivedAt: now, deadline: timeoutMs && timeoutMs > 0 ? now + timeoutMs : undefined, stage: 'review' };
+    const entry: QueueEntry<T, R> = {
+      id: `${this.prefix}-${++this.next}`,
+      data,
+      receivedAt: now,
+      deadline: timeoutMs && timeoutMs > 0 ? now + timeoutMs : undefined,
+      stage: 'review',
+    };
     const settled = new Promise<Settlement<R>>((resolve) => this.waiters.set(entry.id, resolve));
     this.entries.push(entry);
     this.changed.fire();

@@ -11,13 +11,19 @@ import type { FieldProblem } from '../../jsonSchema/common/formValues';
 import type { Json } from '../../jsonSchema/common/schemaFields';
 
 export type ElicitationField =
-  | ElicitationFieldBase & { kind: 'string'; format?: 'email' | 'uri' | 'date' | 'date-time' | string; minLength?: number; maxLength?: number; default?: string }
-  | ElicitationFieldBase & { kind: 'number' | 'integer'; minimum?: number; maximum?: number; default?: number }
-  | ElicitationFieldBase & { kind: 'boolean'; default?: boolean }
-  | ElicitationFieldBase & { kind: 'enum'; options: { value: string; label: string }[]; default?: string }
-  | ElicitationFieldBase & { kind: 'multiEnum'; options: { value: string; label: string }[]; minItems?: number; maxItems?: number; default?: string[] }
+  | (ElicitationFieldBase & {
+      kind: 'string';
+      format?: 'email' | 'uri' | 'date' | 'date-time' | string;
+      minLength?: number;
+      maxLength?: number;
+      default?: string;
+    })
+  | (ElicitationFieldBase & { kind: 'number' | 'integer'; minimum?: number; maximum?: number; default?: number })
+  | (ElicitationFieldBase & { kind: 'boolean'; default?: boolean })
+  | (ElicitationFieldBase & { kind: 'enum'; options: { value: string; label: string }[]; default?: string })
+  | (ElicitationFieldBase & { kind: 'multiEnum'; options: { value: string; label: string }[]; minItems?: number; maxItems?: number; default?: string[] })
   /** A property the spec does not allow (nested objects…): shown, never sent. */
-  | ElicitationFieldBase & { kind: 'unsupported'; reason: string };
+  | (ElicitationFieldBase & { kind: 'unsupported'; reason: string });
 
 interface ElicitationFieldBase {
   name: string;
@@ -59,7 +65,12 @@ export function buildElicitationForm(requestedSchema: unknown): ElicitationFormM
   const fields: ElicitationField[] = [];
   for (const [name, raw] of Object.entries(properties)) {
     const p = isRecord(raw) ? raw : {};
-    const base: ElicitationFieldBase = { name, label: str(p.title) ?? name, required: required.has(name), ...(str(p.description) ? { description: str(p.description) } : {}) };
+    const base: ElicitationFieldBase = {
+      name,
+      label: str(p.title) ?? name,
+      required: required.has(name),
+      ...(str(p.description) ? { description: str(p.description) } : {}),
+    };
     const type = p.type;
     const opts = options(p);
     if (type === 'array') {
@@ -70,7 +81,14 @@ export function buildElicitationForm(requestedSchema: unknown): ElicitationFormM
         continue;
       }
       const def = Array.isArray(p.default) ? p.default.filter((v): v is string => typeof v === 'string') : undefined;
-      fields.push({ ...base, kind: 'multiEnum', options: itemOptions, ...(num(p.minItems) !== undefined ? { minItems: num(p.minItems) } : {}), ...(num(p.maxItems) !== undefined ? { maxItems: num(p.maxItems) } : {}), ...(def ? { default: def } : {}) });
+      fields.push({
+        ...base,
+        kind: 'multiEnum',
+        options: itemOptions,
+        ...(num(p.minItems) !== undefined ? { minItems: num(p.minItems) } : {}),
+        ...(num(p.maxItems) !== undefined ? { maxItems: num(p.maxItems) } : {}),
+        ...(def ? { default: def } : {}),
+      });
     } else if (opts && (type === 'string' || type === undefined)) {
       fields.push({ ...base, kind: 'enum', options: opts, ...(typeof p.default === 'string' ? { default: p.default } : {}) });
     } else if (type === 'string') {
@@ -83,7 +101,13 @@ export function buildElicitationForm(requestedSchema: unknown): ElicitationFormM
         ...(typeof p.default === 'string' ? { default: p.default } : {}),
       });
     } else if (type === 'number' || type === 'integer') {
-      fields.push({ ...base, kind: type, ...(num(p.minimum) !== undefined ? { minimum: num(p.minimum) } : {}), ...(num(p.maximum) !== undefined ? { maximum: num(p.maximum) } : {}), ...(num(p.default) !== undefined ? { default: num(p.default) } : {}) });
+      fields.push({
+        ...base,
+        kind: type,
+        ...(num(p.minimum) !== undefined ? { minimum: num(p.minimum) } : {}),
+        ...(num(p.maximum) !== undefined ? { maximum: num(p.maximum) } : {}),
+        ...(num(p.default) !== undefined ? { default: num(p.default) } : {}),
+      });
     } else if (type === 'boolean') {
       fields.push({ ...base, kind: 'boolean', ...(typeof p.default === 'boolean' ? { default: p.default } : {}) });
     } else {
@@ -124,7 +148,10 @@ export function initialElicitationValues(model: ElicitationFormModel): Elicitati
  * lists what cannot be sent (required missing, not a number, limits); content must then
  * not be sent. Schema validation (ajv, host side) runs on top of this.
  */
-export function elicitationContent(model: ElicitationFormModel, values: ElicitationValues): { content: Record<string, string | number | boolean | string[]>; problems: FieldProblem[] } {
+export function elicitationContent(
+  model: ElicitationFormModel,
+  values: ElicitationValues,
+): { content: Record<string, string | number | boolean | string[]>; problems: FieldProblem[] } {
   const content: Record<string, string | number | boolean | string[]> = {};
   const problems: FieldProblem[] = [];
   const problem = (name: string, message: string) => problems.push({ pointer: `/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, message });
@@ -202,7 +229,9 @@ function checkFormat(format: string | undefined, text: string): string | undefin
     case 'date':
       return /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(text)) ? undefined : l10n.t('must be a date (YYYY-MM-DD)');
     case 'date-time':
-      return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(text) && !Number.isNaN(Date.parse(text)) ? undefined : l10n.t('must be a date and time (e.g. {0})', '2025-01-31T14:30:00Z');
+      return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(text) && !Number.isNaN(Date.parse(text))
+        ? undefined
+        : l10n.t('must be a date and time (e.g. {0})', '2025-01-31T14:30:00Z');
     default:
       return undefined;
   }

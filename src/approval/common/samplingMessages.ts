@@ -10,7 +10,6 @@ import type { ModelInfo } from '../../models/common/modelBackend';
 import { modelTools, samplingBlockToModelContent, toolResultContent } from '../../models/common/samplingTools';
 import type { ModelMessage, ModelRequest, ModelResponse } from '../../models/common/modelBackend';
 
-
 export function blocksOf(message: SamplingMessage): SamplingMessage['content'] extends infer C ? (C extends unknown[] ? C : C[]) : never {
   return (Array.isArray(message.content) ? message.content : [message.content]) as never;
 }
@@ -18,7 +17,12 @@ export function blocksOf(message: SamplingMessage): SamplingMessage['content'] e
 export function blockView(block: { type: string } & Record<string, unknown>): MessageBlockView {
   if (block.type === 'text' && typeof block.text === 'string') return { kind: 'text', text: block.text };
   if ((block.type === 'image' || block.type === 'audio') && typeof block.data === 'string' && typeof block.mimeType === 'string') {
-    return { kind: block.type, mimeType: block.mimeType, dataUri: `data:${block.mimeType};base64,${block.data}`, bytes: Math.round((block.data.length * 3) / 4) };
+    return {
+      kind: block.type,
+      mimeType: block.mimeType,
+      dataUri: `data:${block.mimeType};base64,${block.data}`,
+      bytes: Math.round((block.data.length * 3) / 4),
+    };
   }
   return { kind: 'other', type: block.type, json: JSON.stringify(block, null, 2) };
 }
@@ -27,7 +31,13 @@ export function blockView(block: { type: string } & Record<string, unknown>): Me
  * The sampling result: plain text as before when the request offered no tools; with tools,
  * the text and `tool_use` blocks, `stopReason: 'toolUse'` when there are calls.
  */
-export function resultOf(params: CreateMessageRequestParams, text: string, calls: NonNullable<ModelResponse['toolCalls']>, model: string, stopReason: string): CreateMessageResult {
+export function resultOf(
+  params: CreateMessageRequestParams,
+  text: string,
+  calls: NonNullable<ModelResponse['toolCalls']>,
+  model: string,
+  stopReason: string,
+): CreateMessageResult {
   if (!params.tools?.length && !params.toolChoice) return { role: 'assistant', content: { type: 'text', text }, model, stopReason };
   const withTools = toolResultContent(text, calls, stopReason);
   return { role: 'assistant', content: withTools.content, model, stopReason: withTools.stopReason } as unknown as CreateMessageResult;
@@ -66,11 +76,28 @@ export function samplingViewOf(
     messages: p.messages.map((m) => ({ role: m.role, blocks: blocksOf(m).map(blockView) })),
     ...(p.systemPrompt !== undefined ? { systemPrompt: p.systemPrompt } : {}),
     ...(p.includeContext ? { includeContext: p.includeContext } : {}),
-    ...(prefs ? { modelPreferences: { hints: (prefs.hints ?? []).map((h) => h.name ?? '').filter(Boolean), costPriority: prefs.costPriority, speedPriority: prefs.speedPriority, intelligencePriority: prefs.intelligencePriority } } : {}),
+    ...(prefs
+      ? {
+          modelPreferences: {
+            hints: (prefs.hints ?? []).map((h) => h.name ?? '').filter(Boolean),
+            costPriority: prefs.costPriority,
+            speedPriority: prefs.speedPriority,
+            intelligencePriority: prefs.intelligencePriority,
+          },
+        }
+      : {}),
     maxTokens: p.maxTokens,
     ...(p.temperature !== undefined ? { temperature: p.temperature } : {}),
     ...(p.stopSequences?.length ? { stopSequences: p.stopSequences } : {}),
-    ...(p.tools?.length ? { tools: p.tools.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), inputSchema: JSON.stringify(t.inputSchema, null, 2) })) } : {}),
+    ...(p.tools?.length
+      ? {
+          tools: p.tools.map((t) => ({
+            name: t.name,
+            ...(t.description ? { description: t.description } : {}),
+            inputSchema: JSON.stringify(t.inputSchema, null, 2),
+          })),
+        }
+      : {}),
     ...(p.toolChoice?.mode ? { toolChoice: p.toolChoice.mode } : {}),
     models: d.models.map((m) => ({ id: m.id, label: m.label, backend: m.backend })),
     policy,

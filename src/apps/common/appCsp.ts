@@ -34,7 +34,8 @@ export interface AppCsp {
 }
 
 // scheme://host[:port][/path]; host may start with one "*." wildcard label.
-const SOURCE = /^(https?|wss?):\/\/(\*\.)?[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*(?::(?:\d{1,5}|\*))?(?:\/[a-z0-9._~%!$&()*+=:@/-]*)?$/i;
+const SOURCE =
+  /^(https?|wss?):\/\/(\*\.)?[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*(?::(?:\d{1,5}|\*))?(?:\/[a-z0-9._~%!$&()*+=:@/-]*)?$/i;
 const MAX_ENTRIES = 64;
 
 /** Whether one declared entry is a plain origin (optionally with a path) a CSP may list. */

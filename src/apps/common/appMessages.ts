@@ -46,7 +46,13 @@ export function parseAppMessage(raw: unknown): { message: AppJsonRpcMessage } | 
     const { code, message, data } = copy.error;
     if (!Number.isInteger(code) || typeof message !== 'string') return { reason: 'malformed error' };
     if (copy.id !== null && !isId(copy.id)) return { reason: 'bad id' };
-    return { message: { jsonrpc: '2.0', id: copy.id as string | number | null, error: { code: code as number, message: message.slice(0, 4000), ...(data !== undefined ? { data } : {}) } } };
+    return {
+      message: {
+        jsonrpc: '2.0',
+        id: copy.id as string | number | null,
+        error: { code: code as number, message: message.slice(0, 4000), ...(data !== undefined ? { data } : {}) },
+      },
+    };
   }
   return { reason: 'neither request, notification nor response' };
 }

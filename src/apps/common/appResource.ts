@@ -47,8 +47,9 @@ function permissionsOf(raw: unknown): AppPermissions | undefined {
 /** The app document, or a one-line reason it cannot be shown. */
 export function appResourceFrom(result: { contents?: unknown; _meta?: unknown }, uri: string): AppResource | { error: string } {
   const contents = Array.isArray(result.contents) ? (result.contents as ContentLike[]) : [];
-  const content = contents.find((c) => isRecord(c) && c.uri === uri && typeof c.mimeType === 'string' && c.mimeType.startsWith('text/html'))
-    ?? contents.find((c) => isRecord(c) && typeof c.mimeType === 'string' && c.mimeType.startsWith('text/html'));
+  const content =
+    contents.find((c) => isRecord(c) && c.uri === uri && typeof c.mimeType === 'string' && c.mimeType.startsWith('text/html')) ??
+    contents.find((c) => isRecord(c) && typeof c.mimeType === 'string' && c.mimeType.startsWith('text/html'));
   if (!content) {
     const types = contents.map((c) => (isRecord(c) ? String(c.mimeType ?? 'no mimeType') : 'malformed')).join(', ') || 'no contents';
     return { error: `The resource ${uri} has no HTML content (${APP_MIME_TYPE}); it returned: ${types}.` };

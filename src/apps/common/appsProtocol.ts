@@ -36,10 +36,7 @@ export interface AppFrameSpec {
 }
 
 /** Where the app is, shown in place of the frame when it is not here. */
-export type AppPlaceholder =
-  | { kind: 'loading'; text: string }
-  | { kind: 'poppedOut'; text: string }
-  | { kind: 'error'; text: string };
+export type AppPlaceholder = { kind: 'loading'; text: string } | { kind: 'poppedOut'; text: string } | { kind: 'error'; text: string };
 
 /** Host → webview. */
 export type AppToWebview =
@@ -108,7 +105,12 @@ export function parseAppFromWebview(raw: unknown): AppFromWebview | undefined {
       return {
         type: 'appEnvironment',
         appId,
-        environment: { theme: env.theme, styles: sanitizeHostStyles(env.styles), width: Math.round(env.width), ...(isSize(env.height) ? { height: Math.round(env.height) } : {}) },
+        environment: {
+          theme: env.theme,
+          styles: sanitizeHostStyles(env.styles),
+          width: Math.round(env.width),
+          ...(isSize(env.height) ? { height: Math.round(env.height) } : {}),
+        },
       };
     }
     case 'appDisplayMode':

@@ -39,7 +39,13 @@ export function parseCspViolation(params: unknown): CspViolation | undefined {
   if (!DIRECTIVE.test(name)) return undefined;
   const uri = blockedUri.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 300) || '(inline)';
   // A sample is the app's own text: one line, cut short, so it cannot forge log lines or fill the view.
-  const text = typeof sample === 'string' ? sample.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim().slice(0, SAMPLE_MAX) : '';
+  const text =
+    typeof sample === 'string'
+      ? sample
+          .replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ')
+          .trim()
+          .slice(0, SAMPLE_MAX)
+      : '';
   return text ? { directive: name, blockedUri: uri, sample: text } : { directive: name, blockedUri: uri };
 }
 

@@ -30,12 +30,24 @@ export const PROXY_SANDBOX = 'allow-scripts allow-same-origin';
 
 /** The proxy page's own policy: its inline script and style, and frames only from the app's origin. */
 export function proxyPolicy(appOrigin: string): string {
-  return ["default-src 'none'", "script-src 'unsafe-inline'", "style-src 'unsafe-inline'", `frame-src ${appOrigin}`, "object-src 'none'", "base-uri 'none'", "form-action 'none'"].join('; ');
+  return [
+    "default-src 'none'",
+    "script-src 'unsafe-inline'",
+    "style-src 'unsafe-inline'",
+    `frame-src ${appOrigin}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
 }
 
 /** JSON that is safe inside a <script> element. */
 function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /** The proxy page for an app whose document is at `appUrl`, with this `allow` attribute. */

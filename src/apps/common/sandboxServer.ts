@@ -60,7 +60,11 @@ function listen(server: Server): Promise<string> {
   });
 }
 
-interface Page { appOrigin: string; appUrl: string; allow: string }
+interface Page {
+  appOrigin: string;
+  appUrl: string;
+  allow: string;
+}
 
 export class AppSandboxServer {
   private server: Server | undefined;

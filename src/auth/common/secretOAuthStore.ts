@@ -31,7 +31,10 @@ export class SecretOAuthStore implements OAuthStore {
    * `onCredential` sees every token and client secret read or written, so that logs, traces and
    * Activity records can hide them (a server may echo its token back).
    */
-  constructor(private readonly secrets: SecretStorageLike, private readonly onCredential: (value: string) => void = () => undefined) {
+  constructor(
+    private readonly secrets: SecretStorageLike,
+    private readonly onCredential: (value: string) => void = () => undefined,
+  ) {
     this.subscription = secrets.onDidChange((e) => {
       if (e.key.startsWith(PREFIX)) this.cache.delete(e.key);
     });

@@ -18,7 +18,12 @@ export interface ChatToolSource {
 }
 
 function sanitize(text: string): string {
-  return text.replace(/[^A-Za-z0-9_-]+/g, '_').replace(/_+/g, '_').replace(/^_|_$/g, '') || 'x';
+  return (
+    text
+      .replace(/[^A-Za-z0-9_-]+/g, '_')
+      .replace(/_+/g, '_')
+      .replace(/^_|_$/g, '') || 'x'
+  );
 }
 
 /** A short stable hash (FNV-1a, base 36) that keeps shortened names distinct. */
@@ -55,7 +60,40 @@ export function assignChatToolNames<T extends ChatToolSource>(tools: readonly T[
   return names;
 }
 
-const STOP_WORDS = new Set(['the', 'and', 'for', 'with', 'that', 'this', 'from', 'into', 'what', 'which', 'use', 'using', 'please', 'can', 'you', 'are', 'is', 'of', 'to', 'in', 'on', 'a', 'an', 'it', 'me', 'my', 'or', 'be', 'do', 'how', 'tool', 'tools']);
+const STOP_WORDS = new Set([
+  'the',
+  'and',
+  'for',
+  'with',
+  'that',
+  'this',
+  'from',
+  'into',
+  'what',
+  'which',
+  'use',
+  'using',
+  'please',
+  'can',
+  'you',
+  'are',
+  'is',
+  'of',
+  'to',
+  'in',
+  'on',
+  'a',
+  'an',
+  'it',
+  'me',
+  'my',
+  'or',
+  'be',
+  'do',
+  'how',
+  'tool',
+  'tools',
+]);
 
 /** Lower-case words of a text, camelCase and snake_case split, stop words left out. */
 export function terms(text: string): string[] {
@@ -97,7 +135,12 @@ export interface BudgetResult<T> {
  * The tools to offer: the enabled ones, most relevant to the request first, at most `max`.
  * Equal scores keep the given order (servers, then the server's own tool order).
  */
-export function applyToolBudget<T extends ChatToolSource>(tools: readonly T[], request: string, max: number, isDisabled: (tool: T) => boolean): BudgetResult<T> {
+export function applyToolBudget<T extends ChatToolSource>(
+  tools: readonly T[],
+  request: string,
+  max: number,
+  isDisabled: (tool: T) => boolean,
+): BudgetResult<T> {
   const disabled = tools.filter(isDisabled);
   const enabled = tools.filter((t) => !isDisabled(t));
   const ranked = enabled

@@ -54,7 +54,13 @@ export function fenceFor(text: string): string {
  * The model's message for a skill: where it comes from (a server, verified against its listing)
  * and its SKILL.md, fenced; cut to MAX_SKILL_CONTEXT_CHARS with a note when longer.
  */
-export function skillContextMessage(skillName: string, serverLabel: string, uri: string, markdown: string, max = MAX_SKILL_CONTEXT_CHARS): { message: string; truncated: boolean } {
+export function skillContextMessage(
+  skillName: string,
+  serverLabel: string,
+  uri: string,
+  markdown: string,
+  max = MAX_SKILL_CONTEXT_CHARS,
+): { message: string; truncated: boolean } {
   const { text, truncated } = limitSkillText(markdown, max);
   const fence = fenceFor(text);
   const note = truncated ? `\n(Only the first ${text.length} of ${markdown.length} characters are shown.)` : '';

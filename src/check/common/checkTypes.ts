@@ -109,13 +109,13 @@ export type Check = (input: CheckInput) => Finding[];
 export function resultOf(entry: ActivityEntry): Record<string, unknown> | undefined {
   const response = entry.response as { result?: unknown } | undefined;
   const result = response?.result;
-  return typeof result === 'object' && result !== null && !Array.isArray(result) ? result as Record<string, unknown> : undefined;
+  return typeof result === 'object' && result !== null && !Array.isArray(result) ? (result as Record<string, unknown>) : undefined;
 }
 
 /** The `params` of a recorded request or notification. */
 export function paramsOf(entry: ActivityEntry): Record<string, unknown> | undefined {
   const params = (entry.request as { params?: unknown } | undefined)?.params;
-  return typeof params === 'object' && params !== null && !Array.isArray(params) ? params as Record<string, unknown> : undefined;
+  return typeof params === 'object' && params !== null && !Array.isArray(params) ? (params as Record<string, unknown>) : undefined;
 }
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

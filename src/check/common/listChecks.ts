@@ -16,11 +16,17 @@ export function checkDescriptions(input: CheckInput): Finding[] {
     const names = items.filter((i) => !hasText(i.description)).map(label);
     if (!names.length) return;
     findings.push({
-      check: 'description', severity, subject: kind,
+      check: 'description',
+      severity,
+      subject: kind,
       spec: specSection(input, `${kind[0].toUpperCase()}${kind.slice(1)} › data types`, path, anchor),
-      message: names.length === 1
-        ? `The ${kind.replace(/s$/, '')} "${names[0]}" has no description${kind === 'tools' ? ': a model cannot tell when to use it' : ''}.`
-        : `${names.length} ${kind} have no description: ${names.slice(0, 10).map((n) => `"${n}"`).join(', ')}${names.length > 10 ? ', …' : ''}.`,
+      message:
+        names.length === 1
+          ? `The ${kind.replace(/s$/, '')} "${names[0]}" has no description${kind === 'tools' ? ': a model cannot tell when to use it' : ''}.`
+          : `${names.length} ${kind} have no description: ${names
+              .slice(0, 10)
+              .map((n) => `"${n}"`)
+              .join(', ')}${names.length > 10 ? ', …' : ''}.`,
     });
   };
   missing('tools', input.tools, 'server/tools', 'tool', 'warning');
@@ -42,18 +48,39 @@ export function checkToolNames(input: CheckInput): Finding[] {
     }
     seen.set(name, (seen.get(name) ?? 0) + 1);
     if (!TOOL_NAME.test(name)) {
-      const why = name.length === 0 ? 'is empty' : name.length > 128 ? `is ${name.length} characters long (at most 128)` : 'has characters other than A-Z, a-z, 0-9, _, - and .';
-      findings.push({ check: 'tool-name', severity: 'warning', subject: name, spec, message: `The tool name "${name}" ${why}; clients may reject or rename it.` });
+      const why =
+        name.length === 0
+          ? 'is empty'
+          : name.length > 128
+            ? `is ${name.length} characters long (at most 128)`
+            : 'has characters other than A-Z, a-z, 0-9, _, - and .';
+      findings.push({
+        check: 'tool-name',
+        severity: 'warning',
+        subject: name,
+        spec,
+        message: `The tool name "${name}" ${why}; clients may reject or rename it.`,
+      });
     }
   }
   for (const [name, count] of seen) {
-    if (count > 1) findings.push({ check: 'tool-name', severity: 'error', subject: name, spec, message: `The tool name "${name}" is listed ${count} times; names must be unique within a server.` });
+    if (count > 1)
+      findings.push({
+        check: 'tool-name',
+        severity: 'error',
+        subject: name,
+        spec,
+        message: `The tool name "${name}" is listed ${count} times; names must be unique within a server.`,
+      });
   }
   return findings;
 }
 
 const LIST_KEYS: Record<string, string> = {
-  'tools/list': 'tools', 'prompts/list': 'prompts', 'resources/list': 'resources', 'resources/templates/list': 'resourceTemplates',
+  'tools/list': 'tools',
+  'prompts/list': 'prompts',
+  'resources/list': 'resources',
+  'resources/templates/list': 'resourceTemplates',
 };
 
 /** Pages of a list with more than `maxPageItems` items: one finding per method, on the largest page. */
@@ -70,8 +97,11 @@ export function checkPaging(input: CheckInput): Finding[] {
     if (!known || items.length > known.count) largest.set(entry.method, { seq: entry.seq, count: items.length, paged: typeof result!.nextCursor === 'string' });
   }
   return [...largest].map(([method, { seq, count, paged }]) => ({
-    check: 'paging', severity: 'warning' as const, subject: method, spec, seq,
+    check: 'paging',
+    severity: 'warning' as const,
+    subject: method,
+    spec,
+    seq,
     message: `\`${method}\` answered ${count} items in one page${paged ? '' : ' and no `nextCursor`'} (more than ${input.budgets.maxPageItems}); page it so clients can load it in parts.`,
   }));
 }
-

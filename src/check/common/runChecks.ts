@@ -12,8 +12,16 @@ import { specRevision } from './specLinks';
 import { checkDeprecated, checkLatency, checkResultSizes, checkUndeclaredCapabilities } from './trafficChecks';
 
 export const CHECKS: readonly Check[] = [
-  checkToolSchemas, checkStructuredContent, checkToolNames, checkDescriptions, checkPaging,
-  checkResultSizes, checkLatency, checkUndeclaredCapabilities, checkDeprecated, checkSkills,
+  checkToolSchemas,
+  checkStructuredContent,
+  checkToolNames,
+  checkDescriptions,
+  checkPaging,
+  checkResultSizes,
+  checkLatency,
+  checkUndeclaredCapabilities,
+  checkDeprecated,
+  checkSkills,
 ];
 
 const ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
@@ -58,8 +66,10 @@ export function reportMarkdown(serverLabel: string, input: Pick<CheckInput, 'pro
   ];
   if (!report.findings.length) lines.push('Nothing to report.');
   for (const f of report.findings) {
-    lines.push(`- **${LABEL[f.severity]}:** ${messageMarkdown(f.message)}  `,
-      `  Spec: [${escapeMarkdown(f.spec.title)}](${f.spec.url})${f.seq !== undefined ? ` · recorded message #${f.seq} (MCP: Go to Check Finding… opens it in the Inspector)` : ''}`);
+    lines.push(
+      `- **${LABEL[f.severity]}:** ${messageMarkdown(f.message)}  `,
+      `  Spec: [${escapeMarkdown(f.spec.title)}](${f.spec.url})${f.seq !== undefined ? ` · recorded message #${f.seq} (MCP: Go to Check Finding… opens it in the Inspector)` : ''}`,
+    );
   }
   return lines.join('\n') + '\n';
 }

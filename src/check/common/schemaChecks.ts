@@ -34,19 +34,35 @@ function schemaFindings(input: CheckInput, tool: ListedTool, field: 'inputSchema
   const spec = specSection(input, 'Tools › Tool (JSON Schema usage)', 'server/tools', 'tool');
   const base = { check: 'tool-schema', subject: nameOf(tool), spec, seq: listSeq } as const;
   if (!isObject(schema)) {
-    return [{ ...base, severity: 'error', message: `Tool "${nameOf(tool)}": \`${field}\` must be a JSON Schema object, got ${schema === null ? 'null' : Array.isArray(schema) ? 'an array' : typeof schema}.` }];
+    return [
+      {
+        ...base,
+        severity: 'error',
+        message: `Tool "${nameOf(tool)}": \`${field}\` must be a JSON Schema object, got ${schema === null ? 'null' : Array.isArray(schema) ? 'an array' : typeof schema}.`,
+      },
+    ];
   }
   const findings: Finding[] = [];
   if (schema.type !== 'object') {
-    findings.push({ ...base, severity: 'error', message: `Tool "${nameOf(tool)}": \`${field}\` must have \`"type": "object"\` (it has ${JSON.stringify(schema.type) ?? 'none'}).` });
+    findings.push({
+      ...base,
+      severity: 'error',
+      message: `Tool "${nameOf(tool)}": \`${field}\` must have \`"type": "object"\` (it has ${JSON.stringify(schema.type) ?? 'none'}).`,
+    });
   }
   const declared = typeof schema.$schema === 'string' ? schema.$schema : undefined;
   if (declared !== undefined && !/2020-12/.test(declared)) {
     const dialect: Dialect = /draft-07|draft-06|draft-04/.test(declared) ? 'draft-07' : '2020-12';
     const error = compileError(schema, dialect);
-    findings.push(error
-      ? { ...base, severity: 'error', message: `Tool "${nameOf(tool)}": \`${field}\` is not a valid schema of its declared dialect (${declared}): ${error}` }
-      : { ...base, severity: 'info', message: `Tool "${nameOf(tool)}": \`${field}\` declares ${declared}; clients are only required to support JSON Schema 2020-12.` });
+    findings.push(
+      error
+        ? { ...base, severity: 'error', message: `Tool "${nameOf(tool)}": \`${field}\` is not a valid schema of its declared dialect (${declared}): ${error}` }
+        : {
+            ...base,
+            severity: 'info',
+            message: `Tool "${nameOf(tool)}": \`${field}\` declares ${declared}; clients are only required to support JSON Schema 2020-12.`,
+          },
+    );
     return findings;
   }
   const error = compileError(schema, '2020-12');
@@ -93,7 +109,9 @@ export function checkStructuredContent(input: CheckInput): Finding[] {
     if (!isObject(tool.outputSchema)) continue;
     const name = nameOf(tool);
     const calls = input.messages.filter((e) => e.method === 'tools/call' && e.direction === 'send' && e.status.kind === 'ok' && paramsOf(e)?.name === name);
-    const results = calls.map((e) => ({ entry: e, result: resultOf(e) })).filter((c) => c.result && c.result.isError !== true && c.result.resultType !== 'input_required');
+    const results = calls
+      .map((e) => ({ entry: e, result: resultOf(e) }))
+      .filter((c) => c.result && c.result.isError !== true && c.result.resultType !== 'input_required');
     if (!results.length) {
       unexercised.push(name);
       continue;
@@ -101,21 +119,40 @@ export function checkStructuredContent(input: CheckInput): Finding[] {
     for (const { entry, result } of results) {
       const structured = result!.structuredContent;
       if (structured === undefined) {
-        findings.push({ check: 'structured-content', severity: 'error', subject: name, spec, seq: entry.seq,
-          message: `Tool "${name}" has an \`outputSchema\` but its result has no \`structuredContent\`.` });
+        findings.push({
+          check: 'structured-content',
+          severity: 'error',
+          subject: name,
+          spec,
+          seq: entry.seq,
+          message: `Tool "${name}" has an \`outputSchema\` but its result has no \`structuredContent\`.`,
+        });
         continue;
       }
       const verdict = validateAgainstSchema(tool.outputSchema, structured);
       if (verdict.valid === false) {
-        const issues = verdict.issues.slice(0, 3).map((i) => formatIssue(i, 'structuredContent')).join('; ');
-        findings.push({ check: 'structured-content', severity: 'error', subject: name, spec, seq: entry.seq,
-          message: `Tool "${name}": \`structuredContent\` does not match its \`outputSchema\`: ${issues}${verdict.issues.length > 3 ? ` (+${verdict.issues.length - 3} more)` : ''}.` });
+        const issues = verdict.issues
+          .slice(0, 3)
+          .map((i) => formatIssue(i, 'structuredContent'))
+          .join('; ');
+        findings.push({
+          check: 'structured-content',
+          severity: 'error',
+          subject: name,
+          spec,
+          seq: entry.seq,
+          message: `Tool "${name}": \`structuredContent\` does not match its \`outputSchema\`: ${issues}${verdict.issues.length > 3 ? ` (+${verdict.issues.length - 3} more)` : ''}.`,
+        });
       }
     }
   }
   if (unexercised.length) {
-    findings.push({ check: 'structured-content', severity: 'info', spec,
-      message: `Not exercised: ${unexercised.map((n) => `"${n}"`).join(', ')}. No result of theirs is recorded, and Check Server calls only read-only tools that need no arguments: run them once, then check again.` });
+    findings.push({
+      check: 'structured-content',
+      severity: 'info',
+      spec,
+      message: `Not exercised: ${unexercised.map((n) => `"${n}"`).join(', ')}. No result of theirs is recorded, and Check Server calls only read-only tools that need no arguments: run them once, then check again.`,
+    });
   }
   return findings;
 }

@@ -29,7 +29,10 @@ const WHAT_FAILED: Record<SkillReadFailure, string> = {
  * (Check Server is a user asking to load them; listing alone reads none). One at a time: a
  * server is not flooded by a check. Undefined when the server does not offer skills.
  */
-export async function collectSkills(skills: Pick<ServerSkills, 'offered' | 'refresh' | 'read'>, cancelled: () => boolean = () => false): Promise<CheckedSkills | undefined> {
+export async function collectSkills(
+  skills: Pick<ServerSkills, 'offered' | 'refresh' | 'read'>,
+  cancelled: () => boolean = () => false,
+): Promise<CheckedSkills | undefined> {
   if (!skills.offered) return undefined;
   const listing = await skills.refresh();
   const entries: CheckedSkill[] = [];
@@ -44,7 +47,10 @@ export async function collectSkills(skills: Pick<ServerSkills, 'offered' | 'refr
       read = { ok: false, reason: error instanceof SkillVerificationError ? error.reason : 'error', message: errorMessage(error) };
     }
     entries.push({
-      uri: skill.uri, name: skill.frontmatter.name, description: skill.frontmatter.description, read,
+      uri: skill.uri,
+      name: skill.frontmatter.name,
+      description: skill.frontmatter.description,
+      read,
       ...(files ? { files: files.length, bytes: files.reduce((sum, f) => sum + f.size, 0), manifestSize: files.find((f) => f.uri === skill.uri)?.size } : {}),
     });
   }
@@ -59,7 +65,10 @@ export function checkSkills(input: CheckInput): Finding[] {
   const findings: Finding[] = [];
   for (const bad of skills.invalid) {
     findings.push({
-      check: 'skill-entry', severity: 'error', subject: bad.uri ?? 'skills/list', spec: SPEC.entry,
+      check: 'skill-entry',
+      severity: 'error',
+      subject: bad.uri ?? 'skills/list',
+      spec: SPEC.entry,
       message: `\`skills/list\` has an invalid entry${bad.uri ? ` for ${bad.uri}` : ''}: ${bad.reason}. Clients skip or refuse it.`,
     });
   }
@@ -68,19 +77,28 @@ export function checkSkills(input: CheckInput): Finding[] {
     if (!skill.read.ok) {
       const verification = skill.read.reason !== 'error';
       findings.push({
-        check: verification ? 'skill-verify' : 'skill-read', severity: verification ? 'error' : 'warning', subject: skill.uri, spec: SPEC.verify,
+        check: verification ? 'skill-verify' : 'skill-read',
+        severity: verification ? 'error' : 'warning',
+        subject: skill.uri,
+        spec: SPEC.verify,
         message: `The skill "${name}" cannot be loaded: ${WHAT_FAILED[skill.read.reason]} (${skill.read.message}).${verification ? ' Hosts must refuse it: republish the entry from the file.' : ''}`,
       });
     }
     if (skill.manifestSize !== undefined && skill.manifestSize > input.budgets.maxSkillManifestBytes) {
       findings.push({
-        check: 'skill-size', severity: 'warning', subject: skill.uri, spec: SPEC.limits,
+        check: 'skill-size',
+        severity: 'warning',
+        subject: skill.uri,
+        spec: SPEC.limits,
         message: `The SKILL.md of "${name}" is ${skill.manifestSize} bytes (more than ${input.budgets.maxSkillManifestBytes}); keep it short and move details into files it references, which a model reads only when needed.`,
       });
     }
     if ((skill.files ?? 0) > SKILL_LIMITS.files || (skill.bytes ?? 0) > SKILL_LIMITS.bytes) {
       findings.push({
-        check: 'skill-size', severity: 'warning', subject: skill.uri, spec: SPEC.limits,
+        check: 'skill-size',
+        severity: 'warning',
+        subject: skill.uri,
+        spec: SPEC.limits,
         message: `The skill "${name}" lists ${skill.files} files, ${skill.bytes} bytes: beyond the extension's limits (${SKILL_LIMITS.files} files, ${SKILL_LIMITS.bytes} bytes per skill), which hosts need not accept.`,
       });
     }
@@ -88,10 +106,17 @@ export function checkSkills(input: CheckInput): Finding[] {
   const undescribed = skills.entries.filter((s) => typeof s.description !== 'string' || !s.description.trim()).map(nameOf);
   if (undescribed.length) {
     findings.push({
-      check: 'skill-description', severity: 'warning', subject: 'skills', spec: SPEC.entry,
-      message: undescribed.length === 1
-        ? `The skill "${undescribed[0]}" has no description: a model cannot tell when to use it.`
-        : `${undescribed.length} skills have no description: ${undescribed.slice(0, 10).map((n) => `"${n}"`).join(', ')}${undescribed.length > 10 ? ', …' : ''}.`,
+      check: 'skill-description',
+      severity: 'warning',
+      subject: 'skills',
+      spec: SPEC.entry,
+      message:
+        undescribed.length === 1
+          ? `The skill "${undescribed[0]}" has no description: a model cannot tell when to use it.`
+          : `${undescribed.length} skills have no description: ${undescribed
+              .slice(0, 10)
+              .map((n) => `"${n}"`)
+              .join(', ')}${undescribed.length > 10 ? ', …' : ''}.`,
     });
   }
   return findings;

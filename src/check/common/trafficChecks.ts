@@ -17,15 +17,21 @@ function described(entry: ActivityEntry): string {
 }
 
 /** Client requests the server answered. */
-const answered = (input: CheckInput) => input.messages.filter((e) => e.kind === 'request' && e.direction === 'send' && e.endedAt !== undefined && e.status.kind === 'ok');
+const answered = (input: CheckInput) =>
+  input.messages.filter((e) => e.kind === 'request' && e.direction === 'send' && e.endedAt !== undefined && e.status.kind === 'ok');
 
 export function checkResultSizes(input: CheckInput): Finding[] {
   const limit = input.budgets.maxResultBytes;
-  return answered(input).filter((e) => (e.responseSize ?? 0) > limit).map((e) => ({
-    check: 'result-size', severity: 'warning' as const, subject: described(e), seq: e.seq,
-    spec: specSection(input, 'Tools › Tool Result', 'server/tools', 'tool-result'),
-    message: `${described(e)} answered ${kb(e.responseSize!)} (budget ${kb(limit)}): clients cut or refuse results this large, and a model's context fills up.`,
-  }));
+  return answered(input)
+    .filter((e) => (e.responseSize ?? 0) > limit)
+    .map((e) => ({
+      check: 'result-size',
+      severity: 'warning' as const,
+      subject: described(e),
+      seq: e.seq,
+      spec: specSection(input, 'Tools › Tool Result', 'server/tools', 'tool-result'),
+      message: `${described(e)} answered ${kb(e.responseSize!)} (budget ${kb(limit)}): clients cut or refuse results this large, and a model's context fills up.`,
+    }));
 }
 
 /** The value below which half the values lie (the lower middle one for an even count). */
@@ -70,7 +76,12 @@ export function checkLatency(input: CheckInput): Finding[] {
     list.push(e);
     byMethod.set(e.method, list);
   }
-  const spec = specSection(input, 'Lifecycle › Timeouts', input.era === 'modern' ? 'basic/patterns/cancellation' : 'basic/lifecycle', input.era === 'modern' ? undefined : 'timeouts');
+  const spec = specSection(
+    input,
+    'Lifecycle › Timeouts',
+    input.era === 'modern' ? 'basic/patterns/cancellation' : 'basic/lifecycle',
+    input.era === 'modern' ? undefined : 'timeouts',
+  );
   const findings: Finding[] = [];
   for (const [method, entries] of byMethod) {
     const times = entries.map((e) => e.endedAt! - e.startedAt);
@@ -80,7 +91,11 @@ export function checkLatency(input: CheckInput): Finding[] {
     const slowest = entries[times.indexOf(max)];
     const slow = times.filter((t) => t > budget).length;
     findings.push({
-      check: 'latency', severity: 'warning', subject: method, spec, seq: slowest.seq,
+      check: 'latency',
+      severity: 'warning',
+      subject: method,
+      spec,
+      seq: slowest.seq,
       message: `${method}: ${slow} of ${times.length} answer(s) slower than ${budget} ms (p50 ${median(times)} ms, max ${max} ms, ${described(slowest)}).`,
     });
   }
@@ -89,10 +104,30 @@ export function checkLatency(input: CheckInput): Finding[] {
 
 /** Notifications a server may send only when it declared the capability behind them. */
 const NEEDS: Record<string, { path: [string, string?]; title: string; page: string; anchor?: string }> = {
-  'notifications/tools/list_changed': { path: ['tools', 'listChanged'], title: 'Tools › List Changed Notification', page: 'server/tools', anchor: 'list-changed-notification' },
-  'notifications/prompts/list_changed': { path: ['prompts', 'listChanged'], title: 'Prompts › List Changed Notification', page: 'server/prompts', anchor: 'list-changed-notification' },
-  'notifications/resources/list_changed': { path: ['resources', 'listChanged'], title: 'Resources › List Changed Notification', page: 'server/resources', anchor: 'list-changed-notification' },
-  'notifications/resources/updated': { path: ['resources', 'subscribe'], title: 'Resources › Subscriptions', page: 'server/resources', anchor: 'subscriptions' },
+  'notifications/tools/list_changed': {
+    path: ['tools', 'listChanged'],
+    title: 'Tools › List Changed Notification',
+    page: 'server/tools',
+    anchor: 'list-changed-notification',
+  },
+  'notifications/prompts/list_changed': {
+    path: ['prompts', 'listChanged'],
+    title: 'Prompts › List Changed Notification',
+    page: 'server/prompts',
+    anchor: 'list-changed-notification',
+  },
+  'notifications/resources/list_changed': {
+    path: ['resources', 'listChanged'],
+    title: 'Resources › List Changed Notification',
+    page: 'server/resources',
+    anchor: 'list-changed-notification',
+  },
+  'notifications/resources/updated': {
+    path: ['resources', 'subscribe'],
+    title: 'Resources › Subscriptions',
+    page: 'server/resources',
+    anchor: 'subscriptions',
+  },
   'notifications/message': { path: ['logging'], title: 'Logging › Capabilities', page: 'server/utilities/logging', anchor: 'capabilities' },
 };
 
@@ -109,7 +144,10 @@ export function checkUndeclaredCapabilities(input: CheckInput): Finding[] {
     reported.add(e.method);
     const what = flag === undefined ? `the \`${capability}\` capability` : `\`capabilities.${capability}.${flag}\``;
     findings.push({
-      check: 'capabilities', severity: 'error', subject: e.method, seq: e.seq,
+      check: 'capabilities',
+      severity: 'error',
+      subject: e.method,
+      seq: e.seq,
       spec: specSection(input, need.title, need.page, need.anchor),
       message: `The server sent \`${e.method}\` without declaring ${what}; clients may ignore it or close the connection.`,
     });
@@ -125,7 +163,8 @@ function serverAsks(input: CheckInput): { method: string; params: Record<string,
     const inputRequests = e.inputRequired ? resultOf(e)?.inputRequests : undefined;
     if (isObject(inputRequests)) {
       for (const request of Object.values(inputRequests)) {
-        if (isObject(request) && typeof request.method === 'string') asks.push({ method: request.method, params: isObject(request.params) ? request.params : undefined, seq: e.seq });
+        if (isObject(request) && typeof request.method === 'string')
+          asks.push({ method: request.method, params: isObject(request.params) ? request.params : undefined, seq: e.seq });
       }
     }
   }
@@ -142,30 +181,55 @@ export function checkDeprecated(input: CheckInput): Finding[] {
   const registry = (title: string) => specSection(input, `Deprecated Features › ${title}`, modern ? 'deprecated' : 'changelog');
   const findings: Finding[] = [];
   if (input.transport === 'sse') {
-    findings.push({ check: 'deprecated', severity: 'warning', subject: 'HTTP+SSE', spec: specSection({ protocolVersion: '2026-07-28', era: 'modern' }, 'Deprecated Features › HTTP+SSE transport', 'deprecated'),
-      message: 'The server is reached over the deprecated HTTP+SSE transport (deprecated since 2025-03-26); serve Streamable HTTP instead.' });
+    findings.push({
+      check: 'deprecated',
+      severity: 'warning',
+      subject: 'HTTP+SSE',
+      spec: specSection({ protocolVersion: '2026-07-28', era: 'modern' }, 'Deprecated Features › HTTP+SSE transport', 'deprecated'),
+      message: 'The server is reached over the deprecated HTTP+SSE transport (deprecated since 2025-03-26); serve Streamable HTTP instead.',
+    });
   }
   const asks = serverAsks(input);
-  const sampling = asks.find((a) => a.method === 'sampling/createMessage' && (a.params?.includeContext === 'thisServer' || a.params?.includeContext === 'allServers'));
+  const sampling = asks.find(
+    (a) => a.method === 'sampling/createMessage' && (a.params?.includeContext === 'thisServer' || a.params?.includeContext === 'allServers'),
+  );
   if (sampling && input.protocolVersion >= '2025-11-25') {
-    findings.push({ check: 'deprecated', severity: 'warning', subject: 'includeContext', seq: sampling.seq, spec: registry('includeContext'),
-      message: `A sampling request asks for \`includeContext: "${String(sampling.params!.includeContext)}"\`, which is deprecated; omit it or use "none".` });
+    findings.push({
+      check: 'deprecated',
+      severity: 'warning',
+      subject: 'includeContext',
+      seq: sampling.seq,
+      spec: registry('includeContext'),
+      message: `A sampling request asks for \`includeContext: "${String(sampling.params!.includeContext)}"\`, which is deprecated; omit it or use "none".`,
+    });
   }
   if (!modern) return findings;
   const first = (method: string) => asks.find((a) => a.method === method);
   const features: [string, string, string | undefined, number | undefined][] = [
     ['Roots', 'roots/list', 'pass directories or files as tool parameters, resource URIs or server configuration', first('roots/list')?.seq],
-    ['Sampling', 'sampling/createMessage', 'integrate with a model provider\'s API directly', first('sampling/createMessage')?.seq],
+    ['Sampling', 'sampling/createMessage', "integrate with a model provider's API directly", first('sampling/createMessage')?.seq],
   ];
   for (const [feature, method, migration, seq] of features) {
     if (seq === undefined) continue;
-    findings.push({ check: 'deprecated', severity: 'warning', subject: feature, seq, spec: registry(feature),
-      message: `The server uses ${feature} (\`${method}\`), deprecated in 2026-07-28: ${migration}.` });
+    findings.push({
+      check: 'deprecated',
+      severity: 'warning',
+      subject: feature,
+      seq,
+      spec: registry(feature),
+      message: `The server uses ${feature} (\`${method}\`), deprecated in 2026-07-28: ${migration}.`,
+    });
   }
   const log = input.messages.find((e) => e.method === 'notifications/message' && e.direction === 'receive');
   if (input.capabilities.logging !== undefined || log) {
-    findings.push({ check: 'deprecated', severity: 'warning', subject: 'Logging', seq: log?.seq, spec: registry('Logging'),
-      message: `The server ${log ? 'sends log notifications' : 'declares the `logging` capability'}; Logging is deprecated in 2026-07-28: log to stderr (stdio) or use OpenTelemetry.` });
+    findings.push({
+      check: 'deprecated',
+      severity: 'warning',
+      subject: 'Logging',
+      seq: log?.seq,
+      spec: registry('Logging'),
+      message: `The server ${log ? 'sends log notifications' : 'declares the `logging` capability'}; Logging is deprecated in 2026-07-28: log to stderr (stdio) or use OpenTelemetry.`,
+    });
   }
   return findings;
 }

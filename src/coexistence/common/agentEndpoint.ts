@@ -49,7 +49,10 @@ export class AgentEndpoint {
    * @param routes finds the server of a route id (undefined: no such route, 404).
    * @param log receives one line per refused request and per failure inside the SDK.
    */
-  constructor(private readonly routes: (routeId: string) => AgentRoute | undefined, private readonly log: (message: string) => void = () => undefined) {}
+  constructor(
+    private readonly routes: (routeId: string) => AgentRoute | undefined,
+    private readonly log: (message: string) => void = () => undefined,
+  ) {}
 
   /** Starts listening on 127.0.0.1 (once); resolves with the port. */
   listen(): Promise<number> {
@@ -123,10 +126,13 @@ export class AgentEndpoint {
     }
     if (route.target.state.kind !== 'running') {
       // A JSON-RPC error the agent can show: the server is ours to start.
-      res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({
-        jsonrpc: '2.0', id: null,
-        error: { code: -32603, message: `${route.target.definition.label} is not running in MCP Workbench: start it there.` },
-      }));
+      res.writeHead(503, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32603, message: `${route.target.definition.label} is not running in MCP Workbench: start it there.` },
+        }),
+      );
       return;
     }
     try {
@@ -142,7 +148,10 @@ export class AgentEndpoint {
     let handler = this.handlers.get(routeId);
     if (!handler) {
       // The route is looked up again for every request: a restarted server keeps its route.
-      handler = new RouteHandler(() => this.routes(routeId) ?? route, (error) => this.log(`agent endpoint: ${error.message}`));
+      handler = new RouteHandler(
+        () => this.routes(routeId) ?? route,
+        (error) => this.log(`agent endpoint: ${error.message}`),
+      );
       this.handlers.set(routeId, handler);
     }
     handler.follow(route.target);
@@ -158,18 +167,26 @@ class RouteHandler {
   private followed: AgentRoute['target'] | undefined;
   private following: { dispose(): void }[] = [];
 
-  constructor(private readonly current: () => AgentRoute, onerror: (error: Error) => void) {
+  constructor(
+    private readonly current: () => AgentRoute,
+    onerror: (error: Error) => void,
+  ) {
     const calls = new InFlightCalls();
     const serverFor = (context: Omit<ProxyRequestContext, 'calls'>) => {
       const { target, hooks } = current();
       return createProxyServer(target, hooks, { calls, ...context });
     };
     const maxRequestBodySize = MAX_AGENT_REQUEST_BYTES;
-    this.modern = createMcpHandler(({ requestInfo }) => serverFor({ requestSignal: requestInfo?.signal, listens: true }), { legacy: 'reject', maxRequestBodySize, onerror });
+    this.modern = createMcpHandler(({ requestInfo }) => serverFor({ requestSignal: requestInfo?.signal, listens: true }), {
+      legacy: 'reject',
+      maxRequestBodySize,
+      onerror,
+    });
     const stateless = legacyStatelessFallback(() => serverFor({}), onerror, { maxRequestBodySize });
     this.sessions = new LegacySessions((session) => serverFor({ session }), stateless, onerror);
     // The SDK's own routing predicate (the pattern its docs give for a sessionful 2025 leg).
-    const fetch = async (request: Request) => (await isLegacyRequest(request, undefined, { maxRequestBodySize }) ? this.sessions.fetch(request) : this.modern.fetch(request));
+    const fetch = async (request: Request) =>
+      (await isLegacyRequest(request, undefined, { maxRequestBodySize })) ? this.sessions.fetch(request) : this.modern.fetch(request);
     this.node = toNodeHandler({ fetch }, { maxRequestBodySize, onerror });
   }
 

@@ -21,9 +21,7 @@ export interface AgentRequestHead {
   headers: Record<string, string | string[] | undefined>;
 }
 
-export type GateVerdict =
-  | { ok: true; routeId: string }
-  | { ok: false; status: number; message: string };
+export type GateVerdict = { ok: true; routeId: string } | { ok: false; status: number; message: string };
 
 /**
  * Checks a request against the endpoint's port and secret. The order matters: the host and

@@ -108,7 +108,10 @@ export function createProxyServer(target: ProxyTarget, hooks: ProxyHooks, contex
   // `logging/setLevel` is kept per session by the SDK; 2026-07-28 dropped it (the level rides on each request).
   if (upstream.logging && session) capabilities.logging = {};
   const { name, version, title } = state.serverInfo;
-  const server = new Server({ name, version, ...(title !== undefined ? { title } : {}) }, { capabilities, ...(state.instructions !== undefined ? { instructions: state.instructions } : {}) });
+  const server = new Server(
+    { name, version, ...(title !== undefined ? { title } : {}) },
+    { capabilities, ...(state.instructions !== undefined ? { instructions: state.instructions } : {}) },
+  );
   const forwarded = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
       return await work();
@@ -118,69 +121,86 @@ export function createProxyServer(target: ProxyTarget, hooks: ProxyHooks, contex
   };
 
   if (capabilities.tools) {
-    server.setRequestHandler('tools/list', (request) => forwarded(async () => {
-      refuseCursor(request.params?.cursor);
-      return { tools: (await target.list('tools')).map(forAgent) };
-    }));
-    server.setRequestHandler('tools/call', (request, ctx) => forwarded(async () => {
-      const args = isRecord(request.params.arguments) ? request.params.arguments : {};
-      const listed = (await target.list('tools')).find((t) => t.name === request.params.name);
-      if (!await hooks.confirmToolCall(listed, request.params.name, args)) {
-        return { content: [{ type: 'text', text: DECLINED_TEXT }], isError: true } satisfies CallToolResult;
-      }
-      const progressToken = ctx.mcpReq._meta?.progressToken;
-      const call = context.calls.start(ctx.mcpReq.id, [ctx.mcpReq.signal, context.requestSignal]);
-      try {
-        const result = await target.callTool(request.params.name, args, {
-          signal: call.signal,
-          onprogress: progressToken === undefined ? undefined : (progress) =>
-            void ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...progress, progressToken } }).catch(() => undefined),
-        });
-        return result as CallToolResult;
-      } finally {
-        call.done();
-      }
-    }));
+    server.setRequestHandler('tools/list', (request) =>
+      forwarded(async () => {
+        refuseCursor(request.params?.cursor);
+        return { tools: (await target.list('tools')).map(forAgent) };
+      }),
+    );
+    server.setRequestHandler('tools/call', (request, ctx) =>
+      forwarded(async () => {
+        const args = isRecord(request.params.arguments) ? request.params.arguments : {};
+        const listed = (await target.list('tools')).find((t) => t.name === request.params.name);
+        if (!(await hooks.confirmToolCall(listed, request.params.name, args))) {
+          return { content: [{ type: 'text', text: DECLINED_TEXT }], isError: true } satisfies CallToolResult;
+        }
+        const progressToken = ctx.mcpReq._meta?.progressToken;
+        const call = context.calls.start(ctx.mcpReq.id, [ctx.mcpReq.signal, context.requestSignal]);
+        try {
+          const result = await target.callTool(request.params.name, args, {
+            signal: call.signal,
+            onprogress:
+              progressToken === undefined
+                ? undefined
+                : (progress) => void ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...progress, progressToken } }).catch(() => undefined),
+          });
+          return result as CallToolResult;
+        } finally {
+          call.done();
+        }
+      }),
+    );
     server.setNotificationHandler('notifications/cancelled', (notification) => context.calls.cancel(notification.params?.requestId));
   }
   if (capabilities.resources) {
-    server.setRequestHandler('resources/list', (request) => forwarded(async () => {
-      refuseCursor(request.params?.cursor);
-      return { resources: await target.list('resources') };
-    }));
-    server.setRequestHandler('resources/templates/list', (request) => forwarded(async () => {
-      refuseCursor(request.params?.cursor);
-      return { resourceTemplates: await target.list('resourceTemplates') };
-    }));
+    server.setRequestHandler('resources/list', (request) =>
+      forwarded(async () => {
+        refuseCursor(request.params?.cursor);
+        return { resources: await target.list('resources') };
+      }),
+    );
+    server.setRequestHandler('resources/templates/list', (request) =>
+      forwarded(async () => {
+        refuseCursor(request.params?.cursor);
+        return { resourceTemplates: await target.list('resourceTemplates') };
+      }),
+    );
     server.setRequestHandler('resources/read', (request, ctx) => forwarded(() => target.readResource(request.params.uri, { signal: signalOf(ctx, context) })));
   }
   if (subscribable && session) {
     // Followed upstream once asked for and kept: our editor may follow the same resource on the
     // same connection, and servers keep one subscription per URI, not a count.
-    server.setRequestHandler('resources/subscribe', (request) => forwarded(async () => {
-      await target.subscribeResource(request.params.uri);
-      session.subscriptions.add(request.params.uri);
-      return {};
-    }));
+    server.setRequestHandler('resources/subscribe', (request) =>
+      forwarded(async () => {
+        await target.subscribeResource(request.params.uri);
+        session.subscriptions.add(request.params.uri);
+        return {};
+      }),
+    );
     server.setRequestHandler('resources/unsubscribe', (request) => {
       session.subscriptions.delete(request.params.uri);
       return {};
     });
   }
   if (capabilities.completions) {
-    server.setRequestHandler('completion/complete', (request, ctx) => forwarded(async () => {
-      const client = target.client;
-      if (!client) throw new ProtocolError(ProtocolErrorCode.InternalError, `${target.definition.label} is not running in MCP Workbench.`);
-      return client.complete(request.params, { signal: signalOf(ctx, context) });
-    }));
+    server.setRequestHandler('completion/complete', (request, ctx) =>
+      forwarded(async () => {
+        const client = target.client;
+        if (!client) throw new ProtocolError(ProtocolErrorCode.InternalError, `${target.definition.label} is not running in MCP Workbench.`);
+        return client.complete(request.params, { signal: signalOf(ctx, context) });
+      }),
+    );
   }
   if (capabilities.prompts) {
-    server.setRequestHandler('prompts/list', (request) => forwarded(async () => {
-      refuseCursor(request.params?.cursor);
-      return { prompts: await target.list('prompts') };
-    }));
-    server.setRequestHandler('prompts/get', (request, ctx) => forwarded(() =>
-      target.getPrompt(request.params.name, stringRecord(request.params.arguments), { signal: signalOf(ctx, context) })));
+    server.setRequestHandler('prompts/list', (request) =>
+      forwarded(async () => {
+        refuseCursor(request.params?.cursor);
+        return { prompts: await target.list('prompts') };
+      }),
+    );
+    server.setRequestHandler('prompts/get', (request, ctx) =>
+      forwarded(() => target.getPrompt(request.params.name, stringRecord(request.params.arguments), { signal: signalOf(ctx, context) })),
+    );
   }
   return server;
 }

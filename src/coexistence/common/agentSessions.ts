@@ -12,7 +12,13 @@
  * No `vscode` here.
  */
 import { randomBytes } from 'node:crypto';
-import { isInitializeRequest, WebStandardStreamableHTTPServerTransport, type LegacyHttpHandler, type LoggingMessageNotification, type Server } from '@modelcontextprotocol/server';
+import {
+  isInitializeRequest,
+  WebStandardStreamableHTTPServerTransport,
+  type LegacyHttpHandler,
+  type LoggingMessageNotification,
+  type Server,
+} from '@modelcontextprotocol/server';
 import { asError } from '../../shared/common/errors';
 
 /** Sessions kept per route: VS Code opens one per start of the definition; more are strangers or leftovers. */
@@ -35,7 +41,11 @@ export class LegacySessions {
    * @param stateless serves a request that names no session and is no `initialize` (a client
    * that does without sessions, as the endpoint allowed before it had them).
    */
-  constructor(private readonly newServer: SessionServerFactory, private readonly stateless: LegacyHttpHandler, private readonly onerror: (error: Error) => void = () => undefined) {}
+  constructor(
+    private readonly newServer: SessionServerFactory,
+    private readonly stateless: LegacyHttpHandler,
+    private readonly onerror: (error: Error) => void = () => undefined,
+  ) {}
 
   /** Serves one 2025-era request: a new session for `initialize`, the session it names, or statelessly. */
   async fetch(request: Request): Promise<Response> {
@@ -47,7 +57,15 @@ export class LegacySessions {
       return session.transport.handleRequest(request);
     }
     if (request.method !== 'POST') return new Response('Method not allowed.', { status: 405, headers: { allow: 'POST' } });
-    if (!isInitializeRequest(await request.clone().json().catch(() => undefined))) return this.stateless(request);
+    if (
+      !isInitializeRequest(
+        await request
+          .clone()
+          .json()
+          .catch(() => undefined),
+      )
+    )
+      return this.stateless(request);
     const subscriptions = new Set<string>();
     const server = this.newServer({ subscriptions });
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({

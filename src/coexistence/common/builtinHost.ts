@@ -65,7 +65,13 @@ export const RUN_BY_VSCODE_REASON = "run by VS Code's own MCP support";
  * where VS Code reads it (`readsProfile`: 1.102+), the user-level `mcp` setting where it reads
  * that instead (1.99 – 1.101). The user's Start still starts it.
  */
-export function heldBackReason(source: ServerSource, builtinActive: boolean, runner: WorkspaceServersRunner | undefined, readsProfile = true, runHere = false): string | undefined {
+export function heldBackReason(
+  source: ServerSource,
+  builtinActive: boolean,
+  runner: WorkspaceServersRunner | undefined,
+  readsProfile = true,
+  runHere = false,
+): string | undefined {
   // `runHere`: the user chose "Run Here" for this one server.
   if (!builtinActive || runHere) return undefined;
   if (source.vscodeProfile) return readsProfile ? RUN_BY_VSCODE_REASON : undefined;

@@ -3,4 +3,3 @@ export const CoexistenceCommands = {
   chooseRunner: 'mcpWorkbench.chooseWorkspaceServersRunner',
   runHere: 'mcpWorkbench.runServerHere',
 } as const;
-

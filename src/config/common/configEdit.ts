@@ -55,7 +55,13 @@ function assertEditable(text: string): void {
 }
 
 /** `indent`: how to indent a file that has no indentation of its own yet (the editor's settings). */
-export function addServerToConfigText(text: string, format: ConfigFormat, name: string, entry: Partial<ServerEntry> & Record<string, unknown>, indent?: IndentPreference): string {
+export function addServerToConfigText(
+  text: string,
+  format: ConfigFormat,
+  name: string,
+  entry: Partial<ServerEntry> & Record<string, unknown>,
+  indent?: IndentPreference,
+): string {
   assertEditable(text);
   const formattingOptions = detectFormatting(text, indent);
   const base = text.trim() === '' ? emptyConfig(format, formattingOptions) : text;
@@ -73,9 +79,10 @@ export function addInputsToConfigText(text: string, inputs: readonly InputDefini
     const root = jsonc.parseTree(out);
     const existing = root && jsonc.findNodeAtLocation(root, ['inputs']);
     const clean = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
-    const edits = existing?.type === 'array'
-      ? jsonc.modify(out, ['inputs', existing.children?.length ?? 0], clean, { isArrayInsertion: true, formattingOptions: FORMAT })
-      : jsonc.modify(out, ['inputs'], [clean], { formattingOptions: FORMAT });
+    const edits =
+      existing?.type === 'array'
+        ? jsonc.modify(out, ['inputs', existing.children?.length ?? 0], clean, { isArrayInsertion: true, formattingOptions: FORMAT })
+        : jsonc.modify(out, ['inputs'], [clean], { formattingOptions: FORMAT });
     out = jsonc.applyEdits(out, edits);
   }
   return out;
@@ -98,7 +105,12 @@ export function suggestServerName(kind: 'command' | 'npm' | 'pypi' | 'http', val
     }
   }
   if (kind === 'npm' || kind === 'pypi') {
-    const pkg = value.trim().split(/\s+/)[0].replace(/^@[^/]+\//, '').replace(/@[^@]*$/, '').replace(/==.*$/, '');
+    const pkg = value
+      .trim()
+      .split(/\s+/)[0]
+      .replace(/^@[^/]+\//, '')
+      .replace(/@[^@]*$/, '')
+      .replace(/==.*$/, '');
     return pkg.replace(/^(mcp-server-|server-)/, '').replace(/(-mcp-server|-mcp)$/, '') || pkg;
   }
   return value.trim().split(/\s+/)[0].split(/[\\/]/).pop() ?? 'server';

@@ -5,7 +5,15 @@
 import * as path from 'node:path';
 import { urlSecrets } from '../../shared/common/redact';
 import { assignLabels, parseEnvFile, type Launch, type ServerDefinition, type ServerSource } from './launchDefinition';
-import { mergeTimeouts, positionAt, type InputDefinition, type ParsedConfig, type ProtocolEraSetting, type ServerEntry, type TimeoutSettings } from './serverConfig';
+import {
+  mergeTimeouts,
+  positionAt,
+  type InputDefinition,
+  type ParsedConfig,
+  type ProtocolEraSetting,
+  type ServerEntry,
+  type TimeoutSettings,
+} from './serverConfig';
 import { isSecretHeaderName, SECRET_ENV } from './secretNames';
 import { envNamesUsed, inputIdsUsed, resolveEntry, type VariableContext } from './variables';
 import { OAUTH_SECRET_FIELDS, oauthField, oauthSecrets } from './oauthConfig';
@@ -38,7 +46,6 @@ export interface BuildContext {
    */
   inputValue(doc: ConfigDocument, input: InputDefinition, target: string): string | undefined;
 }
-
 
 /** Identity of a stored input value: the config file it is defined in, and its id. */
 export function inputKey(source: ServerSource, id: string): string {
@@ -122,8 +129,11 @@ export function buildDefinitions(docs: readonly ConfigDocument[], ctx: BuildCont
         timeouts: mergeTimeouts(ctx.defaultTimeouts, entry.timeouts),
         protocolEra: entry.protocolEra ?? ctx.defaultProtocolEra ?? 'auto',
         // A broken entry stays listed with its reason; its other errors follow from it.
-        error: server.broken ? `${server.broken} (${doc.source.label})`
-          : realErrors.length ? `Server "${server.name}" in ${doc.source.label}: ${realErrors.join(' ')}` : undefined,
+        error: server.broken
+          ? `${server.broken} (${doc.source.label})`
+          : realErrors.length
+            ? `Server "${server.name}" in ${doc.source.label}: ${realErrors.join(' ')}`
+            : undefined,
         missingInputs: missingInputs.length && !server.broken ? missingInputs : undefined,
         launch,
         target,
@@ -153,14 +163,19 @@ export function envFileSecrets(text: string): string[] {
 export function workspaceSecretRouting(entry: ServerEntry): string[] {
   const problems: string[] = [];
   const readsHost = (value: string | undefined) => value !== undefined && /\$\{(env:|userHome|workspaceFolder)/.test(value);
-  const refuse = (field: string) => problems.push(`"${field}" may not read \${env:…} or a path in a workspace file: a workspace may send a secret you typed for it (\${input:…}), not one from your environment. Use an input, or define the server in your user settings (mcpWorkbench.servers).`);
+  const refuse = (field: string) =>
+    problems.push(
+      `"${field}" may not read \${env:…} or a path in a workspace file: a workspace may send a secret you typed for it (\${input:…}), not one from your environment. Use an input, or define the server in your user settings (mcpWorkbench.servers).`,
+    );
   if (readsHost(entry.url)) refuse('url');
   for (const [name, value] of Object.entries(entry.headers ?? {})) if (readsHost(value)) refuse(`headers.${name}`);
   const o = entry.oauth;
   if (!o) return problems;
   for (const field of OAUTH_SECRET_FIELDS) if (readsHost(oauthField(o, field))) refuse(`oauth.${field}`);
   if (o.assertionFile) {
-    problems.push('"oauth.assertionFile" is not read from a workspace file: a workspace may not send the contents of a file on your machine to an authorization server it names. Use an input, or define the server in your user settings (mcpWorkbench.servers).');
+    problems.push(
+      '"oauth.assertionFile" is not read from a workspace file: a workspace may not send the contents of a file on your machine to an authorization server it names. Use an input, or define the server in your user settings (mcpWorkbench.servers).',
+    );
   }
   return problems;
 }

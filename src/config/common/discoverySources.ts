@@ -66,9 +66,12 @@ function pathFor(platform: string): path.PlatformPath {
 /** The user-level config files of other apps on this platform, in the order they are listed. */
 export function userDiscoveryFiles(env: DiscoveryEnvironment): DiscoveryFile[] {
   const p = pathFor(env.platform);
-  const claude = env.platform === 'win32' ? p.join(env.appData ?? p.join(env.home, 'AppData', 'Roaming'), 'Claude', 'claude_desktop_config.json')
-    : env.platform === 'darwin' ? p.join(env.home, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json')
-      : p.join(env.xdgConfigHome ?? p.join(env.home, '.config'), 'Claude', 'claude_desktop_config.json');
+  const claude =
+    env.platform === 'win32'
+      ? p.join(env.appData ?? p.join(env.home, 'AppData', 'Roaming'), 'Claude', 'claude_desktop_config.json')
+      : env.platform === 'darwin'
+        ? p.join(env.home, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json')
+        : p.join(env.xdgConfigHome ?? p.join(env.home, '.config'), 'Claude', 'claude_desktop_config.json');
   return [
     { source: DISCOVERY_SOURCES.claudeDesktop, path: claude },
     { source: DISCOVERY_SOURCES.cursorGlobal, path: p.join(env.home, '.cursor', 'mcp.json') },
@@ -121,7 +124,20 @@ export function adaptDiscoveredText(text: string): string {
 }
 
 /** The keys of a `.vscode/mcp.json` entry in the order VS Code's docs write them. */
-const ENTRY_KEY_ORDER: readonly (keyof ServerEntry)[] = ['type', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'disabled', 'timeouts', 'oauth', 'dev'];
+const ENTRY_KEY_ORDER: readonly (keyof ServerEntry)[] = [
+  'type',
+  'command',
+  'args',
+  'env',
+  'envFile',
+  'cwd',
+  'url',
+  'headers',
+  'disabled',
+  'timeouts',
+  'oauth',
+  'dev',
+];
 
 export interface ImportedEntry {
   /** The entry in `servers` shape (with `type`), secrets replaced by `${input:…}`. */
@@ -160,16 +176,19 @@ export function toWorkspaceEntry(name: string, entry: ServerEntry, existingInput
     if (key === 'args' && Array.isArray(value) && value.length === 0) continue;
     if (key === 'disabled' && value === false) continue;
     if (key === 'env' && entry.env) {
-      out.env = Object.fromEntries(Object.entries(entry.env).map(([k, v]) =>
-        [k, typeof v === 'string' && SECRET_ENV.test(k) && literal(v) ? secretInput(k, v, k) : v]));
+      out.env = Object.fromEntries(
+        Object.entries(entry.env).map(([k, v]) => [k, typeof v === 'string' && SECRET_ENV.test(k) && literal(v) ? secretInput(k, v, k) : v]),
+      );
       continue;
     }
     if (key === 'headers' && entry.headers) {
-      out.headers = Object.fromEntries(Object.entries(entry.headers).map(([k, v]) => {
-        if (!SECRET_HEADER.test(k) || !literal(v)) return [k, v];
-        const bearer = /^Bearer\s+(.+)$/i.exec(v);
-        return [k, bearer ? `Bearer ${secretInput(k, bearer[1], `${k} token`)}` : secretInput(k, v, k)];
-      }));
+      out.headers = Object.fromEntries(
+        Object.entries(entry.headers).map(([k, v]) => {
+          if (!SECRET_HEADER.test(k) || !literal(v)) return [k, v];
+          const bearer = /^Bearer\s+(.+)$/i.exec(v);
+          return [k, bearer ? `Bearer ${secretInput(k, bearer[1], `${k} token`)}` : secretInput(k, v, k)];
+        }),
+      );
       continue;
     }
     out[key] = value;
@@ -180,9 +199,7 @@ export function toWorkspaceEntry(name: string, entry: ServerEntry, existingInput
 /** The parts of a resolved launch that make two servers the same process or endpoint. */
 export function launchIdentity(def: LaunchDefinitionLike): string {
   const l = def.launch;
-  return l.type === 'stdio'
-    ? JSON.stringify(['stdio', l.command, l.args, sortedEntries(l.env)])
-    : JSON.stringify([l.type, l.url, sortedEntries(l.headers)]);
+  return l.type === 'stdio' ? JSON.stringify(['stdio', l.command, l.args, sortedEntries(l.env)]) : JSON.stringify([l.type, l.url, sortedEntries(l.headers)]);
 }
 
 function sortedEntries(map: Readonly<Record<string, unknown>>): [string, unknown][] {
@@ -193,7 +210,9 @@ function sortedEntries(map: Readonly<Record<string, unknown>>): [string, unknown
  * Leaves out discovered servers that the user's own config already has (same name and the
  * same command/URL, e.g. after "Import into .vscode/mcp.json"), so one server is not started twice.
  */
-export function withoutDuplicateDiscoveries<T extends LaunchDefinitionLike & { name: string; source: { discovered?: DiscoverySourceId } }>(defs: readonly T[]): T[] {
+export function withoutDuplicateDiscoveries<T extends LaunchDefinitionLike & { name: string; source: { discovered?: DiscoverySourceId } }>(
+  defs: readonly T[],
+): T[] {
   const own = new Set(defs.filter((d) => !d.source.discovered).map((d) => `${d.name}\u0000${launchIdentity(d)}`));
   return defs.filter((d) => !d.source.discovered || !own.has(`${d.name}\u0000${launchIdentity(d)}`));
 }

@@ -7,7 +7,20 @@ import type * as jsonc from 'jsonc-parser';
 
 /** Every key a server entry may have in this extension's config format. */
 export const SERVER_ENTRY_KEYS = [
-  'type', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'disabled', 'timeouts', 'protocolEra', 'oauth', 'dev', 'sampling',
+  'type',
+  'command',
+  'args',
+  'env',
+  'envFile',
+  'cwd',
+  'url',
+  'headers',
+  'disabled',
+  'timeouts',
+  'protocolEra',
+  'oauth',
+  'dev',
+  'sampling',
 ] as const;
 
 /**
@@ -15,14 +28,37 @@ export const SERVER_ENTRY_KEYS = [
  * gallery): they are not ours, but not typos either, so they are never "corrected".
  */
 const OTHER_HOSTS_KEYS = new Set([
-  'timeout', 'autoApprove', 'alwaysAllow', 'disabledTools', 'transportType', 'serverUrl', 'httpUrl', 'trust',
-  'includeTools', 'excludeTools', 'description', 'name', 'gallery', 'version', 'enabled', 'autoStart', 'watchPaths',
+  'timeout',
+  'autoApprove',
+  'alwaysAllow',
+  'disabledTools',
+  'transportType',
+  'serverUrl',
+  'httpUrl',
+  'trust',
+  'includeTools',
+  'excludeTools',
+  'description',
+  'name',
+  'gallery',
+  'version',
+  'enabled',
+  'autoStart',
+  'watchPaths',
 ]);
 
 /** Words people write for a key that no edit distance finds. */
 const ALIASES: Record<string, string> = {
-  cmd: 'command', arguments: 'args', argv: 'args', environment: 'env', workingDirectory: 'cwd', workdir: 'cwd',
-  dir: 'cwd', endpoint: 'url', uri: 'url', transport: 'type',
+  cmd: 'command',
+  arguments: 'args',
+  argv: 'args',
+  environment: 'env',
+  workingDirectory: 'cwd',
+  workdir: 'cwd',
+  dir: 'cwd',
+  endpoint: 'url',
+  uri: 'url',
+  transport: 'type',
 };
 
 /**

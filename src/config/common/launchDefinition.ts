@@ -89,7 +89,15 @@ export interface ServerDefinition {
  * are left out: they apply to a running connection in place.
  */
 export function launchKey(def: ServerDefinition): string {
-  return JSON.stringify(sortKeys({ launch: def.launch, disabled: def.disabled, error: def.error ?? null, missingInputs: def.missingInputs ?? [], protocolEra: def.protocolEra ?? 'auto' }));
+  return JSON.stringify(
+    sortKeys({
+      launch: def.launch,
+      disabled: def.disabled,
+      error: def.error ?? null,
+      missingInputs: def.missingInputs ?? [],
+      protocolEra: def.protocolEra ?? 'auto',
+    }),
+  );
 }
 
 export interface DefinitionDiff {
@@ -127,7 +135,11 @@ export function assignLabels(defs: ServerDefinition[]): void {
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]));
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]),
+    );
   }
   return value;
 }
@@ -141,7 +153,7 @@ export function parseEnvFile(text: string): Record<string, string> {
     const m = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*(.*)$/.exec(line);
     if (!m) continue;
     let value = m[2];
-    if ((value.startsWith('"') && value.endsWith('"') && value.length >= 2)) {
+    if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) {
       value = value.slice(1, -1).replace(/\\n/g, '\n').replace(/\\"/g, '"');
     } else if (value.startsWith("'") && value.endsWith("'") && value.length >= 2) {
       value = value.slice(1, -1);

@@ -18,9 +18,13 @@ import { resolveEntry, type VariableContext } from './variables';
 export type TargetContext = Pick<VariableContext, 'workspaceFolder' | 'workspaceFolders' | 'userHome'>;
 
 /** Kept as written: `${env:NAME}` and `${input:id}` read back as themselves. */
-const asWritten = (kind: 'env' | 'input') => new Proxy({}, {
-  get: (_target, name) => (typeof name === 'string' ? `\${${kind}:${name}}` : undefined),
-}) as Record<string, string>;
+const asWritten = (kind: 'env' | 'input') =>
+  new Proxy(
+    {},
+    {
+      get: (_target, name) => (typeof name === 'string' ? `\${${kind}:${name}}` : undefined),
+    },
+  ) as Record<string, string>;
 
 /**
  * The target of a configured entry: the URL's origin and path for `http`/`sse` (plus the

@@ -102,8 +102,9 @@ export function authMethodOf(settings: OAuthSettings | undefined): TokenEndpoint
 /** Every secret a settings object holds (for redaction), resolved or not. */
 export function oauthSecrets(settings: OAuthSettings | undefined): string[] {
   if (!settings) return [];
-  return [settings.clientSecret, settings.privateKey, settings.assertion, settings.idp?.clientSecret, settings.idp?.idToken]
-    .filter((s): s is string => typeof s === 'string' && s !== '');
+  return [settings.clientSecret, settings.privateKey, settings.assertion, settings.idp?.clientSecret, settings.idp?.idToken].filter(
+    (s): s is string => typeof s === 'string' && s !== '',
+  );
 }
 
 /** Paths of the secret fields, for messages and the workspace rules. */
@@ -141,7 +142,12 @@ export function parseOAuth(raw: unknown, name: string, node: jsonc.Node, problem
       else report([k], 'error', `"oauth.grantType" of server "${name}" must be one of ${OAUTH_GRANT_TYPES.map((g) => `"${g}"`).join(', ')}.`);
     } else if (k === 'tokenEndpointAuthMethod') {
       if (TOKEN_ENDPOINT_AUTH_METHODS.includes(v as TokenEndpointAuthMethod)) out.tokenEndpointAuthMethod = v as TokenEndpointAuthMethod;
-      else report([k], 'error', `"oauth.tokenEndpointAuthMethod" of server "${name}" must be one of ${TOKEN_ENDPOINT_AUTH_METHODS.map((g) => `"${g}"`).join(', ')}.`);
+      else
+        report(
+          [k],
+          'error',
+          `"oauth.tokenEndpointAuthMethod" of server "${name}" must be one of ${TOKEN_ENDPOINT_AUTH_METHODS.map((g) => `"${g}"`).join(', ')}.`,
+        );
     } else if (k === 'scopes') {
       if (Array.isArray(v) && v.every((x) => typeof x === 'string')) out.scopes = v as string[];
       else report([k], 'error', `"oauth.scopes" of server "${name}" must be an array of strings.`);
@@ -188,19 +194,39 @@ function checkCombinations(o: OAuthSettings, name: string, report: Report): void
     if (!ok) report(path, 'error', `Server "${name}": ${message}`);
   };
   if (grant !== 'authorization_code') {
-    need(!!o.clientId, ['grantType'], `"grantType": "${grant}" needs "oauth.clientId" (the client registered with the authorization server; there is no dynamic registration without a user).`);
+    need(
+      !!o.clientId,
+      ['grantType'],
+      `"grantType": "${grant}" needs "oauth.clientId" (the client registered with the authorization server; there is no dynamic registration without a user).`,
+    );
     if (o.redirectUri) report(['redirectUri'], 'warning', `"oauth.redirectUri" of server "${name}" is ignored: "${grant}" involves no browser.`);
   }
   if (grant === 'client_credentials') {
-    need(method !== 'none', ['grantType'], '"grantType": "client_credentials" needs a client secret ("clientSecret") or a key ("privateKey"): the client itself is what gets authorized.');
+    need(
+      method !== 'none',
+      ['grantType'],
+      '"grantType": "client_credentials" needs a client secret ("clientSecret") or a key ("privateKey"): the client itself is what gets authorized.',
+    );
   }
   if (grant === 'jwt_bearer') {
-    need(!!o.assertion !== !!o.assertionFile, ['grantType'], '"grantType": "jwt_bearer" needs exactly one of "oauth.assertion" (the workload identity JWT) and "oauth.assertionFile" (a file holding it).');
+    need(
+      !!o.assertion !== !!o.assertionFile,
+      ['grantType'],
+      '"grantType": "jwt_bearer" needs exactly one of "oauth.assertion" (the workload identity JWT) and "oauth.assertionFile" (a file holding it).',
+    );
   } else if (o.assertion || o.assertionFile) {
-    report([o.assertion ? 'assertion' : 'assertionFile'], 'warning', `"oauth.${o.assertion ? 'assertion' : 'assertionFile'}" of server "${name}" is only used with "grantType": "jwt_bearer".`);
+    report(
+      [o.assertion ? 'assertion' : 'assertionFile'],
+      'warning',
+      `"oauth.${o.assertion ? 'assertion' : 'assertionFile'}" of server "${name}" is only used with "grantType": "jwt_bearer".`,
+    );
   }
   if (grant === 'enterprise_managed') {
-    need(method === 'client_secret_basic' || method === 'client_secret_post' || method === 'private_key_jwt', ['grantType'], '"grantType": "enterprise_managed" needs the client\'s credentials at the MCP authorization server ("clientSecret" or "privateKey").');
+    need(
+      method === 'client_secret_basic' || method === 'client_secret_post' || method === 'private_key_jwt',
+      ['grantType'],
+      '"grantType": "enterprise_managed" needs the client\'s credentials at the MCP authorization server ("clientSecret" or "privateKey").',
+    );
     need(!!o.idp, ['grantType'], '"grantType": "enterprise_managed" needs "oauth.idp": the identity provider that issues the identity assertion grant.');
     if (o.idp) {
       need(!!o.idp.issuer || !!o.idp.tokenEndpoint, ['idp'], '"oauth.idp" needs "issuer" or "tokenEndpoint".');
@@ -217,13 +243,22 @@ function checkCombinations(o: OAuthSettings, name: string, report: Report): void
     report(['tokenEndpointAuthMethod'], 'error', `Server "${name}": "tokenEndpointAuthMethod": "private_key_jwt" needs "oauth.privateKey".`);
   }
   if (method === 'none' && (o.clientSecret || o.privateKey)) {
-    report(['tokenEndpointAuthMethod'], 'warning', `Server "${name}": "tokenEndpointAuthMethod": "none" sends no client credentials; "clientSecret"/"privateKey" are ignored.`);
+    report(
+      ['tokenEndpointAuthMethod'],
+      'warning',
+      `Server "${name}": "tokenEndpointAuthMethod": "none" sends no client credentials; "clientSecret"/"privateKey" are ignored.`,
+    );
   }
   if (o.clientSecret && !o.clientId) report(['clientSecret'], 'warning', `"oauth.clientSecret" of server "${name}" is ignored without "oauth.clientId".`);
   if (o.signingAlgorithm && !(SIGNING_ALGORITHMS as readonly string[]).includes(o.signingAlgorithm)) {
     report(['signingAlgorithm'], 'error', `"oauth.signingAlgorithm" of server "${name}" must be one of ${SIGNING_ALGORITHMS.join(', ')}.`);
   }
-  for (const [path, value] of [[['redirectUri'], o.redirectUri], [['issuer'], o.issuer], [['idp', 'issuer'], o.idp?.issuer], [['idp', 'tokenEndpoint'], o.idp?.tokenEndpoint]] as const) {
+  for (const [path, value] of [
+    [['redirectUri'], o.redirectUri],
+    [['issuer'], o.issuer],
+    [['idp', 'issuer'], o.idp?.issuer],
+    [['idp', 'tokenEndpoint'], o.idp?.tokenEndpoint],
+  ] as const) {
     if (value === undefined || !isLiteral(value)) continue;
     try {
       new URL(value);

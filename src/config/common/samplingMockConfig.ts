@@ -136,7 +136,8 @@ function parseProfile(node: jsonc.Node, name: string, where: string, problems: P
 
   const reply = jsonc.findNodeAtLocation(node, ['reply']);
   const replies = jsonc.findNodeAtLocation(node, ['replies']);
-  if (reply && replies) problems.push(at(reply.parent ?? reply, 'warning', `The sampling mock profile ${where} has both "reply" and "replies"; "reply" is ignored.`));
+  if (reply && replies)
+    problems.push(at(reply.parent ?? reply, 'warning', `The sampling mock profile ${where} has both "reply" and "replies"; "reply" is ignored.`));
   if (replies) {
     if (replies.type === 'array') {
       for (const child of replies.children ?? []) {
@@ -153,8 +154,9 @@ function parseProfile(node: jsonc.Node, name: string, where: string, problems: P
   }
 
   const rules = jsonc.findNodeAtLocation(node, ['rules']);
-  if (rules && rules.type !== 'array') problems.push(at(rules, 'error', `"rules" of the sampling mock profile ${where} must be an array of { "match" | "regex", "reply" }.`));
-  for (const child of rules?.type === 'array' ? rules.children ?? [] : []) {
+  if (rules && rules.type !== 'array')
+    problems.push(at(rules, 'error', `"rules" of the sampling mock profile ${where} must be an array of { "match" | "regex", "reply" }.`));
+  for (const child of rules?.type === 'array' ? (rules.children ?? []) : []) {
     const rule = parseRule(child, where, problems);
     if (rule) profile.rules.push(rule);
   }
@@ -209,7 +211,7 @@ function parseReply(node: jsonc.Node, where: string, problems: Problem[]): MockR
   }
   const toolUse = jsonc.findNodeAtLocation(node, ['toolUse']);
   if (toolUse) {
-    const items = toolUse.type === 'array' ? toolUse.children ?? [] : [toolUse];
+    const items = toolUse.type === 'array' ? (toolUse.children ?? []) : [toolUse];
     const calls: MockToolUse[] = [];
     for (const item of items) {
       const value = jsonc.getNodeValue(item) as Record<string, unknown> | null;
@@ -218,11 +220,17 @@ function parseReply(node: jsonc.Node, where: string, problems: Problem[]): MockR
         continue;
       }
       if (value.input !== undefined && (typeof value.input !== 'object' || value.input === null || Array.isArray(value.input))) {
-        problems.push(at(jsonc.findNodeAtLocation(item, ['input']) ?? item, 'error', `"toolUse.input" of the sampling mock profile ${where} must be an object.`));
+        problems.push(
+          at(jsonc.findNodeAtLocation(item, ['input']) ?? item, 'error', `"toolUse.input" of the sampling mock profile ${where} must be an object.`),
+        );
         continue;
       }
       // getNodeValue builds objects without a prototype: plain ones are what the SDK and tests expect.
-      calls.push({ name: value.name, input: value.input ? JSON.parse(JSON.stringify(value.input)) as Record<string, unknown> : {}, ...(typeof value.id === 'string' && value.id ? { id: value.id } : {}) });
+      calls.push({
+        name: value.name,
+        input: value.input ? (JSON.parse(JSON.stringify(value.input)) as Record<string, unknown>) : {},
+        ...(typeof value.id === 'string' && value.id ? { id: value.id } : {}),
+      });
     }
     if (calls.length) reply.toolUse = calls;
   }
@@ -259,14 +267,18 @@ export function compileMockRegex(pattern: string, flags?: string): { regex: RE2J
   const flagBits: Readonly<Record<string, number>> = { i: RE2JS.CASE_INSENSITIVE, m: RE2JS.MULTILINE, s: RE2JS.DOTALL, u: 0 };
   let regex: RE2JS;
   try {
-    regex = RE2JS.compile(RE2JS.translateRegExp(pattern), [...new Set(flags ?? '')].reduce((all, f) => all | flagBits[f], 0));
+    regex = RE2JS.compile(
+      RE2JS.translateRegExp(pattern),
+      [...new Set(flags ?? '')].reduce((all, f) => all | flagBits[f], 0),
+    );
   } catch (error) {
     const reason = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ');
     return { problem: `The regex ${JSON.stringify(pattern)} cannot be used: ${reason} (rules use RE2 syntax: no backreferences or lookaround).` };
   }
   // RE2 exposes its program for inspection only as a field; a change there must not let a pattern through unchecked.
   const size = (regex.re2Input?.prog as { numInst?(): number } | undefined)?.numInst?.() ?? Infinity;
-  if (size > MAX_REGEX_PROGRAM) return { problem: `The regex ${JSON.stringify(pattern)} is too large to test on every message; shorten it or lower its repeat counts.` };
+  if (size > MAX_REGEX_PROGRAM)
+    return { problem: `The regex ${JSON.stringify(pattern)} is too large to test on every message; shorten it or lower its repeat counts.` };
   return { regex };
 }
 
@@ -288,7 +300,8 @@ function stringField(node: jsonc.Node, key: string, where: string, problems: Pro
 function unknownKeys(node: jsonc.Node, known: readonly string[], what: string, problems: Problem[]): void {
   for (const property of node.children ?? []) {
     const key = property.children?.[0];
-    if (key && !known.includes(String(key.value))) problems.push(at(key, 'warning', `Unknown key "${String(key.value)}" in ${what}; known: ${known.join(', ')}.`));
+    if (key && !known.includes(String(key.value)))
+      problems.push(at(key, 'warning', `Unknown key "${String(key.value)}" in ${what}; known: ${known.join(', ')}.`));
   }
 }
 
@@ -301,7 +314,11 @@ function at(node: jsonc.Node, severity: Problem['severity'], message: string): P
  * `problem` says why a named profile cannot be used (the server still runs; its sampling
  * requests then show the problem in the approval panel).
  */
-export function resolveSamplingMock(settings: SamplingSettings | undefined, named: readonly SamplingMockProfile[], where: string): { name: string; profile?: SamplingMockProfile; problem?: string } | undefined {
+export function resolveSamplingMock(
+  settings: SamplingSettings | undefined,
+  named: readonly SamplingMockProfile[],
+  where: string,
+): { name: string; profile?: SamplingMockProfile; problem?: string } | undefined {
   const mock = settings?.mock;
   if (mock === undefined) return undefined;
   if (typeof mock !== 'string') return { name: mock.name, profile: mock };

@@ -173,8 +173,11 @@ export function parseConfigText(text: string, preferredFormat?: ConfigFormat): P
     result.format = chosen === serversNode ? 'vscode' : 'mcpServers';
     const ignored = chosen === serversNode ? mcpServersNode : serversNode;
     problems.push(
-      problemAt(ignored.parent ?? ignored, 'warning',
-        `Both "servers" and "mcpServers" are present; "${result.format === 'vscode' ? 'servers' : 'mcpServers'}" is used and the other is ignored.`),
+      problemAt(
+        ignored.parent ?? ignored,
+        'warning',
+        `Both "servers" and "mcpServers" are present; "${result.format === 'vscode' ? 'servers' : 'mcpServers'}" is used and the other is ignored.`,
+      ),
     );
     mapNode = chosen;
   } else if (serversNode) {
@@ -258,7 +261,11 @@ function parseServerEntry(name: string, node: jsonc.Node, problems: ConfigProble
   const field = (key: string) => jsonc.findNodeAtLocation(node, [key]);
   const entry: Partial<ServerEntry> = {};
   const typos = misspeltKeys(node);
-  for (const t of typos) problems.push({ ...problemAt(t.keyNode, 'warning', `Unknown key "${t.key}" in server "${name}"; did you mean "${t.suggestion}"?`), suggestion: t.suggestion });
+  for (const t of typos)
+    problems.push({
+      ...problemAt(t.keyNode, 'warning', `Unknown key "${t.key}" in server "${name}"; did you mean "${t.suggestion}"?`),
+      suggestion: t.suggestion,
+    });
   /** `missing` is the field without which it cannot start; a misspelling of it is the likely cause and named first. */
   const broken = (missing: 'command' | 'url', message: string) => {
     const typo = typos.find((t) => t.suggestion === missing);
@@ -289,8 +296,13 @@ function parseServerEntry(name: string, node: jsonc.Node, problems: ConfigProble
       type = rawType;
     } else if (typeof rawType === 'string' && TYPE_DIALECTS[rawType]) {
       type = TYPE_DIALECTS[rawType];
-      problems.push(problemAt(field('type')!, 'warning',
-        `"type": "${rawType}" is another host's spelling; it is read as "http" (Streamable HTTP). Write "http" to silence this.`));
+      problems.push(
+        problemAt(
+          field('type')!,
+          'warning',
+          `"type": "${rawType}" is another host's spelling; it is read as "http" (Streamable HTTP). Write "http" to silence this.`,
+        ),
+      );
     } else {
       const message = `Unknown "type" ${JSON.stringify(rawType)} for server "${name}": use "stdio", "http" or "sse".`;
       problems.push(problemAt(field('type')!, 'error', message));
@@ -322,7 +334,14 @@ function parseServerEntry(name: string, node: jsonc.Node, problems: ConfigProble
   }
   if (value.protocolEra !== undefined) {
     if (PROTOCOL_ERAS.includes(value.protocolEra as ProtocolEraSetting)) entry.protocolEra = value.protocolEra as ProtocolEraSetting;
-    else problems.push(problemAt(field('protocolEra')!, 'error', `"protocolEra" of server "${name}" must be "auto", "modern" (2026-07-28 only) or "legacy" (2025-11-25 handshake only).`));
+    else
+      problems.push(
+        problemAt(
+          field('protocolEra')!,
+          'error',
+          `"protocolEra" of server "${name}" must be "auto", "modern" (2026-07-28 only) or "legacy" (2025-11-25 handshake only).`,
+        ),
+      );
   }
   if (value.oauth !== undefined && value.oauth !== null) {
     entry.oauth = parseOAuth(value.oauth, name, field('oauth')!, problems);
@@ -362,11 +381,13 @@ function parseDev(raw: unknown, name: string, node: jsonc.Node, problems: Config
   const { watch, debug } = raw as { watch?: unknown; debug?: unknown };
   if (typeof watch === 'string') dev.watch = [watch];
   else if (Array.isArray(watch) && watch.every((w) => typeof w === 'string')) dev.watch = watch as string[];
-  else if (watch !== undefined) problems.push(problemAt(jsonc.findNodeAtLocation(node, ['watch']) ?? node, 'error', `"dev.watch" of server "${name}" must be a glob or a list of globs.`));
+  else if (watch !== undefined)
+    problems.push(problemAt(jsonc.findNodeAtLocation(node, ['watch']) ?? node, 'error', `"dev.watch" of server "${name}" must be a glob or a list of globs.`));
   if (debug !== undefined) {
     const type = (debug as { type?: unknown } | null)?.type;
     if (type === 'node' || type === 'debugpy') dev.debug = { type };
-    else problems.push(problemAt(jsonc.findNodeAtLocation(node, ['debug']) ?? node, 'error', `"dev.debug.type" of server "${name}" must be "node" or "debugpy".`));
+    else
+      problems.push(problemAt(jsonc.findNodeAtLocation(node, ['debug']) ?? node, 'error', `"dev.debug.type" of server "${name}" must be "node" or "debugpy".`));
   }
   return dev;
 }
@@ -392,8 +413,9 @@ function stringMap(
     else if (typeof v === 'number' || typeof v === 'boolean') out[k] = String(v);
     else {
       const node = jsonc.findNodeAtLocation(field(key)!, [k]);
-      problems.push(problemAt(node ?? field(key)!, 'error',
-        `"${key}.${k}" of server "${name}" must be a string${allowNull ? ' (or null to remove it)' : ''}.`));
+      problems.push(
+        problemAt(node ?? field(key)!, 'error', `"${key}.${k}" of server "${name}" must be a string${allowNull ? ' (or null to remove it)' : ''}.`),
+      );
     }
   }
   return out;

@@ -37,7 +37,10 @@ export function inputIdsUsed(entry: ServerEntry): string[] {
 /** The NAMEs of `${env:NAME}` in a text. */
 export function envNamesUsed(text: string | null | undefined): string[] {
   if (!text) return [];
-  return [...text.matchAll(VARIABLE)].map((m) => m[1]).filter((v) => v.startsWith('env:')).map((v) => v.slice('env:'.length));
+  return [...text.matchAll(VARIABLE)]
+    .map((m) => m[1])
+    .filter((v) => v.startsWith('env:'))
+    .map((v) => v.slice('env:'.length));
 }
 
 export function resolveString(text: string, ctx: VariableContext, errors: string[]): string {
@@ -85,7 +88,7 @@ export function resolveEntry(entry: ServerEntry, ctx: VariableContext): { entry:
   const errors: string[] = [];
   const r = (s: string) => resolveString(s, ctx, errors);
   const mapValues = <T extends string | null>(m: Record<string, T> | undefined) =>
-    m && Object.fromEntries(Object.entries(m).map(([k, v]) => [k, v === null ? null : r(v)])) as Record<string, T>;
+    m && (Object.fromEntries(Object.entries(m).map(([k, v]) => [k, v === null ? null : r(v)])) as Record<string, T>);
   const resolved: ServerEntry = {
     ...entry,
     command: entry.command !== undefined ? r(entry.command) : undefined,
@@ -102,8 +105,13 @@ export function resolveEntry(entry: ServerEntry, ctx: VariableContext): { entry:
 
 function entryStrings(entry: ServerEntry): string[] {
   return [
-    entry.command, ...(entry.args ?? []), entry.envFile, entry.cwd, entry.url,
-    ...Object.values(entry.env ?? {}), ...Object.values(entry.headers ?? {}),
+    entry.command,
+    ...(entry.args ?? []),
+    entry.envFile,
+    entry.cwd,
+    entry.url,
+    ...Object.values(entry.env ?? {}),
+    ...Object.values(entry.headers ?? {}),
     ...oauthStrings(entry.oauth),
   ].filter((s): s is string => typeof s === 'string');
 }

@@ -24,12 +24,18 @@ export function codeActions(model: ConfigModel, doc: TextDocument, range: Range,
   const toTextEdits = (edits: jsonc.Edit[]): TextEdit[] =>
     edits.map((e) => ({ range: { start: doc.positionAt(e.offset), end: doc.positionAt(e.offset + e.length) }, newText: e.content }));
   const action = (title: string, kind: string, edits: TextEdit[], diagnostic?: Diagnostic, preferred = false): CodeAction => ({
-    title, kind, diagnostics: diagnostic ? [diagnostic] : undefined, isPreferred: preferred || undefined,
+    title,
+    kind,
+    diagnostics: diagnostic ? [diagnostic] : undefined,
+    isPreferred: preferred || undefined,
     edit: { changes: { [doc.uri]: edits } },
   });
   const addInputEdits = (input: Record<string, unknown>): TextEdit[] =>
-    toTextEdits(jsonc.modify(model.text, model.inputsNode?.type === 'array' ? ['inputs', -1] : ['inputs'],
-      model.inputsNode?.type === 'array' ? input : [input], { formattingOptions: fmt }));
+    toTextEdits(
+      jsonc.modify(model.text, model.inputsNode?.type === 'array' ? ['inputs', -1] : ['inputs'], model.inputsNode?.type === 'array' ? input : [input], {
+        formattingOptions: fmt,
+      }),
+    );
 
   for (const diagnostic of diagnostics) {
     switch (diagnostic.code) {
@@ -44,19 +50,32 @@ export function codeActions(model: ConfigModel, doc: TextDocument, range: Range,
         break;
       case DiagnosticCode.variableUnknown: {
         const { suggestion } = (diagnostic.data ?? {}) as VariableUnknownData;
-        if (suggestion) actions.push(action(`Change to \${${suggestion}}`, CodeActionKind.QuickFix, [{ range: diagnostic.range, newText: `\${${suggestion}}` }], diagnostic, true));
+        if (suggestion)
+          actions.push(
+            action(`Change to \${${suggestion}}`, CodeActionKind.QuickFix, [{ range: diagnostic.range, newText: `\${${suggestion}}` }], diagnostic, true),
+          );
         break;
       }
       case DiagnosticCode.keyTypo: {
         const { suggestion } = diagnostic.data as KeyTypoData;
-        actions.push(action(`Did you mean "${suggestion}"?`, CodeActionKind.QuickFix, [{ range: diagnostic.range, newText: JSON.stringify(suggestion) }], diagnostic, true));
+        actions.push(
+          action(
+            `Did you mean "${suggestion}"?`,
+            CodeActionKind.QuickFix,
+            [{ range: diagnostic.range, newText: JSON.stringify(suggestion) }],
+            diagnostic,
+            true,
+          ),
+        );
         break;
       }
       case DiagnosticCode.secretLiteral: {
         const data = diagnostic.data as SecretLiteralData;
         const input = { type: 'promptString', id: data.suggestedId, description: `${data.key} for ${data.server}`, password: true };
         const value = { range: diagnostic.range, newText: JSON.stringify(`${data.prefix}\${input:${data.suggestedId}}`) };
-        actions.push(action(`Move the secret into the password input "${data.suggestedId}"`, CodeActionKind.QuickFix, [value, ...addInputEdits(input)], diagnostic, true));
+        actions.push(
+          action(`Move the secret into the password input "${data.suggestedId}"`, CodeActionKind.QuickFix, [value, ...addInputEdits(input)], diagnostic, true),
+        );
         break;
       }
     }
@@ -70,8 +89,11 @@ export function codeActions(model: ConfigModel, doc: TextDocument, range: Range,
     if (!inEntry && offset >= model.mapProperty.offset && offset <= model.mapProperty.offset + model.mapProperty.length) {
       const target = model.mapKey === 'servers' ? 'mcpServers' : 'servers';
       const hint = target === 'servers' ? "VS Code's .vscode/mcp.json format" : 'the format of Claude Code, Claude Desktop and Cursor';
-      actions.push(action(`Convert to "${target}" (${hint})`, CodeActionKind.RefactorRewrite,
-        [{ range: { start: doc.positionAt(keyNode.offset), end: doc.positionAt(keyNode.offset + keyNode.length) }, newText: JSON.stringify(target) }]));
+      actions.push(
+        action(`Convert to "${target}" (${hint})`, CodeActionKind.RefactorRewrite, [
+          { range: { start: doc.positionAt(keyNode.offset), end: doc.positionAt(keyNode.offset + keyNode.length) }, newText: JSON.stringify(target) },
+        ]),
+      );
     }
   }
 
@@ -90,4 +112,3 @@ export function codeActions(model: ConfigModel, doc: TextDocument, range: Range,
   }
   return actions;
 }
-

@@ -81,7 +81,7 @@ function workspacePackages(model: ConfigModel, ctx: LanguageContext): { name: st
   const root = model.root;
   const servers = root && model.mapKey ? jsonc.findNodeAtLocation(root, [model.mapKey]) : undefined;
   for (const entry of servers?.children ?? []) {
-    const value = entry.children?.[1] && jsonc.getNodeValue(entry.children[1]) as { command?: unknown; args?: unknown };
+    const value = entry.children?.[1] && (jsonc.getNodeValue(entry.children[1]) as { command?: unknown; args?: unknown });
     if (value?.command !== 'npx' || !Array.isArray(value.args)) continue;
     const pkg = value.args.find((a): a is string => typeof a === 'string' && !a.startsWith('-'));
     if (pkg && !found.has(pkg)) found.set(pkg, `used by "${String(entry.children?.[0]?.value)}"`);
@@ -120,7 +120,9 @@ function completeVariable(model: ConfigModel, doc: TextDocument, typed: string, 
     return model.inputs.map((i) => item(`input:${i.id}`, CompletionItemKind.Variable, i.password ? 'password input' : 'input', i.description));
   }
   if (typed.startsWith('env:')) {
-    return Object.keys(ctx.env).sort().map((name) => item(`env:${name}`, CompletionItemKind.Variable, 'environment variable'));
+    return Object.keys(ctx.env)
+      .sort()
+      .map((name) => item(`env:${name}`, CompletionItemKind.Variable, 'environment variable'));
   }
   if (typed.startsWith('workspaceFolder:')) {
     return ctx.workspaceFolders.map((f) => item(`workspaceFolder:${f.name}`, CompletionItemKind.Folder, f.path));

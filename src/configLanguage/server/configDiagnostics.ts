@@ -12,7 +12,15 @@ import { resolveString, type VariableContext } from '../../config/common/variabl
 import type { ConfigProblem } from '../../config/common/serverConfig';
 import { OAUTH_SECRET_FIELDS } from '../../config/common/oauthConfig';
 import { samplingMockRef, serverField, serverString, slug, freeInputId, type ConfigModel, type ServerNode } from './configModel';
-import { DIAGNOSTIC_SOURCE, DiagnosticCode, type DiagnosticCodeValue, type InputUndefinedData, type KeyTypoData, type SecretLiteralData, type VariableUnknownData } from './diagnosticCodes';
+import {
+  DIAGNOSTIC_SOURCE,
+  DiagnosticCode,
+  type DiagnosticCodeValue,
+  type InputUndefinedData,
+  type KeyTypoData,
+  type SecretLiteralData,
+  type VariableUnknownData,
+} from './diagnosticCodes';
 import type { LanguageContext } from './serverContext';
 
 /** Variable names (the part before `:` for the families) with what they mean, for messages, completion and hover. */
@@ -55,8 +63,13 @@ export function computeDiagnostics(model: ConfigModel, doc: TextDocument, ctx: L
   for (const problem of model.parsed.problems) {
     // VS Code's JSON support reports syntax errors already; say them once.
     if (ctx.hostProvidesJsonSchema && problem.message.startsWith('JSON syntax error')) continue;
-    add(range(problem.offset, problem.offset + problem.length), severityOf(problem), codeOfProblem(problem), problem.message,
-      problem.suggestion ? ({ suggestion: problem.suggestion } satisfies KeyTypoData) : undefined);
+    add(
+      range(problem.offset, problem.offset + problem.length),
+      severityOf(problem),
+      codeOfProblem(problem),
+      problem.message,
+      problem.suggestion ? ({ suggestion: problem.suggestion } satisfies KeyTypoData) : undefined,
+    );
   }
 
   for (const server of model.servers) {
@@ -68,8 +81,12 @@ export function computeDiagnostics(model: ConfigModel, doc: TextDocument, ctx: L
     checkSamplingMock(model, server, add, nodeRange);
     const other = ctx.otherServers.find((o) => o.name === server.name);
     if (other) {
-      add(nodeRange(server.keyNode), DiagnosticSeverity.Warning, DiagnosticCode.serverDuplicate,
-        `Another server named "${server.name}" is defined in ${other.where}. Both are used; the views tell them apart by file. Rename one to avoid confusion.`);
+      add(
+        nodeRange(server.keyNode),
+        DiagnosticSeverity.Warning,
+        DiagnosticCode.serverDuplicate,
+        `Another server named "${server.name}" is defined in ${other.where}. Both are used; the views tell them apart by file. Rename one to avoid confusion.`,
+      );
     }
   }
 
@@ -82,33 +99,56 @@ export function computeDiagnostics(model: ConfigModel, doc: TextDocument, ctx: L
       const id = v.name.slice('input:'.length);
       used.add(id);
       if (!defined.has(id)) {
-        add(r, DiagnosticSeverity.Error, DiagnosticCode.inputUndefined,
-          `\${input:${id}} is used but no input with id "${id}" is defined in "inputs"; the server cannot start.`, { id } satisfies InputUndefinedData);
+        add(
+          r,
+          DiagnosticSeverity.Error,
+          DiagnosticCode.inputUndefined,
+          `\${input:${id}} is used but no input with id "${id}" is defined in "inputs"; the server cannot start.`,
+          { id } satisfies InputUndefinedData,
+        );
       }
     } else if (v.name.startsWith('env:')) {
       const name = v.name.slice('env:'.length);
       if (ctx.env[name] === undefined) {
-        add(r, DiagnosticSeverity.Information, DiagnosticCode.envUnset,
-          `The environment variable ${name} is not set in VS Code's environment; \${env:${name}} will be empty.`);
+        add(
+          r,
+          DiagnosticSeverity.Information,
+          DiagnosticCode.envUnset,
+          `The environment variable ${name} is not set in VS Code's environment; \${env:${name}} will be empty.`,
+        );
       }
     } else if (v.name.startsWith('workspaceFolder:')) {
       const name = v.name.slice('workspaceFolder:'.length);
       if (!folderNames.includes(name)) {
-        add(r, DiagnosticSeverity.Error, DiagnosticCode.workspaceFolderUnknown,
-          `No workspace folder is named "${name}" (open folders: ${folderNames.join(', ') || 'none'}).`);
+        add(
+          r,
+          DiagnosticSeverity.Error,
+          DiagnosticCode.workspaceFolderUnknown,
+          `No workspace folder is named "${name}" (open folders: ${folderNames.join(', ') || 'none'}).`,
+        );
       }
     } else if (!VARIABLES.some((k) => !k.family && k.name === v.name)) {
       const suggestion = suggestVariable(v.name);
-      add(r, DiagnosticSeverity.Error, DiagnosticCode.variableUnknown,
+      add(
+        r,
+        DiagnosticSeverity.Error,
+        DiagnosticCode.variableUnknown,
         `Unknown variable \${${v.name}}${suggestion ? `; did you mean \${${suggestion}}?` : '.'} Known: \${workspaceFolder}, \${workspaceFolderBasename}, \${userHome}, \${env:NAME}, \${input:id}.`,
-        { suggestion } satisfies VariableUnknownData);
+        { suggestion } satisfies VariableUnknownData,
+      );
     }
   }
   for (const input of model.inputs) {
     if (!used.has(input.id)) {
       const idNode = input.node.children?.find((p) => p.children?.[0]?.value === 'id')?.children?.[1] ?? input.node;
-      add(nodeRange(idNode), DiagnosticSeverity.Information, DiagnosticCode.inputUnused,
-        `Input "${input.id}" is not used by any server of this file.`, undefined, [DiagnosticTag.Unnecessary]);
+      add(
+        nodeRange(idNode),
+        DiagnosticSeverity.Information,
+        DiagnosticCode.inputUnused,
+        `Input "${input.id}" is not used by any server of this file.`,
+        undefined,
+        [DiagnosticTag.Unnecessary],
+      );
     }
   }
   return out;
@@ -122,26 +162,39 @@ function checkStdio(server: ServerNode, ctx: LanguageContext, add: Add, nodeRang
   const cwd = cwdField ? resolveValue(cwdField.value, ctx) : undefined;
   const cwdPath = cwd !== undefined ? resolvePath(base, cwd, ctx.platform) : undefined;
   if (cwdField && cwdPath !== undefined && ctx.stat(cwdPath) !== 'directory') {
-    add(nodeRange(cwdField.node), DiagnosticSeverity.Error, DiagnosticCode.cwdMissing,
-      `The working directory ${cwdPath} does not exist; the server cannot start.`);
+    add(
+      nodeRange(cwdField.node),
+      DiagnosticSeverity.Error,
+      DiagnosticCode.cwdMissing,
+      `The working directory ${cwdPath} does not exist; the server cannot start.`,
+    );
   }
   const envFile = serverString(server, 'envFile');
   const envPath = envFile ? resolveValue(envFile.value, ctx) : undefined;
   if (envFile && envPath !== undefined && ctx.stat(resolvePath(base, envPath, ctx.platform)) !== 'file') {
-    add(nodeRange(envFile.node), DiagnosticSeverity.Error, DiagnosticCode.envFileMissing,
-      `The env file ${resolvePath(base, envPath, ctx.platform)} does not exist.`);
+    add(
+      nodeRange(envFile.node),
+      DiagnosticSeverity.Error,
+      DiagnosticCode.envFileMissing,
+      `The env file ${resolvePath(base, envPath, ctx.platform)} does not exist.`,
+    );
   }
   const command = serverString(server, 'command');
   if (!command || command.value.trim() === '') return;
   const resolved = resolveValue(command.value, ctx);
   if (resolved === undefined) return;
   const result = resolveCommand(resolved, {
-    pathValue: ctx.pathValue, pathExt: ctx.env.PATHEXT, platform: ctx.platform, cwd: cwdPath ?? base, isExecutableFile: ctx.isExecutableFile,
+    pathValue: ctx.pathValue,
+    pathExt: ctx.env.PATHEXT,
+    platform: ctx.platform,
+    cwd: cwdPath ?? base,
+    isExecutableFile: ctx.isExecutableFile,
   });
   if (result.resolved) return;
-  const message = result.searched.length === 0
-    ? `The command "${resolved}" does not exist or is not executable.`
-    : `The command "${resolved}" was not found on the PATH servers start with (${result.searched.length} directories${ctx.loginShellPath ? ", including your login shell's" : ''}). Install it or write its absolute path.`;
+  const message =
+    result.searched.length === 0
+      ? `The command "${resolved}" does not exist or is not executable.`
+      : `The command "${resolved}" was not found on the PATH servers start with (${result.searched.length} directories${ctx.loginShellPath ? ", including your login shell's" : ''}). Install it or write its absolute path.`;
   add(nodeRange(command.node), DiagnosticSeverity.Warning, DiagnosticCode.commandNotFound, message);
 }
 
@@ -154,14 +207,23 @@ function checkUrl(server: ServerNode, ctx: LanguageContext, add: Add, nodeRange:
   try {
     url = new URL(value);
   } catch {
-    add(nodeRange(field.node), DiagnosticSeverity.Error, DiagnosticCode.urlInvalid, `"${value}" is not a valid URL; write it in full, e.g. https://mcp.example.com/mcp.`);
+    add(
+      nodeRange(field.node),
+      DiagnosticSeverity.Error,
+      DiagnosticCode.urlInvalid,
+      `"${value}" is not a valid URL; write it in full, e.g. https://mcp.example.com/mcp.`,
+    );
     return;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     add(nodeRange(field.node), DiagnosticSeverity.Error, DiagnosticCode.urlInvalid, `The URL must use http:// or https://, not ${url.protocol}//.`);
   } else if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
-    add(nodeRange(field.node), DiagnosticSeverity.Warning, DiagnosticCode.urlInsecure,
-      `Plain http:// to ${url.hostname} sends requests (and any credentials in headers) unencrypted; use https://.`);
+    add(
+      nodeRange(field.node),
+      DiagnosticSeverity.Warning,
+      DiagnosticCode.urlInsecure,
+      `Plain http:// to ${url.hostname} sends requests (and any credentials in headers) unencrypted; use https://.`,
+    );
   }
 }
 
@@ -172,8 +234,12 @@ function checkSamplingMock(model: ConfigModel, server: ServerNode, add: Add, nod
   const names = model.samplingMocks.map((p) => p.name);
   if (names.includes(name)) return;
   const close = names.filter((n) => levenshtein(n.toLowerCase(), name.toLowerCase()) <= Math.max(1, Math.floor(name.length / 3)));
-  add(nodeRange(ref), DiagnosticSeverity.Error, DiagnosticCode.samplingMockUnknown,
-    `No sampling mock profile "${name}" is defined in "samplingMocks" of this file${close.length ? `; did you mean "${close[0]}"?` : names.length ? ` (defined: ${names.map((n) => `"${n}"`).join(', ')}).` : '.'} Until it is, the server's sampling requests show this problem instead of a reply.`);
+  add(
+    nodeRange(ref),
+    DiagnosticSeverity.Error,
+    DiagnosticCode.samplingMockUnknown,
+    `No sampling mock profile "${name}" is defined in "samplingMocks" of this file${close.length ? `; did you mean "${close[0]}"?` : names.length ? ` (defined: ${names.map((n) => `"${n}"`).join(', ')}).` : '.'} Until it is, the server's sampling requests show this problem instead of a reply.`,
+  );
 }
 
 export function isLoopback(hostname: string): boolean {
@@ -192,22 +258,41 @@ function checkSecrets(model: ConfigModel, server: ServerNode, add: Add, range: (
       const secret = findLiteralSecret(key, String(v.value), fieldName === 'headers');
       if (!secret) continue;
       const data: SecretLiteralData = {
-        server: server.name, field: fieldName, key, prefix: secret.prefix,
+        server: server.name,
+        field: fieldName,
+        key,
+        prefix: secret.prefix,
         suggestedId: freeInputId(model, slug(`${server.name}-${key}`)),
       };
-      add(range(v.offset, v.offset + v.length), DiagnosticSeverity.Warning, DiagnosticCode.secretLiteral,
-        `"${fieldName}.${key}" looks like a secret written into the file, where it can be committed or shared. Use an input: "${secret.prefix}\${input:${data.suggestedId}}" with "password": true keeps it in VS Code's secret storage.`, data);
+      add(
+        range(v.offset, v.offset + v.length),
+        DiagnosticSeverity.Warning,
+        DiagnosticCode.secretLiteral,
+        `"${fieldName}.${key}" looks like a secret written into the file, where it can be committed or shared. Use an input: "${secret.prefix}\${input:${data.suggestedId}}" with "password": true keeps it in VS Code's secret storage.`,
+        data,
+      );
     }
-  }  // Every `oauth` secret field holds a secret, whatever it looks like: any literal value is one.
+  } // Every `oauth` secret field holds a secret, whatever it looks like: any literal value is one.
   const oauth = serverField(server, 'oauth');
   if (oauth?.value.type !== 'object') return;
   for (const path of OAUTH_SECRET_FIELDS) {
     const node = jsonc.findNodeAtLocation(oauth.value, path.split('.'));
     if (node?.type !== 'string' || /\$\{[^}]+\}/.test(String(node.value)) || String(node.value) === '') continue;
     const key = path.split('.').pop()!;
-    const data: SecretLiteralData = { server: server.name, field: 'oauth', key: path, prefix: '', suggestedId: freeInputId(model, slug(`${server.name}-${key}`)) };
-    add(range(node.offset, node.offset + node.length), DiagnosticSeverity.Warning, DiagnosticCode.secretLiteral,
-      `"oauth.${path}" is written into the file, where it can be committed or shared. Use an input: "\${input:${data.suggestedId}}" with "password": true keeps it in VS Code's secret storage.`, data);
+    const data: SecretLiteralData = {
+      server: server.name,
+      field: 'oauth',
+      key: path,
+      prefix: '',
+      suggestedId: freeInputId(model, slug(`${server.name}-${key}`)),
+    };
+    add(
+      range(node.offset, node.offset + node.length),
+      DiagnosticSeverity.Warning,
+      DiagnosticCode.secretLiteral,
+      `"oauth.${path}" is written into the file, where it can be committed or shared. Use an input: "\${input:${data.suggestedId}}" with "password": true keeps it in VS Code's secret storage.`,
+      data,
+    );
   }
 }
 

@@ -16,7 +16,13 @@ export const MASK = '••••••••';
 
 export type InputValueLookup = (params: InputValueParams) => Promise<InputValueResult | undefined>;
 
-export async function hoverVariable(model: ConfigModel, doc: TextDocument, offset: number, ctx: LanguageContext, inputValue?: InputValueLookup): Promise<Hover | null> {
+export async function hoverVariable(
+  model: ConfigModel,
+  doc: TextDocument,
+  offset: number,
+  ctx: LanguageContext,
+  inputValue?: InputValueLookup,
+): Promise<Hover | null> {
   const v = variableAt(model, offset);
   if (!v) return null;
   const range = { start: doc.positionAt(v.start), end: doc.positionAt(v.end) };
@@ -30,7 +36,9 @@ export async function hoverVariable(model: ConfigModel, doc: TextDocument, offse
     if (!input) {
       lines.push(`**\${input:${md(id)}}**: no input with this id is defined in \`inputs\`.`);
     } else {
-      lines.push(`**\${input:${md(id)}}**: ${md(input.description ?? 'an input')} (${md(String(input.type ?? 'promptString'))}${input.password ? ', password' : ''})`);
+      lines.push(
+        `**\${input:${md(id)}}**: ${md(input.description ?? 'an input')} (${md(String(input.type ?? 'promptString'))}${input.password ? ', password' : ''})`,
+      );
       const answer = ctx.filePath && inputValue ? await inputValue({ file: ctx.filePath, id, secret: input.password }).catch(() => undefined) : undefined;
       if (answer?.stored) lines.push(`Stored value: ${input.password || answer.value === undefined ? MASK : code(answer.value)}`);
       else if (answer) lines.push('Not stored yet: you are asked for it when a server that uses it starts.');
@@ -62,13 +70,18 @@ export function hoverSamplingMock(model: ConfigModel, doc: TextDocument, offset:
   const name = String(ref.value);
   const range = { start: doc.positionAt(ref.offset), end: doc.positionAt(ref.offset + ref.length) };
   const profile = model.samplingMocks.find((p) => p.name === name)?.valueNode;
-  if (!profile) return { contents: { kind: 'markdown', value: `**Sampling mock profile ${codeSpan(name)}**: not defined in \`samplingMocks\` of this file.` }, range };
+  if (!profile)
+    return { contents: { kind: 'markdown', value: `**Sampling mock profile ${codeSpan(name)}**: not defined in \`samplingMocks\` of this file.` }, range };
   const value = jsonc.getNodeValue(profile) as Record<string, unknown>;
   const count = (v: unknown) => (Array.isArray(v) ? v.length : v === undefined ? 0 : 1);
   const rules = count(value.rules);
   const replies = value.replies !== undefined ? count(value.replies) : count(value.reply);
-  const lines = [`**Sampling mock profile ${codeSpan(name)}**: answers this server's sampling requests instead of a model; each reply still waits for your approval unless your own sampling policy for the server says otherwise.`];
+  const lines = [
+    `**Sampling mock profile ${codeSpan(name)}**: answers this server's sampling requests instead of a model; each reply still waits for your approval unless your own sampling policy for the server says otherwise.`,
+  ];
   if (typeof value.description === 'string') lines.push(escapeMarkdown(value.description));
-  lines.push(`${rules} rule${rules === 1 ? '' : 's'} (tried first, on the last user message), ${replies} repl${replies === 1 ? 'y' : 'ies'} in turn; model ${codeSpan(typeof value.model === 'string' ? value.model : 'mock')}.`);
+  lines.push(
+    `${rules} rule${rules === 1 ? '' : 's'} (tried first, on the last user message), ${replies} repl${replies === 1 ? 'y' : 'ies'} in turn; model ${codeSpan(typeof value.model === 'string' ? value.model : 'mock')}.`,
+  );
   return { contents: { kind: 'markdown', value: lines.join('\n\n') }, range };
 }

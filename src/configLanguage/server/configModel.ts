@@ -60,7 +60,17 @@ export function buildModel(text: string, fileFormat: ConfigFormat): ConfigModel 
   const parsed = parseConfigText(text, fileFormat);
   const root = parseJsonTree(text, [], { allowTrailingComma: true, disallowComments: false });
   const model: ConfigModel = {
-    text, root, fileFormat, parsed, mapProperty: undefined, mapKey: undefined, servers: [], inputsNode: undefined, inputs: [], variables: [], samplingMocks: [],
+    text,
+    root,
+    fileFormat,
+    parsed,
+    mapProperty: undefined,
+    mapKey: undefined,
+    servers: [],
+    inputsNode: undefined,
+    inputs: [],
+    variables: [],
+    samplingMocks: [],
   };
   if (!root || root.type !== 'object') return model;
   const mapKey = parsed.format === 'mcpServers' ? 'mcpServers' : parsed.format === 'vscode' ? 'servers' : undefined;
@@ -91,7 +101,7 @@ export function buildModel(text: string, fileFormat: ConfigFormat): ConfigModel 
     }
   }
   const mocks = jsonc.findNodeAtLocation(root, ['samplingMocks']);
-  for (const property of mocks?.type === 'object' ? mocks.children ?? [] : []) {
+  for (const property of mocks?.type === 'object' ? (mocks.children ?? []) : []) {
     const [keyNode, valueNode] = property.children ?? [];
     if (keyNode && valueNode) model.samplingMocks.push({ name: String(keyNode.value), keyNode, valueNode });
   }
@@ -150,7 +160,13 @@ export function variableAt(model: ConfigModel, offset: number): VariableRef | un
 
 /** Lowercase slug usable as an input id: `API_KEY` → `api-key`. */
 export function slug(text: string): string {
-  return text.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'value';
+  return (
+    text
+      .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'value'
+  );
 }
 
 /** An input id not taken yet in this file, based on `base`. */

@@ -19,7 +19,10 @@ export class McpConfigService {
   private readonly json: LanguageService;
   private cache: { uri: string; version: number; model: ConfigModel } | undefined;
 
-  constructor(schema: JSONSchema, private readonly inputValue?: InputValueLookup) {
+  constructor(
+    schema: JSONSchema,
+    private readonly inputValue?: InputValueLookup,
+  ) {
     this.json = createSchemaService(schema);
   }
 
@@ -50,8 +53,9 @@ export class McpConfigService {
   }
 
   async hover(doc: TextDocument, position: Position, ctx: LanguageContext): Promise<Hover | null> {
-    const variable = await hoverVariable(this.model(doc), doc, doc.offsetAt(position), ctx, this.inputValue)
-      ?? hoverSamplingMock(this.model(doc), doc, doc.offsetAt(position));
+    const variable =
+      (await hoverVariable(this.model(doc), doc, doc.offsetAt(position), ctx, this.inputValue)) ??
+      hoverSamplingMock(this.model(doc), doc, doc.offsetAt(position));
     if (variable || ctx.hostProvidesJsonSchema || this.model(doc).parsed.tooDeep) return variable;
     return this.json.doHover(doc, position, this.json.parseJSONDocument(doc));
   }

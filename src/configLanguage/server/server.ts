@@ -11,8 +11,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CodeActionKind, createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
-  InputValueRequest, SettingsChangedNotification,
-  type InputValueParams, type InputValueResult, type McpLanguageServerOptions, type SettingsChangedParams,
+  InputValueRequest,
+  SettingsChangedNotification,
+  type InputValueParams,
+  type InputValueResult,
+  type McpLanguageServerOptions,
+  type SettingsChangedParams,
 } from '../common/languageMessages';
 import { parseConfigText } from '../../config/common/serverConfig';
 import { mergePaths, readLoginShellPath } from '../../mcp/process/commandResolution';
@@ -26,9 +30,8 @@ const LOADED_FILES = ['.vscode/mcp.json', '.mcp.json'];
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
-const service = new McpConfigService(
-  loadSchema(path.join(__dirname, '..', 'schemas', 'mcp-config.schema.json')),
-  (params: InputValueParams) => connection.sendRequest<InputValueResult>(InputValueRequest, params),
+const service = new McpConfigService(loadSchema(path.join(__dirname, '..', 'schemas', 'mcp-config.schema.json')), (params: InputValueParams) =>
+  connection.sendRequest<InputValueResult>(InputValueRequest, params),
 );
 
 let options: McpLanguageServerOptions = { hostProvidesJsonSchema: false, useLoginShellPath: true };
@@ -116,12 +119,16 @@ const pending = new Map<string, NodeJS.Timeout>();
 
 function validate(doc: TextDocument, delay = 200): void {
   clearTimeout(pending.get(doc.uri));
-  pending.set(doc.uri, setTimeout(() => {
-    pending.delete(doc.uri);
-    service.diagnostics(doc, context(doc.uri))
-      .then((diagnostics) => connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics }))
-      .catch((error) => connection.console.error(`MCP config diagnostics failed: ${String(error)}`));
-  }, delay));
+  pending.set(
+    doc.uri,
+    setTimeout(() => {
+      pending.delete(doc.uri);
+      service
+        .diagnostics(doc, context(doc.uri))
+        .then((diagnostics) => connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics }))
+        .catch((error) => connection.console.error(`MCP config diagnostics failed: ${String(error)}`));
+    }, delay),
+  );
 }
 
 function validateAll(): void {

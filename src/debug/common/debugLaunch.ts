@@ -65,10 +65,41 @@ const PYTHON_VALUE_FLAGS = new Set(['-W', '-X', '--check-hash-based-pycs']);
 const NPX_VALUE_FLAGS = new Set(['-p', '--package', '-c', '--call', '--cache', '--registry', '--prefix', '-w', '--workspace']);
 /** `uv run` / `uvx` options that take a value. */
 const UV_VALUE_FLAGS = new Set([
-  '--with', '--with-editable', '--with-requirements', '--python', '-p', '--directory', '--project', '--package', '--extra',
-  '--group', '--only-group', '--no-group', '--index', '--default-index', '--index-url', '--extra-index-url', '--find-links', '-f',
-  '--env-file', '--from', '--config-file', '--cache-dir', '--index-strategy', '--resolution', '--prerelease', '--exclude-newer',
-  '--refresh-package', '--reinstall-package', '--upgrade-package', '-P', '--link-mode', '--color', '--script', '--module', '-m',
+  '--with',
+  '--with-editable',
+  '--with-requirements',
+  '--python',
+  '-p',
+  '--directory',
+  '--project',
+  '--package',
+  '--extra',
+  '--group',
+  '--only-group',
+  '--no-group',
+  '--index',
+  '--default-index',
+  '--index-url',
+  '--extra-index-url',
+  '--find-links',
+  '-f',
+  '--env-file',
+  '--from',
+  '--config-file',
+  '--cache-dir',
+  '--index-strategy',
+  '--resolution',
+  '--prerelease',
+  '--exclude-newer',
+  '--refresh-package',
+  '--reinstall-package',
+  '--upgrade-package',
+  '-P',
+  '--link-mode',
+  '--color',
+  '--script',
+  '--module',
+  '-m',
 ]);
 
 /** Removes inspector flags a user may have left in (they would clash with ours). */
@@ -111,7 +142,10 @@ export function parseShebang(firstLine: string | undefined): { interpreter: stri
 }
 
 /** Which runtime a launch uses, or undefined when it cannot be told from the command. */
-export function detectRuntime(launch: Pick<StdioLaunch, 'command' | 'args'>, readFirstLine?: (command: string) => string | undefined): DebugRuntime | undefined {
+export function detectRuntime(
+  launch: Pick<StdioLaunch, 'command' | 'args'>,
+  readFirstLine?: (command: string) => string | undefined,
+): DebugRuntime | undefined {
   const name = commandName(launch.command);
   if (NODE_COMMANDS.has(name) || name === 'tsx' || name === 'ts-node' || name === 'ts-node-esm' || name === 'bun') return 'node';
   if (name === 'npm' || name === 'pnpm' || name === 'yarn') return 'node';
@@ -246,7 +280,7 @@ function planPython(launch: StdioLaunch, options: DebugLaunchOptions): DebugPlan
     // Python's own -m/-c options end option parsing, so they are split off for debugpy.
     const split = splitPythonArgs(launch.args);
     if (split.target[0] === '-m' && split.target[1] === 'debugpy') {
-      throw new DebugLaunchError('The command already runs debugpy; remove it from the server\'s arguments.');
+      throw new DebugLaunchError("The command already runs debugpy; remove it from the server's arguments.");
     }
     return result({ args: [...split.options, ...listen, ...split.target] });
   }
@@ -371,7 +405,9 @@ export async function waitForUrl(url: string, options: WaitForUrlOptions): Promi
     }
     if (now() >= deadline) {
       const seconds = Math.round(options.timeoutMs / 100) / 10;
-      throw new DebugLaunchError(`The server did not answer at ${url} within ${seconds} s${lastError ? ` (last attempt: ${lastError})` : ''}. Check "url" (host, port and path) in the launch configuration, or raise "urlTimeout".`);
+      throw new DebugLaunchError(
+        `The server did not answer at ${url} within ${seconds} s${lastError ? ` (last attempt: ${lastError})` : ''}. Check "url" (host, port and path) in the launch configuration, or raise "urlTimeout".`,
+      );
     }
     await sleep(Math.min(interval, Math.max(0, deadline - now())));
   }

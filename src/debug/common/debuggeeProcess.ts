@@ -31,7 +31,10 @@ export class DebuggeeProcess {
   readonly exit: Promise<ProcessExit>;
   private exitInfo: ProcessExit | undefined;
 
-  private constructor(private readonly child: ChildProcess, readonly commandLine: string) {
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly commandLine: string,
+  ) {
     // A debuggee paused in the debugger would outlive VS Code closing otherwise (processTree.ts).
     const forget = child.pid !== undefined ? endWithThisProcess(child.pid, process.platform !== 'win32') : () => undefined;
     this.exit = new Promise((resolve) => {
@@ -70,9 +73,14 @@ export class DebuggeeProcess {
    * on top. Throws an Error a user can act on when the command or `cwd` is missing.
    */
   static async start(launch: StdioLaunch, baseEnv: Record<string, string | undefined>, label: string): Promise<DebuggeeProcess> {
-    const { spawn: how, env, resolved } = await planStdioSpawn(launch, baseEnv, `"${label}"`).catch((error: unknown) => {
+    const {
+      spawn: how,
+      env,
+      resolved,
+    } = await planStdioSpawn(launch, baseEnv, `"${label}"`).catch((error: unknown) => {
       // Server notifications name the server already; a debug session's error does not.
-      if (error instanceof SpawnError && !error.message.startsWith('The working directory')) throw new SpawnError(`Cannot start "${label}": ${error.message}`, error.detail);
+      if (error instanceof SpawnError && !error.message.startsWith('The working directory'))
+        throw new SpawnError(`Cannot start "${label}": ${error.message}`, error.detail);
       throw error;
     });
     const child = spawn(how.command, how.args, {

@@ -17,7 +17,10 @@ export function normalizeWatch(value: unknown): string[] {
  * `${cwd}` are replaced first.
  */
 export function splitWatchGlob(glob: string, base: string, vars: { workspaceFolder?: string; cwd?: string } = {}): { base: string; pattern: string } {
-  let g = glob.replace(/\$\{workspaceFolder\}/g, vars.workspaceFolder ?? base).replace(/\$\{cwd\}/g, vars.cwd ?? base).replace(/\\/g, '/');
+  let g = glob
+    .replace(/\$\{workspaceFolder\}/g, vars.workspaceFolder ?? base)
+    .replace(/\$\{cwd\}/g, vars.cwd ?? base)
+    .replace(/\\/g, '/');
   const absolute = g.startsWith('/') || /^[A-Za-z]:\//.test(g);
   if (!absolute) g = `${base.replace(/\\/g, '/').replace(/\/$/, '')}/${g.replace(/^\.\//, '')}`;
   const parts = g.split('/');
@@ -86,7 +89,11 @@ export class Throttle<T = void> {
   private disposed = false;
 
   /** `delayMs` may be a function: it is read at each trigger. */
-  constructor(private readonly run: (value: T, count: number) => Promise<void>, private readonly delayMs: number | (() => number), private readonly onError: (error: unknown) => void) {}
+  constructor(
+    private readonly run: (value: T, count: number) => Promise<void>,
+    private readonly delayMs: number | (() => number),
+    private readonly onError: (error: unknown) => void,
+  ) {}
 
   private get delay(): number {
     return typeof this.delayMs === 'function' ? this.delayMs() : this.delayMs;

@@ -72,7 +72,9 @@ export type ContentReader = (file: string) => Promise<string | undefined>;
 /** sha-256 of the file's bytes; undefined when it does not exist (or is not a readable file). */
 export const hashFile: ContentReader = async (file) => {
   try {
-    return createHash('sha256').update(await fs.readFile(file)).digest('hex');
+    return createHash('sha256')
+      .update(await fs.readFile(file))
+      .digest('hex');
   } catch {
     return undefined;
   }
@@ -152,12 +154,14 @@ export class WatchedContent {
   changed(file: string): Promise<boolean> {
     this.touched.add(file);
     const previous = this.checks.get(file) ?? Promise.resolve(true);
-    const check = previous.catch(() => true).then(async () => {
-      const hash = (await this.read(file)) ?? ABSENT;
-      const known = this.hashes.get(file);
-      this.hashes.set(file, hash);
-      return known !== hash;
-    });
+    const check = previous
+      .catch(() => true)
+      .then(async () => {
+        const hash = (await this.read(file)) ?? ABSENT;
+        const known = this.hashes.get(file);
+        this.hashes.set(file, hash);
+        return known !== hash;
+      });
     this.checks.set(file, check);
     void check.finally(() => {
       if (this.checks.get(file) === check) this.checks.delete(file);

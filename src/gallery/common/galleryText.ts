@@ -23,11 +23,13 @@ export function entryTexts(entry: RegistryEntry): { label: string; description: 
   const { server, official } = entry;
   const deprecated = official.status === 'deprecated';
   const label = plainForQuickPick(server.title || server.name.split('/').pop() || server.name, 80);
-  const description = plainForQuickPick([server.version && `v${server.version}`, transportSummary(server) || 'no packages or remotes'].filter(Boolean).join(' · '));
-  const detail = plainForQuickPick([
-    deprecated ? `Deprecated${official.statusMessage ? `: ${official.statusMessage}` : ''}.` : '',
-    server.description,
-    `(${server.name})`,
-  ].filter(Boolean).join(' '));
+  const description = plainForQuickPick(
+    [server.version && `v${server.version}`, transportSummary(server) || 'no packages or remotes'].filter(Boolean).join(' · '),
+  );
+  const detail = plainForQuickPick(
+    [deprecated ? `Deprecated${official.statusMessage ? `: ${official.statusMessage}` : ''}.` : '', server.description, `(${server.name})`]
+      .filter(Boolean)
+      .join(' '),
+  );
   return { label, description, detail, deprecated };
 }

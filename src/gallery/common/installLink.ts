@@ -60,7 +60,8 @@ export function parseInstallLink(text: string): LinkInstall {
   };
   const map = (x: unknown, what: string): Record<string, string> | undefined => {
     if (x === undefined) return undefined;
-    if (typeof x !== 'object' || x === null || Array.isArray(x) || Object.values(x).some((s) => typeof s !== 'string')) throw new Error(`"${what}" must map names to strings.`);
+    if (typeof x !== 'object' || x === null || Array.isArray(x) || Object.values(x).some((s) => typeof s !== 'string'))
+      throw new Error(`"${what}" must map names to strings.`);
     return x as Record<string, string>;
   };
   const url = typeof v.url === 'string' ? v.url : undefined;
@@ -89,7 +90,8 @@ function readInputs(x: unknown): InputDefinition[] {
   if (!Array.isArray(x)) throw new Error('"inputs" must be a list.');
   return x.map((raw) => {
     const i = raw as Record<string, unknown>;
-    if (typeof i !== 'object' || i === null || typeof i.id !== 'string' || !/^[A-Za-z0-9_.-]+$/.test(i.id)) throw new Error('Each input needs an "id" of letters, digits, ".", "_" or "-".');
+    if (typeof i !== 'object' || i === null || typeof i.id !== 'string' || !/^[A-Za-z0-9_.-]+$/.test(i.id))
+      throw new Error('Each input needs an "id" of letters, digits, ".", "_" or "-".');
     const type = i.type === 'pickString' ? 'pickString' : 'promptString';
     const options = Array.isArray(i.options) ? i.options.filter((o): o is string => typeof o === 'string') : undefined;
     return {
@@ -124,7 +126,11 @@ export function envReadsIn(entry: InstallEntry): string[] {
  * (`token` → `token-2`). Without it a new entry could name an input the user already gave a
  * value (a token for another server) and receive that value.
  */
-export function withUniqueInputIds(entry: InstallEntry, inputs: readonly InputDefinition[], existingIds: readonly string[]): { entry: InstallEntry; inputs: InputDefinition[] } {
+export function withUniqueInputIds(
+  entry: InstallEntry,
+  inputs: readonly InputDefinition[],
+  existingIds: readonly string[],
+): { entry: InstallEntry; inputs: InputDefinition[] } {
   const taken = new Set(existingIds);
   const renames = new Map<string, string>();
   const renamed = inputs.map((input) => {
@@ -151,7 +157,8 @@ export function withUniqueInputIds(entry: InstallEntry, inputs: readonly InputDe
  * files and search paths, runtimes' option variables, npm's config (`npm_config_call` is
  * npx's `--call`), and PATH, which picks the program itself.
  */
-const LOADER_ENV = /^(NODE_OPTIONS|NODE_PATH|LD_[A-Z_]+|DYLD_[A-Z_]+|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|DOTNET_STARTUP_HOOKS|CORECLR_[A-Z_]+|BASH_ENV|ENV|ZDOTDIR|PATH|NPM_CONFIG_[A-Z0-9_]+|UV_[A-Z0-9_]+|PIP_[A-Z0-9_]+|GIT_CONFIG_[A-Z0-9_]+|GIT_SSH_COMMAND|DOCKER_HOST)$/i;
+const LOADER_ENV =
+  /^(NODE_OPTIONS|NODE_PATH|LD_[A-Z_]+|DYLD_[A-Z_]+|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|DOTNET_STARTUP_HOOKS|CORECLR_[A-Z_]+|BASH_ENV|ENV|ZDOTDIR|PATH|NPM_CONFIG_[A-Z0-9_]+|UV_[A-Z0-9_]+|PIP_[A-Z0-9_]+|GIT_CONFIG_[A-Z0-9_]+|GIT_SSH_COMMAND|DOCKER_HOST)$/i;
 
 /** The names of an entry's `env` that can make the program load other code (see LOADER_ENV). */
 export function loaderEnvNames(entry: InstallEntry): string[] {
@@ -175,11 +182,15 @@ export function oneLine(text: string): string {
 export function installWarnings(entry: InstallEntry, runtimeOptions: readonly string[] = []): string[] {
   const warnings: string[] = [];
   if (runtimeOptions.length) {
-    warnings.push(`Warning: the registry adds options for ${oneLine(entry.command ?? '')}: ${runtimeOptions.map(oneLine).join(' ')}. They change what it runs or what the server may access; install only if you expected them.`);
+    warnings.push(
+      `Warning: the registry adds options for ${oneLine(entry.command ?? '')}: ${runtimeOptions.map(oneLine).join(' ')}. They change what it runs or what the server may access; install only if you expected them.`,
+    );
   }
   const loaders = loaderEnvNames(entry);
   if (loaders.length) {
-    warnings.push(`Warning: sets ${loaders.map(oneLine).join(', ')}, which can make the program load other code before the server; install only if you expected it.`);
+    warnings.push(
+      `Warning: sets ${loaders.map(oneLine).join(', ')}, which can make the program load other code before the server; install only if you expected it.`,
+    );
   }
   return warnings;
 }
@@ -188,7 +199,11 @@ export function installWarnings(entry: InstallEntry, runtimeOptions: readonly st
  * Lines saying exactly what an install writes and runs, for the confirmation; warnings first.
  * Every value is shown on one line (see oneLine).
  */
-export function installSummary(entry: InstallEntry, inputs: readonly InputDefinition[], extra: { optional?: readonly string[]; notes?: readonly string[]; runtimeOptions?: readonly string[] } = {}): string[] {
+export function installSummary(
+  entry: InstallEntry,
+  inputs: readonly InputDefinition[],
+  extra: { optional?: readonly string[]; notes?: readonly string[]; runtimeOptions?: readonly string[] } = {},
+): string[] {
   const lines: string[] = [...installWarnings(entry, extra.runtimeOptions)];
   const quote = (w: string) => (/^[A-Za-z0-9_@%+=:,./${}-]+$/.test(w) ? w : `"${oneLine(w.replace(/(["\\])/g, '\\$1'))}"`);
   if (entry.type === 'stdio') {
@@ -199,7 +214,9 @@ export function installSummary(entry: InstallEntry, inputs: readonly InputDefini
     for (const [k, v] of Object.entries(entry.headers ?? {})) lines.push(`Header: ${oneLine(k)}: ${oneLine(v)}`);
   }
   for (const input of inputs) {
-    lines.push(`Asks on first start for ${input.id}${input.description ? ` (${oneLine(input.description)})` : ''}${input.password ? ', kept in secret storage' : ''}`);
+    lines.push(
+      `Asks on first start for ${input.id}${input.description ? ` (${oneLine(input.description)})` : ''}${input.password ? ', kept in secret storage' : ''}`,
+    );
   }
   const env = envReadsIn(entry);
   if (env.length) lines.push(`Reads from your environment: ${env.map(oneLine).join(', ')}`);

@@ -64,14 +64,16 @@ const VERSION = /^[A-Za-z0-9][A-Za-z0-9.+_-]*$/;
 /** A name for the config entry: the part after the namespace (`io.github.user/weather` → `weather`). */
 export function suggestedEntryName(server: RegistryServer): string {
   const short = server.name.split('/').pop() ?? server.name;
-  return short.replace(/^(mcp-server-|server-)/, '').replace(/(-mcp-server|-mcp)$/, '').replace(/[^A-Za-z0-9_.-]+/g, '-') || 'server';
+  return (
+    short
+      .replace(/^(mcp-server-|server-)/, '')
+      .replace(/(-mcp-server|-mcp)$/, '')
+      .replace(/[^A-Za-z0-9_.-]+/g, '-') || 'server'
+  );
 }
 
 export function installOptions(server: RegistryServer, idPrefix = suggestedEntryName(server)): InstallOption[] {
-  return [
-    ...server.packages.map((pkg, i) => packageOption(pkg, i, idPrefix)),
-    ...server.remotes.map((remote, i) => remoteOption(remote, i, idPrefix)),
-  ];
+  return [...server.packages.map((pkg, i) => packageOption(pkg, i, idPrefix)), ...server.remotes.map((remote, i) => remoteOption(remote, i, idPrefix))];
 }
 
 function packageLabel(pkg: RegistryPackage): string {
@@ -79,10 +81,19 @@ function packageLabel(pkg: RegistryPackage): string {
 }
 
 function packageOption(pkg: RegistryPackage, index: number, idPrefix: string): InstallOption {
-  const base = { key: `package:${index}`, kind: 'package' as const, label: packageLabel(pkg), transport: pkg.transport.type, inputs: [], optional: [], notes: [] };
+  const base = {
+    key: `package:${index}`,
+    kind: 'package' as const,
+    label: packageLabel(pkg),
+    transport: pkg.transport.type,
+    inputs: [],
+    optional: [],
+    notes: [],
+  };
   const runtime = RUNTIMES[pkg.registryType];
   const unavailable = (reason: string): InstallOption => ({ ...base, runtime, unavailable: reason });
-  if (pkg.registryType === 'mcpb') return unavailable('MCP bundles (.mcpb) must be downloaded, checked and unpacked first, which MCP Workbench does not do yet.');
+  if (pkg.registryType === 'mcpb')
+    return unavailable('MCP bundles (.mcpb) must be downloaded, checked and unpacked first, which MCP Workbench does not do yet.');
   if (!runtime) return unavailable(`Packages from the "${pkg.registryType}" registry are not supported (supported: npm, pypi, oci, nuget).`);
   if (pkg.transport.type !== 'stdio') {
     return unavailable(`This package serves ${pkg.transport.type} on a port of its own; start it yourself and add its URL instead.`);
@@ -97,13 +108,19 @@ function packageOption(pkg: RegistryPackage, index: number, idPrefix: string): I
   const packageArgs = argumentsOf(pkg.packageArguments ?? [], values);
   const env = keyValues(pkg.environmentVariables ?? [], values);
   const notes: string[] = [];
-  if (pkg.runtimeHint && pkg.runtimeHint !== runtime) notes.push(`The registry suggests running it with ${pkg.runtimeHint}; MCP Workbench runs ${pkg.registryType} packages with ${runtime}.`);
+  if (pkg.runtimeHint && pkg.runtimeHint !== runtime)
+    notes.push(`The registry suggests running it with ${pkg.runtimeHint}; MCP Workbench runs ${pkg.registryType} packages with ${runtime}.`);
 
   let args: string[];
   switch (pkg.registryType) {
     case 'npm':
       // -y: npx would otherwise stop to ask whether to install, and a server has no terminal.
-      args = [...(runtimeArgs.some((a) => a === '-y' || a === '--yes') ? [] : ['-y']), ...runtimeArgs, pkg.version ? `${pkg.identifier}@${pkg.version}` : pkg.identifier, ...packageArgs];
+      args = [
+        ...(runtimeArgs.some((a) => a === '-y' || a === '--yes') ? [] : ['-y']),
+        ...runtimeArgs,
+        pkg.version ? `${pkg.identifier}@${pkg.version}` : pkg.identifier,
+        ...packageArgs,
+      ];
       break;
     case 'pypi':
       args = [...runtimeArgs, pkg.version ? `${pkg.identifier}==${pkg.version}` : pkg.identifier, ...packageArgs];
@@ -116,7 +133,12 @@ function packageOption(pkg: RegistryPackage, index: number, idPrefix: string): I
     }
     default:
       // nuget: `dnx <id>@<version> --yes [-- <args>]`, the convention of the registry's docs and VS Code.
-      args = [...runtimeArgs, pkg.version ? `${pkg.identifier}@${pkg.version}` : pkg.identifier, '--yes', ...(packageArgs.length ? ['--', ...packageArgs] : [])];
+      args = [
+        ...runtimeArgs,
+        pkg.version ? `${pkg.identifier}@${pkg.version}` : pkg.identifier,
+        '--yes',
+        ...(packageArgs.length ? ['--', ...packageArgs] : []),
+      ];
   }
   const entry: InstallEntry = { type: 'stdio', command: runtime, args, ...(Object.keys(env).length ? { env } : {}) };
   const runtimeOptions = runtimeArgs.filter((a) => a.startsWith('-'));
@@ -169,7 +191,15 @@ function keyValues(list: readonly RegistryKeyValue[], values: ValueCollector): R
 }
 
 function remoteOption(remote: RegistryTransport, index: number, idPrefix: string): InstallOption {
-  const base = { key: `remote:${index}`, kind: 'remote' as const, label: `remote ${remote.type} ${remote.url ?? ''}`.trim(), transport: remote.type, inputs: [], optional: [], notes: [] };
+  const base = {
+    key: `remote:${index}`,
+    kind: 'remote' as const,
+    label: `remote ${remote.type} ${remote.url ?? ''}`.trim(),
+    transport: remote.type,
+    inputs: [],
+    optional: [],
+    notes: [],
+  };
   const type: TransportType | undefined = remote.type === 'streamable-http' ? 'http' : remote.type === 'sse' ? 'sse' : undefined;
   if (!type) return { ...base, unavailable: `The remote transport "${remote.type}" is not supported (supported: streamable-http, sse).` };
   if (!remote.url) return { ...base, unavailable: 'The remote has no URL.' };

@@ -13,7 +13,10 @@ const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 
 /** A failure the user is told about as it is (`message` is the one line to show). */
 export class RegistryError extends Error {
-  constructor(message: string, readonly detail?: string) {
+  constructor(
+    message: string,
+    readonly detail?: string,
+  ) {
     super(message);
     this.name = 'RegistryError';
   }
@@ -59,7 +62,10 @@ export class RegistryClient {
   private readonly timeoutMs: number;
   private readonly fetchImpl: typeof fetch;
 
-  constructor(readonly baseUrl: string, private readonly options: RegistryClientOptions = {}) {
+  constructor(
+    readonly baseUrl: string,
+    private readonly options: RegistryClientOptions = {},
+  ) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.fetchImpl = options.fetch ?? fetch;
   }
@@ -76,7 +82,9 @@ export class RegistryClient {
     try {
       return readServerList(body);
     } catch (error) {
-      throw new RegistryError(`The MCP registry at ${this.baseUrl} sent something that is not a server list (${(error as Error).message}). Check ${REGISTRY_URL_SETTING}.`);
+      throw new RegistryError(
+        `The MCP registry at ${this.baseUrl} sent something that is not a server list (${(error as Error).message}). Check ${REGISTRY_URL_SETTING}.`,
+      );
     }
   }
 
@@ -84,7 +92,8 @@ export class RegistryClient {
   async getServer(name: string, signal?: AbortSignal): Promise<RegistryEntry> {
     const body = await this.getJson(`${this.baseUrl}/v0.1/servers/${encodeURIComponent(name)}/versions/latest`, signal, name);
     const entry = readEntry(body);
-    if (!entry) throw new RegistryError(`The MCP registry at ${this.baseUrl} sent something that is not a server for "${name}". Check ${REGISTRY_URL_SETTING}.`);
+    if (!entry)
+      throw new RegistryError(`The MCP registry at ${this.baseUrl} sent something that is not a server for "${name}". Check ${REGISTRY_URL_SETTING}.`);
     return entry;
   }
 
@@ -96,10 +105,12 @@ export class RegistryClient {
     const abort = () => both.abort();
     timeout.signal.addEventListener('abort', abort, { once: true });
     signal?.addEventListener('abort', abort, { once: true });
-    const unreachable = (reason: string) => new RegistryError(`Could not reach the MCP registry at ${this.baseUrl}: ${reason}. Check your network or ${REGISTRY_URL_SETTING}.`);
+    const unreachable = (reason: string) =>
+      new RegistryError(`Could not reach the MCP registry at ${this.baseUrl}: ${reason}. Check your network or ${REGISTRY_URL_SETTING}.`);
     const failed = (error: unknown): Error => {
       if (signal?.aborted) return new RegistryCancelled();
-      if (timeout.signal.aborted) return unreachable(`no answer within ${this.timeoutMs < 1000 ? `${this.timeoutMs} ms` : `${Math.round(this.timeoutMs / 1000)} s`}`);
+      if (timeout.signal.aborted)
+        return unreachable(`no answer within ${this.timeoutMs < 1000 ? `${this.timeoutMs} ms` : `${Math.round(this.timeoutMs / 1000)} s`}`);
       return unreachable(networkReason(error));
     };
     try {
@@ -117,7 +128,9 @@ export class RegistryClient {
         throw new RegistryError(`The MCP registry at ${this.baseUrl} has no server named "${serverName}".`);
       }
       if (!response.ok) {
-        throw new RegistryError(`The MCP registry at ${this.baseUrl} answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}. Check ${REGISTRY_URL_SETTING} or try again later.`);
+        throw new RegistryError(
+          `The MCP registry at ${this.baseUrl} answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}. Check ${REGISTRY_URL_SETTING} or try again later.`,
+        );
       }
       let text: string;
       try {

@@ -101,7 +101,11 @@ const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 function readInput(v: Json): RegistryInput {
   const variables = isObject(v.variables)
-    ? Object.fromEntries(Object.entries(v.variables).filter(([, x]) => isObject(x)).map(([k, x]) => [k, readInput(x as Json)]))
+    ? Object.fromEntries(
+        Object.entries(v.variables)
+          .filter(([, x]) => isObject(x))
+          .map(([k, x]) => [k, readInput(x as Json)]),
+      )
     : undefined;
   const choices = Array.isArray(v.choices) ? v.choices.filter((c): c is string => typeof c === 'string') : undefined;
   return {
@@ -134,7 +138,11 @@ function defined<T>(items: (T | undefined)[]): T[] {
 function readTransport(v: unknown): RegistryTransport | undefined {
   if (!isObject(v) || typeof v.type !== 'string') return undefined;
   const variables = isObject(v.variables)
-    ? Object.fromEntries(Object.entries(v.variables).filter(([, x]) => isObject(x)).map(([k, x]) => [k, readInput(x as Json)]))
+    ? Object.fromEntries(
+        Object.entries(v.variables)
+          .filter(([, x]) => isObject(x))
+          .map(([k, x]) => [k, readInput(x as Json)]),
+      )
     : undefined;
   return {
     type: v.type,
@@ -164,7 +172,9 @@ function readPackage(v: unknown): RegistryPackage | undefined {
 /** One `server.json` (a `ServerDetail`), or undefined when it has no name. */
 export function readServer(v: unknown): RegistryServer | undefined {
   if (!isObject(v) || typeof v.name !== 'string' || v.name === '') return undefined;
-  const repository = isObject(v.repository) ? { url: str(v.repository.url), source: str(v.repository.source), subfolder: str(v.repository.subfolder) } : undefined;
+  const repository = isObject(v.repository)
+    ? { url: str(v.repository.url), source: str(v.repository.source), subfolder: str(v.repository.subfolder) }
+    : undefined;
   return {
     name: v.name,
     title: str(v.title),
@@ -212,9 +222,6 @@ export function readServerList(body: unknown): RegistryPage {
 
 /** What a quick pick shows as the transports of a server: `stdio (npm)`, `streamable-http`. */
 export function transportSummary(server: RegistryServer): string {
-  const parts = [
-    ...server.packages.map((p) => `${p.transport.type} (${p.registryType})`),
-    ...server.remotes.map((r) => r.type),
-  ];
+  const parts = [...server.packages.map((p) => `${p.transport.type} (${p.registryType})`), ...server.remotes.map((r) => r.type)];
   return [...new Set(parts)].join(', ');
 }

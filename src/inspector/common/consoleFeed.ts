@@ -15,8 +15,12 @@ export class ConsoleFeed {
   private readonly stopListening: () => void;
 
   /** `configured`: the servers of the configuration, listed in the picker before they write anything. */
-  constructor(private readonly log: ConsoleLog, private readonly post: (message: ConsoleToWebview) => void,
-    private readonly configured: () => { id: string; label: string }[], private readonly delayMs = 200) {
+  constructor(
+    private readonly log: ConsoleLog,
+    private readonly post: (message: ConsoleToWebview) => void,
+    private readonly configured: () => { id: string; label: string }[],
+    private readonly delayMs = 200,
+  ) {
     this.stopListening = log.onDidAppend((serverId) => {
       if (!this.known.has(serverId)) this.sendServers();
       if (serverId === this.watched || this.watched === ALL_SERVERS) this.schedule();
@@ -54,10 +58,13 @@ export class ConsoleFeed {
 
   private schedule(): void {
     if (this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.flush(false);
-    }, Math.max(0, this.lastSent + this.delayMs - Date.now()));
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.flush(false);
+      },
+      Math.max(0, this.lastSent + this.delayMs - Date.now()),
+    );
   }
 
   private flush(reset: boolean): void {

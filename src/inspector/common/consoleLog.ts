@@ -29,7 +29,7 @@ export const MAX_LINE_CHARS = 8000;
 
 /** The level of a log notification as sent: an unknown level counts as info (as the Output view does). */
 export function consoleLevelOf(level: unknown): LogLevel {
-  return typeof level === 'string' && (LOG_LEVELS as readonly string[]).includes(level) ? level as LogLevel : 'info';
+  return typeof level === 'string' && (LOG_LEVELS as readonly string[]).includes(level) ? (level as LogLevel) : 'info';
 }
 
 /** Oldest first; the oldest line goes when either cap would be exceeded. */
@@ -41,7 +41,10 @@ export class ConsoleRing {
   /** Lines dropped to stay within the caps, for "N older lines dropped". */
   dropped = 0;
 
-  constructor(private readonly maxLines = MAX_CONSOLE_LINES, private readonly maxChars = MAX_CONSOLE_CHARS) {
+  constructor(
+    private readonly maxLines = MAX_CONSOLE_LINES,
+    private readonly maxChars = MAX_CONSOLE_CHARS,
+  ) {
     this.slots = new Array(maxLines);
   }
 
@@ -88,13 +91,21 @@ export class ConsoleLog {
   private nextSeq = 1;
   private readonly listeners = new Set<(serverId: string, line: ConsoleLine) => void>();
 
-  constructor(private readonly maxLines = MAX_CONSOLE_LINES, private readonly maxChars = MAX_CONSOLE_CHARS) {}
+  constructor(
+    private readonly maxLines = MAX_CONSOLE_LINES,
+    private readonly maxChars = MAX_CONSOLE_CHARS,
+  ) {}
 
   append(serverId: string, label: string, level: ConsoleLevel, text: string, at = Date.now()): ConsoleLine {
     let entry = this.rings.get(serverId);
-    if (!entry) this.rings.set(serverId, entry = { label, ring: new ConsoleRing(this.maxLines, this.maxChars) });
+    if (!entry) this.rings.set(serverId, (entry = { label, ring: new ConsoleRing(this.maxLines, this.maxChars) }));
     entry.label = label;
-    const line: ConsoleLine = { seq: this.nextSeq++, at, level, text: text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}… (${text.length - MAX_LINE_CHARS} more characters)` : text };
+    const line: ConsoleLine = {
+      seq: this.nextSeq++,
+      at,
+      level,
+      text: text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}… (${text.length - MAX_LINE_CHARS} more characters)` : text,
+    };
     entry.ring.push(line);
     for (const listener of this.listeners) listener(serverId, line);
     return line;

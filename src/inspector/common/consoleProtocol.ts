@@ -12,14 +12,14 @@ export const ALL_SERVERS = '*';
 export type ConsoleToWebview =
   | { type: 'consoleServers'; servers: { id: string; label: string }[] }
   | {
-    type: 'consoleLines';
-    serverId: string;
-    lines: ConsoleLine[];
-    /** The page drops what it has for this server first (a new watch, or cleared). */
-    reset: boolean;
-    /** Older lines dropped to stay within the buffer's bounds. */
-    dropped: number;
-  };
+      type: 'consoleLines';
+      serverId: string;
+      lines: ConsoleLine[];
+      /** The page drops what it has for this server first (a new watch, or cleared). */
+      reset: boolean;
+      /** Older lines dropped to stay within the buffer's bounds. */
+      dropped: number;
+    };
 
 /** Webview → host. */
 export type ConsoleFromWebview =
@@ -45,21 +45,38 @@ export function parseConsoleFromWebview(message: unknown): ConsoleFromWebview | 
   return undefined;
 }
 
-const isLine = (v: unknown): v is ConsoleLine => isRecord(v) && Number.isSafeInteger(v.seq) && typeof v.at === 'number'
-  && typeof v.level === 'string' && LEVELS.has(v.level) && typeof v.text === 'string' && (v.server === undefined || typeof v.server === 'string');
+const isLine = (v: unknown): v is ConsoleLine =>
+  isRecord(v) &&
+  Number.isSafeInteger(v.seq) &&
+  typeof v.at === 'number' &&
+  typeof v.level === 'string' &&
+  LEVELS.has(v.level) &&
+  typeof v.text === 'string' &&
+  (v.server === undefined || typeof v.server === 'string');
 
 /** The page's check of what the host sent. */
 export function parseConsoleToWebview(message: unknown): ConsoleToWebview | undefined {
   if (!isRecord(message)) return undefined;
   if (message.type === 'consoleServers') {
-    if (!Array.isArray(message.servers) || !message.servers.every((s) => isRecord(s) && typeof s.id === 'string' && typeof s.label === 'string')) return undefined;
+    if (!Array.isArray(message.servers) || !message.servers.every((s) => isRecord(s) && typeof s.id === 'string' && typeof s.label === 'string'))
+      return undefined;
     return { type: 'consoleServers', servers: (message.servers as { id: string; label: string }[]).map((s) => ({ id: s.id, label: s.label })) };
   }
   if (message.type === 'consoleLines') {
-    if (typeof message.serverId !== 'string' || !Array.isArray(message.lines) || !message.lines.every(isLine) || typeof message.reset !== 'boolean') return undefined;
+    if (typeof message.serverId !== 'string' || !Array.isArray(message.lines) || !message.lines.every(isLine) || typeof message.reset !== 'boolean')
+      return undefined;
     return {
-      type: 'consoleLines', serverId: message.serverId, reset: message.reset, dropped: typeof message.dropped === 'number' ? message.dropped : 0,
-      lines: (message.lines as ConsoleLine[]).map((l) => ({ seq: l.seq, at: l.at, level: l.level as ConsoleLevel, text: l.text, ...(l.server !== undefined ? { server: l.server } : {}) })),
+      type: 'consoleLines',
+      serverId: message.serverId,
+      reset: message.reset,
+      dropped: typeof message.dropped === 'number' ? message.dropped : 0,
+      lines: (message.lines as ConsoleLine[]).map((l) => ({
+        seq: l.seq,
+        at: l.at,
+        level: l.level as ConsoleLevel,
+        text: l.text,
+        ...(l.server !== undefined ? { server: l.server } : {}),
+      })),
     };
   }
   return undefined;

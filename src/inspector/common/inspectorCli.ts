@@ -16,7 +16,16 @@ import type { Launch } from '../../config/common/launchDefinition';
 export const INSPECTOR_PACKAGE = '@modelcontextprotocol/inspector';
 
 /** Methods the Inspector CLI's `--method` accepts that a recorded request can map to. */
-const CLI_METHODS = new Set(['tools/list', 'tools/call', 'resources/list', 'resources/read', 'resources/templates/list', 'prompts/list', 'prompts/get', 'logging/setLevel']);
+const CLI_METHODS = new Set([
+  'tools/list',
+  'tools/call',
+  'resources/list',
+  'resources/read',
+  'resources/templates/list',
+  'prompts/list',
+  'prompts/get',
+  'logging/setLevel',
+]);
 
 export interface CliRequest {
   method: string;

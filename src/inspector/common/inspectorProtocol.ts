@@ -13,46 +13,46 @@ import type { HttpExchangeView, HttpHeader } from '../../traffic/common/httpExch
 /** Host → webview. All strings are server text: the page sets them with `textContent` only. */
 export type ToWebview =
   | {
-    type: 'rows';
-    rows: InspectorRow[];
-    /** An imported recording: no export, no live updates; `source` names the file. */
-    readOnly: boolean;
-    source?: string;
-    /** Select this row (opened from an Activity entry). */
-    select?: number;
-  }
+      type: 'rows';
+      rows: InspectorRow[];
+      /** An imported recording: no export, no live updates; `source` names the file. */
+      readOnly: boolean;
+      source?: string;
+      /** Select this row (opened from an Activity entry). */
+      select?: number;
+    }
   | {
-    type: 'detail';
-    seq: number;
-    /** The redacted messages as parsed JSON (undefined when there is none, e.g. still pending). */
-    request: unknown;
-    response?: unknown;
-    /** Why there is no response (pending, cancelled, no longer in the log). */
-    note?: string;
-    /** Why Replay is not offered (a notification, a server's request, a read-only recording); absent: offered. */
-    replayUnavailable?: string;
-    /** A tools/call: Open in Run Tool is offered. */
-    runTool?: boolean;
-    /** Why Copy as Inspector CLI Command is not offered; absent: offered. */
-    cliUnavailable?: string;
-    /** This exchange replays the one with this seq. */
-    replayOf?: number;
-    /** HTTP servers: the HTTP exchange(s) that carried it, redacted (absent for stdio). */
-    http?: HttpExchangeView[];
-    /** A replay still in flight: the Cancel button is offered. */
-    cancellable?: boolean;
-  }
+      type: 'detail';
+      seq: number;
+      /** The redacted messages as parsed JSON (undefined when there is none, e.g. still pending). */
+      request: unknown;
+      response?: unknown;
+      /** Why there is no response (pending, cancelled, no longer in the log). */
+      note?: string;
+      /** Why Replay is not offered (a notification, a server's request, a read-only recording); absent: offered. */
+      replayUnavailable?: string;
+      /** A tools/call: Open in Run Tool is offered. */
+      runTool?: boolean;
+      /** Why Copy as Inspector CLI Command is not offered; absent: offered. */
+      cliUnavailable?: string;
+      /** This exchange replays the one with this seq. */
+      replayOf?: number;
+      /** HTTP servers: the HTTP exchange(s) that carried it, redacted (absent for stdio). */
+      http?: HttpExchangeView[];
+      /** A replay still in flight: the Cancel button is offered. */
+      cancellable?: boolean;
+    }
   | {
-    /** The answer to a replay, runTool or copyCli of the exchange `seq`, shown in one line in its detail. */
-    type: 'actionStatus';
-    seq: number;
-    action: DetailAction;
-    /** `notRunning` offers a Start Server button beside the text. */
-    kind: 'info' | 'error' | 'notRunning';
-    text: string;
-    /** The new exchange a replay created (the page selects it). */
-    newSeq?: number;
-  };
+      /** The answer to a replay, runTool or copyCli of the exchange `seq`, shown in one line in its detail. */
+      type: 'actionStatus';
+      seq: number;
+      action: DetailAction;
+      /** `notRunning` offers a Start Server button beside the text. */
+      kind: 'info' | 'error' | 'notRunning';
+      text: string;
+      /** The new exchange a replay created (the page selects it). */
+      newSeq?: number;
+    };
 
 /** What the detail pane's buttons ask of the host; `params` is the edited params text (JSON). */
 export type DetailAction = 'replay' | 'runTool' | 'copyCli';
@@ -81,35 +81,58 @@ const isSeq = (v: unknown): v is number => Number.isSafeInteger(v) && (v as numb
 export function parseFromWebview(message: unknown): FromWebview | undefined {
   if (!isRecord(message) || typeof message.type !== 'string') return undefined;
   switch (message.type) {
-    case 'ready': return { type: 'ready' };
-    case 'export': return { type: 'export', format: message.format === 'har' ? 'har' : 'jsonl' };
-    case 'import': return { type: 'import' };
-    case 'select': return isSeq(message.seq) ? { type: 'select', seq: message.seq } : undefined;
+    case 'ready':
+      return { type: 'ready' };
+    case 'export':
+      return { type: 'export', format: message.format === 'har' ? 'har' : 'jsonl' };
+    case 'import':
+      return { type: 'import' };
+    case 'select':
+      return isSeq(message.seq) ? { type: 'select', seq: message.seq } : undefined;
     case 'copy':
       return isSeq(message.seq) && (message.part === 'request' || message.part === 'response' || message.part === 'both')
         ? { type: 'copy', seq: message.seq, part: message.part }
         : undefined;
-    case 'error': return typeof message.message === 'string' ? { type: 'error', message: message.message.slice(0, 2000) } : undefined;
+    case 'error':
+      return typeof message.message === 'string' ? { type: 'error', message: message.message.slice(0, 2000) } : undefined;
     case 'action':
-      return isSeq(message.seq) && typeof message.action === 'string' && ACTIONS.has(message.action)
-        && typeof message.params === 'string' && message.params.length <= MAX_PARAMS_TEXT
+      return isSeq(message.seq) &&
+        typeof message.action === 'string' &&
+        ACTIONS.has(message.action) &&
+        typeof message.params === 'string' &&
+        message.params.length <= MAX_PARAMS_TEXT
         ? { type: 'action', action: message.action as DetailAction, seq: message.seq, params: message.params }
         : undefined;
-    case 'startServer': return isSeq(message.seq) ? { type: 'startServer', seq: message.seq } : undefined;
-    case 'cancelReplay': return isSeq(message.seq) ? { type: 'cancelReplay', seq: message.seq } : undefined;
-    default: return undefined;
+    case 'startServer':
+      return isSeq(message.seq) ? { type: 'startServer', seq: message.seq } : undefined;
+    case 'cancelReplay':
+      return isSeq(message.seq) ? { type: 'cancelReplay', seq: message.seq } : undefined;
+    default:
+      return undefined;
   }
 }
 
 const STATUSES = new Set(['pending', 'result', 'rpcError', 'toolError', 'cancelled', 'notification']);
 
 function isRow(v: unknown, depth = 0): v is InspectorRow {
-  return isRecord(v) && depth < 4 && isSeq(v.seq) && typeof v.serverId === 'string' && typeof v.serverLabel === 'string'
-    && typeof v.method === 'string' && (v.name === undefined || typeof v.name === 'string')
-    && typeof v.startedAt === 'number' && typeof v.size === 'number' && (v.latencyMs === undefined || typeof v.latencyMs === 'number')
-    && typeof v.status === 'string' && STATUSES.has(v.status) && (v.statusText === undefined || typeof v.statusText === 'string')
-    && (v.replayOf === undefined || isSeq(v.replayOf))
-    && Array.isArray(v.children) && v.children.every((c) => isRow(c, depth + 1));
+  return (
+    isRecord(v) &&
+    depth < 4 &&
+    isSeq(v.seq) &&
+    typeof v.serverId === 'string' &&
+    typeof v.serverLabel === 'string' &&
+    typeof v.method === 'string' &&
+    (v.name === undefined || typeof v.name === 'string') &&
+    typeof v.startedAt === 'number' &&
+    typeof v.size === 'number' &&
+    (v.latencyMs === undefined || typeof v.latencyMs === 'number') &&
+    typeof v.status === 'string' &&
+    STATUSES.has(v.status) &&
+    (v.statusText === undefined || typeof v.statusText === 'string') &&
+    (v.replayOf === undefined || isSeq(v.replayOf)) &&
+    Array.isArray(v.children) &&
+    v.children.every((c) => isRow(c, depth + 1))
+  );
 }
 
 const isHeader = (v: unknown): v is HttpHeader => isRecord(v) && typeof v.name === 'string' && typeof v.value === 'string';
@@ -117,11 +140,26 @@ const optional = (v: unknown, type: 'string' | 'number') => v === undefined || t
 
 /** An HTTP exchange's shape (also what an imported recording must carry to show one). */
 export function isHttpView(v: unknown): v is HttpExchangeView {
-  return isRecord(v) && typeof v.startedAt === 'number' && typeof v.method === 'string' && typeof v.url === 'string'
-    && Array.isArray(v.requestHeaders) && v.requestHeaders.every(isHeader) && Array.isArray(v.responseHeaders) && v.responseHeaders.every(isHeader)
-    && optional(v.status, 'number') && optional(v.statusText, 'string') && optional(v.headersMs, 'number') && optional(v.totalMs, 'number')
-    && optional(v.sessionId, 'string') && optional(v.requestBytes, 'number') && optional(v.responseBytes, 'number')
-    && optional(v.error, 'string') && optional(v.requestBody, 'string') && optional(v.link, 'string');
+  return (
+    isRecord(v) &&
+    typeof v.startedAt === 'number' &&
+    typeof v.method === 'string' &&
+    typeof v.url === 'string' &&
+    Array.isArray(v.requestHeaders) &&
+    v.requestHeaders.every(isHeader) &&
+    Array.isArray(v.responseHeaders) &&
+    v.responseHeaders.every(isHeader) &&
+    optional(v.status, 'number') &&
+    optional(v.statusText, 'string') &&
+    optional(v.headersMs, 'number') &&
+    optional(v.totalMs, 'number') &&
+    optional(v.sessionId, 'string') &&
+    optional(v.requestBytes, 'number') &&
+    optional(v.responseBytes, 'number') &&
+    optional(v.error, 'string') &&
+    optional(v.requestBody, 'string') &&
+    optional(v.link, 'string')
+  );
 }
 
 /** The page's check of what the host sent (a message of another shape is ignored). */
@@ -140,7 +178,10 @@ export function parseToWebview(message: unknown): ToWebview | undefined {
   if (message.type === 'detail') {
     if (!isSeq(message.seq)) return undefined;
     return {
-      type: 'detail', seq: message.seq, request: message.request, response: message.response,
+      type: 'detail',
+      seq: message.seq,
+      request: message.request,
+      response: message.response,
       ...(typeof message.note === 'string' ? { note: message.note } : {}),
       ...(typeof message.replayUnavailable === 'string' ? { replayUnavailable: message.replayUnavailable } : {}),
       ...(message.runTool === true ? { runTool: true } : {}),
@@ -151,9 +192,22 @@ export function parseToWebview(message: unknown): ToWebview | undefined {
     };
   }
   if (message.type === 'actionStatus') {
-    if (!isSeq(message.seq) || typeof message.action !== 'string' || !ACTIONS.has(message.action) || typeof message.text !== 'string'
-      || (message.kind !== 'info' && message.kind !== 'error' && message.kind !== 'notRunning')) return undefined;
-    return { type: 'actionStatus', seq: message.seq, action: message.action as DetailAction, kind: message.kind, text: message.text, ...(isSeq(message.newSeq) ? { newSeq: message.newSeq } : {}) };
+    if (
+      !isSeq(message.seq) ||
+      typeof message.action !== 'string' ||
+      !ACTIONS.has(message.action) ||
+      typeof message.text !== 'string' ||
+      (message.kind !== 'info' && message.kind !== 'error' && message.kind !== 'notRunning')
+    )
+      return undefined;
+    return {
+      type: 'actionStatus',
+      seq: message.seq,
+      action: message.action as DetailAction,
+      kind: message.kind,
+      text: message.text,
+      ...(isSeq(message.newSeq) ? { newSeq: message.newSeq } : {}),
+    };
   }
   return undefined;
 }

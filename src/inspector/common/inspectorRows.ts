@@ -53,9 +53,12 @@ export interface InspectorRow {
 export function classify(record: Pick<InspectorRecord, 'kind' | 'status'>, facts: ExchangeFacts): { status: RowStatus; statusText?: string } {
   const s = record.status;
   switch (s.kind) {
-    case 'pending': return { status: 'pending' };
-    case 'cancelled': return { status: 'cancelled', statusText: s.reason };
-    case 'error': return { status: 'rpcError', statusText: s.code !== undefined ? `${s.code}: ${s.message}` : s.message };
+    case 'pending':
+      return { status: 'pending' };
+    case 'cancelled':
+      return { status: 'cancelled', statusText: s.reason };
+    case 'error':
+      return { status: 'rpcError', statusText: s.code !== undefined ? `${s.code}: ${s.message}` : s.message };
     case 'ok':
       if (record.kind === 'notification') return { status: 'notification' };
       return facts.isError ? { status: 'toolError', statusText: facts.errorText } : { status: 'result' };
@@ -72,7 +75,11 @@ const REQUEST_NOTIFICATIONS = new Set(['notifications/progress', 'notifications/
  * that moment (when exactly one was, not counting pings: otherwise it stays on its own). Later rounds of a
  * multi-round-trip request go under its first round.
  */
-export function buildRows(records: readonly InspectorRecord[], factsFor: (record: InspectorRecord) => ExchangeFacts, replayOf: (seq: number) => number | undefined = () => undefined): InspectorRow[] {
+export function buildRows(
+  records: readonly InspectorRecord[],
+  factsFor: (record: InspectorRecord) => ExchangeFacts,
+  replayOf: (seq: number) => number | undefined = () => undefined,
+): InspectorRow[] {
   const oldestFirst = [...records].sort((a, b) => a.seq - b.seq);
   const rows = new Map<number, InspectorRow>();
   const facts = new Map<number, ExchangeFacts>();
@@ -125,7 +132,14 @@ function tokenKey(serverId: string, token: string | number): string {
   return `${serverId}\u0000${typeof token}:${token}`;
 }
 
-function parentOf(record: InspectorRecord, facts: ExchangeFacts, rows: Map<number, InspectorRow>, byToken: Map<string, InspectorRow>, requests: InspectorRecord[], byTask: Map<string, InspectorRow>): InspectorRow | undefined {
+function parentOf(
+  record: InspectorRecord,
+  facts: ExchangeFacts,
+  rows: Map<number, InspectorRow>,
+  byToken: Map<string, InspectorRow>,
+  requests: InspectorRecord[],
+  byTask: Map<string, InspectorRow>,
+): InspectorRow | undefined {
   if (record.originSeq !== undefined) return rows.get(record.originSeq);
   // A task's polling, result and status notifications belong to the call that created it.
   if (facts.taskId !== undefined && (record.method.startsWith('tasks/') || record.method.startsWith('notifications/tasks/'))) {
@@ -139,8 +153,14 @@ function parentOf(record: InspectorRecord, facts: ExchangeFacts, rows: Map<numbe
   }
   // A ping does no work that could report progress or log: a notification that arrives while
   // one is in flight (its own request long evicted from the log, say) is not its child.
-  const inFlight = requests.filter((r) => r.serverId === record.serverId && r.direction === 'send' && r.method !== 'ping' && r.startedAt <= record.startedAt
-    && (r.endedAt === undefined || r.endedAt >= record.startedAt));
+  const inFlight = requests.filter(
+    (r) =>
+      r.serverId === record.serverId &&
+      r.direction === 'send' &&
+      r.method !== 'ping' &&
+      r.startedAt <= record.startedAt &&
+      (r.endedAt === undefined || r.endedAt >= record.startedAt),
+  );
   return inFlight.length === 1 ? rows.get(inFlight[0].seq) : undefined;
 }
 

@@ -17,34 +17,40 @@ export const RECORDING_VERSION = 1;
  * (already redacted views), written as its `http` field; `replayOf` the replay mark of a live
  * exchange (the seq of the exchange it replays), so an import shows the ↻ mark and its link.
  */
-export function exportRecording(records: readonly InspectorRecord[], exportedAt = Date.now(), options: {
-  httpOf?: (record: InspectorRecord) => readonly HttpExchangeView[] | undefined;
-  replayOf?: (seq: number) => number | undefined;
-} = {}): string {
+export function exportRecording(
+  records: readonly InspectorRecord[],
+  exportedAt = Date.now(),
+  options: {
+    httpOf?: (record: InspectorRecord) => readonly HttpExchangeView[] | undefined;
+    replayOf?: (seq: number) => number | undefined;
+  } = {},
+): string {
   const { httpOf, replayOf = () => undefined } = options;
   const lines = [JSON.stringify({ format: RECORDING_FORMAT, version: RECORDING_VERSION, exportedAt })];
   for (const r of [...records].sort((a, b) => a.seq - b.seq)) {
-    lines.push(JSON.stringify({
-      seq: r.seq,
-      serverId: r.serverId,
-      serverLabel: r.serverLabel,
-      method: r.method,
-      kind: r.kind,
-      id: r.id,
-      direction: r.direction,
-      startedAt: r.startedAt,
-      endedAt: r.endedAt,
-      status: r.status,
-      requestSize: r.requestSize,
-      responseSize: r.responseSize,
-      round: r.round,
-      originSeq: r.originSeq,
-      inputRequired: r.inputRequired,
-      replayOf: replayOf(r.seq) ?? r.replayOf,
-      request: r.request,
-      response: r.response,
-      http: nonEmpty(httpOf?.(r)),
-    }));
+    lines.push(
+      JSON.stringify({
+        seq: r.seq,
+        serverId: r.serverId,
+        serverLabel: r.serverLabel,
+        method: r.method,
+        kind: r.kind,
+        id: r.id,
+        direction: r.direction,
+        startedAt: r.startedAt,
+        endedAt: r.endedAt,
+        status: r.status,
+        requestSize: r.requestSize,
+        responseSize: r.responseSize,
+        round: r.round,
+        originSeq: r.originSeq,
+        inputRequired: r.inputRequired,
+        replayOf: replayOf(r.seq) ?? r.replayOf,
+        request: r.request,
+        response: r.response,
+        http: nonEmpty(httpOf?.(r)),
+      }),
+    );
   }
   return lines.join('\n') + '\n';
 }
@@ -91,22 +97,40 @@ export function importRecording(text: string): ImportedRecording {
 function statusOf(v: unknown): InspectorRecord['status'] | undefined {
   if (!isRecord(v)) return undefined;
   switch (v.kind) {
-    case 'pending': return { kind: 'pending' };
-    case 'ok': return { kind: 'ok' };
-    case 'error': return { kind: 'error', message: typeof v.message === 'string' ? v.message : 'error', ...(isNumber(v.code) ? { code: v.code } : {}) };
-    case 'cancelled': return { kind: 'cancelled', ...(typeof v.reason === 'string' ? { reason: v.reason } : {}) };
-    default: return undefined;
+    case 'pending':
+      return { kind: 'pending' };
+    case 'ok':
+      return { kind: 'ok' };
+    case 'error':
+      return { kind: 'error', message: typeof v.message === 'string' ? v.message : 'error', ...(isNumber(v.code) ? { code: v.code } : {}) };
+    case 'cancelled':
+      return { kind: 'cancelled', ...(typeof v.reason === 'string' ? { reason: v.reason } : {}) };
+    default:
+      return undefined;
   }
 }
 
 function recordOf(v: unknown): InspectorRecord | undefined {
   if (!isRecord(v)) return undefined;
   const status = statusOf(v.status);
-  if (!isNumber(v.seq) || typeof v.serverId !== 'string' || typeof v.serverLabel !== 'string' || typeof v.method !== 'string'
-    || (v.kind !== 'request' && v.kind !== 'notification') || (v.direction !== 'send' && v.direction !== 'receive')
-    || !isNumber(v.startedAt) || !isNumber(v.requestSize) || !status
-    || !optionalNumber(v.endedAt) || !optionalNumber(v.responseSize) || !optionalNumber(v.round) || !optionalNumber(v.originSeq) || !optionalNumber(v.replayOf)
-    || (v.id !== undefined && typeof v.id !== 'string' && !isNumber(v.id))) return undefined;
+  if (
+    !isNumber(v.seq) ||
+    typeof v.serverId !== 'string' ||
+    typeof v.serverLabel !== 'string' ||
+    typeof v.method !== 'string' ||
+    (v.kind !== 'request' && v.kind !== 'notification') ||
+    (v.direction !== 'send' && v.direction !== 'receive') ||
+    !isNumber(v.startedAt) ||
+    !isNumber(v.requestSize) ||
+    !status ||
+    !optionalNumber(v.endedAt) ||
+    !optionalNumber(v.responseSize) ||
+    !optionalNumber(v.round) ||
+    !optionalNumber(v.originSeq) ||
+    !optionalNumber(v.replayOf) ||
+    (v.id !== undefined && typeof v.id !== 'string' && !isNumber(v.id))
+  )
+    return undefined;
   return {
     seq: v.seq,
     serverId: v.serverId,

@@ -68,7 +68,9 @@ function whereWrong(text: string): string {
   const before = text.slice(0, first.offset);
   const line = before.split('\n').length;
   const column = before.length - before.lastIndexOf('\n');
-  const what = printParseErrorCode(first.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  const what = printParseErrorCode(first.error)
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase();
   return ` (line ${line}, column ${column}): ${what}`;
 }
 
@@ -85,7 +87,8 @@ export function restoreRedacted(edited: unknown, redacted: unknown, original: un
   }
   if (isRecord(edited)) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(edited)) out[k] = restoreRedacted(v, isRecord(redacted) ? redacted[k] : undefined, isRecord(original) ? original[k] : undefined);
+    for (const [k, v] of Object.entries(edited))
+      out[k] = restoreRedacted(v, isRecord(redacted) ? redacted[k] : undefined, isRecord(original) ? original[k] : undefined);
     return out;
   }
   return edited;
@@ -167,9 +170,13 @@ export function planReplay(source: ReplaySource, text: string): { ok: true; plan
 export function isReplayOf(plan: ReplayPlan, method: string, params: unknown): boolean {
   const p = isRecord(params) ? params : {};
   switch (plan.kind) {
-    case 'tool': return method === 'tools/call' && p.name === plan.name;
-    case 'prompt': return method === 'prompts/get' && p.name === plan.name;
-    case 'resource': return method === 'resources/read' && p.uri === plan.uri;
-    case 'request': return method === plan.method;
+    case 'tool':
+      return method === 'tools/call' && p.name === plan.name;
+    case 'prompt':
+      return method === 'prompts/get' && p.name === plan.name;
+    case 'resource':
+      return method === 'resources/read' && p.uri === plan.uri;
+    case 'request':
+      return method === plan.method;
   }
 }

@@ -80,7 +80,10 @@ export function valuesFromArguments(field: FormField, value: unknown): Json {
       return Object.fromEntries(field.fields.map((f) => [f.name ?? '', valuesFromArguments(f, record[f.name ?? ''])]));
     }
     case 'choice': {
-      const index = Math.max(0, field.options.findIndex((o) => matches(o.field, value)));
+      const index = Math.max(
+        0,
+        field.options.findIndex((o) => matches(o.field, value)),
+      );
       return { option: index, value: valuesFromArguments(field.options[index].field, value) } satisfies ChoiceValue;
     }
     case 'json':
@@ -113,8 +116,10 @@ function matches(field: FormField, value: unknown): boolean {
     case 'array':
       return Array.isArray(value);
     case 'object':
-      return isObject(value)
-        && field.fields.every((f) => (f.kind === 'const' ? jsonEqual(f.value, value[f.name ?? '']) : !f.required || value[f.name ?? ''] !== undefined));
+      return (
+        isObject(value) &&
+        field.fields.every((f) => (f.kind === 'const' ? jsonEqual(f.value, value[f.name ?? '']) : !f.required || value[f.name ?? ''] !== undefined))
+      );
     case 'choice':
       return field.options.some((o) => matches(o.field, value));
     case 'json':

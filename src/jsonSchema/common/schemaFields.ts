@@ -184,7 +184,11 @@ function buildField({ schema, refs }: Resolved, ctx: BuildContext, base: FieldBa
     if (nonNull.length < options.length) common.nullable = true;
     // `oneOf` of consts with titles is the JSON Schema way to label enum values.
     if (nonNull.length && nonNull.every((o) => o.const !== undefined)) {
-      return { ...common, kind: 'enum', options: nonNull.map((o) => ({ label: typeof o.title === 'string' ? o.title : enumLabel(o.const as Json), value: o.const as Json })) };
+      return {
+        ...common,
+        kind: 'enum',
+        options: nonNull.map((o) => ({ label: typeof o.title === 'string' ? o.title : enumLabel(o.const as Json), value: o.const as Json })),
+      };
     }
     const siblings = withoutKeys(schema, [combinator, 'title', 'description', 'default']);
     const merged = nonNull.map((o) => {
@@ -239,7 +243,11 @@ function buildField({ schema, refs }: Resolved, ctx: BuildContext, base: FieldBa
       return { ...common, kind: 'boolean' };
     case 'array': {
       if (!isObject(schema.items)) {
-        return unsupported(Array.isArray(schema.items) || Array.isArray(schema.prefixItems) ? l10n.t('tuple arrays are edited as JSON') : l10n.t('the array does not say what its items are'));
+        return unsupported(
+          Array.isArray(schema.items) || Array.isArray(schema.prefixItems)
+            ? l10n.t('tuple arrays are edited as JSON')
+            : l10n.t('the array does not say what its items are'),
+        );
       }
       const itemSchema = resolve(schema.items);
       if (!itemSchema) return unsupported(l10n.t('the item schema cannot be resolved'));
@@ -253,7 +261,8 @@ function buildField({ schema, refs }: Resolved, ctx: BuildContext, base: FieldBa
         return unsupported(l10n.t('an object with free-form keys is edited as JSON'));
       }
       if (Object.keys(properties).length === 0 && hasExtra) return unsupported(l10n.t('the arguments are an object with free-form keys'));
-      if (hasExtra) ctx.unsupported.push({ pointer: base.pointer, reason: l10n.t('extra properties beyond the listed ones can only be given in the JSON editor') });
+      if (hasExtra)
+        ctx.unsupported.push({ pointer: base.pointer, reason: l10n.t('extra properties beyond the listed ones can only be given in the JSON editor') });
       const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : []);
       const fields: FormField[] = [];
       for (const [name, raw] of Object.entries(properties)) {

@@ -49,9 +49,8 @@ function compile(schema: object): ValidateFunction | { schemaError: string } {
   const cached = compiled.get(schema);
   if (cached) return cached;
   const declared = (schema as { $schema?: unknown }).$schema;
-  const dialects: ('draft-07' | '2019-09' | '2020-12')[] = typeof declared === 'string'
-    ? [/2020-12/.test(declared) ? '2020-12' : /2019-09/.test(declared) ? '2019-09' : 'draft-07']
-    : ['2020-12', 'draft-07'];
+  const dialects: ('draft-07' | '2019-09' | '2020-12')[] =
+    typeof declared === 'string' ? [/2020-12/.test(declared) ? '2020-12' : /2019-09/.test(declared) ? '2019-09' : 'draft-07'] : ['2020-12', 'draft-07'];
   let result: ValidateFunction | { schemaError: string } = { schemaError: 'no dialect' };
   for (const dialect of dialects) {
     try {

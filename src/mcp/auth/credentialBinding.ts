@@ -47,7 +47,8 @@ function bindingKey(secret: string): string {
 export async function checkCredentialIssuer(store: BindingStore, settings: OAuthSettings, issuer: string): Promise<void> {
   if (settings.issuer && !issuersMatch(settings.issuer, issuer)) {
     throw new CredentialBindingError(
-      `The server sends its clients to the authorization server ${issuer}, but "oauth.issuer" is ${settings.issuer}: the configured client credentials were not sent there.`);
+      `The server sends its clients to the authorization server ${issuer}, but "oauth.issuer" is ${settings.issuer}: the configured client credentials were not sent there.`,
+    );
   }
   for (const secret of boundSecrets(settings)) {
     const key = bindingKey(secret);
@@ -56,7 +57,8 @@ export async function checkCredentialIssuer(store: BindingStore, settings: OAuth
       await store.set(key, issuer);
     } else if (!issuersMatch(bound, issuer)) {
       throw new CredentialBindingError(
-        `The configured client credentials were first used with the authorization server ${bound}; the server now names ${issuer}, so they were not sent there. If the server really moved, sign out of it ("MCP: Sign Out of Server") and connect again, or set "oauth.issuer".`);
+        `The configured client credentials were first used with the authorization server ${bound}; the server now names ${issuer}, so they were not sent there. If the server really moved, sign out of it ("MCP: Sign Out of Server") and connect again, or set "oauth.issuer".`,
+      );
     }
   }
 }

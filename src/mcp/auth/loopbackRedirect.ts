@@ -67,10 +67,14 @@ export async function listenForLoopbackRedirect(redirectUrl: string, state: stri
     server.close();
     server.closeAllConnections?.();
   };
-  signal?.addEventListener('abort', () => {
-    close();
-    settle.reject(new Error('Sign-in was cancelled.'));
-  }, { once: true });
+  signal?.addEventListener(
+    'abort',
+    () => {
+      close();
+      settle.reject(new Error('Sign-in was cancelled.'));
+    },
+    { once: true },
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(Number(target.port || 80), target.hostname.replace(/^\[|\]$/g, ''), () => resolve());

@@ -8,7 +8,12 @@
  */
 import { createPrivateKey } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { createPrivateKeyJwtAuth, requestJwtAuthorizationGrant, discoverAndRequestJwtAuthGrant, type AddClientAuthentication } from '@modelcontextprotocol/client';
+import {
+  createPrivateKeyJwtAuth,
+  requestJwtAuthorizationGrant,
+  discoverAndRequestJwtAuthGrant,
+  type AddClientAuthentication,
+} from '@modelcontextprotocol/client';
 import { grantTypeOf, type OAuthGrantType, type OAuthSettings } from '../../config/common/oauthConfig';
 
 export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
@@ -36,7 +41,12 @@ export interface DiscoveredServer {
  * The body of a token request for a grant that needs no browser; undefined for
  * `authorization_code` (the SDK builds that one from the code and the PKCE verifier).
  */
-export async function machineTokenRequest(settings: OAuthSettings, scope: string | undefined, discovered: DiscoveredServer, fetchFn?: typeof fetch): Promise<URLSearchParams | undefined> {
+export async function machineTokenRequest(
+  settings: OAuthSettings,
+  scope: string | undefined,
+  discovered: DiscoveredServer,
+  fetchFn?: typeof fetch,
+): Promise<URLSearchParams | undefined> {
   const grant = grantTypeOf(settings);
   let params: URLSearchParams;
   if (grant === 'client_credentials') {
@@ -64,13 +74,20 @@ async function workloadAssertion(settings: OAuthSettings): Promise<string> {
 }
 
 /** SEP-990 step 2: the user's ID token exchanged at the identity provider for an ID-JAG. */
-async function identityAssertionGrant(settings: OAuthSettings, scope: string | undefined, discovered: DiscoveredServer, fetchFn?: typeof fetch): Promise<string> {
+async function identityAssertionGrant(
+  settings: OAuthSettings,
+  scope: string | undefined,
+  discovered: DiscoveredServer,
+  fetchFn?: typeof fetch,
+): Promise<string> {
   const idp = settings.idp;
   if (!idp?.clientId || !idp.idToken || (!idp.tokenEndpoint && !idp.issuer)) {
     throw new Error('"oauth.idp" needs "clientId", "idToken" and "issuer" or "tokenEndpoint" for "grantType": "enterprise_managed".');
   }
   if (!discovered.authorizationServer || !discovered.resource) {
-    throw new Error('The server did not name its authorization server and resource (RFC 9728 protected-resource metadata), which enterprise-managed authorization needs.');
+    throw new Error(
+      'The server did not name its authorization server and resource (RFC 9728 protected-resource metadata), which enterprise-managed authorization needs.',
+    );
   }
   const request = {
     audience: discovered.authorizationServer,

@@ -16,7 +16,14 @@
 import { randomBytes } from 'node:crypto';
 import { OAuthError } from '@modelcontextprotocol/client';
 import type {
-  AddClientAuthentication, DpopSession, OAuthClientInformationContext, OAuthClientInformationMixed, OAuthClientMetadata, OAuthClientProvider, OAuthDiscoveryState, OAuthTokens,
+  AddClientAuthentication,
+  DpopSession,
+  OAuthClientInformationContext,
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+  OAuthTokens,
 } from '@modelcontextprotocol/client';
 import { authMethodOf, grantTypeOf, type OAuthSettings } from '../../config/common/oauthConfig';
 import { checkExternalUrl } from '../../shared/common/urlSafety';
@@ -169,7 +176,7 @@ export class WorkbenchOAuthProvider implements OAuthClientProvider {
         ...(secret ? { client_secret: secret } : {}),
         ...(settings.tokenEndpointAuthMethod ? { token_endpoint_auth_method: settings.tokenEndpointAuthMethod } : {}),
         // The SDK's stamp: these credentials belong to the issuer just checked (or pinned).
-        ...(ctx?.issuer ?? settings.issuer ? { issuer: ctx?.issuer ?? settings.issuer } : {}),
+        ...((ctx?.issuer ?? settings.issuer) ? { issuer: ctx?.issuer ?? settings.issuer } : {}),
       } as OAuthClientInformationMixed;
     }
     const clients = await this.registeredClients();
@@ -331,7 +338,9 @@ export class WorkbenchOAuthProvider implements OAuthClientProvider {
         throw new OAuthAuthorizationError('The authorization response did not carry the state this client sent; it was ignored.');
       }
       if (response.error) {
-        throw new OAuthAuthorizationError(`The authorization server refused: ${response.error}${response.errorDescription ? ` (${response.errorDescription})` : ''}`);
+        throw new OAuthAuthorizationError(
+          `The authorization server refused: ${response.error}${response.errorDescription ? ` (${response.errorDescription})` : ''}`,
+        );
       }
       if (!response.code) throw new OAuthAuthorizationError('The authorization response carried no code.');
       const callback = new URLSearchParams({ code: response.code });

@@ -21,7 +21,16 @@ import {
 import type { HttpLaunch, ServerDefinition, StdioLaunch } from '../../config/common/launchDefinition';
 import { channelLevelFor, formatLogData } from '../../shared/common/logLevels';
 import { redactText } from '../../shared/common/redact';
-import { MODERN_PROTOCOL_VERSION, secondsToMs, ServerError, type ConnectionHost, type ForwardedNotification, type ListKind, type ProtocolEraSetting, type ServerLog } from './connectionTypes';
+import {
+  MODERN_PROTOCOL_VERSION,
+  secondsToMs,
+  ServerError,
+  type ConnectionHost,
+  type ForwardedNotification,
+  type ListKind,
+  type ProtocolEraSetting,
+  type ServerLog,
+} from './connectionTypes';
 import type { WorkbenchOAuthProvider } from '../auth/oauthProvider';
 import { planStdioSpawn, SpawnError, type StdioSpawnPlan } from '../process/stdioSpawn';
 import { descendantsOf, killProcesses, killTreeWindows } from '../process/processTree';
@@ -55,7 +64,10 @@ export interface Session {
 
 /** The SDK transport refused to go on until the user authorizes (its `auth()` returned REDIRECT). */
 export class AuthorizationNeeded extends Error {
-  constructor(readonly transport: HttpTransport, override readonly cause: unknown) {
+  constructor(
+    readonly transport: HttpTransport,
+    override readonly cause: unknown,
+  ) {
     super('The server requires authorization.');
     this.name = 'AuthorizationNeeded';
   }
@@ -104,7 +116,10 @@ export class SessionOpener {
       throw error instanceof SpawnError ? new ServerError(error.message, error.detail) : error;
     }
     const { env, resolved } = plan;
-    this.owner.log.log('info', redactText(`Starting ${resolved}${launch.args.length ? ' ' + launch.args.join(' ') : ''}${launch.cwd ? ` in ${launch.cwd}` : ''}`, def.secrets));
+    this.owner.log.log(
+      'info',
+      redactText(`Starting ${resolved}${launch.args.length ? ' ' + launch.args.join(' ') : ''}${launch.cwd ? ` in ${launch.cwd}` : ''}`, def.secrets),
+    );
 
     // The whole environment is given: variables removed with `env: { X: null }` stay removed.
     const maxBufferSize = this.owner.host.maxMessageBytes?.();
@@ -198,27 +213,34 @@ export class SessionOpener {
     const def = this.owner.definition();
     const http = this.owner.host.http;
     const base = recordingFetch(fetch, http ? (record) => http.call(this.owner.host, def, record) : undefined);
-    const fetchFn: typeof fetch = !authProvider ? base : (async (input, init) => {
-      let response = await base(input, init);
-      const challenge = response.headers.get('www-authenticate') ?? '';
-      if (response.status === 403 && /insufficient_scope/.test(challenge)) authProvider.requireNewAuthorization();
-      const sent = accessToken(init);
-      if (response.status === 401 && !/use_dpop_nonce/.test(challenge) && sent && sameEndpoint(input, url)) {
-        // Another request renewed the token meanwhile: send this one again with it, no second
-        // renewal. Not below the SDK's DPoP layer: a proof is bound to the token it came with.
-        const newer = await authProvider.afterUnauthorized(sent.token);
-        if (newer && sent.scheme === 'bearer') {
-          await response.body?.cancel();
-          const headers = new Headers(init?.headers);
-          headers.set('authorization', `Bearer ${newer}`);
-          response = await base(input, { ...init, headers });
-        }
-      }
-      if (!response.ok && isTokenRequest(init)) {
-        authProvider.noteTokenRefusal(await response.clone().text().catch(() => ''));
-      }
-      return response;
-    });
+    const fetchFn: typeof fetch = !authProvider
+      ? base
+      : async (input, init) => {
+          let response = await base(input, init);
+          const challenge = response.headers.get('www-authenticate') ?? '';
+          if (response.status === 403 && /insufficient_scope/.test(challenge)) authProvider.requireNewAuthorization();
+          const sent = accessToken(init);
+          if (response.status === 401 && !/use_dpop_nonce/.test(challenge) && sent && sameEndpoint(input, url)) {
+            // Another request renewed the token meanwhile: send this one again with it, no second
+            // renewal. Not below the SDK's DPoP layer: a proof is bound to the token it came with.
+            const newer = await authProvider.afterUnauthorized(sent.token);
+            if (newer && sent.scheme === 'bearer') {
+              await response.body?.cancel();
+              const headers = new Headers(init?.headers);
+              headers.set('authorization', `Bearer ${newer}`);
+              response = await base(input, { ...init, headers });
+            }
+          }
+          if (!response.ok && isTokenRequest(init)) {
+            authProvider.noteTokenRefusal(
+              await response
+                .clone()
+                .text()
+                .catch(() => ''),
+            );
+          }
+          return response;
+        };
     return kind === 'sse'
       ? new SSEClientTransport(url, { requestInit, authProvider, fetch: fetchFn })
       : new StreamableHTTPClientTransport(url, { requestInit, authProvider, fetch: fetchFn });
@@ -269,10 +291,16 @@ export class SessionOpener {
     let timer: NodeJS.Timeout | undefined;
     let superseded: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ServerError(
-        `Server "${this.owner.definition().name}" did not complete the MCP handshake within ${seconds} s. `
-        + `Check that ${target} is an MCP server, or raise "timeouts.connect" in ${this.owner.definition().source.label} (or the mcpWorkbench.timeouts setting).`,
-      )), secondsToMs(seconds));
+      timer = setTimeout(
+        () =>
+          reject(
+            new ServerError(
+              `Server "${this.owner.definition().name}" did not complete the MCP handshake within ${seconds} s. ` +
+                `Check that ${target} is an MCP server, or raise "timeouts.connect" in ${this.owner.definition().source.label} (or the mcpWorkbench.timeouts setting).`,
+            ),
+          ),
+        secondsToMs(seconds),
+      );
       // Stopped or restarted while starting: give up now, and end the process, rather than at the
       // connect timeout (300 s under the debugger, which a debuggee paused under `--inspect-brk`
       // that no debugger attached to would wait out, and outlive VS Code closing meanwhile).

@@ -4,7 +4,17 @@
  * connection's machinery so that hosts and features depend only on this, not on the SDK
  * transports behind it. No `vscode` import.
  */
-import type { Client, ClientCapabilities, LoggingMessageNotification, Progress, Prompt, Resource, ResourceTemplateType as ResourceTemplate, Root, Tool } from '@modelcontextprotocol/client';
+import type {
+  Client,
+  ClientCapabilities,
+  LoggingMessageNotification,
+  Progress,
+  Prompt,
+  Resource,
+  ResourceTemplateType as ResourceTemplate,
+  Root,
+  Tool,
+} from '@modelcontextprotocol/client';
 import type { HttpLaunch, Launch, ServerDefinition } from '../../config/common/launchDefinition';
 import type { ProtocolEraSetting, TimeoutSettings } from '../../config/common/serverConfig';
 import type { ChannelLevel, McpLogLevel } from '../../shared/common/logLevels';
@@ -99,8 +109,7 @@ export interface ListItems {
 
 /** Server notifications a connection passes on as they came (features other than the log follow them). */
 export type ForwardedNotification =
-  | { method: 'notifications/message'; params: LoggingMessageNotification['params'] }
-  | { method: 'notifications/resources/updated'; params: { uri: string } };
+  { method: 'notifications/message'; params: LoggingMessageNotification['params'] } | { method: 'notifications/resources/updated'; params: { uri: string } };
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -119,7 +128,11 @@ export interface LaunchOverride {
 
 /** Raised for failures a user can act on; `detail` holds what a log reader needs. */
 export class ServerError extends Error {
-  constructor(message: string, readonly detail?: string, override readonly cause?: unknown) {
+  constructor(
+    message: string,
+    readonly detail?: string,
+    override readonly cause?: unknown,
+  ) {
     super(message);
     this.name = 'ServerError';
   }

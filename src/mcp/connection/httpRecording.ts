@@ -23,7 +23,7 @@ export interface HttpRecord {
   readonly method: string;
   readonly url: string;
   /** As given to fetch (not copied): read only when the exchange is opened, redacted then. */
-  readonly requestHeaders: RequestInit["headers"] | undefined;
+  readonly requestHeaders: RequestInit['headers'] | undefined;
   /** The body when it is a string (the SDK's JSON-RPC text); other bodies are not kept. */
   readonly requestBody: string | undefined;
   /** Milliseconds from start to the response headers. */
@@ -122,24 +122,31 @@ export function recordingFetch(inner: typeof fetch, observe: ((record: HttpRecor
     // It settles once whichever way the body ends: read to the end, cancelled by the reader,
     // the source failing, or the transport's signal aborting (the read then rejects).
     const reader = body.getReader();
-    const counted = new ReadableStream<Uint8Array>({
-      pull: (controller) => reader.read().then(({ done, value }) => {
-        if (done) {
-          settle();
-          controller.close();
-          return;
-        }
-        if (record) record.responseBytes += value.byteLength;
-        controller.enqueue(value);
-      }, (error: unknown) => {
-        settle(error ?? 'aborted');
-        controller.error(error);
-      }),
-      cancel: (reason) => {
-        settle(reason ?? 'cancelled');
-        return reader.cancel(reason);
+    const counted = new ReadableStream<Uint8Array>(
+      {
+        pull: (controller) =>
+          reader.read().then(
+            ({ done, value }) => {
+              if (done) {
+                settle();
+                controller.close();
+                return;
+              }
+              if (record) record.responseBytes += value.byteLength;
+              controller.enqueue(value);
+            },
+            (error: unknown) => {
+              settle(error ?? 'aborted');
+              controller.error(error);
+            },
+          ),
+        cancel: (reason) => {
+          settle(reason ?? 'cancelled');
+          return reader.cancel(reason);
+        },
       },
-    }, { highWaterMark: 0 });
+      { highWaterMark: 0 },
+    );
     const wrapped = new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
     // A constructed Response has no url and is never `redirected`; the SDK's redirect handling
     // and EventSource's reconnect URL read them, so they are carried over.

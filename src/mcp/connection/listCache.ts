@@ -75,7 +75,10 @@ export function sameJson(a: unknown, b: unknown): boolean {
 export class ListCache {
   private readonly entries = new Map<ListKind, CacheEntry>();
 
-  constructor(private readonly source: ListSource, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly source: ListSource,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Cached list, or undefined when not fetched yet (or not advertised). */
   cached<K extends ListKind>(kind: K): ListItems[K] | undefined {
@@ -126,20 +129,22 @@ export class ListCache {
     const entry = cache;
     if (entry.queued) return entry.chain as Promise<ListItems[K]>;
     entry.queued = true;
-    entry.chain = entry.chain.catch(() => undefined).then(async () => {
-      entry.queued = false;
-      entry.fetching = true;
-      const { items, ttlMs } = await this.source.fetch(kind).finally(() => (entry.fetching = false));
-      if (this.entries.get(kind) === entry) {
-        // A stale list fetched again is often the same: telling the UI only about real changes
-        // keeps a view that lists on every refresh from refetching a 0-ttl list in a loop.
-        const same = entry.items !== undefined && sameJson(entry.items, items);
-        entry.items = items;
-        entry.expiresAt = ttlMs === undefined ? undefined : this.now() + Math.min(Math.max(ttlMs, 0), MAX_TTL_MS);
-        if (!same) this.source.changed(kind);
-      }
-      return items;
-    });
+    entry.chain = entry.chain
+      .catch(() => undefined)
+      .then(async () => {
+        entry.queued = false;
+        entry.fetching = true;
+        const { items, ttlMs } = await this.source.fetch(kind).finally(() => (entry.fetching = false));
+        if (this.entries.get(kind) === entry) {
+          // A stale list fetched again is often the same: telling the UI only about real changes
+          // keeps a view that lists on every refresh from refetching a 0-ttl list in a loop.
+          const same = entry.items !== undefined && sameJson(entry.items, items);
+          entry.items = items;
+          entry.expiresAt = ttlMs === undefined ? undefined : this.now() + Math.min(Math.max(ttlMs, 0), MAX_TTL_MS);
+          if (!same) this.source.changed(kind);
+        }
+        return items;
+      });
     entry.chain.catch((error) => this.source.log.log('warn', `Listing ${kind} failed: ${errorMessage(error)}`));
     return entry.chain as Promise<ListItems[K]>;
   }
@@ -180,10 +185,18 @@ export async function fetchList(client: Client, kind: ListKind, options: Cacheab
   let result: Record<string, unknown>;
   try {
     switch (kind) {
-      case 'tools': result = await client.listTools(undefined, refresh); break;
-      case 'resources': result = await client.listResources(undefined, refresh); break;
-      case 'resourceTemplates': result = await client.listResourceTemplates(undefined, refresh); break;
-      case 'prompts': result = await client.listPrompts(undefined, refresh); break;
+      case 'tools':
+        result = await client.listTools(undefined, refresh);
+        break;
+      case 'resources':
+        result = await client.listResources(undefined, refresh);
+        break;
+      case 'resourceTemplates':
+        result = await client.listResourceTemplates(undefined, refresh);
+        break;
+      case 'prompts':
+        result = await client.listPrompts(undefined, refresh);
+        break;
     }
   } catch (error) {
     // The SDK joins later pages with `push(...page)`, which overflows the stack for a page of
@@ -200,14 +213,14 @@ export async function fetchList(client: Client, kind: ListKind, options: Cacheab
 /** Pages one by one with explicit cursors (the SDK never aggregates those), appending item by item. */
 async function walkPages(client: Client, kind: ListKind, options: CacheableRequestOptions): Promise<Record<string, unknown>> {
   const { method, field } = LIST_METHOD[kind];
-  const first = await client.request({ method, params: {} }, options) as Record<string, unknown>;
+  const first = (await client.request({ method, params: {} }, options)) as Record<string, unknown>;
   const items = [...(first[field] as unknown[])];
   let cursor = first.nextCursor as string | undefined;
   for (let pages = 1; cursor !== undefined; pages++) {
     if (pages >= LIST_MAX_PAGES) throw new Error(`${method}: more than ${LIST_MAX_PAGES} pages; the server's pagination does not end`);
-    const page = await client.request({ method, params: { cursor } }, options) as Record<string, unknown>;
+    const page = (await client.request({ method, params: { cursor } }, options)) as Record<string, unknown>;
     for (const item of page[field] as unknown[]) items.push(item);
-    cursor = page.nextCursor === cursor ? undefined : page.nextCursor as string | undefined;
+    cursor = page.nextCursor === cursor ? undefined : (page.nextCursor as string | undefined);
   }
   return { ...first, [field]: items, nextCursor: undefined };
 }

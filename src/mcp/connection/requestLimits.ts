@@ -18,7 +18,7 @@ export function requestOptionsFor(t: TimeoutSettings, method: string, options: C
     resetTimeoutOnProgress: t.resetOnProgress,
     maxTotalTimeout,
     signal: maxTotalTimeout ? withDeadline(options.signal, maxTotalTimeout) : options.signal,
-    onprogress: method === 'tools/call' || options.onprogress ? options.onprogress ?? (() => undefined) : undefined,
+    onprogress: method === 'tools/call' || options.onprogress ? (options.onprogress ?? (() => undefined)) : undefined,
   };
 }
 

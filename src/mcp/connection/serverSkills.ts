@@ -11,7 +11,14 @@
  * the server log here so callers can show one line. No `vscode` import.
  */
 import type { Client, RequestOptions } from '@modelcontextprotocol/client';
-import { SKILLS_EXTENSION_ID, SkillsClient, SkillVerificationError, type InvalidSkillEntry, type Skill, type SkillFile } from '@modelcontextprotocol/client/ext/skills';
+import {
+  SKILLS_EXTENSION_ID,
+  SkillsClient,
+  SkillVerificationError,
+  type InvalidSkillEntry,
+  type Skill,
+  type SkillFile,
+} from '@modelcontextprotocol/client/ext/skills';
 import { Emitter } from '../../shared/common/emitter';
 import { errorMessage } from '../../shared/common/errors';
 import type { ServerLog } from './connectionTypes';
@@ -55,7 +62,10 @@ export class ServerSkills {
   /** Fires when the listing changed (fetched with other contents, or cleared). */
   readonly onDidChange = this.onDidChangeEmitter.event;
 
-  constructor(private readonly host: SkillsHost, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly host: SkillsHost,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Whether the running server offers skills. */
   get offered(): boolean {
@@ -91,24 +101,30 @@ export class ServerSkills {
   refresh(): Promise<SkillListing> {
     if (!this.offered) return Promise.resolve({ skills: [], invalid: [] });
     const epoch = ++this.epoch;
-    const fetch = this.host.request('skills/list', async (client) => {
-      // skipInvalid: one bad entry must not hide the good ones; Check Server reports the others.
-      const result = await new SkillsClient(client, { skipInvalid: true }).list({}, this.host.requestOptions('skills/list'));
-      return { listing: { skills: result.skills, invalid: result.invalid }, ttlMs: client.getProtocolEra() === 'modern' ? result.ttlMs : undefined };
-    }).then(({ listing, ttlMs }) => {
-      if (epoch !== this.epoch) return listing;
-      if (this.pending === fetch) this.pending = undefined;
-      const same = JSON.stringify(this.listing) === JSON.stringify(listing);
-      this.listing = listing;
-      this.expiresAt = ttlMs === undefined ? undefined : this.now() + Math.min(Math.max(ttlMs, 0), MAX_TTL_MS);
-      for (const bad of listing.invalid) this.host.log.log('warn', `skills/list: entry #${bad.index}${bad.uri ? ` (${bad.uri})` : ''} is invalid and was skipped: ${bad.reason}`);
-      if (!same) this.onDidChangeEmitter.fire();
-      return listing;
-    }, (error: unknown) => {
-      if (this.pending === fetch) this.pending = undefined;
-      this.host.log.log('warn', `Listing skills failed: ${errorMessage(error)}`);
-      throw error;
-    });
+    const fetch = this.host
+      .request('skills/list', async (client) => {
+        // skipInvalid: one bad entry must not hide the good ones; Check Server reports the others.
+        const result = await new SkillsClient(client, { skipInvalid: true }).list({}, this.host.requestOptions('skills/list'));
+        return { listing: { skills: result.skills, invalid: result.invalid }, ttlMs: client.getProtocolEra() === 'modern' ? result.ttlMs : undefined };
+      })
+      .then(
+        ({ listing, ttlMs }) => {
+          if (epoch !== this.epoch) return listing;
+          if (this.pending === fetch) this.pending = undefined;
+          const same = JSON.stringify(this.listing) === JSON.stringify(listing);
+          this.listing = listing;
+          this.expiresAt = ttlMs === undefined ? undefined : this.now() + Math.min(Math.max(ttlMs, 0), MAX_TTL_MS);
+          for (const bad of listing.invalid)
+            this.host.log.log('warn', `skills/list: entry #${bad.index}${bad.uri ? ` (${bad.uri})` : ''} is invalid and was skipped: ${bad.reason}`);
+          if (!same) this.onDidChangeEmitter.fire();
+          return listing;
+        },
+        (error: unknown) => {
+          if (this.pending === fetch) this.pending = undefined;
+          this.host.log.log('warn', `Listing skills failed: ${errorMessage(error)}`);
+          throw error;
+        },
+      );
     this.pending = fetch;
     return fetch;
   }
@@ -125,7 +141,8 @@ export class ServerSkills {
   async read(skill: Skill, ref?: string): Promise<SkillFile> {
     try {
       return await this.host.request('resources/read', (client) =>
-        new SkillsClient(client).read(skill, ref, { ...this.host.requestOptions('resources/read'), cacheMode: 'refresh' }));
+        new SkillsClient(client).read(skill, ref, { ...this.host.requestOptions('resources/read'), cacheMode: 'refresh' }),
+      );
     } catch (error) {
       if (error instanceof SkillVerificationError) {
         const lines = [`Refused skill ${skill.uri}: ${error.reason} check failed. ${error.message}`, ...error.differences.map((d) => `  ${d}`)];

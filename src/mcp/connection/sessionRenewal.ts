@@ -143,17 +143,24 @@ export class SessionRenewal {
     } catch (error) {
       attempt = Promise.reject(error);
     }
-    return attempt.then((result) => {
-      this.renewals = 0;
-      return result;
-    }, (error: unknown) => this.requestRecovering(method, run, { session, error }));
+    return attempt.then(
+      (result) => {
+        this.renewals = 0;
+        return result;
+      },
+      (error: unknown) => this.requestRecovering(method, run, { session, error }),
+    );
   }
 
   /**
    * `request` with authorization and session renewal; `failed` is a first attempt already made
    * (by the fast path of `request`) and its error, handled as if this loop had made it.
    */
-  private async requestRecovering<T>(method: string, run: (client: Client) => Promise<T>, failed?: { session: Session | undefined; error: unknown }): Promise<T> {
+  private async requestRecovering<T>(
+    method: string,
+    run: (client: Client) => Promise<T>,
+    failed?: { session: Session | undefined; error: unknown },
+  ): Promise<T> {
     const { owner } = this;
     let authAttempts = 0;
     let renewed = false;
@@ -182,7 +189,11 @@ export class SessionRenewal {
         const tokenNow = (await this.oauth.tokens())?.access_token;
         if (++authAttempts > MAX_AUTH_ATTEMPTS) {
           const why = this.oauth.refusedScopes ? ' (HTTP 403 insufficient_scope: it was never granted the scopes it asks for)' : '';
-          throw new ServerError(`Server "${owner.definition().label}" still refused ${method} after ${MAX_AUTH_ATTEMPTS} authorizations${why}.`, undefined, error);
+          throw new ServerError(
+            `Server "${owner.definition().label}" still refused ${method} after ${MAX_AUTH_ATTEMPTS} authorizations${why}.`,
+            undefined,
+            error,
+          );
         }
         if (this.oauth.authorizing || (tokenNow && tokenNow !== tokenBefore)) {
           await this.authorizing?.catch(() => undefined);
@@ -190,7 +201,11 @@ export class SessionRenewal {
           if (!this.oauth.pendingAuthorization) throw explainFailure(method, error, owner.definition());
           const allowed = (await owner.host.auth?.mayPrompt?.(owner.definition(), 'request')) === true;
           if (!allowed) {
-            throw new ServerError(`Server "${owner.definition().label}" asks you to sign in again before ${method}. Use "MCP: Sign In to Server".`, undefined, error);
+            throw new ServerError(
+              `Server "${owner.definition().label}" asks you to sign in again before ${method}. Use "MCP: Sign In to Server".`,
+              undefined,
+              error,
+            );
           }
           await this.completeAuthorization(this.oauth, session.transport as HttpTransport);
         }
@@ -238,7 +253,9 @@ export class SessionRenewal {
         // No DELETE: the server has already dropped the session.
         await stale.client.close().catch(() => undefined);
         if (renewal > MAX_RENEWALS) {
-          throw new ServerError(`Server "${owner.definition().label}" forgets every session (HTTP 404 right after each new session), so it was stopped after ${MAX_RENEWALS} new sessions: check the server (behind a load balancer, sessions need to stick), then use Restart.`);
+          throw new ServerError(
+            `Server "${owner.definition().label}" forgets every session (HTTP 404 right after each new session), so it was stopped after ${MAX_RENEWALS} new sessions: check the server (behind a load balancer, sessions need to stick), then use Restart.`,
+          );
         }
         owner.log.log('info', 'The server no longer knows this session (HTTP 404); starting a new session.');
         if (renewal > 1) await new Promise((r) => setTimeout(r, RENEWAL_BACKOFF_MS * 2 ** (renewal - 2)));
@@ -252,9 +269,10 @@ export class SessionRenewal {
         await owner.adoptRenewedSession(session);
       } catch (error) {
         if (generation === owner.generation() && owner.session() === stale) {
-          owner.dropStaleSession(generation, error instanceof AuthorizationNeeded
-            ? new ServerError(`Server "${owner.definition().label}" requires you to sign in again.`)
-            : error);
+          owner.dropStaleSession(
+            generation,
+            error instanceof AuthorizationNeeded ? new ServerError(`Server "${owner.definition().label}" requires you to sign in again.`) : error,
+          );
         }
         throw error;
       } finally {
@@ -266,8 +284,13 @@ export class SessionRenewal {
 }
 
 function isSessionGone(session: Session, error: unknown): boolean {
-  return session.kind === 'http' && error instanceof SdkHttpError && error.status === 404
-    && session.transport instanceof StreamableHTTPClientTransport && !!session.transport.sessionId;
+  return (
+    session.kind === 'http' &&
+    error instanceof SdkHttpError &&
+    error.status === 404 &&
+    session.transport instanceof StreamableHTTPClientTransport &&
+    !!session.transport.sessionId
+  );
 }
 
 /**
@@ -278,10 +301,18 @@ function explainFailure(method: string, error: unknown, def: ServerDefinition): 
   if (error instanceof SdkHttpError) {
     // The SDK's text is "Error POSTing to endpoint: <body>"; the body is what the server said.
     const said = String(error.data.text ?? error.statusText ?? '').trim();
-    return new ServerError(`Server "${def.label}" answered ${method} with HTTP ${error.status}${said ? `: ${said.length > 200 ? said.slice(0, 200) + '…' : said}` : ''}`, error.message, error);
+    return new ServerError(
+      `Server "${def.label}" answered ${method} with HTTP ${error.status}${said ? `: ${said.length > 200 ? said.slice(0, 200) + '…' : said}` : ''}`,
+      error.message,
+      error,
+    );
   }
   if (isStreamCut(error)) {
-    return new ServerError(`Server "${def.label}" cut the response stream of ${method} before it answered. Try again; if it keeps happening, check the server or the proxy in between.`, undefined, error);
+    return new ServerError(
+      `Server "${def.label}" cut the response stream of ${method} before it answered. Try again; if it keeps happening, check the server or the proxy in between.`,
+      undefined,
+      error,
+    );
   }
   if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
     const t = def.timeouts;

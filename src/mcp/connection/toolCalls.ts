@@ -89,20 +89,23 @@ export class ToolCalls {
 
   private callListed(name: string, args: Record<string, unknown> | undefined, options: ToolCallOptions, listed: Tool | undefined): Promise<CallToolResult> {
     if (listed && offeredAsTask(listed) && this.available()) return this.callAsTask(name, args, options);
-    const call = (tool: Tool | undefined) => this.owner.request('tools/call', (c) => {
-      const params = { name, arguments: args, ...this.owner.meta(c) };
-      const requestOptions = this.owner.requestOptions('tools/call', options);
-      // `client.callTool` mirrors headers only over HTTP on 2026-07-28; elsewhere all it would
-      // add is work per call (its output validation is off, see forCall): the plain request is
-      // the same call.
-      if (!this.owner.hasHeaders() || c.getProtocolEra() !== 'modern') return c.request({ method: 'tools/call', params }, requestOptions);
-      return c.callTool(params, { ...requestOptions, toolDefinition: forCall(name, tool) });
-    });
+    const call = (tool: Tool | undefined) =>
+      this.owner.request('tools/call', (c) => {
+        const params = { name, arguments: args, ...this.owner.meta(c) };
+        const requestOptions = this.owner.requestOptions('tools/call', options);
+        // `client.callTool` mirrors headers only over HTTP on 2026-07-28; elsewhere all it would
+        // add is work per call (its output validation is off, see forCall): the plain request is
+        // the same call.
+        if (!this.owner.hasHeaders() || c.getProtocolEra() !== 'modern') return c.request({ method: 'tools/call', params }, requestOptions);
+        return c.callTool(params, { ...requestOptions, toolDefinition: forCall(name, tool) });
+      });
     return call(listed).catch(async (error: unknown) => {
       if (error instanceof ProtocolError && error.code === MISSING_CLIENT_CAPABILITY_CODE && /tasks/.test(JSON.stringify(error.data ?? ''))) {
         throw new ServerError(
           `Tool "${name}" runs only as a task (MCP tasks extension), which MCP Workbench cannot follow on a 2026-07-28 server yet; set "protocolEra": "legacy" for this server if it also speaks 2025-11-25.`,
-          errorMessage(error), error);
+          errorMessage(error),
+          error,
+        );
       }
       // SEP-2243: the server read other x-mcp-header declarations than our list has (the tool
       // changed without a list_changed): fetch the list again and retry once, as the SDK does.
@@ -130,7 +133,8 @@ export class ToolCalls {
   /** Asks the server to cancel a task (cooperative: it may still finish). */
   async cancel(taskId: string): Promise<void> {
     const answer = await this.owner.request('tasks/cancel', (c) =>
-      c.request({ method: 'tasks/cancel', params: { taskId } }, specTypeSchemas.CancelTaskResult, this.owner.requestOptions('tasks/cancel')));
+      c.request({ method: 'tasks/cancel', params: { taskId } }, specTypeSchemas.CancelTaskResult, this.owner.requestOptions('tasks/cancel')),
+    );
     this.track({ ...answer, taskId });
   }
 
@@ -147,7 +151,8 @@ export class ToolCalls {
     let cursor: string | undefined;
     for (let page = 0; page < 50; page++) {
       const result = await this.owner.request('tasks/list', (c) =>
-        c.request({ method: 'tasks/list', params: cursor ? { cursor } : {} }, specTypeSchemas.ListTasksResult, this.owner.requestOptions('tasks/list')));
+        c.request({ method: 'tasks/list', params: cursor ? { cursor } : {} }, specTypeSchemas.ListTasksResult, this.owner.requestOptions('tasks/list')),
+      );
       for (const task of result.tasks) this.track(task);
       cursor = result.nextCursor;
       if (!cursor) break;
@@ -185,11 +190,12 @@ export class ToolCalls {
   private async callAsTask(name: string, args: Record<string, unknown> | undefined, options: ToolCallOptions): Promise<CallToolResult> {
     // No progress token: the SDK drops its progress handler once the task is created, so
     // progress would arrive for an unknown token; the task's statusMessage carries it instead.
-    const created = await this.owner.request('tools/call', (c) => c.request(
-      { method: 'tools/call', params: { name, arguments: args, task: { ttl: TASK_TTL_MS }, ...this.owner.meta(c) } },
-      CALL_OR_TASK,
-      { ...this.owner.requestOptions('tools/call', { signal: options.signal }), onprogress: undefined },
-    ));
+    const created = await this.owner.request('tools/call', (c) =>
+      c.request({ method: 'tools/call', params: { name, arguments: args, task: { ttl: TASK_TTL_MS }, ...this.owner.meta(c) } }, CALL_OR_TASK, {
+        ...this.owner.requestOptions('tools/call', { signal: options.signal }),
+        onprogress: undefined,
+      }),
+    );
     if (!('task' in created)) return created;
     const client = this.owner.client();
     if (client) this.watchStatus(client);
@@ -205,7 +211,12 @@ export class ToolCalls {
         }
         await sleep(pollDelay(task), signal);
         const got = await this.owner.request('tasks/get', (c) =>
-          c.request({ method: 'tasks/get', params: { taskId: task.taskId } }, specTypeSchemas.GetTaskResult, this.owner.requestOptions('tasks/get', { signal })));
+          c.request(
+            { method: 'tasks/get', params: { taskId: task.taskId } },
+            specTypeSchemas.GetTaskResult,
+            this.owner.requestOptions('tasks/get', { signal }),
+          ),
+        );
         const before = task;
         task = this.track(got)!;
         if (task.status !== before.status || task.statusMessage !== before.statusMessage) options.onTask?.(task);
@@ -225,7 +236,12 @@ export class ToolCalls {
   private async finish(task: ToolTask, options: ToolCallOptions): Promise<CallToolResult> {
     try {
       const result = await this.owner.request('tasks/result', (c) =>
-        c.request({ method: 'tasks/result', params: { taskId: task.taskId } }, specTypeSchemas.CallToolResult, this.owner.requestOptions('tasks/result', { signal: options.signal })));
+        c.request(
+          { method: 'tasks/result', params: { taskId: task.taskId } },
+          specTypeSchemas.CallToolResult,
+          this.owner.requestOptions('tasks/result', { signal: options.signal }),
+        ),
+      );
       const done = this.tasks.update({ taskId: task.taskId, status: task.status === 'failed' ? 'failed' : 'completed', result });
       options.onTask?.(done);
       return result;
@@ -279,9 +295,10 @@ const CALL_OR_TASK: StandardSchemaV1<unknown, CallToolResult | CreateTaskResult>
   '~standard': {
     version: 1,
     vendor: 'mcp-workbench',
-    validate: (value) => (typeof value === 'object' && value !== null && 'task' in value
-      ? specTypeSchemas.CreateTaskResult['~standard'].validate(value)
-      : specTypeSchemas.CallToolResult['~standard'].validate(value)) as StandardSchemaV1.Result<CallToolResult | CreateTaskResult>,
+    validate: (value) =>
+      (typeof value === 'object' && value !== null && 'task' in value
+        ? specTypeSchemas.CreateTaskResult['~standard'].validate(value)
+        : specTypeSchemas.CallToolResult['~standard'].validate(value)) as StandardSchemaV1.Result<CallToolResult | CreateTaskResult>,
   },
 };
 

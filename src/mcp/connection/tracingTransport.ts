@@ -10,7 +10,13 @@
  * the original request again, on a fresh id, with `inputResponses`. Such a retry is tagged with
  * its round and the id of the first round, so a reader sees one request in several rounds.
  */
-import { StreamableHTTPClientTransport, type JSONRPCMessage, type MessageExtraInfo, type Transport, type TransportSendOptions } from '@modelcontextprotocol/client';
+import {
+  StreamableHTTPClientTransport,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+  type Transport,
+  type TransportSendOptions,
+} from '@modelcontextprotocol/client';
 import type { TraceRecord } from '../trace';
 import { streamCutResponse } from './streamCut';
 
@@ -33,13 +39,20 @@ export class MessageTracer {
   constructor(private readonly observe: ((record: TraceRecord) => void) | undefined) {}
 
   record(direction: 'send' | 'receive', message: JSONRPCMessage): void {
-    const m = message as { id?: string | number; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: { code: number; message: string } };
+    const m = message as {
+      id?: string | number;
+      method?: string;
+      params?: Record<string, unknown>;
+      result?: Record<string, unknown>;
+      error?: { code: number; message: string };
+    };
     const outgoing = direction === 'send' ? this.sent : this.received;
     const incoming = direction === 'send' ? this.received : this.sent;
     let record: TraceRecord;
     if (m.method !== undefined && m.id !== undefined) {
       const target = targetOf(m.params);
-      const retryOf = direction === 'send' && m.params && ('inputResponses' in m.params || 'requestState' in m.params) ? this.takeAwaiting(m.method, target) : undefined;
+      const retryOf =
+        direction === 'send' && m.params && ('inputResponses' in m.params || 'requestState' in m.params) ? this.takeAwaiting(m.method, target) : undefined;
       const round = retryOf ? retryOf.round + 1 : 1;
       const originId = retryOf ? retryOf.originId : m.id;
       outgoing.set(m.id, { method: m.method, startedAt: Date.now(), target, round, originId });
@@ -57,7 +70,17 @@ export class MessageTracer {
       if (pending && direction === 'receive' && m.result?.resultType === 'input_required') {
         this.awaiting.push({ method: pending.method, target: pending.target, round: pending.round, originId: pending.originId });
         if (this.awaiting.length > 50) this.awaiting.shift();
-        record = { direction, kind: 'response', method: pending.method, id: m.id, latencyMs, message, inputRequired: true, round: pending.round, originId: pending.originId };
+        record = {
+          direction,
+          kind: 'response',
+          method: pending.method,
+          id: m.id,
+          latencyMs,
+          message,
+          inputRequired: true,
+          round: pending.round,
+          originId: pending.originId,
+        };
       } else {
         record = m.error
           ? { direction, kind: 'error', method: pending?.method, id: m.id, latencyMs, errorCode: m.error.code, errorMessage: m.error.message, message }
@@ -84,7 +107,13 @@ export class MessageTracer {
     const code = typeof status === 'number' ? status : -32000;
     const errorMessage = error instanceof Error ? error.message : String(error);
     this.observe?.({
-      direction: 'receive', kind: 'error', method: pending.method, id, latencyMs: Date.now() - pending.startedAt, errorCode: code, errorMessage,
+      direction: 'receive',
+      kind: 'error',
+      method: pending.method,
+      id,
+      latencyMs: Date.now() - pending.startedAt,
+      errorCode: code,
+      errorMessage,
       message: { jsonrpc: '2.0', id, error: { code, message: errorMessage } },
     });
   }

@@ -30,9 +30,16 @@ export function resolveCommand(command: string, options: ResolveOptions): Resolv
   const platform = options.platform ?? process.platform;
   const p = platform === 'win32' ? path.win32 : path.posix;
   const isFile = options.isExecutableFile ?? ((f: string) => defaultIsExecutable(f, platform));
-  const extensions = platform === 'win32'
-    ? ['', ...(options.pathExt ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean).map((e) => e.toLowerCase())]
-    : [''];
+  const extensions =
+    platform === 'win32'
+      ? [
+          '',
+          ...(options.pathExt ?? '.COM;.EXE;.BAT;.CMD')
+            .split(';')
+            .filter(Boolean)
+            .map((e) => e.toLowerCase()),
+        ]
+      : [''];
   const withExtensions = (base: string): string | undefined => {
     const hasExt = platform === 'win32' && p.extname(base) !== '';
     for (const ext of hasExt ? [''] : extensions) {
@@ -118,9 +125,27 @@ export function cmdCommandLine(batchFile: string, args: readonly string[]): stri
 
 /** What to install for the commands MCP servers are usually started with. */
 const INSTALLS: Record<string, string> = {
-  npx: 'Node.js', npm: 'Node.js', node: 'Node.js', uvx: 'uv', uv: 'uv', python: 'Python', python3: 'Python', py: 'Python',
-  pipx: 'pipx', docker: 'Docker', podman: 'Podman', bun: 'Bun', bunx: 'Bun', deno: 'Deno', pnpm: 'pnpm', pnpx: 'pnpm', yarn: 'Yarn',
-  dotnet: 'the .NET SDK', java: 'a Java runtime', go: 'Go', cargo: 'Rust',
+  npx: 'Node.js',
+  npm: 'Node.js',
+  node: 'Node.js',
+  uvx: 'uv',
+  uv: 'uv',
+  python: 'Python',
+  python3: 'Python',
+  py: 'Python',
+  pipx: 'pipx',
+  docker: 'Docker',
+  podman: 'Podman',
+  bun: 'Bun',
+  bunx: 'Bun',
+  deno: 'Deno',
+  pnpm: 'pnpm',
+  pnpx: 'pnpm',
+  yarn: 'Yarn',
+  dotnet: 'the .NET SDK',
+  java: 'a Java runtime',
+  go: 'Go',
+  cargo: 'Rust',
 };
 
 /**
@@ -131,7 +156,10 @@ export function describeMissingCommand(command: string, result: ResolvedCommand)
   if (result.searched.length === 0) {
     return `"${command}" does not exist or is not executable. Fix "command" (a relative path starts from "cwd").`;
   }
-  const name = path.basename(command).replace(/\.(exe|cmd|bat)$/i, '').toLowerCase();
+  const name = path
+    .basename(command)
+    .replace(/\.(exe|cmd|bat)$/i, '')
+    .toLowerCase();
   const install = INSTALLS[name] ? `Install ${INSTALLS[name]}` : `Install ${command}`;
   return `"${command}" not found on PATH. ${install} or set "command" to its full path.`;
 }
@@ -139,7 +167,11 @@ export function describeMissingCommand(command: string, result: ResolvedCommand)
 /** The details of a command not found: the directories searched, one a line. */
 export function describeSearchedPath(command: string, result: ResolvedCommand): string {
   if (result.searched.length === 0) return `command: ${command}`;
-  return [`command: ${command}`, `PATH searched (${result.searched.length} ${result.searched.length === 1 ? 'directory' : 'directories'}):`, ...result.searched.map((d) => `  ${d}`)].join('\n');
+  return [
+    `command: ${command}`,
+    `PATH searched (${result.searched.length} ${result.searched.length === 1 ? 'directory' : 'directories'}):`,
+    ...result.searched.map((d) => `  ${d}`),
+  ].join('\n');
 }
 
 /**

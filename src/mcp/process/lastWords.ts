@@ -38,8 +38,10 @@ const MAX = 200;
 export function lastWords(tail: readonly string[]): string | undefined {
   const lines = tail.map((l) => l.trim()).filter(Boolean);
   const v8 = (pattern: RegExp) => lines.map((l) => pattern.exec(l)?.[1]).find((l) => l !== undefined);
-  const line = v8(V8_CHECK) ?? v8(V8_FATAL)
-    ?? lines.find((l) => NODE_FATAL.test(l) || EXCEPTION.test(l) || ERROR_WORD.test(l))
-    ?? lines.filter((l) => !NOISE.some((n) => n.test(l))).at(-1);
+  const line =
+    v8(V8_CHECK) ??
+    v8(V8_FATAL) ??
+    lines.find((l) => NODE_FATAL.test(l) || EXCEPTION.test(l) || ERROR_WORD.test(l)) ??
+    lines.filter((l) => !NOISE.some((n) => n.test(l))).at(-1);
   return line === undefined ? undefined : line.length > MAX ? `${line.slice(0, MAX)}…` : line;
 }

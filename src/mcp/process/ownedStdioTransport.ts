@@ -123,15 +123,17 @@ export class OwnedStdioTransport implements Transport {
       this.child = child;
       // Also when the extension host exits before this server is stopped (VS Code closing).
       const forget = child.pid !== undefined ? endWithThisProcess(child.pid, usesGroups) : () => undefined;
-      this.exited = new Promise((done) => child.once('exit', (code, signal) => {
-        forget();
-        this.exit = { code, signal };
-        // Once the server is gone, what it started has no one to serve: it ends too, whether the
-        // user stopped the server or it crashed (a child holding its stdout would also keep
-        // 'close', and so the crash report, from coming).
-        if (this.signalGroup('SIGTERM')) setTimeout(() => this.signalGroup('SIGKILL'), 1000).unref();
-        done();
-      }));
+      this.exited = new Promise((done) =>
+        child.once('exit', (code, signal) => {
+          forget();
+          this.exit = { code, signal };
+          // Once the server is gone, what it started has no one to serve: it ends too, whether the
+          // user stopped the server or it crashed (a child holding its stdout would also keep
+          // 'close', and so the crash report, from coming).
+          if (this.signalGroup('SIGTERM')) setTimeout(() => this.signalGroup('SIGKILL'), 1000).unref();
+          done();
+        }),
+      );
       child.once('error', (error) => {
         reject(error);
         this.onerror?.(error);

@@ -31,7 +31,10 @@ export interface StdioSpawnPlan {
 
 /** A start that cannot happen, with what a user needs to fix it. */
 export class SpawnError extends Error {
-  constructor(message: string, readonly detail?: string) {
+  constructor(
+    message: string,
+    readonly detail?: string,
+  ) {
     super(message);
     this.name = 'SpawnError';
   }
@@ -44,7 +47,13 @@ export interface PlanOptions {
 }
 
 /** `who` names the server in messages, e.g. `server "weather"`; `where` the config to fix. */
-export async function planStdioSpawn(launch: StdioLaunch, baseEnv: Record<string, string | undefined>, who: string, where?: string, options: PlanOptions = {}): Promise<StdioSpawnPlan> {
+export async function planStdioSpawn(
+  launch: StdioLaunch,
+  baseEnv: Record<string, string | undefined>,
+  who: string,
+  where?: string,
+  options: PlanOptions = {},
+): Promise<StdioSpawnPlan> {
   const env: Record<string, string | undefined> = { ...baseEnv };
   if (launch.envFile) {
     let text: string;

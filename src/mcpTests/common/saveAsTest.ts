@@ -124,13 +124,21 @@ export function appendTestText(text: string, server: string, test: StepTest): Ap
   const file = parsed.file;
   if (!file || !Array.isArray(file.tests)) return { error: 'unreadable' };
   if (file.server !== server) return { error: 'otherServer', ...(typeof file.server === 'string' ? { server: file.server } : {}) };
-  const name = uniqueTestName(test.name, file.tests.map((t) => t.name));
+  const name = uniqueTestName(
+    test.name,
+    file.tests.map((t) => t.name),
+  );
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const indent = /\n([ \t]+)"/.exec(text)?.[1] ?? '  ';
-  const edits = jsonc.modify(text, ['tests', file.tests.length], { ...test, name }, {
-    isArrayInsertion: true,
-    formattingOptions: { insertSpaces: !indent.startsWith('\t'), tabSize: indent.startsWith('\t') ? 1 : indent.length, eol },
-  });
+  const edits = jsonc.modify(
+    text,
+    ['tests', file.tests.length],
+    { ...test, name },
+    {
+      isArrayInsertion: true,
+      formattingOptions: { insertSpaces: !indent.startsWith('\t'), tabSize: indent.startsWith('\t') ? 1 : indent.length, eol },
+    },
+  );
   return { text: jsonc.applyEdits(text, edits), name };
 }
 

@@ -23,7 +23,10 @@ export type MockAnswer =
 /** The text of the last user message: its text blocks and tool results, one per line. */
 export function lastUserText(request: Pick<ModelRequest, 'messages'>): string {
   const last = [...request.messages].reverse().find((m) => m.role === 'user');
-  return (last?.content ?? []).map((c) => (c.type === 'text' ? c.text : c.type === 'tool_result' ? c.text : '')).filter(Boolean).join('\n');
+  return (last?.content ?? [])
+    .map((c) => (c.type === 'text' ? c.text : c.type === 'tool_result' ? c.text : ''))
+    .filter(Boolean)
+    .join('\n');
 }
 
 /**
@@ -40,14 +43,18 @@ export function mockAnswer(profile: SamplingMockProfile, request: ModelRequest, 
       hit = compiledRegex(rule)?.test(text) ?? false;
     }
     if (hit) {
-      const source = rule.match !== undefined
-        ? l10n.t('rule {0} (match {1})', i + 1, JSON.stringify(rule.match))
-        : l10n.t('rule {0} (regex {1})', i + 1, JSON.stringify(rule.regex));
+      const source =
+        rule.match !== undefined
+          ? l10n.t('rule {0} (match {1})', i + 1, JSON.stringify(rule.match))
+          : l10n.t('rule {0} (regex {1})', i + 1, JSON.stringify(rule.regex));
       return respond(profile, rule.reply, request, source);
     }
   }
   if (!profile.replies.length) {
-    return { ok: false, reason: l10n.t('Mock profile \'{0}\' has no reply for this request: no rule matches the last user message and it has no "replies".', profile.name) };
+    return {
+      ok: false,
+      reason: l10n.t('Mock profile \'{0}\' has no reply for this request: no rule matches the last user message and it has no "replies".', profile.name),
+    };
   }
   const n = typeof turn === 'number' ? turn : turn();
   const index = ((n % profile.replies.length) + profile.replies.length) % profile.replies.length;
@@ -60,7 +67,7 @@ const compiled = new WeakMap<MockRule, { test(text: string): boolean } | null>()
 function compiledRegex(rule: MockRule): { test(text: string): boolean } | null {
   let regex = compiled.get(rule);
   if (regex === undefined) {
-    regex = rule.regex !== undefined ? compileMockRegex(rule.regex, rule.flags).regex ?? null : null;
+    regex = rule.regex !== undefined ? (compileMockRegex(rule.regex, rule.flags).regex ?? null) : null;
     compiled.set(rule, regex);
   }
   return regex;
@@ -74,10 +81,14 @@ function respond(profile: SamplingMockProfile, reply: MockReply, request: ModelR
   if (calls.length) {
     const offered = request.tools ?? [];
     if (!offered.length) return { ok: false, reason: `Mock profile '${profile.name}' answers with a tool call (${source}), but this request offers no tools.` };
-    if (request.toolChoice === 'none') return { ok: false, reason: `Mock profile '${profile.name}' answers with a tool call (${source}), but the request's toolChoice is "none".` };
+    if (request.toolChoice === 'none')
+      return { ok: false, reason: `Mock profile '${profile.name}' answers with a tool call (${source}), but the request's toolChoice is "none".` };
     const unknown = calls.find((c) => !offered.some((t) => t.name === c.name));
     if (unknown) {
-      return { ok: false, reason: `Mock profile '${profile.name}' calls the tool "${unknown.name}" (${source}), which is not one of the offered tools (${offered.map((t) => t.name).join(', ')}).` };
+      return {
+        ok: false,
+        reason: `Mock profile '${profile.name}' calls the tool "${unknown.name}" (${source}), which is not one of the offered tools (${offered.map((t) => t.name).join(', ')}).`,
+      };
     }
   }
   const toolCalls = calls.map((c) => ({ id: c.id ?? `mock_call_${++callCount}`, name: c.name, input: c.input }));

@@ -83,7 +83,10 @@ export class SseDataReader {
     while ((end = this.buffer.indexOf('\n\n')) >= 0) {
       const block = this.buffer.slice(0, end);
       this.buffer = this.buffer.slice(end + 2);
-      const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).replace(/^ /, ''));
+      const data = block
+        .split('\n')
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5).replace(/^ /, ''));
       if (data.length) events.push(data.join('\n'));
     }
     return events;

@@ -73,7 +73,11 @@ export class OpenAiCompatibleBackend implements ModelBackend {
       const decoder = new TextDecoder();
       const handle = (data: string): boolean => {
         if (data.trim() === '[DONE]') return true;
-        let event: { model?: string; choices?: { delta?: { content?: string | null; tool_calls?: OpenAiToolCallDelta[] }; finish_reason?: string | null }[]; error?: { message?: string } };
+        let event: {
+          model?: string;
+          choices?: { delta?: { content?: string | null; tool_calls?: OpenAiToolCallDelta[] }; finish_reason?: string | null }[];
+          error?: { message?: string };
+        };
         try {
           event = JSON.parse(data);
         } catch {
@@ -102,7 +106,10 @@ export class OpenAiCompatibleBackend implements ModelBackend {
       }
       if (!done) for (const data of reader.flush()) handle(data);
     } else {
-      const json = (await response.json()) as { model?: string; choices?: { message?: { content?: string | null; tool_calls?: OpenAiToolCallDelta[] }; finish_reason?: string | null }[] };
+      const json = (await response.json()) as {
+        model?: string;
+        choices?: { message?: { content?: string | null; tool_calls?: OpenAiToolCallDelta[] }; finish_reason?: string | null }[];
+      };
       const choice = json.choices?.[0];
       if (!choice) throw new Error('The model endpoint returned no choices.');
       text = choice.message?.content ?? '';
@@ -142,18 +149,21 @@ export class ToolCallAccumulator {
 
   /** The calls in index order; arguments that are not a JSON object throw (the reply cannot be used). */
   result(): ModelToolCall[] {
-    return [...this.calls.entries()].sort(([a], [b]) => a - b).map(([index, c]) => {
-      let input: unknown = {};
-      if (c.args.trim()) {
-        try {
-          input = JSON.parse(c.args);
-        } catch {
-          throw new Error(`The model called tool "${c.name}" with arguments that are not JSON: ${c.args.slice(0, 200)}`);
+    return [...this.calls.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([index, c]) => {
+        let input: unknown = {};
+        if (c.args.trim()) {
+          try {
+            input = JSON.parse(c.args);
+          } catch {
+            throw new Error(`The model called tool "${c.name}" with arguments that are not JSON: ${c.args.slice(0, 200)}`);
+          }
         }
-      }
-      if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new Error(`The model called tool "${c.name}" with arguments that are not a JSON object.`);
-      return { id: c.id || `call_${index}`, name: c.name, input: input as Record<string, unknown> };
-    });
+        if (typeof input !== 'object' || input === null || Array.isArray(input))
+          throw new Error(`The model called tool "${c.name}" with arguments that are not a JSON object.`);
+        return { id: c.id || `call_${index}`, name: c.name, input: input as Record<string, unknown> };
+      });
   }
 }
 

@@ -37,7 +37,9 @@ export function toolResultText(block: Block): string {
 }
 
 /** The request's tools as the model gets them. */
-export function modelTools(tools: readonly { name: string; description?: string; inputSchema: Record<string, unknown> }[] | undefined): ModelTool[] | undefined {
+export function modelTools(
+  tools: readonly { name: string; description?: string; inputSchema: Record<string, unknown> }[] | undefined,
+): ModelTool[] | undefined {
   return tools?.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), inputSchema: t.inputSchema }));
 }
 
@@ -50,7 +52,10 @@ export function toolCallsJson(calls: readonly ModelToolCall[] | undefined): stri
  * The user's (possibly edited) tool calls: a JSON array of `{id?, name, input}`, each `name`
  * one of the offered tools. Empty text means no calls. Missing ids are generated.
  */
-export function parseToolCallsJson(json: string | undefined, offered: readonly { name: string }[]): { ok: true; calls: ModelToolCall[] } | { ok: false; reason: string } {
+export function parseToolCallsJson(
+  json: string | undefined,
+  offered: readonly { name: string }[],
+): { ok: true; calls: ModelToolCall[] } | { ok: false; reason: string } {
   if (json === undefined || !json.trim()) return { ok: true, calls: [] };
   let value: unknown;
   try {
@@ -63,24 +68,31 @@ export function parseToolCallsJson(json: string | undefined, offered: readonly {
   const calls: ModelToolCall[] = [];
   for (const [i, item] of value.entries()) {
     if (!isRecord(item) || typeof item.name !== 'string') return { ok: false, reason: `tool call ${i + 1} needs a "name"` };
-    if (!names.has(item.name)) return { ok: false, reason: `tool call ${i + 1} names "${item.name}", which is not one of the offered tools (${[...names].join(', ') || 'none'})` };
+    if (!names.has(item.name))
+      return { ok: false, reason: `tool call ${i + 1} names "${item.name}", which is not one of the offered tools (${[...names].join(', ') || 'none'})` };
     if (item.input !== undefined && !isRecord(item.input)) return { ok: false, reason: `tool call ${i + 1}: "input" must be a JSON object` };
     if (item.id !== undefined && typeof item.id !== 'string') return { ok: false, reason: `tool call ${i + 1}: "id" must be a string` };
-    calls.push({ id: typeof item.id === 'string' && item.id ? item.id : `call_${i + 1}_${Date.now().toString(36)}`, name: item.name, input: (item.input as Record<string, unknown> | undefined) ?? {} });
+    calls.push({
+      id: typeof item.id === 'string' && item.id ? item.id : `call_${i + 1}_${Date.now().toString(36)}`,
+      name: item.name,
+      input: (item.input as Record<string, unknown> | undefined) ?? {},
+    });
   }
   return { ok: true, calls };
 }
 
-export type SamplingResultBlock =
-  | { type: 'text'; text: string }
-  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
+export type SamplingResultBlock = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
 
 /**
  * The result's content and stop reason for a request that offered tools: the text (if any)
  * then one `tool_use` block per call; `toolUse` whenever there are calls. One block is sent
  * as is, several as an array.
  */
-export function toolResultContent(text: string, calls: readonly ModelToolCall[], stopReason: string): { content: SamplingResultBlock | SamplingResultBlock[]; stopReason: string } {
+export function toolResultContent(
+  text: string,
+  calls: readonly ModelToolCall[],
+  stopReason: string,
+): { content: SamplingResultBlock | SamplingResultBlock[]; stopReason: string } {
   const blocks: SamplingResultBlock[] = [];
   if (text || !calls.length) blocks.push({ type: 'text', text });
   for (const c of calls) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: c.input });

@@ -124,10 +124,17 @@ export function resolvePromptTarget<T>(target: string, candidates: readonly Prom
   if (byPrompt.length === 1) return { ok: true, value: byPrompt[0] };
   if (!candidates.length) return { ok: false, error: `There is no prompt "${target}": no running MCP server offers prompts.` };
   const near = candidates.filter((c) => c.promptName.toLowerCase() === target.split('.').pop()?.toLowerCase());
-  const hint = (near.length ? near : candidates).slice(0, 8).map((c) => `/${key(c)}`).join(', ');
-  return { ok: false, error: byPrompt.length > 1
-    ? `Several servers have a prompt "${target}"; name the server: ${byPrompt.map((c) => `/${key(c)}`).join(', ')}.`
-    : `There is no prompt "${target}". ${near.length ? 'Did you mean' : 'Available'}: ${hint}.` };
+  const hint = (near.length ? near : candidates)
+    .slice(0, 8)
+    .map((c) => `/${key(c)}`)
+    .join(', ');
+  return {
+    ok: false,
+    error:
+      byPrompt.length > 1
+        ? `Several servers have a prompt "${target}"; name the server: ${byPrompt.map((c) => `/${key(c)}`).join(', ')}.`
+        : `There is no prompt "${target}". ${near.length ? 'Did you mean' : 'Available'}: ${hint}.`,
+  };
 }
 
 /**
@@ -135,7 +142,11 @@ export function resolvePromptTarget<T>(target: string, candidates: readonly Prom
  * declared arguments not named yet, in declaration order. Unknown names, duplicates, surplus
  * positional values and missing required arguments are errors that name the fix.
  */
-export function bindPromptArguments(declared: readonly PromptArgumentInfo[], line: Pick<ParsedCommandLine, 'named' | 'positional'>, usage: string): Parsed<Record<string, string>> {
+export function bindPromptArguments(
+  declared: readonly PromptArgumentInfo[],
+  line: Pick<ParsedCommandLine, 'named' | 'positional'>,
+  usage: string,
+): Parsed<Record<string, string>> {
   const args: Record<string, string> = {};
   const names = declared.map((a) => a.name);
   const list = names.length ? names.map((n) => (declared.find((a) => a.name === n)?.required ? `${n} (required)` : n)).join(', ') : 'none';
@@ -148,14 +159,20 @@ export function bindPromptArguments(declared: readonly PromptArgumentInfo[], lin
   }
   const open = names.filter((n) => !(n in args));
   if (line.positional.length > open.length) {
-    return { ok: false, error: `Too many values for ${usage}: "${line.positional.slice(open.length).join(' ')}" has no argument left to fill. Use key=value; its arguments: ${list}.` };
+    return {
+      ok: false,
+      error: `Too many values for ${usage}: "${line.positional.slice(open.length).join(' ')}" has no argument left to fill. Use key=value; its arguments: ${list}.`,
+    };
   }
   line.positional.forEach((value, i) => {
     args[open[i]] = value;
   });
   const missing = declared.filter((a) => a.required && !(a.name in args)).map((a) => a.name);
   if (missing.length) {
-    return { ok: false, error: `Missing required argument${missing.length > 1 ? 's' : ''} ${missing.map((m) => `"${m}"`).join(', ')} for ${usage}. Example: ${usage} ${missing.map((m) => `${m}=…`).join(' ')}` };
+    return {
+      ok: false,
+      error: `Missing required argument${missing.length > 1 ? 's' : ''} ${missing.map((m) => `"${m}"`).join(', ')} for ${usage}. Example: ${usage} ${missing.map((m) => `${m}=…`).join(' ')}`,
+    };
   }
   return { ok: true, value: args };
 }

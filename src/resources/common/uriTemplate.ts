@@ -26,7 +26,11 @@ export type TemplatePart = { literal: string } | { operator: TemplateOperator; v
 
 /** Thrown for malformed templates, with the offending position. */
 export class UriTemplateError extends Error {
-  constructor(message: string, readonly template: string, readonly position: number) {
+  constructor(
+    message: string,
+    readonly template: string,
+    readonly position: number,
+  ) {
     super(`${message} at position ${position} of URI template "${template}"`);
     this.name = 'UriTemplateError';
   }

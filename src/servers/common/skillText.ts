@@ -43,7 +43,11 @@ export function skillTooltip(skill: Skill): MarkdownPart[] {
   const description = typeof skill.frontmatter.description === 'string' ? skill.frontmatter.description : '';
   parts.push(description.trim() ? { text: `${description}\n\n` } : { markdown: `_${escapeMarkdown(l10n.t('No description.'))}_\n\n` });
   const size = skillSize(skill);
-  parts.push({ markdown: escapeMarkdown(size ? l10n.t('{0} files, {1} bytes', size.files, size.bytes) : l10n.t('Dynamic skill: its files are not listed, so they cannot be verified.')) });
+  parts.push({
+    markdown: escapeMarkdown(
+      size ? l10n.t('{0} files, {1} bytes', size.files, size.bytes) : l10n.t('Dynamic skill: its files are not listed, so they cannot be verified.'),
+    ),
+  });
   return parts;
 }
 
@@ -74,12 +78,28 @@ export type SkillRefusalReason = 'unlisted' | 'size' | 'digest' | 'frontmatter';
 export function skillRefusal(reason: SkillRefusalReason, skill: string, server: string): string {
   switch (reason) {
     case 'digest':
-      return l10n.t('Refused skill "{0}" of {1}: its SKILL.md does not match the digest the server listed. Ask the server\'s author to republish it; details are in the server\'s log.', skill, server);
+      return l10n.t(
+        'Refused skill "{0}" of {1}: its SKILL.md does not match the digest the server listed. Ask the server\'s author to republish it; details are in the server\'s log.',
+        skill,
+        server,
+      );
     case 'size':
-      return l10n.t('Refused skill "{0}" of {1}: its SKILL.md is not the size the server listed. Ask the server\'s author to republish it; details are in the server\'s log.', skill, server);
+      return l10n.t(
+        'Refused skill "{0}" of {1}: its SKILL.md is not the size the server listed. Ask the server\'s author to republish it; details are in the server\'s log.',
+        skill,
+        server,
+      );
     case 'frontmatter':
-      return l10n.t('Refused skill "{0}" of {1}: the frontmatter of its SKILL.md differs from what the server listed. Ask the server\'s author to fix it; details are in the server\'s log.', skill, server);
+      return l10n.t(
+        'Refused skill "{0}" of {1}: the frontmatter of its SKILL.md differs from what the server listed. Ask the server\'s author to fix it; details are in the server\'s log.',
+        skill,
+        server,
+      );
     case 'unlisted':
-      return l10n.t('Refused skill "{0}" of {1}: the file is not listed in the skill. Refresh the server\'s skills and try again; details are in the server\'s log.', skill, server);
+      return l10n.t(
+        'Refused skill "{0}" of {1}: the file is not listed in the skill. Refresh the server\'s skills and try again; details are in the server\'s log.',
+        skill,
+        server,
+      );
   }
 }

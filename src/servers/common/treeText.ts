@@ -87,7 +87,9 @@ export function promptTooltip(p: Prompt): MarkdownPart[] {
   if (p.description) parts.push({ text: p.description + '\n\n' });
   // One line per argument: a description's line breaks must not end the list item.
   for (const a of p.arguments ?? []) {
-    parts.push({ markdown: `- ${codeSpan(a.name)}${a.required ? ' (required)' : ''}${a.description ? `: ${escapeMarkdown(a.description.replace(/\s*[\r\n]+\s*/g, ' '))}` : ''}\n` });
+    parts.push({
+      markdown: `- ${codeSpan(a.name)}${a.required ? ' (required)' : ''}${a.description ? `: ${escapeMarkdown(a.description.replace(/\s*[\r\n]+\s*/g, ' '))}` : ''}\n`,
+    });
   }
   return parts;
 }
@@ -97,7 +99,13 @@ export interface ServerTooltipInfo {
   label: string;
   stateText: string;
   launch: { type: 'stdio'; command: string } | { type: 'http' | 'sse'; url: string };
-  running?: { serverName: string; version: string; /** e.g. `MCP 2026-07-28 (stateless)` */ protocolVersion: string; capabilities: string[]; instructions?: string };
+  running?: {
+    serverName: string;
+    version: string;
+    /** e.g. `MCP 2026-07-28 (stateless)` */ protocolVersion: string;
+    capabilities: string[];
+    instructions?: string;
+  };
   needsAuth?: string;
   error?: { message: string; detail?: string };
   config: { folder?: string; label: string; line?: number };
@@ -109,7 +117,10 @@ export interface ServerTooltipInfo {
 export function serverTooltip(s: ServerTooltipInfo): MarkdownPart[] {
   const parts: MarkdownPart[] = [{ markdown: `**${escapeMarkdown(s.label)}** — ${escapeMarkdown(s.stateText)}\n\n` }];
   // A broken entry may have no command or url at all: then there is nothing to show but its transport.
-  const target = s.launch.type === 'stdio' ? s.launch.command && `$(terminal) ${iconSafeCode(s.launch.command)} ` : s.launch.url && `$(globe) ${escapeMarkdown(s.launch.url)} `;
+  const target =
+    s.launch.type === 'stdio'
+      ? s.launch.command && `$(terminal) ${iconSafeCode(s.launch.command)} `
+      : s.launch.url && `$(globe) ${escapeMarkdown(s.launch.url)} `;
   parts.push({ markdown: `${target}(${s.launch.type})\n\n` });
   if (s.running) {
     parts.push({ markdown: `Server: **${escapeMarkdown(s.running.serverName)}** ${escapeMarkdown(s.running.version)}  \n` });
@@ -127,7 +138,9 @@ export function serverTooltip(s: ServerTooltipInfo): MarkdownPart[] {
     if (s.error.detail) parts.push({ code: s.error.detail.slice(-1500), language: 'text' });
   }
   const c = s.config;
-  parts.push({ markdown: `Config: ${escapeMarkdown(c.folder ? `${c.folder}/` : '')}${escapeMarkdown(c.label)}${c.line !== undefined ? `, line ${c.line + 1}` : ''}` });
+  parts.push({
+    markdown: `Config: ${escapeMarkdown(c.folder ? `${c.folder}/` : '')}${escapeMarkdown(c.label)}${c.line !== undefined ? `, line ${c.line + 1}` : ''}`,
+  });
   if (s.discovered) parts.push({ markdown: `\n\n$(info) ${escapeMarkdown(s.discovered.note)} ${iconSafeCode(s.discovered.file)}` });
   return parts;
 }

@@ -27,7 +27,7 @@ export class Emitter<T> implements Disposable {
 
   fire(value: T): void {
     // A listener added or removed while firing does not change who hears this event.
-    const listeners = this.snapshot ??= [...this.listeners];
+    const listeners = (this.snapshot ??= [...this.listeners]);
     for (const listener of listeners) {
       try {
         listener(value);

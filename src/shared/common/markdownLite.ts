@@ -102,15 +102,21 @@ export function renderMarkdown(markdown: string): string {
 /** Inline markup on one escaped line: code spans first, so their content stays literal. */
 function inline(text: string): string {
   const parts = text.split(/(`[^`]+`)/);
-  return parts.map((part) => {
-    if (/^`[^`]+`$/.test(part)) return `<code>${escapeHtml(part.slice(1, -1))}</code>`;
-    let html = escapeHtml(part);
-    html = html.replace(/\[([^\]]+)\]\(((?:https?:|mailto:)[^)\s]+)\)/g, (_m, label: string, href: string) =>
-      `<a href="${href}" title="${href}">${label}</a>`);
-    html = html.replace(/\*\*([^*]+)\*\*|__([^_]+)__/g, (_m, a?: string, b?: string) => `<strong>${a ?? b}</strong>`);
-    html = html.replace(/(^|[^*\w])\*([^*\s][^*]*?)\*(?!\*)|(^|\W)_([^_\s][^_]*?)_(?!\w)/g,
-      (_m, p1?: string, a?: string, p2?: string, b?: string) => `${p1 ?? p2 ?? ''}<em>${a ?? b}</em>`);
-    html = html.replace(/~~([^~]+)~~/g, '<del>$1</del>');
-    return html;
-  }).join('');
+  return parts
+    .map((part) => {
+      if (/^`[^`]+`$/.test(part)) return `<code>${escapeHtml(part.slice(1, -1))}</code>`;
+      let html = escapeHtml(part);
+      html = html.replace(
+        /\[([^\]]+)\]\(((?:https?:|mailto:)[^)\s]+)\)/g,
+        (_m, label: string, href: string) => `<a href="${href}" title="${href}">${label}</a>`,
+      );
+      html = html.replace(/\*\*([^*]+)\*\*|__([^_]+)__/g, (_m, a?: string, b?: string) => `<strong>${a ?? b}</strong>`);
+      html = html.replace(
+        /(^|[^*\w])\*([^*\s][^*]*?)\*(?!\*)|(^|\W)_([^_\s][^_]*?)_(?!\w)/g,
+        (_m, p1?: string, a?: string, p2?: string, b?: string) => `${p1 ?? p2 ?? ''}<em>${a ?? b}</em>`,
+      );
+      html = html.replace(/~~([^~]+)~~/g, '<del>$1</del>');
+      return html;
+    })
+    .join('');
 }

@@ -5,7 +5,8 @@
  * definition builder, plus OAuth tokens known at run time). Known secret values are replaced,
  * and so are bearer tokens and the values of keys that name credentials.
  */
-const SECRET_KEY = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api[-_]?key|access[-_]?token|refresh[-_]?token|id[-_]?token|token|password|secret|client[-_]?secret)$/i;
+const SECRET_KEY =
+  /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api[-_]?key|access[-_]?token|refresh[-_]?token|id[-_]?token|token|password|secret|client[-_]?secret)$/i;
 
 export const REDACTED = '«redacted»';
 
@@ -53,7 +54,7 @@ export function redactedJsonPrefix(value: unknown, secrets: readonly string[], m
   const visit = (raw: unknown, key: string): boolean => {
     const v = raw && typeof (raw as { toJSON?: unknown }).toJSON === 'function' ? (raw as { toJSON(k: string): unknown }).toJSON(key) : raw;
     if (typeof v === 'string') return emit(JSON.stringify(redactText(v, secrets)));
-    if (v === null || typeof v !== 'object') return emit(skipped(v) ? 'null' : JSON.stringify(v) ?? 'null');
+    if (v === null || typeof v !== 'object') return emit(skipped(v) ? 'null' : (JSON.stringify(v) ?? 'null'));
     if (Array.isArray(v)) {
       if (emit('[')) return true;
       for (let i = 0; i < v.length; i++) {

@@ -4,9 +4,7 @@
  * host; never `command:`, `file:`, `vscode:`, `javascript:` or any other scheme, and never with
  * credentials in it. Also the parts the panel shows prominently.
  */
-export type UrlCheck =
-  | { ok: true; url: string; domain: string; loopback: boolean }
-  | { ok: false; reason: string; domain?: string };
+export type UrlCheck = { ok: true; url: string; domain: string; loopback: boolean } | { ok: false; reason: string; domain?: string };
 
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
@@ -22,10 +20,12 @@ export function checkExternalUrl(raw: string): UrlCheck {
     return { ok: false, reason: 'it is not a valid absolute URL' };
   }
   const domain = url.hostname;
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, reason: `the scheme "${url.protocol}" is not allowed (only https, or http on this computer)`, ...(domain ? { domain } : {}) };
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return { ok: false, reason: `the scheme "${url.protocol}" is not allowed (only https, or http on this computer)`, ...(domain ? { domain } : {}) };
   if (!domain) return { ok: false, reason: 'it has no host' };
   const loopback = isLoopbackHost(domain);
-  if (url.protocol === 'http:' && !loopback) return { ok: false, reason: 'plain http is allowed only for this computer (localhost); other sites must use https', domain };
+  if (url.protocol === 'http:' && !loopback)
+    return { ok: false, reason: 'plain http is allowed only for this computer (localhost); other sites must use https', domain };
   if (url.username || url.password) return { ok: false, reason: 'it contains a user name or password', domain };
   return { ok: true, url: url.toString(), domain, loopback };
 }

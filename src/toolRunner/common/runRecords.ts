@@ -37,4 +37,3 @@ export interface ArgumentPreset {
   name: string;
   args: Record<string, unknown>;
 }
-

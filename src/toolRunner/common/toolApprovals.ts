@@ -36,7 +36,14 @@ export interface ToolApprovalGate {
   /** How it asks when none is given: Run Tool's modal with the "don't ask again" choices. */
   readonly confirm: ConfirmCall;
   /** `tool` undefined: the server does not list it (any more), and nothing says it is read-only. `asker`: who asks, when not the user here. */
-  approve(definition: ServerDefinition, toolName: string, tool: Tool | undefined, args: Record<string, unknown>, confirm?: ConfirmCall, asker?: string): Promise<boolean>;
+  approve(
+    definition: ServerDefinition,
+    toolName: string,
+    tool: Tool | undefined,
+    args: Record<string, unknown>,
+    confirm?: ConfirmCall,
+    asker?: string,
+  ): Promise<boolean>;
   /** The same, for a tool known by name: its annotations come from the server's list. */
   approveRun(connection: McpServerConnection, toolName: string, args: Record<string, unknown>, confirm?: ConfirmCall): Promise<boolean>;
 }
@@ -50,7 +57,10 @@ interface Stored {
 
 /** The identity of a server for approvals: its config id and what it launches (a hash: the launch may hold secrets). */
 export function approvalServerKey(def: { id: string; launch: unknown }): string {
-  return createHash('sha256').update(JSON.stringify([def.id, def.launch])).digest('hex').slice(0, 32);
+  return createHash('sha256')
+    .update(JSON.stringify([def.id, def.launch]))
+    .digest('hex')
+    .slice(0, 32);
 }
 
 export class ToolApprovals {

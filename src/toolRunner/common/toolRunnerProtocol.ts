@@ -58,21 +58,21 @@ export type ResultBlockContent =
 /** What one run ended with: exactly what the panel shows. */
 export type RunOutcome =
   | {
-    kind: 'result';
-    /** The tool reported a failure (`isError: true`): its content explains it. */
-    isError: boolean;
-    blocks: ResultBlock[];
-    structured?: {
-      json: string;
-      /** Validation against the tool's outputSchema; undefined when it has none. */
-      validation?: { valid: true } | { valid: false; issues: string[] } | { valid: undefined; schemaError: string };
-    };
-    /** The result's own `_meta`, as pretty JSON. */
-    meta?: string;
-    /** The whole result exactly as received, as pretty JSON (the Raw view). */
-    raw: string;
-    durationMs: number;
-  }
+      kind: 'result';
+      /** The tool reported a failure (`isError: true`): its content explains it. */
+      isError: boolean;
+      blocks: ResultBlock[];
+      structured?: {
+        json: string;
+        /** Validation against the tool's outputSchema; undefined when it has none. */
+        validation?: { valid: true } | { valid: false; issues: string[] } | { valid: undefined; schemaError: string };
+      };
+      /** The result's own `_meta`, as pretty JSON. */
+      meta?: string;
+      /** The whole result exactly as received, as pretty JSON (the Raw view). */
+      raw: string;
+      durationMs: number;
+    }
   /** A JSON-RPC error answer (e.g. -32602 unknown tool). */
   | { kind: 'protocolError'; code: number; message: string; data?: string; durationMs: number }
   /** The server answered, but the MCP client rejected the result against the tool's outputSchema. */
@@ -83,29 +83,29 @@ export type RunOutcome =
 /** Host → webview. */
 export type ToWebview =
   | {
-    type: 'init';
-    tool: ToolInfo;
-    form: FormModel;
-    /** Identifies the tool's schema; the webview drops saved state made for another schema. */
-    schemaKey: string;
-    /** Values to start with (remembered arguments, else defaults). */
-    values: Json;
-    /** True when `values` come from the last run's arguments. */
-    remembered: boolean;
-    /** `values` are arguments given with the command (Open in Run Tool): they replace what the page kept. */
-    prefilled?: boolean;
-    /** The same starting point as arguments, for the raw JSON editor (which the form may not cover). */
-    arguments: Record<string, unknown>;
-    /** A run still going on (the webview was re-created meanwhile). */
-    running?: { requestId: string; progress?: ProgressInfo; awaitingUser?: boolean; task?: TaskInfo };
-    /** The last outcome, so it survives the panel being hidden. */
-    last?: { requestId: string; outcome: RunOutcome };
-    /** The tool's runs, newest first (see `history`). */
-    history: HistorySummary[];
-    presets: ArgumentPreset[];
-    /** The last diff shown (a re-run by the dev loop shows one), so it survives the panel being hidden. */
-    diff?: RunDiff;
-  }
+      type: 'init';
+      tool: ToolInfo;
+      form: FormModel;
+      /** Identifies the tool's schema; the webview drops saved state made for another schema. */
+      schemaKey: string;
+      /** Values to start with (remembered arguments, else defaults). */
+      values: Json;
+      /** True when `values` come from the last run's arguments. */
+      remembered: boolean;
+      /** `values` are arguments given with the command (Open in Run Tool): they replace what the page kept. */
+      prefilled?: boolean;
+      /** The same starting point as arguments, for the raw JSON editor (which the form may not cover). */
+      arguments: Record<string, unknown>;
+      /** A run still going on (the webview was re-created meanwhile). */
+      running?: { requestId: string; progress?: ProgressInfo; awaitingUser?: boolean; task?: TaskInfo };
+      /** The last outcome, so it survives the panel being hidden. */
+      last?: { requestId: string; outcome: RunOutcome };
+      /** The tool's runs, newest first (see `history`). */
+      history: HistorySummary[];
+      presets: ArgumentPreset[];
+      /** The last diff shown (a re-run by the dev loop shows one), so it survives the panel being hidden. */
+      diff?: RunDiff;
+    }
   /** The tool's history changed (a run was added): its runs, newest first, without their results. */
   | { type: 'history'; entries: HistorySummary[] }
   /** The tool's presets changed. */

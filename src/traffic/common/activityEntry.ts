@@ -2,11 +2,7 @@
  * The shape of one recorded exchange, apart from the log that records it: types only, free of
  * Node APIs, so the Inspector's webview code can name it too (src/inspector/common/inspectorRows).
  */
-export type ActivityStatus =
-  | { kind: 'pending' }
-  | { kind: 'ok' }
-  | { kind: 'error'; code?: number; message: string }
-  | { kind: 'cancelled'; reason?: string };
+export type ActivityStatus = { kind: 'pending' } | { kind: 'ok' } | { kind: 'error'; code?: number; message: string } | { kind: 'cancelled'; reason?: string };
 
 export interface ActivityEntry {
   /** Unique, increasing; the tree's item id. */

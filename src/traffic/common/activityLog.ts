@@ -85,7 +85,7 @@ class ExchangeIndex<T> {
 
   set(serverId: string, direction: 'send' | 'receive', id: string | number, value: T): void {
     let ids = this.servers.get(serverId);
-    if (!ids) this.servers.set(serverId, ids = { send: new Map(), receive: new Map() });
+    if (!ids) this.servers.set(serverId, (ids = { send: new Map(), receive: new Map() }));
     ids[direction].set(id, value);
   }
 
@@ -229,7 +229,13 @@ export class ActivityLog {
 
   /** Takes one trace record without telling the listeners. */
   private take(server: ActivityServer, record: TraceRecord, at: number): ActivityEntry | undefined {
-    const raw = record.message as { id?: string | number; method?: string; params?: Record<string, unknown>; result?: unknown; error?: { code?: number; message?: string } };
+    const raw = record.message as {
+      id?: string | number;
+      method?: string;
+      params?: Record<string, unknown>;
+      result?: unknown;
+      error?: { code?: number; message?: string };
+    };
     if (record.kind === 'request' || record.kind === 'notification') {
       const stored = this.store(record.message, server.secrets);
       const method = record.method ?? raw.method ?? '(unknown)';
@@ -244,14 +250,32 @@ export class ActivityLog {
       } else if (isToolCall) {
         const argsJson = jsonOf(raw.params!.arguments);
         // Bytes are at most 3 per UTF-16 unit: most arguments are known to fit without counting.
-        const argsBytes = argsJson === undefined ? 0 : argsJson === null ? Infinity
-          : argsJson.length * 3 <= MAX_RERUN_BYTES ? argsJson.length : Buffer.byteLength(argsJson, 'utf8');
+        const argsBytes =
+          argsJson === undefined
+            ? 0
+            : argsJson === null
+              ? Infinity
+              : argsJson.length * 3 <= MAX_RERUN_BYTES
+                ? argsJson.length
+                : Buffer.byteLength(argsJson, 'utf8');
         if (argsBytes <= MAX_RERUN_BYTES) rerun = { name: raw.params!.name as string, arguments: argsJson ?? undefined };
-        else rerunUnavailable = `The arguments of this call (${formatBytes(argsBytes)}) were too large to keep for Re-run; call the tool again from the Run Tool panel.`;
+        else
+          rerunUnavailable = `The arguments of this call (${formatBytes(argsBytes)}) were too large to keep for Re-run; call the tool again from the Run Tool panel.`;
       }
-      const entry = new RecordedEntry(this.nextSeq++, server, method, kind, kind === 'request' ? record.id ?? raw.id : undefined,
-        record.direction, at, stored, rerun, rerunUnavailable);
-      if (kind === 'request' && record.round !== undefined && record.round >= 2 && record.originId !== undefined) this.roundOf(entry, server.id, record.round, record.originId);
+      const entry = new RecordedEntry(
+        this.nextSeq++,
+        server,
+        method,
+        kind,
+        kind === 'request' ? (record.id ?? raw.id) : undefined,
+        record.direction,
+        at,
+        stored,
+        rerun,
+        rerunUnavailable,
+      );
+      if (kind === 'request' && record.round !== undefined && record.round >= 2 && record.originId !== undefined)
+        this.roundOf(entry, server.id, record.round, record.originId);
       this.push(entry);
       if (entry.kind === 'request' && entry.id !== undefined) this.pending.set(server.id, entry.direction, entry.id, entry);
       if (method === 'notifications/cancelled') this.cancel(server.id, record.direction, raw.params, at);
@@ -274,9 +298,14 @@ export class ActivityLog {
       entry.endedAt = at;
       // The status is plain text kept as it is (not parsed on read like the messages): redacted
       // now. A transport's failure quotes the URL it could not reach, credentials included.
-      entry.status = record.kind === 'error'
-        ? { kind: 'error', code: record.errorCode ?? raw.error?.code, message: redactText(record.errorMessage ?? raw.error?.message ?? 'error', secretsNow(server.secrets)) }
-        : { kind: 'ok' };
+      entry.status =
+        record.kind === 'error'
+          ? {
+              kind: 'error',
+              code: record.errorCode ?? raw.error?.code,
+              message: redactText(record.errorMessage ?? raw.error?.message ?? 'error', secretsNow(server.secrets)),
+            }
+          : { kind: 'ok' };
     }
     return entry;
   }

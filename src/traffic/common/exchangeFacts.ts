@@ -32,12 +32,15 @@ export function factsOf(record: Pick<ActivityEntry, 'kind' | 'method' | 'request
     const token = record.kind === 'notification' ? params.progressToken : isRecord(params._meta) ? params._meta.progressToken : undefined;
     if (typeof token === 'string' || typeof token === 'number') facts.progressToken = token;
   }
-  if (params && typeof params.taskId === 'string' && (record.method.startsWith('tasks/') || record.method.startsWith('notifications/tasks/'))) facts.taskId = params.taskId;
+  if (params && typeof params.taskId === 'string' && (record.method.startsWith('tasks/') || record.method.startsWith('notifications/tasks/')))
+    facts.taskId = params.taskId;
   const result = isRecord(record.response) && isRecord(record.response.result) ? record.response.result : undefined;
   if (result && isRecord(result.task) && typeof result.task.taskId === 'string' && !record.method.startsWith('tasks/')) facts.taskId = result.task.taskId;
   if (result?.isError === true) {
     facts.isError = true;
-    const first = Array.isArray(result.content) ? result.content.find((c) => isRecord(c) && c.type === 'text' && typeof c.text === 'string') as { text: string } | undefined : undefined;
+    const first = Array.isArray(result.content)
+      ? (result.content.find((c) => isRecord(c) && c.type === 'text' && typeof c.text === 'string') as { text: string } | undefined)
+      : undefined;
     if (first) facts.errorText = first.text.slice(0, 200);
   }
   return facts;

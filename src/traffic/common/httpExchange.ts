@@ -45,7 +45,7 @@ export interface HttpExchangeView {
 }
 
 /** Headers as given to fetch, as name/value pairs (names as sent, lower-cased by Headers). */
-export function headerPairs(init: RequestInit["headers"] | Headers | undefined): [string, string][] {
+export function headerPairs(init: RequestInit['headers'] | Headers | undefined): [string, string][] {
   if (!init) return [];
   if (Array.isArray(init)) return init.map(([n, v]) => [String(n), String(v)]);
   if (typeof (init as Headers).forEach === 'function' && typeof (init as Headers).get === 'function') {
@@ -131,7 +131,11 @@ export function bodyMessages(body: string | undefined): BodyMessages {
  * server's request), or for a notification the POST holding its method nearest in time; for a
  * message the server sent, the stream that was open when it arrived (the latest one started).
  */
-export function linkExchanges(target: LinkTarget, exchanges: readonly RawExchange[], messagesOf: (index: number) => BodyMessages): { index: number; link: HttpLink }[] {
+export function linkExchanges(
+  target: LinkTarget,
+  exchanges: readonly RawExchange[],
+  messagesOf: (index: number) => BodyMessages,
+): { index: number; link: HttpLink }[] {
   const out: { index: number; link: HttpLink }[] = [];
   const nearest = (match: (m: { id?: unknown; method?: unknown }) => boolean): number | undefined => {
     let best: number | undefined;
@@ -147,9 +151,10 @@ export function linkExchanges(target: LinkTarget, exchanges: readonly RawExchang
     return best;
   };
   if (target.direction === 'send') {
-    const i = target.kind === 'request' && target.id !== undefined
-      ? nearest((m) => m.id === target.id && m.method === target.method)
-      : nearest((m) => m.id === undefined && m.method === target.method);
+    const i =
+      target.kind === 'request' && target.id !== undefined
+        ? nearest((m) => m.id === target.id && m.method === target.method)
+        : nearest((m) => m.id === undefined && m.method === target.method);
     if (i !== undefined) out.push({ index: i, link: target.kind === 'request' ? 'id' : 'method' });
     return out;
   }

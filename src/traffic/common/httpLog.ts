@@ -14,7 +14,7 @@ interface Kept {
   messages?: BodyMessages;
 }
 
-const secretsNow = (server: ActivityServer) => typeof server.secrets === 'function' ? server.secrets() : server.secrets;
+const secretsNow = (server: ActivityServer) => (typeof server.secrets === 'function' ? server.secrets() : server.secrets);
 
 export class HttpLog {
   private ring: Kept[] = [];
@@ -42,7 +42,11 @@ export class HttpLog {
   exchangesFor(serverId: string, target: LinkTarget): HttpExchangeView[] {
     const mine = this.kept().filter((k) => k.server.id === serverId);
     if (!mine.length) return [];
-    const links = linkExchanges(target, mine.map((k) => k.raw), (i) => (mine[i].messages ??= bodyMessages(mine[i].raw.requestBody)));
+    const links = linkExchanges(
+      target,
+      mine.map((k) => k.raw),
+      (i) => (mine[i].messages ??= bodyMessages(mine[i].raw.requestBody)),
+    );
     return links.map(({ index, link }) => exchangeView(mine[index].raw, secretsNow(mine[index].server), link));
   }
 

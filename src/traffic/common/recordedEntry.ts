@@ -72,9 +72,16 @@ export class RecordedEntry implements ActivityEntry {
   readonly #rerun: RerunSource | undefined;
 
   constructor(
-    seq: number, server: ActivityServer, method: string, kind: 'request' | 'notification', id: string | number | undefined,
-    direction: 'send' | 'receive', at: number, request: StoredMessage,
-    rerun: RerunSource | undefined, rerunUnavailable: string | undefined,
+    seq: number,
+    server: ActivityServer,
+    method: string,
+    kind: 'request' | 'notification',
+    id: string | number | undefined,
+    direction: 'send' | 'receive',
+    at: number,
+    request: StoredMessage,
+    rerun: RerunSource | undefined,
+    rerunUnavailable: string | undefined,
   ) {
     this.seq = seq;
     this.serverId = server.id;
@@ -124,7 +131,7 @@ export class RecordedEntry implements ActivityEntry {
       const request = JSON.parse(this.#request.json) as { params?: { arguments?: Record<string, unknown> } };
       return { name, arguments: request.params?.arguments };
     }
-    return { name, arguments: args === undefined ? undefined : JSON.parse(args) as Record<string, unknown> };
+    return { name, arguments: args === undefined ? undefined : (JSON.parse(args) as Record<string, unknown>) };
   }
 
   /** The redacted view (own fields, sizes, messages); Re-run's arguments are left out. */

@@ -14,7 +14,7 @@ const REASON = "run by VS Code's own MCP support";
 const CHOOSE = 'mcpWorkbench.chooseWorkspaceServersRunner';
 const RUN_HERE = 'mcpWorkbench.runServerHere';
 
-suite('Coexistence with VS Code\'s own MCP host', function () {
+suite("Coexistence with VS Code's own MCP host", function () {
   this.timeout(90000);
   let api: McpWorkbenchApi;
   const tree = () => api.testing.serverTree;
@@ -115,19 +115,19 @@ suite('Coexistence with VS Code\'s own MCP host', function () {
     await waitFor(() => heldBack('shared-server'), 'stopped by the user, and still saying VS Code runs it');
   });
 
-  test('follows VS Code\'s settings: with its host turned off, the workspace servers run here', async () => {
+  test("follows VS Code's settings: with its host turned off, the workspace servers run here", async () => {
     // 1.101+: chat.mcp.access; 1.100: chat.mcp.enabled. A workspace value overrides the profile's.
     const minor = Number(/^1\.(\d+)/.exec(vscode.version)?.[1] ?? 0);
-    const [section, key, off] = minor < 101 ? ['chat.mcp', 'enabled', false] as const : ['chat.mcp', 'access', 'none'] as const;
+    const [section, key, off] = minor < 101 ? (['chat.mcp', 'enabled', false] as const) : (['chat.mcp', 'access', 'none'] as const);
     await vscode.workspace.getConfiguration(section).update(key, off, vscode.ConfigurationTarget.Workspace);
     try {
-      await waitFor(() => !api.testing.coexistence().builtinHostActive, 'VS Code\'s host seen as off');
+      await waitFor(() => !api.testing.coexistence().builtinHostActive, "VS Code's host seen as off");
       await running(api, 'shared-server');
       await running(api, 'root-server');
     } finally {
       await vscode.workspace.getConfiguration(section).update(key, undefined, vscode.ConfigurationTarget.Workspace);
     }
-    await waitFor(() => api.testing.coexistence().builtinHostActive, 'VS Code\'s host seen as on again');
+    await waitFor(() => api.testing.coexistence().builtinHostActive, "VS Code's host seen as on again");
     await waitFor(() => heldBack('shared-server') && heldBack('root-server'), 'both left to VS Code again');
   });
 });

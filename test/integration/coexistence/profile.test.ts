@@ -22,9 +22,16 @@ suite("The user profile's mcp.json beside VS Code's own MCP host", function () {
 
   suiteSetup(async () => {
     api = await activateApi();
-    await writeText(file(), JSON.stringify({
-      servers: { 'profile-server': { command: 'node', args: ['${env:MCPWB_FIXTURES}/servers/stdioServer.js'] } },
-    }, null, 2));
+    await writeText(
+      file(),
+      JSON.stringify(
+        {
+          servers: { 'profile-server': { command: 'node', args: ['${env:MCPWB_FIXTURES}/servers/stdioServer.js'] } },
+        },
+        null,
+        2,
+      ),
+    );
   });
 
   suiteTeardown(async () => {
@@ -35,10 +42,13 @@ suite("The user profile's mcp.json beside VS Code's own MCP host", function () {
   test('VS Code 1.102+: shown, left to VS Code with the reason; before: run by us', async () => {
     assert.equal(api.testing.coexistence().builtinHostActive, true);
     if (readsProfile()) {
-      await waitFor(() => {
-        const state = api.server('profile-server')?.state;
-        return state?.kind === 'stopped' && state.reason === REASON;
-      }, `held back (now ${JSON.stringify(api.server('profile-server')?.state)})`);
+      await waitFor(
+        () => {
+          const state = api.server('profile-server')?.state;
+          return state?.kind === 'stopped' && state.reason === REASON;
+        },
+        `held back (now ${JSON.stringify(api.server('profile-server')?.state)})`,
+      );
       // Nothing starts it a moment later either.
       await new Promise((r) => setTimeout(r, 1500));
       assert.equal(api.server('profile-server')!.state.kind, 'stopped');
@@ -47,15 +57,22 @@ suite("The user profile's mcp.json beside VS Code's own MCP host", function () {
     }
   });
 
-  test("VS Code 1.99 – 1.101: the servers of its user-level mcp setting are left to it, with the reason", async function () {
+  test('VS Code 1.99 – 1.101: the servers of its user-level mcp setting are left to it, with the reason', async function () {
     if (readsProfile()) this.skip();
     const setting = () => vscode.workspace.getConfiguration();
-    await setting().update('mcp', { servers: { 'settings-server': { command: 'node', args: ['${env:MCPWB_FIXTURES}/servers/stdioServer.js'] } } }, vscode.ConfigurationTarget.Global);
+    await setting().update(
+      'mcp',
+      { servers: { 'settings-server': { command: 'node', args: ['${env:MCPWB_FIXTURES}/servers/stdioServer.js'] } } },
+      vscode.ConfigurationTarget.Global,
+    );
     try {
-      await waitFor(() => {
-        const state = api.server('settings-server')?.state;
-        return state?.kind === 'stopped' && state.reason === REASON;
-      }, `held back (now ${JSON.stringify(api.server('settings-server')?.state)})`);
+      await waitFor(
+        () => {
+          const state = api.server('settings-server')?.state;
+          return state?.kind === 'stopped' && state.reason === REASON;
+        },
+        `held back (now ${JSON.stringify(api.server('settings-server')?.state)})`,
+      );
       await new Promise((r) => setTimeout(r, 1500));
       assert.equal(api.server('settings-server')!.state.kind, 'stopped');
     } finally {

@@ -29,7 +29,7 @@ function fixtureProcesses(name: string): number[] {
   return pids;
 }
 
-suite('Mode 2: MCP Workbench runs the workspace servers, VS Code\'s agent reaches them through it', function () {
+suite("Mode 2: MCP Workbench runs the workspace servers, VS Code's agent reaches them through it", function () {
   this.timeout(120000);
   let api: McpWorkbenchApi;
   // Stable since 1.101; 1.100 has the function too, behind an API proposal extensions may not use.
@@ -86,11 +86,19 @@ suite('Mode 2: MCP Workbench runs the workspace servers, VS Code\'s agent reache
       const found = await agent.definitions();
       return found.length === 2 && found;
     }, 'two definitions');
-    assert.deepEqual(definitions.map((d) => d.label).sort(), ['root-server (MCP Workbench)', 'shared-server (MCP Workbench)'], 'not user-server: VS Code never had it');
+    assert.deepEqual(
+      definitions.map((d) => d.label).sort(),
+      ['root-server (MCP Workbench)', 'shared-server (MCP Workbench)'],
+      'not user-server: VS Code never had it',
+    );
     for (const d of definitions) {
       assert.match(d.uri, /^http:\/\/127\.0\.0\.1:\d+\/mcp\/[A-Za-z0-9_-]{22}$/);
       assert.match(d.headers.Authorization, /^Bearer [A-Za-z0-9_-]{43}$/);
-      const refused = await fetch(d.uri, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+      const refused = await fetch(d.uri, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+      });
       assert.equal(refused.status, 401, 'no secret, no answer');
     }
   });
@@ -102,13 +110,16 @@ suite('Mode 2: MCP Workbench runs the workspace servers, VS Code\'s agent reache
     clients.push(client);
     await client.connect(new StreamableHTTPClientTransport(new URL(shared.uri), { requestInit: { headers: shared.headers } }));
     const { tools } = await client.listTools();
-    assert.ok(tools.some((t) => t.name === 'echo'), tools.map((t) => t.name).join());
+    assert.ok(
+      tools.some((t) => t.name === 'echo'),
+      tools.map((t) => t.name).join(),
+    );
     assert.equal(textOf(await client.callTool({ name: 'echo', arguments: { text: 'via the endpoint' } })), 'echo: via the endpoint');
     const pid = pidOf(api.server('shared-server')!);
     assert.deepEqual(fixtureProcesses('from-vscode-mcp-json'), [pid], 'one process of shared-server: ours');
   });
 
-  test('VS Code\'s own host starts our definition, and a tool call through vscode.lm reaches our process', async function () {
+  test("VS Code's own host starts our definition, and a tool call through vscode.lm reaches our process", async function () {
     if (!hasProviderApi) this.skip();
     // What the user does once with chat.mcp.autostart "never": start it in VS Code's server list.
     const mcpEchoTools = () => vscode.lm.tools.filter((t) => t.tags.includes('mcp') && t.name.endsWith('_echo'));
@@ -123,21 +134,21 @@ suite('Mode 2: MCP Workbench runs the workspace servers, VS Code\'s agent reache
     const [echo, ...more] = await waitFor(async () => {
       if (!mcpEchoTools().length) await vscode.commands.executeCommand('workbench.mcp.startServer', VSCODE_DEFINITION_ID, { waitForLiveTools: true });
       return mcpEchoTools().length > 0 && mcpEchoTools();
-    }, 'VS Code\'s tool for the echo tool of our shared-server');
+    }, "VS Code's tool for the echo tool of our shared-server");
     assert.deepEqual(more, [], 'one server started in VS Code: ours');
-    const result = await vscode.lm.invokeTool(echo.name, { input: { text: 'from VS Code\'s agent' }, toolInvocationToken: undefined });
+    const result = await vscode.lm.invokeTool(echo.name, { input: { text: "from VS Code's agent" }, toolInvocationToken: undefined });
     const text = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
     assert.match(text, /echo: from VS Code's agent/);
     assert.deepEqual(fixtureProcesses('from-vscode-mcp-json'), [pidOf(api.server('shared-server')!)], 'still one process');
   });
 
-  test('a tool the server adds later reaches VS Code\'s agent without a restart (tools/list_changed on VS Code\'s GET stream)', async function () {
+  test("a tool the server adds later reaches VS Code's agent without a restart (tools/list_changed on VS Code's GET stream)", async function () {
     if (!hasProviderApi) this.skip();
     const added = () => vscode.lm.tools.filter((t) => t.tags.includes('mcp') && t.name.endsWith('_addedLater'));
     assert.deepEqual(added(), []);
     // The server adds it on its own (called through our connection, not through VS Code).
     await api.server('shared-server')!.callTool('addTool', { name: 'addedLater' });
-    await waitFor(() => added().length === 1, 'VS Code\'s tool for addedLater', 20000);
+    await waitFor(() => added().length === 1, "VS Code's tool for addedLater", 20000);
     assert.deepEqual(fixtureProcesses('from-vscode-mcp-json'), [pidOf(api.server('shared-server')!)], 'still one process');
   });
 
@@ -159,7 +170,11 @@ suite('Mode 2: MCP Workbench runs the workspace servers, VS Code\'s agent reache
     // VS Code ends its session (HTTP DELETE) when it stops the server.
     await waitFor(() => agent.sessionCount() < sessions, 'VS Code to close its session');
     await new Promise((r) => setTimeout(r, 1000));
-    assert.deepEqual(echoTools().map((t) => t.name), [echo.name], 'still listed once VS Code stopped it');
+    assert.deepEqual(
+      echoTools().map((t) => t.name),
+      [echo.name],
+      'still listed once VS Code stopped it',
+    );
     await vscode.commands.executeCommand('workbench.mcp.startServer', VSCODE_DEFINITION_ID, { waitForLiveTools: true });
   });
 

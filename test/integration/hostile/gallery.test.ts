@@ -31,7 +31,10 @@ suite('A workspace cannot choose the registry servers are installed from', funct
     await writeText(settingsFile(), text.replace('http://127.0.0.1:9/attacker-registry', attackers.url));
     // The workspace's value is never reported here (application scope), so only the file is
     // awaited; the user's value is checked again after that write reloaded the configuration.
-    await waitFor(async () => (new TextDecoder().decode(await vscode.workspace.fs.readFile(settingsFile()))).includes(attackers.url), 'the rewritten workspace settings');
+    await waitFor(
+      async () => new TextDecoder().decode(await vscode.workspace.fs.readFile(settingsFile())).includes(attackers.url),
+      'the rewritten workspace settings',
+    );
     await waitFor(() => cfg().inspect<string>('registry.url')?.globalValue === users.url, "the user's registry.url in this extension host");
     shown = recordNotifications();
     // The user reads the confirmation and cancels it.
@@ -50,7 +53,9 @@ suite('A workspace cannot choose the registry servers are installed from', funct
   });
 
   test("the gallery asks the user's registry, never the workspace's", async () => {
-    console.log(`      registry.url: get=${JSON.stringify(cfg().get('registry.url'))} workspace=${JSON.stringify(cfg().inspect('registry.url')?.workspaceValue)}`);
+    console.log(
+      `      registry.url: get=${JSON.stringify(cfg().get('registry.url'))} workspace=${JSON.stringify(cfg().inspect('registry.url')?.workspaceValue)}`,
+    );
     await vscode.commands.executeCommand('mcpWorkbench.browseServerRegistry', { name: 'io.github.example/weather' });
     const seen = `notifications: ${JSON.stringify(shown?.messages)}; user's registry got ${JSON.stringify(users.requests)}; workspace's got ${JSON.stringify(attackers.requests)}`;
     assert.deepEqual(attackers.requests, [], seen);

@@ -27,7 +27,9 @@ suite('Broken configs and first failures', function () {
   });
 
   test('an entry with a misspelt key stays in the tree as a broken server, and "did you mean" fixes it', async () => {
-    await writeText(file, `{
+    await writeText(
+      file,
+      `{
   "servers": {
     "typo-server": {
       "comand": "node",
@@ -35,12 +37,16 @@ suite('Broken configs and first failures', function () {
     }
   }
 }
-`);
+`,
+    );
     await api.reload();
-    const broken = await waitFor(() => {
-      const c = api.server('typo-server');
-      return c?.state.kind === 'error' && c;
-    }, `the typo server to be listed as broken (now ${JSON.stringify(api.server('typo-server')?.state)})`);
+    const broken = await waitFor(
+      () => {
+        const c = api.server('typo-server');
+        return c?.state.kind === 'error' && c;
+      },
+      `the typo server to be listed as broken (now ${JSON.stringify(api.server('typo-server')?.state)})`,
+    );
 
     const node = (await api.testing.serverTree.getChildren()).find((n) => n.kind === 'server' && n.connection === broken) as ServerNode | undefined;
     assert.ok(node, 'the broken server is in the tree');
@@ -75,7 +81,10 @@ suite('Broken configs and first failures', function () {
       return Promise.resolve(undefined);
     };
     try {
-      await writeText(file, JSON.stringify({ servers: { 'needs-uv': { command: 'uvx', args: ['mcp-server-fetch'], env: { PATH: '/opt/nothing:/opt/none' } } } }));
+      await writeText(
+        file,
+        JSON.stringify({ servers: { 'needs-uv': { command: 'uvx', args: ['mcp-server-fetch'], env: { PATH: '/opt/nothing:/opt/none' } } } }),
+      );
       await api.reload();
       const c = await waitFor(() => {
         const s = api.server('needs-uv');

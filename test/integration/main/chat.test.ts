@@ -22,14 +22,23 @@ type Part = vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart;
 function fakeModel(script: (messages: vscode.LanguageModelChatMessage[], options: vscode.LanguageModelChatRequestOptions, round: number) => Part[]) {
   const calls: { messages: vscode.LanguageModelChatMessage[]; options: vscode.LanguageModelChatRequestOptions }[] = [];
   const model = {
-    id: 'fake', name: 'Fake', vendor: 'test', family: 'fake', version: '1', maxInputTokens: 100000,
+    id: 'fake',
+    name: 'Fake',
+    vendor: 'test',
+    family: 'fake',
+    version: '1',
+    maxInputTokens: 100000,
     countTokens: async () => 1,
     sendRequest: async (messages: vscode.LanguageModelChatMessage[], options: vscode.LanguageModelChatRequestOptions = {}) => {
       calls.push({ messages: [...messages], options });
       const parts = script(messages, options, calls.length);
       return {
-        stream: (async function* () { yield* parts; })(),
-        text: (async function* () { for (const p of parts) if (p instanceof vscode.LanguageModelTextPart) yield p.value; })(),
+        stream: (async function* () {
+          yield* parts;
+        })(),
+        text: (async function* () {
+          for (const p of parts) if (p instanceof vscode.LanguageModelTextPart) yield p.value;
+        })(),
       };
     },
   };
@@ -41,7 +50,11 @@ function fakeStream() {
   const stream = {
     markdown: (v: string | vscode.MarkdownString) => out.markdown.push(typeof v === 'string' ? v : v.value),
     progress: (v: string) => out.progress.push(v),
-    reference: () => undefined, anchor: () => undefined, button: () => undefined, filetree: () => undefined, push: () => undefined,
+    reference: () => undefined,
+    anchor: () => undefined,
+    button: () => undefined,
+    filetree: () => undefined,
+    push: () => undefined,
   };
   return { stream: stream as unknown as vscode.ChatResponseStream, out, text: () => out.markdown.join('') };
 }
@@ -55,8 +68,15 @@ function request(prompt: string, model: vscode.LanguageModelChat, command?: stri
 const context = { history: [] } as unknown as vscode.ChatContext;
 
 function partText(message: vscode.LanguageModelChatMessage): string {
-  return (message.content as unknown[]).map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value
-    : p instanceof vscode.LanguageModelToolResultPart ? p.content.map((c) => (c instanceof vscode.LanguageModelTextPart ? c.value : '')).join('') : '')).join('');
+  return (message.content as unknown[])
+    .map((p) =>
+      p instanceof vscode.LanguageModelTextPart
+        ? p.value
+        : p instanceof vscode.LanguageModelToolResultPart
+          ? p.content.map((c) => (c instanceof vscode.LanguageModelTextPart ? c.value : '')).join('')
+          : '',
+    )
+    .join('');
 }
 
 suite('Chat participant @mcp', function () {
@@ -101,8 +121,14 @@ suite('Chat participant @mcp', function () {
     console.log(`    (vscode.chat.createChatParticipant is ${hasChat ? 'present' : 'absent'} in VS Code ${vscode.version}; the handler is tested directly)`);
     const ext = vscode.extensions.getExtension('mcp-workbench.mcp-workbench')!;
     const participants = ext.packageJSON.contributes.chatParticipants as { id: string; commands: { name: string }[] }[];
-    assert.deepEqual(participants.map((p) => p.id), ['mcpWorkbench.mcp']);
-    assert.deepEqual(participants[0].commands.map((x) => x.name), ['prompt', 'tools', 'resource', 'skill']);
+    assert.deepEqual(
+      participants.map((p) => p.id),
+      ['mcpWorkbench.mcp'],
+    );
+    assert.deepEqual(
+      participants[0].commands.map((x) => x.name),
+      ['prompt', 'tools', 'resource', 'skill'],
+    );
   });
 
   test('/tools lists the tools of the running servers with their chat names', async () => {
@@ -125,7 +151,7 @@ suite('Chat participant @mcp', function () {
     assert.match(text(), /Good day to you too\.$/);
   });
 
-  test('/prompt picks and fills a prompt, then answers with the request\'s own model (request.model)', async () => {
+  test("/prompt picks and fills a prompt, then answers with the request's own model (request.model)", async () => {
     const { model, calls } = fakeModel(() => [new vscode.LanguageModelTextPart('Hello, Grace.')]);
     const { stream, text } = fakeStream();
     const asked: string[] = [];
@@ -140,7 +166,7 @@ suite('Chat participant @mcp', function () {
     const metadata = (result as { metadata: McpChatMetadata }).metadata;
     assert.deepEqual(asked, ['name', 'style']);
     assert.deepEqual(metadata.prompt, { server: 'fixture-stdio', name: 'greet', arguments: { name: 'Grace' } });
-    assert.equal(calls.length, 1, 'the chat\'s selected model answers');
+    assert.equal(calls.length, 1, "the chat's selected model answers");
     assert.equal(partText(calls[0].messages[0]), 'Hi Grace! Say hello casually.');
     assert.match(text(), /Hello, Grace\.$/);
   });
@@ -161,10 +187,16 @@ suite('Chat participant @mcp', function () {
     const chat = createChatHandler({ ...deps(), prompter })(request('', model, 'prompt'), context, stream, cancel.token);
     await waitFor(() => question, '/prompt to ask for an argument');
     // Meanwhile Run with model (answer by hand) runs to the end through the shared model service.
-    const preview = await vscode.commands.executeCommand<RunPromptResult>('mcpWorkbench.runPrompt',
-      { serverId: c.definition.id, promptName: 'noargs', noPreview: true, prompter });
-    const run = await vscode.commands.executeCommand<RunWithModelResult | undefined>('mcpWorkbench.promptPreview.runWithModel', preview.uri,
-      { modelId: 'manual', answerByHand: async () => 'typed while /prompt waits' });
+    const preview = await vscode.commands.executeCommand<RunPromptResult>('mcpWorkbench.runPrompt', {
+      serverId: c.definition.id,
+      promptName: 'noargs',
+      noPreview: true,
+      prompter,
+    });
+    const run = await vscode.commands.executeCommand<RunWithModelResult | undefined>('mcpWorkbench.promptPreview.runWithModel', preview.uri, {
+      modelId: 'manual',
+      answerByHand: async () => 'typed while /prompt waits',
+    });
     assert.equal(run?.response?.text, 'typed while /prompt waits');
     assert.equal(question?.signal?.aborted, false);
     cancel.cancel();
@@ -192,9 +224,11 @@ suite('Chat participant @mcp', function () {
   });
 
   test('a plain request offers MCP tools; a read-only tool call runs without asking and its result goes back', async () => {
-    const { model, calls } = fakeModel((messages, _options, round) => round === 1
-      ? [new vscode.LanguageModelTextPart('Let me echo. '), new vscode.LanguageModelToolCallPart('call-1', 'fixture-stdio_echo', { text: 'hello' })]
-      : [new vscode.LanguageModelTextPart(`The tool said: ${partText(messages[messages.length - 1])}`)]);
+    const { model, calls } = fakeModel((messages, _options, round) =>
+      round === 1
+        ? [new vscode.LanguageModelTextPart('Let me echo. '), new vscode.LanguageModelToolCallPart('call-1', 'fixture-stdio_echo', { text: 'hello' })]
+        : [new vscode.LanguageModelTextPart(`The tool said: ${partText(messages[messages.length - 1])}`)],
+    );
     const { stream, text, out } = fakeStream();
     const result = await createChatHandler(deps())(request('please echo hello', model), context, stream, token);
     const metadata = (result as { metadata: McpChatMetadata }).metadata;
@@ -211,9 +245,10 @@ suite('Chat participant @mcp', function () {
   });
 
   test('a tool that is not read-only asks first; declining tells the model, accepting runs it', async () => {
-    const script = (messages: vscode.LanguageModelChatMessage[], _o: unknown, round: number): Part[] => round % 2 === 1
-      ? [new vscode.LanguageModelToolCallPart(`call-${round}`, 'fixture-stdio_fail', {})]
-      : [new vscode.LanguageModelTextPart(partText(messages[messages.length - 1]))];
+    const script = (messages: vscode.LanguageModelChatMessage[], _o: unknown, round: number): Part[] =>
+      round % 2 === 1
+        ? [new vscode.LanguageModelToolCallPart(`call-${round}`, 'fixture-stdio_fail', {})]
+        : [new vscode.LanguageModelTextPart(partText(messages[messages.length - 1]))];
     confirmAnswer = false;
     const declined = fakeModel(script);
     const s1 = fakeStream();
@@ -233,9 +268,12 @@ suite('Chat participant @mcp', function () {
   test('"don\'t ask again" for a tool: its next call runs without asking, another tool still asks', async () => {
     const stored = new Map<string, unknown>();
     approvals = new ToolApprovals({ get: <T>(key: string) => stored.get(key) as T | undefined, update: async (key, value) => void stored.set(key, value) });
-    const callOnce = (chatName: string, input: object) => fakeModel((messages: vscode.LanguageModelChatMessage[], _o: unknown, round: number): Part[] => round === 1
-      ? [new vscode.LanguageModelToolCallPart('call-1', chatName, input)]
-      : [new vscode.LanguageModelTextPart(partText(messages[messages.length - 1]))]);
+    const callOnce = (chatName: string, input: object) =>
+      fakeModel((messages: vscode.LanguageModelChatMessage[], _o: unknown, round: number): Part[] =>
+        round === 1
+          ? [new vscode.LanguageModelToolCallPart('call-1', chatName, input)]
+          : [new vscode.LanguageModelTextPart(partText(messages[messages.length - 1]))],
+      );
     const outcome = async (chatName: string, input: object) => {
       const { model } = callOnce(chatName, input);
       const r = await createChatHandler(deps())(request('run it', model), context, fakeStream().stream, token);
@@ -253,14 +291,19 @@ suite('Chat participant @mcp', function () {
   });
 
   test('progress of a running tool is streamed', async () => {
-    const { model } = fakeModel((_m, _o, round) => round === 1 ? [new vscode.LanguageModelToolCallPart('c1', 'fixture-stdio_slow', { steps: 2, delayMs: 250 })] : []);
+    const { model } = fakeModel((_m, _o, round) =>
+      round === 1 ? [new vscode.LanguageModelToolCallPart('c1', 'fixture-stdio_slow', { steps: 2, delayMs: 250 })] : [],
+    );
     const { stream, out } = fakeStream();
     confirmAnswer = true;
     await createChatHandler(deps())(request('slow', model), context, stream, token);
     // The SDK client drops progress that arrives in the same read as the result (see
     // test/unit/fixtures.test.ts); 20 ms steps lost both on a loaded machine, so the steps are
     // spaced, and either one proves the streaming.
-    assert.ok(out.progress.some((p) => /^slow: step [12] of 2$/.test(p)), JSON.stringify(out.progress));
+    assert.ok(
+      out.progress.some((p) => /^slow: step [12] of 2$/.test(p)),
+      JSON.stringify(out.progress),
+    );
   });
 
   test('the tool budget offers the most relevant tools; disabled tools are never offered', async () => {
@@ -272,7 +315,10 @@ suite('Chat participant @mcp', function () {
     const names = (calls[0].options.tools ?? []).map((t) => t.name);
     assert.equal(names.length, 3);
     assert.ok(!names.includes('fixture-stdio_echo'));
-    assert.ok(names.slice(0, 2).every((n) => n.endsWith('_echo')), names.join(', '));
+    assert.ok(
+      names.slice(0, 2).every((n) => n.endsWith('_echo')),
+      names.join(', '),
+    );
     assert.ok(((result as { metadata: McpChatMetadata }).metadata.droppedTools ?? 0) > 0);
   });
 
@@ -286,7 +332,7 @@ suite('Chat participant @mcp', function () {
     assert.match(text(), /It greets\.$/);
   });
 
-  test('Don\'t Offer Tool in Chat / Offer Tool in Chat persist per workspace', async () => {
+  test("Don't Offer Tool in Chat / Offer Tool in Chat persist per workspace", async () => {
     const off = await vscode.commands.executeCommand<string[]>('mcpWorkbench.disableToolInChat', { serverId: c.definition.id, toolName: 'add' });
     assert.ok(off?.includes(toolKey('fixture-stdio', 'add')));
     const on = await vscode.commands.executeCommand<string[]>('mcpWorkbench.enableToolInChat', { serverId: c.definition.id, toolName: 'add' });

@@ -22,7 +22,10 @@ suite('Check Server', function () {
   let notifications: ReturnType<typeof recordNotifications>;
   const cfg = () => vscode.workspace.getConfiguration('mcpWorkbench');
   const entry = (mode: 'bad' | 'good') => ({
-    type: 'stdio', command: 'node', args: [path.join(FIXTURES, 'servers', 'checkServer.js')], env: { FIXTURE_CHECK: mode },
+    type: 'stdio',
+    command: 'node',
+    args: [path.join(FIXTURES, 'servers', 'checkServer.js')],
+    env: { FIXTURE_CHECK: mode },
   });
 
   suiteSetup(async () => {
@@ -46,8 +49,10 @@ suite('Check Server', function () {
     await c.callTool('touch', {});
     const report = await vscode.commands.executeCommand<CheckReport | undefined>('mcpWorkbench.checkServer', c.definition.id);
     assert.ok(report, `no report; notifications: ${notifications.messages.join(' | ')}`);
-    assert.ok(notifications.messages.includes(`Check of check-bad: ${report.counts.error} errors, ${report.counts.warning} warnings, ${report.counts.info} info.`),
-      `the summary notification; got: ${notifications.messages.join(' | ')}`);
+    assert.ok(
+      notifications.messages.includes(`Check of check-bad: ${report.counts.error} errors, ${report.counts.warning} warnings, ${report.counts.info} info.`),
+      `the summary notification; got: ${notifications.messages.join(' | ')}`,
+    );
     const log = (await vscode.commands.executeCommand<ActivityLog>('_mcpWorkbench.activityLog'))!;
     const find = (check: string, pattern: RegExp) => {
       const f = report.findings.find((x) => x.check === check && pattern.test(x.message));
@@ -65,8 +70,14 @@ suite('Check Server', function () {
     const call = log.find(structured.seq!)!;
     assert.equal((call.request as { params: { name: string } }).params.name, 'bad_output', 'the call the check made itself is the one shown');
     assert.equal(find('structured-content', /Not exercised.*"write_counter"/).severity, 'info');
-    assert.ok(!log.entries().some((e) => e.serverId === c.definition.id && e.method === 'tools/call' && (e.request as { params: { name: string } }).params.name === 'write_counter'),
-      'a tool that is not read-only is never called by the check');
+    assert.ok(
+      !log
+        .entries()
+        .some(
+          (e) => e.serverId === c.definition.id && e.method === 'tools/call' && (e.request as { params: { name: string } }).params.name === 'write_counter',
+        ),
+      'a tool that is not read-only is never called by the check',
+    );
 
     assert.equal(find('description', /"no_description" has no description/).severity, 'warning');
     assert.equal(find('description', /"undescribed" has no description/).severity, 'info');
@@ -96,10 +107,14 @@ suite('Check Server', function () {
     // Latency budgets of a minute: on a loaded 2-core machine `initialize` took 1.4 s (a cold start,
     // no longer a finding) and any later request can be as slow; how fast this machine is, is not
     // what this test checks (the bad server's test and the unit tests check the latency finding).
-    const report = await vscode.commands.executeCommand<CheckReport | undefined>('mcpWorkbench.checkServer', c.definition.id,
-      { budgets: { slowRequestMs: 60000, slowToolCallMs: 60000 } });
+    const report = await vscode.commands.executeCommand<CheckReport | undefined>('mcpWorkbench.checkServer', c.definition.id, {
+      budgets: { slowRequestMs: 60000, slowToolCallMs: 60000 },
+    });
     assert.ok(report, `no report; notifications: ${notifications.messages.join(' | ')}`);
-    assert.deepEqual(report.findings.filter((f) => f.severity !== 'info').map((f) => f.message), []);
+    assert.deepEqual(
+      report.findings.filter((f) => f.severity !== 'info').map((f) => f.message),
+      [],
+    );
     assert.equal(report.counts.error, 0);
     assert.equal(report.counts.warning, 0);
     assert.ok(!report.findings.some((f) => /Not exercised/.test(f.message)), 'its read-only tool was called by the check');

@@ -33,14 +33,21 @@ suite('OAuth client credentials from mcp.json', function () {
     process.env.MCPWB_ITEST_CC_SECRET = MACHINE.clientSecret;
     const load = require(path.join(process.env.MCPWB_FIXTURES!, 'servers', 'protectedServer.js'));
     fixture = await load.startProtectedFixture({ clientCredentials: MACHINE });
-    await writeText(configFile(), JSON.stringify({
-      inputs: [{ id: 'cc-secret', type: 'promptString', password: true, description: 'Client secret of the reporting job' }],
-      servers: {
-        'm2m': { type: 'http', url: fixture.url, oauth: { grantType: 'client_credentials', clientId: MACHINE.clientId, clientSecret: '${input:cc-secret}' } },
-        // The same secret, taken from the environment by a workspace file: refused.
-        'm2m-from-env': { type: 'http', url: fixture.url, oauth: { grantType: 'client_credentials', clientId: MACHINE.clientId, clientSecret: '${env:MCPWB_ITEST_CC_SECRET}' } },
-      },
-    }));
+    await writeText(
+      configFile(),
+      JSON.stringify({
+        inputs: [{ id: 'cc-secret', type: 'promptString', password: true, description: 'Client secret of the reporting job' }],
+        servers: {
+          m2m: { type: 'http', url: fixture.url, oauth: { grantType: 'client_credentials', clientId: MACHINE.clientId, clientSecret: '${input:cc-secret}' } },
+          // The same secret, taken from the environment by a workspace file: refused.
+          'm2m-from-env': {
+            type: 'http',
+            url: fixture.url,
+            oauth: { grantType: 'client_credentials', clientId: MACHINE.clientId, clientSecret: '${env:MCPWB_ITEST_CC_SECRET}' },
+          },
+        },
+      }),
+    );
   });
 
   suiteTeardown(async () => {

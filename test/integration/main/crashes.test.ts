@@ -37,12 +37,19 @@ suite('Servers that crash', function () {
 
   test('a server that crashes on every start is retried, then stays down, with two notifications', async () => {
     await setUserSetting('servers', { ...original, 'crash-start': fault({ FAULT_MODE: 'crash-on-start' }) });
-    const gaveUp = await waitFor(() => {
-      const s = api.server('crash-start')?.state;
-      return s?.kind === 'error' && s.message.includes('stays stopped') && s;
-    }, 'crash-start to give up', 60000);
+    const gaveUp = await waitFor(
+      () => {
+        const s = api.server('crash-start')?.state;
+        return s?.kind === 'error' && s.message.includes('stays stopped') && s;
+      },
+      'crash-start to give up',
+      60000,
+    );
     assert.ok(gaveUp.kind === 'error');
-    assert.equal(gaveUp.message, 'Server "crash-start" exited with code 3 during start: fault: crashing on start. It crashed 5 times in 3 minutes, so it stays stopped: check its log, then use Restart.');
+    assert.equal(
+      gaveUp.message,
+      'Server "crash-start" exited with code 3 during start: fault: crashing on start. It crashed 5 times in 3 minutes, so it stays stopped: check its log, then use Restart.',
+    );
     await new Promise((r) => setTimeout(r, 200));
     // One notification for the restarts, counting down with the tree, closed when they gave up;
     // then the failure.
@@ -54,7 +61,10 @@ suite('Servers that crash', function () {
       'Server "crash-start" exited with code 3 during start: fault: crashing on start. Restarting in 2 s.',
     ]);
     assert.ok(restarts[0].closed, 'the restart notification closed when the restarts gave up');
-    assert.deepEqual(recorder.messages.filter((m) => m.startsWith('MCP crash-start:')), [`MCP crash-start: ${gaveUp.message}`]);
+    assert.deepEqual(
+      recorder.messages.filter((m) => m.startsWith('MCP crash-start:')),
+      [`MCP crash-start: ${gaveUp.message}`],
+    );
   });
 
   test('a server that crashes once and comes back: its restart notification closes by itself', async () => {
@@ -65,13 +75,20 @@ suite('Servers that crash', function () {
     assert.equal(notice.reports[0], 'Server "crash-once" exited with code 3: fault: crashing in tools/call. Restarting in 1 s.');
     await waitFor(() => api.server('crash-once')?.state.kind === 'running', 'crash-once to run again', 30000);
     await waitFor(() => notice.closed, 'the restart notification to close once the server runs again', 5000);
-    assert.deepEqual(recorder.messages.filter((m) => m.startsWith('MCP crash-once:')), [], 'no failure left on screen');
+    assert.deepEqual(
+      recorder.messages.filter((m) => m.startsWith('MCP crash-once:')),
+      [],
+      'no failure left on screen',
+    );
   });
 
   test('what a crashed server started ends with it', async function () {
     if (process.platform === 'win32') this.skip();
     const pidFile = path.join(dir, 'child.pid');
-    await setUserSetting('servers', { ...original, 'crash-children': fault({ FAULT_MODE: 'spawn-child-then-crash', FAULT_PID_FILE: pidFile, FAULT_DELAY_MS: '1000' }) });
+    await setUserSetting('servers', {
+      ...original,
+      'crash-children': fault({ FAULT_MODE: 'spawn-child-then-crash', FAULT_PID_FILE: pidFile, FAULT_DELAY_MS: '1000' }),
+    });
     const child = Number(await waitFor(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8'), 'the grandchild'));
     await waitFor(() => api.server('crash-children')?.state.kind === 'error', 'the crash');
     await waitFor(() => !alive(child), 'the grandchild of the crashed server to be gone', 5000);

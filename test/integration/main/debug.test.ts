@@ -17,9 +17,15 @@ import { alive } from '../../shared/processAlive';
 
 const REPO = process.env.MCPWB_REPO ?? path.resolve(process.env.MCPWB_FIXTURES ?? '', '..', '..', '..');
 const DEBUGGEE = path.join(REPO, 'test', 'fixtures', 'debuggee', 'debuggeeServer.js');
-const BREAKPOINT_LINE = fs.readFileSync(DEBUGGEE, 'utf8').split('\n').findIndex((l) => l.includes('BREAKPOINT: echo'));
+const BREAKPOINT_LINE = fs
+  .readFileSync(DEBUGGEE, 'utf8')
+  .split('\n')
+  .findIndex((l) => l.includes('BREAKPOINT: echo'));
 const HTTP_DEBUGGEE = path.join(REPO, 'test', 'fixtures', 'debuggee', 'httpDebuggee.js');
-const HTTP_BREAKPOINT_LINE = fs.readFileSync(HTTP_DEBUGGEE, 'utf8').split('\n').findIndex((l) => l.includes('BREAKPOINT: http echo'));
+const HTTP_BREAKPOINT_LINE = fs
+  .readFileSync(HTTP_DEBUGGEE, 'utf8')
+  .split('\n')
+  .findIndex((l) => l.includes('BREAKPOINT: http echo'));
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -31,7 +37,6 @@ function freePort(): Promise<number> {
     });
   });
 }
-
 
 interface Seen {
   session: vscode.DebugSession;
@@ -91,14 +96,18 @@ suite('Debugging MCP servers (mcp debug type)', function () {
     assert.ok(pkg.activationEvents.includes('onDebugResolve:mcp'));
     assert.ok(pkg.activationEvents.includes('onDebugDynamicConfigurations:mcp'));
     const props = dbg.configurationAttributes.launch.properties;
-    for (const key of ['server', 'command', 'args', 'env', 'cwd', 'url', 'urlTimeout', 'attachTimeout', 'runtime', 'sourceMaps', 'outFiles', 'watch']) assert.ok(props[key], key);
+    for (const key of ['server', 'command', 'args', 'env', 'cwd', 'url', 'urlTimeout', 'attachTimeout', 'runtime', 'sourceMaps', 'outFiles', 'watch'])
+      assert.ok(props[key], key);
     for (const c of dbg.initialConfigurations) {
       assert.equal(c.type, 'mcp');
       assert.equal(c.request, 'launch');
       assert.ok(c.name && (c.server || c.command));
     }
     assert.ok(dbg.configurationSnippets.length >= 3);
-    assert.ok(dbg.configurationSnippets.some((s: { body: { url?: string; command?: string } }) => s.body.url && s.body.command), 'an HTTP server snippet');
+    assert.ok(
+      dbg.configurationSnippets.some((s: { body: { url?: string; command?: string } }) => s.body.url && s.body.command),
+      'an HTTP server snippet',
+    );
     for (const s of dbg.configurationSnippets) {
       assert.ok(s.label && s.description, 'label and description');
       assert.equal(s.body.type, 'mcp');
@@ -114,12 +123,23 @@ suite('Debugging MCP servers (mcp debug type)', function () {
   test('dynamic and initial configurations: "Debug MCP server: <name>" for every stdio server', async () => {
     await running(api, 'fixture-stdio');
     const servers: DebugServers = {
-      stdioServers: () => api.servers().map((c) => c.definition).filter((d) => d.launch.type === 'stdio'),
+      stdioServers: () =>
+        api
+          .servers()
+          .map((c) => c.definition)
+          .filter((d) => d.launch.type === 'stdio'),
       find: (key) => api.server(key)?.definition,
     };
     const dynamic = new McpDynamicConfigurationProvider(servers).provideDebugConfigurations();
-    const stdioNames = api.servers().filter((c) => c.definition.launch.type === 'stdio').map((c) => c.definition.label).sort();
-    assert.deepEqual(dynamic.map((c) => c.name).sort(), stdioNames.map((n) => `Debug MCP server: ${n}`));
+    const stdioNames = api
+      .servers()
+      .filter((c) => c.definition.launch.type === 'stdio')
+      .map((c) => c.definition.label)
+      .sort();
+    assert.deepEqual(
+      dynamic.map((c) => c.name).sort(),
+      stdioNames.map((n) => `Debug MCP server: ${n}`),
+    );
     assert.ok(dynamic.every((c) => c.type === 'mcp' && c.request === 'launch' && api.server(c.server!)));
     const folderA = vscode.workspace.getWorkspaceFolder(folderUri('folder-a'))!;
     const initial = new McpDebugConfigurationProvider(servers).provideDebugConfigurations(folderA);
@@ -156,19 +176,32 @@ suite('Debugging MCP servers (mcp debug type)', function () {
 
       // The Debug Console got the protocol trace and the server's stderr.
       const outputs = seen.filter((s) => s.session.id === parent.id && s.message.event === 'output').map((s) => String(s.message.body?.output));
-      assert.ok(outputs.some((o) => o.includes('tools/call')), 'trace in the Debug Console');
-      assert.ok(outputs.some((o) => o.includes('debuggee ready')), 'stderr in the Debug Console');
+      assert.ok(
+        outputs.some((o) => o.includes('tools/call')),
+        'trace in the Debug Console',
+      );
+      assert.ok(
+        outputs.some((o) => o.includes('debuggee ready')),
+        'stderr in the Debug Console',
+      );
 
       // A change to a watched file restarts the debuggee; the breakpoint still holds.
       const pid1 = textOf(await c.callTool('pid', {}));
       fs.writeFileSync(path.join(watchDir, 'touch.txt'), String(Date.now()));
-      const pid2 = await waitFor(async () => {
-        if (c.state.kind !== 'running') return undefined;
-        const pid = textOf(await c.callTool('pid', {}));
-        return pid !== pid1 && pid;
-      }, 'a new debuggee process after the watched file changed', 30000);
+      const pid2 = await waitFor(
+        async () => {
+          if (c.state.kind !== 'running') return undefined;
+          const pid = textOf(await c.callTool('pid', {}));
+          return pid !== pid1 && pid;
+        },
+        'a new debuggee process after the watched file changed',
+        30000,
+      );
       assert.notEqual(pid2, pid1);
-      const child2 = await waitFor(() => started.filter((s) => s.parentSession?.id === parent.id && s.type === 'pwa-node').find((s) => s.id !== child.id), 'a new child session');
+      const child2 = await waitFor(
+        () => started.filter((s) => s.parentSession?.id === parent.id && s.type === 'pwa-node').find((s) => s.id !== child.id),
+        'a new child session',
+      );
       const from2 = seen.length;
       const call2 = c.callTool('echo', { text: 'again' });
       const stop2 = await stopped(from2);
@@ -219,8 +252,14 @@ suite('Debugging MCP servers (mcp debug type)', function () {
         const o = seen.filter((s) => s.session.id === parent.id && s.message.event === 'output').map((s) => String(s.message.body?.output));
         return o.some((x) => x.includes('tools/call')) && o;
       }, 'the trace in the Debug Console');
-      assert.ok(outputs.some((o) => o.includes(`LISTENING ${url}`)), 'stdout in the Debug Console');
-      assert.ok(outputs.some((o) => o.includes('http debuggee ready')), 'stderr in the Debug Console');
+      assert.ok(
+        outputs.some((o) => o.includes(`LISTENING ${url}`)),
+        'stdout in the Debug Console',
+      );
+      assert.ok(
+        outputs.some((o) => o.includes('http debuggee ready')),
+        'stderr in the Debug Console',
+      );
     } finally {
       vscode.debug.removeBreakpoints([bp]);
       await vscode.debug.stopDebugging(parent);
@@ -239,7 +278,10 @@ suite('Debugging MCP servers (mcp debug type)', function () {
     let pid = 0;
     try {
       // Nothing listens at the url yet: the configured connection does not run.
-      const c = await waitFor(() => { const x = api.server('http-dev'); return x && x.state.kind !== 'starting' && x; }, 'the configured http server to settle');
+      const c = await waitFor(() => {
+        const x = api.server('http-dev');
+        return x && x.state.kind !== 'starting' && x;
+      }, 'the configured http server to settle');
       assert.notEqual(c.state.kind, 'running');
       const parent = await startMcp({ name: 'Debug http-dev', server: 'http-dev', command: 'node', args: [HTTP_DEBUGGEE, String(port)] });
       await waitFor(() => c.launchOverride && c.state.kind === 'running', 'the debuggee connection');

@@ -20,13 +20,17 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Debuggees (`--inspect-brk` processes) whose working directory is `cwd`; Linux only (/proc), elsewhere none. */
 function debuggeesIn(cwd: string): number[] {
   if (!fs.existsSync('/proc/self/cwd')) return [];
-  return fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number).filter((pid) => {
-    try {
-      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--inspect-brk') && fs.readlinkSync(`/proc/${pid}/cwd`) === cwd;
-    } catch {
-      return false; // gone, or a zombie
-    }
-  });
+  return fs
+    .readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--inspect-brk') && fs.readlinkSync(`/proc/${pid}/cwd`) === cwd;
+      } catch {
+        return false; // gone, or a zombie
+      }
+    });
 }
 
 suite('Dev loop (dev.watch restarts)', function () {
@@ -39,7 +43,11 @@ suite('Dev loop (dev.watch restarts)', function () {
   const cfg = () => vscode.workspace.getConfiguration('mcpWorkbench');
   const disposables: { dispose(): void }[] = [];
   const entry = (dev: Record<string, unknown>) => ({
-    type: 'stdio', command: 'node', args: [path.join(FIXTURES, 'servers', 'stdioServer.js')], cwd: dir, dev,
+    type: 'stdio',
+    command: 'node',
+    args: [path.join(FIXTURES, 'servers', 'stdioServer.js')],
+    cwd: dir,
+    dev,
   });
 
   suiteSetup(async () => {
@@ -93,14 +101,16 @@ suite('Dev loop (dev.watch restarts)', function () {
   function recordStarts(name: string): { descriptions: string[] } {
     const c = api.server(name)!;
     const descriptions: string[] = [];
-    disposables.push(c.onDidChangeState((state) => {
-      if (state.kind !== 'starting') return;
-      const tree = api.testing.serverTree;
-      void Promise.resolve(tree.getChildren()).then((nodes) => {
-        const node = (nodes ?? []).find((n) => n.kind === 'server' && n.connection === c) as ServerNode | undefined;
-        descriptions.push(String(node ? tree.getTreeItem(node).description : 'no tree node'));
-      });
-    }));
+    disposables.push(
+      c.onDidChangeState((state) => {
+        if (state.kind !== 'starting') return;
+        const tree = api.testing.serverTree;
+        void Promise.resolve(tree.getChildren()).then((nodes) => {
+          const node = (nodes ?? []).find((n) => n.kind === 'server' && n.connection === c) as ServerNode | undefined;
+          descriptions.push(String(node ? tree.getTreeItem(node).description : 'no tree node'));
+        });
+      }),
+    );
     return { descriptions };
   }
 
@@ -158,7 +168,10 @@ suite('Dev loop (dev.watch restarts)', function () {
         savedAt.push(Date.now());
       }
       const gaps = savedAt.slice(1).map((t, i) => t - savedAt[i]);
-      assert.ok(gaps.every((g) => g < window), `the saves were one burst: ${gaps.join(', ')} ms apart`);
+      assert.ok(
+        gaps.every((g) => g < window),
+        `the saves were one burst: ${gaps.join(', ')} ms apart`,
+      );
       await waitFor(() => events.length === 2, 'onDidDevRestart after the burst', window + 20000);
     } finally {
       api.testing.setDevWatchDelay(undefined);
@@ -177,7 +190,10 @@ suite('Dev loop (dev.watch restarts)', function () {
 
     assert.equal(vscode.window.activeTextEditor?.document, doc, 'the editor is still the active one');
     assert.deepEqual(editorChanges, [], 'no other editor or view was brought to the front');
-    assert.deepEqual(notifications.messages.filter((m) => m.includes('dev-watched')), []);
+    assert.deepEqual(
+      notifications.messages.filter((m) => m.includes('dev-watched')),
+      [],
+    );
 
     // Editing only `dev.watch` (no restart of its own) changes what is watched.
     await cfg().update('servers', { ...original, 'dev-watched': entry({ watch: 'src/*.md' }) }, vscode.ConfigurationTarget.Global);
@@ -229,7 +245,10 @@ suite('Dev loop (dev.watch restarts)', function () {
     const runsBefore = panel.history.length;
     await saveInEditor(file, 'changed once');
     await waitFor(() => events.length === 1, 'the restart after the change', 20000);
-    await waitFor(() => panel.history.length === runsBefore + 1 && panel.runs.lastDiff?.after.id === panel.history[0].id && panel, 'the re-run after the change');
+    await waitFor(
+      () => panel.history.length === runsBefore + 1 && panel.runs.lastDiff?.after.id === panel.history[0].id && panel,
+      'the re-run after the change',
+    );
     const realChange = panel.runs.lastDiff!;
     assert.ok(realChange.diff.changes.length > 0, 'the re-run shows a real change');
     // Ctrl+S again right after (auto-save, then Ctrl+S): no second restart.
@@ -269,10 +288,13 @@ suite('Dev loop (dev.watch restarts)', function () {
     });
     await waitFor(() => c.state.kind === 'running' && c, 'the debuggee running');
     assert.equal(c.state.kind, 'running');
-    assert.ok(c.launchOverride, 'it runs with the debugger\'s launch');
+    assert.ok(c.launchOverride, "it runs with the debugger's launch");
     const mcp = sessions.find((s) => s.type === 'mcp' && s.configuration.server === 'dev-debugged');
     assert.ok(mcp, 'an mcp debug session for it');
-    assert.ok(sessions.some((s) => s.type === 'pwa-node'), 'the JavaScript debugger attached');
+    assert.ok(
+      sessions.some((s) => s.type === 'pwa-node'),
+      'the JavaScript debugger attached',
+    );
     assert.equal(vscode.window.activeTextEditor?.document, doc, 'the editor is still the active one');
 
     // Stopping the session gives the normal launch back.
@@ -288,35 +310,55 @@ suite('Dev loop (dev.watch restarts)', function () {
     // attaches. A configuration resolver of its type that never answers (as a hung extension
     // would) keeps the attach session from ever starting: exactly "never attaches".
     let release: () => void = () => undefined;
-    const held = new Promise<undefined>((resolve) => { release = () => resolve(undefined); });
-    disposables.push(vscode.debug.registerDebugConfigurationProvider('pwa-node', {
-      resolveDebugConfiguration: (_folder, config) => (config.__mcpWorkbenchParent ? held : config),
-    }), { dispose: () => release() });
-    const failures: string[] = [];
-    disposables.push(vscode.debug.registerDebugAdapterTrackerFactory('mcp', {
-      createDebugAdapterTracker: () => ({
-        onDidSendMessage: (m: { type: string; success?: boolean; message?: string }) => {
-          if (m.type === 'response' && m.success === false && m.message) failures.push(m.message);
-        },
+    const held = new Promise<undefined>((resolve) => {
+      release = () => resolve(undefined);
+    });
+    disposables.push(
+      vscode.debug.registerDebugConfigurationProvider('pwa-node', {
+        resolveDebugConfiguration: (_folder, config) => (config.__mcpWorkbenchParent ? held : config),
       }),
-    }));
+      { dispose: () => release() },
+    );
+    const failures: string[] = [];
+    disposables.push(
+      vscode.debug.registerDebugAdapterTrackerFactory('mcp', {
+        createDebugAdapterTracker: () => ({
+          onDidSendMessage: (m: { type: string; success?: boolean; message?: string }) => {
+            if (m.type === 'response' && m.success === false && m.message) failures.push(m.message);
+          },
+        }),
+      }),
+    );
 
     // This test's debuggee only: one an earlier test left (a crash restart of dev-debugged) is that test's finding.
     const earlier = new Set(debuggeesIn(dir));
     const started = Date.now();
     // VS Code shows a failed launch in a modal dialog, which the test workbench refuses (with its text).
-    const ok = await Promise.resolve(vscode.debug.startDebugging(vscode.workspace.getWorkspaceFolder(folderUri('folder-a')), { type: 'mcp', request: 'launch', name: 'Never attaches', server: 'dev-unattached', attachTimeout: 5 }))
-      .catch((error: Error) => (/refused to show dialog/.test(error.message) ? false : Promise.reject(error)));
+    const ok = await Promise.resolve(
+      vscode.debug.startDebugging(vscode.workspace.getWorkspaceFolder(folderUri('folder-a')), {
+        type: 'mcp',
+        request: 'launch',
+        name: 'Never attaches',
+        server: 'dev-unattached',
+        attachTimeout: 5,
+      }),
+    ).catch((error: Error) => (/refused to show dialog/.test(error.message) ? false : Promise.reject(error)));
     const seconds = (Date.now() - started) / 1000;
     release();
     assert.equal(ok, false, 'the launch fails');
     // 5 s, not the default 30: the same path, a shorter wait (the start itself may take seconds under load).
     assert.ok(seconds >= 4.9 && seconds < 25, `gave up after ${seconds} s`);
-    assert.deepEqual(failures, ['The JavaScript debugger did not attach to MCP server "dev-unattached" within 5 s, so the server runs without it. Check that JavaScript debugging works in this window (its extension is enabled and answers), then start debugging again, or raise "attachTimeout" in the launch configuration.']);
+    assert.deepEqual(failures, [
+      'The JavaScript debugger did not attach to MCP server "dev-unattached" within 5 s, so the server runs without it. Check that JavaScript debugging works in this window (its extension is enabled and answers), then start debugging again, or raise "attachTimeout" in the launch configuration.',
+    ]);
     await waitFor(() => !c.launchOverride && c.state.kind === 'running' && c, 'the server running as configured again', 20000);
     // Its debuggee, paused under --inspect-brk, is gone: it ran on for the 300 s connect timeout
     // (and outlived VS Code when it closed meanwhile). 15 s: the stop's stdin-then-SIGTERM takes 2 s.
     const ours = () => debuggeesIn(dir).filter((pid) => !earlier.has(pid));
-    await waitFor(() => ours().length === 0, () => `the debuggee to end (still running: ${ours().join(', ')})`, 15000);
+    await waitFor(
+      () => ours().length === 0,
+      () => `the debuggee to end (still running: ${ours().join(', ')})`,
+      15000,
+    );
   });
 });

@@ -15,7 +15,7 @@ import { DISCOVERY_HOME_ENV, userDiscoveryFiles } from '../../../src/config/comm
 import type { ServerNode } from '../../../src/servers/serverTreeNodes';
 import { activateApi, folderUri, running, setUserSetting, textOf, waitFor, writeText } from '../helpers';
 
-suite('Discovery of other apps\' servers', function () {
+suite("Discovery of other apps' servers", function () {
   this.timeout(90000);
   let api: McpWorkbenchApi;
   let home: string;
@@ -38,11 +38,18 @@ suite('Discovery of other apps\' servers', function () {
     // Claude Desktop expands no variables: the path is written out, as a user would.
     claudeFile = userDiscoveryFiles({ platform: process.platform, home })[0].path;
     fs.mkdirSync(path.dirname(claudeFile), { recursive: true });
-    fs.writeFileSync(claudeFile, JSON.stringify({
-      mcpServers: {
-        'desktop-stdio': { command: 'node', args: [fixtureServer()], env: { FIXTURE_SERVER_NAME: 'from-claude-desktop', FIXTURE_TOKEN: 'tok-123' } },
-      },
-    }, null, 2));
+    fs.writeFileSync(
+      claudeFile,
+      JSON.stringify(
+        {
+          mcpServers: {
+            'desktop-stdio': { command: 'node', args: [fixtureServer()], env: { FIXTURE_SERVER_NAME: 'from-claude-desktop', FIXTURE_TOKEN: 'tok-123' } },
+          },
+        },
+        null,
+        2,
+      ),
+    );
     mcpJson = vscode.Uri.joinPath(folderUri('folder-a'), '.vscode', 'mcp.json');
     mcpJsonText = new TextDecoder().decode(await vscode.workspace.fs.readFile(mcpJson));
     process.env[DISCOVERY_HOME_ENV] = home;
@@ -58,7 +65,7 @@ suite('Discovery of other apps\' servers', function () {
     fs.rmSync(home, { recursive: true, force: true });
   });
 
-  test('off by default: other apps\' servers are not shown', async () => {
+  test("off by default: other apps' servers are not shown", async () => {
     assert.equal(config().get('discovery.enabled'), false);
     await api.reload();
     assert.deepEqual(discovered(), []);
@@ -69,7 +76,14 @@ suite('Discovery of other apps\' servers', function () {
     const c = await running(api, 'desktop-stdio');
     if (c.state.kind !== 'running') throw new Error('not running');
     assert.equal(c.state.serverInfo.name, 'from-claude-desktop');
-    assert.deepEqual(c.definition.source, { scope: 'user', label: 'Claude Desktop', file: claudeFile, folder: undefined, discovered: 'claudeDesktop', line: 2 });
+    assert.deepEqual(c.definition.source, {
+      scope: 'user',
+      label: 'Claude Desktop',
+      file: claudeFile,
+      folder: undefined,
+      discovered: 'claudeDesktop',
+      line: 2,
+    });
     assert.equal(fs.realpathSync(textOf(await c.callTool('cwd', {}))), fs.realpathSync(home));
     const item = await treeItem('desktop-stdio');
     assert.equal(item.contextValue, 'server.running.stdio.discovered');
@@ -81,10 +95,15 @@ suite('Discovery of other apps\' servers', function () {
     assert.equal((await treeItem('fixture-stdio')).contextValue, 'server.running.stdio');
   });
 
-  test('Discovery follows file changes: a folder\'s .cursor/mcp.json is a workspace source', async () => {
-    await writeText(vscode.Uri.joinPath(cursorDir(), 'mcp.json'), JSON.stringify({
-      mcpServers: { 'cursor-stdio': { command: 'node', args: ['${env:MCPWB_FIXTURES}/servers/stdioServer.js'], env: { FIXTURE_SERVER_NAME: 'from-cursor' } } },
-    }));
+  test("Discovery follows file changes: a folder's .cursor/mcp.json is a workspace source", async () => {
+    await writeText(
+      vscode.Uri.joinPath(cursorDir(), 'mcp.json'),
+      JSON.stringify({
+        mcpServers: {
+          'cursor-stdio': { command: 'node', args: ['${env:MCPWB_FIXTURES}/servers/stdioServer.js'], env: { FIXTURE_SERVER_NAME: 'from-cursor' } },
+        },
+      }),
+    );
     const c = await running(api, 'cursor-stdio');
     assert.equal(c.definition.source.label, 'Cursor (workspace)');
     assert.equal(c.definition.source.scope, 'workspace');
@@ -92,12 +111,19 @@ suite('Discovery of other apps\' servers', function () {
     assert.equal(fs.realpathSync(textOf(await c.callTool('cwd', {}))), fs.realpathSync(folderUri('folder-b').fsPath));
     assert.match(String((await treeItem('cursor-stdio')).description), /from Cursor \(workspace\)/);
     // A user-level file outside the workspace is watched too.
-    fs.writeFileSync(claudeFile, JSON.stringify({
-      mcpServers: {
-        'desktop-stdio': { command: 'node', args: [fixtureServer()], env: { FIXTURE_SERVER_NAME: 'from-claude-desktop', FIXTURE_TOKEN: 'tok-123' } },
-        'desktop-remote': { url: 'http://127.0.0.1:9/mcp', disabled: true },
-      },
-    }, null, 2));
+    fs.writeFileSync(
+      claudeFile,
+      JSON.stringify(
+        {
+          mcpServers: {
+            'desktop-stdio': { command: 'node', args: [fixtureServer()], env: { FIXTURE_SERVER_NAME: 'from-claude-desktop', FIXTURE_TOKEN: 'tok-123' } },
+            'desktop-remote': { url: 'http://127.0.0.1:9/mcp', disabled: true },
+          },
+        },
+        null,
+        2,
+      ),
+    );
     const remote = await waitFor(() => api.server('desktop-remote'), 'the server added to the Claude Desktop config');
     assert.equal(remote.definition.launch.type, 'http');
   });
@@ -115,7 +141,10 @@ suite('Discovery of other apps\' servers', function () {
     });
     assert.ok(written.servers['fixture-stdio'], 'the existing server stays');
     assert.ok(text.includes('// VS Code format.'), 'comments are kept');
-    assert.deepEqual(written.inputs.map((i) => [i.id, i.password]), [['desktop-stdio-FIXTURE_TOKEN', true]]);
+    assert.deepEqual(
+      written.inputs.map((i) => [i.id, i.password]),
+      [['desktop-stdio-FIXTURE_TOKEN', true]],
+    );
     assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), mcpJson.toString());
     // The imported server replaces the discovered copy and gets the secret without asking.
     const imported = await waitFor(() => {

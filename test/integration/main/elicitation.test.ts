@@ -10,7 +10,10 @@ suite('Elicitation', function () {
   this.timeout(60000);
   let service: ApprovalService;
   let connection: McpServerConnection;
-  const call = (name: string, args: Record<string, unknown>) => connection.callTool(name, args).then((r) => JSON.parse(textOf(r)) as { ok: boolean; result?: { action: string; content?: Record<string, unknown> }; message?: string });
+  const call = (name: string, args: Record<string, unknown>) =>
+    connection
+      .callTool(name, args)
+      .then((r) => JSON.parse(textOf(r)) as { ok: boolean; result?: { action: string; content?: Record<string, unknown> }; message?: string });
   const form = () => waitFor(() => service.views().find((v): v is ElicitFormView => v.kind === 'elicitForm'), 'a form in the panel');
   const url = () => waitFor(() => service.views().find((v): v is ElicitUrlView => v.kind === 'elicitUrl' && !v.opened), 'a URL request in the panel');
 
@@ -23,15 +26,46 @@ suite('Elicitation', function () {
   test('every field kind is shown with defaults pre-filled; invalid input is not sent; accept includes untouched defaults', async () => {
     const result = call('elicit', {});
     const view = await form();
-    assert.deepEqual(view.form.fields.map((f) => f.kind), ['string', 'string', 'string', 'string', 'string', 'integer', 'number', 'boolean', 'enum', 'enum', 'enum', 'multiEnum', 'multiEnum', 'string']);
-    assert.deepEqual(view.values, { name: '', email: '', homepage: '', birthday: '', meeting: '', age: '30', ratio: '', subscribe: true, color: 'green', size: '', legacy: '', toppings: ['cheese'], extras: [], nickname: 'buddy' });
+    assert.deepEqual(
+      view.form.fields.map((f) => f.kind),
+      ['string', 'string', 'string', 'string', 'string', 'integer', 'number', 'boolean', 'enum', 'enum', 'enum', 'multiEnum', 'multiEnum', 'string'],
+    );
+    assert.deepEqual(view.values, {
+      name: '',
+      email: '',
+      homepage: '',
+      birthday: '',
+      meeting: '',
+      age: '30',
+      ratio: '',
+      subscribe: true,
+      color: 'green',
+      size: '',
+      legacy: '',
+      toppings: ['cheese'],
+      extras: [],
+      nickname: 'buddy',
+    });
     const invalid = service.accept(view.id, { name: 'A', email: 'not-an-email', age: '200' });
     assert.equal(invalid.ok, false);
     assert.deepEqual(!invalid.ok && invalid.issues?.map((i) => i.pointer).sort(), ['/age', '/email', '/name']);
     assert.deepEqual((service.views().find((v) => v.id === view.id) as ElicitFormView).issues?.length, 3, 'problems are shown');
     assert.deepEqual(service.accept(view.id, { name: 'Ada', email: 'ada@example.com', age: '36', size: 'm', extras: ['y'] }), { ok: true });
     const outcome = await result;
-    assert.deepEqual(outcome.result, { action: 'accept', content: { name: 'Ada', email: 'ada@example.com', age: 36, subscribe: true, color: 'green', size: 'm', toppings: ['cheese'], extras: ['y'], nickname: 'buddy' } });
+    assert.deepEqual(outcome.result, {
+      action: 'accept',
+      content: {
+        name: 'Ada',
+        email: 'ada@example.com',
+        age: 36,
+        subscribe: true,
+        color: 'green',
+        size: 'm',
+        toppings: ['cheese'],
+        extras: ['y'],
+        nickname: 'buddy',
+      },
+    });
   });
 
   test('decline and cancel map to the spec actions', async () => {

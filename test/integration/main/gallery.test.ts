@@ -27,7 +27,9 @@ suite('Server gallery: install from the MCP registry and from links', function (
   let mcp: HttpFixture;
   let notifications: ReturnType<typeof recordNotifications>;
   const window = vscode.window as unknown as Window;
-  const originals = Object.fromEntries(['showInformationMessage', 'showWarningMessage', 'showQuickPick', 'showWorkspaceFolderPick', 'showInputBox'].map((k) => [k, window[k]]));
+  const originals = Object.fromEntries(
+    ['showInformationMessage', 'showWarningMessage', 'showQuickPick', 'showWorkspaceFolderPick', 'showInputBox'].map((k) => [k, window[k]]),
+  );
   const config = () => vscode.workspace.getConfiguration('mcpWorkbench');
   const before: Record<string, unknown> = {};
   const configFile = () => vscode.Uri.joinPath(folderUri('folder-b'), '.vscode', 'mcp.json');
@@ -47,12 +49,15 @@ suite('Server gallery: install from the MCP registry and from links', function (
     // Installed servers are started by the test when it wants them (npx would try to download).
     await setUserSetting('autoStart', false);
     await setUserSetting('registry.url', registry.url);
-    const modal = (kind: string) => (message: string, ...rest: unknown[]) => {
-      const options = rest[0] as vscode.MessageOptions | undefined;
-      if (!options || typeof options !== 'object' || !options.modal) return (originals[kind] as (...a: unknown[]) => unknown).call(vscode.window, message, ...rest);
-      modals.push({ message, detail: options.detail ?? '', buttons: rest.slice(1) as string[] });
-      return Promise.resolve(modalAnswer);
-    };
+    const modal =
+      (kind: string) =>
+      (message: string, ...rest: unknown[]) => {
+        const options = rest[0] as vscode.MessageOptions | undefined;
+        if (!options || typeof options !== 'object' || !options.modal)
+          return (originals[kind] as (...a: unknown[]) => unknown).call(vscode.window, message, ...rest);
+        modals.push({ message, detail: options.detail ?? '', buttons: rest.slice(1) as string[] });
+        return Promise.resolve(modalAnswer);
+      };
     window.showInformationMessage = modal('showInformationMessage');
     window.showWarningMessage = modal('showWarningMessage');
     window.showQuickPick = async (items: vscode.QuickPickItem[] | Thenable<vscode.QuickPickItem[]>) => {
@@ -75,9 +80,11 @@ suite('Server gallery: install from the MCP registry and from links', function (
     await mcp?.close();
   });
 
-  test('an npm server with a secret env var goes into the workspace\'s .vscode/mcp.json, the secret as a password input', async () => {
+  test("an npm server with a secret env var goes into the workspace's .vscode/mcp.json, the secret as a password input", async () => {
     modalAnswer = 'Install in Workspace';
-    const result = await vscode.commands.executeCommand<{ name: string } | undefined>('mcpWorkbench.browseServerRegistry', { name: 'io.github.example/weather' });
+    const result = await vscode.commands.executeCommand<{ name: string } | undefined>('mcpWorkbench.browseServerRegistry', {
+      name: 'io.github.example/weather',
+    });
     assert.equal(result?.name, 'weather');
     const question = modals.at(-1)!;
     assert.equal(question.message, 'Install MCP server "Weather" from the MCP registry?');
@@ -89,12 +96,17 @@ suite('Server gallery: install from the MCP registry and from links', function (
 
     const written = jsonc.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(configFile())));
     assert.deepEqual(written.servers.weather, {
-      type: 'stdio', command: 'npx', args: ['-y', '@example/weather-mcp@1.4.2'],
+      type: 'stdio',
+      command: 'npx',
+      args: ['-y', '@example/weather-mcp@1.4.2'],
       env: { WEATHER_API_KEY: '${input:weather-WEATHER_API_KEY}', WEATHER_UNITS: 'metric' },
     });
     assert.deepEqual(written.inputs, [{ id: 'weather-WEATHER_API_KEY', type: 'promptString', description: 'OpenWeatherMap API key', password: true }]);
     // The config reload picks it up as a server of that file, waiting for its input.
-    const server = await waitFor(() => api.servers().find((c) => c.definition.name === 'weather' && c.definition.source.file === configFile().fsPath), 'the installed server in the registry');
+    const server = await waitFor(
+      () => api.servers().find((c) => c.definition.name === 'weather' && c.definition.source.file === configFile().fsPath),
+      'the installed server in the registry',
+    );
     assert.deepEqual(server.definition.missingInputs, ['weather-WEATHER_API_KEY']);
     assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, configFile().fsPath);
   });
@@ -104,8 +116,14 @@ suite('Server gallery: install from the MCP registry and from links', function (
     const result = await vscode.commands.executeCommand<{ name: string } | undefined>('mcpWorkbench.browseServerRegistry', { name: 'com.example/issues' });
     assert.equal(result?.name, 'issues');
     assert.match(modals.at(-1)!.detail, new RegExp(`^Connects to \\(http\\): ${mcp.url.replace(/[.]/g, '\\.')}$`, 'm'));
-    assert.deepEqual(config().inspect<Record<string, unknown>>('servers')?.globalValue?.issues, { type: 'http', url: mcp.url, headers: { Authorization: 'Bearer ${input:issues-token}' } });
-    assert.deepEqual(config().inspect<unknown[]>('inputs')?.globalValue, [{ id: 'issues-token', type: 'promptString', description: 'Example Tracker API token', password: true }]);
+    assert.deepEqual(config().inspect<Record<string, unknown>>('servers')?.globalValue?.issues, {
+      type: 'http',
+      url: mcp.url,
+      headers: { Authorization: 'Bearer ${input:issues-token}' },
+    });
+    assert.deepEqual(config().inspect<unknown[]>('inputs')?.globalValue, [
+      { id: 'issues-token', type: 'promptString', description: 'Example Tracker API token', password: true },
+    ]);
 
     const server = await waitFor(() => api.server('issues'), 'the installed remote in the registry');
     await vscode.commands.executeCommand('mcpWorkbench.startServer', server.definition.id);
@@ -119,20 +137,28 @@ suite('Server gallery: install from the MCP registry and from links', function (
   test('a server with several packages and a remote: the local package this machine can run, or the remote', async () => {
     modalAnswer = 'Install for User';
     quickPickAnswer = (items) => items.find((i) => i.label.includes('Connect to the remote server'));
-    const result = await vscode.commands.executeCommand<{ name: string } | undefined>('mcpWorkbench.browseServerRegistry', { name: 'io.github.example/filesystem' });
+    const result = await vscode.commands.executeCommand<{ name: string } | undefined>('mcpWorkbench.browseServerRegistry', {
+      name: 'io.github.example/filesystem',
+    });
     const offered = quickPicks.at(-1)!;
     assert.equal(offered.length, 2, JSON.stringify(offered));
     assert.match(offered[0].label, /Run it on this machine with (npx|docker)/);
     assert.equal(result?.name, 'filesystem');
     assert.deepEqual(config().inspect<Record<string, unknown>>('servers')?.globalValue?.filesystem, { type: 'sse', url: 'https://files.example.com/sse' });
-    assert.match(modals.at(-1)!.detail, /^Not used: mcpb package https:\/\/github\.com\/example\/filesystem-mcp\/releases\/download\/v2\.0\.0\/filesystem\.mcpb \(MCP bundles/m);
+    assert.match(
+      modals.at(-1)!.detail,
+      /^Not used: mcpb package https:\/\/github\.com\/example\/filesystem-mcp\/releases\/download\/v2\.0\.0\/filesystem\.mcpb \(MCP bundles/m,
+    );
   });
 
-  test('an install link through the URI handler: the confirmation shows what runs, and the link cannot take another input\'s value', async () => {
+  test("an install link through the URI handler: the confirmation shows what runs, and the link cannot take another input's value", async () => {
     modalAnswer = 'Install for User';
     const link = {
-      name: 'memory', command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'],
-      env: { TRACKER: '${input:issues-token}' }, envFile: '${userHome}/.aws/credentials',
+      name: 'memory',
+      command: 'npx',
+      args: ['-y', '@modelcontextprotocol/server-memory'],
+      env: { TRACKER: '${input:issues-token}' },
+      envFile: '${userHome}/.aws/credentials',
       inputs: [{ id: 'issues-token', type: 'promptString', password: true }],
     };
     const count = modals.length;
@@ -144,9 +170,17 @@ suite('Server gallery: install from the MCP registry and from links', function (
     assert.match(question.detail, /^Not written \(not taken from links\): envFile$/m);
     // issues-token is the other server's stored token: the link's input is renamed, and asks anew.
     assert.deepEqual(config().inspect<Record<string, unknown>>('servers')?.globalValue?.memory, {
-      type: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], env: { TRACKER: '${input:issues-token-2}' },
+      type: 'stdio',
+      command: 'npx',
+      args: ['-y', '@modelcontextprotocol/server-memory'],
+      env: { TRACKER: '${input:issues-token-2}' },
     });
-    assert.deepEqual(config().inspect<{ id: string }[]>('inputs')?.globalValue?.map((i) => i.id), ['issues-token', 'issues-token-2']);
+    assert.deepEqual(
+      config()
+        .inspect<{ id: string }[]>('inputs')
+        ?.globalValue?.map((i) => i.id),
+      ['issues-token', 'issues-token-2'],
+    );
   });
 
   test('offline: one line saying the registry could not be reached and what to do', async () => {
@@ -159,7 +193,12 @@ suite('Server gallery: install from the MCP registry and from links', function (
       const result = await vscode.commands.executeCommand('mcpWorkbench.browseServerRegistry', { name: 'io.github.example/weather' });
       assert.equal(result, undefined);
       const line = await waitFor(() => notifications.messages.find((m) => m.startsWith('Could not reach the MCP registry')), 'the error');
-      assert.match(line, new RegExp(`^Could not reach the MCP registry at ${url.replace(/[.]/g, '\\.')}: connect ECONNREFUSED [0-9.:]+\\. Check your network or mcpWorkbench\\.registry\\.url\\.$`));
+      assert.match(
+        line,
+        new RegExp(
+          `^Could not reach the MCP registry at ${url.replace(/[.]/g, '\\.')}: connect ECONNREFUSED [0-9.:]+\\. Check your network or mcpWorkbench\\.registry\\.url\\.$`,
+        ),
+      );
     } finally {
       await setUserSetting('registry.url', registry.url);
     }

@@ -43,7 +43,8 @@ suite('Hostile server text', function () {
     await waitFor(() => !api.servers().some((s) => s.definition.name.startsWith('hostile-')), 'the hostile servers to go');
   });
 
-  const shown = (part: string) => waitFor(() => recorder.messages.find((m) => m.includes(part)), `a notification with "${part}" (seen: ${JSON.stringify(recorder.messages)})`);
+  const shown = (part: string) =>
+    waitFor(() => recorder.messages.find((m) => m.includes(part)), `a notification with "${part}" (seen: ${JSON.stringify(recorder.messages)})`);
 
   const assertPlain = (message: string) => {
     assert.doesNotMatch(message, NOTIFICATION_LINK, `a live link in: ${message}`);
@@ -59,7 +60,10 @@ suite('Hostile server text', function () {
   test('a re-run tool error with a command link is shown without a live link', async () => {
     await assert.rejects(hostile.callTool('hostile', {}), /click/);
     const log = (await vscode.commands.executeCommand<ActivityLog>('_mcpWorkbench.activityLog'))!;
-    const entry = await waitFor(() => log.entries().find((e) => e.serverId === hostile.definition.id && e.rerun?.name === 'hostile' && e.status.kind === 'error'), 'the failed call');
+    const entry = await waitFor(
+      () => log.entries().find((e) => e.serverId === hostile.definition.id && e.rerun?.name === 'hostile' && e.status.kind === 'error'),
+      'the failed call',
+    );
     await vscode.commands.executeCommand('mcpWorkbench.rerunActivityEntry', entry);
     assertPlain(await shown('Re-running tool hostile'));
   });
@@ -70,9 +74,12 @@ suite('Hostile server text', function () {
     assertPlain(await shown('could not produce prompt "hostile"'));
   });
 
-  test('chat shows the server\'s error and tool description as text, not as a link', async () => {
+  test("chat shows the server's error and tool description as text, not as a link", async () => {
     const markdown: string[] = [];
-    const stream = { markdown: (v: string | vscode.MarkdownString) => markdown.push(typeof v === 'string' ? v : v.value), progress: () => undefined } as unknown as vscode.ChatResponseStream;
+    const stream = {
+      markdown: (v: string | vscode.MarkdownString) => markdown.push(typeof v === 'string' ? v : v.value),
+      progress: () => undefined,
+    } as unknown as vscode.ChatResponseStream;
     const handler = createChatHandler({
       registry: { all: () => api.servers(), find: (key: string) => api.server(key) },
       isToolDisabled: () => false,
@@ -85,7 +92,12 @@ suite('Hostile server text', function () {
     const token = new vscode.CancellationTokenSource().token;
     const context = { history: [] } as unknown as vscode.ChatContext;
     const ask = (prompt: string, command?: string) =>
-      handler({ prompt, command, model, references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest, context, stream, token);
+      handler(
+        { prompt, command, model, references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest,
+        context,
+        stream,
+        token,
+      );
     await ask('/hostile-text.hostile');
     await ask('', 'tools');
     const text = markdown.join('\n');

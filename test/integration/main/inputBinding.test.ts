@@ -27,10 +27,11 @@ suite('A stored password input is not sent to a new destination', function () {
   const originalInputBox = vscode.window.showInputBox;
   const prompts: (string | undefined)[] = [];
   let answer: string | undefined = SECRET;
-  const config = (url: string) => JSON.stringify({
-    inputs: [{ id: 'tok', type: 'promptString', password: true, description: 'API token' }],
-    servers: { 'bound-http': { type: 'http', url, headers: { Authorization: 'Bearer ${input:tok}' } } },
-  });
+  const config = (url: string) =>
+    JSON.stringify({
+      inputs: [{ id: 'tok', type: 'promptString', password: true, description: 'API token' }],
+      servers: { 'bound-http': { type: 'http', url, headers: { Authorization: 'Bearer ${input:tok}' } } },
+    });
 
   suiteSetup(async () => {
     api = await activateApi();

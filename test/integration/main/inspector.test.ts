@@ -32,9 +32,12 @@ suite('Inspector', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  test('live rows: the fail tool\'s isError result is an error row; Open in Inspector on its Activity entry', async () => {
+  test("live rows: the fail tool's isError result is an error row; Open in Inspector on its Activity entry", async () => {
     await c.callTool('fail', {});
-    const entry = await waitFor(() => log.entries().find((e) => e.serverId === c.definition.id && e.rerun?.name === 'fail' && e.status.kind !== 'pending'), 'the fail entry');
+    const entry = await waitFor(
+      () => log.entries().find((e) => e.serverId === c.definition.id && e.rerun?.name === 'fail' && e.status.kind !== 'pending'),
+      'the fail entry',
+    );
     const panel = await vscode.commands.executeCommand<InspectorPanel>('mcpWorkbench.openActivityEntryInInspector', entry.seq);
     const row = await waitFor(() => flat(panel.rows).find((r) => r.seq === entry.seq), 'the row of the fail call');
     assert.equal(row.method, 'tools/call');
@@ -74,8 +77,11 @@ suite('Inspector', function () {
   });
 
   /** The newest finished call of a tool, recorded by the log. */
-  const newestCall = (name: string, after = 0) => waitFor(() => log.entries().find((e) => e.serverId === c.definition.id && e.rerun?.name === name
-    && e.seq > after && e.status.kind !== 'pending'), `the ${name} entry`);
+  const newestCall = (name: string, after = 0) =>
+    waitFor(
+      () => log.entries().find((e) => e.serverId === c.definition.id && e.rerun?.name === name && e.seq > after && e.status.kind !== 'pending'),
+      `the ${name} entry`,
+    );
 
   test('Replay of a tool that is not read-only asks as Run Tool does: declined sends nothing, confirmed is a new row marked as a replay', async () => {
     await vscode.commands.executeCommand('mcpWorkbench.resetToolApprovals');
@@ -94,7 +100,10 @@ suite('Inspector', function () {
       const before = calls();
       const declined = await panel.act('replay', entry.seq, JSON.stringify({ name: 'fail', arguments: {} }));
       assert.deepEqual(asked, ['fail']);
-      assert.deepEqual(declined.map((s) => [s.kind, s.text]), [['info', 'Not sent: the run was not confirmed.']]);
+      assert.deepEqual(
+        declined.map((s) => [s.kind, s.text]),
+        [['info', 'Not sent: the run was not confirmed.']],
+      );
       assert.equal(calls(), before, 'nothing was sent');
       answer = true;
       const sent = await panel.act('replay', entry.seq, JSON.stringify({ name: 'fail', arguments: {} }));
@@ -145,7 +154,10 @@ suite('Inspector', function () {
     await waitFor(() => api.server('fixture-stdio')?.state.kind === 'stopped', 'fixture-stdio stopped');
     try {
       const shown = await panel.act('replay', entry.seq, JSON.stringify({ name: 'echo', arguments: { text: 'x' } }));
-      assert.deepEqual(shown.map((s) => s.kind), ['notRunning']);
+      assert.deepEqual(
+        shown.map((s) => s.kind),
+        ['notRunning'],
+      );
       assert.match(shown[0].text, /^MCP server "fixture-stdio" is not running, so the request cannot be replayed\.$/);
       const started: string[] = [];
       await panel.actions.startServer(log.find(entry.seq)!, (s) => started.push(s.text));

@@ -31,12 +31,15 @@ suite('Inspector: HTTP exchanges and HAR', function () {
     const load = (name: string) => require(path.join(process.env.MCPWB_FIXTURES!, 'servers', name));
     legacy = await load('httpServer.js').startHttpFixture();
     modern = await load('modernHttpServer.js').startModernHttpFixture();
-    await writeText(configFile(), JSON.stringify({
-      servers: {
-        'insp-http': { type: 'http', url: legacy.url, headers: { 'X-Team-Secret': SECRET } },
-        'insp-modern': { type: 'http', url: modern.url, headers: { 'X-Team-Secret': SECRET } },
-      },
-    }));
+    await writeText(
+      configFile(),
+      JSON.stringify({
+        servers: {
+          'insp-http': { type: 'http', url: legacy.url, headers: { 'X-Team-Secret': SECRET } },
+          'insp-modern': { type: 'http', url: modern.url, headers: { 'X-Team-Secret': SECRET } },
+        },
+      }),
+    );
     log = (await vscode.commands.executeCommand<ActivityLog>('_mcpWorkbench.activityLog'))!;
   });
 
@@ -52,7 +55,10 @@ suite('Inspector: HTTP exchanges and HAR', function () {
   const echo = async (name: string) => {
     const c = await running(api, name);
     await c.callTool('echo', { text: `via ${name}` });
-    return waitFor(() => log.entries().find((e) => e.serverId === c.definition.id && e.method === 'tools/call' && e.status.kind !== 'pending'), `the echo entry of ${name}`);
+    return waitFor(
+      () => log.entries().find((e) => e.serverId === c.definition.id && e.method === 'tools/call' && e.status.kind !== 'pending'),
+      `the echo entry of ${name}`,
+    );
   };
   const header = (list: { name: string; value: string; mcp?: true }[] | undefined, name: string) => list?.find((h) => h.name.toLowerCase() === name);
 
@@ -90,7 +96,10 @@ suite('Inspector: HTTP exchanges and HAR', function () {
     assert.ok(!jsonlText.includes(SECRET), 'no secret in the JSON Lines file');
     const parsed = JSON.parse(harText) as { log: { version: string; entries: { request: { method: string; headers: { name: string; value: string }[] } }[] } };
     assert.equal(parsed.log.version, '1.2');
-    assert.ok(parsed.log.entries.some((e) => e.request.headers.some((h) => h.name.toLowerCase() === 'mcp-method' && h.value === 'tools/call')), 'the Mcp-Method header is in the HAR');
+    assert.ok(
+      parsed.log.entries.some((e) => e.request.headers.some((h) => h.name.toLowerCase() === 'mcp-method' && h.value === 'tools/call')),
+      'the Mcp-Method header is in the HAR',
+    );
     const imported = await vscode.commands.executeCommand<InspectorPanel>('mcpWorkbench.importRecording', jsonl);
     const modernId = api.server('insp-modern')!.definition.id;
     const call = log.entries().find((e) => e.serverId === modernId && e.method === 'tools/call')!;

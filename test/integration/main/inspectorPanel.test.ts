@@ -16,8 +16,7 @@ import type { McpServerConnection } from '../../../src/mcp/connection/serverConn
 import { activateApi, running, waitFor } from '../helpers';
 
 const flat = (rows: readonly InspectorRow[]): InspectorRow[] => rows.flatMap((r) => [r, ...flat(r.children)]);
-const shownLines = (c: InspectorController): ConsoleLine[] =>
-  c.consoleShown.flatMap((m) => (m.type === 'consoleLines' ? m.lines : []));
+const shownLines = (c: InspectorController): ConsoleLine[] => c.consoleShown.flatMap((m) => (m.type === 'consoleLines' ? m.lines : []));
 /**
  * The lines shown for `serverId`, picked as the page's Console tab picks. A page that loads after
  * the view is shown asks for the server it had picked before; the test's pick is made again
@@ -52,12 +51,15 @@ suite('Inspector in the panel, Console, cancel', function () {
     assert.equal((await viewState()).visible, true);
     const stamp = `panel ${Date.now()}`;
     await c.callTool('echo', { text: stamp });
-    const row = await waitFor(() => flat(view.rows).find((r) => r.name === 'echo' && r.status === 'result' && JSON.stringify(view.detail(r.seq).request).includes(stamp)), 'the echo row in the panel view');
+    const row = await waitFor(
+      () => flat(view.rows).find((r) => r.name === 'echo' && r.status === 'result' && JSON.stringify(view.detail(r.seq).request).includes(stamp)),
+      'the echo row in the panel view',
+    );
     assert.equal(row.serverLabel, 'fixture-stdio');
     assert.match(JSON.stringify(view.detail(row.seq).response), new RegExp(`echo: ${stamp}`));
   });
 
-  test('Console: the server\'s stderr line and its log notification reach the page with their levels, as text', async () => {
+  test("Console: the server's stderr line and its log notification reach the page with their levels, as text", async () => {
     const view = await vscode.commands.executeCommand<InspectorController>('mcpWorkbench.openInspectorInPanel');
     view.watchConsole(c.definition.id);
     const stamp = Date.now().toString(36);
@@ -70,7 +72,7 @@ suite('Inspector in the panel, Console, cancel', function () {
     }, 'the console lines');
     const of = (text: string) => lines.find((l) => l.text.includes(text));
     assert.equal(of(`stderr probe <b>${stamp}</b>`)?.level, 'stderr', 'stderr is its own kind, its markup kept as text');
-    assert.equal(of(`log probe ${stamp}`)?.level, 'critical', 'the MCP level as sent, not the channel\'s nearest');
+    assert.equal(of(`log probe ${stamp}`)?.level, 'critical', "the MCP level as sent, not the channel's nearest");
     assert.equal(of(`log probe ${stamp}`)?.text, `[fixture] log probe ${stamp}`);
     assert.equal(of(`notice probe ${stamp}`)?.level, 'notice');
   });
@@ -90,23 +92,35 @@ suite('Inspector in the panel, Console, cancel', function () {
     const shown = await vscode.commands.executeCommand<InspectorController>('mcpWorkbench.openInspectorInPanel');
     assert.equal(shown, view, 'the same view, shown again');
     shown.watchConsole(c.definition.id);
-    await waitFor(() => linesOf(shown, c.definition.id).find((l) => l.text === 'fixture stdio server ready' && l.at >= before), 'the ready line written while the panel was closed');
+    await waitFor(
+      () => linesOf(shown, c.definition.id).find((l) => l.text === 'fixture stdio server ready' && l.at >= before),
+      'the ready line written while the panel was closed',
+    );
   });
 
   test('Cancel a replay of the slow tool: notifications/cancelled goes out, the row says cancelled', async () => {
     await c.callTool('slow', { steps: 1, delayMs: 1 });
-    const entry = await waitFor(() => log.entries().find((e) => e.serverId === c.definition.id && e.rerun?.name === 'slow' && e.status.kind === 'ok'), 'the slow entry');
+    const entry = await waitFor(
+      () => log.entries().find((e) => e.serverId === c.definition.id && e.rerun?.name === 'slow' && e.status.kind === 'ok'),
+      'the slow entry',
+    );
     const panel = await vscode.commands.executeCommand<InspectorPanel>('mcpWorkbench.openActivityEntryInInspector', entry.seq);
     const original = panel.actions.confirm;
     panel.actions.confirm = async () => true; // slow is not read-only: Run Tool's dialog would ask
     try {
       const started = Date.now();
       const replay = panel.act('replay', entry.seq, JSON.stringify({ name: 'slow', arguments: { steps: 100, delayMs: 100 } }));
-      const sent = await waitFor(() => log.entries().find((e) => e.rerun?.name === 'slow' && e.seq > entry.seq && e.status.kind === 'pending' && panel.detail(e.seq).cancellable), 'the replay in flight, cancellable');
+      const sent = await waitFor(
+        () => log.entries().find((e) => e.rerun?.name === 'slow' && e.seq > entry.seq && e.status.kind === 'pending' && panel.detail(e.seq).cancellable),
+        'the replay in flight, cancellable',
+      );
       assert.equal(panel.cancelReplay(sent.seq), true);
       const statuses = await replay;
       assert.ok(Date.now() - started < 8000, 'the call did not run its 10 s');
-      assert.ok(statuses.some((s) => s.seq === sent.seq && s.text === 'Cancelled: the server was sent notifications/cancelled.'), JSON.stringify(statuses));
+      assert.ok(
+        statuses.some((s) => s.seq === sent.seq && s.text === 'Cancelled: the server was sent notifications/cancelled.'),
+        JSON.stringify(statuses),
+      );
       const row = await waitFor(() => flat(panel.rows).find((r) => r.seq === sent.seq && r.status !== 'pending'), 'the replay row settled');
       assert.equal(row.status, 'cancelled');
       assert.equal(row.statusText, 'Cancelled in the Inspector');
@@ -119,7 +133,7 @@ suite('Inspector in the panel, Console, cancel', function () {
       panel.actions.confirm = original;
     }
   });
-  test('Console, All servers: two servers\' lines in one list, each with its server; Export saves them, labelled', async () => {
+  test("Console, All servers: two servers' lines in one list, each with its server; Export saves them, labelled", async () => {
     const view = await vscode.commands.executeCommand<InspectorController>('mcpWorkbench.openInspectorInPanel');
     const other = await running(api, 'claude-format');
     view.watchConsole('*');
@@ -129,8 +143,14 @@ suite('Inspector in the panel, Console, cancel', function () {
     const lines = await waitFor(() => {
       const shown = linesOf(view, '*').filter((l) => l.text.includes(stamp));
       return shown.length === 2 && shown;
-    }, 'both servers\' lines in the all-servers console');
-    assert.deepEqual(lines.map((l) => [l.server, l.text]), [['fixture-stdio', `all-servers one ${stamp}`], ['claude-format', `all-servers two ${stamp}`]]);
+    }, "both servers' lines in the all-servers console");
+    assert.deepEqual(
+      lines.map((l) => [l.server, l.text]),
+      [
+        ['fixture-stdio', `all-servers one ${stamp}`],
+        ['claude-format', `all-servers two ${stamp}`],
+      ],
+    );
     const target = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, `console-${stamp}.log`);
     try {
       const saved = await vscode.commands.executeCommand<vscode.Uri>('mcpWorkbench.exportConsole', target);
@@ -157,11 +177,16 @@ suite('Inspector in the panel, Console, cancel', function () {
     const view = await vscode.commands.executeCommand<InspectorController>('mcpWorkbench.openInspectorInPanel');
     const stamp = `open here ${Date.now()}`;
     await c.callTool('echo', { text: stamp });
-    const entry = await waitFor(() => log.entries().find((e) => e.rerun?.name === 'echo' && JSON.stringify(e.request).includes(stamp) && e.status.kind === 'ok'), 'the echo entry');
-    const inspectorTabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs)
-      .filter((t) => t.input instanceof vscode.TabInputWebview && /mcpWorkbench\.inspector/.test(t.input.viewType));
+    const entry = await waitFor(
+      () => log.entries().find((e) => e.rerun?.name === 'echo' && JSON.stringify(e.request).includes(stamp) && e.status.kind === 'ok'),
+      'the echo entry',
+    );
+    const inspectorTabs = () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .filter((t) => t.input instanceof vscode.TabInputWebview && /mcpWorkbench\.inspector/.test(t.input.viewType));
     const opened = await vscode.commands.executeCommand<InspectorController>('mcpWorkbench.openActivityEntryInInspector', entry.seq);
-    assert.equal(opened, view, 'the panel view\'s Inspector, not a new one');
+    assert.equal(opened, view, "the panel view's Inspector, not a new one");
     // The page itself selected the row (it asks for the detail of what it selects).
     await waitFor(() => view.selected === entry.seq, `the row selected in the panel (selected: ${view.selected})`);
     assert.equal(inspectorTabs().length, 0, 'no Inspector editor tab was opened');

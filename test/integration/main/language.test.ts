@@ -24,8 +24,11 @@ suite('MCP config language server', function () {
     // The browser VS Code the tests run in saves edits after a second by default (`files.autoSave`
     // is `afterDelay` on the web): this suite's `${input:itest-token}` once reached the disk, and
     // fixture-stdio then waited for an input no one gave, failing the 21 suites after this one.
-    assert.equal(vscode.workspace.getConfiguration('files').get('autoSave'), 'off',
-      'files.autoSave must be "off" (test/fixtures/workspaces/main.settings.json): this suite edits the fixture mcp.json without saving');
+    assert.equal(
+      vscode.workspace.getConfiguration('files').get('autoSave'),
+      'off',
+      'files.autoSave must be "off" (test/fixtures/workspaces/main.settings.json): this suite edits the fixture mcp.json without saving',
+    );
     onDisk = fs.readFileSync(uri.fsPath, 'utf8');
     editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
   });
@@ -66,7 +69,10 @@ suite('MCP config language server', function () {
       return titles.some((t) => /running/.test(t)) && titles.some((t) => /\d+ tools?/.test(t)) && found;
     }, 'code lenses with the running state');
     const titles = lenses.map((l) => l.command!.title);
-    assert.ok(titles.some((t) => t === `${server.cached('tools')!.length} tools`), titles.join(' | '));
+    assert.ok(
+      titles.some((t) => t === `${server.cached('tools')!.length} tools`),
+      titles.join(' | '),
+    );
     const restart = lenses.find((l) => l.command?.command === 'mcpWorkbench.restartServer')!;
     assert.deepEqual(restart.command!.arguments, [{ serverId: server.definition.id }]);
     assert.ok(lenses.some((l) => l.command?.command === 'mcpWorkbench.stopServer'));
@@ -85,7 +91,10 @@ suite('MCP config language server', function () {
   },
   "inputs": [],
 }`);
-    const diagnostic = await waitFor(() => vscode.languages.getDiagnostics(uri).find((d) => d.code === 'mcp.input-undefined'), 'the input-undefined diagnostic');
+    const diagnostic = await waitFor(
+      () => vscode.languages.getDiagnostics(uri).find((d) => d.code === 'mcp.input-undefined'),
+      'the input-undefined diagnostic',
+    );
     assert.equal(diagnostic.source, 'MCP');
     assert.equal(diagnostic.range.start.line, 6);
     const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, diagnostic.range);
@@ -100,9 +109,15 @@ suite('MCP config language server', function () {
 
   test('completion offers input ids after ${input: and variables after ${', async () => {
     const inputs = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', uri, position('${input:itest', 8));
-    assert.ok(inputs.items.some((i) => (typeof i.label === 'string' ? i.label : i.label.label) === 'input:itest-token'),
-      inputs.items.map((i) => i.label).join(', '));
-    const variables = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', uri, position('${workspaceFolderBasename', 2));
+    assert.ok(
+      inputs.items.some((i) => (typeof i.label === 'string' ? i.label : i.label.label) === 'input:itest-token'),
+      inputs.items.map((i) => i.label).join(', '),
+    );
+    const variables = await vscode.commands.executeCommand<vscode.CompletionList>(
+      'vscode.executeCompletionItemProvider',
+      uri,
+      position('${workspaceFolderBasename', 2),
+    );
     assert.ok(variables.items.some((i) => i.label === 'userHome'));
   });
 
@@ -112,7 +127,7 @@ suite('MCP config language server', function () {
     assert.match(text, /Value: `folder-a`/);
   });
 
-  test('key completion offers the fields of the entry\'s transport only (VS Code\'s JSON support with our schema)', async () => {
+  test("key completion offers the fields of the entry's transport only (VS Code's JSON support with our schema)", async () => {
     const label = (i: vscode.CompletionItem) => (typeof i.label === 'string' ? i.label : i.label.label).replace(/"/g, '');
     await replaceText(`{
   "servers": {
@@ -121,7 +136,11 @@ suite('MCP config language server', function () {
   }
 }`);
     const keys = async (marker: string) => {
-      const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', uri, position(marker, marker.length + 1));
+      const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+        'vscode.executeCompletionItemProvider',
+        uri,
+        position(marker, marker.length + 1),
+      );
       return list.items.map(label);
     };
     const local = await waitFor(async () => {

@@ -34,7 +34,10 @@ suite('MCP tests in the Testing view', function () {
     assert.ok(file, `found: ${files.map((f) => f.file).join(', ')}`);
     assert.equal(file.error, undefined);
     // Lines of the entries in fixture.mcptest.json (0-based): the gutter's run buttons go there.
-    assert.deepEqual(file.tests, [{ name: 'add sums', line: 5 }, { name: 'a wrong sum', line: 9 }]);
+    assert.deepEqual(file.tests, [
+      { name: 'add sums', line: 5 },
+      { name: 'a wrong sum', line: 9 },
+    ]);
   });
 
   test('a run: one passes, one fails with the expected and actual values for a diff, at the test', async () => {
@@ -56,15 +59,22 @@ suite('MCP tests in the Testing view', function () {
     await vscode.commands.executeCommand('mcpWorkbench.stopServer', c.definition.id);
     await waitFor(() => c.state.kind === 'stopped', 'fixture-stdio to stop');
     const outcomes = await tests.run([`${FILE}#add sums`]);
-    assert.deepEqual(outcomes.map((o) => `${o.id}: ${o.state}`), ['add sums: passed']);
+    assert.deepEqual(
+      outcomes.map((o) => `${o.id}: ${o.state}`),
+      ['add sums: passed'],
+    );
     assert.equal(c.state.kind, 'running');
   });
 
   test('a server that cannot start: its tests are errored with one line saying so', async () => {
     const outcomes = await tests.run(['folder-a/mcp-tests/broken.mcptest.json']);
-    assert.deepEqual(outcomes.map((o) => `${o.id}: ${o.state}`), ['never runs: errored'], JSON.stringify(outcomes, null, 2));
+    assert.deepEqual(
+      outcomes.map((o) => `${o.id}: ${o.state}`),
+      ['never runs: errored'],
+      JSON.stringify(outcomes, null, 2),
+    );
     assert.match(outcomes[0].messages[0].message, /^The server "node" did not start: /);
-    assert.match(outcomes[0].messages[0].message, /exiting on purpose/, 'the server\'s stderr says why');
+    assert.match(outcomes[0].messages[0].message, /exiting on purpose/, "the server's stderr says why");
   });
 
   test('a cancelled run stops the call in flight and skips the rest', async () => {
@@ -74,10 +84,17 @@ suite('MCP tests in the Testing view', function () {
     const cancel = new vscode.CancellationTokenSource();
     const done = tests.run(['folder-a/mcp-tests/slow.mcptest.json'], { token: cancel.token });
     // Cancel only once the slow call is on its way (it would take a minute).
-    await waitFor(() => log.entries().some((e) => e.seq > before && e.method === 'tools/call' && e.rerun?.name === 'slow' && e.status.kind === 'pending'), 'the slow call to be sent');
+    await waitFor(
+      () => log.entries().some((e) => e.seq > before && e.method === 'tools/call' && e.rerun?.name === 'slow' && e.status.kind === 'pending'),
+      'the slow call to be sent',
+    );
     cancel.cancel();
     const outcomes = await done;
-    assert.deepEqual(outcomes.map((o) => `${o.id}: ${o.state}`), ['a slow call: skipped', 'after the slow call: skipped'], JSON.stringify(outcomes, null, 2));
+    assert.deepEqual(
+      outcomes.map((o) => `${o.id}: ${o.state}`),
+      ['a slow call: skipped', 'after the slow call: skipped'],
+      JSON.stringify(outcomes, null, 2),
+    );
     const seen = JSON.parse(textOf(await c.callTool('cancellations', {}))) as { tools: string[] };
     assert.ok(seen.tools.includes('slow'), `the server saw the call cancelled: ${JSON.stringify(seen)}`);
   });
@@ -86,7 +103,10 @@ suite('MCP tests in the Testing view', function () {
     const uri = vscode.Uri.joinPath(folderUri('folder-a'), 'mcp-tests', 'added.mcptest.json');
     await writeText(uri, '{\n  "server": "fixture-stdio",\n  "tests": [\n    { "name": "lists tools", "steps": [{ "list": "tools" }] }\n  ]\n}\n');
     try {
-      await waitFor(async () => (await tests.discover()).find((f) => f.file.endsWith('added.mcptest.json'))?.tests[0]?.line === 3, 'the new file\'s test at line 4');
+      await waitFor(
+        async () => (await tests.discover()).find((f) => f.file.endsWith('added.mcptest.json'))?.tests[0]?.line === 3,
+        "the new file's test at line 4",
+      );
     } finally {
       await vscode.workspace.fs.delete(uri);
     }
@@ -115,12 +135,19 @@ suite('MCP tests in the Testing view', function () {
     const cancel = new vscode.CancellationTokenSource();
     let continuous: Promise<unknown> | undefined;
     try {
-      await cfg().update('servers', {
-        ...original,
-        'mcptests-dev': { type: 'stdio', command: 'node', args: [path.join(FIXTURES, 'servers', 'stdioServer.js')], cwd: dir, dev: { watch: ['*.txt'] } },
-      }, vscode.ConfigurationTarget.Global);
+      await cfg().update(
+        'servers',
+        {
+          ...original,
+          'mcptests-dev': { type: 'stdio', command: 'node', args: [path.join(FIXTURES, 'servers', 'stdioServer.js')], cwd: dir, dev: { watch: ['*.txt'] } },
+        },
+        vscode.ConfigurationTarget.Global,
+      );
       await running(api, 'mcptests-dev');
-      await writeText(testFile, '{ "server": "mcptests-dev", "tests": [{ "name": "echo after a restart", "steps": [{ "callTool": { "name": "echo", "arguments": { "text": "hi" } } }] }] }');
+      await writeText(
+        testFile,
+        '{ "server": "mcptests-dev", "tests": [{ "name": "echo after a restart", "steps": [{ "callTool": { "name": "echo", "arguments": { "text": "hi" } } }] }] }',
+      );
       await waitFor(async () => (await tests.discover()).some((f) => f.file.endsWith('dev.mcptest.json')), 'the dev test file to be found');
       const before = tests.lastRun();
       continuous = tests.run(['folder-a/mcp-tests/dev.mcptest.json', FILE], { token: cancel.token, continuous: true });
@@ -132,7 +159,10 @@ suite('MCP tests in the Testing view', function () {
       assert.ok(await doc.save());
       const outcomes = await waitFor(() => tests.lastRun() !== before && tests.lastRun(), 'a run after the dev restart', 40000);
       // Only the file of the restarted server ran, not fixture.mcptest.json (fixture-stdio did not restart).
-      assert.deepEqual(outcomes.map((o) => `${o.file}: ${o.id}: ${o.state}`), ['folder-a/mcp-tests/dev.mcptest.json: echo after a restart: passed']);
+      assert.deepEqual(
+        outcomes.map((o) => `${o.file}: ${o.id}: ${o.state}`),
+        ['folder-a/mcp-tests/dev.mcptest.json: echo after a restart: passed'],
+      );
     } finally {
       cancel.cancel();
       await continuous;

@@ -15,7 +15,12 @@ import type { SamplingView } from '../../../src/approval/common/approvalProtocol
 import type { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
 import { activateApi, running, setUserSetting, textOf, waitFor } from '../helpers';
 
-type Outcome = { ok: boolean; result?: { role: string; content: { type: string; text: string }; model: string; stopReason: string }; code?: number; message?: string };
+type Outcome = {
+  ok: boolean;
+  result?: { role: string; content: { type: string; text: string }; model: string; stopReason: string };
+  code?: number;
+  message?: string;
+};
 type FakeRequest = { messages: { role: string; text: string }[]; modelOptions: Record<string, unknown>; parts: number; cancelled: boolean };
 
 const FAKE_ID = 'vscode-lm:mcpwb-fake/mcpwb-fake-echo';
@@ -28,7 +33,16 @@ suite('Models: vscode.lm backend with the fake model provider', function () {
 
   const call = (args: Record<string, unknown>) => connection.callTool('sample', args).then((r) => JSON.parse(textOf(r)) as Outcome);
   const sampling = (prompt: string) =>
-    waitFor(() => service.views().find((v): v is SamplingView => v.kind === 'sampling' && v.messages[0]?.blocks[0]?.kind === 'text' && (v.messages[0].blocks[0] as { text: string }).text === prompt), `the sampling request "${prompt}" in the panel`);
+    waitFor(
+      () =>
+        service
+          .views()
+          .find(
+            (v): v is SamplingView =>
+              v.kind === 'sampling' && v.messages[0]?.blocks[0]?.kind === 'text' && (v.messages[0].blocks[0] as { text: string }).text === prompt,
+          ),
+      `the sampling request "${prompt}" in the panel`,
+    );
   const fakeRequests = async () => (await vscode.commands.executeCommand<FakeRequest[]>('mcpwbFakeModel.requests')) ?? [];
 
   suiteSetup(async () => {
@@ -50,7 +64,11 @@ suite('Models: vscode.lm backend with the fake model provider', function () {
 
   test('the fake model is a vscode.lm chat model, listed first by the ModelService', async () => {
     const chat = await vscode.lm.selectChatModels({ vendor: 'mcpwb-fake' });
-    assert.equal(chat.length, 1, `the fixture extension's model (is test/fixtures/extensions/fake-model loaded?); all models: ${JSON.stringify((await vscode.lm.selectChatModels()).map((m) => `${m.vendor}/${m.id}`))}`);
+    assert.equal(
+      chat.length,
+      1,
+      `the fixture extension's model (is test/fixtures/extensions/fake-model loaded?); all models: ${JSON.stringify((await vscode.lm.selectChatModels()).map((m) => `${m.vendor}/${m.id}`))}`,
+    );
     assert.equal(chat[0].id, FAKE_MODEL);
     assert.equal(chat[0].family, 'fake-echo');
     const models = await service.models.models();
@@ -76,7 +94,10 @@ suite('Models: vscode.lm backend with the fake model provider', function () {
     // system role), then the edited prompt; maxTokens and temperature as modelOptions.
     const sent = (await fakeRequests()).slice(before);
     assert.equal(sent.length, 1);
-    assert.deepEqual(sent[0].messages, [{ role: 'user', text: 'Be very brief' }, { role: 'user', text: 'Hello edited' }]);
+    assert.deepEqual(sent[0].messages, [
+      { role: 'user', text: 'Be very brief' },
+      { role: 'user', text: 'Hello edited' },
+    ]);
     assert.deepEqual(sent[0].modelOptions, { max_tokens: 33, temperature: 0.5 });
     assert.equal(sent[0].cancelled, false);
     const after = service.views().find((v): v is SamplingView => v.id === view.id)!;
@@ -85,7 +106,10 @@ suite('Models: vscode.lm backend with the fake model provider', function () {
     assert.equal(after.draft.responseText, 'fake reply to: Hello edited');
     assert.deepEqual(service.approve(view.id), { ok: true });
     const outcome = await result;
-    assert.deepEqual(outcome, { ok: true, result: { role: 'assistant', content: { type: 'text', text: 'fake reply to: Hello edited' }, model: FAKE_MODEL, stopReason: 'endTurn' } });
+    assert.deepEqual(outcome, {
+      ok: true,
+      result: { role: 'assistant', content: { type: 'text', text: 'fake reply to: Hello edited' }, model: FAKE_MODEL, stopReason: 'endTurn' },
+    });
   });
 
   test('the reply edited before Approve is what the server gets; model stays the one that generated', async () => {
@@ -95,7 +119,12 @@ suite('Models: vscode.lm backend with the fake model provider', function () {
     assert.deepEqual(await service.send(view.id), { ok: true });
     assert.deepEqual(service.approve(view.id, { responseText: 'fake reply, edited by the user' }), { ok: true });
     const outcome = await result;
-    assert.deepEqual(outcome.result, { role: 'assistant', content: { type: 'text', text: 'fake reply, edited by the user' }, model: FAKE_MODEL, stopReason: 'endTurn' });
+    assert.deepEqual(outcome.result, {
+      role: 'assistant',
+      content: { type: 'text', text: 'fake reply, edited by the user' },
+      model: FAKE_MODEL,
+      stopReason: 'endTurn',
+    });
   });
 
   test('a stop sequence cuts the streamed reply: stopReason "stopSequence"', async () => {
@@ -162,7 +191,10 @@ suite('Models: vscode.lm backend with the fake model provider', function () {
     await service.setPolicy(connection.definition, 'always');
     try {
       const outcome = await call({ prompt: 'automatic', hints: ['fake-echo'] });
-      assert.deepEqual(outcome, { ok: true, result: { role: 'assistant', content: { type: 'text', text: 'fake reply to: automatic' }, model: FAKE_MODEL, stopReason: 'endTurn' } });
+      assert.deepEqual(outcome, {
+        ok: true,
+        result: { role: 'assistant', content: { type: 'text', text: 'fake reply to: automatic' }, model: FAKE_MODEL, stopReason: 'endTurn' },
+      });
       assert.equal(service.pendingCount, 0);
     } finally {
       await service.setPolicy(connection.definition, 'ask');

@@ -26,18 +26,34 @@ suite("The user profile's mcp.json", function () {
   });
 
   test('its servers show with their source, run, and follow edits of the file', async () => {
-    await writeText(file(), JSON.stringify({
-      servers: { 'profile-server': { command: 'node', args: ['${env:MCPWB_FIXTURES}/servers/stdioServer.js'] } },
-    }, null, 2));
+    await writeText(
+      file(),
+      JSON.stringify(
+        {
+          servers: { 'profile-server': { command: 'node', args: ['${env:MCPWB_FIXTURES}/servers/stdioServer.js'] } },
+        },
+        null,
+        2,
+      ),
+    );
     const connection = await running(api, 'profile-server');
     assert.equal(connection.definition.source.file, file().fsPath);
-    const node = (await api.testing.serverTree.getChildren()).find((n) => n.kind === 'server' && n.connection.definition.name === 'profile-server') as ServerNode;
+    const node = (await api.testing.serverTree.getChildren()).find(
+      (n) => n.kind === 'server' && n.connection.definition.name === 'profile-server',
+    ) as ServerNode;
     assert.ok(node, 'in the tree');
     assert.match(String(api.testing.serverTree.getTreeItem(node).description), /from VS Code user mcp\.json/);
 
-    await writeText(file(), JSON.stringify({
-      servers: { 'profile-renamed': { command: 'node', args: ['${env:MCPWB_FIXTURES}/servers/stdioServer.js'] } },
-    }, null, 2));
+    await writeText(
+      file(),
+      JSON.stringify(
+        {
+          servers: { 'profile-renamed': { command: 'node', args: ['${env:MCPWB_FIXTURES}/servers/stdioServer.js'] } },
+        },
+        null,
+        2,
+      ),
+    );
     await running(api, 'profile-renamed');
     await waitFor(() => !api.server('profile-server'), 'the old name to go');
   });

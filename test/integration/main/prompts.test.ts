@@ -14,7 +14,10 @@ import { startFakeOpenAi, type FakeOpenAi } from '../fakeOpenAi';
 import { activateApi, running, setUserSetting, textOf, waitFor } from '../helpers';
 
 /** Scripted answers: `pick` chooses from the prompt list; `answers` answer the argument steps in order. */
-function scripted(pick: (choices: PromptChoice[]) => PromptChoice | undefined, answers: ((r: ArgumentRequest) => Promise<string | undefined | 'back'> | string | undefined | 'back')[]) {
+function scripted(
+  pick: (choices: PromptChoice[]) => PromptChoice | undefined,
+  answers: ((r: ArgumentRequest) => Promise<string | undefined | 'back'> | string | undefined | 'back')[],
+) {
   const asked: ArgumentRequest[] = [];
   const listed: PromptChoice[][] = [];
   const prompter: PromptPrompter = {
@@ -104,19 +107,31 @@ suite('Prompts', function () {
     // Grouped by server, in server order, every running server with prompts present.
     const servers = [...new Set(listed[0].map((ch) => ch.serverId))];
     assert.ok(servers.length >= 2, 'several servers offer prompts');
-    assert.deepEqual(listed[0].map((ch) => ch.serverId), [...listed[0].map((ch) => ch.serverId)].sort((a, b) => servers.indexOf(a) - servers.indexOf(b)));
+    assert.deepEqual(
+      listed[0].map((ch) => ch.serverId),
+      [...listed[0].map((ch) => ch.serverId)].sort((a, b) => servers.indexOf(a) - servers.indexOf(b)),
+    );
     assert.ok(listed[0].some((ch) => ch.prompt.description === 'Reviews code in a language (embeds the team style guide)'));
     // Steps: code (1/3), language (2/3) back to code, language, focus.
-    assert.deepEqual(asked.map((r) => `${r.argument.name}${r.argument.required ? '*' : ''} ${r.step}/${r.totalSteps}`), ['code* 1/3', 'language 2/3', 'code* 1/3', 'language 2/3', 'focus 3/3']);
+    assert.deepEqual(
+      asked.map((r) => `${r.argument.name}${r.argument.required ? '*' : ''} ${r.step}/${r.totalSteps}`),
+      ['code* 1/3', 'language 2/3', 'code* 1/3', 'language 2/3', 'focus 3/3'],
+    );
     assert.equal(asked[0].canGoBack, true, 'Back from the first step returns to the prompt list');
     assert.deepEqual(completions, [['python'], ['typescript', 'javascript', 'python', 'rust', 'go']]);
     // The server saw the typed prefix.
     const seen = JSON.parse(textOf(await c.callTool('promptCompletions', {}))) as { value: string }[];
-    assert.ok(seen.some((s) => s.value === 'py'), JSON.stringify(seen));
+    assert.ok(
+      seen.some((s) => s.value === 'py'),
+      JSON.stringify(seen),
+    );
     // An empty optional value is left out.
     assert.deepEqual(result.arguments, { code: 'y := 2', language: 'python' });
     // Shown rendered by the Markdown preview (not as markdown source); the source is its document.
-    await waitFor(() => renderedPreviewActive(), `the rendered preview (active tab: ${JSON.stringify(vscode.window.tabGroups.activeTabGroup.activeTab?.label)})`);
+    await waitFor(
+      () => renderedPreviewActive(),
+      `the rendered preview (active tab: ${JSON.stringify(vscode.window.tabGroups.activeTabGroup.activeTab?.label)})`,
+    );
     const doc = await vscode.workspace.openTextDocument(result.uri);
     assert.equal(doc.uri.scheme, 'mcp-prompt');
     assert.equal(doc.languageId, 'markdown');
@@ -142,19 +157,27 @@ suite('Prompts', function () {
     const result = await runPrompt({ serverId: c.definition.id, promptName: 'describe-image' }, { prompter });
     assert.ok(result);
     assert.equal(asked.length, 0);
-    assert.ok(result && await waitFor(() => renderedPreviewActive(), 'the rendered preview'));
+    assert.ok(result && (await waitFor(() => renderedPreviewActive(), 'the rendered preview')));
     const md = (await vscode.workspace.openTextDocument(result.uri)).getText();
     assert.match(md, /## 2\. User\n\n!\[image \(image\/png, 70 bytes\)\]\[image-1\]/);
     assert.match(md, /## 3\. Assistant\n\nA single transparent pixel\./);
     assert.match(md, /\[image-1\]: data:image\/png;base64,iVBOR/);
   });
 
-  test('preset arguments (a keybinding\'s args) are not asked; a cancelled step runs nothing', async () => {
+  test("preset arguments (a keybinding's args) are not asked; a cancelled step runs nothing", async () => {
     const { prompter, asked } = scripted(() => undefined, [() => undefined]);
     const result = await runPrompt({ serverId: c.definition.id, promptName: 'greet', prompter, arguments: { style: 'formal' } });
     assert.equal(result, undefined);
-    assert.deepEqual(asked.map((r) => r.argument.name), ['name']);
-    const ok = await runPrompt({ serverId: c.definition.id, promptName: 'greet', arguments: { name: 'Ada', style: 'formal' }, prompter: scripted(() => undefined, []).prompter });
+    assert.deepEqual(
+      asked.map((r) => r.argument.name),
+      ['name'],
+    );
+    const ok = await runPrompt({
+      serverId: c.definition.id,
+      promptName: 'greet',
+      arguments: { name: 'Ada', style: 'formal' },
+      prompter: scripted(() => undefined, []).prompter,
+    });
     assert.equal(ok?.text, 'Good day, Ada. Please greet me formally.');
   });
 
@@ -163,7 +186,12 @@ suite('Prompts', function () {
     const editor = await vscode.window.showTextDocument(target);
     editor.selection = new vscode.Selection(0, 7, 0, 7);
     // `style` is optional: an empty answer leaves it out.
-    const result = await runPrompt({ serverId: c.definition.id, promptName: 'greet', arguments: { name: 'Bob' }, prompter: scripted(() => undefined, [() => '']).prompter });
+    const result = await runPrompt({
+      serverId: c.definition.id,
+      promptName: 'greet',
+      arguments: { name: 'Bob' },
+      prompter: scripted(() => undefined, [() => '']).prompter,
+    });
     assert.ok(result);
     assert.equal(await vscode.commands.executeCommand('mcpWorkbench.promptPreview.copy', result.uri), 'Hi Bob! Say hello casually.');
     assert.equal(await vscode.env.clipboard.readText(), 'Hi Bob! Say hello casually.');
@@ -194,13 +222,23 @@ suite('Prompts', function () {
         return { text: 'Tiny and clear.', stopReason: 'endTurn', model: 'one' };
       },
     };
-    const run = await vscode.commands.executeCommand<RunWithModelResult | undefined>('mcpWorkbench.promptPreview.runWithModel', result.uri, { models, modelId: 'fake:one' });
+    const run = await vscode.commands.executeCommand<RunWithModelResult | undefined>('mcpWorkbench.promptPreview.runWithModel', result.uri, {
+      models,
+      modelId: 'fake:one',
+    });
     assert.ok(run);
     assert.equal(run.response?.text, 'Tiny and clear.');
     assert.match(run.document.getText(), /Tiny and clear\.$/);
     assert.equal(run.document.languageId, 'markdown');
     const sent = requests[0] as { messages: { role: string; content: { type: string }[] }[] };
-    assert.deepEqual(sent.messages.map((m) => [m.role, m.content.map((p) => p.type)]), [['user', ['text', 'image']], ['assistant', ['text']], ['user', ['text']]]);
+    assert.deepEqual(
+      sent.messages.map((m) => [m.role, m.content.map((p) => p.type)]),
+      [
+        ['user', ['text', 'image']],
+        ['assistant', ['text']],
+        ['user', ['text']],
+      ],
+    );
   });
 
   suite('Run with model through the real model service', () => {
@@ -222,15 +260,24 @@ suite('Prompts', function () {
     });
 
     const greet = async () => {
-      const result = await runPrompt({ serverId: c.definition.id, promptName: 'greet', arguments: { name: 'Ada', style: 'formal' }, prompter: scripted(() => undefined, []).prompter });
+      const result = await runPrompt({
+        serverId: c.definition.id,
+        promptName: 'greet',
+        arguments: { name: 'Ada', style: 'formal' },
+        prompter: scripted(() => undefined, []).prompter,
+      });
       assert.ok(result);
       // The rendered preview (a webview) finishes opening after the command returns; a user reads
       // it before choosing Run with Model. Waiting for it keeps a late preview from taking focus
       // from the answer editor (seen once on 1.100.3 under load: activeTextEditor undefined).
-      await waitFor(() => {
-        const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
-        return input instanceof vscode.TabInputWebview && /markdown\.preview/.test(input.viewType);
-      }, 'the prompt preview', 5000).catch(() => undefined);
+      await waitFor(
+        () => {
+          const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+          return input instanceof vscode.TabInputWebview && /markdown\.preview/.test(input.viewType);
+        },
+        'the prompt preview',
+        5000,
+      ).catch(() => undefined);
       return result;
     };
     const header = () => `<!-- greet · fake-model (${new URL(fake.url).host}) -->\n\n`;
@@ -310,7 +357,10 @@ suite('Prompts', function () {
       assert.ok(run);
       assert.deepEqual(run.response, { text: 'Good day to you too.', stopReason: 'endTurn', model: 'human' });
       assert.equal(run.document.getText(), '<!-- greet · Answer by hand -->\n\nGood day to you too.');
-      assert.deepEqual(asked.map((r) => r.messages), [[{ role: 'user', content: [{ type: 'text', text: 'Good day, Ada. Please greet me formally.' }] }]]);
+      assert.deepEqual(
+        asked.map((r) => r.messages),
+        [[{ role: 'user', content: [{ type: 'text', text: 'Good day, Ada. Please greet me formally.' }] }]],
+      );
       const none = await runWithModel(preview.uri, { modelId: 'manual', answerByHand: async () => undefined });
       assert.equal(none?.cancelled, true, 'a dismissed input box is a cancel, not a model failure');
       assert.equal(none?.document.getText(), '<!-- greet · Answer by hand -->\n\n');
@@ -330,11 +380,11 @@ suite('Prompts', function () {
     await waitFor(async () => (await commands()).includes(id('greet')), 'the greet command');
     assert.ok((await commands()).includes(id('noargs')));
     await c.callTool('addPrompt', { name: 'dyn-one' });
-    await waitFor(async () => (await commands()).includes(id('dyn-one')), 'the new prompt\'s command');
+    await waitFor(async () => (await commands()).includes(id('dyn-one')), "the new prompt's command");
     const result = await vscode.commands.executeCommand<RunPromptResult | undefined>(id('dyn-one'));
     assert.equal(result?.text, 'Dynamic prompt dyn-one');
     await c.callTool('removePrompt', { name: 'dyn-one' });
-    await waitFor(async () => !(await commands()).includes(id('dyn-one')), 'the removed prompt\'s command to go');
+    await waitFor(async () => !(await commands()).includes(id('dyn-one')), "the removed prompt's command to go");
     assert.ok((await commands()).includes(id('greet')));
   });
 

@@ -31,7 +31,11 @@ suite('Protocol eras (2026-07-28 and 2025-11-25)', function () {
   let modern: McpServerConnection;
   let legacy: McpServerConnection;
   const panels: ToolRunnerPanel[] = [];
-  const both = () => [{ c: modern, era: 'modern', version: '2026-07-28' }, { c: legacy, era: 'legacy', version: '2025-11-25' }] as const;
+  const both = () =>
+    [
+      { c: modern, era: 'modern', version: '2026-07-28' },
+      { c: legacy, era: 'legacy', version: '2025-11-25' },
+    ] as const;
 
   async function runTool(c: McpServerConnection, toolName: string, args: Record<string, unknown>): Promise<SubmitResult> {
     await c.list('tools');
@@ -42,7 +46,8 @@ suite('Protocol eras (2026-07-28 and 2025-11-25)', function () {
     return panel.submit(args);
   }
 
-  const resultText = (outcome: SubmitResult) => (outcome.kind === 'result' ? outcome.blocks.map((b) => (b.kind === 'text' ? b.text : '')).join('') : `${outcome.kind}`);
+  const resultText = (outcome: SubmitResult) =>
+    outcome.kind === 'result' ? outcome.blocks.map((b) => (b.kind === 'text' ? b.text : '')).join('') : `${outcome.kind}`;
 
   suiteSetup(async () => {
     api = await activateApi();
@@ -77,7 +82,10 @@ suite('Protocol eras (2026-07-28 and 2025-11-25)', function () {
   });
 
   test('a resource opens from either era', async () => {
-    for (const [c, uri, text] of [[modern, 'fixture://static/readme', 'Modern fixture read-me.'], [legacy, 'fixture://static/hello', 'Hello from the fixture']] as const) {
+    for (const [c, uri, text] of [
+      [modern, 'fixture://static/readme', 'Modern fixture read-me.'],
+      [legacy, 'fixture://static/hello', 'Hello from the fixture'],
+    ] as const) {
       const result = await vscode.commands.executeCommand<OpenResult | undefined>('mcpWorkbench.openResource', { serverId: c.definition.id, uri });
       assert.equal(result?.shownAs, 'text');
       assert.equal(vscode.window.activeTextEditor?.document.getText(), text);
@@ -89,25 +97,34 @@ suite('Protocol eras (2026-07-28 and 2025-11-25)', function () {
     await vscode.commands.executeCommand('mcpWorkbench.openResource', { serverId: modern.definition.id, uri });
     await waitFor(async () => vscode.commands.executeCommand<boolean>('_mcpWorkbench.resourceSubscribed', modern.definition.id, uri), 'the subscription');
     const log = (await vscode.commands.executeCommand<ActivityLog>('_mcpWorkbench.activityLog'))!;
-    await waitFor(() => log.entries().find((e) => e.serverId === modern.definition.id && e.method === 'subscriptions/listen'
-      && JSON.stringify(e.request).includes(uri)), 'a listen request for the resource');
+    await waitFor(
+      () => log.entries().find((e) => e.serverId === modern.definition.id && e.method === 'subscriptions/listen' && JSON.stringify(e.request).includes(uri)),
+      'a listen request for the resource',
+    );
     assert.ok(!log.entries().some((e) => e.serverId === modern.definition.id && e.method === 'resources/subscribe'));
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await waitFor(async () => !(await vscode.commands.executeCommand<boolean>('_mcpWorkbench.resourceSubscribed', modern.definition.id, uri)), 'the subscription to end');
+    await waitFor(
+      async () => !(await vscode.commands.executeCommand<boolean>('_mcpWorkbench.resourceSubscribed', modern.definition.id, uri)),
+      'the subscription to end',
+    );
   });
 
   test('a prompt runs on either era', async () => {
     for (const { c, era } of both()) {
       // The old fixture's review prompt also has an optional `focus`; given, nothing is asked.
       const args = era === 'legacy' ? { code: 'x = 1', language: 'python', focus: 'naming' } : { code: 'x = 1', language: 'python' };
-      const result = await vscode.commands.executeCommand<RunPromptResult | undefined>('mcpWorkbench.runPrompt',
-        { serverId: c.definition.id, promptName: 'review', arguments: args, prompter: noQuestions });
+      const result = await vscode.commands.executeCommand<RunPromptResult | undefined>('mcpWorkbench.runPrompt', {
+        serverId: c.definition.id,
+        promptName: 'review',
+        arguments: args,
+        prompter: noQuestions,
+      });
       assert.ok(result, c.definition.name);
       assert.match(result.text, /x = 1/);
     }
   });
 
-  test('a 2026 server\'s list changes reach the tree over subscriptions/listen', async () => {
+  test("a 2026 server's list changes reach the tree over subscriptions/listen", async () => {
     const tree = api.testing.serverTree;
     const node = ((await tree.getChildren()) as ServerNode[]).find((n) => n.connection === modern)!;
     await modern.list('tools');
@@ -123,14 +140,20 @@ suite('Protocol eras (2026-07-28 and 2025-11-25)', function () {
     const service = (await vscode.commands.executeCommand<ApprovalService>('mcpWorkbench.showRequests'))!;
     const log = (await vscode.commands.executeCommand<ActivityLog>('_mcpWorkbench.activityLog'))!;
     const outcome = runTool(modern, 'askName', {});
-    const view = await waitFor(() => service.views().find((v): v is ElicitFormView => v.kind === 'elicitForm' && v.server.id === modern.definition.id), 'the elicitation form');
+    const view = await waitFor(
+      () => service.views().find((v): v is ElicitFormView => v.kind === 'elicitForm' && v.server.id === modern.definition.id),
+      'the elicitation form',
+    );
     assert.equal(view.message, 'What is your name?');
     assert.deepEqual(service.accept(view.id, { name: 'Grace' }), { ok: true });
     assert.equal(resultText(await outcome), 'hello, Grace');
     const first = log.topLevel().find((e) => e.serverId === modern.definition.id && e.method === 'tools/call' && e.inputRequired);
     assert.ok(first, 'the first round is in Activity, marked input required');
     const rounds = log.rounds(first);
-    assert.deepEqual(rounds.map((r) => r.round), [2]);
+    assert.deepEqual(
+      rounds.map((r) => r.round),
+      [2],
+    );
     assert.match(JSON.stringify(rounds[0].response), /hello, Grace/);
   });
 });

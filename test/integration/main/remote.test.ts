@@ -32,13 +32,16 @@ suite('Remote MCP servers', function () {
     const http: HttpFixture = await load('httpServer.js').startHttpFixture();
     const sse: HttpFixture = await load('sseServer.js').startSseFixture();
     fixtures.push(http, sse);
-    await writeText(configFile(), JSON.stringify({
-      mcpServers: {
-        'remote-http': { type: 'http', url: http.url, headers: { 'X-From': 'workbench' } },
-        'remote-legacy': { url: sse.url },
-        'remote-sse': { type: 'sse', url: sse.url },
-      },
-    }));
+    await writeText(
+      configFile(),
+      JSON.stringify({
+        mcpServers: {
+          'remote-http': { type: 'http', url: http.url, headers: { 'X-From': 'workbench' } },
+          'remote-legacy': { url: sse.url },
+          'remote-sse': { type: 'sse', url: sse.url },
+        },
+      }),
+    );
     const streamable = await running(api, 'remote-http');
     const legacy = await running(api, 'remote-legacy');
     const direct = await running(api, 'remote-sse');

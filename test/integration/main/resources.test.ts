@@ -85,8 +85,11 @@ suite('Resources', function () {
         return suggestions[2];
       },
     };
-    const result = await vscode.commands.executeCommand<OpenResult | undefined>('mcpWorkbench.openResourceTemplate',
-      { serverId: c.definition.id, uriTemplate: 'fixture://items/{id}' }, { prompter });
+    const result = await vscode.commands.executeCommand<OpenResult | undefined>(
+      'mcpWorkbench.openResourceTemplate',
+      { serverId: c.definition.id, uriTemplate: 'fixture://items/{id}' },
+      { prompter },
+    );
     assert.deepEqual(suggestions, ['item-1', 'item-2', 'item-3', 'item-4', 'item-5']);
     assert.equal(asked.length, 1);
     assert.equal(asked[0].variable.name, 'id');
@@ -95,8 +98,11 @@ suite('Resources', function () {
     assert.equal(vscode.window.activeTextEditor!.document.getText(), 'Item item-3');
 
     // Preset values skip the prompt; values are pct-encoded per RFC 6570.
-    await vscode.commands.executeCommand('mcpWorkbench.openResourceTemplate',
-      { serverId: c.definition.id, uriTemplate: 'fixture://items/{id}' }, { values: { id: 'a b' } });
+    await vscode.commands.executeCommand(
+      'mcpWorkbench.openResourceTemplate',
+      { serverId: c.definition.id, uriTemplate: 'fixture://items/{id}' },
+      { values: { id: 'a b' } },
+    );
     assert.equal(vscode.window.activeTextEditor!.document.getText(), 'Item a b');
   });
 

@@ -58,7 +58,15 @@ suite('Sampling', function () {
   });
 
   test('answer by hand: the request is shown, the typed reply is approved with model "human"', async () => {
-    const result = call('sample', { prompt: 'Say hi', maxTokens: 42, systemPrompt: 'Be brief', temperature: 0.3, stopSequences: ['END'], hints: ['nothing-matches'], image: true });
+    const result = call('sample', {
+      prompt: 'Say hi',
+      maxTokens: 42,
+      systemPrompt: 'Be brief',
+      temperature: 0.3,
+      stopSequences: ['END'],
+      hints: ['nothing-matches'],
+      image: true,
+    });
     const view = await sampling();
     assert.equal(view.server.name, 'fixture-stdio');
     assert.equal(view.maxTokens, 42);
@@ -104,7 +112,10 @@ suite('Sampling', function () {
     assert.deepEqual(await service.send(view.id, { texts: { '0.0': 'edited prompt' }, systemPrompt: 'edited system' }), { ok: true });
     sub.dispose();
     const sent = fake.requests[fake.requests.length - 1] as { messages: { role: string; content: string }[]; max_tokens: number; model: string };
-    assert.deepEqual(sent.messages, [{ role: 'system', content: 'edited system' }, { role: 'user', content: 'edited prompt' }]);
+    assert.deepEqual(sent.messages, [
+      { role: 'system', content: 'edited system' },
+      { role: 'user', content: 'edited prompt' },
+    ]);
     assert.equal(sent.max_tokens, 7);
     assert.equal(chunks.join(''), 'fake says: edited prompt');
     const after = service.views().find((v): v is SamplingView => v.id === view.id)!;
@@ -112,7 +123,12 @@ suite('Sampling', function () {
     assert.equal(after.draft.responseText, 'fake says: edited prompt');
     service.approve(view.id, { responseText: 'fake says: edited by the user' });
     const outcome = await result;
-    assert.deepEqual(outcome.result, { role: 'assistant', content: { type: 'text', text: 'fake says: edited by the user' }, model: 'fake-model-1', stopReason: 'maxTokens' });
+    assert.deepEqual(outcome.result, {
+      role: 'assistant',
+      content: { type: 'text', text: 'fake says: edited by the user' },
+      model: 'fake-model-1',
+      stopReason: 'maxTokens',
+    });
   });
 
   test('tools: the fake endpoint calls the offered tool, the user reviews and approves; the server gets tool_use and stopReason toolUse; the tool_result round gets text', async () => {
@@ -133,14 +149,29 @@ suite('Sampling', function () {
       // Round 1: the model calls the tool.
       const first = call('sampleWithTools', { prompt: 'What is the weather in Paris?', hints: ['fake-model'], toolChoice: 'auto' });
       const view = await sampling();
-      assert.deepEqual(view.tools?.map((t) => t.name), ['get_weather']);
+      assert.deepEqual(
+        view.tools?.map((t) => t.name),
+        ['get_weather'],
+      );
       assert.match(view.tools![0].inputSchema, /"city"/);
       assert.equal(view.toolChoice, 'auto');
-      assert.ok(view.models.every((m) => m.backend !== 'vscode-lm'), 'models without tool calls are not offered');
+      assert.ok(
+        view.models.every((m) => m.backend !== 'vscode-lm'),
+        'models without tool calls are not offered',
+      );
       assert.equal(view.draft.modelId, 'openai:fake-model');
       assert.deepEqual(await service.send(view.id), { ok: true });
       const sent = fake.requests[fake.requests.length - 1];
-      assert.deepEqual(sent.tools, [{ type: 'function', function: { name: 'get_weather', description: 'The current weather in a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }]);
+      assert.deepEqual(sent.tools, [
+        {
+          type: 'function',
+          function: {
+            name: 'get_weather',
+            description: 'The current weather in a city',
+            parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+          },
+        },
+      ]);
       assert.equal(sent.tool_choice, 'auto');
       const shown = service.views().find((v): v is SamplingView => v.id === view.id)!;
       assert.equal(shown.response?.stopReason, 'toolUse');
@@ -151,26 +182,49 @@ suite('Sampling', function () {
       assert.equal(bad.ok, false);
       assert.match((bad as { reason: string }).reason, /not one of the offered tools/);
       // The user edits the call's input and drops the text, then approves.
-      assert.deepEqual(service.approve(view.id, { responseText: '', toolCallsJson: '[{"id":"call_weather_1","name":"get_weather","input":{"city":"Paris, FR"}}]' }), { ok: true });
+      assert.deepEqual(
+        service.approve(view.id, { responseText: '', toolCallsJson: '[{"id":"call_weather_1","name":"get_weather","input":{"city":"Paris, FR"}}]' }),
+        { ok: true },
+      );
       const outcome1 = (await first) as unknown as { ok: boolean; result: Record<string, unknown> };
-      assert.deepEqual(outcome1, { ok: true, result: { role: 'assistant', content: { type: 'tool_use', id: 'call_weather_1', name: 'get_weather', input: { city: 'Paris, FR' } }, model: 'fake-model-1', stopReason: 'toolUse' } });
+      assert.deepEqual(outcome1, {
+        ok: true,
+        result: {
+          role: 'assistant',
+          content: { type: 'tool_use', id: 'call_weather_1', name: 'get_weather', input: { city: 'Paris, FR' } },
+          model: 'fake-model-1',
+          stopReason: 'toolUse',
+        },
+      });
 
       // Round 2: the server sends the tool_result; the model answers in text.
-      const second = call('sampleWithTools', { prompt: 'What is the weather in Paris?', hints: ['fake-model'], toolUse: { id: 'call_weather_1', name: 'get_weather', input: { city: 'Paris, FR' } }, toolResult: 'sunny' });
+      const second = call('sampleWithTools', {
+        prompt: 'What is the weather in Paris?',
+        hints: ['fake-model'],
+        toolUse: { id: 'call_weather_1', name: 'get_weather', input: { city: 'Paris, FR' } },
+        toolResult: 'sunny',
+      });
       const view2 = await sampling();
       assert.equal(view2.messages[1].blocks[0].kind, 'other');
       assert.deepEqual(await service.send(view2.id), { ok: true });
       const sent2 = fake.requests[fake.requests.length - 1];
       assert.deepEqual(sent2.messages, [
         { role: 'user', content: 'What is the weather in Paris?' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_weather_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris, FR"}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_weather_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris, FR"}' } }],
+        },
         { role: 'tool', tool_call_id: 'call_weather_1', content: 'sunny' },
       ]);
       const shown2 = service.views().find((v): v is SamplingView => v.id === view2.id)!;
       assert.deepEqual(JSON.parse(shown2.draft.toolCallsJson!), []);
       assert.deepEqual(service.approve(view2.id), { ok: true });
       const outcome2 = (await second) as unknown as { ok: boolean; result: Record<string, unknown> };
-      assert.deepEqual(outcome2, { ok: true, result: { role: 'assistant', content: { type: 'text', text: 'It is sunny in Paris.' }, model: 'fake-model-1', stopReason: 'endTurn' } });
+      assert.deepEqual(outcome2, {
+        ok: true,
+        result: { role: 'assistant', content: { type: 'text', text: 'It is sunny in Paris.' }, model: 'fake-model-1', stopReason: 'endTurn' },
+      });
     } finally {
       fake.script = echoScript;
     }

@@ -25,11 +25,13 @@ suite('Sampling policies belong to one definition, not to a name', function () {
   let service: ApprovalService;
   let fake: FakeOpenAi;
   const byScope = (scope: 'user' | 'workspace') => api.servers().find((s) => s.definition.name === 'user-server' && s.definition.source.scope === scope);
-  const runningIn = (scope: 'user' | 'workspace') => waitFor(() => {
-    const c = byScope(scope);
-    return c?.state.kind === 'running' && c;
-  }, `the ${scope} "user-server" to run`);
-  const sample = (c: McpServerConnection, prompt: string) => c.callTool('sample', { prompt, hints: ['fake-model'] }).then((r) => JSON.parse(textOf(r)) as Outcome);
+  const runningIn = (scope: 'user' | 'workspace') =>
+    waitFor(() => {
+      const c = byScope(scope);
+      return c?.state.kind === 'running' && c;
+    }, `the ${scope} "user-server" to run`);
+  const sample = (c: McpServerConnection, prompt: string) =>
+    c.callTool('sample', { prompt, hints: ['fake-model'] }).then((r) => JSON.parse(textOf(r)) as Outcome);
 
   suiteSetup(async () => {
     api = await activateApi();
@@ -41,9 +43,12 @@ suite('Sampling policies belong to one definition, not to a name', function () {
     // The user trusts their own "user-server" (the name-only key of earlier versions).
     await setUserSetting('sampling.serverPolicies', { 'user-server': 'always' });
     // The workspace brings a server of the same name, launched exactly like the user's.
-    await writeText(configFile(), JSON.stringify({
-      servers: { 'user-server': { command: 'node', args: ['${env:MCPWB_FIXTURES}/servers/stdioServer.js'], env: { FIXTURE_SERVER_NAME: 'lookalike' } } },
-    }));
+    await writeText(
+      configFile(),
+      JSON.stringify({
+        servers: { 'user-server': { command: 'node', args: ['${env:MCPWB_FIXTURES}/servers/stdioServer.js'], env: { FIXTURE_SERVER_NAME: 'lookalike' } } },
+      }),
+    );
     await runningIn('workspace');
   });
 
@@ -61,7 +66,7 @@ suite('Sampling policies belong to one definition, not to a name', function () {
     await fake?.close();
   });
 
-  test('the user\'s server samples without asking; the workspace one named like it is asked', async () => {
+  test("the user's server samples without asking; the workspace one named like it is asked", async () => {
     const mine = await runningIn('user');
     const answered = await sample(mine, 'mine');
     assert.equal(answered.ok, true, JSON.stringify(answered));
@@ -72,7 +77,10 @@ suite('Sampling policies belong to one definition, not to a name', function () {
     const result = sample(theirs, 'theirs');
     // On the old code the name key answered for it: the call returned with the model's reply and nothing waited.
     const view = await Promise.race([
-      waitFor(() => service.views().find((v): v is SamplingView => v.kind === 'sampling' && v.server.id === theirs.definition.id), 'the workspace server\'s request in the panel'),
+      waitFor(
+        () => service.views().find((v): v is SamplingView => v.kind === 'sampling' && v.server.id === theirs.definition.id),
+        "the workspace server's request in the panel",
+      ),
       result.then((outcome) => assert.fail(`the workspace server's request was answered without asking: ${JSON.stringify(outcome)}`)),
     ]);
     assert.equal(fake.requests.length, before, 'no model was asked for the workspace server');
@@ -84,7 +92,10 @@ suite('Sampling policies belong to one definition, not to a name', function () {
   test('"Always" in the workspace server\'s request is recorded for that definition only', async () => {
     const theirs = await runningIn('workspace');
     const result = sample(theirs, 'again');
-    const view = await waitFor(() => service.views().find((v): v is SamplingView => v.kind === 'sampling' && v.server.id === theirs.definition.id), 'the request in the panel');
+    const view = await waitFor(
+      () => service.views().find((v): v is SamplingView => v.kind === 'sampling' && v.server.id === theirs.definition.id),
+      'the request in the panel',
+    );
     // What the panel's policy menu does.
     assert.deepEqual(await service.setPolicyOfRequest(view.id, 'always'), { ok: true });
     service.deny(view.id);
@@ -95,7 +106,7 @@ suite('Sampling policies belong to one definition, not to a name', function () {
     assert.equal(stored[key], 'always');
     assert.ok(key.startsWith(`user-server@${configFile().fsPath} node `), key);
     assert.ok(key.endsWith(path.join('servers', 'stdioServer.js')), key);
-    assert.equal(stored['user-server'], 'always', 'the user\'s own name key is left to the user\'s server');
+    assert.equal(stored['user-server'], 'always', "the user's own name key is left to the user's server");
     const outcome = await sample(theirs, 'now trusted');
     assert.equal(outcome.result?.content.text, 'fake says: now trusted');
   });

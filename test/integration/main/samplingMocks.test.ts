@@ -20,14 +20,24 @@ suite('Sampling mock profiles', function () {
   let api: McpWorkbenchApi;
   let service: ApprovalService;
   const configFile = () => vscode.Uri.joinPath(folderUri('folder-b'), '.vscode', 'mcp.json');
-  const config = (profile: Record<string, unknown>) => JSON.stringify({
-    servers: {
-      'mock-legacy': { command: 'node', args: ['${env:MCPWB_FIXTURES}/servers/stdioServer.js'], protocolEra: 'legacy', sampling: { mock: 'weather' } },
-      'mock-modern': { command: 'node', args: ['${env:MCPWB_FIXTURES}/servers/modernStdioServer.js'], protocolEra: 'modern', sampling: { mock: 'weather' } },
-      'mock-typo': { command: 'node', args: ['${env:MCPWB_FIXTURES}/servers/stdioServer.js'], sampling: { mock: 'wether' } },
-    },
-    samplingMocks: { weather: profile },
-  }, null, 2);
+  const config = (profile: Record<string, unknown>) =>
+    JSON.stringify(
+      {
+        servers: {
+          'mock-legacy': { command: 'node', args: ['${env:MCPWB_FIXTURES}/servers/stdioServer.js'], protocolEra: 'legacy', sampling: { mock: 'weather' } },
+          'mock-modern': {
+            command: 'node',
+            args: ['${env:MCPWB_FIXTURES}/servers/modernStdioServer.js'],
+            protocolEra: 'modern',
+            sampling: { mock: 'weather' },
+          },
+          'mock-typo': { command: 'node', args: ['${env:MCPWB_FIXTURES}/servers/stdioServer.js'], sampling: { mock: 'wether' } },
+        },
+        samplingMocks: { weather: profile },
+      },
+      null,
+      2,
+    );
   const WEATHER = {
     description: 'Canned weather',
     model: 'mock-weather',
@@ -41,7 +51,11 @@ suite('Sampling mock profiles', function () {
     const c = await running(api, server);
     return JSON.parse(textOf(await c.callTool(tool, args))) as Outcome;
   };
-  const sampling = (server: string) => waitFor(() => service.views().find((v): v is SamplingView => v.kind === 'sampling' && v.server.name === server), `a sampling request of ${server} in the panel`);
+  const sampling = (server: string) =>
+    waitFor(
+      () => service.views().find((v): v is SamplingView => v.kind === 'sampling' && v.server.name === server),
+      `a sampling request of ${server} in the panel`,
+    );
 
   suiteSetup(async () => {
     api = await activateApi();
@@ -66,7 +80,7 @@ suite('Sampling mock profiles', function () {
     await waitFor(() => !api.servers().some((s) => s.definition.name.startsWith('mock-')), 'the mock servers to go');
   });
 
-  test('2025-11-25: the matching rule answers; the panel says which profile; the edited reply is approved with the profile\'s model', async () => {
+  test("2025-11-25: the matching rule answers; the panel says which profile; the edited reply is approved with the profile's model", async () => {
     const result = call('mock-legacy', 'sample', { prompt: 'What is the weather in Paris?' });
     const view = await sampling('mock-legacy');
     assert.equal(view.stage, 'response', 'the mock reply is ready at once');
@@ -75,7 +89,10 @@ suite('Sampling mock profiles', function () {
     assert.equal(view.models[0].id, 'mock:weather');
     assert.equal(view.draft.modelId, 'mock:weather');
     assert.deepEqual(service.approve(view.id, { responseText: 'Sunny, 22 °C (edited).' }), { ok: true });
-    assert.deepEqual(await result, { ok: true, result: { role: 'assistant', content: { type: 'text', text: 'Sunny, 22 °C (edited).' }, model: 'mock-weather', stopReason: 'endTurn' } });
+    assert.deepEqual(await result, {
+      ok: true,
+      result: { role: 'assistant', content: { type: 'text', text: 'Sunny, 22 °C (edited).' }, model: 'mock-weather', stopReason: 'endTurn' },
+    });
   });
 
   test('2025-11-25: without a matching rule the replies come in turn; the user can still deny one', async () => {
@@ -98,10 +115,12 @@ suite('Sampling mock profiles', function () {
     assert.equal((await second).result?.model, 'mock-weather');
   });
 
-  test('2025-11-25 tools: the mock\'s tool call reaches the server as tool_use after approval', async () => {
+  test("2025-11-25 tools: the mock's tool call reaches the server as tool_use after approval", async () => {
     const result = call('mock-legacy', 'sampleWithTools', { prompt: 'Please use the tool.' });
     const view = await sampling('mock-legacy');
-    assert.deepEqual(JSON.parse(view.draft.toolCallsJson!), [{ id: view.draft.toolCallsJson && JSON.parse(view.draft.toolCallsJson)[0].id, name: 'get_weather', input: { city: 'Paris' } }]);
+    assert.deepEqual(JSON.parse(view.draft.toolCallsJson!), [
+      { id: view.draft.toolCallsJson && JSON.parse(view.draft.toolCallsJson)[0].id, name: 'get_weather', input: { city: 'Paris' } },
+    ]);
     assert.equal(view.response?.stopReason, 'toolUse');
     // Send again asks the mock again, tools and all (no model backend is consulted for tool support).
     assert.deepEqual(await service.send(view.id), { ok: true });
@@ -109,7 +128,13 @@ suite('Sampling mock profiles', function () {
     service.approve(view.id);
     const outcome = await result;
     assert.equal(outcome.result?.stopReason, 'toolUse');
-    assert.deepEqual((outcome.result?.content as { type: string; name?: string }[]).map((b) => [b.type, b.name]), [['text', undefined], ['tool_use', 'get_weather']]);
+    assert.deepEqual(
+      (outcome.result?.content as { type: string; name?: string }[]).map((b) => [b.type, b.name]),
+      [
+        ['text', undefined],
+        ['tool_use', 'get_weather'],
+      ],
+    );
   });
 
   test('2026-07-28: the input_required sampling round is answered by the mock, shown and approved the same way', async () => {
@@ -141,7 +166,10 @@ suite('Sampling mock profiles', function () {
     service.deny(view.id);
     assert.equal((await result).ok, false);
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(configFile()));
-    const diagnostic = await waitFor(() => vscode.languages.getDiagnostics(configFile()).find((d) => d.code === 'mcp.sampling-mock-unknown'), 'the unknown-profile diagnostic');
+    const diagnostic = await waitFor(
+      () => vscode.languages.getDiagnostics(configFile()).find((d) => d.code === 'mcp.sampling-mock-unknown'),
+      'the unknown-profile diagnostic',
+    );
     assert.match(diagnostic.message, /No sampling mock profile "wether".*did you mean "weather"\?/);
     assert.equal(diagnostic.severity, vscode.DiagnosticSeverity.Error);
   });

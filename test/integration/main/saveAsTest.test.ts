@@ -59,7 +59,10 @@ suite('Save as Test from Run Tool', function () {
     const saved = await vscode.commands.executeCommand<SavedTest | undefined>('mcpWorkbench.saveRunAsTest');
     assert.equal(saved?.uri.toString(), target.toString());
     assert.equal(saved?.name, 'add {"a":2,"b":3}');
-    assert.ok(offered.files?.some((f) => f.uri.path.endsWith('/folder-a/mcp-tests/fixture.mcptest.json')), 'the server\'s existing test files are offered');
+    assert.ok(
+      offered.files?.some((f) => f.uri.path.endsWith('/folder-a/mcp-tests/fixture.mcptest.json')),
+      "the server's existing test files are offered",
+    );
     assert.ok(!offered.files?.some((f) => f.uri.path.endsWith('broken.mcptest.json')), 'a file of another server is not');
     assert.match(offered.defaultUri ?? '', /\/tests\/fixture-stdio\.mcptest\.json$/);
     assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), target.toString(), 'the file is open for the user to tighten');
@@ -69,14 +72,23 @@ suite('Save as Test from Run Tool', function () {
     // The parser's objects have no prototype; compared as plain JSON.
     assert.deepEqual(JSON.parse(JSON.stringify(parsed.file)), {
       server: 'fixture-stdio',
-      tests: [{
-        name: 'add {"a":2,"b":3}',
-        steps: [{ callTool: { name: 'add', arguments: { a: 2, b: 3 } }, expect: { isError: false, match: { structuredContent: { sum: 5 } } } }],
-      }],
+      tests: [
+        {
+          name: 'add {"a":2,"b":3}',
+          steps: [{ callTool: { name: 'add', arguments: { a: 2, b: 3 } }, expect: { isError: false, match: { structuredContent: { sum: 5 } } } }],
+        },
+      ],
     });
-    await waitFor(async () => (await tests.discover()).find((f) => f.file === relative && !f.error && f.tests.length === 1), 'the Testing view to find the saved file');
+    await waitFor(
+      async () => (await tests.discover()).find((f) => f.file === relative && !f.error && f.tests.length === 1),
+      'the Testing view to find the saved file',
+    );
     const outcomes = await tests.run([relative]);
-    assert.deepEqual(outcomes.map((o) => `${o.id}: ${o.state}`), ['add {"a":2,"b":3}: passed'], JSON.stringify(outcomes, null, 2));
+    assert.deepEqual(
+      outcomes.map((o) => `${o.id}: ${o.state}`),
+      ['add {"a":2,"b":3}: passed'],
+      JSON.stringify(outcomes, null, 2),
+    );
   });
 
   test('a run with a secret argument is appended to the chosen file as ${input:…}, never the value, and runs with the input given', async () => {
@@ -97,16 +109,22 @@ suite('Save as Test from Run Tool', function () {
     const file = parseTestFile(text).file;
     assert.deepEqual(JSON.parse(JSON.stringify(file?.tests[1])), {
       name: 'formDemo {"name":"Ada","count":2}',
-      steps: [{
-        callTool: { name: 'formDemo', arguments: { name: 'Ada', count: 2, apiKey: '${input:apiKey}' } },
-        expect: { isError: false, match: { structuredContent: { name: 'Ada', count: 2 } } },
-      }],
+      steps: [
+        {
+          callTool: { name: 'formDemo', arguments: { name: 'Ada', count: 2, apiKey: '${input:apiKey}' } },
+          expect: { isError: false, match: { structuredContent: { name: 'Ada', count: 2 } } },
+        },
+      ],
     });
     // The input's value comes from the environment of VS Code (here the test's own process), as the guide says.
     process.env.MCPWB_INPUT_APIKEY = secret;
     await waitFor(async () => (await tests.discover()).find((f) => f.file === relative && f.tests.length === 2), 'the appended test in the Testing view');
     const outcomes = await tests.run([relative]);
-    assert.deepEqual(outcomes.map((o) => `${o.id}: ${o.state}`).sort(), ['add {"a":2,"b":3}: passed', 'formDemo {"name":"Ada","count":2}: passed'], JSON.stringify(outcomes, null, 2));
+    assert.deepEqual(
+      outcomes.map((o) => `${o.id}: ${o.state}`).sort(),
+      ['add {"a":2,"b":3}: passed', 'formDemo {"name":"Ada","count":2}: passed'],
+      JSON.stringify(outcomes, null, 2),
+    );
   });
 
   test('the saved test fails once the answer differs from the saved expectation', async () => {
@@ -118,7 +136,11 @@ suite('Save as Test from Run Tool', function () {
     assert.ok(await vscode.workspace.applyEdit(edit));
     assert.ok(await document.save());
     const outcomes = await tests.run([`${relative}#add {"a":2,"b":3}`]);
-    assert.deepEqual(outcomes.map((o) => `${o.id}: ${o.state}`), ['add {"a":2,"b":3}: failed'], JSON.stringify(outcomes, null, 2));
+    assert.deepEqual(
+      outcomes.map((o) => `${o.id}: ${o.state}`),
+      ['add {"a":2,"b":3}: failed'],
+      JSON.stringify(outcomes, null, 2),
+    );
     assert.match(outcomes[0].messages[0].message, /structuredContent\.sum/);
   });
 

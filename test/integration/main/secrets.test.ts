@@ -62,18 +62,23 @@ suite('Secrets stay out of logs, state, Activity and the clipboard', function ()
     });
     await writeText(envFile(), `# planted\nFROM_ENVFILE=${SECRETS.envFile}\n`);
     const fixture = '${env:MCPWB_FIXTURES}/servers/stdioServer.js';
-    await writeText(configFile(), JSON.stringify({
-      inputs: [{ id: 'pw', type: 'promptString', password: true, description: 'Password' }],
-      servers: {
-        'secret-stdio': {
-          command: 'node', args: [fixture], envFile: '${workspaceFolder}/secret.env',
-          env: { FROM_INPUT: '${input:pw}', FROM_ENV: '${env:MCPWB_ITEST_SECRET}' },
+    await writeText(
+      configFile(),
+      JSON.stringify({
+        inputs: [{ id: 'pw', type: 'promptString', password: true, description: 'Password' }],
+        servers: {
+          'secret-stdio': {
+            command: 'node',
+            args: [fixture],
+            envFile: '${workspaceFolder}/secret.env',
+            env: { FROM_INPUT: '${input:pw}', FROM_ENV: '${env:MCPWB_ITEST_SECRET}' },
+          },
+          'secret-http': { type: 'http', url: `${http.url}?api_key=${SECRETS.query}&pw=\${input:pw}`, headers: { 'X-Custom-Auth': SECRETS.header } },
+          'secret-down': { type: 'http', url: `http://alice:${SECRETS.userinfo}@127.0.0.1:9/mcp?sig=${SECRETS.down}&pw=\${input:pw}` },
+          'secret-oauth': { type: 'http', url: oauth.url },
         },
-        'secret-http': { type: 'http', url: `${http.url}?api_key=${SECRETS.query}&pw=\${input:pw}`, headers: { 'X-Custom-Auth': SECRETS.header } },
-        'secret-down': { type: 'http', url: `http://alice:${SECRETS.userinfo}@127.0.0.1:9/mcp?sig=${SECRETS.down}&pw=\${input:pw}` },
-        'secret-oauth': { type: 'http', url: oauth.url },
-      },
-    }));
+      }),
+    );
   });
 
   suiteTeardown(async () => {
@@ -139,7 +144,7 @@ suite('Secrets stay out of logs, state, Activity and the clipboard', function ()
     await vscode.commands.executeCommand('mcpWorkbench.exportRecording', file);
     const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
     await vscode.workspace.fs.delete(file);
-    assert.ok((text.match(/"serverLabel":"secret-/g) ?? []).length > 5, 'the secret servers\' traffic was exported');
+    assert.ok((text.match(/"serverLabel":"secret-/g) ?? []).length > 5, "the secret servers' traffic was exported");
     assertClean('the exported recording', text);
   });
 
@@ -148,7 +153,7 @@ suite('Secrets stay out of logs, state, Activity and the clipboard', function ()
     await vscode.commands.executeCommand('mcpWorkbench.exportConsole', file);
     const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
     await vscode.workspace.fs.delete(file);
-    assert.match(text, /\[secret-stdio\] stderr stderr: /, 'the secret server\'s stderr line was exported');
+    assert.match(text, /\[secret-stdio\] stderr stderr: /, "the secret server's stderr line was exported");
     assert.match(text, /\[secret-http\] error .*leaked: /, 'a log message of the secret HTTP server was exported');
     assertClean('the exported console', text);
   });
@@ -178,8 +183,14 @@ suite('Secrets stay out of logs, state, Activity and the clipboard', function ()
     const nodes = (await tree.getChildren()).filter((n): n is ServerNode => n.kind === 'server' && n.connection.definition.name.startsWith('secret-'));
     assert.equal(nodes.length, 4);
     const items = nodes.map((n) => tree.getTreeItem(n));
-    assertClean('the Servers tree', JSON.stringify(items.map((i) => [i.label, i.description, (i.tooltip as vscode.MarkdownString).value, i.accessibilityInformation])));
-    await waitFor(() => notifications.messages.some((m) => m.includes('secret-down')), `the failure notification (seen ${JSON.stringify(notifications.messages)})`);
+    assertClean(
+      'the Servers tree',
+      JSON.stringify(items.map((i) => [i.label, i.description, (i.tooltip as vscode.MarkdownString).value, i.accessibilityInformation])),
+    );
+    await waitFor(
+      () => notifications.messages.some((m) => m.includes('secret-down')),
+      `the failure notification (seen ${JSON.stringify(notifications.messages)})`,
+    );
     assertClean('the notifications', notifications.messages.join('\n'));
     assert.equal(down.state.kind, 'error');
   });

@@ -12,7 +12,8 @@ suite('Servers tree', function () {
   this.timeout(90000);
   let api: McpWorkbenchApi;
   const tree = () => api.testing.serverTree;
-  const serverNode = async (name: string) => (await tree().getChildren()).find((n) => n.kind === 'server' && n.connection.definition.name === name) as ServerNode;
+  const serverNode = async (name: string) =>
+    (await tree().getChildren()).find((n) => n.kind === 'server' && n.connection.definition.name === name) as ServerNode;
   const group = async (name: string, label: string) => {
     const groups = (await tree().getChildren(await serverNode(name))) as GroupNode[];
     return groups.find((g) => tree().getTreeItem(g).label === label)!;
@@ -25,7 +26,13 @@ suite('Servers tree', function () {
 
   test('shows every server with state, transport and a tooltip with what was negotiated', async () => {
     const roots = await tree().getChildren();
-    assert.deepEqual(roots.map((n) => (n as ServerNode).connection.definition.name).sort(), api.servers().map((s) => s.definition.name).sort());
+    assert.deepEqual(
+      roots.map((n) => (n as ServerNode).connection.definition.name).sort(),
+      api
+        .servers()
+        .map((s) => s.definition.name)
+        .sort(),
+    );
     const item = tree().getTreeItem(await serverNode('fixture-stdio'));
     assert.equal(item.label, 'fixture-stdio');
     assert.equal(item.contextValue, 'server.running.stdio');
@@ -33,14 +40,17 @@ suite('Servers tree', function () {
     const tooltip = (item.tooltip as vscode.MarkdownString).value;
     assert.match(tooltip, /Protocol: MCP 2025-11-25 \(initialize handshake\)/);
     assert.match(tooltip, /Capabilities: .*`tools`/);
-    assert.match(tooltip.replace(/&nbsp;/g, " "), /Fixture server for MCP Workbench tests/);
+    assert.match(tooltip.replace(/&nbsp;/g, ' '), /Fixture server for MCP Workbench tests/);
     assert.match(tooltip, /Config: folder-a\/\.vscode\/mcp\.json, line \d+/);
   });
 
   test('a running server has a group per advertised list, with counts', async () => {
     const groups = (await tree().getChildren(await serverNode('fixture-stdio'))) as GroupNode[];
     const items = groups.map((g) => tree().getTreeItem(g));
-    assert.deepEqual(items.map((i) => i.label), ['Tools', 'Resources', 'Resource Templates', 'Prompts', 'Tasks']);
+    assert.deepEqual(
+      items.map((i) => i.label),
+      ['Tools', 'Resources', 'Resource Templates', 'Prompts', 'Tasks'],
+    );
     const connection = api.server('fixture-stdio')!;
     await connection.list('tools');
     assert.equal(tree().getTreeItem(groups[0]).description, String(connection.cached('tools')!.length));
@@ -77,7 +87,7 @@ suite('Servers tree', function () {
     }
   });
 
-  test('a chat toggle refreshes that tool\'s node only, which then says it is not in chat', async () => {
+  test("a chat toggle refreshes that tool's node only, which then says it is not in chat", async () => {
     const connection = api.server('fixture-stdio')!;
     const tools = (await tree().getChildren(await group('fixture-stdio', 'Tools'))) as ToolNode[];
     const add = tools.find((t) => t.toolName === 'add')!;
@@ -136,7 +146,8 @@ suite('Servers tree', function () {
     try {
       const current = JSON.parse(new TextDecoder().decode(original));
       current.mcpServers['many-tools'] = {
-        command: 'node', args: ['${env:MCPWB_FIXTURES}/servers/stdioServer.js'],
+        command: 'node',
+        args: ['${env:MCPWB_FIXTURES}/servers/stdioServer.js'],
         env: { FIXTURE_EXTRA_TOOLS: '5000', FIXTURE_PAGE_SIZE: '500' },
       };
       await writeText(file, JSON.stringify(current));

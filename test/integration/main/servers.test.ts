@@ -17,7 +17,13 @@ suite('MCP servers in a real workspace', function () {
   });
 
   test('servers from .vscode/mcp.json, .mcp.json and the user setting all start', async () => {
-    assert.deepEqual(api.servers().map((s) => s.definition.name).sort(), ['claude-format', 'fixture-modern', 'fixture-stdio', 'user-server']);
+    assert.deepEqual(
+      api
+        .servers()
+        .map((s) => s.definition.name)
+        .sort(),
+      ['claude-format', 'fixture-modern', 'fixture-stdio', 'user-server'],
+    );
     const stdio = await running(api, 'fixture-stdio');
     const claude = await running(api, 'claude-format');
     const user = await running(api, 'user-server');
@@ -73,9 +79,12 @@ suite('MCP servers in a real workspace', function () {
     const claudePid = pidOf(claude);
     assert.ok(stdioPid && claudePid);
     const file = vscode.Uri.joinPath(folderUri('folder-b'), '.mcp.json');
-    await writeText(file, JSON.stringify({
-      mcpServers: { 'claude-format': { command: 'node', args: ['${env:MCPWB_FIXTURES}/servers/stdioServer.js'], env: { EDITED: 'yes' } } },
-    }));
+    await writeText(
+      file,
+      JSON.stringify({
+        mcpServers: { 'claude-format': { command: 'node', args: ['${env:MCPWB_FIXTURES}/servers/stdioServer.js'], env: { EDITED: 'yes' } } },
+      }),
+    );
     await waitFor(() => pidOf(claude) !== undefined && pidOf(claude) !== claudePid && claude.state.kind === 'running', 'claude-format to restart');
     assert.equal(textOf(await claude.callTool('env', { name: 'EDITED' })), 'yes');
     assert.equal(pidOf(stdio), stdioPid, 'fixture-stdio kept its process');
@@ -93,13 +102,19 @@ suite('MCP servers in a real workspace', function () {
 
   test('a broken config file gets diagnostics at the right line and breaks nothing else', async () => {
     const file = vscode.Uri.joinPath(folderUri('folder-b'), '.mcp.json');
-    await writeText(file, '{\n  "mcpServers": {\n    "bad": { "type": "carrier-pigeon" },\n    "claude-format": { "command": "node", "args": ["${env:MCPWB_FIXTURES}/servers/stdioServer.js"], "env": { "EDITED": "yes" } },\n  }\n}\n');
+    await writeText(
+      file,
+      '{\n  "mcpServers": {\n    "bad": { "type": "carrier-pigeon" },\n    "claude-format": { "command": "node", "args": ["${env:MCPWB_FIXTURES}/servers/stdioServer.js"], "env": { "EDITED": "yes" } },\n  }\n}\n',
+    );
     // Wait for the diagnostic of this text: an earlier test's text of the same file may still
     // have its own diagnostics until the new one is read (seen once in a full run on 1.100.3).
-    const diagnostics = await waitFor(() => {
-      const d = vscode.languages.getDiagnostics(file);
-      return d.some((x) => x.severity === vscode.DiagnosticSeverity.Error && /carrier-pigeon/.test(x.message)) && d;
-    }, `the diagnostic of the unknown type (now ${JSON.stringify(vscode.languages.getDiagnostics(file).map((d) => [d.range.start.line, d.message]))})`);
+    const diagnostics = await waitFor(
+      () => {
+        const d = vscode.languages.getDiagnostics(file);
+        return d.some((x) => x.severity === vscode.DiagnosticSeverity.Error && /carrier-pigeon/.test(x.message)) && d;
+      },
+      `the diagnostic of the unknown type (now ${JSON.stringify(vscode.languages.getDiagnostics(file).map((d) => [d.range.start.line, d.message]))})`,
+    );
     const error = diagnostics.find((d) => d.severity === vscode.DiagnosticSeverity.Error && /carrier-pigeon/.test(d.message));
     assert.ok(error, JSON.stringify(diagnostics));
     assert.equal(error.range.start.line, 2);
@@ -115,7 +130,10 @@ suite('MCP servers in a real workspace', function () {
       return c?.state.kind === 'error' && c;
     }, 'the ghost server to fail');
     if (ghost.state.kind !== 'error') throw new Error('unreachable');
-    assert.equal(ghost.state.message, '"definitely-not-installed-mcp" not found on PATH. Install definitely-not-installed-mcp or set "command" to its full path.');
+    assert.equal(
+      ghost.state.message,
+      '"definitely-not-installed-mcp" not found on PATH. Install definitely-not-installed-mcp or set "command" to its full path.',
+    );
     assert.match(ghost.state.detail ?? '', /PATH searched \(1 directory\):\n {2}\/opt\/nothing/);
   });
 

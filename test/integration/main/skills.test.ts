@@ -29,7 +29,14 @@ suite('Skills (SEP-2640)', function () {
   let c: McpServerConnection;
   let recordDir: string;
   const record = () => path.join(recordDir, 'reads.jsonl');
-  const reads = () => (fs.existsSync(record()) ? fs.readFileSync(record(), 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { read: string }).read) : []);
+  const reads = () =>
+    fs.existsSync(record())
+      ? fs
+          .readFileSync(record(), 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => (JSON.parse(l) as { read: string }).read)
+      : [];
   const cfg = () => vscode.workspace.getConfiguration('mcpWorkbench');
   const tree = () => api.testing.serverTree;
   const tabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs);
@@ -50,10 +57,14 @@ suite('Skills (SEP-2640)', function () {
     notifications = recordNotifications();
     recordDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwb-skills-'));
     original = cfg().inspect<Record<string, unknown>>('servers')?.globalValue;
-    await cfg().update('servers', {
-      ...original,
-      'skills-fixture': { type: 'stdio', command: 'node', args: [path.join(FIXTURES, 'servers', 'skillsServer.js')], env: { FIXTURE_RECORD: record() } },
-    }, vscode.ConfigurationTarget.Global);
+    await cfg().update(
+      'servers',
+      {
+        ...original,
+        'skills-fixture': { type: 'stdio', command: 'node', args: [path.join(FIXTURES, 'servers', 'skillsServer.js')], env: { FIXTURE_RECORD: record() } },
+      },
+      vscode.ConfigurationTarget.Global,
+    );
     c = await running(api, 'skills-fixture');
   });
 
@@ -90,12 +101,24 @@ suite('Skills (SEP-2640)', function () {
     const uri = vscode.Uri.parse(opened);
     assert.equal(uri.scheme, 'mcp-skill');
     assert.equal((await vscode.workspace.openTextDocument(uri)).getText(), GOOD_SKILL_MD);
-    await waitFor(() => tabs().some((t) => /SKILL\.md/.test(t.label)), () => `a SKILL.md preview tab; tabs: ${tabs().map((t) => t.label).join(', ')}`);
-    assert.deepEqual(reads(), ['skill://code-review/SKILL.md'], 'only the opened skill\'s SKILL.md was fetched');
+    await waitFor(
+      () => tabs().some((t) => /SKILL\.md/.test(t.label)),
+      () =>
+        `a SKILL.md preview tab; tabs: ${tabs()
+          .map((t) => t.label)
+          .join(', ')}`,
+    );
+    assert.deepEqual(reads(), ['skill://code-review/SKILL.md'], "only the opened skill's SKILL.md was fetched");
 
-    const source = await vscode.commands.executeCommand<string | undefined>('mcpWorkbench.openSkillSource', { serverId: c.definition.id, skillUri: node.skillUri });
+    const source = await vscode.commands.executeCommand<string | undefined>('mcpWorkbench.openSkillSource', {
+      serverId: c.definition.id,
+      skillUri: node.skillUri,
+    });
     assert.equal(source, opened);
-    const editor = await waitFor(() => vscode.window.activeTextEditor?.document.uri.toString() === opened && vscode.window.activeTextEditor, 'the SKILL.md as text');
+    const editor = await waitFor(
+      () => vscode.window.activeTextEditor?.document.uri.toString() === opened && vscode.window.activeTextEditor,
+      'the SKILL.md as text',
+    );
     assert.equal(editor.document.languageId, 'markdown');
     assert.equal(editor.document.getText(), GOOD_SKILL_MD);
   });
@@ -105,8 +128,14 @@ suite('Skills (SEP-2640)', function () {
     const before = notifications.messages.length;
     const opened = await vscode.commands.executeCommand<string | undefined>('mcpWorkbench.openSkill', { serverId: c.definition.id, skillUri: node.skillUri });
     assert.equal(opened, undefined);
-    const refusal = await waitFor(() => notifications.messages.slice(before).find((m) => m.startsWith('Refused skill')), () => `a refusal; got: ${notifications.messages.slice(before).join(' | ')}`);
-    assert.equal(refusal, 'Refused skill "broken-digest" of skills-fixture: its SKILL.md does not match the digest the server listed. Ask the server\'s author to republish it; details are in the server\'s log.');
+    const refusal = await waitFor(
+      () => notifications.messages.slice(before).find((m) => m.startsWith('Refused skill')),
+      () => `a refusal; got: ${notifications.messages.slice(before).join(' | ')}`,
+    );
+    assert.equal(
+      refusal,
+      'Refused skill "broken-digest" of skills-fixture: its SKILL.md does not match the digest the server listed. Ask the server\'s author to republish it; details are in the server\'s log.',
+    );
     assert.ok(!tabs().some((t) => /broken-digest/.test(String((t.input as { uri?: vscode.Uri } | undefined)?.uri ?? ''))), 'no tab shows the refused skill');
   });
 
@@ -114,24 +143,46 @@ suite('Skills (SEP-2640)', function () {
   function fakeChat() {
     const sent: string[][] = [];
     const model = {
-      id: 'fake', name: 'Fake', vendor: 'test', family: 'fake', version: '1', maxInputTokens: 100000, countTokens: async () => 1,
+      id: 'fake',
+      name: 'Fake',
+      vendor: 'test',
+      family: 'fake',
+      version: '1',
+      maxInputTokens: 100000,
+      countTokens: async () => 1,
       sendRequest: async (messages: vscode.LanguageModelChatMessage[]) => {
         sent.push(messages.map((m) => (m.content as unknown[]).map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('')));
         const parts = [new vscode.LanguageModelTextPart('ok')];
-        return { stream: (async function* () { yield* parts; })(), text: (async function* () { yield 'ok'; })() };
+        return {
+          stream: (async function* () {
+            yield* parts;
+          })(),
+          text: (async function* () {
+            yield 'ok';
+          })(),
+        };
       },
     } as unknown as vscode.LanguageModelChat;
     const markdown: string[] = [];
-    const stream = { markdown: (v: string | vscode.MarkdownString) => markdown.push(typeof v === 'string' ? v : v.value), progress: () => undefined } as unknown as vscode.ChatResponseStream;
+    const stream = {
+      markdown: (v: string | vscode.MarkdownString) => markdown.push(typeof v === 'string' ? v : v.value),
+      progress: () => undefined,
+    } as unknown as vscode.ChatResponseStream;
     const handler = createChatHandler({
       registry: { all: () => api.servers(), find: (key: string) => api.server(key) },
-      isToolDisabled: () => false, maxTools: () => 128, confirm: async () => false,
-      prompter: { pickPrompt: async () => undefined, ask: async () => undefined }, pickResource: async () => undefined,
+      isToolDisabled: () => false,
+      maxTools: () => 128,
+      confirm: async () => false,
+      prompter: { pickPrompt: async () => undefined, ask: async () => undefined },
+      pickResource: async () => undefined,
     });
-    const ask = async (prompt: string) => (await handler(
-      { prompt, command: 'skill', model, references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest,
-      { history: [] } as unknown as vscode.ChatContext, stream, new vscode.CancellationTokenSource().token,
-    )) as vscode.ChatResult & { metadata: McpChatMetadata };
+    const ask = async (prompt: string) =>
+      (await handler(
+        { prompt, command: 'skill', model, references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest,
+        { history: [] } as unknown as vscode.ChatContext,
+        stream,
+        new vscode.CancellationTokenSource().token,
+      )) as vscode.ChatResult & { metadata: McpChatMetadata };
     return { ask, sent, markdown };
   }
 

@@ -20,7 +20,10 @@ suite('smoke', () => {
   });
 
   test("the manifest's strings are resolved from package.nls.json, not shown as %keys%", () => {
-    const manifest = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { displayName: string; contributes: { commands: { command: string; title: string; category: string }[] } };
+    const manifest = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as {
+      displayName: string;
+      contributes: { commands: { command: string; title: string; category: string }[] };
+    };
     assert.equal(manifest.displayName, 'MCP Workbench');
     const start = manifest.contributes.commands.find((c) => c.command === 'mcpWorkbench.startServer');
     assert.deepEqual([start?.category, start?.title], ['MCP', 'Start Server']);
@@ -37,7 +40,10 @@ suite('smoke', () => {
     const dir = path.join(process.env.MCPWB_REPO ?? os.tmpdir(), 'test-results');
     fs.mkdirSync(dir, { recursive: true });
     const file = path.join(dir, `activation-${vscode.version}.json`);
-    fs.writeFileSync(file, JSON.stringify({ vscode: vscode.version, node: process.version, at: new Date().toISOString(), ...timing, ...workbenchTiming() }) + '\n');
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ vscode: vscode.version, node: process.version, at: new Date().toISOString(), ...timing, ...workbenchTiming() }) + '\n',
+    );
   });
 });
 

@@ -22,7 +22,10 @@ suite('Tasks', function () {
   const tree = () => api.testing.serverTree;
 
   async function openLongTask(): Promise<ToolRunnerPanel> {
-    const panel = await vscode.commands.executeCommand<ToolRunnerPanel | undefined>('mcpWorkbench.runTool', { serverId: legacy.definition.id, toolName: 'longTask' });
+    const panel = await vscode.commands.executeCommand<ToolRunnerPanel | undefined>('mcpWorkbench.runTool', {
+      serverId: legacy.definition.id,
+      toolName: 'longTask',
+    });
     assert.ok(panel, 'no panel for longTask');
     panels.push(panel);
     return panel;

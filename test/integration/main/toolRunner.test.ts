@@ -26,7 +26,9 @@ suite('Run Tool panel', function () {
 
   /** What the window showed when a page did not start: the tab groups, their tabs, the active ones marked *. */
   function windowState(): string {
-    return vscode.window.tabGroups.all.map((g) => `group ${g.viewColumn}${g.isActive ? '*' : ''}: ${g.tabs.map((t) => `${t.label}${t.isActive ? '*' : ''}`).join(', ')}`).join('; ');
+    return vscode.window.tabGroups.all
+      .map((g) => `group ${g.viewColumn}${g.isActive ? '*' : ''}: ${g.tabs.map((t) => `${t.label}${t.isActive ? '*' : ''}`).join(', ')}`)
+      .join('; ');
   }
 
   suiteSetup(async () => {
@@ -64,10 +66,18 @@ suite('Run Tool panel', function () {
     assert.equal(outcome.kind, 'result');
     if (outcome.kind !== 'result') return;
     assert.equal(outcome.isError, false);
-    assert.deepEqual(outcome.blocks.map((b) => b.kind), ['text', 'markdown', 'image', 'audio', 'resourceLink', 'resourceText', 'resourceBlob']);
+    assert.deepEqual(
+      outcome.blocks.map((b) => b.kind),
+      ['text', 'markdown', 'image', 'audio', 'resourceLink', 'resourceText', 'resourceBlob'],
+    );
     const [plain, markdown, image, audio, link, text, blob] = outcome.blocks;
     assert.deepEqual(plain, { kind: 'text', text: 'plain <b>text</b> result' });
-    assert.ok(markdown.kind === 'markdown' && markdown.html.includes('<h1>Report</h1>') && markdown.html.includes('&lt;script&gt;') && !markdown.html.includes('<script>'));
+    assert.ok(
+      markdown.kind === 'markdown' &&
+        markdown.html.includes('<h1>Report</h1>') &&
+        markdown.html.includes('&lt;script&gt;') &&
+        !markdown.html.includes('<script>'),
+    );
     assert.ok(image.kind === 'image' && image.dataUri.startsWith('data:image/png;base64,'));
     assert.ok(audio.kind === 'audio' && audio.dataUri.startsWith('data:audio/wav;base64,'));
     assert.deepEqual(link, { kind: 'resourceLink', uri: 'fixture://static/hello', name: 'hello', title: 'Hello', mimeType: 'text/plain' });
@@ -146,9 +156,11 @@ suite('Run Tool panel', function () {
     const before = JSON.parse(textOf(await c.callTool('cancellations', {}))).count as number;
     const panel = await open('slow');
     panel.confirm = async () => true;
-    const progressed = new Promise<void>((resolve) => panel.onDidProgress((p) => {
-      if (p.progress >= 2) resolve();
-    }));
+    const progressed = new Promise<void>((resolve) =>
+      panel.onDidProgress((p) => {
+        if (p.progress >= 2) resolve();
+      }),
+    );
     const run = panel.submit({ steps: 100, delayMs: 50 });
     await progressed;
     panel.cancel();
@@ -202,7 +214,7 @@ suite('Run Tool panel', function () {
     await vscode.commands.executeCommand('mcpWorkbench.resetToolApprovals');
   });
 
-  test('each run goes to the tool\'s history; rerunLast re-runs the last call of the server\'s open panels and diffs it', async () => {
+  test("each run goes to the tool's history; rerunLast re-runs the last call of the server's open panels and diffs it", async () => {
     // Every open panel of the server re-runs; the earlier tests' panels would ask for confirmation.
     for (const earlier of opened.splice(0)) earlier.dispose();
     const panel = await open('add');
@@ -211,10 +223,19 @@ suite('Run Tool panel', function () {
     await panel.submit({ a: 10, b: 20 });
     const history = panel.history;
     assert.equal(history.length, before + 2);
-    assert.deepEqual(history.slice(0, 2).map((e) => [e.args, e.status]), [[{ a: 10, b: 20 }, 'ok'], [{ a: 1, b: 2 }, 'ok']]);
+    assert.deepEqual(
+      history.slice(0, 2).map((e) => [e.args, e.status]),
+      [
+        [{ a: 10, b: 20 }, 'ok'],
+        [{ a: 1, b: 2 }, 'ok'],
+      ],
+    );
     assert.equal('result' in history[0], false, 'the webview gets summaries, not results');
     const diff = panel.runs.diffRuns(history[1].id, history[0].id);
-    assert.deepEqual(diff?.diff.changes.find((c) => c.path === 'structuredContent.sum'), { kind: 'changed', path: 'structuredContent.sum', before: '3', after: '30' });
+    assert.deepEqual(
+      diff?.diff.changes.find((c) => c.path === 'structuredContent.sum'),
+      { kind: 'changed', path: 'structuredContent.sum', before: '3', after: '30' },
+    );
 
     const results = await vscode.commands.executeCommand<{ toolName: string; outcome?: RunOutcome }[]>('mcpWorkbench.toolRunner.rerunLast', 'fixture-stdio');
     const mine = results?.find((r) => r.toolName === 'add');
@@ -225,7 +246,11 @@ suite('Run Tool panel', function () {
     assert.equal(shown?.after.id, panel.history[0].id);
     assert.equal(shown?.before.id, history[0].id);
     assert.match(shown?.reason ?? '', /Re-run/);
-    assert.deepEqual(shown?.diff.changes.map((c) => c.path), ['_meta["fixture/call"]'], 'only the call counter differs');
+    assert.deepEqual(
+      shown?.diff.changes.map((c) => c.path),
+      ['_meta["fixture/call"]'],
+      'only the call counter differs',
+    );
     assert.deepEqual(await vscode.commands.executeCommand('mcpWorkbench.toolRunner.rerunLast', 'no-such-server'), []);
   });
 
@@ -243,7 +268,10 @@ suite('Run Tool panel', function () {
     await panel.runs.savePreset({ name: 'Ada', count: 2, apiKey: secret }, 'with a key');
     assert.deepEqual(panel.runs.presets().find((p) => p.name === 'with a key')?.args, { name: 'Ada', count: 2 });
     await panel.runs.deletePreset('with a key');
-    assert.equal(panel.runs.presets().some((p) => p.name === 'with a key'), false);
+    assert.equal(
+      panel.runs.presets().some((p) => p.name === 'with a key'),
+      false,
+    );
   });
 
   test('after a reload (a new panel, only the history left) a re-run repeats a plain call, but not one that had a secret', async () => {
@@ -262,9 +290,15 @@ suite('Run Tool panel', function () {
     const addAgain = await open('add');
     const demoAgain = await open('formDemo');
     let asked = 0;
-    demoAgain.confirm = async () => { asked++; return true; };
+    demoAgain.confirm = async () => {
+      asked++;
+      return true;
+    };
     const runsBefore = demoAgain.history.length;
-    const results = await vscode.commands.executeCommand<{ toolName: string; outcome?: { kind: string } }[]>('mcpWorkbench.toolRunner.rerunLast', 'fixture-stdio');
+    const results = await vscode.commands.executeCommand<{ toolName: string; outcome?: { kind: string } }[]>(
+      'mcpWorkbench.toolRunner.rerunLast',
+      'fixture-stdio',
+    );
     assert.equal(results?.find((r) => r.toolName === 'add')?.outcome?.kind, 'result', 'a call without secrets is repeated from the history');
     assert.deepEqual(addAgain.history[0].args, { a: 6, b: 7 });
     // Sending { name, count } without the key would be another call: it is not sent, and the panel says why.

@@ -28,17 +28,25 @@ suite("VS Code's user-level mcp setting (before 1.102)", function () {
   suiteTeardown(async () => {
     if (!readsSetting()) return;
     await mcp().update('mcp', undefined, vscode.ConfigurationTarget.Global);
-    await mcp().update('mcp', undefined, vscode.ConfigurationTarget.Workspace).then(undefined, () => undefined);
-    await waitFor(() => !api.server('settings-server') && !api.server('settings-renamed'), 'the setting\'s servers to go with it');
+    await mcp()
+      .update('mcp', undefined, vscode.ConfigurationTarget.Workspace)
+      .then(undefined, () => undefined);
+    await waitFor(() => !api.server('settings-server') && !api.server('settings-renamed'), "the setting's servers to go with it");
   });
 
-  test('without a user value nothing is read: not the example server of the setting\'s default', async () => {
+  test("without a user value nothing is read: not the example server of the setting's default", async () => {
     // VS Code 1.99 – 1.101's default value of `mcp` holds an example, "mcp-server-time".
     const example = mcp().inspect<{ servers?: Record<string, unknown> }>('mcp')?.defaultValue;
     assert.ok(example?.servers && Object.keys(example.servers).length > 0, `this VS Code's default has an example server: ${JSON.stringify(example)}`);
     assert.equal(mcp().inspect('mcp')?.globalValue, undefined);
     await new Promise((r) => setTimeout(r, 500));
-    assert.deepEqual(api.servers().filter((s) => s.definition.source.vscodeSetting).map((s) => s.definition.name), []);
+    assert.deepEqual(
+      api
+        .servers()
+        .filter((s) => s.definition.source.vscodeSetting)
+        .map((s) => s.definition.name),
+      [],
+    );
   });
 
   test('its servers show "from VS Code user settings", run, and follow edits', async () => {
@@ -46,12 +54,15 @@ suite("VS Code's user-level mcp setting (before 1.102)", function () {
     // its place): we read the user value only. VS Code 1.100.3 itself refuses to write the
     // setting at workspace level, so there the check below does not run.
     let workspaceWritten = true;
-    await mcp().update('mcp', { servers: { 'workspace-setting-server': fixtureServer } }, vscode.ConfigurationTarget.Workspace)
+    await mcp()
+      .update('mcp', { servers: { 'workspace-setting-server': fixtureServer } }, vscode.ConfigurationTarget.Workspace)
       .then(undefined, () => (workspaceWritten = false));
     await mcp().update('mcp', { servers: { 'settings-server': fixtureServer } }, vscode.ConfigurationTarget.Global);
     const connection = await running(api, 'settings-server');
     assert.equal(connection.definition.source.vscodeSetting, true);
-    const node = (await api.testing.serverTree.getChildren()).find((n) => n.kind === 'server' && n.connection.definition.name === 'settings-server') as ServerNode;
+    const node = (await api.testing.serverTree.getChildren()).find(
+      (n) => n.kind === 'server' && n.connection.definition.name === 'settings-server',
+    ) as ServerNode;
     assert.ok(node, 'in the tree');
     assert.match(String(api.testing.serverTree.getTreeItem(node).description), /from VS Code user settings/);
     if (workspaceWritten) assert.equal(api.server('workspace-setting-server'), undefined, 'the workspace value is ignored');

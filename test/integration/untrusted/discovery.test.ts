@@ -17,15 +17,18 @@ suite('Discovery in an untrusted workspace', function () {
 
   test('Discovery: servers of .cursor/mcp.json stay stopped with the reason; user servers still run', async () => {
     const api = await activateApi();
-    await writeText(vscode.Uri.joinPath(cursorDir(), 'mcp.json'), JSON.stringify({
-      mcpServers: { 'cursor-untrusted': { command: 'node', args: ['${env:MCPWB_FIXTURES}/servers/stdioServer.js'] } },
-    }));
+    await writeText(
+      vscode.Uri.joinPath(cursorDir(), 'mcp.json'),
+      JSON.stringify({
+        mcpServers: { 'cursor-untrusted': { command: 'node', args: ['${env:MCPWB_FIXTURES}/servers/stdioServer.js'] } },
+      }),
+    );
     await setUserSetting('discovery.enabled', true);
     const c = await waitFor(() => api.server('cursor-untrusted'), 'the Cursor workspace server to be listed');
     assert.equal(c.definition.source.label, 'Cursor (workspace)');
     await new Promise((r) => setTimeout(r, 500));
     assert.equal(c.state.kind, 'stopped');
-    assert.match(c.state.kind === 'stopped' ? c.state.reason ?? '' : '', /not trusted/);
+    assert.match(c.state.kind === 'stopped' ? (c.state.reason ?? '') : '', /not trusted/);
     await running(api, 'user-server');
   });
 });

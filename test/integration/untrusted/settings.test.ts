@@ -22,7 +22,10 @@ suite('Untrusted workspace settings', function () {
     assert.equal(cfg.get('approval.timeoutSeconds'), 600);
     const service = (await vscode.commands.executeCommand<ApprovalService>('mcpWorkbench.showRequests'))!;
     const models = await service.models.models();
-    assert.ok(models.some((m) => m.id === 'openai:user-model'), JSON.stringify(models.map((m) => m.id)));
+    assert.ok(
+      models.some((m) => m.id === 'openai:user-model'),
+      JSON.stringify(models.map((m) => m.id)),
+    );
     assert.ok(!models.some((m) => m.id.includes('attacker')), JSON.stringify(models.map((m) => m.id)));
   });
 });

@@ -19,7 +19,7 @@ suite('Untrusted workspace', function () {
     await running(api, 'user-server');
     const ws = await waitFor(() => api.server('workspace-server'), 'the workspace server to be listed');
     assert.equal(ws.state.kind, 'stopped');
-    assert.match(ws.state.kind === 'stopped' ? ws.state.reason ?? '' : '', /not trusted/);
+    assert.match(ws.state.kind === 'stopped' ? (ws.state.reason ?? '') : '', /not trusted/);
   });
 
   test('starting a workspace server by command does not start it', async () => {

@@ -1,5 +1,15 @@
 import * as assert from 'node:assert/strict';
-import { RateLimiter, decidesAlone, effectivePolicy, nameKeyApplies, policyKey, policyScope, rateLimitMessage, withPolicy, type PolicyServer } from '../../../src/approval/common/approvalPolicy';
+import {
+  RateLimiter,
+  decidesAlone,
+  effectivePolicy,
+  nameKeyApplies,
+  policyKey,
+  policyScope,
+  rateLimitMessage,
+  withPolicy,
+  type PolicyServer,
+} from '../../../src/approval/common/approvalPolicy';
 import { ApprovalQueue } from '../../../src/approval/common/approvalQueue';
 import { hasSamplingReply, parseFromWebview } from '../../../src/approval/common/approvalProtocol';
 import { applyElicitationDefaults, buildElicitationForm, elicitationContent, initialElicitationValues } from '../../../src/approval/common/elicitationForm';
@@ -9,10 +19,16 @@ import { validateAgainstSchema } from '../../../src/jsonSchema/common/schemaVali
 
 describe('sampling policy', () => {
   const user = (name: string, url = 'https://api.example.com/mcp'): PolicyServer => ({
-    name, source: { scope: 'user', label: 'Settings (mcpWorkbench.servers)', userSettings: true }, target: url, launch: { type: 'http', url, headers: {} },
+    name,
+    source: { scope: 'user', label: 'Settings (mcpWorkbench.servers)', userSettings: true },
+    target: url,
+    launch: { type: 'http', url, headers: {} },
   });
   const workspace = (name: string, url: string, file = '/ws/.vscode/mcp.json'): PolicyServer => ({
-    name, source: { scope: 'workspace', label: '.vscode/mcp.json', file, folder: 'ws' }, target: url, launch: { type: 'http', url, headers: {} },
+    name,
+    source: { scope: 'workspace', label: '.vscode/mcp.json', file, folder: 'ws' },
+    target: url,
+    launch: { type: 'http', url, headers: {} },
   });
 
   it('defaults to ask; the setting knows ask/always/never; a session choice wins', () => {
@@ -62,7 +78,7 @@ describe('sampling policy', () => {
     assert.equal(effectivePolicy(user('docs', 'https://attacker.example/mcp'), { ...settings }, new Map()), 'ask');
   });
 
-  it('scopes: user settings, profile, files; name keys only for the user\'s own configuration', () => {
+  it("scopes: user settings, profile, files; name keys only for the user's own configuration", () => {
     assert.equal(policyScope({ scope: 'user', label: 'Settings (mcpWorkbench.servers)', userSettings: true }), 'user');
     assert.equal(policyScope({ scope: 'user', label: 'Settings (mcp)', vscodeSetting: true }), 'user');
     assert.equal(policyScope({ scope: 'user', label: 'User mcp.json', file: '/home/u/.config/Code/User/mcp.json', vscodeProfile: true }), 'profile');
@@ -72,18 +88,26 @@ describe('sampling policy', () => {
     assert.equal(nameKeyApplies({ scope: 'workspace', label: '.mcp.json', file: '/ws/.mcp.json' }), false);
     assert.equal(nameKeyApplies({ scope: 'user', label: 'User mcp.json', file: '/p/mcp.json', vscodeProfile: true }), true);
     // Without a configured target (a debug session's server) the resolved launch is the target.
-    assert.equal(policyKey({ name: 'dbg', source: { scope: 'user', label: 'launch configuration' }, launch: { type: 'stdio', command: 'node', args: ['a b.js'], env: {}, cwd: '/ws' } }),
-      'dbg@launch configuration node "a b.js" (cwd /ws)');
+    assert.equal(
+      policyKey({
+        name: 'dbg',
+        source: { scope: 'user', label: 'launch configuration' },
+        launch: { type: 'stdio', command: 'node', args: ['a b.js'], env: {}, cwd: '/ws' },
+      }),
+      'dbg@launch configuration node "a b.js" (cwd /ws)',
+    );
   });
 
-  it('choosing a policy writes the definition\'s key and retires a name key that applied to it', () => {
+  it("choosing a policy writes the definition's key and retires a name key that applied to it", () => {
     const mine = user('github');
     const key = policyKey(mine);
     assert.deepEqual(withPolicy({ github: 'always', other: 'never' }, mine, 'never'), { other: 'never', [key]: 'never' });
     assert.deepEqual(withPolicy({ github: 'always', [key]: 'always' }, mine, 'ask'), {});
     // A workspace server's choice leaves the user's name key alone.
-    assert.deepEqual(withPolicy({ github: 'always' }, workspace('github', 'https://x.example/mcp'), 'never'),
-      { github: 'always', 'github@/ws/.vscode/mcp.json https://x.example/mcp': 'never' });
+    assert.deepEqual(withPolicy({ github: 'always' }, workspace('github', 'https://x.example/mcp'), 'never'), {
+      github: 'always',
+      'github@/ws/.vscode/mcp.json https://x.example/mcp': 'never',
+    });
   });
 });
 
@@ -112,7 +136,10 @@ describe('ApprovalQueue', () => {
     q.onDidChange(() => changes++);
     const a = q.add('a', 0, 1000);
     const b = q.add('b', 10, undefined);
-    assert.deepEqual(q.pending().map((e) => e.data), ['a', 'b']);
+    assert.deepEqual(
+      q.pending().map((e) => e.data),
+      ['a', 'b'],
+    );
     assert.equal(q.transition(a.entry.id, 'response'), false, 'review → response is not allowed');
     assert.ok(q.transition(a.entry.id, 'generating'));
     assert.ok(q.transition(a.entry.id, 'response'));
@@ -145,7 +172,13 @@ const schema = {
     ok: { type: 'boolean', default: true },
     maybe: { type: 'boolean' },
     color: { type: 'string', enum: ['red', 'green'], default: 'green' },
-    size: { type: 'string', oneOf: [{ const: 's', title: 'Small' }, { const: 'l', title: 'Large' }] },
+    size: {
+      type: 'string',
+      oneOf: [
+        { const: 's', title: 'Small' },
+        { const: 'l', title: 'Large' },
+      ],
+    },
     legacy: { type: 'string', enum: ['a', 'b'], enumNames: ['A', 'B'] },
     tags: { type: 'array', items: { type: 'string', enum: ['x', 'y'] }, default: ['x'] },
     titled: { type: 'array', items: { anyOf: [{ const: 'p', title: 'P' }] } },
@@ -156,11 +189,23 @@ const schema = {
 describe('elicitation form', () => {
   it('builds every field kind with labels, required marks, options and defaults', () => {
     const form = buildElicitationForm(schema);
-    assert.deepEqual(form.fields.map((f) => [f.name, f.kind, f.required]), [
-      ['name', 'string', true], ['email', 'string', false], ['when', 'string', false], ['age', 'integer', true], ['ratio', 'number', false],
-      ['ok', 'boolean', false], ['maybe', 'boolean', false], ['color', 'enum', false], ['size', 'enum', false], ['legacy', 'enum', false],
-      ['tags', 'multiEnum', false], ['titled', 'multiEnum', false],
-    ]);
+    assert.deepEqual(
+      form.fields.map((f) => [f.name, f.kind, f.required]),
+      [
+        ['name', 'string', true],
+        ['email', 'string', false],
+        ['when', 'string', false],
+        ['age', 'integer', true],
+        ['ratio', 'number', false],
+        ['ok', 'boolean', false],
+        ['maybe', 'boolean', false],
+        ['color', 'enum', false],
+        ['size', 'enum', false],
+        ['legacy', 'enum', false],
+        ['tags', 'multiEnum', false],
+        ['titled', 'multiEnum', false],
+      ],
+    );
     const size = form.fields[8];
     assert.ok(size.kind === 'enum' && size.options[1].label === 'Large');
     const legacy = form.fields[9];
@@ -192,7 +237,10 @@ describe('elicitation form', () => {
     const { problems } = elicitationContent(form, values);
     assert.deepEqual(problems.map((p) => p.pointer).sort(), ['/age', '/email', '/legacy', '/name', '/ratio', '/when']);
     const missing = elicitationContent(form, { ...initialElicitationValues(form), name: '', age: '' }).problems;
-    assert.deepEqual(missing, [{ pointer: '/name', message: 'is required' }, { pointer: '/age', message: 'is required' }]);
+    assert.deepEqual(missing, [
+      { pointer: '/name', message: 'is required' },
+      { pointer: '/age', message: 'is required' },
+    ]);
   });
   it('applyElicitationDefaults fills only what is missing', () => {
     assert.deepEqual(applyElicitationDefaults(schema, { age: 5 }), { age: 5, ok: true, color: 'green', tags: ['x'] });
@@ -202,21 +250,39 @@ describe('elicitation form', () => {
 
 describe('URL safety', () => {
   it('allows https anywhere and http only on loopback', () => {
-    assert.deepEqual(checkElicitationUrl('https://auth.example.com/x?y=1'), { ok: true, url: 'https://auth.example.com/x?y=1', domain: 'auth.example.com', loopback: false });
+    assert.deepEqual(checkElicitationUrl('https://auth.example.com/x?y=1'), {
+      ok: true,
+      url: 'https://auth.example.com/x?y=1',
+      domain: 'auth.example.com',
+      loopback: false,
+    });
     assert.ok(checkElicitationUrl('http://127.0.0.1:8080/cb').ok);
     assert.ok(checkElicitationUrl('http://localhost/cb').ok);
     assert.ok(checkElicitationUrl('http://[::1]:1/').ok);
     assert.equal(checkElicitationUrl('http://example.com/').ok, false);
   });
   it('refuses other schemes, credentials and garbage', () => {
-    for (const bad of ['command:workbench.action.terminal.new', 'file:///etc/passwd', 'vscode://x', 'javascript:alert(1)', 'data:text/html,hi', 'https://user:pw@example.com/', 'not a url', 'http://127.0.0.1.evil.com/']) {
+    for (const bad of [
+      'command:workbench.action.terminal.new',
+      'file:///etc/passwd',
+      'vscode://x',
+      'javascript:alert(1)',
+      'data:text/html,hi',
+      'https://user:pw@example.com/',
+      'not a url',
+      'http://127.0.0.1.evil.com/',
+    ]) {
       assert.equal(checkElicitationUrl(bad).ok, false, bad);
     }
   });
 });
 
 describe('model selection', () => {
-  const models = [{ id: 'vscode-lm:copilot/gpt-4o', label: 'GPT-4o', model: 'gpt-4o' }, { id: 'openai:claude-3-sonnet', label: 'claude-3-sonnet (localhost)', model: 'claude-3-sonnet' }, { id: 'manual', label: 'Answer by hand', model: 'human' }];
+  const models = [
+    { id: 'vscode-lm:copilot/gpt-4o', label: 'GPT-4o', model: 'gpt-4o' },
+    { id: 'openai:claude-3-sonnet', label: 'claude-3-sonnet (localhost)', model: 'claude-3-sonnet' },
+    { id: 'manual', label: 'Answer by hand', model: 'human' },
+  ];
   it('prefers the user choice, then hints in order, then the first model', () => {
     assert.equal(chooseModel(models, { hints: [{ name: 'sonnet' }] })?.id, 'openai:claude-3-sonnet');
     assert.equal(chooseModel(models, { hints: [{ name: 'nothing' }, { name: 'GPT' }] })?.id, 'vscode-lm:copilot/gpt-4o');
@@ -244,11 +310,19 @@ describe('approval protocol', () => {
   it('accepts well-formed messages and rejects everything else', () => {
     assert.deepEqual(parseFromWebview({ type: 'ready' }), { type: 'ready' });
     assert.deepEqual(parseFromWebview({ type: 'deny', requestId: 'req-1' }), { type: 'deny', requestId: 'req-1' });
-    assert.deepEqual(parseFromWebview({ type: 'approve', requestId: 'r', draft: { texts: { '0.0': 'hi' }, responseText: 'x' } }), { type: 'approve', requestId: 'r', draft: { texts: { '0.0': 'hi' }, responseText: 'x' } });
+    assert.deepEqual(parseFromWebview({ type: 'approve', requestId: 'r', draft: { texts: { '0.0': 'hi' }, responseText: 'x' } }), {
+      type: 'approve',
+      requestId: 'r',
+      draft: { texts: { '0.0': 'hi' }, responseText: 'x' },
+    });
     assert.equal(parseFromWebview({ type: 'approve', requestId: 'r', draft: { texts: { evil: 'x' } } }), undefined);
     assert.equal(parseFromWebview({ type: 'setPolicy', requestId: 'r', policy: 'sometimes' }), undefined);
     assert.equal(parseFromWebview({ type: 'accept', requestId: 'r', values: { a: { nested: 1 } } }), undefined);
-    assert.deepEqual(parseFromWebview({ type: 'accept', requestId: 'r', values: { a: ['x'], b: null, c: true } }), { type: 'accept', requestId: 'r', values: { a: ['x'], b: null, c: true } });
+    assert.deepEqual(parseFromWebview({ type: 'accept', requestId: 'r', values: { a: ['x'], b: null, c: true } }), {
+      type: 'accept',
+      requestId: 'r',
+      values: { a: ['x'], b: null, c: true },
+    });
     assert.equal(parseFromWebview({ type: 'openUrl' }), undefined);
     assert.equal(parseFromWebview('ready'), undefined);
     assert.equal(parseFromWebview({ type: 'whatever', requestId: 'r' }), undefined);

@@ -59,12 +59,25 @@ describe('apps: CSP from declared domains', () => {
     assert.match(policy, /img-src data: blob: https:\/\/\*\.cdn\.example\.net;/);
     assert.match(policy, /frame-src https:\/\/www\.youtube\.com;/);
     assert.match(policy, /base-uri https:\/\/base\.example\.com;/);
-    assert.doesNotMatch(policy.split('; ').find((d) => d.startsWith('connect-src'))!, /cdn/);
+    assert.doesNotMatch(
+      policy.split('; ').find((d) => d.startsWith('connect-src'))!,
+      /cdn/,
+    );
     assert.deepEqual(allowed.connect, ['https://api.example.com', 'wss://live.example.com']);
   });
 
   it('drops entries that would widen the policy: keywords, wildcards, other schemes, injected directives', () => {
-    const hostile = ["'unsafe-eval'", '*', 'https:', 'data:', 'https://ok.example.com; script-src *', 'javascript:alert(1)', 'https://a.example.com\'', 42, 'example.com'];
+    const hostile = [
+      "'unsafe-eval'",
+      '*',
+      'https:',
+      'data:',
+      'https://ok.example.com; script-src *',
+      'javascript:alert(1)',
+      "https://a.example.com'",
+      42,
+      'example.com',
+    ];
     const { policy, rejected, allowed } = buildAppCsp({ connectDomains: hostile, resourceDomains: 'https://not-a-list.example.com' });
     assert.deepEqual(allowed.connect, []);
     assert.equal(rejected.length, hostile.length + 1);
@@ -72,17 +85,28 @@ describe('apps: CSP from declared domains', () => {
     assert.doesNotMatch(policy, /javascript|not-a-list|script-src \*/);
     assert.equal(policy.match(/'unsafe-eval'/g)?.length, 1, 'the declared keyword is not added a second time');
     assert.match(policy, /connect-src 'none'/);
-    for (const ok of ['https://api.example.com:8443', 'http://127.0.0.1:3000', 'https://x.example.com/path/', 'wss://*.example.com']) assert.ok(isValidCspSource(ok), ok);
+    for (const ok of ['https://api.example.com:8443', 'http://127.0.0.1:3000', 'https://x.example.com/path/', 'wss://*.example.com'])
+      assert.ok(isValidCspSource(ok), ok);
   });
 });
 
 describe('apps: the app resource', () => {
   const uri = 'ui://counter/app.html';
   it('takes the HTML content and its _meta.ui (content wins over the result)', () => {
-    const app = appResourceFrom({
-      _meta: { ui: { csp: { connectDomains: ['https://result.example.com'] }, prefersBorder: false } },
-      contents: [{ uri, mimeType: 'text/html;profile=mcp-app', text: '<p>hi</p>', _meta: { ui: { csp: { connectDomains: ['https://content.example.com'] }, permissions: { camera: {}, bogus: {} }, prefersBorder: true } } }],
-    }, uri);
+    const app = appResourceFrom(
+      {
+        _meta: { ui: { csp: { connectDomains: ['https://result.example.com'] }, prefersBorder: false } },
+        contents: [
+          {
+            uri,
+            mimeType: 'text/html;profile=mcp-app',
+            text: '<p>hi</p>',
+            _meta: { ui: { csp: { connectDomains: ['https://content.example.com'] }, permissions: { camera: {}, bogus: {} }, prefersBorder: true } },
+          },
+        ],
+      },
+      uri,
+    );
     assert.ok(!('error' in app));
     assert.equal(app.html, '<p>hi</p>');
     assert.deepEqual(app.csp, { connectDomains: ['https://content.example.com'] });

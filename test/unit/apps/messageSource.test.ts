@@ -19,9 +19,12 @@ function windows() {
 const OWN = 'https://0a1b2c3d.vscode-cdn.net';
 
 describe('apps: the webview hears the host only from the host', () => {
-  it('takes a message from VS Code\'s webview host frame (the page\'s own origin)', () => {
+  it("takes a message from VS Code's webview host frame (the page's own origin)", () => {
     const w = windows();
-    assert.equal(isFromWebviewHost({ origin: OWN, source: w.host }, OWN, (s) => isWindowWithin(s, w.proxy)), true);
+    assert.equal(
+      isFromWebviewHost({ origin: OWN, source: w.host }, OWN, (s) => isWindowWithin(s, w.proxy)),
+      true,
+    );
   });
 
   it('drops what the app posts, through its proxy frame or straight to the page, whatever it claims to be', () => {
@@ -39,7 +42,7 @@ describe('apps: the webview hears the host only from the host', () => {
     assert.equal(isFromWebviewHost({ origin: 'null', source: w.host }, 'null', isApp), false);
   });
 
-  it('knows the app\'s windows: the proxy frame and anything inside it, not the host or the top', () => {
+  it("knows the app's windows: the proxy frame and anything inside it, not the host or the top", () => {
     const w = windows();
     assert.equal(isWindowWithin(w.proxy, w.proxy), true);
     assert.equal(isWindowWithin(w.app, w.proxy), true);
@@ -48,8 +51,12 @@ describe('apps: the webview hears the host only from the host', () => {
     assert.equal(isWindowWithin(w.host, w.proxy), false);
     assert.equal(isWindowWithin(w.top, w.proxy), false);
     assert.equal(isWindowWithin(w.app, undefined), false, 'no frame shown: no app window');
-    const unreadable = { get parent(): unknown { throw new Error('blocked'); } };
-    assert.equal(isWindowWithin(unreadable, w.proxy), true, 'unreadable counts as the app\'s');
+    const unreadable = {
+      get parent(): unknown {
+        throw new Error('blocked');
+      },
+    };
+    assert.equal(isWindowWithin(unreadable, w.proxy), true, "unreadable counts as the app's");
   });
 });
 

@@ -9,7 +9,7 @@ describe('apps: the local sandbox server (real HTTP on 127.0.0.1)', () => {
   beforeEach(() => (server = new AppSandboxServer()));
   afterEach(() => server.dispose());
 
-  it('serves a registered proxy page that frames only the app\'s own origin, and nothing else', async () => {
+  it("serves a registered proxy page that frames only the app's own origin, and nothing else", async () => {
     const origin = await server.origin();
     assert.match(origin, /^http:\/\/127\.0\.0\.1:\d+$/);
     const { policy } = buildAppCsp({ connectDomains: ['https://api.example.com'] });
@@ -17,7 +17,10 @@ describe('apps: the local sandbox server (real HTTP on 127.0.0.1)', () => {
     const appOrigin = new URL(page.appUrl).origin;
     const response = await fetch(`${origin}${page.path}`);
     assert.equal(response.status, 200);
-    assert.equal(response.headers.get('content-security-policy'), `default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; frame-src ${appOrigin}; object-src 'none'; base-uri 'none'; form-action 'none'`);
+    assert.equal(
+      response.headers.get('content-security-policy'),
+      `default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; frame-src ${appOrigin}; object-src 'none'; base-uri 'none'; form-action 'none'`,
+    );
     assert.equal(response.headers.get('cache-control'), 'no-store');
     const html = await response.text();
     assert.ok(html.includes('ui/notifications/sandbox-proxy-ready'));
@@ -45,7 +48,7 @@ describe('apps: the local sandbox server (real HTTP on 127.0.0.1)', () => {
     assert.equal(response.headers.get('content-security-policy'), policy);
     const html = await response.text();
     assert.ok(html.startsWith('<!DOCTYPE html><html><head><script>'), 'the doctype stays first');
-    assert.ok(html.indexOf(CSP_VIOLATION_METHOD) < html.indexOf('app()'), 'the listener comes before the app\'s script');
+    assert.ok(html.indexOf(CSP_VIOLATION_METHOD) < html.indexOf('app()'), "the listener comes before the app's script");
     assert.ok((await (await fetch(b.appUrl)).text()).endsWith('<p>B</p>'));
     // Only its own token on its own port.
     assert.equal((await fetch(`${new URL(a.appUrl).origin}${new URL(b.appUrl).pathname}`)).status, 404);

@@ -34,11 +34,14 @@ function get(port: number, path: string, host = `127.0.0.1:${port}`): Promise<{ 
 describe('loopback OAuth redirect listener', () => {
   const STATE = 'state-9f1c2b7e64a04d0e8a5f3c1d2e4b6a70';
 
-  it('ignores requests without the sign-in\'s state or with another Host, and keeps listening for the real redirect', async () => {
+  it("ignores requests without the sign-in's state or with another Host, and keeps listening for the real redirect", async () => {
     const port = await freePort();
     const listener = await listenForLoopbackRedirect(`http://127.0.0.1:${port}/callback`, STATE);
     let settled: unknown;
-    void listener.response.then((r) => (settled = r), (e: unknown) => (settled = e));
+    void listener.response.then(
+      (r) => (settled = r),
+      (e: unknown) => (settled = e),
+    );
     try {
       // Another local process or a web page: an error of its own wording, no state or a wrong one.
       const forged = await get(port, '/callback?error=access_denied&error_description=Your%20account%20is%20locked');
@@ -61,7 +64,7 @@ describe('loopback OAuth redirect listener', () => {
     }
   });
 
-  it('an error with the sign-in\'s state does end it', async () => {
+  it("an error with the sign-in's state does end it", async () => {
     const port = await freePort();
     const listener = await listenForLoopbackRedirect(`http://localhost:${port}/cb`, STATE);
     try {

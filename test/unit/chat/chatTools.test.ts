@@ -1,7 +1,13 @@
 import * as assert from 'node:assert/strict';
 import { applyToolBudget, assignChatToolNames, CHAT_TOOL_NAME, relevance, terms, toolKey } from '../../../src/chat/common/chatTools';
 
-const tool = (serverName: string, toolName: string, description?: string, title?: string) => ({ serverId: `id:${serverName}`, serverName, toolName, description, title });
+const tool = (serverName: string, toolName: string, description?: string, title?: string) => ({
+  serverId: `id:${serverName}`,
+  serverName,
+  toolName,
+  description,
+  title,
+});
 
 describe('chatTools', () => {
   describe('assignChatToolNames', () => {
@@ -48,16 +54,34 @@ describe('chatTools', () => {
     });
 
     it('offers the most relevant tools first, at most max, without the disabled ones', () => {
-      const tools = [tool('s', 'alpha', 'unrelated'), tool('s', 'weather', 'forecast'), tool('s', 'beta'), tool('s', 'forecastCity', 'weather by city'), tool('s', 'gamma')];
+      const tools = [
+        tool('s', 'alpha', 'unrelated'),
+        tool('s', 'weather', 'forecast'),
+        tool('s', 'beta'),
+        tool('s', 'forecastCity', 'weather by city'),
+        tool('s', 'gamma'),
+      ];
       const result = applyToolBudget(tools, 'weather forecast for Paris', 3, (t) => t.toolName === 'weather');
-      assert.deepEqual(result.offered.map((t) => t.toolName), ['forecastCity', 'alpha', 'beta']);
-      assert.deepEqual(result.dropped.map((t) => t.toolName), ['gamma']);
-      assert.deepEqual(result.disabled.map((t) => t.toolName), ['weather']);
+      assert.deepEqual(
+        result.offered.map((t) => t.toolName),
+        ['forecastCity', 'alpha', 'beta'],
+      );
+      assert.deepEqual(
+        result.dropped.map((t) => t.toolName),
+        ['gamma'],
+      );
+      assert.deepEqual(
+        result.disabled.map((t) => t.toolName),
+        ['weather'],
+      );
     });
 
     it('keeps the given order for equal scores and honours a budget of 0', () => {
       const tools = [tool('a', 'one'), tool('a', 'two'), tool('b', 'three')];
-      assert.deepEqual(applyToolBudget(tools, 'hello', 2, () => false).offered.map((t) => t.toolName), ['one', 'two']);
+      assert.deepEqual(
+        applyToolBudget(tools, 'hello', 2, () => false).offered.map((t) => t.toolName),
+        ['one', 'two'],
+      );
       assert.deepEqual(applyToolBudget(tools, 'hello', 0, () => false).offered, []);
     });
   });

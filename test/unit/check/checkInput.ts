@@ -32,9 +32,17 @@ export class Recorder {
 
   input(overrides: Partial<CheckInput> = {}): CheckInput {
     return {
-      protocolVersion: '2025-11-25', era: 'legacy', transport: 'stdio', capabilities: { tools: {} },
-      tools: [], prompts: [], resources: [], resourceTemplates: [],
-      messages: this.log.entries().reverse(), budgets: DEFAULT_BUDGETS, ...overrides,
+      protocolVersion: '2025-11-25',
+      era: 'legacy',
+      transport: 'stdio',
+      capabilities: { tools: {} },
+      tools: [],
+      prompts: [],
+      resources: [],
+      resourceTemplates: [],
+      messages: this.log.entries().reverse(),
+      budgets: DEFAULT_BUDGETS,
+      ...overrides,
     };
   }
 }

@@ -5,17 +5,33 @@ import { Recorder } from './checkInput';
 describe('Check Server: lists', () => {
   it('descriptions: all present gives nothing; a tool without one is a warning, prompts and resources info', () => {
     assert.deepEqual(checkDescriptions(new Recorder().input({ tools: [{ name: 'a', description: 'A.' }], prompts: [{ name: 'p', description: 'P.' }] })), []);
-    const findings = checkDescriptions(new Recorder().input({
-      tools: [{ name: 'a', description: ' ' }, { name: 'b' }], prompts: [{ name: 'p' }], resources: [{ uri: 'x://1', name: 'one' }],
-    }));
-    assert.deepEqual(findings.map((f) => [f.subject, f.severity]), [['tools', 'warning'], ['prompts', 'info'], ['resources', 'info']]);
+    const findings = checkDescriptions(
+      new Recorder().input({
+        tools: [{ name: 'a', description: ' ' }, { name: 'b' }],
+        prompts: [{ name: 'p' }],
+        resources: [{ uri: 'x://1', name: 'one' }],
+      }),
+    );
+    assert.deepEqual(
+      findings.map((f) => [f.subject, f.severity]),
+      [
+        ['tools', 'warning'],
+        ['prompts', 'info'],
+        ['resources', 'info'],
+      ],
+    );
     assert.match(findings[0].message, /2 tools have no description: "a", "b"/);
   });
 
   it('tool names: good names pass; bad characters, length and duplicates are found', () => {
     assert.deepEqual(checkToolNames(new Recorder().input({ tools: [{ name: 'getUser' }, { name: 'DATA_EXPORT_v2' }, { name: 'admin.tools.list' }] })), []);
-    const findings = checkToolNames(new Recorder().input({ tools: [{ name: 'bad name!' }, { name: 'x'.repeat(129) }, { name: 'twice' }, { name: 'twice' }, { name: 3 }] }));
-    assert.deepEqual(findings.map((f) => f.severity), ['warning', 'warning', 'error', 'error']);
+    const findings = checkToolNames(
+      new Recorder().input({ tools: [{ name: 'bad name!' }, { name: 'x'.repeat(129) }, { name: 'twice' }, { name: 'twice' }, { name: 3 }] }),
+    );
+    assert.deepEqual(
+      findings.map((f) => f.severity),
+      ['warning', 'warning', 'error', 'error'],
+    );
     assert.match(findings[0].message, /characters other than/);
     assert.match(findings[1].message, /129 characters/);
     assert.match(findings[2].message, /has no name/);

@@ -6,11 +6,26 @@ const OUTPUT = { type: 'object', properties: { count: { type: 'integer' } }, req
 
 describe('Check Server: tool schemas', () => {
   it('valid 2020-12 schemas (with $defs/$ref) and a declared draft-07 one give no error', () => {
-    const findings = checkToolSchemas(new Recorder().input({ tools: [
-      { name: 'a', inputSchema: { type: 'object', $defs: { n: { type: 'number' } }, properties: { x: { $ref: '#/$defs/n' } } }, outputSchema: OUTPUT },
-      { name: 'b', inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { t: { type: 'array', items: [{ type: 'string' }] } } } },
-    ] }));
-    assert.deepEqual(findings.map((f) => f.severity), ['info'], 'only the note that draft-07 is declared');
+    const findings = checkToolSchemas(
+      new Recorder().input({
+        tools: [
+          { name: 'a', inputSchema: { type: 'object', $defs: { n: { type: 'number' } }, properties: { x: { $ref: '#/$defs/n' } } }, outputSchema: OUTPUT },
+          {
+            name: 'b',
+            inputSchema: {
+              $schema: 'http://json-schema.org/draft-07/schema#',
+              type: 'object',
+              properties: { t: { type: 'array', items: [{ type: 'string' }] } },
+            },
+          },
+        ],
+      }),
+    );
+    assert.deepEqual(
+      findings.map((f) => f.severity),
+      ['info'],
+      'only the note that draft-07 is declared',
+    );
     assert.match(findings[0].message, /declares http:\/\/json-schema.org\/draft-07/);
   });
 
@@ -25,9 +40,16 @@ describe('Check Server: tool schemas', () => {
     ];
     const seq = r.request('tools/list', {}, { tools });
     const findings = checkToolSchemas(r.input({ tools }));
-    assert.deepEqual(findings.map((f) => [f.subject, f.severity]), [
-      ['broken', 'error'], ['nullish', 'error'], ['untyped', 'error'], ['tuple', 'error'], ['badOut', 'error'],
-    ]);
+    assert.deepEqual(
+      findings.map((f) => [f.subject, f.severity]),
+      [
+        ['broken', 'error'],
+        ['nullish', 'error'],
+        ['untyped', 'error'],
+        ['tuple', 'error'],
+        ['badOut', 'error'],
+      ],
+    );
     assert.match(findings[0].message, /not a valid JSON Schema 2020-12/);
     assert.match(findings[3].message, /draft-07 but has no `\$schema`/);
     assert.ok(findings.every((f) => f.seq === seq));
@@ -39,7 +61,14 @@ describe('Check Server: structuredContent against outputSchema', () => {
   it('a matching result passes; a tool never called is named as not exercised', () => {
     const r = new Recorder();
     r.request('tools/call', { name: 'count', arguments: {} }, { content: [], structuredContent: { count: 3 } });
-    const findings = checkStructuredContent(r.input({ tools: [{ name: 'count', outputSchema: OUTPUT }, { name: 'other', outputSchema: OUTPUT }] }));
+    const findings = checkStructuredContent(
+      r.input({
+        tools: [
+          { name: 'count', outputSchema: OUTPUT },
+          { name: 'other', outputSchema: OUTPUT },
+        ],
+      }),
+    );
     assert.equal(findings.length, 1);
     assert.equal(findings[0].severity, 'info');
     assert.match(findings[0].message, /"other"/);
@@ -52,7 +81,13 @@ describe('Check Server: structuredContent against outputSchema', () => {
     const missing = r.request('tools/call', { name: 'count', arguments: {} }, { content: [] });
     r.request('tools/call', { name: 'count', arguments: {} }, { content: [], isError: true });
     const findings = checkStructuredContent(r.input({ tools: [{ name: 'count', outputSchema: OUTPUT }] }));
-    assert.deepEqual(findings.map((f) => [f.severity, f.seq]), [['error', bad], ['error', missing]]);
+    assert.deepEqual(
+      findings.map((f) => [f.severity, f.seq]),
+      [
+        ['error', bad],
+        ['error', missing],
+      ],
+    );
     assert.match(findings[0].message, /count must be integer/);
     assert.equal(findings[0].spec.url, 'https://modelcontextprotocol.io/specification/2025-11-25/server/tools#output-schema');
   });

@@ -10,7 +10,10 @@ describe('Check Server: recorded traffic', () => {
     assert.deepEqual(checkResultSizes(r.input()), []);
     const seq = r.request('tools/call', { name: 'big' }, { content: [{ type: 'text', text: 'x'.repeat(2048) }] });
     const findings = checkResultSizes(r.input({ budgets: { ...r.input().budgets, maxResultBytes: 1024 } }));
-    assert.deepEqual(findings.map((f) => [f.severity, f.seq]), [['warning', seq]]);
+    assert.deepEqual(
+      findings.map((f) => [f.severity, f.seq]),
+      [['warning', seq]],
+    );
     assert.match(findings[0].message, /tools\/call "big" answered 2\.\d KB \(budget 1\.0 KB\)/);
   });
 
@@ -22,7 +25,10 @@ describe('Check Server: recorded traffic', () => {
     assert.deepEqual(checkLatency(r.input()), []);
     const slow = r.request('tools/call', { name: 'slow' }, { content: [] }, 4000);
     const findings = checkLatency(r.input());
-    assert.deepEqual(findings.map((f) => [f.subject, f.seq]), [['tools/call', slow]]);
+    assert.deepEqual(
+      findings.map((f) => [f.subject, f.seq]),
+      [['tools/call', slow]],
+    );
     assert.equal(findings[0].message, 'tools/call: 1 of 3 answer(s) slower than 3000 ms (p50 20 ms, max 4000 ms, tools/call "slow").');
     assert.equal(median([5, 1, 3, 2]), 2);
   });
@@ -34,7 +40,10 @@ describe('Check Server: recorded traffic', () => {
     r.request('prompts/list', {}, { prompts: [] }, 1100);
     assert.deepEqual(checkLatency(r.input()), [], 'a just-started server loads its code: not its answer time');
     const slowList = r.request('tools/list', {}, { tools: [] }, 1300);
-    assert.deepEqual(checkLatency(r.input()).map((f) => [f.subject, f.seq]), [['tools/list', slowList]]);
+    assert.deepEqual(
+      checkLatency(r.input()).map((f) => [f.subject, f.seq]),
+      [['tools/list', slowList]],
+    );
     assert.match(checkLatency(r.input())[0].message, /^tools\/list: 1 of 1 answer\(s\) slower than 1000 ms/);
     // A restart (2026-07-28: server/discover opens the connection) is cold again.
     const modern = new Recorder();
@@ -50,9 +59,13 @@ describe('Check Server: recorded traffic', () => {
     r.notification('notifications/progress', { progressToken: 1, progress: 1 });
     assert.deepEqual(checkUndeclaredCapabilities(r.input({ capabilities: { tools: { listChanged: true }, logging: {} } })), []);
     const findings = checkUndeclaredCapabilities(r.input({ capabilities: { tools: {} } }));
-    assert.deepEqual(findings.map((f) => [f.subject, f.severity, f.seq]), [
-      ['notifications/tools/list_changed', 'error', changed], ['notifications/message', 'error', logged],
-    ]);
+    assert.deepEqual(
+      findings.map((f) => [f.subject, f.severity, f.seq]),
+      [
+        ['notifications/tools/list_changed', 'error', changed],
+        ['notifications/message', 'error', logged],
+      ],
+    );
     assert.match(findings[0].message, /`capabilities\.tools\.listChanged`/);
     assert.equal(findings[0].spec.url, 'https://modelcontextprotocol.io/specification/2025-11-25/server/tools#list-changed-notification');
   });
@@ -63,10 +76,19 @@ describe('Check Server: recorded traffic', () => {
     const asked = r.serverRequest('sampling/createMessage', { messages: [], maxTokens: 1 });
     assert.deepEqual(checkDeprecated(r.input({ capabilities: { logging: {} } })), []);
     const modern = checkDeprecated(r.input({ protocolVersion: '2026-07-28', era: 'modern', capabilities: { logging: {} } }));
-    assert.deepEqual(modern.map((f) => [f.subject, f.severity]), [['Sampling', 'warning'], ['Logging', 'warning']]);
+    assert.deepEqual(
+      modern.map((f) => [f.subject, f.severity]),
+      [
+        ['Sampling', 'warning'],
+        ['Logging', 'warning'],
+      ],
+    );
     assert.equal(modern[0].seq, asked);
     assert.equal(modern[0].spec.url, 'https://modelcontextprotocol.io/specification/2026-07-28/deprecated');
-    assert.deepEqual(checkDeprecated(r.input({ transport: 'sse' })).map((f) => f.subject), ['HTTP+SSE']);
+    assert.deepEqual(
+      checkDeprecated(r.input({ transport: 'sse' })).map((f) => f.subject),
+      ['HTTP+SSE'],
+    );
   });
 
   it('deprecated: roots asked through input_required (2026-07-28) are found', () => {
@@ -75,13 +97,26 @@ describe('Check Server: recorded traffic', () => {
     const entries = r.input().messages;
     (entries[0] as { inputRequired?: boolean }).inputRequired = true;
     const findings = checkDeprecated(r.input({ protocolVersion: '2026-07-28', era: 'modern', capabilities: {}, messages: entries }));
-    assert.deepEqual(findings.map((f) => f.subject), ['Roots']);
+    assert.deepEqual(
+      findings.map((f) => f.subject),
+      ['Roots'],
+    );
   });
 
   it('runChecks sorts by severity and counts; the report escapes server text', () => {
     const r = new Recorder();
-    const report = runChecks(r.input({ tools: [{ name: 'ok_tool', description: 'Fine.', inputSchema: { type: 'object' } }, { name: '[x](command:evil)', inputSchema: { type: 'object' } }] }));
-    assert.deepEqual(report.findings.map((f) => f.severity), ['warning', 'warning']);
+    const report = runChecks(
+      r.input({
+        tools: [
+          { name: 'ok_tool', description: 'Fine.', inputSchema: { type: 'object' } },
+          { name: '[x](command:evil)', inputSchema: { type: 'object' } },
+        ],
+      }),
+    );
+    assert.deepEqual(
+      report.findings.map((f) => f.severity),
+      ['warning', 'warning'],
+    );
     assert.equal(summaryOf(report.counts), '0 errors, 2 warnings, 0 info');
     const md = reportMarkdown('srv', r.input(), report, new Date(0));
     assert.ok(!md.includes('[x](command:evil)'));

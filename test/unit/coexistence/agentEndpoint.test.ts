@@ -17,7 +17,7 @@ const MODERN_ROUTE = 'modern-fixture-route-0001';
 const STOPPED_ROUTE = 'stopped-fixture-route-01';
 const modernLaunch: Launch = { type: 'stdio', command: 'node', args: [path.join(FIXTURES, 'modernStdioServer.js')], env: {}, cwd: undefined } as Launch;
 
-describe('AgentEndpoint (VS Code\'s agent → loopback → our connection → the server)', function () {
+describe("AgentEndpoint (VS Code's agent → loopback → our connection → the server)", function () {
   this.timeout(30000);
   const secretInConfig = 'tok-1234-secret';
   let legacy: McpServerConnection;
@@ -38,7 +38,11 @@ describe('AgentEndpoint (VS Code\'s agent → loopback → our connection → th
   const clients: Client[] = [];
 
   before(async () => {
-    legacy = new McpServerConnection(definition(stdioLaunch({ FIXTURE_SERVER_NAME: 'legacy-upstream' }), { id: 'legacy', label: 'legacy', secrets: [secretInConfig] }), recordingHost(), new RecordingLog());
+    legacy = new McpServerConnection(
+      definition(stdioLaunch({ FIXTURE_SERVER_NAME: 'legacy-upstream' }), { id: 'legacy', label: 'legacy', secrets: [secretInConfig] }),
+      recordingHost(),
+      new RecordingLog(),
+    );
     modern = new McpServerConnection(definition(modernLaunch, { id: 'modern', label: 'modern' }), recordingHost(), new RecordingLog());
     stopped = new McpServerConnection(definition(stdioLaunch(), { id: 'stopped', label: 'stopped one' }), recordingHost(), new RecordingLog());
     await Promise.all([legacy.start(), modern.start()]);
@@ -47,7 +51,10 @@ describe('AgentEndpoint (VS Code\'s agent → loopback → our connection → th
       [MODERN_ROUTE]: { target: modern, hooks },
       [STOPPED_ROUTE]: { target: stopped, hooks },
     };
-    endpoint = new AgentEndpoint((id) => routes[id], (line) => refused.push(line));
+    endpoint = new AgentEndpoint(
+      (id) => routes[id],
+      (line) => refused.push(line),
+    );
     await endpoint.listen();
   });
   after(async () => {
@@ -66,10 +73,13 @@ describe('AgentEndpoint (VS Code\'s agent → loopback → our connection → th
     const seen: string[] = [];
     // As our own connection does: the SDK handles list changes (on 2026-07-28 it opens the listen stream for them).
     const changed = (method: string) => ({ autoRefresh: false, debounceMs: 0, onChanged: () => seen.push(method) });
-    const client = new Client({ name: 'agent-under-test', version: '0' }, {
-      versionNegotiation: era === 'legacy' ? { mode: 'legacy' } : { mode: { pin: '2026-07-28' } },
-      listChanged: { tools: changed('tools/list_changed'), prompts: changed('prompts/list_changed'), resources: changed('resources/list_changed') },
-    });
+    const client = new Client(
+      { name: 'agent-under-test', version: '0' },
+      {
+        versionNegotiation: era === 'legacy' ? { mode: 'legacy' } : { mode: { pin: '2026-07-28' } },
+        listChanged: { tools: changed('tools/list_changed'), prompts: changed('prompts/list_changed'), resources: changed('resources/list_changed') },
+      },
+    );
     heard.set(client, seen);
     clients.push(client);
     await client.connect(new StreamableHTTPClientTransport(new URL(endpoint.url(route)), { requestInit: { headers: endpoint.headers() } }));
@@ -86,11 +96,11 @@ describe('AgentEndpoint (VS Code\'s agent → loopback → our connection → th
   for (const era of ['legacy', 'modern'] as const) {
     it(`a ${era === 'legacy' ? '2025-11-25 (VS Code 1.139)' : '2026-07-28'} client lists and calls the tools of a 2025 server, in that server's one process`, async () => {
       const client = await connectClient(LEGACY_ROUTE, era);
-      assert.equal(client.getServerVersion()?.name, 'legacy-upstream', 'the upstream server\'s info');
+      assert.equal(client.getServerVersion()?.name, 'legacy-upstream', "the upstream server's info");
       assert.equal(client.getInstructions(), 'Fixture server for MCP Workbench tests.');
       const { tools } = await client.listTools();
       assert.ok(tools.some((t) => t.name === 'echo'));
-      assert.ok(!tools.some((t) => 'execution' in t), 'task support is ours to follow, not the agent\'s');
+      assert.ok(!tools.some((t) => 'execution' in t), "task support is ours to follow, not the agent's");
       const result = await client.callTool({ name: 'echo', arguments: { text: 'through the proxy' } });
       assert.equal(textOf(result), 'echo: through the proxy');
       // Our connection is the only client of the process: `cwd` runs in it, and a tool added
@@ -102,7 +112,7 @@ describe('AgentEndpoint (VS Code\'s agent → loopback → our connection → th
     });
   }
 
-  it('forwards a 2026-07-28 server\'s tools, resources and prompts to a 2025 client', async () => {
+  it("forwards a 2026-07-28 server's tools, resources and prompts to a 2025 client", async () => {
     const client = await connectClient(MODERN_ROUTE);
     assert.equal(client.getServerVersion()?.name, 'modern-fixture');
     assert.equal(textOf(await client.callTool({ name: 'echo', arguments: { text: 'hi' } })), 'echo: hi');
@@ -123,7 +133,10 @@ describe('AgentEndpoint (VS Code\'s agent → loopback → our connection → th
     const progress: Progress[] = [];
     const result = await client.callTool({ name: 'slow', arguments: { steps: 2, delayMs: 20 } }, { onprogress: (p) => progress.push(p) });
     assert.equal(textOf(result), 'done after 2 steps');
-    assert.deepEqual(progress.map((p) => p.message), ['step 1 of 2', 'step 2 of 2']);
+    assert.deepEqual(
+      progress.map((p) => p.message),
+      ['step 1 of 2', 'step 2 of 2'],
+    );
     const controller = new AbortController();
     const call = client.callTool({ name: 'slow', arguments: { steps: 50, delayMs: 100 } }, { signal: controller.signal });
     setTimeout(() => controller.abort(), 300);
@@ -142,7 +155,7 @@ describe('AgentEndpoint (VS Code\'s agent → loopback → our connection → th
     assert.ok(!(await legacy.refresh('tools')).some((t) => t.name === 'declined'));
   });
 
-  it('keeps the server\'s error codes and takes the config\'s secrets out of messages', async () => {
+  it("keeps the server's error codes and takes the config's secrets out of messages", async () => {
     // On the wire. The fixture (SDK v1) answers -32002, our client (SDK v2) reads it as
     // ResourceNotFoundError, and the SDK's server side encodes that as -32602 on every era (the
     // 2026-07-28 spec's code, which 2025 clients accept too).
@@ -155,11 +168,14 @@ describe('AgentEndpoint (VS Code\'s agent → loopback → our connection → th
     assert.match(answer.error.message, /^Resource not found: fixture:\/\/nope\//);
     assert.ok(!text.includes(secretInConfig), text);
     const client = await connectClient(LEGACY_ROUTE);
-    await assert.rejects(client.listTools({ cursor: 'made-up' }), (e: unknown) => e instanceof ProtocolError && e.code === -32602 && /Invalid cursor/.test(e.message));
+    await assert.rejects(
+      client.listTools({ cursor: 'made-up' }),
+      (e: unknown) => e instanceof ProtocolError && e.code === -32602 && /Invalid cursor/.test(e.message),
+    );
   });
 
   for (const era of ['legacy', 'modern'] as const) {
-    it(`passes the server's list changes on to a ${era === 'legacy' ? '2025-11-25 client (its session\'s GET stream, as VS Code 1.139 opens it)' : '2026-07-28 client (subscriptions/listen)'}`, async () => {
+    it(`passes the server's list changes on to a ${era === 'legacy' ? "2025-11-25 client (its session's GET stream, as VS Code 1.139 opens it)" : '2026-07-28 client (subscriptions/listen)'}`, async () => {
       const client = await connectClient(LEGACY_ROUTE, era);
       const seen = heard.get(client)!;
       await client.listTools();
@@ -182,7 +198,7 @@ describe('AgentEndpoint (VS Code\'s agent → loopback → our connection → th
     assert.deepEqual(languages.completion.values, ['rust']);
   });
 
-  it('a 2025-11-25 client sets its log level and gets the server\'s log messages at or above it, secrets taken out', async () => {
+  it("a 2025-11-25 client sets its log level and gets the server's log messages at or above it, secrets taken out", async () => {
     const client = await connectClient(LEGACY_ROUTE);
     const messages: { level: string; data: unknown }[] = [];
     client.setNotificationHandler('notifications/message', (n) => void messages.push({ level: n.params.level, data: n.params.data }));
@@ -192,7 +208,11 @@ describe('AgentEndpoint (VS Code\'s agent → loopback → our connection → th
     await legacy.callTool('log', { level: 'info', message: 'below the level' });
     await legacy.callTool('log', { level: 'error', message: `failed with ${secretInConfig}` });
     await waitFor(() => messages.some((m) => m.level === 'error'), 'the error message');
-    assert.deepEqual(messages.map((m) => m.level), ['error'], 'the info message stays below the client\'s level');
+    assert.deepEqual(
+      messages.map((m) => m.level),
+      ['error'],
+      "the info message stays below the client's level",
+    );
     assert.ok(!JSON.stringify(messages).includes(secretInConfig), JSON.stringify(messages));
     assert.match(String(messages[0].data), /^failed with /);
     const modernClient = await connectClient(LEGACY_ROUTE, 'modern');
@@ -252,7 +272,7 @@ describe('AgentEndpoint (VS Code\'s agent → loopback → our connection → th
     assert.ok(refused.some((line) => /refused POST \(401 Unauthorized\)/.test(line)));
   });
 
-  it('a chunked body over the cap is cut off by the SDK\'s own limit', async () => {
+  it("a chunked body over the cap is cut off by the SDK's own limit", async () => {
     const chunks = new ReadableStream<Uint8Array>({
       start(controller) {
         for (let i = 0; i < 6; i++) controller.enqueue(new Uint8Array(1024 * 1024).fill(0x20));
@@ -260,7 +280,10 @@ describe('AgentEndpoint (VS Code\'s agent → loopback → our connection → th
       },
     });
     const response = await fetch(endpoint.url(LEGACY_ROUTE), {
-      method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...endpoint.headers() }, body: chunks, duplex: 'half',
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...endpoint.headers() },
+      body: chunks,
+      duplex: 'half',
     } as RequestInit);
     assert.equal(response.status, 413);
   });

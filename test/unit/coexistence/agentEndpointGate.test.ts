@@ -2,7 +2,14 @@
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import {
-  checkAgentRequest, hasSecret, isAllowedOrigin, isLoopbackHost, MAX_AGENT_REQUEST_BYTES, newRouteId, newSecret, type AgentRequestHead,
+  checkAgentRequest,
+  hasSecret,
+  isAllowedOrigin,
+  isLoopbackHost,
+  MAX_AGENT_REQUEST_BYTES,
+  newRouteId,
+  newSecret,
+  type AgentRequestHead,
 } from '../../../src/coexistence/common/agentEndpointGate';
 
 describe('checkAgentRequest', () => {
@@ -29,11 +36,17 @@ describe('checkAgentRequest', () => {
   // and _fetch), as Node 20 and 24 put them on the wire; recorded with a local listener.
   it('lets through the requests desktop VS Code 1.139.1 sends (no Origin)', () => {
     const common = {
-      host: `127.0.0.1:${port}`, connection: 'keep-alive', authorization: `Bearer ${secret}`,
-      'user-agent': 'Visual Studio Code/1.139.1', 'accept-language': '*', 'sec-fetch-mode': 'cors', 'accept-encoding': 'gzip, deflate',
+      host: `127.0.0.1:${port}`,
+      connection: 'keep-alive',
+      authorization: `Bearer ${secret}`,
+      'user-agent': 'Visual Studio Code/1.139.1',
+      'accept-language': '*',
+      'sec-fetch-mode': 'cors',
+      'accept-encoding': 'gzip, deflate',
     };
     const post: AgentRequestHead = {
-      method: 'POST', url: `/mcp/${route}`,
+      method: 'POST',
+      url: `/mcp/${route}`,
       headers: { ...common, 'content-type': 'application/json', accept: 'text/event-stream, application/json', 'content-length': '40' },
     };
     const backchannel: AgentRequestHead = { method: 'GET', url: `/mcp/${route}`, headers: { ...common, accept: 'text/event-stream' } };
@@ -54,9 +67,9 @@ describe('checkAgentRequest', () => {
     [withHeaders({ origin: 'https://evil.example' }), 403, 'a web page'],
     [withHeaders({ origin: 'vscode-webview://abc' }), 403, 'a webview (MCP Apps show server-made pages)'],
     [withHeaders({ origin: 'null' }), 403, 'an opaque origin'],
-    [withHeaders({ origin: 'http://localhost:3000' }), 403, 'a page served from this machine (VS Code\'s requests carry no Origin)'],
+    [withHeaders({ origin: 'http://localhost:3000' }), 403, "a page served from this machine (VS Code's requests carry no Origin)"],
     [withHeaders({ origin: `http://127.0.0.1:${port}` }), 403, 'a page claiming our own origin'],
-    [withHeaders({ origin: 'vscode-file://vscode-app' }), 403, 'VS Code\'s desktop window (it makes no MCP requests; its extension host does)'],
+    [withHeaders({ origin: 'vscode-file://vscode-app' }), 403, "VS Code's desktop window (it makes no MCP requests; its extension host does)"],
     [withHeaders({ origin: '' }), 403, 'an empty Origin'],
     [{ ...good, method: 'OPTIONS' }, 405, 'a CORS preflight gets no CORS answer'],
     [{ ...good, method: 'PUT' }, 405, 'PUT'],

@@ -2,7 +2,17 @@
 import * as assert from 'node:assert/strict';
 import type { ServerSource } from '../../../src/config/common/launchDefinition';
 import {
-  agentCanUseServers, builtinHostActive, decideRunner, heldBackReason, isSharedSource, offeredToAgent, parseRunner, readsProfileMcpJson, RUN_BY_VSCODE_REASON, shouldAskRunner, shouldOfferAutostartNever,
+  agentCanUseServers,
+  builtinHostActive,
+  decideRunner,
+  heldBackReason,
+  isSharedSource,
+  offeredToAgent,
+  parseRunner,
+  readsProfileMcpJson,
+  RUN_BY_VSCODE_REASON,
+  shouldAskRunner,
+  shouldOfferAutostartNever,
   type BuiltinHostSettings,
 } from '../../../src/coexistence/common/builtinHost';
 
@@ -39,8 +49,19 @@ describe('servers of the files both hosts read', () => {
   const vscodeFile: ServerSource = { scope: 'workspace', label: '.vscode/mcp.json', file: '/w/.vscode/mcp.json', folder: 'w' };
   const rootFile: ServerSource = { scope: 'workspace', label: '.mcp.json', file: '/w/.mcp.json', folder: 'w' };
   const setting: ServerSource = { scope: 'user', label: 'Settings (mcpWorkbench.servers)' };
-  const cursorProject: ServerSource = { scope: 'workspace', label: '.cursor/mcp.json', file: '/w/.cursor/mcp.json', folder: 'w', discovered: 'cursor-workspace' as ServerSource['discovered'] };
-  const claudeDesktop: ServerSource = { scope: 'user', label: 'Claude Desktop', file: '/h/claude.json', discovered: 'claude-desktop' as ServerSource['discovered'] };
+  const cursorProject: ServerSource = {
+    scope: 'workspace',
+    label: '.cursor/mcp.json',
+    file: '/w/.cursor/mcp.json',
+    folder: 'w',
+    discovered: 'cursor-workspace' as ServerSource['discovered'],
+  };
+  const claudeDesktop: ServerSource = {
+    scope: 'user',
+    label: 'Claude Desktop',
+    file: '/h/claude.json',
+    discovered: 'claude-desktop' as ServerSource['discovered'],
+  };
 
   it('are those of .vscode/mcp.json and .mcp.json only', () => {
     assert.equal(isSharedSource(vscodeFile), true);
@@ -91,13 +112,13 @@ describe('servers of the files both hosts read', () => {
     assert.equal(shouldAskRunner({ runner: 'workbench', ask: false }, 3), false, 'run here without asking, or chosen');
   });
 
-  it('are offered to VS Code\'s agent only when we run them, VS Code\'s host is on and they run', () => {
+  it("are offered to VS Code's agent only when we run them, VS Code's host is on and they run", () => {
     assert.equal(offeredToAgent(vscodeFile, true, true, 'workbench'), true);
     assert.equal(offeredToAgent(rootFile, true, true, 'workbench'), true);
     assert.equal(offeredToAgent(vscodeFile, false, true, 'workbench'), false, 'not running here');
     assert.equal(offeredToAgent(vscodeFile, true, true, 'vscode'), false, 'VS Code runs them itself');
     assert.equal(offeredToAgent(vscodeFile, true, true, undefined), false, 'not chosen: VS Code runs them');
-    assert.equal(offeredToAgent(vscodeFile, true, false, 'workbench'), false, 'VS Code\'s host is off: no agent to offer them to');
+    assert.equal(offeredToAgent(vscodeFile, true, false, 'workbench'), false, "VS Code's host is off: no agent to offer them to");
     assert.equal(offeredToAgent(setting, true, true, 'workbench'), false, 'servers only we know stay ours');
     assert.equal(offeredToAgent(cursorProject, true, true, 'workbench'), false, 'discovery imports stay ours');
   });
@@ -129,7 +150,7 @@ describe('the first open: who runs the workspace servers', () => {
 
   // agentCanUse × stored choice × started here unasked → decision; each row says why.
   const table: [boolean, 'vscode' | 'workbench' | undefined, boolean, { runner: string; ask: boolean }, string][] = [
-    [false, undefined, false, { runner: 'workbench', ask: false }, "a new user without a chat model: run them here, no question"],
+    [false, undefined, false, { runner: 'workbench', ask: false }, 'a new user without a chat model: run them here, no question'],
     [false, undefined, true, { runner: 'workbench', ask: false }, 'still no model'],
     [true, undefined, false, { runner: 'vscode', ask: true }, "VS Code's agent could run them: ask in the view; until then VS Code does (nothing twice)"],
     [true, undefined, true, { runner: 'workbench', ask: true }, 'a model appeared after we started them: ask, but do not stop what runs'],

@@ -47,12 +47,30 @@ describe('config nested too deep', () => {
 
   it('the other config sources still give their servers', () => {
     const docs: ConfigDocument[] = [
-      { source: { scope: 'workspace', label: '.vscode/mcp.json', file: '/w/.vscode/mcp.json' }, parsed: parseConfigText(deepArrays), text: deepArrays, folderPath: '/w' },
-      { source: { scope: 'workspace', label: '.mcp.json', file: '/w/.mcp.json' }, parsed: parseConfigText('{"mcpServers": {"ok": {"command": "node"}}}'), folderPath: '/w' },
+      {
+        source: { scope: 'workspace', label: '.vscode/mcp.json', file: '/w/.vscode/mcp.json' },
+        parsed: parseConfigText(deepArrays),
+        text: deepArrays,
+        folderPath: '/w',
+      },
+      {
+        source: { scope: 'workspace', label: '.mcp.json', file: '/w/.mcp.json' },
+        parsed: parseConfigText('{"mcpServers": {"ok": {"command": "node"}}}'),
+        folderPath: '/w',
+      },
       { source: { scope: 'user', label: 'Settings' }, parsed: { format: 'vscode', ...parseServerMapValue({ user: { command: 'node' } }), inputs: [] } },
     ];
-    const defs = buildDefinitions(docs, { workspaceFolders: [{ name: 'w', path: '/w' }], userHome: '/home', env: {}, defaultTimeouts: DEFAULT_TIMEOUTS, inputValue: () => undefined });
-    assert.deepEqual(defs.map((d) => d.name), ['ok', 'user']);
+    const defs = buildDefinitions(docs, {
+      workspaceFolders: [{ name: 'w', path: '/w' }],
+      userHome: '/home',
+      env: {},
+      defaultTimeouts: DEFAULT_TIMEOUTS,
+      inputValue: () => undefined,
+    });
+    assert.deepEqual(
+      defs.map((d) => d.name),
+      ['ok', 'user'],
+    );
   });
 
   it('the language server answers: a diagnostic, no completions or hover from the JSON service', async () => {

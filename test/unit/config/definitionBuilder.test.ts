@@ -17,10 +17,20 @@ const ctx = (values: Record<string, string> = {}) => ({
 
 describe('buildDefinitions', () => {
   it('resolves launches, defaults cwd to the folder and records the line', () => {
-    const defs = buildDefinitions([doc('{"servers": {\n"a": {"command": "node", "args": ["${workspaceFolder}/s.js"], "cwd": "sub", "envFile": ".env", "timeouts": {"request": 5}}\n}}')], ctx());
+    const defs = buildDefinitions(
+      [doc('{"servers": {\n"a": {"command": "node", "args": ["${workspaceFolder}/s.js"], "cwd": "sub", "envFile": ".env", "timeouts": {"request": 5}}\n}}')],
+      ctx(),
+    );
     assert.equal(defs.length, 1);
     const d = defs[0];
-    assert.deepEqual(d.launch, { type: 'stdio', command: 'node', args: ['/ws/app/s.js'], env: {}, cwd: path.resolve('/ws/app', 'sub'), envFile: path.resolve('/ws/app', '.env') });
+    assert.deepEqual(d.launch, {
+      type: 'stdio',
+      command: 'node',
+      args: ['/ws/app/s.js'],
+      env: {},
+      cwd: path.resolve('/ws/app', 'sub'),
+      envFile: path.resolve('/ws/app', '.env'),
+    });
     assert.equal(d.source.line, 1);
     assert.equal(d.timeouts.request, 5);
     assert.equal(d.timeouts.connect, DEFAULT_TIMEOUTS.connect);
@@ -31,12 +41,19 @@ describe('buildDefinitions', () => {
   it('takes protocolEra from the entry, else from the setting', () => {
     const text = '{"servers": {"old": {"command": "node", "protocolEra": "legacy"}, "plain": {"command": "node"}}}';
     const defs = buildDefinitions([doc(text)], { ...ctx(), defaultProtocolEra: 'modern' });
-    assert.deepEqual(defs.map((d) => [d.name, d.protocolEra]), [['old', 'legacy'], ['plain', 'modern']]);
+    assert.deepEqual(
+      defs.map((d) => [d.name, d.protocolEra]),
+      [
+        ['old', 'legacy'],
+        ['plain', 'modern'],
+      ],
+    );
   });
 
   it('reports missing inputs, uses known ones and marks password values secret', () => {
-    const text = '{"servers": {"a": {"type": "http", "url": "https://x/mcp", "headers": {"Authorization": "Bearer ${input:tok}", "X-Other": "${input:plain}"}}},'
-      + '"inputs": [{"id": "tok", "type": "promptString", "password": true}, {"id": "plain", "type": "promptString"}]}';
+    const text =
+      '{"servers": {"a": {"type": "http", "url": "https://x/mcp", "headers": {"Authorization": "Bearer ${input:tok}", "X-Other": "${input:plain}"}}},' +
+      '"inputs": [{"id": "tok", "type": "promptString", "password": true}, {"id": "plain", "type": "promptString"}]}';
     const missing = buildDefinitions([doc(text)], ctx())[0];
     assert.deepEqual(missing.missingInputs, ['tok', 'plain']);
     assert.equal(missing.error, undefined);
@@ -54,7 +71,10 @@ describe('buildDefinitions', () => {
 
   it('keeps a broken entry as a definition whose error is the reason, on its line', () => {
     const defs = buildDefinitions([doc('{"servers": {\n"ok": {"command": "x"},\n"typo": {"comand": "node", "args": ["${input:later}"]}\n}}')], ctx());
-    assert.deepEqual(defs.map((d) => d.name), ['ok', 'typo']);
+    assert.deepEqual(
+      defs.map((d) => d.name),
+      ['ok', 'typo'],
+    );
     const broken = defs[1];
     assert.equal(broken.error, '"comand" is not a known key: did you mean "command"? Without "command" server "typo" cannot start. (.vscode/mcp.json)');
     assert.equal(broken.source.line, 2);

@@ -12,9 +12,27 @@ describe('suggestKey', () => {
 
   it('finds every known key from a near miss', () => {
     const misses: Record<string, string> = {
-      comand: 'command', commnad: 'command', Command: 'command', arg: 'args', agrs: 'args', evn: 'env', envs: 'env',
-      envfile: 'envFile', env_file: 'envFile', cdw: 'cwd', ulr: 'url', uri: 'url', header: 'headers', hedaers: 'headers',
-      disable: 'disabled', disbled: 'disabled', timout: 'timeouts', protocolera: 'protocolEra', oath: 'oauth', devv: 'dev', tpye: 'type',
+      comand: 'command',
+      commnad: 'command',
+      Command: 'command',
+      arg: 'args',
+      agrs: 'args',
+      evn: 'env',
+      envs: 'env',
+      envfile: 'envFile',
+      env_file: 'envFile',
+      cdw: 'cwd',
+      ulr: 'url',
+      uri: 'url',
+      header: 'headers',
+      hedaers: 'headers',
+      disable: 'disabled',
+      disbled: 'disabled',
+      timout: 'timeouts',
+      protocolera: 'protocolEra',
+      oath: 'oauth',
+      devv: 'dev',
+      tpye: 'type',
     };
     for (const [miss, key] of Object.entries(misses)) assert.equal(suggestKey(miss), key, miss);
     for (const key of SERVER_ENTRY_KEYS) assert.equal(suggestKey(key), undefined, `${key} is known`);
@@ -27,7 +45,7 @@ describe('suggestKey', () => {
     assert.equal(suggestKey('workingDirectory'), 'cwd');
   });
 
-  it('leaves other hosts\' keys and far-off words alone', () => {
+  it("leaves other hosts' keys and far-off words alone", () => {
     for (const key of ['timeout', 'autoApprove', 'alwaysAllow', 'disabledTools', 'serverUrl', 'description', 'foo', 'xyz', 'commands2x']) {
       assert.equal(suggestKey(key), undefined, key);
     }

@@ -4,8 +4,15 @@ import { DEFAULT_TIMEOUTS } from '../../../src/config/common/serverConfig';
 
 function def(id: string, command: string, extra: Partial<ServerDefinition> = {}): ServerDefinition {
   return {
-    id, name: id, label: id, source: { scope: 'workspace', label: '.vscode/mcp.json' }, disabled: false,
-    timeouts: DEFAULT_TIMEOUTS, launch: { type: 'stdio', command, args: [], env: {}, cwd: '/w' }, secrets: [], ...extra,
+    id,
+    name: id,
+    label: id,
+    source: { scope: 'workspace', label: '.vscode/mcp.json' },
+    disabled: false,
+    timeouts: DEFAULT_TIMEOUTS,
+    launch: { type: 'stdio', command, args: [], env: {}, cwd: '/w' },
+    secrets: [],
+    ...extra,
   };
 }
 
@@ -14,10 +21,22 @@ describe('diffDefinitions', () => {
     const before = [def('a', 'x'), def('b', 'y'), def('c', 'z')];
     const after = [def('a', 'x', { label: 'renamed', source: { scope: 'workspace', label: 'f', line: 9 } }), def('b', 'y2'), def('d', 'w')];
     const diff = diffDefinitions(before, after);
-    assert.deepEqual(diff.added.map((d) => d.id), ['d']);
-    assert.deepEqual(diff.removed.map((d) => d.id), ['c']);
-    assert.deepEqual(diff.changed.map((d) => d.id), ['b']);
-    assert.deepEqual(diff.unchanged.map((d) => d.id), ['a']);
+    assert.deepEqual(
+      diff.added.map((d) => d.id),
+      ['d'],
+    );
+    assert.deepEqual(
+      diff.removed.map((d) => d.id),
+      ['c'],
+    );
+    assert.deepEqual(
+      diff.changed.map((d) => d.id),
+      ['b'],
+    );
+    assert.deepEqual(
+      diff.unchanged.map((d) => d.id),
+      ['a'],
+    );
   });
 
   it('does not restart for timeouts but does for env, disabled and inputs', () => {
@@ -31,16 +50,27 @@ describe('diffDefinitions', () => {
   });
 
   it('labels servers that share a name with their source', () => {
-    const defs = [def('1', 'x', { name: 'w' }), def('2', 'x', { name: 'w', source: { scope: 'workspace', label: '.mcp.json', folder: 'app' } }), def('3', 'x', { name: 'solo' })];
+    const defs = [
+      def('1', 'x', { name: 'w' }),
+      def('2', 'x', { name: 'w', source: { scope: 'workspace', label: '.mcp.json', folder: 'app' } }),
+      def('3', 'x', { name: 'solo' }),
+    ];
     assignLabels(defs);
-    assert.deepEqual(defs.map((d) => d.label), ['w (.vscode/mcp.json)', 'w (app: .mcp.json)', 'solo']);
+    assert.deepEqual(
+      defs.map((d) => d.label),
+      ['w (.vscode/mcp.json)', 'w (app: .mcp.json)', 'solo'],
+    );
   });
 });
 
 describe('parseEnvFile', () => {
   it('reads dotenv syntax', () => {
     assert.deepEqual(parseEnvFile('# c\nA=1\nexport B = two words # note\nC="quoted # not a comment"\nD=\'single\'\nbad line\nE="a\\nb"\n'), {
-      A: '1', B: 'two words', C: 'quoted # not a comment', D: 'single', E: 'a\nb',
+      A: '1',
+      B: 'two words',
+      C: 'quoted # not a comment',
+      D: 'single',
+      E: 'a\nb',
     });
   });
 });

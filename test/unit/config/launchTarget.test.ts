@@ -9,14 +9,23 @@ describe('launchTarget', () => {
   it('http: origin and path, no query, fragment or user info; OAuth places where secrets go', () => {
     assert.equal(launchTarget({ type: 'http', url: 'https://alice:pw@API.example.com:443/mcp/?key=abc#x' }, ctx), 'https://api.example.com/mcp/');
     assert.equal(launchTarget({ type: 'sse', url: 'http://127.0.0.1:8080/sse?pw=${input:pw}' }, ctx), 'http://127.0.0.1:8080/sse');
-    assert.equal(launchTarget({ type: 'http', url: 'https://x.example/mcp', oauth: { issuer: 'https://as.example', idp: { tokenEndpoint: 'https://idp.example/token' } } }, ctx),
-      'https://x.example/mcp (OAuth issuer https://as.example; identity provider token endpoint https://idp.example/token)');
+    assert.equal(
+      launchTarget(
+        { type: 'http', url: 'https://x.example/mcp', oauth: { issuer: 'https://as.example', idp: { tokenEndpoint: 'https://idp.example/token' } } },
+        ctx,
+      ),
+      'https://x.example/mcp (OAuth issuer https://as.example; identity provider token endpoint https://idp.example/token)',
+    );
   });
 
   it('keeps ${input:…} and ${env:…} as written (never their values), resolves folders', () => {
     assert.equal(launchTarget({ type: 'http', url: 'https://${input:host}/mcp?t=${input:tok}' }, ctx), 'https://${input:host}/mcp');
     assert.equal(urlTarget('https://u:${input:pw}@${input:host}/p?q'), 'https://${input:host}/p');
-    const stdio: ServerEntry = { type: 'stdio', command: 'node', args: ['${workspaceFolder}/server.js', '--token', '${input:tok}', '--key=${env:API_KEY}', 'two words'] };
+    const stdio: ServerEntry = {
+      type: 'stdio',
+      command: 'node',
+      args: ['${workspaceFolder}/server.js', '--token', '${input:tok}', '--key=${env:API_KEY}', 'two words'],
+    };
     assert.equal(launchTarget(stdio, ctx), 'node /ws/app/server.js --token ${input:tok} --key=${env:API_KEY} "two words"');
     assert.equal(launchTarget({ ...stdio, args: [], cwd: '${workspaceFolder}/sub' }, ctx), 'node (cwd /ws/app/sub)');
   });
@@ -26,7 +35,10 @@ describe('launchTarget', () => {
     assert.equal(launchTarget({ ...base, headers: { 'X-Key': '${input:tok}' } }, ctx), launchTarget(base, ctx));
     assert.notEqual(launchTarget({ ...base, url: 'https://attacker.example/mcp' }, ctx), launchTarget(base, ctx));
     assert.notEqual(launchTarget({ ...base, url: 'https://a.example/other' }, ctx), launchTarget(base, ctx));
-    assert.notEqual(launchTarget({ type: 'stdio', command: 'node', args: ['evil.js'] }, ctx), launchTarget({ type: 'stdio', command: 'node', args: ['server.js'] }, ctx));
+    assert.notEqual(
+      launchTarget({ type: 'stdio', command: 'node', args: ['evil.js'] }, ctx),
+      launchTarget({ type: 'stdio', command: 'node', args: ['server.js'] }, ctx),
+    );
   });
 });
 
@@ -58,12 +70,21 @@ describe('stored input values are bound to their target', () => {
     const file = '/ws/app/.vscode/mcp.json';
     const text = (url: string) => `{"servers": {"s": {"type": "http", "url": "${url}", "headers": {"Authorization": "Bearer \${input:pw}"}}},
       "inputs": [{"id": "pw", "type": "promptString", "password": true}]}`;
-    const doc = (url: string): ConfigDocument => ({ source: { scope: 'workspace', label: '.vscode/mcp.json', file, folder: 'app' }, parsed: parseConfigText(text(url)), text: text(url), folderPath: '/ws/app' });
+    const doc = (url: string): ConfigDocument => ({
+      source: { scope: 'workspace', label: '.vscode/mcp.json', file, folder: 'app' },
+      parsed: parseConfigText(text(url)),
+      text: text(url),
+      folderPath: '/ws/app',
+    });
     const stored = new Map<string, BoundValue>([['pw', bind(undefined, 'pw-SECRET', 'https://good.example/mcp')]]);
-    const build = (url: string) => buildDefinitions([doc(url)], {
-      workspaceFolders: ctx.workspaceFolders, userHome: ctx.userHome, env: {}, defaultTimeouts: DEFAULT_TIMEOUTS,
-      inputValue: (_d, input, target) => valueFor(stored.get(input.id), target),
-    })[0];
+    const build = (url: string) =>
+      buildDefinitions([doc(url)], {
+        workspaceFolders: ctx.workspaceFolders,
+        userHome: ctx.userHome,
+        env: {},
+        defaultTimeouts: DEFAULT_TIMEOUTS,
+        inputValue: (_d, input, target) => valueFor(stored.get(input.id), target),
+      })[0];
     const before = build('https://good.example/mcp?v=1');
     assert.equal(before.target, 'https://good.example/mcp');
     assert.equal(before.missingInputs, undefined);

@@ -20,20 +20,47 @@ function parse(oauth: unknown) {
 }
 
 function messages(oauth: unknown, severity?: 'error' | 'warning'): string[] {
-  return parse(oauth).problems.filter((p) => !severity || p.severity === severity).map((p) => p.message);
+  return parse(oauth)
+    .problems.filter((p) => !severity || p.severity === severity)
+    .map((p) => p.message);
 }
 
 function build(oauth: unknown, scope: 'workspace' | 'user', inputs: Record<string, string> = {}, env: Record<string, string> = {}) {
   const text = JSON.stringify({ servers: { api: { type: 'http', url: 'https://mcp.example.com/mcp', oauth } }, inputs: INPUTS });
-  const doc: ConfigDocument = { source: { scope, label: scope === 'workspace' ? '.vscode/mcp.json' : 'Settings', file: '/ws/.vscode/mcp.json' }, parsed: parseConfigText(text), text, folderPath: '/ws' };
-  return buildDefinitions([doc], { workspaceFolders: [{ name: 'ws', path: '/ws' }], userHome: '/home/u', env, defaultTimeouts: DEFAULT_TIMEOUTS, inputValue: (_d, i) => inputs[i.id] })[0];
+  const doc: ConfigDocument = {
+    source: { scope, label: scope === 'workspace' ? '.vscode/mcp.json' : 'Settings', file: '/ws/.vscode/mcp.json' },
+    parsed: parseConfigText(text),
+    text,
+    folderPath: '/ws',
+  };
+  return buildDefinitions([doc], {
+    workspaceFolders: [{ name: 'ws', path: '/ws' }],
+    userHome: '/home/u',
+    env,
+    defaultTimeouts: DEFAULT_TIMEOUTS,
+    inputValue: (_d, i) => inputs[i.id],
+  })[0];
 }
 
 describe('oauth config', () => {
   it('reads a client-credentials server whose secret is a password input, without a problem', () => {
-    const { oauth, problems } = parse({ grantType: 'client_credentials', clientId: 'job', clientSecret: '${input:secret}', scopes: ['mcp:read'], dpop: true, issuer: 'https://auth.example.com' });
+    const { oauth, problems } = parse({
+      grantType: 'client_credentials',
+      clientId: 'job',
+      clientSecret: '${input:secret}',
+      scopes: ['mcp:read'],
+      dpop: true,
+      issuer: 'https://auth.example.com',
+    });
     assert.deepEqual(problems, []);
-    assert.deepEqual(oauth, { grantType: 'client_credentials', clientId: 'job', clientSecret: '${input:secret}', scopes: ['mcp:read'], dpop: true, issuer: 'https://auth.example.com' });
+    assert.deepEqual(oauth, {
+      grantType: 'client_credentials',
+      clientId: 'job',
+      clientSecret: '${input:secret}',
+      scopes: ['mcp:read'],
+      dpop: true,
+      issuer: 'https://auth.example.com',
+    });
   });
 
   it('defaults: authorization code; private_key_jwt with a key, client_secret_basic with a secret, else none', () => {
@@ -45,7 +72,10 @@ describe('oauth config', () => {
   });
 
   it('rejects unknown grant types, auth methods, algorithms and a non-boolean dpop', () => {
-    assert.match(messages({ grantType: 'password' }, 'error').join('\n'), /"oauth.grantType" .* must be one of "authorization_code", "client_credentials", "jwt_bearer", "enterprise_managed"/);
+    assert.match(
+      messages({ grantType: 'password' }, 'error').join('\n'),
+      /"oauth.grantType" .* must be one of "authorization_code", "client_credentials", "jwt_bearer", "enterprise_managed"/,
+    );
     assert.match(messages({ clientId: 'a', tokenEndpointAuthMethod: 'tls_client_auth' }, 'error').join('\n'), /tokenEndpointAuthMethod/);
     assert.match(messages({ clientId: 'a', privateKey: '${input:key}', signingAlgorithm: 'HS256' }, 'error').join('\n'), /signingAlgorithm/);
     assert.match(messages({ dpop: 'yes' }, 'error').join('\n'), /"oauth.dpop" .* true or false/);
@@ -54,19 +84,31 @@ describe('oauth config', () => {
 
   it('a grant without a browser needs a client id, and client credentials need a secret or a key', () => {
     assert.match(messages({ grantType: 'client_credentials', clientSecret: '${input:secret}' }, 'error').join('\n'), /needs "oauth.clientId"/);
-    assert.match(messages({ grantType: 'client_credentials', clientId: 'job' }, 'error').join('\n'), /needs a client secret \("clientSecret"\) or a key \("privateKey"\)/);
+    assert.match(
+      messages({ grantType: 'client_credentials', clientId: 'job' }, 'error').join('\n'),
+      /needs a client secret \("clientSecret"\) or a key \("privateKey"\)/,
+    );
     assert.deepEqual(messages({ grantType: 'client_credentials', clientId: 'job', privateKey: '${input:key}' }), []);
   });
 
   it('an auth method needs its credential', () => {
     assert.match(messages({ clientId: 'a', tokenEndpointAuthMethod: 'private_key_jwt' }, 'error').join('\n'), /"private_key_jwt" needs "oauth.privateKey"/);
-    assert.match(messages({ clientId: 'a', tokenEndpointAuthMethod: 'client_secret_basic' }, 'error').join('\n'), /"client_secret_basic" needs "oauth.clientSecret"/);
-    assert.match(messages({ clientId: 'a', clientSecret: '${input:secret}', tokenEndpointAuthMethod: 'none' }, 'warning').join('\n'), /sends no client credentials/);
+    assert.match(
+      messages({ clientId: 'a', tokenEndpointAuthMethod: 'client_secret_basic' }, 'error').join('\n'),
+      /"client_secret_basic" needs "oauth.clientSecret"/,
+    );
+    assert.match(
+      messages({ clientId: 'a', clientSecret: '${input:secret}', tokenEndpointAuthMethod: 'none' }, 'warning').join('\n'),
+      /sends no client credentials/,
+    );
   });
 
   it('jwt_bearer needs exactly one workload token source', () => {
     assert.match(messages({ grantType: 'jwt_bearer', clientId: 'w' }, 'error').join('\n'), /exactly one of "oauth.assertion" .* and "oauth.assertionFile"/);
-    assert.match(messages({ grantType: 'jwt_bearer', clientId: 'w', assertion: '${input:jwt}', assertionFile: '/var/run/token' }, 'error').join('\n'), /exactly one/);
+    assert.match(
+      messages({ grantType: 'jwt_bearer', clientId: 'w', assertion: '${input:jwt}', assertionFile: '/var/run/token' }, 'error').join('\n'),
+      /exactly one/,
+    );
     assert.deepEqual(messages({ grantType: 'jwt_bearer', clientId: 'w', assertionFile: '/var/run/secrets/token' }), []);
     assert.match(messages({ clientId: 'w', assertion: '${input:jwt}' }, 'warning').join('\n'), /only used with "grantType": "jwt_bearer"/);
   });
@@ -78,15 +120,28 @@ describe('oauth config', () => {
     assert.match(errors, /"oauth.idp" needs "clientId"/);
     assert.match(errors, /"oauth.idp" needs "idToken"/);
     assert.match(messages({ grantType: 'enterprise_managed', clientId: 'c', clientSecret: '${input:secret}' }, 'error').join('\n'), /needs "oauth.idp"/);
-    assert.deepEqual(messages({
-      grantType: 'enterprise_managed', clientId: 'c', clientSecret: '${input:secret}',
-      idp: { issuer: 'https://idp.example.com', clientId: 'wb', idToken: '${input:jwt}' },
-    }), []);
-    assert.match(messages({ clientId: 'c', idp: { issuer: 'https://idp.example.com' } }, 'warning').join('\n'), /only used with "grantType": "enterprise_managed"/);
+    assert.deepEqual(
+      messages({
+        grantType: 'enterprise_managed',
+        clientId: 'c',
+        clientSecret: '${input:secret}',
+        idp: { issuer: 'https://idp.example.com', clientId: 'wb', idToken: '${input:jwt}' },
+      }),
+      [],
+    );
+    assert.match(
+      messages({ clientId: 'c', idp: { issuer: 'https://idp.example.com' } }, 'warning').join('\n'),
+      /only used with "grantType": "enterprise_managed"/,
+    );
   });
 
   it('warns about redirectUri on a grant without a browser, and about invalid URLs', () => {
-    assert.match(messages({ grantType: 'client_credentials', clientId: 'j', clientSecret: '${input:secret}', redirectUri: 'http://127.0.0.1:3000/cb' }, 'warning').join('\n'), /redirectUri.*is ignored/);
+    assert.match(
+      messages({ grantType: 'client_credentials', clientId: 'j', clientSecret: '${input:secret}', redirectUri: 'http://127.0.0.1:3000/cb' }, 'warning').join(
+        '\n',
+      ),
+      /redirectUri.*is ignored/,
+    );
     assert.match(messages({ issuer: 'not a url' }, 'error').join('\n'), /"oauth.issuer" .* is not a valid URL/);
     const { oauth } = parse({ redirectUri: 'nope' });
     assert.equal(oauth?.redirectUri, undefined);
@@ -94,7 +149,9 @@ describe('oauth config', () => {
 
   describe('definitions', () => {
     const oauth: OAuthSettings = {
-      grantType: 'enterprise_managed', clientId: 'c', clientSecret: '${input:secret}',
+      grantType: 'enterprise_managed',
+      clientId: 'c',
+      clientSecret: '${input:secret}',
       idp: { issuer: '${env:IDP}', clientId: 'wb', idToken: '${input:jwt}' },
     };
 
@@ -109,7 +166,12 @@ describe('oauth config', () => {
     });
 
     it('a workspace file may not fill a secret from the environment, nor read assertionFile', () => {
-      const fromEnv = build({ grantType: 'client_credentials', clientId: 'c', clientSecret: '${env:GITHUB_TOKEN}' }, 'workspace', {}, { GITHUB_TOKEN: 'ghp_x' });
+      const fromEnv = build(
+        { grantType: 'client_credentials', clientId: 'c', clientSecret: '${env:GITHUB_TOKEN}' },
+        'workspace',
+        {},
+        { GITHUB_TOKEN: 'ghp_x' },
+      );
       assert.match(fromEnv.error ?? '', /"oauth.clientSecret" may not read \$\{env:…\}/);
       assert.ok(fromEnv.secrets.includes('ghp_x'), 'still redacted');
       const fromFile = build({ grantType: 'jwt_bearer', clientId: 'w', assertionFile: '/var/run/secrets/token' }, 'workspace');
@@ -121,7 +183,10 @@ describe('oauth config', () => {
     it('the same entries are fine in user settings, and a workspace input is fine in a workspace', () => {
       assert.equal(build({ grantType: 'client_credentials', clientId: 'c', clientSecret: '${env:TOKEN}' }, 'user', {}, { TOKEN: 't' }).error, undefined);
       assert.equal(build({ grantType: 'jwt_bearer', clientId: 'w', assertionFile: '/var/run/secrets/token' }, 'user').error, undefined);
-      assert.equal(build({ grantType: 'client_credentials', clientId: 'c', clientSecret: '${input:secret}' }, 'workspace', { secret: 'typed' }).error, undefined);
+      assert.equal(
+        build({ grantType: 'client_credentials', clientId: 'c', clientSecret: '${input:secret}' }, 'workspace', { secret: 'typed' }).error,
+        undefined,
+      );
     });
   });
 });

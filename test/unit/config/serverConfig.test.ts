@@ -16,8 +16,14 @@ describe('parseConfigText', () => {
     assert.deepEqual(parsed.problems, []);
     assert.equal(parsed.servers.length, 2);
     assert.deepEqual(parsed.servers[0].entry, {
-      type: 'stdio', command: 'node', args: ['server.js', '3'], env: { A: '1', B: null },
-      url: undefined, cwd: undefined, envFile: undefined, headers: undefined,
+      type: 'stdio',
+      command: 'node',
+      args: ['server.js', '3'],
+      env: { A: '1', B: null },
+      url: undefined,
+      cwd: undefined,
+      envFile: undefined,
+      headers: undefined,
     });
     assert.equal(parsed.servers[1].entry.type, 'http');
     assert.deepEqual(parsed.inputs, [{ id: 'key', type: 'promptString', description: 'API key', default: undefined, password: true, options: undefined }]);
@@ -31,7 +37,7 @@ describe('parseConfigText', () => {
     assert.equal(parsed.servers[1].entry.type, 'http');
   });
 
-  it('accepts other hosts\' type dialects with a warning', () => {
+  it("accepts other hosts' type dialects with a warning", () => {
     for (const dialect of ['streamableHttp', 'streamable-http']) {
       const parsed = parseConfigText(`{"servers": {"a": {"type": "${dialect}", "url": "http://x/mcp"}}}`);
       assert.equal(parsed.servers[0].entry.type, 'http');
@@ -44,7 +50,14 @@ describe('parseConfigText', () => {
   it('reports errors with positions and keeps broken entries listed with the reason', () => {
     const text = '{"servers": {\n "bad": {"type": "ftp"},\n "nocmd": {"args": []},\n "ok": {"command": "x", "unknownKey": 1}\n}}';
     const parsed = parseConfigText(text);
-    assert.deepEqual(parsed.servers.map((s) => [s.name, s.broken !== undefined]), [['bad', true], ['nocmd', true], ['ok', false]]);
+    assert.deepEqual(
+      parsed.servers.map((s) => [s.name, s.broken !== undefined]),
+      [
+        ['bad', true],
+        ['nocmd', true],
+        ['ok', false],
+      ],
+    );
     assert.match(parsed.servers[0].broken!, /Unknown "type" "ftp"/);
     assert.match(parsed.servers[1].broken!, /needs a "command"/);
     const errors = parsed.problems.filter((p) => p.severity === 'error');
@@ -56,21 +69,34 @@ describe('parseConfigText', () => {
   });
 
   it('keeps an entry with a misspelt key as a broken server and names the key it means', () => {
-    const text = '{"servers": {\n "typo": {"comand": "node", "args": ["s.js"]},\n "remote": {"type": "http", "ulr": "https://x/mcp"},\n "fine": {"command": "node", "evn": {}}\n}}';
+    const text =
+      '{"servers": {\n "typo": {"comand": "node", "args": ["s.js"]},\n "remote": {"type": "http", "ulr": "https://x/mcp"},\n "fine": {"command": "node", "evn": {}}\n}}';
     const parsed = parseConfigText(text);
-    assert.deepEqual(parsed.servers.map((s) => s.name), ['typo', 'remote', 'fine']);
+    assert.deepEqual(
+      parsed.servers.map((s) => s.name),
+      ['typo', 'remote', 'fine'],
+    );
     assert.equal(parsed.servers[0].broken, '"comand" is not a known key: did you mean "command"? Without "command" server "typo" cannot start.');
     assert.deepEqual(parsed.servers[0].entry.args, ['s.js'], 'what could be read is kept');
     assert.match(parsed.servers[1].broken!, /^"ulr" is not a known key: did you mean "url"\?/);
     assert.equal(parsed.servers[2].broken, undefined, 'a typo in an optional key does not break the entry');
     const typos = parsed.problems.filter((p) => p.suggestion);
-    assert.deepEqual(typos.map((p) => [p.suggestion, text.slice(p.offset, p.offset + p.length), p.severity]),
-      [['command', '"comand"', 'warning'], ['url', '"ulr"', 'warning'], ['env', '"evn"', 'warning']]);
+    assert.deepEqual(
+      typos.map((p) => [p.suggestion, text.slice(p.offset, p.offset + p.length), p.severity]),
+      [
+        ['command', '"comand"', 'warning'],
+        ['url', '"ulr"', 'warning'],
+        ['env', '"evn"', 'warning'],
+      ],
+    );
   });
 
   it('does not "correct" keys of other hosts or keys that are far from any known one', () => {
     const parsed = parseConfigText('{"servers": {"a": {"command": "x", "autoApprove": [], "timeout": 60, "description": "d", "foo": 1, "command2": "y"}}}');
-    assert.deepEqual(parsed.problems.filter((p) => p.suggestion), []);
+    assert.deepEqual(
+      parsed.problems.filter((p) => p.suggestion),
+      [],
+    );
   });
 
   it('lists an entry that is not an object as broken', () => {
@@ -87,7 +113,9 @@ describe('parseConfigText', () => {
   });
 
   it('validates timeouts and flags wrong field types', () => {
-    const parsed = parseConfigText('{"servers": {"a": {"command": "x", "timeouts": {"request": 120, "resetOnProgress": false, "connect": "soon"}, "args": "nope"}}}');
+    const parsed = parseConfigText(
+      '{"servers": {"a": {"command": "x", "timeouts": {"request": 120, "resetOnProgress": false, "connect": "soon"}, "args": "nope"}}}',
+    );
     assert.deepEqual(parsed.servers[0].entry.timeouts, { request: 120, resetOnProgress: false });
     assert.equal(parsed.problems.filter((p) => p.severity === 'error').length, 2);
   });

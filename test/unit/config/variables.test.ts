@@ -3,7 +3,10 @@ import { inputIdsUsed, resolveEntry, type VariableContext } from '../../../src/c
 
 const ctx: VariableContext = {
   workspaceFolder: '/ws/app',
-  workspaceFolders: [{ name: 'app', path: '/ws/app' }, { name: 'lib', path: '/ws/lib' }],
+  workspaceFolders: [
+    { name: 'app', path: '/ws/app' },
+    { name: 'lib', path: '/ws/lib' },
+  ],
   userHome: '/home/u',
   env: { TOKEN: 'abc' },
   inputs: { key: 'secret-value' },
@@ -11,13 +14,16 @@ const ctx: VariableContext = {
 
 describe('variables', () => {
   it('resolves every supported variable in every field', () => {
-    const { entry, errors } = resolveEntry({
-      type: 'stdio',
-      command: '${workspaceFolder}/bin/server',
-      args: ['${workspaceFolder:lib}', '${userHome}/x', '${env:TOKEN}', '${env:MISSING}', '${workspaceFolderBasename}'],
-      env: { KEY: '${input:key}', GONE: null },
-      cwd: '${workspaceFolder:lib}',
-    }, ctx);
+    const { entry, errors } = resolveEntry(
+      {
+        type: 'stdio',
+        command: '${workspaceFolder}/bin/server',
+        args: ['${workspaceFolder:lib}', '${userHome}/x', '${env:TOKEN}', '${env:MISSING}', '${workspaceFolderBasename}'],
+        env: { KEY: '${input:key}', GONE: null },
+        cwd: '${workspaceFolder:lib}',
+      },
+      ctx,
+    );
     assert.deepEqual(errors, []);
     assert.equal(entry.command, '/ws/app/bin/server');
     assert.deepEqual(entry.args, ['/ws/lib', '/home/u/x', 'abc', '', 'app']);

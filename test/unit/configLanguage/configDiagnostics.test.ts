@@ -6,12 +6,20 @@ import { context, doc, service } from './languageTestKit';
 
 async function codes(text: string, ctx = context(), file?: string) {
   const diagnostics = await service().diagnostics(doc(text, file), ctx);
-  return diagnostics.map((d) => ({ code: d.code, line: d.range.start.line, message: typeof d.message === 'string' ? d.message : d.message.value, severity: d.severity, source: d.source, data: d.data }));
+  return diagnostics.map((d) => ({
+    code: d.code,
+    line: d.range.start.line,
+    message: typeof d.message === 'string' ? d.message : d.message.value,
+    severity: d.severity,
+    source: d.source,
+    data: d.data,
+  }));
 }
 
 describe('config language server: diagnostics', () => {
   it('a clean file has none', async () => {
-    assert.deepEqual(await codes(`{
+    assert.deepEqual(
+      await codes(`{
   "servers": {
     "ok": { "command": "node", "args": ["\${workspaceFolder}/server.js"], "cwd": "src", "envFile": "\${workspaceFolder}/.env",
             "env": { "KEY": "\${input:key}" } },
@@ -19,7 +27,9 @@ describe('config language server: diagnostics', () => {
     "local": { "type": "sse", "url": "http://127.0.0.1:3000/sse" }
   },
   "inputs": [{ "type": "promptString", "id": "key", "password": true }]
-}`), []);
+}`),
+      [],
+    );
   });
 
   it('reports a command that is not on PATH, a missing cwd and a missing envFile', async () => {
@@ -49,9 +59,14 @@ describe('config language server: diagnostics', () => {
   });
 
   it('reports unknown variables with the closest known name', async () => {
-    const found = await codes(`{ "servers": { "a": { "command": "node", "args": ["\${workspacefolder}", "\${env.HOME}", "\${API_KEY}", "\${workspaceFolder:other}"] } } }`);
+    const found = await codes(
+      `{ "servers": { "a": { "command": "node", "args": ["\${workspacefolder}", "\${env.HOME}", "\${API_KEY}", "\${workspaceFolder:other}"] } } }`,
+    );
     const unknown = found.filter((d) => d.code === DiagnosticCode.variableUnknown);
-    assert.deepEqual(unknown.map((d) => d.data), [{ suggestion: 'workspaceFolder' }, { suggestion: 'env:HOME' }, { suggestion: 'env:API_KEY' }]);
+    assert.deepEqual(
+      unknown.map((d) => d.data),
+      [{ suggestion: 'workspaceFolder' }, { suggestion: 'env:HOME' }, { suggestion: 'env:API_KEY' }],
+    );
     assert.match(unknown[0].message, /did you mean \$\{workspaceFolder\}/);
     assert.ok(found.some((d) => d.code === DiagnosticCode.workspaceFolderUnknown));
     assert.equal(suggestVariable('zzzzzz'), undefined);
@@ -69,7 +84,14 @@ describe('config language server: diagnostics', () => {
   "b": { "type": "stdio", "command": "node", "url": "https://x.example/mcp" },
   "c": { "type": "http", "command": "node", "url": "https://x.example/mcp" }
 } }`);
-    assert.deepEqual(found.map((d) => [d.code, d.line]), [[DiagnosticCode.typeDialect, 1], [DiagnosticCode.urlOnStdio, 2], [DiagnosticCode.commandOnHttp, 3]]);
+    assert.deepEqual(
+      found.map((d) => [d.code, d.line]),
+      [
+        [DiagnosticCode.typeDialect, 1],
+        [DiagnosticCode.urlOnStdio, 2],
+        [DiagnosticCode.commandOnHttp, 3],
+      ],
+    );
   });
 
   it('reports invalid URLs and plain http to other hosts', async () => {
@@ -79,7 +101,14 @@ describe('config language server: diagnostics', () => {
   "c": { "type": "http", "url": "http://mcp.example.com/mcp" },
   "d": { "type": "http", "url": "http://localhost:8080/mcp" }
 } }`);
-    assert.deepEqual(found.map((d) => [d.code, d.line]), [[DiagnosticCode.urlInvalid, 1], [DiagnosticCode.urlInvalid, 2], [DiagnosticCode.urlInsecure, 3]]);
+    assert.deepEqual(
+      found.map((d) => [d.code, d.line]),
+      [
+        [DiagnosticCode.urlInvalid, 1],
+        [DiagnosticCode.urlInvalid, 2],
+        [DiagnosticCode.urlInsecure, 3],
+      ],
+    );
   });
 
   it('reports secrets written into env and headers, with a suggested input id', async () => {
@@ -88,10 +117,13 @@ describe('config language server: diagnostics', () => {
   "api": { "type": "http", "url": "https://x.example/mcp", "headers": { "Authorization": "Bearer abcdefghij1234567890KLMNOP" } }
 }, "inputs": [{ "id": "x" }] }`);
     const secrets = found.filter((d) => d.code === DiagnosticCode.secretLiteral);
-    assert.deepEqual(secrets.map((d) => d.data), [
-      { server: 'gh', field: 'env', key: 'GITHUB_TOKEN', prefix: '', suggestedId: 'gh-github-token' },
-      { server: 'api', field: 'headers', key: 'Authorization', prefix: 'Bearer ', suggestedId: 'api-authorization' },
-    ]);
+    assert.deepEqual(
+      secrets.map((d) => d.data),
+      [
+        { server: 'gh', field: 'env', key: 'GITHUB_TOKEN', prefix: '', suggestedId: 'gh-github-token' },
+        { server: 'api', field: 'headers', key: 'Authorization', prefix: 'Bearer ', suggestedId: 'api-authorization' },
+      ],
+    );
     assert.equal(findLiteralSecret('PORT', '8080', false), undefined);
     assert.equal(findLiteralSecret('API_KEY', 'your-api-key-here', false), undefined);
     assert.deepEqual(findLiteralSecret('X', 'sk-proj-abc123def456', false), { prefix: '' });
@@ -104,13 +136,22 @@ describe('config language server: diagnostics', () => {
   });
 
   it('validates against the schema when VS Code JSON support is absent', async () => {
-    const found = await codes(`{ "servers": { "a": { "command": "node", "env": { "K": "\${input:x}" } } },
-  "inputs": [{ "id": "x", "password": "yes" }] }`, context({ hostProvidesJsonSchema: false }));
-    assert.deepEqual(found.map((d) => [d.code, d.line, d.source]), [[DiagnosticCode.schema, 1, 'MCP']]);
+    const found = await codes(
+      `{ "servers": { "a": { "command": "node", "env": { "K": "\${input:x}" } } },
+  "inputs": [{ "id": "x", "password": "yes" }] }`,
+      context({ hostProvidesJsonSchema: false }),
+    );
+    assert.deepEqual(
+      found.map((d) => [d.code, d.line, d.source]),
+      [[DiagnosticCode.schema, 1, 'MCP']],
+    );
   });
 
   it('reads .mcp.json in the mcpServers format', async () => {
     const found = await codes(`{ "mcpServers": { "a": { "command": "missing-tool" } } }`, context({ filePath: '/work/ws/.mcp.json' }), '/work/ws/.mcp.json');
-    assert.deepEqual(found.map((d) => d.code), [DiagnosticCode.commandNotFound]);
+    assert.deepEqual(
+      found.map((d) => d.code),
+      [DiagnosticCode.commandNotFound],
+    );
   });
 });

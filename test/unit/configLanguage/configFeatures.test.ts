@@ -28,14 +28,20 @@ async function fixes(text: string, code: string, platform: NodeJS.Platform = 'li
 describe('config language server: completions', () => {
   it('offers npm packages the workspace already uses for npx args', async () => {
     const d = doc('{"servers": {\n"a": {"command": "npx", "args": ["-y", "@scope/used-elsewhere"]},\n"b": {"command": "npx", "args": ["-y", ""]}\n}}');
-    const ctx = context({ readText: (p) => (p === `${WORKSPACE}/package.json` ? JSON.stringify({ devDependencies: { '@modelcontextprotocol/server-everything': '1.0.0' } }) : undefined) });
+    const ctx = context({
+      readText: (p) =>
+        p === `${WORKSPACE}/package.json` ? JSON.stringify({ devDependencies: { '@modelcontextprotocol/server-everything': '1.0.0' } }) : undefined,
+    });
     const items = await service().completions(d, at(d, '["-y", ""]', 8), ctx);
     const labels = items.map((i) => i.label);
     assert.ok(labels.includes('@scope/used-elsewhere'), labels.join());
     assert.ok(labels.includes('@modelcontextprotocol/server-everything'), labels.join());
     const nodeDoc = doc('{"servers": {"n": {"command": "npx", "args": ["a"]}, "m": {"command": "node", "args": [""]}}}');
     const forNpx = await service().completions(nodeDoc, at(nodeDoc, '["a"]', 2), ctx);
-    assert.ok(forNpx.some((i) => i.label === '@modelcontextprotocol/server-everything'), 'the npx entry gets packages');
+    assert.ok(
+      forNpx.some((i) => i.label === '@modelcontextprotocol/server-everything'),
+      'the npx entry gets packages',
+    );
     const forNode = await service().completions(nodeDoc, at(nodeDoc, '[""]', 2), ctx);
     assert.ok(!forNode.some((i) => i.label === '@modelcontextprotocol/server-everything'), 'a node entry does not');
   });
@@ -43,12 +49,24 @@ describe('config language server: completions', () => {
   it('offers variables after ${', async () => {
     const d = doc(`{ "servers": { "a": { "command": "node", "args": ["\${"] } }, "inputs": [{ "id": "tok" }] }`);
     const items = await service().completions(d, at(d, '${', 2), context());
-    assert.deepEqual(labels(items), ['workspaceFolder', 'workspaceFolderBasename', 'workspaceFolder:', 'userHome', 'pathSeparator', '/', 'env:', 'input:', 'input:tok']);
+    assert.deepEqual(labels(items), [
+      'workspaceFolder',
+      'workspaceFolderBasename',
+      'workspaceFolder:',
+      'userHome',
+      'pathSeparator',
+      '/',
+      'env:',
+      'input:',
+      'input:tok',
+    ]);
     assert.equal(items[0].textEdit && 'range' in items[0].textEdit ? items[0].textEdit.newText : '', 'workspaceFolder}');
   });
 
   it('offers input ids inside ${input:, environment names inside ${env:', async () => {
-    const d = doc(`{ "servers": { "a": { "command": "node", "env": { "A": "\${input:}", "B": "\${env:G}" } } }, "inputs": [{ "id": "tok", "password": true }, { "id": "other" }] }`);
+    const d = doc(
+      `{ "servers": { "a": { "command": "node", "env": { "A": "\${input:}", "B": "\${env:G}" } } }, "inputs": [{ "id": "tok", "password": true }, { "id": "other" }] }`,
+    );
     const s = service();
     const inputs = await s.completions(d, at(d, '${input:', 8), context());
     assert.deepEqual(labels(inputs), ['input:tok', 'input:other']);
@@ -72,12 +90,21 @@ describe('config language server: completions', () => {
     const d = doc(`{ "servers": { "a": { "type": "", "command": "node",  } } }`);
     const s = service();
     const keys = await s.completions(d, at(d, '"node",', 8), context({ hostProvidesJsonSchema: false }));
-    for (const key of ['args', 'env', 'envFile', 'cwd', 'disabled', 'timeouts']) assert.ok(labels(keys).some((l) => l.includes(key)), key);
+    for (const key of ['args', 'env', 'envFile', 'cwd', 'disabled', 'timeouts'])
+      assert.ok(
+        labels(keys).some((l) => l.includes(key)),
+        key,
+      );
     const types = await s.completions(d, at(d, '"type": "', 9), context({ hostProvidesJsonSchema: false }));
-    assert.deepEqual(labels(types).map((l) => l.replace(/"/g, '')).sort(), ['http', 'sse', 'stdio']);
+    assert.deepEqual(
+      labels(types)
+        .map((l) => l.replace(/"/g, ''))
+        .sort(),
+      ['http', 'sse', 'stdio'],
+    );
   });
 
-  it('offers only the keys of the entry\'s transport: no url/headers for stdio, no command/args for http', async () => {
+  it("offers only the keys of the entry's transport: no url/headers for stdio, no command/args for http", async () => {
     const s = service();
     const ctx = context({ hostProvidesJsonSchema: false });
     let version = 0;
@@ -114,9 +141,18 @@ describe('config language server: oauth', () => {
     const d = doc(text);
     const s = service();
     const grants = await s.completions(d, at(d, '"grantType": "', 14), context({ hostProvidesJsonSchema: false }));
-    assert.deepEqual(labels(grants).map((l) => l.replace(/"/g, '')).sort(), ['authorization_code', 'client_credentials', 'enterprise_managed', 'jwt_bearer']);
+    assert.deepEqual(
+      labels(grants)
+        .map((l) => l.replace(/"/g, ''))
+        .sort(),
+      ['authorization_code', 'client_credentials', 'enterprise_managed', 'jwt_bearer'],
+    );
     const keys = await s.completions(d, at(d, '"c",', 4), context({ hostProvidesJsonSchema: false }));
-    for (const key of ['clientSecret', 'tokenEndpointAuthMethod', 'privateKey', 'issuer', 'dpop', 'assertionFile', 'idp']) assert.ok(labels(keys).some((l) => l.includes(key)), key);
+    for (const key of ['clientSecret', 'tokenEndpointAuthMethod', 'privateKey', 'issuer', 'dpop', 'assertionFile', 'idp'])
+      assert.ok(
+        labels(keys).some((l) => l.includes(key)),
+        key,
+      );
   });
 
   it('reports a bad combination and a secret written into the file, at the field', async () => {
@@ -130,7 +166,12 @@ describe('config language server: oauth', () => {
     assert.ok(literal, JSON.stringify(found));
     assert.match(String(literal.message), /"oauth.clientSecret" is written into the file/);
     assert.equal(d.getText(literal.range), '"hunter2"');
-    const clean = await service().diagnostics(doc(`{ "servers": { "a": { "url": "https://mcp.example.com/mcp", "oauth": { "grantType": "client_credentials", "clientId": "c", "clientSecret": "\${input:s}" } } }, "inputs": [{ "id": "s", "password": true }] }`), context());
+    const clean = await service().diagnostics(
+      doc(
+        `{ "servers": { "a": { "url": "https://mcp.example.com/mcp", "oauth": { "grantType": "client_credentials", "clientId": "c", "clientSecret": "\${input:s}" } } }, "inputs": [{ "id": "s", "password": true }] }`,
+      ),
+      context(),
+    );
     assert.ok(!clean.some((x) => /oauth/.test(String(x.message))), JSON.stringify(clean));
   });
 });
@@ -144,7 +185,10 @@ describe('config language server: oauth secrets', () => {
 }`;
     const d = doc(text);
     const found = (await service().diagnostics(d, context())).filter((x) => x.code === DiagnosticCode.secretLiteral);
-    assert.deepEqual(found.map((x) => d.getText(x.range)), ['"abc"', '"eyJ.x.y"']);
+    assert.deepEqual(
+      found.map((x) => d.getText(x.range)),
+      ['"abc"', '"eyJ.x.y"'],
+    );
     const { d: fixed, actions } = await fixes(text, DiagnosticCode.secretLiteral);
     const after = JSON.parse(apply(fixed, actions[0]));
     assert.equal(after.servers.api.oauth.clientSecret, '${input:api-client-secret}');
@@ -157,14 +201,26 @@ describe('config language server: protocolEra', () => {
     const d = doc(`{ "servers": { "a": { "command": "node", "protocolEra": "" } } }`);
     const s = service();
     const eras = await s.completions(d, at(d, '"protocolEra": "', 16), context({ hostProvidesJsonSchema: false }));
-    assert.deepEqual(labels(eras).map((l) => l.replace(/"/g, '')).sort(), ['auto', 'legacy', 'modern']);
-    const keys = await s.completions(doc(`{ "servers": { "a": { "command": "node",  } } }`), at(doc(`{ "servers": { "a": { "command": "node",  } } }`), '"node",', 8), context({ hostProvidesJsonSchema: false }));
+    assert.deepEqual(
+      labels(eras)
+        .map((l) => l.replace(/"/g, ''))
+        .sort(),
+      ['auto', 'legacy', 'modern'],
+    );
+    const keys = await s.completions(
+      doc(`{ "servers": { "a": { "command": "node",  } } }`),
+      at(doc(`{ "servers": { "a": { "command": "node",  } } }`), '"node",', 8),
+      context({ hostProvidesJsonSchema: false }),
+    );
     assert.ok(labels(keys).some((l) => l.includes('protocolEra')));
   });
 
   it('reports an unknown era and accepts the three known ones', async () => {
     const bad = await service().diagnostics(doc(`{ "servers": { "a": { "command": "node", "protocolEra": "2026" } } }`), context());
-    assert.ok(bad.some((x) => /"protocolEra" of server "a" must be "auto", "modern"/.test(String(x.message))), JSON.stringify(bad));
+    assert.ok(
+      bad.some((x) => /"protocolEra" of server "a" must be "auto", "modern"/.test(String(x.message))),
+      JSON.stringify(bad),
+    );
     for (const era of ['auto', 'modern', 'legacy']) {
       const ok = await service().diagnostics(doc(`{ "servers": { "a": { "command": "node", "protocolEra": "${era}" } } }`), context());
       assert.ok(!ok.some((x) => /protocolEra/.test(String(x.message))), `${era}: ${JSON.stringify(ok)}`);
@@ -182,7 +238,12 @@ describe('config language server: dev', () => {
     const devKeys = labels(await s.completions(inner, at(inner, '"dev": {', 9), ctx)).map((l) => l.replace(/"/g, ''));
     assert.deepEqual(devKeys.sort(), ['debug', 'watch']);
     const type = doc(`{ "servers": { "a": { "command": "node", "dev": { "watch": "src/**", "debug": { "type": "" } } } } }`);
-    assert.deepEqual(labels(await s.completions(type, at(type, '"type": "', 9), ctx)).map((l) => l.replace(/"/g, '')).sort(), ['debugpy', 'node']);
+    assert.deepEqual(
+      labels(await s.completions(type, at(type, '"type": "', 9), ctx))
+        .map((l) => l.replace(/"/g, ''))
+        .sort(),
+      ['debugpy', 'node'],
+    );
   });
 
   it('explains dev, dev.watch and dev.debug on hover', async () => {
@@ -196,9 +257,15 @@ describe('config language server: dev', () => {
 
   it('reports a watch that is not a glob, and accepts one glob or a list', async () => {
     const bad = await service().diagnostics(doc(`{ "servers": { "a": { "command": "node", "dev": { "watch": 3 } } } }`), context());
-    assert.ok(bad.some((x) => /"dev.watch" of server "a" must be a glob or a list of globs/.test(String(x.message))), JSON.stringify(bad));
+    assert.ok(
+      bad.some((x) => /"dev.watch" of server "a" must be a glob or a list of globs/.test(String(x.message))),
+      JSON.stringify(bad),
+    );
     for (const watch of ['"src/**"', '["src/**", "lib/*.js"]']) {
-      const ok = await service().diagnostics(doc(`{ "servers": { "a": { "command": "node", "dev": { "watch": ${watch}, "debug": { "type": "node" } } } } }`), context());
+      const ok = await service().diagnostics(
+        doc(`{ "servers": { "a": { "command": "node", "dev": { "watch": ${watch}, "debug": { "type": "node" } } } } }`),
+        context(),
+      );
       assert.deepEqual(ok, [], watch);
     }
   });
@@ -228,7 +295,10 @@ describe('config language server: hovers', () => {
     assert.match(tok, /API token \(promptString, password\)/);
     assert.match(tok, /Stored value: ••••••••/);
     assert.match(hoverText(await s.hover(d, at(d, 'input:region'), context())), /Stored value: `eu-west`/);
-    assert.deepEqual(asked, [{ file: `${WORKSPACE}/.vscode/mcp.json`, id: 'tok', secret: true }, { file: `${WORKSPACE}/.vscode/mcp.json`, id: 'region', secret: false }]);
+    assert.deepEqual(asked, [
+      { file: `${WORKSPACE}/.vscode/mcp.json`, id: 'tok', secret: true },
+      { file: `${WORKSPACE}/.vscode/mcp.json`, id: 'region', secret: false },
+    ]);
   });
 
   it('shows what the file says (input descriptions, names) as text, not as markdown', async () => {
@@ -252,19 +322,25 @@ describe('config language server: hovers', () => {
 
 describe('config language server: code actions', () => {
   it('adds a missing input definition', async () => {
-    const { d, actions } = await fixes(`{
+    const { d, actions } = await fixes(
+      `{
   "servers": { "a": { "command": "node", "env": { "K": "\${input:api-token}" } } }
-}`, DiagnosticCode.inputUndefined);
+}`,
+      DiagnosticCode.inputUndefined,
+    );
     assert.equal(actions[0].title, 'Add input "api-token" to "inputs"');
     const fixed = JSON.parse(apply(d, actions[0]));
     assert.deepEqual(fixed.inputs, [{ type: 'promptString', id: 'api-token', description: 'api-token', password: true }]);
   });
 
   it('appends to an existing inputs array', async () => {
-    const { d, actions } = await fixes(`{
+    const { d, actions } = await fixes(
+      `{
   "servers": { "a": { "command": "node", "env": { "K": "\${input:region}", "L": "\${input:x}" } } },
   "inputs": [{ "id": "x" }]
-}`, DiagnosticCode.inputUndefined);
+}`,
+      DiagnosticCode.inputUndefined,
+    );
     assert.deepEqual(JSON.parse(apply(d, actions[0])).inputs, [{ id: 'x' }, { type: 'promptString', id: 'region', description: 'region' }]);
   });
 
@@ -274,11 +350,14 @@ describe('config language server: code actions', () => {
   });
 
   it('moves a literal secret into a password input', async () => {
-    const { d, actions } = await fixes(`{
+    const { d, actions } = await fixes(
+      `{
   "servers": {
     "api": { "type": "http", "url": "https://x.example/mcp", "headers": { "Authorization": "Bearer abcdefghij1234567890KLMNOP" } }
   }
-}`, DiagnosticCode.secretLiteral);
+}`,
+      DiagnosticCode.secretLiteral,
+    );
     const fixed = JSON.parse(apply(d, actions[0]));
     assert.equal(fixed.servers.api.headers.Authorization, 'Bearer ${input:api-authorization}');
     assert.deepEqual(fixed.inputs, [{ type: 'promptString', id: 'api-authorization', description: 'Authorization for api', password: true }]);
@@ -290,9 +369,23 @@ describe('config language server: code actions', () => {
   });
 
   it('offers "did you mean" for a misspelt key, and no unrelated refactoring there', async () => {
-    for (const [typo, key] of [['comand', 'command'], ['agrs', 'args'], ['enviroment', 'env'], ['Url', 'url'], ['protocolera', 'protocolEra'], ['header', 'headers']]) {
-      const { d, actions } = await fixes(`{ "servers": { "a": { "${typo}": "x", "command": "node" } } }`.replace(key === 'command' ? ', "command": "node"' : '\u0000', ''), DiagnosticCode.keyTypo);
-      assert.deepEqual(actions.map((a) => a.title), [`Did you mean "${key}"?`], typo);
+    for (const [typo, key] of [
+      ['comand', 'command'],
+      ['agrs', 'args'],
+      ['enviroment', 'env'],
+      ['Url', 'url'],
+      ['protocolera', 'protocolEra'],
+      ['header', 'headers'],
+    ]) {
+      const { d, actions } = await fixes(
+        `{ "servers": { "a": { "${typo}": "x", "command": "node" } } }`.replace(key === 'command' ? ', "command": "node"' : '\u0000', ''),
+        DiagnosticCode.keyTypo,
+      );
+      assert.deepEqual(
+        actions.map((a) => a.title),
+        [`Did you mean "${key}"?`],
+        typo,
+      );
       assert.ok(actions[0].isPreferred);
       assert.ok(key in JSON.parse(apply(d, actions[0])).servers.a, typo);
     }
@@ -313,7 +406,10 @@ describe('config language server: code actions', () => {
     const d = doc(`{ "servers": { "a": { "command": "npx", "args": ["-y", "pkg"] } } }`);
     const s = service();
     const range = { start: at(d, 'npx'), end: at(d, 'npx') };
-    assert.equal(s.codeActions(d, range, [], { platform: 'linux' }).some((a) => a.title.includes('cmd /c')), false);
+    assert.equal(
+      s.codeActions(d, range, [], { platform: 'linux' }).some((a) => a.title.includes('cmd /c')),
+      false,
+    );
     const wrap = s.codeActions(d, range, [], { platform: 'win32' }).find((a) => a.title.includes('cmd /c'))!;
     assert.deepEqual(JSON.parse(apply(d, wrap)).servers.a, { command: 'cmd', args: ['/c', 'npx', '-y', 'pkg'] });
   });
@@ -321,8 +417,13 @@ describe('config language server: code actions', () => {
 
 describe('config language server: document links', () => {
   it('links existing paths in args, cwd and envFile', () => {
-    const d = doc(`{ "servers": { "a": { "command": "node", "args": ["-y", "\${workspaceFolder}/server.js", "./missing.js"], "cwd": "src", "envFile": ".env" } } }`);
+    const d = doc(
+      `{ "servers": { "a": { "command": "node", "args": ["-y", "\${workspaceFolder}/server.js", "./missing.js"], "cwd": "src", "envFile": ".env" } } }`,
+    );
     const links = service().links(d, context());
-    assert.deepEqual(links.map((l) => l.target), [`file://${WORKSPACE}/server.js`, `file://${WORKSPACE}/src`, `file://${WORKSPACE}/.env`]);
+    assert.deepEqual(
+      links.map((l) => l.target),
+      [`file://${WORKSPACE}/server.js`, `file://${WORKSPACE}/src`, `file://${WORKSPACE}/.env`],
+    );
   });
 });

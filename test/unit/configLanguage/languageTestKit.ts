@@ -15,8 +15,13 @@ export function doc(text: string, file = `${WORKSPACE}/.vscode/mcp.json`, versio
 /** Files and directories that "exist"; executables are the files under /usr/bin. */
 export function context(overrides: Partial<LanguageContext> = {}, disk: Record<string, 'file' | 'directory'> = {}): LanguageContext {
   const files: Record<string, 'file' | 'directory'> = {
-    [WORKSPACE]: 'directory', [`${WORKSPACE}/src`]: 'directory', [`${WORKSPACE}/server.js`]: 'file', [`${WORKSPACE}/.env`]: 'file',
-    '/usr/bin/node': 'file', '/usr/bin/npx': 'file', ...disk,
+    [WORKSPACE]: 'directory',
+    [`${WORKSPACE}/src`]: 'directory',
+    [`${WORKSPACE}/server.js`]: 'file',
+    [`${WORKSPACE}/.env`]: 'file',
+    '/usr/bin/node': 'file',
+    '/usr/bin/npx': 'file',
+    ...disk,
   };
   return {
     filePath: `${WORKSPACE}/.vscode/mcp.json`,

@@ -24,13 +24,24 @@ function hoverText(hover: Hover | null): string {
 describe('config language server: sampling mock profiles', () => {
   it('an unknown profile name is an error on the name, with the close one suggested', async () => {
     const found = (await service().diagnostics(doc(FILE), context())).filter((d) => d.code === DiagnosticCode.samplingMockUnknown);
-    assert.deepEqual(found.map((d) => [d.range.start.line, d.severity, d.message]), [
-      [3, DiagnosticSeverity.Error, 'No sampling mock profile "suny" is defined in "samplingMocks" of this file; did you mean "sunny"? Until it is, the server\'s sampling requests show this problem instead of a reply.'],
-      [4, DiagnosticSeverity.Error, 'No sampling mock profile "nowhere" is defined in "samplingMocks" of this file (defined: "sunny", "rainy"). Until it is, the server\'s sampling requests show this problem instead of a reply.'],
-    ]);
+    assert.deepEqual(
+      found.map((d) => [d.range.start.line, d.severity, d.message]),
+      [
+        [
+          3,
+          DiagnosticSeverity.Error,
+          'No sampling mock profile "suny" is defined in "samplingMocks" of this file; did you mean "sunny"? Until it is, the server\'s sampling requests show this problem instead of a reply.',
+        ],
+        [
+          4,
+          DiagnosticSeverity.Error,
+          'No sampling mock profile "nowhere" is defined in "samplingMocks" of this file (defined: "sunny", "rainy"). Until it is, the server\'s sampling requests show this problem instead of a reply.',
+        ],
+      ],
+    );
   });
 
-  it('the schema validates profiles when VS Code\'s JSON features are off', async () => {
+  it("the schema validates profiles when VS Code's JSON features are off", async () => {
     // The parser reports most mistakes itself (and the schema's are then not repeated); a tool call's id is the schema's alone.
     const d = doc(`{
   "servers": { "s": { "command": "node", "sampling": { "mock": "p" } } },
@@ -38,18 +49,33 @@ describe('config language server: sampling mock profiles', () => {
 }`);
     const all = await service().diagnostics(d, context({ hostProvidesJsonSchema: false }));
     const schema = all.filter((x) => x.code === DiagnosticCode.schema);
-    assert.deepEqual(schema.map((x) => x.range.start.line), [2], JSON.stringify(all));
+    assert.deepEqual(
+      schema.map((x) => x.range.start.line),
+      [2],
+      JSON.stringify(all),
+    );
     assert.match(String(schema[0].message), /string/i);
   });
 
   it('completes profile names in "mock" and the key itself from the schema', async () => {
-    const d = doc(`{ "servers": { "s": { "command": "node", "sampling": { "mock": "" } } }, "samplingMocks": { "happy": { "description": "The happy path", "reply": "ok" }, "sad": { "reply": "no" } } }`);
+    const d = doc(
+      `{ "servers": { "s": { "command": "node", "sampling": { "mock": "" } } }, "samplingMocks": { "happy": { "description": "The happy path", "reply": "ok" }, "sad": { "reply": "no" } } }`,
+    );
     const names = await service().completions(d, at(d, '"mock": ""', 9), context());
-    assert.deepEqual(names.map((i) => [i.label, i.detail, i.documentation]), [['happy', 'sampling mock profile', 'The happy path'], ['sad', 'sampling mock profile', undefined]]);
+    assert.deepEqual(
+      names.map((i) => [i.label, i.detail, i.documentation]),
+      [
+        ['happy', 'sampling mock profile', 'The happy path'],
+        ['sad', 'sampling mock profile', undefined],
+      ],
+    );
     assert.equal((names[0].textEdit as { newText: string }).newText, '"happy"');
     const keys = doc(`{ "servers": { "s": { "command": "node", "" } } }`);
     const items = await service().completions(keys, at(keys, '""', 1), context({ hostProvidesJsonSchema: false }));
-    assert.ok(items.some((i) => i.label === 'sampling'), items.map((i) => i.label).join());
+    assert.ok(
+      items.some((i) => i.label === 'sampling'),
+      items.map((i) => i.label).join(),
+    );
   });
 
   it('hovering the name shows what the profile does, file text escaped', async () => {

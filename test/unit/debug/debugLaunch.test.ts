@@ -2,14 +2,27 @@ import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
-  commandName, DebugLaunchError, detectRuntime, entryPointCode, isHttpUrl, parseShebang, planDebugLaunch, waitForUrl,
+  commandName,
+  DebugLaunchError,
+  detectRuntime,
+  entryPointCode,
+  isHttpUrl,
+  parseShebang,
+  planDebugLaunch,
+  waitForUrl,
 } from '../../../src/debug/common/debugLaunch';
 import type { StdioLaunch } from '../../../src/config/common/launchDefinition';
 
 const PORT = 9231;
 const FLAG = `--inspect-brk=127.0.0.1:${PORT}`;
 const LISTEN = ['-m', 'debugpy', '--listen', `127.0.0.1:${PORT}`, '--wait-for-client'];
-const launch = (command: string, args: string[] = [], env: Record<string, string | null> = {}): StdioLaunch => ({ type: 'stdio', command, args, env, cwd: '/proj' });
+const launch = (command: string, args: string[] = [], env: Record<string, string | null> = {}): StdioLaunch => ({
+  type: 'stdio',
+  command,
+  args,
+  env,
+  cwd: '/proj',
+});
 const plan = (l: StdioLaunch, extra: Partial<Parameters<typeof planDebugLaunch>[1]> = {}) => planDebugLaunch(l, { port: PORT, name: 'srv', ...extra });
 
 describe('debugLaunch', () => {
@@ -29,11 +42,20 @@ describe('debugLaunch', () => {
       assert.deepEqual(parseShebang('#!/usr/bin/env -S node --enable-source-maps'), { interpreter: 'node', args: ['--enable-source-maps'] });
       assert.deepEqual(parseShebang('#!/usr/local/bin/python3 -u'), { interpreter: 'python3', args: ['-u'] });
       assert.equal(parseShebang('console.log(1)'), undefined);
-      assert.equal(detectRuntime(launch('./bin/srv'), () => '#!/usr/bin/env node'), 'node');
-      assert.equal(detectRuntime(launch('./bin/srv'), () => '#!/usr/bin/python3'), 'python');
+      assert.equal(
+        detectRuntime(launch('./bin/srv'), () => '#!/usr/bin/env node'),
+        'node',
+      );
+      assert.equal(
+        detectRuntime(launch('./bin/srv'), () => '#!/usr/bin/python3'),
+        'python',
+      );
     });
     it('asks for "runtime" when it cannot tell', () => {
-      assert.throws(() => plan(launch('my-server')), (e: Error) => e instanceof DebugLaunchError && /"runtime"/.test(e.message));
+      assert.throws(
+        () => plan(launch('my-server')),
+        (e: Error) => e instanceof DebugLaunchError && /"runtime"/.test(e.message),
+      );
     });
   });
 
@@ -77,8 +99,16 @@ describe('debugLaunch', () => {
     it('the attach configuration: pwa-node on the port, continueOnAttach, sourceMaps/outFiles passed', () => {
       const p = plan(launch('node', ['a.js']), { sourceMaps: false, outFiles: ['/proj/dist/**/*.js'] });
       assert.deepEqual(p.attach, {
-        type: 'pwa-node', request: 'attach', name: 'srv', address: '127.0.0.1', port: PORT, continueOnAttach: true,
-        sourceMaps: false, outFiles: ['/proj/dist/**/*.js'], cwd: '/proj', skipFiles: ['<node_internals>/**'],
+        type: 'pwa-node',
+        request: 'attach',
+        name: 'srv',
+        address: '127.0.0.1',
+        port: PORT,
+        continueOnAttach: true,
+        sourceMaps: false,
+        outFiles: ['/proj/dist/**/*.js'],
+        cwd: '/proj',
+        skipFiles: ['<node_internals>/**'],
       });
       assert.equal(plan(launch('node', ['a.js'])).attach.sourceMaps, true);
     });
@@ -99,10 +129,26 @@ describe('debugLaunch', () => {
       assert.deepEqual(plan(launch('python', ['-u', '-m', 'my_server', '--x'])).launch.args, ['-u', ...LISTEN, '-m', 'my_server', '--x']);
     });
     it('uv run script.py and uv run python …: debugpy added with --with', () => {
-      assert.deepEqual(plan(launch('uv', ['run', '--directory', 'd', 'server.py'])).launch.args,
-        ['run', '--with', 'debugpy', '--directory', 'd', 'python', ...LISTEN, 'server.py']);
-      assert.deepEqual(plan(launch('uv', ['--quiet', 'run', 'python', '-m', 'srv'])).launch.args,
-        ['--quiet', 'run', '--with', 'debugpy', 'python', ...LISTEN, '-m', 'srv']);
+      assert.deepEqual(plan(launch('uv', ['run', '--directory', 'd', 'server.py'])).launch.args, [
+        'run',
+        '--with',
+        'debugpy',
+        '--directory',
+        'd',
+        'python',
+        ...LISTEN,
+        'server.py',
+      ]);
+      assert.deepEqual(plan(launch('uv', ['--quiet', 'run', 'python', '-m', 'srv'])).launch.args, [
+        '--quiet',
+        'run',
+        '--with',
+        'debugpy',
+        'python',
+        ...LISTEN,
+        '-m',
+        'srv',
+      ]);
     });
     it('uv run <console script>: runs the entry point under debugpy -c', () => {
       const p = plan(launch('uv', ['run', 'my-server', '--port', '1']));
@@ -110,7 +156,18 @@ describe('debugLaunch', () => {
     });
     it('uvx pkg@version: --from keeps the version, the script is the bare name', () => {
       const p = plan(launch('uvx', ['mcp-server-time@1.2', '--local-timezone', 'UTC']));
-      assert.deepEqual(p.launch.args, ['--with', 'debugpy', '--from', 'mcp-server-time@1.2', 'python', ...LISTEN, '-c', entryPointCode('mcp-server-time'), '--local-timezone', 'UTC']);
+      assert.deepEqual(p.launch.args, [
+        '--with',
+        'debugpy',
+        '--from',
+        'mcp-server-time@1.2',
+        'python',
+        ...LISTEN,
+        '-c',
+        entryPointCode('mcp-server-time'),
+        '--local-timezone',
+        'UTC',
+      ]);
       const q = plan(launch('uvx', ['--from', 'git+https://x/y', 'srv']));
       assert.deepEqual(q.launch.args, ['--with', 'debugpy', '--from', 'git+https://x/y', 'python', ...LISTEN, '-c', entryPointCode('srv')]);
     });
@@ -121,7 +178,11 @@ describe('debugLaunch', () => {
     });
     it('the attach configuration: debugpy connect on the port', () => {
       assert.deepEqual(plan(launch('python', ['s.py'])).attach, {
-        type: 'debugpy', request: 'attach', name: 'srv', connect: { host: '127.0.0.1', port: PORT }, justMyCode: true,
+        type: 'debugpy',
+        request: 'attach',
+        name: 'srv',
+        connect: { host: '127.0.0.1', port: PORT },
+        justMyCode: true,
         pathMappings: [{ localRoot: '/proj', remoteRoot: '/proj' }],
       });
     });
@@ -157,23 +218,41 @@ describe('debugLaunch', () => {
 
     it('times out with the URL, the timeout and the last error', async () => {
       let clock = 0;
-      await assert.rejects(waitForUrl('http://127.0.0.1:4567/mcp', {
-        timeoutMs: 1500,
-        now: () => clock,
-        sleep: async (ms) => { clock += Math.max(ms, 1); },
-        fetch: async () => { clock += 100; throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } }); },
-      }), (e: Error) => e instanceof DebugLaunchError
-        && e.message.includes('http://127.0.0.1:4567/mcp') && e.message.includes('1.5 s') && e.message.includes('ECONNREFUSED') && e.message.includes('"urlTimeout"'));
+      await assert.rejects(
+        waitForUrl('http://127.0.0.1:4567/mcp', {
+          timeoutMs: 1500,
+          now: () => clock,
+          sleep: async (ms) => {
+            clock += Math.max(ms, 1);
+          },
+          fetch: async () => {
+            clock += 100;
+            throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } });
+          },
+        }),
+        (e: Error) =>
+          e instanceof DebugLaunchError &&
+          e.message.includes('http://127.0.0.1:4567/mcp') &&
+          e.message.includes('1.5 s') &&
+          e.message.includes('ECONNREFUSED') &&
+          e.message.includes('"urlTimeout"'),
+      );
     });
 
     it('stops early with the abort reason (the process exited)', async () => {
       let calls = 0;
-      await assert.rejects(waitForUrl('http://127.0.0.1:4567/mcp', {
-        timeoutMs: 60000,
-        intervalMs: 1,
-        abort: () => (calls >= 2 ? 'the server process exited (code 1)' : undefined),
-        fetch: async () => { calls++; throw new TypeError('fetch failed'); },
-      }), /Stopped waiting for http:\/\/127\.0\.0\.1:4567\/mcp to answer: the server process exited \(code 1\)/);
+      await assert.rejects(
+        waitForUrl('http://127.0.0.1:4567/mcp', {
+          timeoutMs: 60000,
+          intervalMs: 1,
+          abort: () => (calls >= 2 ? 'the server process exited (code 1)' : undefined),
+          fetch: async () => {
+            calls++;
+            throw new TypeError('fetch failed');
+          },
+        }),
+        /Stopped waiting for http:\/\/127\.0\.0\.1:4567\/mcp to answer: the server process exited \(code 1\)/,
+      );
       assert.equal(calls, 2);
     });
 

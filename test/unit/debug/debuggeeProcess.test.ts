@@ -8,8 +8,13 @@ import { FIXTURES } from '../mcp/testHost';
 import { alive } from '../../shared/processAlive';
 
 const HTTP_FIXTURE = path.join(FIXTURES, 'httpServer.js');
-const launch = (command: string, args: string[], env: Record<string, string | null> = {}, cwd?: string): StdioLaunch => ({ type: 'stdio', command, args, env, cwd });
-
+const launch = (command: string, args: string[], env: Record<string, string | null> = {}, cwd?: string): StdioLaunch => ({
+  type: 'stdio',
+  command,
+  args,
+  env,
+  cwd,
+});
 
 async function lineMatching(proc: DebuggeeProcess, pattern: RegExp, timeoutMs = 10000): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
@@ -45,7 +50,11 @@ describe('DebuggeeProcess (a server process the mcp debug type starts for an HTT
 
   it('environment: base, then env (null removes); cwd; stderr lines too', async () => {
     const code = 'console.log([process.env.KEEP, process.env.SET, process.env.DROP ?? "unset", process.cwd()].join(",")); console.error("on stderr")';
-    const proc = await DebuggeeProcess.start(launch('node', ['-e', code], { SET: 's', DROP: null }, os.tmpdir()), { ...process.env, KEEP: 'k', DROP: 'd' }, 'x');
+    const proc = await DebuggeeProcess.start(
+      launch('node', ['-e', code], { SET: 's', DROP: null }, os.tmpdir()),
+      { ...process.env, KEEP: 'k', DROP: 'd' },
+      'x',
+    );
     const seen: string[] = [];
     proc.onLine(({ stream, line }) => seen.push(`${stream}:${line}`));
     await proc.exit;
@@ -61,7 +70,10 @@ describe('DebuggeeProcess (a server process the mcp debug type starts for an HTT
   });
 
   it('names the missing command and the PATH searched', async () => {
-    await assert.rejects(DebuggeeProcess.start(launch('no-such-mcp-server-cmd', []), { PATH: '/nonexistent' }, 'srv'), /Cannot start "srv".*no-such-mcp-server-cmd/s);
+    await assert.rejects(
+      DebuggeeProcess.start(launch('no-such-mcp-server-cmd', []), { PATH: '/nonexistent' }, 'srv'),
+      /Cannot start "srv".*no-such-mcp-server-cmd/s,
+    );
     await assert.rejects(DebuggeeProcess.start(launch('node', [], {}, '/no/such/dir'), process.env, 'srv'), /working directory "\/no\/such\/dir"/);
   });
 

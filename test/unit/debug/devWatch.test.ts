@@ -28,12 +28,15 @@ describe('dev.watch policy', () => {
     });
 
     it('watches each glob from its deepest plain folder', () => {
-      assert.deepEqual(watchTargets(['src/**/*.ts', '${workspaceFolder}/shared/*.json', 'index.js', '/elsewhere/lib/*.py'], { cwd: '/proj/server', workspaceFolder: '/proj' }), [
-        { base: '/proj/server/src', pattern: '**/*.ts' },
-        { base: '/proj/shared', pattern: '*.json' },
-        { base: '/proj/server', pattern: 'index.js' },
-        { base: '/elsewhere/lib', pattern: '*.py' },
-      ]);
+      assert.deepEqual(
+        watchTargets(['src/**/*.ts', '${workspaceFolder}/shared/*.json', 'index.js', '/elsewhere/lib/*.py'], { cwd: '/proj/server', workspaceFolder: '/proj' }),
+        [
+          { base: '/proj/server/src', pattern: '**/*.ts' },
+          { base: '/proj/shared', pattern: '*.json' },
+          { base: '/proj/server', pattern: 'index.js' },
+          { base: '/elsewhere/lib', pattern: '*.py' },
+        ],
+      );
     });
 
     it('names a changed file relative to the cwd, then the workspace folder, else in full', () => {
@@ -61,7 +64,15 @@ describe('dev.watch policy', () => {
   describe('Throttle', () => {
     it('runs once per burst, with the last value and the count of triggers', async () => {
       const runs: [string, number][] = [];
-      const t = new Throttle<string>(async (file, count) => { runs.push([file, count]); }, 30, (e) => { throw e; });
+      const t = new Throttle<string>(
+        async (file, count) => {
+          runs.push([file, count]);
+        },
+        30,
+        (e) => {
+          throw e;
+        },
+      );
       for (const f of ['a', 'b', 'c', 'd', 'e']) t.trigger(f);
       assert.ok(t.busy);
       await sleep(150);
@@ -72,7 +83,15 @@ describe('dev.watch policy', () => {
 
     it('waits for the burst to end: a trigger within the delay postpones the run', async () => {
       let runs = 0;
-      const t = new Throttle<void>(async () => { runs++; }, 60, (e) => { throw e; });
+      const t = new Throttle<void>(
+        async () => {
+          runs++;
+        },
+        60,
+        (e) => {
+          throw e;
+        },
+      );
       t.trigger();
       await sleep(30);
       t.trigger();
@@ -86,16 +105,32 @@ describe('dev.watch policy', () => {
     it('queues exactly one more run for any number of triggers during a run', async () => {
       const runs: [string, number][] = [];
       let release: () => void = () => undefined;
-      const t = new Throttle<string>((file, count) => { runs.push([file, count]); return new Promise<void>((r) => { release = r; }); }, 20, (e) => { throw e; });
+      const t = new Throttle<string>(
+        (file, count) => {
+          runs.push([file, count]);
+          return new Promise<void>((r) => {
+            release = r;
+          });
+        },
+        20,
+        (e) => {
+          throw e;
+        },
+      );
       t.trigger('first');
       await sleep(80);
       assert.equal(runs.length, 1);
-      t.trigger('x'); t.trigger('y'); t.trigger('z');
+      t.trigger('x');
+      t.trigger('y');
+      t.trigger('z');
       await sleep(80);
       assert.equal(runs.length, 1, 'nothing runs while a run is in progress');
       release();
       await sleep(100);
-      assert.deepEqual(runs, [['first', 1], ['z', 3]]);
+      assert.deepEqual(runs, [
+        ['first', 1],
+        ['z', 3],
+      ]);
       release();
       await sleep(80);
       assert.equal(runs.length, 2, 'and no more after that');
@@ -105,12 +140,19 @@ describe('dev.watch policy', () => {
     it('hands a failed run to onError instead of dropping it, and keeps running later bursts', async () => {
       const errors: unknown[] = [];
       let runs = 0;
-      const t = new Throttle<void>(async () => {
-        if (++runs === 1) throw new Error('restart failed');
-      }, 5, (e) => errors.push(e));
+      const t = new Throttle<void>(
+        async () => {
+          if (++runs === 1) throw new Error('restart failed');
+        },
+        5,
+        (e) => errors.push(e),
+      );
       t.trigger();
       await sleep(50);
-      assert.deepEqual(errors.map((e) => (e as Error).message), ['restart failed']);
+      assert.deepEqual(
+        errors.map((e) => (e as Error).message),
+        ['restart failed'],
+      );
       t.trigger();
       await sleep(50);
       assert.equal(runs, 2, 'a failure does not stop later runs');
@@ -121,7 +163,18 @@ describe('dev.watch policy', () => {
     it('runs nothing after dispose, not even what was queued', async () => {
       let runs = 0;
       let release: () => void = () => undefined;
-      const t = new Throttle<void>(() => { runs++; return new Promise<void>((r) => { release = r; }); }, 10, (e) => { throw e; });
+      const t = new Throttle<void>(
+        () => {
+          runs++;
+          return new Promise<void>((r) => {
+            release = r;
+          });
+        },
+        10,
+        (e) => {
+          throw e;
+        },
+      );
       t.trigger();
       await sleep(50);
       t.trigger();

@@ -27,12 +27,23 @@ describe('dev.watch content', () => {
 
   it('matches globs as VS Code does for *, **, ?, {a,b} and [..]', () => {
     const cases: [string, string, boolean][] = [
-      ['*.js', 'index.js', true], ['*.js', 'lib/index.js', false], ['*.js', 'index.ts', false],
-      ['**/*.ts', 'a.ts', true], ['**/*.ts', 'a/b/c.ts', true], ['**/*.ts', 'a/b/c.tsx', false],
-      ['**', 'a/b/c', true], ['src/**/x.py', 'src/x.py', true], ['src/**/x.py', 'src/a/b/x.py', true],
-      ['*.{js,mjs}', 'a.mjs', true], ['*.{js,mjs}', 'a.cjs', false], ['file?.txt', 'file1.txt', true],
-      ['[ab].txt', 'a.txt', true], ['[!ab].txt', 'a.txt', false], ['[!ab].txt', 'c.txt', true],
-      ['a+b(1).txt', 'a+b(1).txt', true], ['a.txt', 'aXtxt', false],
+      ['*.js', 'index.js', true],
+      ['*.js', 'lib/index.js', false],
+      ['*.js', 'index.ts', false],
+      ['**/*.ts', 'a.ts', true],
+      ['**/*.ts', 'a/b/c.ts', true],
+      ['**/*.ts', 'a/b/c.tsx', false],
+      ['**', 'a/b/c', true],
+      ['src/**/x.py', 'src/x.py', true],
+      ['src/**/x.py', 'src/a/b/x.py', true],
+      ['*.{js,mjs}', 'a.mjs', true],
+      ['*.{js,mjs}', 'a.cjs', false],
+      ['file?.txt', 'file1.txt', true],
+      ['[ab].txt', 'a.txt', true],
+      ['[!ab].txt', 'a.txt', false],
+      ['[!ab].txt', 'c.txt', true],
+      ['a+b(1).txt', 'a+b(1).txt', true],
+      ['a.txt', 'aXtxt', false],
     ];
     for (const [glob, file, expected] of cases) assert.equal(globRegExp(glob).test(file), expected, `${glob} vs ${file}`);
   });

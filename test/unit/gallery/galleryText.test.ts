@@ -9,7 +9,10 @@ const entry = (name: string) => RECORDED_SERVERS.map(readEntry).find((e) => e?.s
 describe('gallery: registry text in the picker', () => {
   it('shows title, version, transports and description; deprecation with its message', () => {
     assert.deepEqual(entryTexts(entry('io.github.example/weather')), {
-      label: 'Weather', description: 'v1.4.2 · stdio (npm)', detail: 'Forecasts and current conditions from OpenWeatherMap (io.github.example/weather)', deprecated: false,
+      label: 'Weather',
+      description: 'v1.4.2 · stdio (npm)',
+      detail: 'Forecasts and current conditions from OpenWeatherMap (io.github.example/weather)',
+      deprecated: false,
     });
     const old = entryTexts(entry('io.github.example/old-weather'));
     assert.equal(old.label, 'old-weather');
@@ -29,8 +32,18 @@ describe('gallery: registry text in the picker', () => {
 
 describe('mcpWorkbench.inputs (the inputs of the servers setting)', () => {
   it('reads input definitions from a plain value and reports bad ones', () => {
-    const { inputs, problems } = parseInputsValue([{ id: 'k', type: 'promptString', password: true }, { type: 'promptString' }, { id: 'p', type: 'pickString', options: ['a', 'b'] }]);
-    assert.deepEqual(inputs.map((i) => [i.id, i.type, i.password]), [['k', 'promptString', true], ['p', 'pickString', false]]);
+    const { inputs, problems } = parseInputsValue([
+      { id: 'k', type: 'promptString', password: true },
+      { type: 'promptString' },
+      { id: 'p', type: 'pickString', options: ['a', 'b'] },
+    ]);
+    assert.deepEqual(
+      inputs.map((i) => [i.id, i.type, i.password]),
+      [
+        ['k', 'promptString', true],
+        ['p', 'pickString', false],
+      ],
+    );
     assert.equal(problems.length, 1);
     assert.deepEqual(parseInputsValue(undefined), { inputs: [], problems: [] });
     assert.equal(parseInputsValue({ not: 'a list' }).problems.length, 1);

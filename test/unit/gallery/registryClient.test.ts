@@ -31,13 +31,19 @@ describe('gallery: registry client (fixture registry over HTTP)', () => {
     assert.ok(first.nextCursor);
     const second = await client.listServers({ limit: 6, cursor: first.nextCursor });
     assert.equal(second.nextCursor, undefined);
-    assert.deepEqual([...first.entries, ...second.entries].map((e) => e.server.name), all);
+    assert.deepEqual(
+      [...first.entries, ...second.entries].map((e) => e.server.name),
+      all,
+    );
     assert.ok(registry.requests.at(-1)?.includes(`cursor=${first.nextCursor}`));
   });
 
   it('searches by name', async () => {
     const page = await new RegistryClient(registry.url).listServers({ search: ' weather ' });
-    assert.deepEqual(page.entries.map((e) => e.server.name), ['io.github.example/old-weather', 'io.github.example/weather']);
+    assert.deepEqual(
+      page.entries.map((e) => e.server.name),
+      ['io.github.example/old-weather', 'io.github.example/weather'],
+    );
     assert.match(registry.requests.at(-1) ?? '', /search=weather&/);
     assert.deepEqual((await new RegistryClient(registry.url).listServers({ search: 'no-such-server' })).entries, []);
   });
@@ -47,7 +53,10 @@ describe('gallery: registry client (fixture registry over HTTP)', () => {
     const entry = await client.getServer('com.example/issues');
     assert.equal(entry.server.remotes[0].type, 'streamable-http');
     assert.equal(registry.requests.at(-1), 'GET /v0.1/servers/com.example%2Fissues/versions/latest');
-    await assert.rejects(client.getServer('com.example/none'), (e: Error) => e instanceof RegistryError && e.message === `The MCP registry at ${registry.url} has no server named "com.example/none".`);
+    await assert.rejects(
+      client.getServer('com.example/none'),
+      (e: Error) => e instanceof RegistryError && e.message === `The MCP registry at ${registry.url} has no server named "com.example/none".`,
+    );
   });
 
   it('offline: one line saying what happened and what to do', async () => {
@@ -59,7 +68,12 @@ describe('gallery: registry client (fixture registry over HTTP)', () => {
     const url = `http://127.0.0.1:${port}`;
     await assert.rejects(new RegistryClient(url).listServers({}), (e: Error) => {
       assert.ok(e instanceof RegistryError);
-      assert.match(e.message, new RegExp(`^Could not reach the MCP registry at ${url.replace(/\./g, '\\.')}: connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\\. Check your network or mcpWorkbench\\.registry\\.url\\.$`));
+      assert.match(
+        e.message,
+        new RegExp(
+          `^Could not reach the MCP registry at ${url.replace(/\./g, '\\.')}: connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\\. Check your network or mcpWorkbench\\.registry\\.url\\.$`,
+        ),
+      );
       return true;
     });
   });
@@ -68,7 +82,10 @@ describe('gallery: registry client (fixture registry over HTTP)', () => {
     const slow = await startRegistryFixture({ delayMs: 2000 });
     try {
       const started = Date.now();
-      await assert.rejects(new RegistryClient(slow.url, { timeoutMs: 200 }).listServers({}), /Could not reach the MCP registry at .*: no answer within 200 ms\. Check your network/);
+      await assert.rejects(
+        new RegistryClient(slow.url, { timeoutMs: 200 }).listServers({}),
+        /Could not reach the MCP registry at .*: no answer within 200 ms\. Check your network/,
+      );
       assert.ok(Date.now() - started < 1500);
       const abort = new AbortController();
       const pending = new RegistryClient(slow.url).listServers({}, abort.signal);

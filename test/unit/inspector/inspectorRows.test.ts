@@ -8,14 +8,35 @@ import { MAX_PARAMS_TEXT, parseFromWebview, parseToWebview } from '../../../src/
 const A: ActivityServer = { id: 'a', label: 'alpha', secrets: [] };
 const B: ActivityServer = { id: 'b', label: 'beta', secrets: [] };
 
-const req = (id: number, method: string, params: unknown = {}, extra: Partial<TraceRecord> = {}): TraceRecord =>
-  ({ direction: 'send', kind: 'request', method, id, message: { jsonrpc: '2.0', id, method, params }, ...extra });
-const res = (id: number, result: unknown = {}, extra: Partial<TraceRecord> = {}): TraceRecord =>
-  ({ direction: 'receive', kind: 'response', id, message: { jsonrpc: '2.0', id, result }, ...extra });
-const err = (id: number, code: number, message: string): TraceRecord =>
-  ({ direction: 'receive', kind: 'error', id, errorCode: code, errorMessage: message, message: { jsonrpc: '2.0', id, error: { code, message } } });
-const note = (method: string, params: unknown = {}): TraceRecord =>
-  ({ direction: 'receive', kind: 'notification', method, message: { jsonrpc: '2.0', method, params } });
+const req = (id: number, method: string, params: unknown = {}, extra: Partial<TraceRecord> = {}): TraceRecord => ({
+  direction: 'send',
+  kind: 'request',
+  method,
+  id,
+  message: { jsonrpc: '2.0', id, method, params },
+  ...extra,
+});
+const res = (id: number, result: unknown = {}, extra: Partial<TraceRecord> = {}): TraceRecord => ({
+  direction: 'receive',
+  kind: 'response',
+  id,
+  message: { jsonrpc: '2.0', id, result },
+  ...extra,
+});
+const err = (id: number, code: number, message: string): TraceRecord => ({
+  direction: 'receive',
+  kind: 'error',
+  id,
+  errorCode: code,
+  errorMessage: message,
+  message: { jsonrpc: '2.0', id, error: { code, message } },
+});
+const note = (method: string, params: unknown = {}): TraceRecord => ({
+  direction: 'receive',
+  kind: 'notification',
+  method,
+  message: { jsonrpc: '2.0', method, params },
+});
 
 const rowsOf = (log: ActivityLog) => buildRows(log.entries(), factsOf);
 const flat = (rows: readonly InspectorRow[]): InspectorRow[] => rows.flatMap((r) => [r, ...flat(r.children)]);
@@ -28,11 +49,14 @@ describe('Inspector rows', () => {
     log.add(B, req(1, 'resources/read', { uri: 'file:///x.txt' }), 1020);
     log.add(A, req(2, 'prompts/get', { name: 'greet' }), 1030);
     const rows = rowsOf(log);
-    assert.deepEqual(rows.map((r) => [r.method, r.name, r.serverLabel, r.status]), [
-      ['prompts/get', 'greet', 'alpha', 'pending'],
-      ['resources/read', 'file:///x.txt', 'beta', 'pending'],
-      ['tools/call', 'echo', 'alpha', 'result'],
-    ]);
+    assert.deepEqual(
+      rows.map((r) => [r.method, r.name, r.serverLabel, r.status]),
+      [
+        ['prompts/get', 'greet', 'alpha', 'pending'],
+        ['resources/read', 'file:///x.txt', 'beta', 'pending'],
+        ['tools/call', 'echo', 'alpha', 'result'],
+      ],
+    );
     const call = rows[2];
     assert.equal(call.latencyMs, 12);
     const entry = log.entries().find((e) => e.seq === call.seq)!;
@@ -48,7 +72,16 @@ describe('Inspector rows', () => {
     log.add(A, req(3, 'tools/call', { name: 'nope' }), 5);
     log.add(A, err(3, -32602, 'Unknown tool: nope'), 6);
     log.add(A, req(4, 'tools/call', { name: 'slow' }), 7);
-    log.add(A, { direction: 'send', kind: 'notification', method: 'notifications/cancelled', message: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 4, reason: 'user' } } }, 8);
+    log.add(
+      A,
+      {
+        direction: 'send',
+        kind: 'notification',
+        method: 'notifications/cancelled',
+        message: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 4, reason: 'user' } },
+      },
+      8,
+    );
     const byName = new Map(flat(rowsOf(log)).map((r) => [r.name ?? r.method, r]));
     assert.equal(byName.get('ok')!.status, 'result');
     assert.equal(byName.get('fail')!.status, 'toolError');
@@ -71,11 +104,14 @@ describe('Inspector rows', () => {
     // The same token on another server is that server's.
     log.add(B, note('notifications/progress', { progressToken: 'p1', progress: 1 }), 7);
     const rows = rowsOf(log);
-    assert.deepEqual(rows.map((r) => [r.serverLabel, r.name ?? r.method, r.children.map((c) => c.method)]), [
-      ['beta', 'notifications/progress', []],
-      ['alpha', 'other', ['notifications/progress']],
-      ['alpha', 'count', ['notifications/progress']],
-    ]);
+    assert.deepEqual(
+      rows.map((r) => [r.serverLabel, r.name ?? r.method, r.children.map((c) => c.method)]),
+      [
+        ['beta', 'notifications/progress', []],
+        ['alpha', 'other', ['notifications/progress']],
+        ['alpha', 'count', ['notifications/progress']],
+      ],
+    );
   });
 
   it('a call that floods the full log keeps its row and its notifications while it runs; nothing nests under a ping', () => {
@@ -90,7 +126,11 @@ describe('Inspector rows', () => {
     const call = rows.find((r) => r.name === 'chatty');
     assert.ok(call, 'the call in flight is still in the log');
     assert.equal(call.children.length, 19, 'the newest 19 notifications, under their call');
-    assert.deepEqual(rows.map((r) => r.name ?? r.method), ['chatty'], 'the finished ping went first');
+    assert.deepEqual(
+      rows.map((r) => r.name ?? r.method),
+      ['chatty'],
+      'the finished ping went first',
+    );
     log.add(A, res(1), 50);
     log.add(A, req(3, 'ping'), 51);
     for (let i = 30; i < 35; i++) log.add(A, note('notifications/message', { level: 'info', data: `late ${i}` }), 52 + i);
@@ -103,7 +143,10 @@ describe('Inspector rows', () => {
   it('with everything in flight the oldest goes after all; at most a few in-flight requests are passed over', () => {
     const log = new ActivityLog(3);
     for (let i = 1; i <= 5; i++) log.add(A, req(i, `m${i}`), i);
-    assert.deepEqual(log.entries().map((e) => e.method), ['m5', 'm4', 'm3']);
+    assert.deepEqual(
+      log.entries().map((e) => e.method),
+      ['m5', 'm4', 'm3'],
+    );
     const many = new ActivityLog(40);
     for (let i = 1; i <= 20; i++) many.add(A, req(i, `call${i}`), i);
     for (let i = 0; i < 30; i++) many.add(A, note('notifications/message', { data: i }), 100 + i);
@@ -123,14 +166,17 @@ describe('Inspector rows', () => {
     log.add(A, note('notifications/message', { level: 'info', data: 'ambiguous' }), 22);
     log.add(A, note('notifications/tools/list_changed'), 23);
     const rows = rowsOf(log);
-    assert.deepEqual(rows.map((r) => [r.name ?? r.method, r.children.length]), [
-      ['notifications/tools/list_changed', 0],
-      ['notifications/message', 0],
-      ['y', 0],
-      ['x', 0],
-      ['notifications/message', 0],
-      ['log', 1],
-    ]);
+    assert.deepEqual(
+      rows.map((r) => [r.name ?? r.method, r.children.length]),
+      [
+        ['notifications/tools/list_changed', 0],
+        ['notifications/message', 0],
+        ['y', 0],
+        ['x', 0],
+        ['notifications/message', 0],
+        ['log', 1],
+      ],
+    );
   });
 
   it('nests later rounds of a multi-round-trip request under its first round', () => {
@@ -141,10 +187,13 @@ describe('Inspector rows', () => {
     log.add(A, res(2, { content: [] }), 4);
     const rows = rowsOf(log);
     assert.equal(rows.length, 1);
-    assert.deepEqual(rows[0].children.map((c) => [c.name, c.round]), [['ask', 2]]);
+    assert.deepEqual(
+      rows[0].children.map((c) => [c.name, c.round]),
+      [['ask', 2]],
+    );
   });
 
-  it('nests a task\'s polling, status notifications and result under the call that created it; a failed result fails the call', () => {
+  it("nests a task's polling, status notifications and result under the call that created it; a failed result fails the call", () => {
     const log = new ActivityLog(100);
     log.add(A, req(1, 'tools/call', { name: 'longTask', task: {} }), 1);
     log.add(A, res(1, { task: { taskId: 't-1', status: 'working' } }), 2);
@@ -156,10 +205,13 @@ describe('Inspector rows', () => {
     // Another server's task with the same id is not this call's.
     log.add(B, req(1, 'tasks/get', { taskId: 't-1' }), 8);
     const rows = rowsOf(log);
-    assert.deepEqual(rows.map((r) => [r.serverLabel, r.method, r.children.map((c) => c.method)]), [
-      ['beta', 'tasks/get', []],
-      ['alpha', 'tools/call', ['notifications/tasks/status', 'tasks/get', 'tasks/result']],
-    ]);
+    assert.deepEqual(
+      rows.map((r) => [r.serverLabel, r.method, r.children.map((c) => c.method)]),
+      [
+        ['beta', 'tasks/get', []],
+        ['alpha', 'tools/call', ['notifications/tasks/status', 'tasks/get', 'tasks/result']],
+      ],
+    );
     assert.equal(rows[1].status, 'toolError');
     assert.equal(rows[1].statusText, 'failed after 1 steps');
   });
@@ -192,13 +244,22 @@ describe('Inspector rows', () => {
     log.add(A, req(1, 'tools/call', { name: 'echo' }), 1000);
     log.add(A, res(1), 1001);
     log.add(A, req(2, 'tools/call', { name: 'echo' }), 1002);
-    const [first, second] = log.entries().map((e) => e.seq).sort((a, b) => a - b);
+    const [first, second] = log
+      .entries()
+      .map((e) => e.seq)
+      .sort((a, b) => a - b);
     const rows = buildRows(log.entries(), factsOf, (seq) => (seq === second ? first : undefined));
-    assert.deepEqual(rows.map((r) => [r.seq, r.replayOf]), [[second, first], [first, undefined]]);
+    assert.deepEqual(
+      rows.map((r) => [r.seq, r.replayOf]),
+      [
+        [second, first],
+        [first, undefined],
+      ],
+    );
     assert.ok(parseToWebview({ type: 'rows', rows, readOnly: false }), 'the page accepts the marked rows');
   });
 
-  it('the page\'s actions reach the host only well-formed', () => {
+  it("the page's actions reach the host only well-formed", () => {
     assert.deepEqual(parseFromWebview({ type: 'action', action: 'replay', seq: 3, params: '{}' }), { type: 'action', action: 'replay', seq: 3, params: '{}' });
     assert.equal(parseFromWebview({ type: 'action', action: 'runAnything', seq: 3, params: '{}' }), undefined);
     assert.equal(parseFromWebview({ type: 'action', action: 'copyCli', seq: 0, params: '{}' }), undefined);
@@ -206,8 +267,14 @@ describe('Inspector rows', () => {
     assert.equal(parseFromWebview({ type: 'action', action: 'replay', seq: 3, params: 'x'.repeat(MAX_PARAMS_TEXT + 1) }), undefined);
     assert.deepEqual(parseFromWebview({ type: 'startServer', seq: 4 }), { type: 'startServer', seq: 4 });
     assert.equal(parseToWebview({ type: 'actionStatus', seq: 3, action: 'replay', kind: 'shout', text: 'x' }), undefined);
-    assert.deepEqual(parseToWebview({ type: 'actionStatus', seq: 3, action: 'replay', kind: 'info', text: 'x', newSeq: 9 }),
-      { type: 'actionStatus', seq: 3, action: 'replay', kind: 'info', text: 'x', newSeq: 9 });
+    assert.deepEqual(parseToWebview({ type: 'actionStatus', seq: 3, action: 'replay', kind: 'info', text: 'x', newSeq: 9 }), {
+      type: 'actionStatus',
+      seq: 3,
+      action: 'replay',
+      kind: 'info',
+      text: 'x',
+      newSeq: 9,
+    });
   });
 
   it('formats times as HH:MM:SS.mmm', () => {

@@ -10,11 +10,55 @@ const A: ActivityServer = { id: 'a', label: 'alpha', secrets: [SECRET] };
 
 function recordedLog(): ActivityLog {
   const log = new ActivityLog(100);
-  log.add(A, { direction: 'send', kind: 'request', method: 'tools/call', id: 1, message: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'login', arguments: { key: SECRET, password: 'hunter22', _meta: { progressToken: 'p' } }, _meta: { progressToken: 'p' } } } }, 1000);
-  log.add(A, { direction: 'receive', kind: 'notification', method: 'notifications/progress', message: { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p', progress: 1 } } }, 1001);
-  log.add(A, { direction: 'receive', kind: 'response', id: 1, message: { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: `token ${SECRET} rejected` }], isError: true } } }, 1010);
+  log.add(
+    A,
+    {
+      direction: 'send',
+      kind: 'request',
+      method: 'tools/call',
+      id: 1,
+      message: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'login', arguments: { key: SECRET, password: 'hunter22', _meta: { progressToken: 'p' } }, _meta: { progressToken: 'p' } },
+      },
+    },
+    1000,
+  );
+  log.add(
+    A,
+    {
+      direction: 'receive',
+      kind: 'notification',
+      method: 'notifications/progress',
+      message: { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p', progress: 1 } },
+    },
+    1001,
+  );
+  log.add(
+    A,
+    {
+      direction: 'receive',
+      kind: 'response',
+      id: 1,
+      message: { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: `token ${SECRET} rejected` }], isError: true } },
+    },
+    1010,
+  );
   log.add(A, { direction: 'send', kind: 'request', method: 'tools/list', id: 2, message: { jsonrpc: '2.0', id: 2, method: 'tools/list' } }, 1020);
-  log.add(A, { direction: 'receive', kind: 'error', id: 2, errorCode: -32603, errorMessage: 'boom', message: { jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'boom' } } }, 1030);
+  log.add(
+    A,
+    {
+      direction: 'receive',
+      kind: 'error',
+      id: 2,
+      errorCode: -32603,
+      errorMessage: 'boom',
+      message: { jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'boom' } },
+    },
+    1030,
+  );
   return log;
 }
 
@@ -27,7 +71,10 @@ describe('Inspector recording (JSON Lines)', () => {
     const lines = text.trimEnd().split('\n');
     assert.equal(lines.length, 1 + 3);
     assert.deepEqual(JSON.parse(lines[0]), { format: RECORDING_FORMAT, version: 1, exportedAt: 5 });
-    assert.ok(lines.slice(1).every((l) => typeof JSON.parse(l).seq === 'number'), 'one exchange per line');
+    assert.ok(
+      lines.slice(1).every((l) => typeof JSON.parse(l).seq === 'number'),
+      'one exchange per line',
+    );
   });
 
   it('import gives back the same rows (nesting, statuses, latency, sizes, names)', () => {
@@ -54,14 +101,22 @@ describe('Inspector recording (JSON Lines)', () => {
 
   it('keeps the replay mark and its link to the original through export and import', () => {
     const log = recordedLog();
-    const [call, list] = log.entries().map((e) => e.seq).sort((a, b) => a - b).filter((seq) => log.find(seq)!.kind === 'request');
+    const [call, list] = log
+      .entries()
+      .map((e) => e.seq)
+      .sort((a, b) => a - b)
+      .filter((seq) => log.find(seq)!.kind === 'request');
     const marks = new Map([[list, call]]);
     const text = exportRecording(log.entries(), 5, { replayOf: (seq) => marks.get(seq) });
     const imported = importRecording(text);
     assert.equal(imported.records.find((r) => r.seq === list)!.replayOf, call);
     assert.equal(imported.records.find((r) => r.seq === call)!.replayOf, undefined);
     const rows = buildRows(imported.records, factsOf, (seq) => imported.records.find((r) => r.seq === seq)?.replayOf);
-    assert.deepEqual(rows, buildRows(log.entries(), factsOf, (seq) => marks.get(seq)), 'the same rows, ↻ mark included');
+    assert.deepEqual(
+      rows,
+      buildRows(log.entries(), factsOf, (seq) => marks.get(seq)),
+      'the same rows, ↻ mark included',
+    );
     assert.equal(rows.find((r) => r.seq === list)!.replayOf, call);
     assert.equal(importRecording(text.replace(`"replayOf":${call}`, '"replayOf":"x"')).records.length, 2, 'a malformed mark skips the line');
   });

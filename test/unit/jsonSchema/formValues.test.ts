@@ -24,7 +24,10 @@ describe('formValues', () => {
       const { args, problems } = formToArguments(model, values as never);
       assert.equal(args.ratio, 0.5);
       assert.equal('count' in args, false);
-      assert.deepEqual(problems.map((p) => p.pointer), ['/count', '/extra']);
+      assert.deepEqual(
+        problems.map((p) => p.pointer),
+        ['/count', '/extra'],
+      );
       assert.match(problems[0].message, /not a whole number/);
       assert.match(problems[1].message, /not valid JSON/);
       values.count = 'abc';
@@ -33,8 +36,18 @@ describe('formValues', () => {
 
     it('round-trips remembered arguments through the form', () => {
       const remembered = {
-        name: 'Ada', code: 'ABC', color: 'red', count: 5, ratio: 0.5, verbose: true, strict: false,
-        tags: ['a', 'b'], address: { street: 'Main' }, target: { url: 'https://example.com' }, limit: 4, extra: { k: 'v' },
+        name: 'Ada',
+        code: 'ABC',
+        color: 'red',
+        count: 5,
+        ratio: 0.5,
+        verbose: true,
+        strict: false,
+        tags: ['a', 'b'],
+        address: { street: 'Main' },
+        target: { url: 'https://example.com' },
+        limit: 4,
+        extra: { k: 'v' },
       };
       const values = valuesFromArguments(root, remembered);
       const target = (values as Record<string, { option: number }>).target;
@@ -54,7 +67,11 @@ describe('formValues', () => {
     });
 
     it('omits an optional nested object left empty and sends null for a required nullable', () => {
-      const m = buildFormModel({ type: 'object', properties: { o: { type: 'object', properties: { a: { type: 'string' } } }, r: { type: ['string', 'null'] } }, required: ['r'] });
+      const m = buildFormModel({
+        type: 'object',
+        properties: { o: { type: 'object', properties: { a: { type: 'string' } } }, r: { type: ['string', 'null'] } },
+        required: ['r'],
+      });
       assert.deepEqual(formToArguments(m, defaultValues(m.root)).args, { r: '' });
       assert.deepEqual(formToArguments(m, { o: { a: '' }, r: '' }).args, { r: '' });
       const n = buildFormModel({ type: 'object', properties: { r: { type: ['integer', 'null'] } }, required: ['r'] });

@@ -1,5 +1,13 @@
 import * as assert from 'node:assert/strict';
-import { buildFormModel, constraintHints, fieldAt, type ArrayField, type ChoiceField, type FormField, type ObjectField } from '../../../src/jsonSchema/common/schemaFields';
+import {
+  buildFormModel,
+  constraintHints,
+  fieldAt,
+  type ArrayField,
+  type ChoiceField,
+  type FormField,
+  type ObjectField,
+} from '../../../src/jsonSchema/common/schemaFields';
 import { sampleInputSchema as schema } from './sampleInputSchema';
 import { validateAgainstSchema } from '../../../src/jsonSchema/common/schemaValidation';
 import { DEFS_SCHEMA } from '../../fixtures/servers/modernServer';
@@ -17,12 +25,25 @@ describe('schemaFields', () => {
   describe('schema → model', () => {
     it('makes one field per property with kind, label, required and description', () => {
       assert.ok(model.formSupported);
-      assert.deepEqual(root.fields.map((f) => [f.name, f.kind, f.required]), [
-        ['name', 'string', true], ['code', 'string', false], ['email', 'string', false], ['secret', 'string', false],
-        ['color', 'enum', false], ['count', 'integer', true], ['ratio', 'number', false], ['verbose', 'boolean', false],
-        ['strict', 'boolean', true], ['tags', 'array', false], ['address', 'object', false], ['target', 'choice', false],
-        ['limit', 'integer', false], ['extra', 'json', false],
-      ]);
+      assert.deepEqual(
+        root.fields.map((f) => [f.name, f.kind, f.required]),
+        [
+          ['name', 'string', true],
+          ['code', 'string', false],
+          ['email', 'string', false],
+          ['secret', 'string', false],
+          ['color', 'enum', false],
+          ['count', 'integer', true],
+          ['ratio', 'number', false],
+          ['verbose', 'boolean', false],
+          ['strict', 'boolean', true],
+          ['tags', 'array', false],
+          ['address', 'object', false],
+          ['target', 'choice', false],
+          ['limit', 'integer', false],
+          ['extra', 'json', false],
+        ],
+      );
       const name = field(root, 'name');
       assert.equal(name.label, 'Name');
       assert.equal(name.description, 'Who');
@@ -46,12 +67,34 @@ describe('schemaFields', () => {
     it('turns enums into options and oneOf/anyOf into choices', () => {
       const color = field(root, 'color');
       assert.equal(color.kind, 'enum');
-      assert.deepEqual(color.kind === 'enum' && color.options, [{ label: 'red', value: 'red' }, { label: 'green', value: 'green' }]);
+      assert.deepEqual(color.kind === 'enum' && color.options, [
+        { label: 'red', value: 'red' },
+        { label: 'green', value: 'green' },
+      ]);
       const target = field(root, 'target') as ChoiceField;
       assert.equal(target.combinator, 'oneOf');
-      assert.deepEqual(target.options.map((o) => [o.label, o.field.kind]), [['File', 'object'], ['URL', 'object']]);
-      const titled = buildFormModel({ type: 'object', properties: { level: { oneOf: [{ const: 1, title: 'Low' }, { const: 2, title: 'High' }] } } });
-      assert.deepEqual(titled.root.fields[0].kind === 'enum' && titled.root.fields[0].options, [{ label: 'Low', value: 1 }, { label: 'High', value: 2 }]);
+      assert.deepEqual(
+        target.options.map((o) => [o.label, o.field.kind]),
+        [
+          ['File', 'object'],
+          ['URL', 'object'],
+        ],
+      );
+      const titled = buildFormModel({
+        type: 'object',
+        properties: {
+          level: {
+            oneOf: [
+              { const: 1, title: 'Low' },
+              { const: 2, title: 'High' },
+            ],
+          },
+        },
+      });
+      assert.deepEqual(titled.root.fields[0].kind === 'enum' && titled.root.fields[0].options, [
+        { label: 'Low', value: 1 },
+        { label: 'High', value: 2 },
+      ]);
     });
 
     it('treats "T or null" as a nullable T', () => {
@@ -68,7 +111,13 @@ describe('schemaFields', () => {
       assert.equal(tags.items.kind, 'string');
       assert.equal(tags.maxItems, 3);
       const address = field(root, 'address') as ObjectField;
-      assert.deepEqual(address.fields.map((f) => [f.pointer, f.required]), [['/address/street', true], ['/address/zip', false]]);
+      assert.deepEqual(
+        address.fields.map((f) => [f.pointer, f.required]),
+        [
+          ['/address/street', true],
+          ['/address/zip', false],
+        ],
+      );
       assert.equal(fieldAt(root, '/address/zip')?.name, 'zip');
       assert.equal(fieldAt(root, '/tags/2')?.kind, 'string');
     });
@@ -79,30 +128,59 @@ describe('schemaFields', () => {
         $defs: { Point: { type: 'object', properties: { x: { type: 'number' }, y: { type: 'number' } }, required: ['x'] } },
         properties: {
           at: { $ref: '#/$defs/Point', description: 'Where' },
-          both: { allOf: [{ type: 'object', properties: { a: { type: 'string' } } }, { properties: { b: { type: 'string' } }, required: ['b'] }] },
+          both: {
+            allOf: [
+              { type: 'object', properties: { a: { type: 'string' } } },
+              { properties: { b: { type: 'string' } }, required: ['b'] },
+            ],
+          },
         },
       });
       const at = m.root.fields[0] as ObjectField;
       assert.equal(at.kind, 'object');
       assert.equal(at.description, 'Where');
-      assert.deepEqual(at.fields.map((f) => f.name), ['x', 'y']);
+      assert.deepEqual(
+        at.fields.map((f) => f.name),
+        ['x', 'y'],
+      );
       const both = m.root.fields[1] as ObjectField;
-      assert.deepEqual(both.fields.map((f) => [f.name, f.required]), [['a', false], ['b', true]]);
+      assert.deepEqual(
+        both.fields.map((f) => [f.name, f.required]),
+        [
+          ['a', false],
+          ['b', true],
+        ],
+      );
     });
 
     it('builds the form of a 2026 tool whose 2020-12 schema uses $schema, $defs and $ref (the fixture tool "address")', () => {
       const m = buildFormModel(DEFS_SCHEMA);
       assert.deepEqual(m.unsupported, []);
-      assert.deepEqual(m.root.fields.map((f) => [f.name, f.kind, f.required]), [['name', 'string', true], ['home', 'object', true]]);
+      assert.deepEqual(
+        m.root.fields.map((f) => [f.name, f.kind, f.required]),
+        [
+          ['name', 'string', true],
+          ['home', 'object', true],
+        ],
+      );
       const home = m.root.fields[1] as ObjectField;
-      assert.deepEqual(home.fields.map((f) => [f.name, f.required]), [['street', false], ['city', true]]);
+      assert.deepEqual(
+        home.fields.map((f) => [f.name, f.required]),
+        [
+          ['street', false],
+          ['city', true],
+        ],
+      );
       assert.equal(validateAgainstSchema(DEFS_SCHEMA, { name: 'Ada', home: { city: 'London' } }).valid, true);
       const extra = validateAgainstSchema(DEFS_SCHEMA, { name: 'Ada', home: { city: 'London', planet: 'Earth' } });
       assert.equal(extra.valid, false, 'additionalProperties: false inside the $ref target applies');
     });
 
     it('marks unsupported parts as JSON fields and says why', () => {
-      assert.deepEqual(model.unsupported.map((u) => u.pointer), ['/extra']);
+      assert.deepEqual(
+        model.unsupported.map((u) => u.pointer),
+        ['/extra'],
+      );
       const m = buildFormModel({
         type: 'object',
         $defs: { Node: { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/$defs/Node' } } } } },
@@ -115,7 +193,10 @@ describe('schemaFields', () => {
         },
       });
       assert.ok(m.formSupported);
-      assert.deepEqual(m.unsupported.map((u) => u.pointer), ['/tree/children/-', '/tuple', '/either', '/anything', '/missing']);
+      assert.deepEqual(
+        m.unsupported.map((u) => u.pointer),
+        ['/tree/children/-', '/tuple', '/either', '/anything', '/missing'],
+      );
       assert.match(m.unsupported[0].reason, /recursive/);
     });
 

@@ -9,7 +9,16 @@ describe('schemaValidation', () => {
     });
 
     it('reports every problem with its location and a readable message', () => {
-      const result = validateAgainstSchema(schema, { name: 'A', code: 'abc', email: 'nope', color: 'pink', count: 11, strict: 'yes', tags: ['a', 'b', 'c', 'd'], target: { nope: 1 } });
+      const result = validateAgainstSchema(schema, {
+        name: 'A',
+        code: 'abc',
+        email: 'nope',
+        color: 'pink',
+        count: 11,
+        strict: 'yes',
+        tags: ['a', 'b', 'c', 'd'],
+        target: { nope: 1 },
+      });
       assert.equal(result.valid, false);
       const messages = result.valid === false ? result.issues.map((i) => formatIssue(i)) : [];
       for (const expected of [

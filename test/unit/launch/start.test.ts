@@ -13,7 +13,9 @@ import * as path from 'node:path';
 // out/test/unit/launch/start.test.js → the repository
 const REPO = path.join(__dirname, '..', '..', '..', '..');
 const VERSION = '1.100.3';
-const installed = fs.existsSync(path.join(process.env.MCPWB_VSCODE_CACHE || path.join(os.homedir(), '.cache', 'mcp-workbench'), `vscode-${VERSION}`, '.installed'));
+const installed = fs.existsSync(
+  path.join(process.env.MCPWB_VSCODE_CACHE || path.join(os.homedir(), '.cache', 'mcp-workbench'), `vscode-${VERSION}`, '.installed'),
+);
 
 /** Holds 127.0.0.1:3010 for the test; if something else already holds it, that does as well. */
 async function takePort3010(): Promise<net.Server | undefined> {
@@ -36,7 +38,12 @@ function startScript(env: Record<string, string>): { child: ChildProcess; output
   };
   if (!('PORT' in env)) delete childEnv.PORT;
   // Its own process group, so the VS Code server it starts is stopped with it.
-  const child = spawn(process.execPath, [path.join(REPO, 'scripts', 'start.mjs')], { cwd: REPO, env: childEnv, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(REPO, 'scripts', 'start.mjs')], {
+    cwd: REPO,
+    env: childEnv,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let text = '';
   child.stdout!.on('data', (d) => (text += d));
   child.stderr!.on('data', (d) => (text += d));

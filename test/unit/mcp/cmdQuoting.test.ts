@@ -9,7 +9,26 @@ import * as assert from 'node:assert/strict';
 import { quoteCmdArgument } from '../../../src/mcp/process/commandResolution';
 import { planStdioSpawn } from '../../../src/mcp/process/stdioSpawn';
 
-const HOSTILE = ['-y', 'pkg&calc', 'a|b', '>out.txt', '<in', 'say "hi"&calc', '"', 'a b', 'tab\there', 'back\\', 'back\\"q', '^', '%PATH%', '!x!', '(x)', 'a,b;c=d', '*?', ''];
+const HOSTILE = [
+  '-y',
+  'pkg&calc',
+  'a|b',
+  '>out.txt',
+  '<in',
+  'say "hi"&calc',
+  '"',
+  'a b',
+  'tab\there',
+  'back\\',
+  'back\\"q',
+  '^',
+  '%PATH%',
+  '!x!',
+  '(x)',
+  'a,b;c=d',
+  '*?',
+  '',
+];
 
 /** One pass of cmd.exe over a command line: carets escape outside quotes, quotes toggle; returns the text and whether an unescaped operator was met. */
 function cmdPass(line: string): { text: string; operator?: string } {
@@ -77,9 +96,14 @@ function parseArgv(line: string): string[] {
 
 describe('Windows: .cmd shims through cmd.exe', () => {
   const shim = 'C:\\Program Files\\nodejs\\npx.cmd';
-  const plan = () => planStdioSpawn({ type: 'stdio', command: 'npx', args: HOSTILE, env: {}, cwd: undefined },
-    { PATH: 'C:\\Program Files\\nodejs', PATHEXT: '.EXE;.CMD', ComSpec: 'C:\\Windows\\system32\\cmd.exe' }, 'server "x"', undefined,
-    { platform: 'win32', isExecutableFile: (f) => f === shim });
+  const plan = () =>
+    planStdioSpawn(
+      { type: 'stdio', command: 'npx', args: HOSTILE, env: {}, cwd: undefined },
+      { PATH: 'C:\\Program Files\\nodejs', PATHEXT: '.EXE;.CMD', ComSpec: 'C:\\Windows\\system32\\cmd.exe' },
+      'server "x"',
+      undefined,
+      { platform: 'win32', isExecutableFile: (f) => f === shim },
+    );
 
   it('spawns cmd.exe with one pre-quoted command line, verbatim', async () => {
     const { spawn } = await plan();
@@ -118,13 +142,23 @@ describe('Windows: .cmd shims through cmd.exe', () => {
   });
 
   it('refuses arguments cmd.exe cannot pass on (line breaks)', async () => {
-    await assert.rejects(planStdioSpawn({ type: 'stdio', command: 'npx', args: ['a\nb'], env: {}, cwd: undefined }, { PATH: 'C:\\n', PATHEXT: '.CMD' }, 'server "x"', undefined,
-      { platform: 'win32', isExecutableFile: (f) => f === 'C:\\n\\npx.cmd' }), /line break/);
+    await assert.rejects(
+      planStdioSpawn({ type: 'stdio', command: 'npx', args: ['a\nb'], env: {}, cwd: undefined }, { PATH: 'C:\\n', PATHEXT: '.CMD' }, 'server "x"', undefined, {
+        platform: 'win32',
+        isExecutableFile: (f) => f === 'C:\\n\\npx.cmd',
+      }),
+      /line break/,
+    );
   });
 
   it('leaves other platforms and .exe commands alone', async () => {
-    const exe = await planStdioSpawn({ type: 'stdio', command: 'node', args: ['a&b'], env: {}, cwd: undefined }, { PATH: 'C:\\n', PATHEXT: '.EXE' }, 'x', undefined,
-      { platform: 'win32', isExecutableFile: (f) => f === 'C:\\n\\node.exe' });
+    const exe = await planStdioSpawn(
+      { type: 'stdio', command: 'node', args: ['a&b'], env: {}, cwd: undefined },
+      { PATH: 'C:\\n', PATHEXT: '.EXE' },
+      'x',
+      undefined,
+      { platform: 'win32', isExecutableFile: (f) => f === 'C:\\n\\node.exe' },
+    );
     assert.deepEqual([exe.command, exe.args, exe.spawn], ['C:\\n\\node.exe', ['a&b'], { command: 'C:\\n\\node.exe', args: ['a&b'] }]);
   });
 });

@@ -47,7 +47,10 @@ describe('CrashRestarts', () => {
 
 describe('describeLoss', () => {
   it('names the exit code or signal and the last stderr line', () => {
-    assert.equal(describeLoss('s', { kind: 'stdio', exit: { code: 3, signal: null }, stderrTail: ['a', 'fault: crashing'] }), 'Server "s" exited with code 3: fault: crashing.');
+    assert.equal(
+      describeLoss('s', { kind: 'stdio', exit: { code: 3, signal: null }, stderrTail: ['a', 'fault: crashing'] }),
+      'Server "s" exited with code 3: fault: crashing.',
+    );
     assert.equal(describeLoss('s', { kind: 'stdio', exit: { code: null, signal: 'SIGKILL' }, stderrTail: [] }), 'Server "s" was killed by SIGKILL.');
     assert.equal(describeLoss('s', { kind: 'http', stderrTail: [] }), 'The connection to server "s" was closed.');
   });

@@ -26,9 +26,13 @@ describe('failure messages', function () {
     const log = new RecordingLog();
     // The extension's real OAuth client, with a "browser" that is never opened (mayPrompt false).
     const auth = {
-      provider: (_d: unknown, l: { url: string }) => new WorkbenchOAuthProvider({
-        keyPrefix: l.url, store: new MemoryOAuthStore(), redirectUrl: 'http://127.0.0.1:1/cb', authorize: (u, r) => followAuthorizationHeadlessly(u, r),
-      }),
+      provider: (_d: unknown, l: { url: string }) =>
+        new WorkbenchOAuthProvider({
+          keyPrefix: l.url,
+          store: new MemoryOAuthStore(),
+          redirectUrl: 'http://127.0.0.1:1/cb',
+          authorize: (u, r) => followAuthorizationHeadlessly(u, r),
+        }),
       mayPrompt: () => false,
     };
     const c = new McpServerConnection(definition(launch), withAuth ? { ...recordingHost(), auth } : recordingHost(), log);
@@ -81,7 +85,7 @@ describe('failure messages', function () {
     assert.match(f.detail!, /fixture stdio server ready\nfixture: exiting as asked/);
   });
 
-  it('a server with a syntax error: the SyntaxError line, not Node\'s version banner; a call says the same', async () => {
+  it("a server with a syntax error: the SyntaxError line, not Node's version banner; a call says the same", async () => {
     // Issue 29: the line quoted "Node.js v20.20.2" (the last stderr line). A real `node` on a broken file.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwb-fail-'));
     cleanup.push(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -129,7 +133,10 @@ describe('failure messages', function () {
     for (const withAuth of [false, true]) {
       const f = await fail({ type: 'http', url, headers: {} }, withAuth);
       assertOneLine(f.message);
-      assert.equal(f.message, `${url} requires authorization (HTTP 401). Add the credentials it expects to "headers", e.g. "Authorization": "Bearer \${input:token}".`);
+      assert.equal(
+        f.message,
+        `${url} requires authorization (HTTP 401). Add the credentials it expects to "headers", e.g. "Authorization": "Bearer \${input:token}".`,
+      );
       assert.ok(f.detail, 'what the server said is in the details');
     }
     const sent = await fail({ type: 'http', url, headers: { Authorization: 'Bearer wrong' } }, true);

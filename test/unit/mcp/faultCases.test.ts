@@ -67,7 +67,10 @@ describe('faults: one fixture behaviour each (stdio)', function () {
     await c.start();
     const took = Date.now() - began;
     assert.ok(took < 2500, `failed after ${took} ms`);
-    assert.match(message(c), /^Server "f" did not complete the MCP handshake within 1 s\. Check that the server process \(.+\) is an MCP server, or raise "timeouts\.connect"/);
+    assert.match(
+      message(c),
+      /^Server "f" did not complete the MCP handshake within 1 s\. Check that the server process \(.+\) is an MCP server, or raise "timeouts\.connect"/,
+    );
   });
 
   it('wrong protocol version: one line naming the version it sent', async () => {
@@ -82,7 +85,10 @@ describe('faults: one fixture behaviour each (stdio)', function () {
     await c.start();
     assert.equal(c.state.kind, 'running');
     assert.equal(textOf(await c.callTool('work', {})), 'done');
-    assert.deepEqual((await c.list('tools')).map((t) => t.name), ['work']);
+    assert.deepEqual(
+      (await c.list('tools')).map((t) => t.name),
+      ['work'],
+    );
     assert.equal(c.state.kind, 'running');
     assert.match(log.text('warn'), /Transport: /, 'the junk is logged as a warning');
   });
@@ -112,7 +118,10 @@ describe('faults: one fixture behaviour each (stdio)', function () {
     await c.list('tools');
     const began = Date.now();
     await assert.rejects(c.callTool('work', {}), (error: Error) => {
-      assert.equal(error.message, 'tools/call took longer than the maximum of 1 s. Raise "timeouts.maxTotal" for server "f" in test config, or the mcpWorkbench.timeouts setting.');
+      assert.equal(
+        error.message,
+        'tools/call took longer than the maximum of 1 s. Raise "timeouts.maxTotal" for server "f" in test config, or the mcpWorkbench.timeouts setting.',
+      );
       return true;
     });
     const took = Date.now() - began;

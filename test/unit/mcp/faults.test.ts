@@ -32,11 +32,18 @@ describe('faults: crashed servers', function () {
   const unhandled: unknown[] = [];
   const onUnhandled = (reason: unknown) => unhandled.push(reason);
 
-  const faultDef = (env: Record<string, string>) => definition(
-    { type: 'stdio', command: 'node', args: [FAULT_FIXTURE], env: { FAULT_COUNTER_FILE: path.join(dir, 'starts'), ...env }, cwd: undefined } as ServerDefinition['launch'],
-    // legacy: no era probe, which would spawn a second process per start and blur the counts.
-    { id: 'f', name: 'f', label: 'f', protocolEra: 'legacy', timeouts: { connect: 5, request: 3 } },
-  );
+  const faultDef = (env: Record<string, string>) =>
+    definition(
+      {
+        type: 'stdio',
+        command: 'node',
+        args: [FAULT_FIXTURE],
+        env: { FAULT_COUNTER_FILE: path.join(dir, 'starts'), ...env },
+        cwd: undefined,
+      } as ServerDefinition['launch'],
+      // legacy: no era probe, which would spawn a second process per start and blur the counts.
+      { id: 'f', name: 'f', label: 'f', protocolEra: 'legacy', timeouts: { connect: 5, request: 3 } },
+    );
   const starts = () => (fs.existsSync(path.join(dir, 'starts')) ? fs.readFileSync(path.join(dir, 'starts'), 'utf8').trim().split('\n').length : 0);
   const state = () => registry.get('f')!.state;
   const message = () => {
@@ -58,7 +65,13 @@ describe('faults: crashed servers', function () {
       reportError: (e) => unhandled.push(e),
       autoRestart: () => autoRestart,
     };
-    registry = new ServerRegistry(recordingHost(), () => new RecordingLog(), policy, async () => defs, fastClock);
+    registry = new ServerRegistry(
+      recordingHost(),
+      () => new RecordingLog(),
+      policy,
+      async () => defs,
+      fastClock,
+    );
     messages = [];
     registry.onDidChange(() => {
       const m = registry.get('f') && message();
@@ -76,7 +89,10 @@ describe('faults: crashed servers', function () {
     defs = [faultDef({ FAULT_MODE: 'crash-after-init', FAULT_DELAY_MS: '50' })];
     await registry.reload();
     await waitFor(() => messages.some((m) => m.includes('stays stopped')), 'giving up');
-    assert.deepEqual(messages.filter((m) => m.includes('Restarting')).map((m) => /Restarting in (\d+) s/.exec(m)?.[1]), ['1', '2', '4', '8']);
+    assert.deepEqual(
+      messages.filter((m) => m.includes('Restarting')).map((m) => /Restarting in (\d+) s/.exec(m)?.[1]),
+      ['1', '2', '4', '8'],
+    );
     assert.equal(messages[1], 'Server "f" exited with code 3: fault: crashing. Restarting in 1 s.');
     assert.match(message(), /exited with code 3: fault: crashing\. It crashed 5 times in 3 minutes, so it stays stopped: check its log, then use Restart\.$/);
     assert.equal(starts(), 5);
@@ -120,17 +136,24 @@ describe('faults: crashed servers', function () {
     await registry.reload();
     await waitFor(() => messages.some((m) => m.includes('stays stopped')), `giving up (${messages.join(' | ')})`);
     assert.equal(messages[1], 'Server "f" exited with code 3 during start: fault: crashing on start. Restarting in 1 s.');
-    assert.match(message(), /exited with code 3 during start: fault: crashing on start\. It crashed 5 times in 3 minutes, so it stays stopped: check its log, then use Restart\.$/);
+    assert.match(
+      message(),
+      /exited with code 3 during start: fault: crashing on start\. It crashed 5 times in 3 minutes, so it stays stopped: check its log, then use Restart\.$/,
+    );
     assert.equal(starts(), 5);
     await new Promise((r) => setTimeout(r, 500));
     assert.equal(starts(), 5, 'no retry after giving up');
   });
 
   it('does not retry a start that fails for a reason a retry cannot fix', async () => {
-    defs = [definition(
-      { type: 'stdio', command: 'no-such-command-mcp-faults', args: [], env: {}, cwd: undefined } as ServerDefinition['launch'],
-      { id: 'f', name: 'f', label: 'f', protocolEra: 'legacy' },
-    )];
+    defs = [
+      definition({ type: 'stdio', command: 'no-such-command-mcp-faults', args: [], env: {}, cwd: undefined } as ServerDefinition['launch'], {
+        id: 'f',
+        name: 'f',
+        label: 'f',
+        protocolEra: 'legacy',
+      }),
+    ];
     await registry.reload();
     await new Promise((r) => setTimeout(r, 300));
     assert.match(message(), /^"no-such-command-mcp-faults" not found on PATH\. /);
@@ -165,10 +188,17 @@ describe('faults: crashed servers', function () {
 describe('faults: large messages', function () {
   this.timeout(30000);
 
-  const bigDef = (mb: string) => definition(
-    { type: 'stdio', command: 'node', args: [FAULT_FIXTURE], env: { FAULT_MODE: 'big-result', FAULT_BIG_MB: mb }, cwd: undefined } as ServerDefinition['launch'],
-    { id: 'big', name: 'big', label: 'big', protocolEra: 'legacy', timeouts: { connect: 5, request: 15 } },
-  );
+  const bigDef = (mb: string) =>
+    definition(
+      {
+        type: 'stdio',
+        command: 'node',
+        args: [FAULT_FIXTURE],
+        env: { FAULT_MODE: 'big-result', FAULT_BIG_MB: mb },
+        cwd: undefined,
+      } as ServerDefinition['launch'],
+      { id: 'big', name: 'big', label: 'big', protocolEra: 'legacy', timeouts: { connect: 5, request: 15 } },
+    );
 
   it('reads a 20 MB result under the default limit', async () => {
     const c = new McpServerConnection(bigDef('20'), { ...recordingHost(), trace: undefined, maxMessageBytes: () => 64 * 1024 * 1024 }, new RecordingLog());
@@ -190,8 +220,10 @@ describe('faults: large messages', function () {
       await assert.rejects(c.callTool('work', {}));
       assert.ok(Date.now() - began < 10000, 'the call fails well within its timeout');
       await waitFor(() => c.state.kind === 'error', 'the error state');
-      assert.equal(c.state.kind === 'error' && c.state.message,
-        'Server "big" sent a message larger than 1 MB, so it was stopped; raise "mcpWorkbench.maxMessageSizeMB" if that is expected.');
+      assert.equal(
+        c.state.kind === 'error' && c.state.message,
+        'Server "big" sent a message larger than 1 MB, so it was stopped; raise "mcpWorkbench.maxMessageSizeMB" if that is expected.',
+      );
     } finally {
       await c.dispose();
     }
@@ -206,7 +238,13 @@ describe('faults: hung servers', function () {
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
     process.on('unhandledRejection', onUnhandled);
     const def = definition(
-      { type: 'stdio', command: 'node', args: [FAULT_FIXTURE], env: { FAULT_MODE: 'hang-after-init', FAULT_ANSWERS: '1' }, cwd: undefined } as ServerDefinition['launch'],
+      {
+        type: 'stdio',
+        command: 'node',
+        args: [FAULT_FIXTURE],
+        env: { FAULT_MODE: 'hang-after-init', FAULT_ANSWERS: '1' },
+        cwd: undefined,
+      } as ServerDefinition['launch'],
       { id: 'hung', name: 'hung', label: 'hung', protocolEra: 'legacy', timeouts: { connect: 5, request: 1 } },
     );
     const c = new McpServerConnection(def, { ...recordingHost(), trace: undefined, pingIntervalMs: () => 200 }, new RecordingLog());
@@ -237,12 +275,13 @@ describe('faults: broken handshakes', function () {
     const c = new McpServerConnection(def, { ...recordingHost(), trace: undefined }, new RecordingLog());
     try {
       await c.start();
-      assert.equal(c.state.kind === 'error' && c.state.message,
-        'Server "np" answered initialize without a valid "protocolVersion", so it is not a compatible MCP server: update it or check its command.');
-      assert.match(c.state.kind === 'error' ? c.state.detail ?? '' : '', /invalid_type/);
+      assert.equal(
+        c.state.kind === 'error' && c.state.message,
+        'Server "np" answered initialize without a valid "protocolVersion", so it is not a compatible MCP server: update it or check its command.',
+      );
+      assert.match(c.state.kind === 'error' ? (c.state.detail ?? '') : '', /invalid_type/);
     } finally {
       await c.dispose();
     }
   });
 });
-

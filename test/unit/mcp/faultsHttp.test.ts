@@ -44,8 +44,13 @@ describe('faults: HTTP servers', function () {
   const connect = async (mode: string, timeouts: Partial<TimeoutSettings> = {}, env: Record<string, string> = {}) => {
     const server = await startFaultHttp(mode, env);
     servers.push(server.process);
-    const def = definition({ type: 'http', url: server.url, headers: {} } as ServerDefinition['launch'],
-      { id: 'h', name: 'h', label: 'h', protocolEra: 'legacy', timeouts: { connect: 5, request: 5, ...timeouts } });
+    const def = definition({ type: 'http', url: server.url, headers: {} } as ServerDefinition['launch'], {
+      id: 'h',
+      name: 'h',
+      label: 'h',
+      protocolEra: 'legacy',
+      timeouts: { connect: 5, request: 5, ...timeouts },
+    });
     const log = new RecordingLog();
     const c = new McpServerConnection(def, { ...recordingHost(), trace: undefined }, log);
     open.push(c);
@@ -70,7 +75,10 @@ describe('faults: HTTP servers', function () {
     await assert.rejects(c.callTool('work', {}));
     assert.ok(Date.now() - began < 5000, 'the call fails within its timeout');
     await waitFor(() => c.state.kind === 'error', 'the error state', 10000);
-    assert.equal(message(c), 'Server "h" forgets every session (HTTP 404 right after each new session), so it was stopped after 3 new sessions: check the server (behind a load balancer, sessions need to stick), then use Restart.');
+    assert.equal(
+      message(c),
+      'Server "h" forgets every session (HTTP 404 right after each new session), so it was stopped after 3 new sessions: check the server (behind a load balancer, sessions need to stick), then use Restart.',
+    );
     const sessions = (await stats()).sessions;
     assert.ok(sessions <= 4, `${sessions} sessions opened`);
     await new Promise((r) => setTimeout(r, 1500));
@@ -85,7 +93,10 @@ describe('faults: HTTP servers', function () {
       return true;
     });
     assert.equal(c.state.kind, 'running');
-    assert.deepEqual((await c.list('tools')).map((t) => t.name), ['work']);
+    assert.deepEqual(
+      (await c.list('tools')).map((t) => t.name),
+      ['work'],
+    );
   });
 
   it('slow server: the call fails at the request timeout, naming the setting', async () => {
@@ -103,7 +114,10 @@ describe('faults: HTTP servers', function () {
     await c.start();
     const began = Date.now();
     await assert.rejects(c.callTool('work', {}), (error: Error) => {
-      assert.equal(error.message, 'Server "h" cut the response stream of tools/call before it answered. Try again; if it keeps happening, check the server or the proxy in between.');
+      assert.equal(
+        error.message,
+        'Server "h" cut the response stream of tools/call before it answered. Try again; if it keeps happening, check the server or the proxy in between.',
+      );
       return true;
     });
     const took = Date.now() - began;
@@ -115,6 +129,9 @@ describe('faults: HTTP servers', function () {
     const { c, stats } = await connect('sse-cut-resumable', { request: 20 });
     await c.start();
     assert.equal(textOf(await c.callTool('work', {})), 'done');
-    assert.ok((await stats()).requests.some((r) => /^GET call-\d+$/.test(r)), (await stats()).requests.join(', '));
+    assert.ok(
+      (await stats()).requests.some((r) => /^GET call-\d+$/.test(r)),
+      (await stats()).requests.join(', '),
+    );
   });
 });

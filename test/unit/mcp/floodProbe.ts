@@ -30,7 +30,11 @@ class CountingLog implements ServerLog {
 
 async function probe(count: number): Promise<FloodProbeResult> {
   const log = new CountingLog();
-  const c = new McpServerConnection(faultDefinition({ FAULT_MODE: 'notification-flood', FAULT_COUNT: String(count) }, { request: 80 }), { ...recordingHost(), trace: undefined }, log);
+  const c = new McpServerConnection(
+    faultDefinition({ FAULT_MODE: 'notification-flood', FAULT_COUNT: String(count) }, { request: 80 }),
+    { ...recordingHost(), trace: undefined },
+    log,
+  );
   try {
     await c.start();
     const before = heapAfterGc();

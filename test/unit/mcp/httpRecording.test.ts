@@ -39,7 +39,10 @@ describe('HTTP exchanges (recording fetch)', function () {
     await c.start();
     assert.equal(c.state.kind, 'running', JSON.stringify(c.state));
     assert.equal(textOf(await c.callTool('echo', { text: 'hi' })), 'echo: hi');
-    const call = await waitFor(() => records.find((r) => r.method === 'POST' && r.requestBody?.includes('"tools/call"') && r.totalMs !== undefined), 'the tools/call POST recorded and ended');
+    const call = await waitFor(
+      () => records.find((r) => r.method === 'POST' && r.requestBody?.includes('"tools/call"') && r.totalMs !== undefined),
+      'the tools/call POST recorded and ended',
+    );
     assert.equal(call.status, 200);
     assert.ok(call.headersMs! >= 0 && call.totalMs! >= call.headersMs!);
     assert.ok(call.responseBytes > 0, 'the body bytes are counted');
@@ -113,7 +116,11 @@ describe('HTTP exchanges (recording fetch)', function () {
     const transportSignal = new AbortController();
     const records: HttpRecord[] = [];
     const { port } = server.address() as { port: number };
-    const fetched = await recordingFetch(fetch, (r) => records.push(r))(`http://127.0.0.1:${port}/mcp`, { method: 'POST', body: '{}', signal: transportSignal.signal });
+    const fetched = await recordingFetch(fetch, (r) => records.push(r))(`http://127.0.0.1:${port}/mcp`, {
+      method: 'POST',
+      body: '{}',
+      signal: transportSignal.signal,
+    });
     const reader = fetched.body!.getReader();
     const first = await reader.read();
     assert.ok(first.value && first.value.byteLength > 0);
@@ -146,10 +153,14 @@ describe('HTTP exchanges (recording fetch)', function () {
     cleanup.push(() => fixture.close());
     const store = new MemoryOAuthStore();
     const auth: ConnectionAuthHost = {
-      provider: (_def, launch) => new WorkbenchOAuthProvider({
-        keyPrefix: launch.url, store, redirectUrl: 'http://127.0.0.1:1/oauth/callback', settings: launch.oauth,
-        authorize: async (url, redirect) => followAuthorizationHeadlessly(url, redirect),
-      }),
+      provider: (_def, launch) =>
+        new WorkbenchOAuthProvider({
+          keyPrefix: launch.url,
+          store,
+          redirectUrl: 'http://127.0.0.1:1/oauth/callback',
+          settings: launch.oauth,
+          authorize: async (url, redirect) => followAuthorizationHeadlessly(url, redirect),
+        }),
       mayPrompt: () => false,
     };
     const warnings: Error[] = [];
@@ -171,6 +182,9 @@ describe('HTTP exchanges (recording fetch)', function () {
     // open GET stream and the like), never one per call (208 here without the per-request signal).
     assert.ok(most < 10, `${most} abort listeners on the transport's signal at once`);
     const leaks = warnings.filter((w) => w.name === 'MaxListenersExceededWarning');
-    assert.deepEqual(leaks.map((w) => w.message), []);
+    assert.deepEqual(
+      leaks.map((w) => w.message),
+      [],
+    );
   });
 });

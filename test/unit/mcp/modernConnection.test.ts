@@ -76,7 +76,10 @@ describe('McpServerConnection, 2026-07-28 era', function () {
         assert.equal(c.state.serverInfo.name, 'modern-fixture');
         assert.match(log.text('info'), /protocol 2026-07-28 \(stateless 2026 era\)/);
         if (transport === 'http') {
-          assert.ok(http!.requests.some((r) => r.endsWith('server/discover')), http!.requests.join('\n'));
+          assert.ok(
+            http!.requests.some((r) => r.endsWith('server/discover')),
+            http!.requests.join('\n'),
+          );
           assert.ok(!http!.requests.some((r) => r.endsWith('initialize')), 'no initialize on the modern era');
         }
       });
@@ -214,10 +217,13 @@ describe('McpServerConnection, 2026-07-28 era', function () {
   // tasks: declare the extension and follow 2026 tasks there.
   it('SDK limit: a 2026 task result reaches the client as an error without its task id', async () => {
     const http = await startModernHttpFixture();
-    const client = new Client({ name: 'pin', version: '0' }, {
-      capabilities: { extensions: { [TASKS_EXTENSION]: {} } },
-      versionNegotiation: { mode: { pin: '2026-07-28' } },
-    });
+    const client = new Client(
+      { name: 'pin', version: '0' },
+      {
+        capabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+        versionNegotiation: { mode: { pin: '2026-07-28' } },
+      },
+    );
     try {
       await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
       await assert.rejects(client.callTool({ name: 'longTask', arguments: {} }), (e: unknown) => {

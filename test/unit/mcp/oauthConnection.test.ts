@@ -25,26 +25,40 @@ describe('McpServerConnection with OAuth', function () {
     fixture = undefined;
   });
 
-  async function setUp(options: ProtectedFixtureOptions & { mayPrompt?: boolean; oauth?: OAuthSettings; store?: MemoryOAuthStore; authorize?: (url: URL, redirect: string) => Promise<AuthorizationResponse> } = {}) {
+  async function setUp(
+    options: ProtectedFixtureOptions & {
+      mayPrompt?: boolean;
+      oauth?: OAuthSettings;
+      store?: MemoryOAuthStore;
+      authorize?: (url: URL, redirect: string) => Promise<AuthorizationResponse>;
+    } = {},
+  ) {
     fixture = await startProtectedFixture(options);
     const store = options.store ?? new MemoryOAuthStore();
     const browserVisits: URL[] = [];
     const auth: ConnectionAuthHost = {
-      provider: (_def, launch) => new WorkbenchOAuthProvider({
-        keyPrefix: launch.url,
-        store,
-        redirectUrl: options.oauth?.redirectUri ?? REDIRECT,
-        settings: launch.oauth,
-        authorize: options.authorize ?? (async (url, redirect) => {
-          browserVisits.push(url);
-          return followAuthorizationHeadlessly(url, redirect);
+      provider: (_def, launch) =>
+        new WorkbenchOAuthProvider({
+          keyPrefix: launch.url,
+          store,
+          redirectUrl: options.oauth?.redirectUri ?? REDIRECT,
+          settings: launch.oauth,
+          authorize:
+            options.authorize ??
+            (async (url, redirect) => {
+              browserVisits.push(url);
+              return followAuthorizationHeadlessly(url, redirect);
+            }),
         }),
-      }),
       mayPrompt: () => options.mayPrompt ?? false,
     };
     const host = { ...recordingHost(), auth };
     const log = new RecordingLog();
-    const c = new McpServerConnection(definition({ type: 'http', url: fixture.url, headers: {}, ...(options.oauth ? { oauth: options.oauth } : {}) }), host, log);
+    const c = new McpServerConnection(
+      definition({ type: 'http', url: fixture.url, headers: {}, ...(options.oauth ? { oauth: options.oauth } : {}) }),
+      host,
+      log,
+    );
     open.push(c);
     return { c, host, log, store, browserVisits, fixture };
   }
@@ -66,7 +80,10 @@ describe('McpServerConnection with OAuth', function () {
     assert.ok(visit.searchParams.get('state'));
     assert.equal(visit.searchParams.get('resource'), f.url);
     assert.equal(f.stats.registrations, 1);
-    assert.deepEqual(f.stats.tokenRequests.map((t) => t.grantType), ['authorization_code']);
+    assert.deepEqual(
+      f.stats.tokenRequests.map((t) => t.grantType),
+      ['authorization_code'],
+    );
     const result = await c.callTool('echo', { text: 'hi' });
     assert.equal(textOf(result), 'echo: hi');
     assert.ok(f.stats.bearerTokens.length >= 2);
@@ -126,7 +143,10 @@ describe('McpServerConnection with OAuth', function () {
     const result = await c.callTool('echo', { text: 'admin' });
     assert.equal(textOf(result), 'echo: admin');
     assert.equal(browserVisits.length, 2);
-    assert.deepEqual(f.stats.authorizationRequests.map((a) => a.scope), ['mcp:read', 'mcp:read mcp:admin']);
+    assert.deepEqual(
+      f.stats.authorizationRequests.map((a) => a.scope),
+      ['mcp:read', 'mcp:read mcp:admin'],
+    );
   });
 
   it('gives up on step-up when the server keeps refusing (bounded retries)', async () => {
@@ -168,7 +188,11 @@ describe('McpServerConnection with OAuth', function () {
 
   it('uses pre-registered client credentials from config, without registering', async () => {
     const oauth = { clientId: 'workbench-pre', clientSecret: 'pre-secret-value', redirectUri: REDIRECT };
-    const { c, fixture: f, store } = await setUp({ oauth, preRegistered: { clientId: oauth.clientId, clientSecret: oauth.clientSecret, redirectUri: REDIRECT } });
+    const {
+      c,
+      fixture: f,
+      store,
+    } = await setUp({ oauth, preRegistered: { clientId: oauth.clientId, clientSecret: oauth.clientSecret, redirectUri: REDIRECT } });
     await c.signIn();
     assert.equal(c.state.kind, 'running', JSON.stringify(c.state));
     assert.equal(f.stats.registrations, 0);
@@ -186,7 +210,10 @@ describe('McpServerConnection with OAuth', function () {
       assert.equal(c.state.kind, 'running', JSON.stringify(c.state));
       assert.equal(browserVisits.length, 0);
       assert.equal(f.stats.registrations, 0);
-      assert.deepEqual(f.stats.tokenRequests.map((t) => t.grantType), ['client_credentials']);
+      assert.deepEqual(
+        f.stats.tokenRequests.map((t) => t.grantType),
+        ['client_credentials'],
+      );
       assert.equal(textOf(await c.callTool('echo', { text: 'm2m' })), 'echo: m2m');
       assert.ok(f.stats.bearerTokens.includes(`Bearer ${f.stats.issuedTokens[0]}`));
       assert.ok(![...store.values.values()].some((v) => v.includes(machine.clientSecret)), 'the configured secret is never stored');
@@ -237,7 +264,7 @@ describe('McpServerConnection with OAuth', function () {
     assert.match(JSON.stringify(c.state), /state/);
   });
 
-  it('an error without the sign-in\'s state is not taken as the answer: its wording never reaches the user', async () => {
+  it("an error without the sign-in's state is not taken as the answer: its wording never reaches the user", async () => {
     const { c } = await setUp({
       authorize: async () => ({ error: 'access_denied', errorDescription: 'Call +1 555 0100 to unlock your account', state: 'forged' }),
     });
@@ -247,7 +274,7 @@ describe('McpServerConnection with OAuth', function () {
     assert.doesNotMatch(JSON.stringify(c.state), /555 0100/);
   });
 
-  it('passes the redirect\'s iss to the SDK, which refuses one naming another issuer (RFC 9207)', async () => {
+  it("passes the redirect's iss to the SDK, which refuses one naming another issuer (RFC 9207)", async () => {
     const { c, fixture: f } = await setUp({
       authorize: async (url, redirect) => ({ ...(await followAuthorizationHeadlessly(url, redirect)), iss: 'https://attacker.example' }),
     });

@@ -14,7 +14,12 @@ import { checkCredentialIssuer, issuersMatch, releaseCredentialBindings } from '
 import { MemoryOAuthStore } from '../../../src/mcp/auth/oauthProvider';
 
 const pem = (options: Parameters<typeof generateKeyPairSync>[1], type: 'ec' | 'rsa') =>
-  (generateKeyPairSync(type as 'ec', { ...(options as object), privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } } as never) as unknown as { privateKey: string }).privateKey;
+  (
+    generateKeyPairSync(
+      type as 'ec',
+      { ...(options as object), privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } } as never,
+    ) as unknown as { privateKey: string }
+  ).privateKey;
 
 describe('machine-to-machine grants', () => {
   it('builds the client_credentials and jwt_bearer requests; the workload token file is read at each request', async () => {
@@ -34,7 +39,14 @@ describe('machine-to-machine grants', () => {
   });
 
   it('enterprise_managed refuses to ask for an ID-JAG before discovery named the audience and resource', async () => {
-    await assert.rejects(machineTokenRequest({ grantType: 'enterprise_managed', clientId: 'c', idp: { tokenEndpoint: 'https://idp.example.com/token', clientId: 'wb', idToken: 't' } }, undefined, {}), /protected-resource metadata/);
+    await assert.rejects(
+      machineTokenRequest(
+        { grantType: 'enterprise_managed', clientId: 'c', idp: { tokenEndpoint: 'https://idp.example.com/token', clientId: 'wb', idToken: 't' } },
+        undefined,
+        {},
+      ),
+      /protected-resource metadata/,
+    );
   });
 
   it('picks the signing algorithm from the key', () => {
@@ -63,7 +75,10 @@ describe('machine-to-machine grants', () => {
     assert.ok(![...store.values.values()].some((v) => v.includes('shh')), 'only a hash of the secret is kept');
     await releaseCredentialBindings(store, settings);
     await checkCredentialIssuer(store, settings, 'https://evil.example');
-    await assert.rejects(checkCredentialIssuer(new MemoryOAuthStore(), { ...settings, issuer: 'https://auth.example.com' }, 'https://other.example'), /"oauth.issuer" is https:\/\/auth.example.com/);
+    await assert.rejects(
+      checkCredentialIssuer(new MemoryOAuthStore(), { ...settings, issuer: 'https://auth.example.com' }, 'https://other.example'),
+      /"oauth.issuer" is https:\/\/auth.example.com/,
+    );
     assert.ok(issuersMatch('https://a.example/', 'https://a.example'));
     assert.ok(!issuersMatch('https://a.example/x', 'https://a.example'));
   });

@@ -51,14 +51,19 @@ describe('OwnedStdioTransport', function () {
     const closed = new Promise<void>((r) => (t.onclose = r));
     await t.start();
     await closed;
-    assert.deepEqual(messages.map((m) => (m as { method: string }).method), ['a', 'b']);
+    assert.deepEqual(
+      messages.map((m) => (m as { method: string }).method),
+      ['a', 'b'],
+    );
     assert.equal(errors.length, 1);
   });
 
   it('a flood gives the event loop turns between slices, delivers every message in order, and none is lost at exit', async () => {
     const total = 40000;
     // ~60-byte notifications written at once (64 KB chunks of ~1000 lines), then the process ends.
-    const t = script(`let s='';for(let i=0;i<${total};i++)s+=JSON.stringify({jsonrpc:'2.0',method:'notifications/message',params:{level:'info',data:i}})+'\\n';process.stdout.write(s,()=>process.exit(0));`);
+    const t = script(
+      `let s='';for(let i=0;i<${total};i++)s+=JSON.stringify({jsonrpc:'2.0',method:'notifications/message',params:{level:'info',data:i}})+'\\n';process.stdout.write(s,()=>process.exit(0));`,
+    );
     const seen: number[] = [];
     let sinceTurn = 0;
     let mostInOneTurn = 0;
@@ -81,13 +86,21 @@ describe('OwnedStdioTransport', function () {
     ticking = false;
     mostInOneTurn = Math.max(mostInOneTurn, sinceTurn);
     assert.equal(seen.length, total, 'every message before the exit is delivered, before the close');
-    assert.ok(seen.every((v, i) => v === i), 'in order');
+    assert.ok(
+      seen.every((v, i) => v === i),
+      'in order',
+    );
     // Without slicing, each 64 KB chunk (~1000 of these lines) is handed over in one go.
     assert.ok(mostInOneTurn < 500, `at most ${mostInOneTurn} messages were delivered without the event loop getting a turn (${turns} turns)`);
   });
 
   it('stops a server whose message outgrows the limit, with a typed error', async () => {
-    const t = new OwnedStdioTransport({ command: process.execPath, args: ['-e', `process.stdout.write('x'.repeat(3000)); setInterval(() => {}, 1000)`], env: { ...process.env }, maxBufferSize: 1000 });
+    const t = new OwnedStdioTransport({
+      command: process.execPath,
+      args: ['-e', `process.stdout.write('x'.repeat(3000)); setInterval(() => {}, 1000)`],
+      env: { ...process.env },
+      maxBufferSize: 1000,
+    });
     const errors: Error[] = [];
     t.onerror = (e) => errors.push(e);
     const closed = new Promise<void>((r) => (t.onclose = r));
@@ -140,7 +153,12 @@ describe('OwnedStdioTransport', function () {
   describe('with the SDK era probe', () => {
     const probeWith = async (Transport: typeof OwnedStdioTransport) => {
       const counter = path.join(dir, 'starts');
-      const transport = new Transport({ command: process.execPath, args: [FAULT_FIXTURE], env: { ...process.env, FAULT_COUNTER_FILE: counter }, stderr: 'pipe' });
+      const transport = new Transport({
+        command: process.execPath,
+        args: [FAULT_FIXTURE],
+        env: { ...process.env, FAULT_COUNTER_FILE: counter },
+        stderr: 'pipe',
+      });
       const client = new Client({ name: 't', version: '0' }, { versionNegotiation: { mode: 'auto', probe: { timeoutMs: 5000 } } });
       await client.connect(transport);
       try {

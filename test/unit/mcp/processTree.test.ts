@@ -34,14 +34,17 @@ describe('servers end with the extension host', function () {
     it(`a paused debuggee ends when the host is ended by ${signal}, and the host still dies of it`, async () => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwb-tree-'));
       const hostScript = path.join(dir, 'host.js');
-      fs.writeFileSync(hostScript, `
+      fs.writeFileSync(
+        hostScript,
+        `
         const { spawn } = require('node:child_process');
         const { endWithThisProcess } = require(${JSON.stringify(PROCESS_TREE)});
         const debuggee = spawn(process.execPath, ['--inspect-brk=127.0.0.1:0', '-e', 'setInterval(() => {}, 1000)'], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
         endWithThisProcess(debuggee.pid, true);
         process.stdout.write(debuggee.pid + '\\n');
         setInterval(() => {}, 1000);
-      `);
+      `,
+      );
       try {
         const host = spawn(process.execPath, [hostScript], { stdio: ['ignore', 'pipe', 'inherit'] });
         const exited = new Promise<NodeJS.Signals | null>((resolve) => host.once('exit', (_code, s) => resolve(s)));

@@ -20,7 +20,13 @@ function sessionPid(c: McpServerConnection): number {
 
 /** The events the fixture recorded for one process. */
 function eventsOf(record: string, pid: number): string[] {
-  return fs.readFileSync(record, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { event: string; pid: number }).filter((e) => e.pid === pid).map((e) => e.event);
+  return fs
+    .readFileSync(record, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { event: string; pid: number })
+    .filter((e) => e.pid === pid)
+    .map((e) => e.event);
 }
 
 describe('McpServerConnection', function () {
@@ -54,10 +60,19 @@ describe('McpServerConnection', function () {
       if (process.platform === 'win32') this.skip();
       // Paused under --inspect-brk, the server never answers `initialize`; the debugger's connect timeout is 300 s.
       const marker = `stop-while-starting-${process.pid}-${Date.now()}`;
-      const { c } = connect(definition(stdioLaunch({}, { args: ['--inspect-brk=127.0.0.1:0', STDIO_FIXTURE, marker] }), { protocolEra: 'legacy', timeouts: { connect: 300 } }));
+      const { c } = connect(
+        definition(stdioLaunch({}, { args: ['--inspect-brk=127.0.0.1:0', STDIO_FIXTURE, marker] }), { protocolEra: 'legacy', timeouts: { connect: 300 } }),
+      );
       const started = c.start();
       const { execFileSync } = await import('node:child_process');
-      const pidOf = () => Number(execFileSync('ps', ['-A', '-o', 'pid=', '-o', 'args='], { encoding: 'utf8' }).split('\n').find((l) => l.includes(marker))?.trim().split(/\s+/)[0] ?? 0);
+      const pidOf = () =>
+        Number(
+          execFileSync('ps', ['-A', '-o', 'pid=', '-o', 'args='], { encoding: 'utf8' })
+            .split('\n')
+            .find((l) => l.includes(marker))
+            ?.trim()
+            .split(/\s+/)[0] ?? 0,
+        );
       const pid = await waitFor(pidOf, 'the server process');
       await c.stop();
       try {
@@ -118,7 +133,7 @@ describe('McpServerConnection', function () {
       assert.equal(listCalls(), Math.ceil(tools.length / 2));
     });
 
-    it('lists more than 64 pages (the SDK\'s default cap)', async () => {
+    it("lists more than 64 pages (the SDK's default cap)", async () => {
       const { c } = connect(definition(stdioLaunch({ FIXTURE_PAGE_SIZE: '1', FIXTURE_EXTRA_TOOLS: '70' })));
       await c.start();
       assert.ok((await c.list('tools')).some((t) => t.name === 'tool-0070'));
@@ -282,7 +297,10 @@ describe('McpServerConnection', function () {
       const pid = sessionPid(c);
       await c.stop();
       const events = eventsOf(record, pid);
-      assert.deepEqual(events.filter((e) => e === 'stdinClosed' || e === 'sigterm'), ['stdinClosed', 'sigterm']);
+      assert.deepEqual(
+        events.filter((e) => e === 'stdinClosed' || e === 'sigterm'),
+        ['stdinClosed', 'sigterm'],
+      );
       await waitFor(() => !isAlive(pid), 'the process to be killed', 3000);
     });
 

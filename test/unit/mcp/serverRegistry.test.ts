@@ -21,19 +21,34 @@ describe('ServerRegistry', function () {
       collectInputs: async () => false,
       reportError: (e) => assert.fail(`unexpected background error: ${String(e)}`),
     };
-    registry = new ServerRegistry(recordingHost(), () => new RecordingLog(), policy, async () => defs);
+    registry = new ServerRegistry(
+      recordingHost(),
+      () => new RecordingLog(),
+      policy,
+      async () => defs,
+    );
   });
   afterEach(() => registry.dispose());
 
   it('starts added servers, restarts only changed ones and stops removed ones', async () => {
     defs = [definition(stdioLaunch(), { id: 'a' }), definition(stdioLaunch(), { id: 'b' }), definition(stdioLaunch(), { id: 'c' })];
     await registry.reload();
-    assert.deepEqual(registry.all().map((c) => c.state.kind), ['running', 'running', 'running']);
+    assert.deepEqual(
+      registry.all().map((c) => c.state.kind),
+      ['running', 'running', 'running'],
+    );
     const [pidA, pidB] = [await pid('a'), await pid('b')];
     const c = registry.get('c')!;
-    defs = [definition(stdioLaunch(), { id: 'a', label: 'renamed' }), definition(stdioLaunch({ CHANGED: '1' }), { id: 'b' }), definition(stdioLaunch(), { id: 'd' })];
+    defs = [
+      definition(stdioLaunch(), { id: 'a', label: 'renamed' }),
+      definition(stdioLaunch({ CHANGED: '1' }), { id: 'b' }),
+      definition(stdioLaunch(), { id: 'd' }),
+    ];
     await registry.reload();
-    assert.deepEqual(registry.all().map((x) => x.definition.id), ['a', 'b', 'd']);
+    assert.deepEqual(
+      registry.all().map((x) => x.definition.id),
+      ['a', 'b', 'd'],
+    );
     assert.equal(await pid('a'), pidA, 'unchanged server keeps its process');
     assert.equal(registry.get('a')!.definition.label, 'renamed');
     assert.notEqual(await pid('b'), pidB, 'changed server restarted');
@@ -90,10 +105,7 @@ describe('ServerRegistry', function () {
   it('does not auto-start a held-back server, starts it on request, and applies a change of what is held back', async () => {
     let heldBack: string | undefined = 'run by another host';
     policy.heldBackReason = (d) => (d.source.scope === 'workspace' ? heldBack : undefined);
-    defs = [
-      definition(stdioLaunch(), { id: 'ws', source: { scope: 'workspace', label: '.vscode/mcp.json' } }),
-      definition(stdioLaunch(), { id: 'user' }),
-    ];
+    defs = [definition(stdioLaunch(), { id: 'ws', source: { scope: 'workspace', label: '.vscode/mcp.json' } }), definition(stdioLaunch(), { id: 'user' })];
     await registry.reload();
     assert.deepEqual(registry.get('ws')!.state, { kind: 'stopped', reason: 'run by another host' });
     assert.equal(registry.get('user')!.state.kind, 'running');
@@ -180,7 +192,10 @@ describe('ServerRegistry', function () {
       await registry.reload();
       await waitFor(() => reported.length > 0, 'the failed reload to be reported');
       await new Promise((r) => setTimeout(r, 20));
-      assert.deepEqual(reported.map((e) => (e as Error).message), ['config unreadable']);
+      assert.deepEqual(
+        reported.map((e) => (e as Error).message),
+        ['config unreadable'],
+      );
       assert.deepEqual(unhandled, []);
     } finally {
       process.off('unhandledRejection', onUnhandled);
@@ -205,7 +220,7 @@ describe('ServerRegistry', function () {
     await registry.removeTransient('t');
     assert.ok(!live.has('t'), 'transient removed');
     scope.dispose();
-    assert.deepEqual([...live], [], 'disposing the scope disposes every connection\'s listeners');
+    assert.deepEqual([...live], [], "disposing the scope disposes every connection's listeners");
     const again = registry.forEachConnection((c) => ({ dispose: () => live.delete(c.definition.id) }));
     live.add('b').add('c');
     await registry.dispose();

@@ -2,12 +2,31 @@ import * as assert from 'node:assert/strict';
 import { countStates, describeState, isRunning, stateIcon, type ServerState } from '../../../src/mcp/serverState';
 
 describe('serverState', () => {
-  const running: ServerState = { kind: 'running', protocolVersion: '2025-11-25', era: 'legacy', capabilities: {}, serverInfo: { name: 's', version: '1' }, transport: 'stdio' };
-  const states: ServerState[] = [running, { kind: 'starting' }, { kind: 'error', message: 'boom' }, { kind: 'stopped', reason: 'the workspace is not trusted' }, { kind: 'stopped' }, { kind: 'needsAuth', message: 'token expired' }];
+  const running: ServerState = {
+    kind: 'running',
+    protocolVersion: '2025-11-25',
+    era: 'legacy',
+    capabilities: {},
+    serverInfo: { name: 's', version: '1' },
+    transport: 'stdio',
+  };
+  const states: ServerState[] = [
+    running,
+    { kind: 'starting' },
+    { kind: 'error', message: 'boom' },
+    { kind: 'stopped', reason: 'the workspace is not trusted' },
+    { kind: 'stopped' },
+    { kind: 'needsAuth', message: 'token expired' },
+  ];
 
   it('describes each state for the UI', () => {
     assert.deepEqual(states.map(describeState), [
-      'Running (stdio, protocol 2025-11-25)', 'Starting…', 'Error: boom', 'Stopped: the workspace is not trusted', 'Stopped', 'Sign-in required: token expired',
+      'Running (stdio, protocol 2025-11-25)',
+      'Starting…',
+      'Error: boom',
+      'Stopped: the workspace is not trusted',
+      'Stopped',
+      'Sign-in required: token expired',
     ]);
     assert.deepEqual(states.map(stateIcon), ['pass-filled', 'loading~spin', 'error', 'debug-stop', 'debug-stop', 'account']);
   });

@@ -13,7 +13,10 @@ describe('connection state redaction', () => {
     await connection.start().catch(() => undefined);
     await connection.dispose();
     assert.equal(connection.state.kind === 'error' || connection.state.kind === 'stopped', true, JSON.stringify(connection.state));
-    assert.ok(states.some((s) => s.includes('127.0.0.1:9')), `the failure names the URL: ${states.join('\n')}`);
+    assert.ok(
+      states.some((s) => s.includes('127.0.0.1:9')),
+      `the failure names the URL: ${states.join('\n')}`,
+    );
     for (const s of [...states, JSON.stringify(connection.state)]) assert.ok(!s.includes(secret), s);
   });
 });

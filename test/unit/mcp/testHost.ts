@@ -12,7 +12,10 @@ export function stdioLaunch(env: Record<string, string | null> = {}, extra: Part
   return { type: 'stdio', command: 'node', args: [STDIO_FIXTURE], env, cwd: undefined, ...extra } as Launch;
 }
 
-export function definition(launch: Launch, overrides: Omit<Partial<ServerDefinition>, 'timeouts'> & { timeouts?: Partial<TimeoutSettings> } = {}): ServerDefinition {
+export function definition(
+  launch: Launch,
+  overrides: Omit<Partial<ServerDefinition>, 'timeouts'> & { timeouts?: Partial<TimeoutSettings> } = {},
+): ServerDefinition {
   const { timeouts, ...rest } = overrides;
   return {
     id: rest.id ?? 'fixture',
@@ -36,7 +39,10 @@ export class RecordingLog implements ServerLog {
     this.lines.push({ level: 'stderr', message: line });
   }
   text(level?: string): string {
-    return this.lines.filter((l) => !level || l.level === level).map((l) => l.message).join('\n');
+    return this.lines
+      .filter((l) => !level || l.level === level)
+      .map((l) => l.message)
+      .join('\n');
   }
 }
 
@@ -69,5 +75,8 @@ export async function waitFor<T>(check: () => T | undefined | false | Promise<T 
 
 export function textOf(result: { content?: unknown }): string {
   const content = (result.content ?? []) as { type: string; text?: string }[];
-  return content.filter((c) => c.type === 'text').map((c) => c.text).join('');
+  return content
+    .filter((c) => c.type === 'text')
+    .map((c) => c.text)
+    .join('');
 }

@@ -12,11 +12,18 @@ import { definition, recordingHost, RecordingLog, stdioLaunch, textOf, waitFor }
 describe('tool tasks', () => {
   describe('taskFromWire', () => {
     it('reads the 2025-11-25 shape (ttl, pollInterval)', () => {
-      assert.deepEqual(taskFromWire({ taskId: 't1', status: 'working', ttl: 60000, pollInterval: 500, createdAt: 'c', lastUpdatedAt: 'u', statusMessage: 'step 1' }),
-        { taskId: 't1', status: 'working', statusMessage: 'step 1', createdAt: 'c', lastUpdatedAt: 'u', pollIntervalMs: 500, ttlMs: 60000 });
+      assert.deepEqual(
+        taskFromWire({ taskId: 't1', status: 'working', ttl: 60000, pollInterval: 500, createdAt: 'c', lastUpdatedAt: 'u', statusMessage: 'step 1' }),
+        { taskId: 't1', status: 'working', statusMessage: 'step 1', createdAt: 'c', lastUpdatedAt: 'u', pollIntervalMs: 500, ttlMs: 60000 },
+      );
     });
     it('reads the extension shape (ttlMs, pollIntervalMs) and an unlimited ttl', () => {
-      assert.deepEqual(taskFromWire({ taskId: 't2', status: 'completed', ttlMs: null, pollIntervalMs: 5000 }), { taskId: 't2', status: 'completed', pollIntervalMs: 5000, ttlMs: null });
+      assert.deepEqual(taskFromWire({ taskId: 't2', status: 'completed', ttlMs: null, pollIntervalMs: 5000 }), {
+        taskId: 't2',
+        status: 'completed',
+        pollIntervalMs: 5000,
+        ttlMs: null,
+      });
     });
     it('refuses what is not a task', () => {
       assert.equal(taskFromWire({ taskId: 't3', status: 'sleeping' }), undefined);
@@ -48,7 +55,11 @@ describe('tool tasks', () => {
     tracker.update({ taskId: 'a', status: 'working', statusMessage: 'step 3 of 5' });
     assert.equal(tracker.get('a')?.status, 'cancelled');
     assert.equal(tracker.get('a')?.toolName, 'longTask');
-    assert.deepEqual(tracker.list().map((t) => t.taskId), ['b', 'a'], 'newest first');
+    assert.deepEqual(
+      tracker.list().map((t) => t.taskId),
+      ['b', 'a'],
+      'newest first',
+    );
     tracker.clear();
     assert.deepEqual(tracker.list(), []);
     assert.equal(seen.at(-1), undefined, 'clear fires once for the whole set');
@@ -72,10 +83,17 @@ describe('tool tasks', () => {
       const c = connect();
       await c.start();
       const states: string[] = [];
-      const result = await c.callTool('longTask', { steps: 3, delayMs: 150, pollMs: 50 }, { onTask: (t) => states.push(`${t.status}${t.statusMessage ? ` ${t.statusMessage}` : ''}`) });
+      const result = await c.callTool(
+        'longTask',
+        { steps: 3, delayMs: 150, pollMs: 50 },
+        { onTask: (t) => states.push(`${t.status}${t.statusMessage ? ` ${t.statusMessage}` : ''}`) },
+      );
       assert.equal(textOf(result), 'task done after 3 steps');
       assert.equal(states[0], 'working', states.join(' | '));
-      assert.ok(states.some((s) => /^working step \d of 3$/.test(s)), states.join(' | '));
+      assert.ok(
+        states.some((s) => /^working step \d of 3$/.test(s)),
+        states.join(' | '),
+      );
       assert.equal(states.at(-1)?.split(' ')[0], 'completed');
       const [task] = c.tasks.list();
       assert.equal(task?.toolName, 'longTask');
@@ -89,7 +107,11 @@ describe('tool tasks', () => {
       const c = connect();
       await c.start();
       const abort = new AbortController();
-      const running = c.callTool('longTask', { steps: 50, delayMs: 100, pollMs: 50 }, { signal: abort.signal, onTask: (t) => t.statusMessage && abort.abort() });
+      const running = c.callTool(
+        'longTask',
+        { steps: 50, delayMs: 100, pollMs: 50 },
+        { signal: abort.signal, onTask: (t) => t.statusMessage && abort.abort() },
+      );
       await assert.rejects(running);
       const [task] = c.tasks.list();
       assert.equal(task?.status, 'cancelled');

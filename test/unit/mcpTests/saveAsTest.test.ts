@@ -1,6 +1,14 @@
 /** Save as Test: a Run Tool run becomes a test case that the file format accepts and the runner can run. */
 import * as assert from 'node:assert/strict';
-import { appendTestText, compactSubset, defaultTestName, newTestFileText, testCaseFromRun, testFileName, uniqueTestName } from '../../../src/mcpTests/common/saveAsTest';
+import {
+  appendTestText,
+  compactSubset,
+  defaultTestName,
+  newTestFileText,
+  testCaseFromRun,
+  testFileName,
+  uniqueTestName,
+} from '../../../src/mcpTests/common/saveAsTest';
 import { parseTestFile } from '../../../src/mcpTests/common/parseTestFile';
 import { REDACTED } from '../../../src/shared/common/redact';
 
@@ -20,7 +28,17 @@ describe('saved MCP tests: Save as Test', () => {
   it('expects the first text when there is no structured content, and only that a text comes when it is long', () => {
     const short = testCaseFromRun({ toolName: 'echo', args: { text: 'hi' }, result: { content: [{ type: 'text', text: 'hi' }] } });
     assert.deepEqual(short.test.steps[0].expect, { isError: false, match: { content: [{ type: 'text', text: 'hi' }] } });
-    const long = testCaseFromRun({ toolName: 'echo', args: {}, result: { content: [{ type: 'image', data: 'x' }, { type: 'text', text: 'x'.repeat(500) }], isError: true } });
+    const long = testCaseFromRun({
+      toolName: 'echo',
+      args: {},
+      result: {
+        content: [
+          { type: 'image', data: 'x' },
+          { type: 'text', text: 'x'.repeat(500) },
+        ],
+        isError: true,
+      },
+    });
     assert.deepEqual(long.test.steps[0].expect, { isError: true, match: { content: [{ type: 'text' }] } });
     assert.deepEqual(long.test.steps[0], { callTool: { name: 'echo' }, expect: long.test.steps[0].expect }, 'no empty arguments');
     const none = testCaseFromRun({ toolName: 'img', args: {}, result: { content: [{ type: 'image', data: 'x', mimeType: 'image/png' }] } });
@@ -46,10 +64,11 @@ describe('saved MCP tests: Save as Test', () => {
   });
 
   it('keeps a small subset: long strings, big arrays and deep members are left out', () => {
-    assert.deepEqual(
-      compactSubset({ id: 7, note: 'y'.repeat(300), tags: ['a', 'b'], rows: [1, 2, 3, 4, 5, 6], deep: { a: { b: { c: 1 } }, ok: true } }),
-      { id: 7, tags: ['a', 'b'], deep: { a: {}, ok: true } },
-    );
+    assert.deepEqual(compactSubset({ id: 7, note: 'y'.repeat(300), tags: ['a', 'b'], rows: [1, 2, 3, 4, 5, 6], deep: { a: { b: { c: 1 } }, ok: true } }), {
+      id: 7,
+      tags: ['a', 'b'],
+      deep: { a: {}, ok: true },
+    });
   });
 
   it('names the case after the tool and its arguments, short and unique in the file', () => {
@@ -86,14 +105,20 @@ describe('saved MCP tests: Save as Test', () => {
     assert.ok(out.text.startsWith(before.split('\n').slice(0, 4).join('\n')), 'the lines before the new case are unchanged');
     const parsed = parseTestFile(out.text);
     assert.deepEqual(parsed.problems, []);
-    assert.deepEqual(parsed.file?.tests.map((t) => t.name), ['add {"a":2,"b":3}', 'add {"a":2,"b":3} (2)']);
+    assert.deepEqual(
+      parsed.file?.tests.map((t) => t.name),
+      ['add {"a":2,"b":3}', 'add {"a":2,"b":3} (2)'],
+    );
   });
 
   it('appends to an empty tests array, and refuses a file of another server or one that does not parse', () => {
     const out = appendTestText('{ "server": "fixture-stdio", "tests": [] }', 'fixture-stdio', testCaseFromRun(add).test);
     assert.ok('text' in out);
     assert.deepEqual(parseTestFile(out.text).problems, []);
-    assert.deepEqual(appendTestText('{ "server": "other", "tests": [] }', 'fixture-stdio', testCaseFromRun(add).test), { error: 'otherServer', server: 'other' });
+    assert.deepEqual(appendTestText('{ "server": "other", "tests": [] }', 'fixture-stdio', testCaseFromRun(add).test), {
+      error: 'otherServer',
+      server: 'other',
+    });
     assert.deepEqual(appendTestText('{ "server": ', 'fixture-stdio', testCaseFromRun(add).test), { error: 'unreadable' });
   });
 });

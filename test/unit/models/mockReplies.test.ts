@@ -22,20 +22,36 @@ describe('sampling mock replies', () => {
       { "regex": "^translate (\\\\w+)$", "reply": { "text": "Bonjour", "stopReason": "maxTokens", "model": "translator" } },
       { "match": "weather", "reply": "never reached" }
     ], "replies": ["fallback"] }`);
-    assert.deepEqual(mockAnswer(p, ask('What is the weather like?'), 0), { ok: true, source: 'rule 1 (match "WEATHER")', response: { text: 'Sunny.', stopReason: 'endTurn', model: 'mock' } });
+    assert.deepEqual(mockAnswer(p, ask('What is the weather like?'), 0), {
+      ok: true,
+      source: 'rule 1 (match "WEATHER")',
+      response: { text: 'Sunny.', stopReason: 'endTurn', model: 'mock' },
+    });
     const regex = mockAnswer(p, ask('translate hello'), 0);
-    assert.deepEqual(regex, { ok: true, source: 'rule 2 (regex "^translate (\\\\w+)$")', response: { text: 'Bonjour', stopReason: 'maxTokens', model: 'translator' } });
+    assert.deepEqual(regex, {
+      ok: true,
+      source: 'rule 2 (regex "^translate (\\\\w+)$")',
+      response: { text: 'Bonjour', stopReason: 'maxTokens', model: 'translator' },
+    });
     // A regex is case-sensitive unless its flags say otherwise.
     assert.equal(mockAnswer(p, ask('Translate hello'), 0).ok && (mockAnswer(p, ask('Translate hello'), 0) as { source: string }).source, 'reply 1 of 1');
   });
 
-  it('a server\'s text cannot make a rule take long: patterns that backtrack exponentially are matched in linear time', () => {
+  it("a server's text cannot make a rule take long: patterns that backtrack exponentially are matched in linear time", () => {
     // Issue 26: these passed the old nested-quantifier check, and JavaScript's backtracking
     // RegExp took ~18 s, ~0.4 s and ~9 s on these 25-character messages (minutes on longer
     // ones), on the extension host's only thread.
-    const hostile = [['(a|a)*$', `${'a'.repeat(27)}b`, 'matched'], ['(.*a){12}$', `${'a'.repeat(24)}b`, 'no rule'], ['^(\\\\w|\\\\d)*$', `${'1'.repeat(26)}!`, 'no rule']];
+    const hostile = [
+      ['(a|a)*$', `${'a'.repeat(27)}b`, 'matched'],
+      ['(.*a){12}$', `${'a'.repeat(24)}b`, 'no rule'],
+      ['^(\\\\w|\\\\d)*$', `${'1'.repeat(26)}!`, 'no rule'],
+    ];
     const profiles = hostile.map(([regex]) => profile(`{ "rules": [{ "regex": "${regex}", "reply": "matched" }], "replies": ["no rule"] }`));
-    assert.deepEqual(profiles.map((p) => p.rules.length), [1, 1, 1], 'the patterns are accepted');
+    assert.deepEqual(
+      profiles.map((p) => p.rules.length),
+      [1, 1, 1],
+      'the patterns are accepted',
+    );
     const answer = (p: SamplingMockProfile, text: string) => (mockAnswer(p, ask(text), 0) as { response: { text: string } }).response.text;
     const started = Date.now();
     const answers = hostile.map(([, text], i) => answer(profiles[i], text));
@@ -43,7 +59,10 @@ describe('sampling mock replies', () => {
     // far below what backtracking takes.
     const elapsed = Date.now() - started;
     assert.ok(elapsed < 5000, `matching took ${elapsed} ms`);
-    assert.deepEqual(answers, hostile.map(([, , expected]) => expected));
+    assert.deepEqual(
+      answers,
+      hostile.map(([, , expected]) => expected),
+    );
     // The longest text a rule searches, made to nearly match: still linear.
     const long = Date.now();
     hostile.forEach(([, text], i) => answer(profiles[i], text.slice(0, 1).repeat(MAX_MATCHED_TEXT - 1) + text.slice(-1)));
@@ -72,7 +91,10 @@ describe('sampling mock replies', () => {
 
   it('"reply" is one reply for every turn', () => {
     const p = profile(`{ "reply": "always this" }`);
-    assert.deepEqual([0, 1, 7].map((t) => (mockAnswer(p, ask('x'), t) as { response: { text: string } }).response.text), ['always this', 'always this', 'always this']);
+    assert.deepEqual(
+      [0, 1, 7].map((t) => (mockAnswer(p, ask('x'), t) as { response: { text: string } }).response.text),
+      ['always this', 'always this', 'always this'],
+    );
   });
 
   it('matches the last user message only, its tool results included', () => {
@@ -90,7 +112,9 @@ describe('sampling mock replies', () => {
   });
 
   it('a tool-use reply becomes tool calls with generated ids and stopReason toolUse, only when the tool is offered', () => {
-    const p = profile(`{ "rules": [{ "match": "weather", "reply": { "text": "Let me check.", "toolUse": { "name": "get_weather", "input": { "city": "Paris" } } } }] }`);
+    const p = profile(
+      `{ "rules": [{ "match": "weather", "reply": { "text": "Let me check.", "toolUse": { "name": "get_weather", "input": { "city": "Paris" } } } }] }`,
+    );
     const answer = mockAnswer(p, ask('weather?', { tools: [WEATHER_TOOL] }), 2);
     assert.ok(answer.ok);
     const id = answer.response.toolCalls?.[0]?.id;
@@ -100,7 +124,11 @@ describe('sampling mock replies', () => {
       source: 'rule 1 (match "weather")',
       response: { text: 'Let me check.', stopReason: 'toolUse', model: 'mock', toolCalls: [{ id, name: 'get_weather', input: { city: 'Paris' } }] },
     });
-    assert.notEqual((mockAnswer(p, ask('weather?', { tools: [WEATHER_TOOL] }), 2) as typeof answer).response.toolCalls?.[0]?.id, id, 'each call gets its own id');
+    assert.notEqual(
+      (mockAnswer(p, ask('weather?', { tools: [WEATHER_TOOL] }), 2) as typeof answer).response.toolCalls?.[0]?.id,
+      id,
+      'each call gets its own id',
+    );
     const noTools = mockAnswer(p, ask('weather?'), 0);
     assert.equal(noTools.ok, false);
     assert.match((noTools as { reason: string }).reason, /answers with a tool call \(rule 1 \(match "weather"\)\), but this request offers no tools/);
@@ -113,7 +141,8 @@ describe('sampling mock replies', () => {
   it('a profile with nothing for the request says why', () => {
     const p = profile(`{ "name": "strict", "rules": [{ "match": "only this", "reply": "ok" }] }`);
     assert.deepEqual(mockAnswer(p, ask('something else'), 0), {
-      ok: false, reason: 'Mock profile \'p\' has no reply for this request: no rule matches the last user message and it has no "replies".',
+      ok: false,
+      reason: 'Mock profile \'p\' has no reply for this request: no rule matches the last user message and it has no "replies".',
     });
   });
 

@@ -7,7 +7,13 @@ import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import { MANUAL_MODEL, ManualBackend, NoManualAnswerError } from '../../../src/models/common/manualBackend';
 import type { ModelInfo, ModelRequest } from '../../../src/models/common/modelBackend';
-import { OpenAiCompatibleBackend, ToolCallAccumulator, chatCompletionsUrl, toOpenAiMessages, toOpenAiTools } from '../../../src/models/common/openAiCompatibleBackend';
+import {
+  OpenAiCompatibleBackend,
+  ToolCallAccumulator,
+  chatCompletionsUrl,
+  toOpenAiMessages,
+  toOpenAiTools,
+} from '../../../src/models/common/openAiCompatibleBackend';
 
 type Handler = (req: http.IncomingMessage, body: Record<string, unknown>, res: http.ServerResponse) => void;
 
@@ -23,7 +29,11 @@ describe('OpenAI-compatible backend', () => {
   let key: string | undefined;
   const model: ModelInfo = { id: 'openai:m', label: 'm', model: 'm', backend: 'openai-compatible' };
   const request: ModelRequest = { messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] };
-  const backend = () => new OpenAiCompatibleBackend(() => ({ url, model: 'm' }), async () => key);
+  const backend = () =>
+    new OpenAiCompatibleBackend(
+      () => ({ url, model: 'm' }),
+      async () => key,
+    );
 
   before(async () => {
     server = http.createServer((req, res) => {
@@ -55,10 +65,27 @@ describe('OpenAI-compatible backend', () => {
   });
 
   it('lists one model only when URL and model name are set', async () => {
-    assert.deepEqual(await new OpenAiCompatibleBackend(() => undefined, async () => undefined).models(), []);
-    assert.deepEqual(await new OpenAiCompatibleBackend(() => ({ url: 'http://h:1/v1', model: '' }), async () => undefined).models(), []);
-    assert.deepEqual(await new OpenAiCompatibleBackend(() => ({ url: 'http://h:1/v1', model: 'llama' }), async () => undefined).models(),
-      [{ id: 'openai:llama', label: 'llama (h:1)', model: 'llama', backend: 'openai-compatible' }]);
+    assert.deepEqual(
+      await new OpenAiCompatibleBackend(
+        () => undefined,
+        async () => undefined,
+      ).models(),
+      [],
+    );
+    assert.deepEqual(
+      await new OpenAiCompatibleBackend(
+        () => ({ url: 'http://h:1/v1', model: '' }),
+        async () => undefined,
+      ).models(),
+      [],
+    );
+    assert.deepEqual(
+      await new OpenAiCompatibleBackend(
+        () => ({ url: 'http://h:1/v1', model: 'llama' }),
+        async () => undefined,
+      ).models(),
+      [{ id: 'openai:llama', label: 'llama (h:1)', model: 'llama', backend: 'openai-compatible' }],
+    );
   });
 
   it('streams SSE chunks in order even when events and UTF-8 characters are split across reads; stops at [DONE]', async () => {
@@ -99,12 +126,18 @@ describe('OpenAI-compatible backend', () => {
       res.writeHead(401, 'Unauthorized', { 'content-type': 'application/json' });
       res.end('{"error":"bad key"}');
     };
-    await assert.rejects(backend().generate(model, request, () => undefined, new AbortController().signal), /HTTP 401 Unauthorized: \{"error":"bad key"\}/);
+    await assert.rejects(
+      backend().generate(model, request, () => undefined, new AbortController().signal),
+      /HTTP 401 Unauthorized: \{"error":"bad key"\}/,
+    );
     handler = (_req, _body, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.end(sse('partial') + `data: ${JSON.stringify({ error: { message: 'overloaded' } })}\n\n`);
     };
-    await assert.rejects(backend().generate(model, request, () => undefined, new AbortController().signal), /reported an error: overloaded/);
+    await assert.rejects(
+      backend().generate(model, request, () => undefined, new AbortController().signal),
+      /reported an error: overloaded/,
+    );
   });
 
   it('an abort mid-stream rejects, closes the connection and delivers no further chunk', async () => {
@@ -120,10 +153,15 @@ describe('OpenAI-compatible backend', () => {
     };
     const controller = new AbortController();
     const chunks: string[] = [];
-    const generating = backend().generate(model, request, (c) => {
-      chunks.push(c);
-      if (chunks.length === 2) controller.abort();
-    }, controller.signal);
+    const generating = backend().generate(
+      model,
+      request,
+      (c) => {
+        chunks.push(c);
+        if (chunks.length === 2) controller.abort();
+      },
+      controller.signal,
+    );
     await assert.rejects(generating, (e: Error) => e.name === 'AbortError');
     await serverSawClose;
     assert.deepEqual(chunks, ['one ', 'two ']);
@@ -136,10 +174,18 @@ describe('OpenAI-compatible backend', () => {
     };
     const controller = new AbortController();
     const chunks: string[] = [];
-    await assert.rejects(backend().generate(model, request, (c) => {
-      chunks.push(c);
-      controller.abort();
-    }, controller.signal), (e: Error) => e.name === 'AbortError');
+    await assert.rejects(
+      backend().generate(
+        model,
+        request,
+        (c) => {
+          chunks.push(c);
+          controller.abort();
+        },
+        controller.signal,
+      ),
+      (e: Error) => e.name === 'AbortError',
+    );
     assert.deepEqual(chunks, ['one ']);
   });
 
@@ -162,18 +208,24 @@ describe('OpenAI-compatible backend', () => {
       assert.deepEqual(body.tools, [{ type: 'function', function: { name: 'get_weather', description: 'Weather', parameters: weather.inputSchema } }]);
       assert.equal(body.tool_choice, 'required');
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.end(sse('Checking. ')
-        + toolDelta({ index: 0, id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"ci' } })
-        + toolDelta({ index: 1, id: 'call_2', type: 'function', function: { name: 'get_weather', arguments: '{}' } })
-        + toolDelta({ index: 0, function: { arguments: 'ty":"Oslo"}' } })
-        + finish('tool_calls') + 'data: [DONE]\n\n');
+      res.end(
+        sse('Checking. ') +
+          toolDelta({ index: 0, id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"ci' } }) +
+          toolDelta({ index: 1, id: 'call_2', type: 'function', function: { name: 'get_weather', arguments: '{}' } }) +
+          toolDelta({ index: 0, function: { arguments: 'ty":"Oslo"}' } }) +
+          finish('tool_calls') +
+          'data: [DONE]\n\n',
+      );
     };
     const response = await backend().generate(model, { ...request, tools: [weather], toolChoice: 'required' }, () => undefined, new AbortController().signal);
     assert.deepEqual(response, {
       text: 'Checking. ',
       stopReason: 'toolUse',
       model: 'served-model',
-      toolCalls: [{ id: 'call_1', name: 'get_weather', input: { city: 'Oslo' } }, { id: 'call_2', name: 'get_weather', input: {} }],
+      toolCalls: [
+        { id: 'call_1', name: 'get_weather', input: { city: 'Oslo' } },
+        { id: 'call_2', name: 'get_weather', input: {} },
+      ],
     });
   });
 
@@ -184,10 +236,24 @@ describe('OpenAI-compatible backend', () => {
         res.end(JSON.stringify({ choices: [{ message: { content: 'plain' }, finish_reason: 'stop' }] }));
         return;
       }
-      res.end(JSON.stringify({ model: 'j', choices: [{ message: { content: null, tool_calls: [{ id: 'c9', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Rome"}' } }] }, finish_reason: 'tool_calls' }] }));
+      res.end(
+        JSON.stringify({
+          model: 'j',
+          choices: [
+            {
+              message: { content: null, tool_calls: [{ id: 'c9', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Rome"}' } }] },
+              finish_reason: 'tool_calls',
+            },
+          ],
+        }),
+      );
     };
-    assert.deepEqual(await backend().generate(model, { ...request, tools: [weather] }, () => undefined, new AbortController().signal),
-      { text: '', stopReason: 'toolUse', model: 'j', toolCalls: [{ id: 'c9', name: 'get_weather', input: { city: 'Rome' } }] });
+    assert.deepEqual(await backend().generate(model, { ...request, tools: [weather] }, () => undefined, new AbortController().signal), {
+      text: '',
+      stopReason: 'toolUse',
+      model: 'j',
+      toolCalls: [{ id: 'c9', name: 'get_weather', input: { city: 'Rome' } }],
+    });
     const plain = await backend().generate(model, request, () => undefined, new AbortController().signal);
     assert.equal(plain.text, 'plain');
     assert.equal(plain.toolCalls, undefined);
@@ -216,14 +282,23 @@ describe('answer by hand backend', () => {
     assert.deepEqual(await backend.models(), [MANUAL_MODEL]);
     const chunks: string[] = [];
     const request: ModelRequest = { messages: [{ role: 'user', content: [{ type: 'text', text: 'q' }] }] };
-    assert.deepEqual(await backend.generate(MANUAL_MODEL, request, (c) => chunks.push(c), new AbortController().signal),
-      { text: 'typed', stopReason: 'endTurn', model: 'human' });
+    assert.deepEqual(await backend.generate(MANUAL_MODEL, request, (c) => chunks.push(c), new AbortController().signal), {
+      text: 'typed',
+      stopReason: 'endTurn',
+      model: 'human',
+    });
     assert.deepEqual(chunks, ['typed']);
     assert.deepEqual(seen, [request]);
-    await assert.rejects(new ManualBackend(async () => undefined).generate(MANUAL_MODEL, request, () => undefined, new AbortController().signal), NoManualAnswerError);
+    await assert.rejects(
+      new ManualBackend(async () => undefined).generate(MANUAL_MODEL, request, () => undefined, new AbortController().signal),
+      NoManualAnswerError,
+    );
     const aborted = new AbortController();
     aborted.abort();
-    await assert.rejects(new ManualBackend(async () => 'late').generate(MANUAL_MODEL, request, () => undefined, aborted.signal), NoManualAnswerError);
+    await assert.rejects(
+      new ManualBackend(async () => 'late').generate(MANUAL_MODEL, request, () => undefined, aborted.signal),
+      NoManualAnswerError,
+    );
   });
 });
 
@@ -233,8 +308,22 @@ describe('OpenAI format conversions (tool use)', () => {
       systemPrompt: 'sys',
       messages: [
         { role: 'user', content: [{ type: 'text', text: 'weather in Oslo and Rome?' }] },
-        { role: 'assistant', content: [{ type: 'text', text: 'Checking.' }, { type: 'tool_use', id: 'a', name: 'get_weather', input: { city: 'Oslo' } }, { type: 'tool_use', id: 'b', name: 'get_weather', input: { city: 'Rome' } }] },
-        { role: 'user', content: [{ type: 'tool_result', toolUseId: 'a', text: 'rain' }, { type: 'tool_result', toolUseId: 'b', text: 'timeout', isError: true }, { type: 'text', text: 'and be brief' }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'Checking.' },
+            { type: 'tool_use', id: 'a', name: 'get_weather', input: { city: 'Oslo' } },
+            { type: 'tool_use', id: 'b', name: 'get_weather', input: { city: 'Rome' } },
+          ],
+        },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', toolUseId: 'a', text: 'rain' },
+            { type: 'tool_result', toolUseId: 'b', text: 'timeout', isError: true },
+            { type: 'text', text: 'and be brief' },
+          ],
+        },
         { role: 'assistant', content: [{ type: 'tool_use', id: 'c', name: 'noop', input: {} }] },
         { role: 'user', content: [{ type: 'tool_result', toolUseId: 'c', text: '' }] },
       ],
@@ -242,10 +331,14 @@ describe('OpenAI format conversions (tool use)', () => {
     assert.deepEqual(messages, [
       { role: 'system', content: 'sys' },
       { role: 'user', content: 'weather in Oslo and Rome?' },
-      { role: 'assistant', content: 'Checking.', tool_calls: [
-        { id: 'a', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } },
-        { id: 'b', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Rome"}' } },
-      ] },
+      {
+        role: 'assistant',
+        content: 'Checking.',
+        tool_calls: [
+          { id: 'a', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } },
+          { id: 'b', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Rome"}' } },
+        ],
+      },
       { role: 'tool', tool_call_id: 'a', content: 'rain' },
       { role: 'tool', tool_call_id: 'b', content: 'Error: timeout' },
       { role: 'user', content: 'and be brief' },
@@ -255,16 +348,35 @@ describe('OpenAI format conversions (tool use)', () => {
   });
 
   it('messages without tool blocks keep their form (text as a string, images as parts)', () => {
-    assert.deepEqual(toOpenAiMessages({ messages: [
-      { role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }] },
-      { role: 'assistant', content: [{ type: 'text', text: 'hello' }] },
-    ] }), [
-      { role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }] },
-      { role: 'assistant', content: 'hello' },
-    ]);
+    assert.deepEqual(
+      toOpenAiMessages({
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'hi' },
+              { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+            ],
+          },
+          { role: 'assistant', content: [{ type: 'text', text: 'hello' }] },
+        ],
+      }),
+      [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'hi' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
+          ],
+        },
+        { role: 'assistant', content: 'hello' },
+      ],
+    );
   });
 
   it('tools become function definitions', () => {
-    assert.deepEqual(toOpenAiTools({ messages: [], tools: [{ name: 't', inputSchema: { type: 'object' } }] }), [{ type: 'function', function: { name: 't', parameters: { type: 'object' } } }]);
+    assert.deepEqual(toOpenAiTools({ messages: [], tools: [{ name: 't', inputSchema: { type: 'object' } }] }), [
+      { type: 'function', function: { name: 't', parameters: { type: 'object' } } },
+    ]);
   });
 });

@@ -3,7 +3,14 @@
  * the user edits as JSON, and the result content returned to the server.
  */
 import * as assert from 'node:assert/strict';
-import { modelTools, parseToolCallsJson, samplingBlockToModelContent, toolCallsJson, toolResultContent, toolResultText } from '../../../src/models/common/samplingTools';
+import {
+  modelTools,
+  parseToolCallsJson,
+  samplingBlockToModelContent,
+  toolCallsJson,
+  toolResultContent,
+  toolResultText,
+} from '../../../src/models/common/samplingTools';
 import { stopReasonFromFinish } from '../../../src/models/common/modelSelection';
 
 describe('sampling with tools', () => {
@@ -11,15 +18,46 @@ describe('sampling with tools', () => {
     assert.deepEqual(samplingBlockToModelContent({ type: 'text', text: 'hi' }), { type: 'text', text: 'hi' });
     assert.deepEqual(samplingBlockToModelContent({ type: 'text', text: 'hi' }, 'edited'), { type: 'text', text: 'edited' });
     assert.deepEqual(samplingBlockToModelContent({ type: 'image', data: 'AA', mimeType: 'image/png' }), { type: 'image', data: 'AA', mimeType: 'image/png' });
-    assert.deepEqual(samplingBlockToModelContent({ type: 'tool_use', id: 'u1', name: 'get_weather', input: { city: 'Oslo' } }), { type: 'tool_use', id: 'u1', name: 'get_weather', input: { city: 'Oslo' } });
-    assert.deepEqual(samplingBlockToModelContent({ type: 'tool_result', toolUseId: 'u1', content: [{ type: 'text', text: 'rain' }, { type: 'text', text: '7 °C' }] }), { type: 'tool_result', toolUseId: 'u1', text: 'rain\n7 °C' });
-    assert.deepEqual(samplingBlockToModelContent({ type: 'tool_result', toolUseId: 'u1', content: [], structuredContent: { t: 7 }, isError: true }), { type: 'tool_result', toolUseId: 'u1', text: '{"t":7}', isError: true });
-    assert.equal(toolResultText({ type: 'tool_result', content: [{ type: 'image', data: 'AA', mimeType: 'image/png' }] }), '{"type":"image","data":"AA","mimeType":"image/png"}');
+    assert.deepEqual(samplingBlockToModelContent({ type: 'tool_use', id: 'u1', name: 'get_weather', input: { city: 'Oslo' } }), {
+      type: 'tool_use',
+      id: 'u1',
+      name: 'get_weather',
+      input: { city: 'Oslo' },
+    });
+    assert.deepEqual(
+      samplingBlockToModelContent({
+        type: 'tool_result',
+        toolUseId: 'u1',
+        content: [
+          { type: 'text', text: 'rain' },
+          { type: 'text', text: '7 °C' },
+        ],
+      }),
+      { type: 'tool_result', toolUseId: 'u1', text: 'rain\n7 °C' },
+    );
+    assert.deepEqual(samplingBlockToModelContent({ type: 'tool_result', toolUseId: 'u1', content: [], structuredContent: { t: 7 }, isError: true }), {
+      type: 'tool_result',
+      toolUseId: 'u1',
+      text: '{"t":7}',
+      isError: true,
+    });
+    assert.equal(
+      toolResultText({ type: 'tool_result', content: [{ type: 'image', data: 'AA', mimeType: 'image/png' }] }),
+      '{"type":"image","data":"AA","mimeType":"image/png"}',
+    );
   });
 
   it('maps the offered tools; OpenAI finish reasons tool_calls → toolUse', () => {
-    assert.deepEqual(modelTools([{ name: 't', inputSchema: { type: 'object' } }, { name: 'u', description: 'd', inputSchema: { type: 'object' } }]),
-      [{ name: 't', inputSchema: { type: 'object' } }, { name: 'u', description: 'd', inputSchema: { type: 'object' } }]);
+    assert.deepEqual(
+      modelTools([
+        { name: 't', inputSchema: { type: 'object' } },
+        { name: 'u', description: 'd', inputSchema: { type: 'object' } },
+      ]),
+      [
+        { name: 't', inputSchema: { type: 'object' } },
+        { name: 'u', description: 'd', inputSchema: { type: 'object' } },
+      ],
+    );
     assert.equal(modelTools(undefined), undefined);
     assert.equal(stopReasonFromFinish('tool_calls'), 'toolUse');
   });
@@ -42,7 +80,13 @@ describe('sampling with tools', () => {
   it('builds the result content: tool_use blocks with toolUse; text alone keeps its stop reason', () => {
     const call = { id: 'c1', name: 'get_weather', input: { city: 'Oslo' } };
     assert.deepEqual(toolResultContent('', [call], 'toolUse'), { content: { type: 'tool_use', ...call }, stopReason: 'toolUse' });
-    assert.deepEqual(toolResultContent('Checking.', [call], 'endTurn'), { content: [{ type: 'text', text: 'Checking.' }, { type: 'tool_use', ...call }], stopReason: 'toolUse' });
+    assert.deepEqual(toolResultContent('Checking.', [call], 'endTurn'), {
+      content: [
+        { type: 'text', text: 'Checking.' },
+        { type: 'tool_use', ...call },
+      ],
+      stopReason: 'toolUse',
+    });
     assert.deepEqual(toolResultContent('Sunny.', [], 'endTurn'), { content: { type: 'text', text: 'Sunny.' }, stopReason: 'endTurn' });
     // The user removed every call the model made: no longer a tool use.
     assert.deepEqual(toolResultContent('ok', [], 'toolUse'), { content: { type: 'text', text: 'ok' }, stopReason: 'endTurn' });

@@ -1,5 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { bindPromptArguments, parsePromptCommandLine, quoteArgument, resolvePromptTarget, type PromptArgumentInfo } from '../../../src/prompts/common/promptCommandLine';
+import {
+  bindPromptArguments,
+  parsePromptCommandLine,
+  quoteArgument,
+  resolvePromptTarget,
+  type PromptArgumentInfo,
+} from '../../../src/prompts/common/promptCommandLine';
 
 function parse(text: string) {
   const r = parsePromptCommandLine(text);
@@ -7,18 +13,17 @@ function parse(text: string) {
   return r.value;
 }
 
-const REVIEW: PromptArgumentInfo[] = [
-  { name: 'code', required: true },
-  { name: 'language' },
-  { name: 'focus' },
-];
+const REVIEW: PromptArgumentInfo[] = [{ name: 'code', required: true }, { name: 'language' }, { name: 'focus' }];
 
 describe('promptCommandLine', () => {
   describe('parsePromptCommandLine', () => {
     it('splits the target and key=value pairs', () => {
       assert.deepEqual(parse('/fixture.greet name=Ada style=formal'), {
         target: 'fixture.greet',
-        named: [{ key: 'name', value: 'Ada' }, { key: 'style', value: 'formal' }],
+        named: [
+          { key: 'name', value: 'Ada' },
+          { key: 'style', value: 'formal' },
+        ],
         positional: [],
       });
     });
@@ -43,14 +48,20 @@ describe('promptCommandLine', () => {
 
     it('keeps "=" inside values and quoted keys as positional text', () => {
       const line = parse(`/s.p expr=a=b "x=y" url=https://h/?q=1`);
-      assert.deepEqual(line.named, [{ key: 'expr', value: 'a=b' }, { key: 'url', value: 'https://h/?q=1' }]);
+      assert.deepEqual(line.named, [
+        { key: 'expr', value: 'a=b' },
+        { key: 'url', value: 'https://h/?q=1' },
+      ]);
       assert.deepEqual(line.positional, ['x=y']);
     });
 
     it('accepts empty values, extra whitespace and a missing slash', () => {
       const line = parse('  s.p   a=""   b=  ');
       assert.equal(line.target, 's.p');
-      assert.deepEqual(line.named, [{ key: 'a', value: '' }, { key: 'b', value: '' }]);
+      assert.deepEqual(line.named, [
+        { key: 'a', value: '' },
+        { key: 'b', value: '' },
+      ]);
     });
 
     it('reports an unclosed quote with its column', () => {
@@ -106,13 +117,33 @@ describe('promptCommandLine', () => {
     });
 
     it('rejects unknown keys and lists the arguments the prompt has', () => {
-      const r = bindPromptArguments(REVIEW, { named: [{ key: 'code', value: 'x' }, { key: 'lang', value: 'go' }], positional: [] }, '/f.review');
+      const r = bindPromptArguments(
+        REVIEW,
+        {
+          named: [
+            { key: 'code', value: 'x' },
+            { key: 'lang', value: 'go' },
+          ],
+          positional: [],
+        },
+        '/f.review',
+      );
       assert.equal(r.ok, false);
       assert.equal((r as { error: string }).error, 'Unknown argument "lang" for /f.review. Its arguments: code (required), language, focus.');
     });
 
     it('rejects duplicates, surplus values and missing required arguments', () => {
-      const dup = bindPromptArguments(REVIEW, { named: [{ key: 'code', value: 'a' }, { key: 'code', value: 'b' }], positional: [] }, '/f.review');
+      const dup = bindPromptArguments(
+        REVIEW,
+        {
+          named: [
+            { key: 'code', value: 'a' },
+            { key: 'code', value: 'b' },
+          ],
+          positional: [],
+        },
+        '/f.review',
+      );
       assert.match((dup as { error: string }).error, /"code" is given twice/);
       const surplus = bindPromptArguments([{ name: 'a' }], { named: [], positional: ['1', '2'] }, '/f.p');
       assert.match((surplus as { error: string }).error, /Too many values for \/f\.p: "2"/);

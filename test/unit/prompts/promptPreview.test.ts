@@ -9,7 +9,10 @@ const conversation: GetPromptResult = {
   description: 'Review of go code',
   messages: [
     { role: 'user', content: { type: 'text', text: 'Review this:\n\nx := 1' } },
-    { role: 'user', content: { type: 'resource', resource: { uri: 'fixture://static/style-guide', mimeType: 'text/markdown', text: '# Guide\n\n```go\nx\n```' } } },
+    {
+      role: 'user',
+      content: { type: 'resource', resource: { uri: 'fixture://static/style-guide', mimeType: 'text/markdown', text: '# Guide\n\n```go\nx\n```' } },
+    },
     { role: 'user', content: { type: 'image', data: PNG, mimeType: 'image/png' } },
     { role: 'assistant', content: { type: 'text', text: 'Looks fine.' } },
     { role: 'user', content: { type: 'resource_link', uri: 'fixture://static/hello', name: 'hello' } },
@@ -18,7 +21,12 @@ const conversation: GetPromptResult = {
 
 describe('promptPreview', () => {
   it('renders roles, text, embedded resources, images and links as markdown', () => {
-    const md = promptResultMarkdown(conversation, { serverLabel: 'fixture', promptName: 'review', title: 'Code review', arguments: { language: 'go', code: 'x := 1' } });
+    const md = promptResultMarkdown(conversation, {
+      serverLabel: 'fixture',
+      promptName: 'review',
+      title: 'Code review',
+      arguments: { language: 'go', code: 'x := 1' },
+    });
     assert.match(md, /^# Code review\n/);
     assert.match(md, /Prompt `review` of MCP server \*\*fixture\*\* · arguments: `language` = `go`, `code` = `x := 1`/);
     assert.match(md, /> Review of go code/);
@@ -32,7 +40,10 @@ describe('promptPreview', () => {
   });
 
   it('does not inline images that are too large or not images', () => {
-    const md = promptResultMarkdown({ messages: [{ role: 'user', content: { type: 'image', data: 'A'.repeat(300_000), mimeType: 'image/png' } }] }, { serverLabel: 's', promptName: 'p' });
+    const md = promptResultMarkdown(
+      { messages: [{ role: 'user', content: { type: 'image', data: 'A'.repeat(300_000), mimeType: 'image/png' } }] },
+      { serverLabel: 's', promptName: 'p' },
+    );
     assert.match(md, /\*\[image \(image\/png, 225000 bytes\): not shown inline\]\*/);
     assert.doesNotMatch(md, /data:/);
   });
@@ -52,11 +63,14 @@ describe('promptPreview', () => {
 
   it('model messages merge consecutive roles and keep images', () => {
     const messages = promptResultModelMessages(conversation);
-    assert.deepEqual(messages.map((m) => [m.role, m.content.map((c) => c.type)]), [
-      ['user', ['text', 'text', 'image']],
-      ['assistant', ['text']],
-      ['user', ['text']],
-    ]);
+    assert.deepEqual(
+      messages.map((m) => [m.role, m.content.map((c) => c.type)]),
+      [
+        ['user', ['text', 'text', 'image']],
+        ['assistant', ['text']],
+        ['user', ['text']],
+      ],
+    );
   });
 
   it('prompt command ids are stable, sanitized, and distinct for servers sharing a name', () => {
@@ -66,11 +80,9 @@ describe('promptPreview', () => {
       { serverId: 'b::fixture', serverName: 'fixture', promptName: 'greet' },
       { serverId: 'c::x y', serverName: 'x y', promptName: 'p' },
     ]);
-    assert.deepEqual([...ids.keys()], [
-      'mcpWorkbench.prompt.fixture.greet',
-      'mcpWorkbench.prompt.fixture.my_prompt',
-      'mcpWorkbench.prompt.fixture-2.greet',
-      'mcpWorkbench.prompt.x_y.p',
-    ]);
+    assert.deepEqual(
+      [...ids.keys()],
+      ['mcpWorkbench.prompt.fixture.greet', 'mcpWorkbench.prompt.fixture.my_prompt', 'mcpWorkbench.prompt.fixture-2.greet', 'mcpWorkbench.prompt.x_y.p'],
+    );
   });
 });

@@ -11,7 +11,7 @@ describe('resourceNames', () => {
     assert.equal(resourceFileName('fixture://items/item-1', 'text/plain', false), 'item-1.txt');
   });
 
-  it('keeps the URI\'s own extension when the MIME type is generic or missing', () => {
+  it("keeps the URI's own extension when the MIME type is generic or missing", () => {
     assert.equal(resourceFileName('file:///src/main.py', 'text/plain', false), 'main.py');
     assert.equal(resourceFileName('file:///src/main.rs', undefined, false), 'main.rs');
     assert.equal(resourceFileName('s3://bucket/archive.tar.gz', 'application/octet-stream', true), 'archive.tar.gz');

@@ -1,8 +1,21 @@
 import * as assert from 'node:assert/strict';
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
 import {
-  promptItemText, promptTooltip, resourceItemText, resourceTooltip, serverItemText, serverTooltip, stateSummary, taskItemText, taskTooltip,
-  templateItemText, templateTooltip, toolItemText, toolTooltip, type ItemText, type MarkdownPart,
+  promptItemText,
+  promptTooltip,
+  resourceItemText,
+  resourceTooltip,
+  serverItemText,
+  serverTooltip,
+  stateSummary,
+  taskItemText,
+  taskTooltip,
+  templateItemText,
+  templateTooltip,
+  toolItemText,
+  toolTooltip,
+  type ItemText,
+  type MarkdownPart,
 } from '../../../src/servers/common/treeText';
 import { firstSentence, oneLine } from '../../../src/servers/common/failureText';
 
@@ -91,21 +104,33 @@ describe('Servers tree labels', () => {
   });
 
   it('leave ordinary names alone', () => {
-    assert.deepEqual(toolItemText({ name: 'echo', title: 'Echo', inputSchema: { type: 'object' } }, ['read-only']), { label: 'Echo', description: 'echo · read-only' });
-    assert.deepEqual(promptItemText({ name: 'greet', arguments: [{ name: 'name', required: true }, { name: 'style' }] }), { label: 'greet', description: 'name*, style' });
+    assert.deepEqual(toolItemText({ name: 'echo', title: 'Echo', inputSchema: { type: 'object' } }, ['read-only']), {
+      label: 'Echo',
+      description: 'echo · read-only',
+    });
+    assert.deepEqual(promptItemText({ name: 'greet', arguments: [{ name: 'name', required: true }, { name: 'style' }] }), {
+      label: 'greet',
+      description: 'name*, style',
+    });
   });
 });
 
 describe('Servers tree tooltips', () => {
   it('tool names and titles cannot break out of code or make links', () => {
-    const tool: Tool = { name: BREAKOUT, title: `**T** <img src=x> [a](command:workbench.action.quit) ${BREAKOUT}`, description: BREAKOUT, inputSchema: { type: 'object' } };
+    const tool: Tool = {
+      name: BREAKOUT,
+      title: `**T** <img src=x> [a](command:workbench.action.quit) ${BREAKOUT}`,
+      description: BREAKOUT,
+      inputSchema: { type: 'object' },
+    };
     assert.deepEqual(liveMarkup(toolTooltip(tool, [])), []);
     assert.deepEqual(liveMarkup(toolTooltip({ ...tool, title: undefined }, [])), []);
   });
 
   it('prompt names, argument names and argument descriptions cannot make markup or blocks', () => {
     const prompt: Prompt = {
-      name: BREAKOUT, title: BREAKOUT,
+      name: BREAKOUT,
+      title: BREAKOUT,
       arguments: [{ name: BREAKOUT, description: `ok\n\n# heading ${BREAKOUT}`, required: true }],
     };
     const parts = promptTooltip(prompt);
@@ -125,7 +150,13 @@ describe('Servers tree tooltips', () => {
       label: `evil\u202Eexe ${BREAKOUT}`,
       stateText: `Error: ${BREAKOUT}`,
       launch: { type: 'stdio', command: `node${BREAKOUT}` },
-      running: { serverName: `$(zap) ${BREAKOUT}`, version: BREAKOUT, protocolVersion: BREAKOUT, capabilities: ['tools', BREAKOUT, '$(zap)'], instructions: BREAKOUT },
+      running: {
+        serverName: `$(zap) ${BREAKOUT}`,
+        version: BREAKOUT,
+        protocolVersion: BREAKOUT,
+        capabilities: ['tools', BREAKOUT, '$(zap)'],
+        instructions: BREAKOUT,
+      },
       config: { folder: BREAKOUT, label: '.vscode/mcp.json', line: 3 },
       discovered: { note: 'Found by discovery in the config of Cursor:', file: `/home/u/${BREAKOUT}` },
     });
@@ -133,14 +164,31 @@ describe('Servers tree tooltips', () => {
     assert.ok(!all(parts).includes('\u202E'), 'the bidi override is shown escaped');
     // Not even inside code: VS Code draws `$(name)` as an icon there too.
     assert.ok(!/(^|[^\\])\$\(zap\)/.test(all(parts)), all(parts));
-    const http = serverTooltip({ label: 's', stateText: 'Stopped', launch: { type: 'http', url: `https://x.example/${BREAKOUT}` }, config: { label: 'Settings' } });
+    const http = serverTooltip({
+      label: 's',
+      stateText: 'Stopped',
+      launch: { type: 'http', url: `https://x.example/${BREAKOUT}` },
+      config: { label: 'Settings' },
+    });
     assert.deepEqual(liveMarkup(http), []);
   });
 
   it('tasks: the tool (or id) and the state in one line; server text stays text', () => {
-    assert.deepEqual(taskItemText({ taskId: 't1', status: 'working', statusMessage: 'step 2 of 5', toolName: 'longTask' }), { label: 'longTask', description: 'working: step 2 of 5' });
+    assert.deepEqual(taskItemText({ taskId: 't1', status: 'working', statusMessage: 'step 2 of 5', toolName: 'longTask' }), {
+      label: 'longTask',
+      description: 'working: step 2 of 5',
+    });
     assert.deepEqual(taskItemText({ taskId: 'evil\u202Eid', status: 'cancelled' }), { label: 'evil\\u202Eid', description: 'cancelled' });
-    const parts = taskTooltip({ taskId: BREAKOUT, status: 'failed', statusMessage: BREAKOUT, error: BREAKOUT, toolName: BREAKOUT, createdAt: BREAKOUT, lastUpdatedAt: BREAKOUT, pollIntervalMs: 100 });
+    const parts = taskTooltip({
+      taskId: BREAKOUT,
+      status: 'failed',
+      statusMessage: BREAKOUT,
+      error: BREAKOUT,
+      toolName: BREAKOUT,
+      createdAt: BREAKOUT,
+      lastUpdatedAt: BREAKOUT,
+      pollIntervalMs: 100,
+    });
     assert.deepEqual(liveMarkup(parts), []);
   });
 });
@@ -151,8 +199,13 @@ describe('server state in the tree description', () => {
   it('shows the first sentence of why, in its own case', () => {
     const message = '"uvx" not found on PATH. Install uv or set "command" to its full path.';
     assert.equal(stateSummary({ kind: 'error', message, detail: 'PATH searched:\n/usr/bin' }, words), 'error: "uvx" not found on PATH.');
-    assert.equal(stateSummary({ kind: 'error', message: '"comand" is not a known key: did you mean "command"? Without "command" server "x" cannot start. (.vscode/mcp.json)' }, words),
-      'error: "comand" is not a known key: did you mean "command"?');
+    assert.equal(
+      stateSummary(
+        { kind: 'error', message: '"comand" is not a known key: did you mean "command"? Without "command" server "x" cannot start. (.vscode/mcp.json)' },
+        words,
+      ),
+      'error: "comand" is not a known key: did you mean "command"?',
+    );
     assert.equal(stateSummary({ kind: 'stopped', reason: 'disabled in config' }, words), 'stopped: disabled in config');
     assert.equal(stateSummary({ kind: 'stopped' }, words), 'stopped');
     assert.equal(stateSummary({ kind: 'starting' }, words), 'starting…');

@@ -4,8 +4,21 @@ import { formatDuration } from '../../../src/shared/common/durations';
 describe('formatDuration', () => {
   it('shows durations in the unit people read them in', () => {
     const cases: [number, string][] = [
-      [0, '0 ms'], [12, '12 ms'], [350, '350 ms'], [999.4, '999 ms'], [1000, '1.0 s'], [1234, '1.2 s'], [9_949, '9.9 s'], [9_950, '10 s'],
-      [42_400, '42 s'], [59_499, '59 s'], [59_500, '1 min'], [60_000, '1 min'], [125_000, '2 min 5 s'], [3_600_000, '1 h'], [3_780_000, '1 h 3 min'],
+      [0, '0 ms'],
+      [12, '12 ms'],
+      [350, '350 ms'],
+      [999.4, '999 ms'],
+      [1000, '1.0 s'],
+      [1234, '1.2 s'],
+      [9_949, '9.9 s'],
+      [9_950, '10 s'],
+      [42_400, '42 s'],
+      [59_499, '59 s'],
+      [59_500, '1 min'],
+      [60_000, '1 min'],
+      [125_000, '2 min 5 s'],
+      [3_600_000, '1 h'],
+      [3_780_000, '1 h 3 min'],
     ];
     for (const [ms, text] of cases) assert.equal(formatDuration(ms), text, String(ms));
     assert.equal(formatDuration(Number.NaN), '–');

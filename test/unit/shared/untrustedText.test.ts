@@ -96,8 +96,16 @@ describe('untrusted text', () => {
       for (const text of HOSTILE) {
         const md = escapeMarkdown(text);
         const read = unescape(md.replace(/ {2}\n/g, '\n'));
-        assert.deepEqual(read.unescaped.filter((c) => MARKUP.includes(c)), [], `unescaped markup in ${JSON.stringify(md)}`);
-        assert.deepEqual(md.split('  \n').filter((line) => BLOCK_MARKER.test(line)), [], `a line starts a block in ${JSON.stringify(md)}`);
+        assert.deepEqual(
+          read.unescaped.filter((c) => MARKUP.includes(c)),
+          [],
+          `unescaped markup in ${JSON.stringify(md)}`,
+        );
+        assert.deepEqual(
+          md.split('  \n').filter((line) => BLOCK_MARKER.test(line)),
+          [],
+          `a line starts a block in ${JSON.stringify(md)}`,
+        );
         assert.equal(read.text, text.replace(/\n(?:[ \t]*\n)+/g, '\n'), md);
       }
     });

@@ -10,8 +10,14 @@ describe('roots', () => {
       { uri: 'vscode-vfs://github/owner/repo', name: 'repo' },
       { uri: 'FILE:///home/u/upper', name: 'upper' },
     ]);
-    assert.deepEqual(roots, [{ uri: 'file:///home/u/app', name: 'app' }, { uri: 'FILE:///home/u/upper', name: 'upper' }]);
-    assert.deepEqual(skipped.map((f) => f.name), ['svc', 'repo']);
+    assert.deepEqual(roots, [
+      { uri: 'file:///home/u/app', name: 'app' },
+      { uri: 'FILE:///home/u/upper', name: 'upper' },
+    ]);
+    assert.deepEqual(
+      skipped.map((f) => f.name),
+      ['svc', 'repo'],
+    );
   });
 });
 
@@ -39,7 +45,10 @@ describe('OAuth authorization URLs', () => {
         },
       });
       provider.redirectToAuthorization(new URL(url));
-      const outcome = await provider.authorize().then(() => 'authorized', (e: Error) => e.message);
+      const outcome = await provider.authorize().then(
+        () => 'authorized',
+        (e: Error) => e.message,
+      );
       if (allowed) {
         assert.equal(outcome, 'authorized', url);
         assert.deepEqual(opened, [new URL(url).href]);

@@ -17,11 +17,11 @@ const WEBVIEW = path.resolve(__dirname, '../../../../webview');
 const NOT_TEXT: Record<string, string> = {
   '2025-01-31T14:30:00Z': 'the example value of a date-time field (its placeholder): a format, not a sentence',
   JSON: 'the placeholder of a JSON field: the name of the format',
-  'Enter': 'a key name compared with event.key',
-  'ArrowLeft': 'a key name compared with event.key',
-  'ArrowRight': 'a key name compared with event.key',
-  'Home': 'a key name compared with event.key',
-  'End': 'a key name compared with event.key',
+  Enter: 'a key name compared with event.key',
+  ArrowLeft: 'a key name compared with event.key',
+  ArrowRight: 'a key name compared with event.key',
+  Home: 'a key name compared with event.key',
+  End: 'a key name compared with event.key',
   '{} ms': 'a duration in the SI symbol, as formatDuration writes it in every view and log line',
   'dropped a message from the app frame: {}': 'a line for the server log (appProblem), which stays English like every log',
 };
@@ -45,7 +45,11 @@ export function stringLiterals(source: string): Literal[] {
   let i = 0;
   const lineAt = (index: number) => source.slice(0, index).split('\n').length;
   const context = (start: number, end: number): Pick<Literal, 'before' | 'after'> => ({
-    before: source.slice(Math.max(0, start - 60), start).split('\n').pop() ?? '',
+    before:
+      source
+        .slice(Math.max(0, start - 60), start)
+        .split('\n')
+        .pop() ?? '',
     after: source.slice(end, end + 20).split('\n')[0],
   });
   const scanCode = (stopAtBrace: boolean): void => {
@@ -161,7 +165,10 @@ describe('webview strings are localizable', () => {
       "h('span', { title: `Remove item ${i + 1}` });",
       "el('p', { 'aria-label': 'Pending requests' });",
     ].join('\n');
-    assert.deepEqual(unlocalizedTexts(sample).map((l) => l.text), ['Run', 'Type here', 'Show', 'Reset', 'Approve', 'No requests are waiting.', 'Remove item {}', 'Pending requests']);
+    assert.deepEqual(
+      unlocalizedTexts(sample).map((l) => l.text),
+      ['Run', 'Type here', 'Show', 'Reset', 'Approve', 'No requests are waiting.', 'Remove item {}', 'Pending requests'],
+    );
     const fine = [
       "import * as l10n from '@vscode/l10n';",
       "b.textContent = l10n.t('Run');",
@@ -183,7 +190,7 @@ describe('webview strings are localizable', () => {
   for (const file of files) {
     it(`${path.relative(WEBVIEW, file)}: every text goes through l10n.t`, () => {
       const problems = unlocalizedTexts(readFileSync(file, 'utf8')).map((l) => `line ${l.line}: '${l.text}' (after: ${l.before.trim()})`);
-      assert.deepEqual(problems, [], 'wrap them in l10n.t(\'…\') (placeholders as {0} arguments), or list a literal that is not text in NOT_TEXT');
+      assert.deepEqual(problems, [], "wrap them in l10n.t('…') (placeholders as {0} arguments), or list a literal that is not text in NOT_TEXT");
     });
   }
 });

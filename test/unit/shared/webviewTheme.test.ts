@@ -12,7 +12,9 @@ const WEBVIEWS = path.resolve(__dirname, '../../../../webview');
 
 describe('webview stylesheets follow the theme', () => {
   // A webview is a folder with a main.ts (what esbuild.mjs bundles); webview/shared/ holds code they share.
-  const sheets = readdirSync(WEBVIEWS, { withFileTypes: true }).filter((d) => d.isDirectory() && existsSync(path.join(WEBVIEWS, d.name, 'main.ts'))).map((d) => path.join(WEBVIEWS, d.name, 'style.css'));
+  const sheets = readdirSync(WEBVIEWS, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(path.join(WEBVIEWS, d.name, 'main.ts')))
+    .map((d) => path.join(WEBVIEWS, d.name, 'style.css'));
 
   it('finds the webviews', () => assert.ok(sheets.length >= 2, sheets.join()));
 

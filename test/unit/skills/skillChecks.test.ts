@@ -13,8 +13,17 @@ import { skillsLaunch } from './skillsFixture';
 
 function input(skills: CheckedSkills | undefined): CheckInput {
   return {
-    protocolVersion: '2025-11-25', era: 'legacy', transport: 'stdio', capabilities: {}, tools: [], prompts: [], resources: [], resourceTemplates: [],
-    messages: [], budgets: DEFAULT_BUDGETS, ...(skills ? { skills } : {}),
+    protocolVersion: '2025-11-25',
+    era: 'legacy',
+    transport: 'stdio',
+    capabilities: {},
+    tools: [],
+    prompts: [],
+    resources: [],
+    resourceTemplates: [],
+    messages: [],
+    budgets: DEFAULT_BUDGETS,
+    ...(skills ? { skills } : {}),
   };
 }
 
@@ -36,27 +45,55 @@ describe('Check Server: skills (SEP-2640)', function () {
   it('reads and verifies every listed skill', () => {
     const outcome = Object.fromEntries(skills.entries.map((s) => [s.uri.replace(/^skill:\/\/|\/SKILL\.md$/g, ''), s.read.ok ? 'ok' : s.read.reason]));
     assert.deepEqual(outcome, {
-      'bad-frontmatter': 'frontmatter', 'bad-size': 'size', 'broken-digest': 'digest', 'code-review': 'ok',
-      'hostile-text': 'ok', 'huge-skill': 'ok', 'no-description': 'ok',
+      'bad-frontmatter': 'frontmatter',
+      'bad-size': 'size',
+      'broken-digest': 'digest',
+      'code-review': 'ok',
+      'hostile-text': 'ok',
+      'huge-skill': 'ok',
+      'no-description': 'ok',
     });
   });
 
   it('reports each failed verification as an error, the oversized SKILL.md and the missing description as warnings', () => {
     const findings = checkSkills(input(skills));
     const by = (check: string) => findings.filter((f) => f.check === check);
-    assert.deepEqual(by('skill-verify').map((f) => [f.subject, f.severity]).sort(), [
-      ['skill://bad-frontmatter/SKILL.md', 'error'], ['skill://bad-size/SKILL.md', 'error'], ['skill://broken-digest/SKILL.md', 'error'],
-    ]);
-    assert.match(by('skill-verify').find((f) => f.subject === 'skill://broken-digest/SKILL.md')!.message, /does not match the listed digest \(.*sha256:[0-9a-f]{64}/);
-    assert.deepEqual(by('skill-size').map((f) => f.subject), ['skill://huge-skill/SKILL.md']);
+    assert.deepEqual(
+      by('skill-verify')
+        .map((f) => [f.subject, f.severity])
+        .sort(),
+      [
+        ['skill://bad-frontmatter/SKILL.md', 'error'],
+        ['skill://bad-size/SKILL.md', 'error'],
+        ['skill://broken-digest/SKILL.md', 'error'],
+      ],
+    );
+    assert.match(
+      by('skill-verify').find((f) => f.subject === 'skill://broken-digest/SKILL.md')!.message,
+      /does not match the listed digest \(.*sha256:[0-9a-f]{64}/,
+    );
+    assert.deepEqual(
+      by('skill-size').map((f) => f.subject),
+      ['skill://huge-skill/SKILL.md'],
+    );
     assert.match(by('skill-size')[0].message, /is \d+ bytes \(more than 24000\)/);
-    assert.deepEqual(by('skill-description').map((f) => f.message), ['The skill "no-description" has no description: a model cannot tell when to use it.']);
+    assert.deepEqual(
+      by('skill-description').map((f) => f.message),
+      ['The skill "no-description" has no description: a model cannot tell when to use it.'],
+    );
     assert.ok(!findings.some((f) => f.subject === 'skill://code-review/SKILL.md'), 'the good skill has no finding');
     assert.ok(findings.every((f) => f.spec.url.startsWith('https://modelcontextprotocol.io/seps/2640-skills-extension#')));
   });
 
   it('keeps server text escaped in the report', () => {
-    const hostile = { ...skills, entries: skills.entries.map((s) => (s.uri.includes('hostile') ? { ...s, read: { ok: false as const, reason: 'error' as const, message: '[run me](command:workbench.action.quit) <img src=x>' } } : s)) };
+    const hostile = {
+      ...skills,
+      entries: skills.entries.map((s) =>
+        s.uri.includes('hostile')
+          ? { ...s, read: { ok: false as const, reason: 'error' as const, message: '[run me](command:workbench.action.quit) <img src=x>' } }
+          : s,
+      ),
+    };
     const markdown = reportMarkdown('server', input(hostile), runChecks(input(hostile)), new Date(0));
     assert.ok(markdown.includes('\\[run me\\](command:'), markdown);
     assert.ok(!/(^|[^\\])\]\(command:/.test(markdown), 'no live command link');
@@ -68,7 +105,12 @@ describe('Check Server: skills (SEP-2640)', function () {
   });
 
   it('reports entries the SDK refused as errors', () => {
-    const findings = checkSkills(input({ entries: [], invalid: [{ uri: 'skill://x/SKILL.md', reason: 'digest must be "sha256:" followed by 64 lowercase hexadecimal characters' }] }));
-    assert.deepEqual(findings.map((f) => [f.check, f.severity, f.subject]), [['skill-entry', 'error', 'skill://x/SKILL.md']]);
+    const findings = checkSkills(
+      input({ entries: [], invalid: [{ uri: 'skill://x/SKILL.md', reason: 'digest must be "sha256:" followed by 64 lowercase hexadecimal characters' }] }),
+    );
+    assert.deepEqual(
+      findings.map((f) => [f.check, f.severity, f.subject]),
+      [['skill-entry', 'error', 'skill://x/SKILL.md']],
+    );
   });
 });

@@ -7,7 +7,14 @@ import * as assert from 'node:assert/strict';
 import { skillEntry } from '@modelcontextprotocol/server/ext/skills';
 import type { Skill } from '../../../src/mcp/connection/serverSkills';
 import { parseSkillDocument, skillDocument, skillItemText, skillName, skillRefusal, skillTooltip } from '../../../src/servers/common/skillText';
-import { fenceFor, findSkillChoice, limitSkillText, MAX_SKILL_CONTEXT_CHARS, skillContextMessage, splitSkillTarget } from '../../../src/chat/common/skillContext';
+import {
+  fenceFor,
+  findSkillChoice,
+  limitSkillText,
+  MAX_SKILL_CONTEXT_CHARS,
+  skillContextMessage,
+  splitSkillTarget,
+} from '../../../src/chat/common/skillContext';
 import { GOOD_SKILL_MD } from '../../fixtures/servers/skillsServer';
 
 const hostileManifest = '---\nname: hostile-text\ndescription: "**Bold** [run me](command:workbench.action.quit) <img src=x>\\u202Eevil"\n---\n\nBody.\n';
@@ -16,8 +23,8 @@ describe('skills: tree text, documents and chat context', () => {
   let good: Skill;
   let hostile: Skill;
   before(async () => {
-    good = await skillEntry('code-review', { 'SKILL.md': GOOD_SKILL_MD }) as Skill;
-    hostile = await skillEntry('hostile-text', { 'SKILL.md': hostileManifest }) as Skill;
+    good = (await skillEntry('code-review', { 'SKILL.md': GOOD_SKILL_MD })) as Skill;
+    hostile = (await skillEntry('hostile-text', { 'SKILL.md': hostileManifest })) as Skill;
   });
 
   it('labels a skill by its name and first description line', () => {
@@ -29,7 +36,10 @@ describe('skills: tree text, documents and chat context', () => {
   it('keeps a hostile description out of the tooltip markup', () => {
     const parts = skillTooltip(hostile);
     for (const part of parts) if ('markdown' in part) assert.ok(!part.markdown.includes('](command:'), part.markdown);
-    assert.ok(parts.some((p) => 'text' in p && p.text.includes('[run me](command:')), 'the description is a text part (escaped by appendText)');
+    assert.ok(
+      parts.some((p) => 'text' in p && p.text.includes('[run me](command:')),
+      'the description is a text part (escaped by appendText)',
+    );
     assert.ok(parts.some((p) => 'markdown' in p && p.markdown.includes('1 files')));
   });
 

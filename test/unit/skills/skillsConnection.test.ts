@@ -19,11 +19,17 @@ import { skillsLaunch } from './skillsFixture';
 /** The URIs the fixture was asked to read (its FIXTURE_RECORD lines). */
 function reads(record: string): string[] {
   if (!fs.existsSync(record)) return [];
-  return fs.readFileSync(record, 'utf8').split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { read: string }).read);
+  return fs
+    .readFileSync(record, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => (JSON.parse(line) as { read: string }).read);
 }
 
 const features = createClientFeatures({
-  sample: async () => { throw new Error('no sampling in this test'); },
+  sample: async () => {
+    throw new Error('no sampling in this test');
+  },
   elicitForm: async () => ({ action: 'decline' }),
   elicitUrl: async () => ({ action: 'decline' }),
   elicitationComplete: () => undefined,
@@ -51,9 +57,17 @@ describe('skills on McpServerConnection (SEP-2640)', function () {
   it('declares the skills extension in the client capabilities', async () => {
     const events = path.join(path.dirname(record), 'events.jsonl');
     await connect('legacy', stdioLaunch({ FIXTURE_RECORD: events }));
-    const initialized = await waitFor(() => fs.existsSync(events) && fs.readFileSync(events, 'utf8').split('\n').filter(Boolean)
-      .map((l) => JSON.parse(l) as { event: string; clientCapabilities?: { extensions?: Record<string, unknown> } })
-      .find((e) => e.event === 'initialized'), 'the fixture to record initialized');
+    const initialized = await waitFor(
+      () =>
+        fs.existsSync(events) &&
+        fs
+          .readFileSync(events, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as { event: string; clientCapabilities?: { extensions?: Record<string, unknown> } })
+          .find((e) => e.event === 'initialized'),
+      'the fixture to record initialized',
+    );
     assert.deepEqual(initialized.clientCapabilities?.extensions?.['io.modelcontextprotocol/skills'], {});
   });
 
@@ -74,7 +88,7 @@ describe('skills on McpServerConnection (SEP-2640)', function () {
         assert.deepEqual(reads(record), [], 'no SKILL.md or other file fetched ahead of need');
       });
 
-      it('reads a skill\'s SKILL.md verified, and only that file', async () => {
+      it("reads a skill's SKILL.md verified, and only that file", async () => {
         const { c } = await connect(era);
         const skill = (await c.skills.list()).skills.find((s) => s.uri === 'skill://code-review/SKILL.md')!;
         const file = await c.skills.read(skill);
@@ -88,7 +102,10 @@ describe('skills on McpServerConnection (SEP-2640)', function () {
         const { c, log } = await connect(era);
         const skill = (await c.skills.list()).skills.find((s) => s.uri === 'skill://broken-digest/SKILL.md')!;
         await assert.rejects(c.skills.read(skill), (error: unknown) => error instanceof SkillVerificationError && error.reason === 'digest');
-        assert.match(log.text('error'), /Refused skill skill:\/\/broken-digest\/SKILL\.md: digest check failed\. .*has digest sha256:[0-9a-f]{64}; the skill entry lists sha256:[0-9a-f]{64}/);
+        assert.match(
+          log.text('error'),
+          /Refused skill skill:\/\/broken-digest\/SKILL\.md: digest check failed\. .*has digest sha256:[0-9a-f]{64}; the skill entry lists sha256:[0-9a-f]{64}/,
+        );
       });
 
       it('lists again when the server says its resources changed', async () => {
@@ -97,7 +114,10 @@ describe('skills on McpServerConnection (SEP-2640)', function () {
         let changes = 0;
         c.skills.onDidChange(() => changes++);
         await c.callTool('addSkill', { name: 'added-later' });
-        const listing = await waitFor(() => c.skills.cached()?.skills.some((s) => s.uri === 'skill://added-later/SKILL.md') && c.skills.cached(), 'the new skill in the listing');
+        const listing = await waitFor(
+          () => c.skills.cached()?.skills.some((s) => s.uri === 'skill://added-later/SKILL.md') && c.skills.cached(),
+          'the new skill in the listing',
+        );
         assert.equal(listing.skills.length, 3);
         assert.ok(changes >= 1);
       });

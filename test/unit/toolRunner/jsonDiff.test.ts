@@ -23,7 +23,10 @@ describe('jsonDiff', () => {
       { kind: 'changed', path: '[1]', before: '2', after: '3' },
       { kind: 'added', path: '[2]', after: '4' },
     ]);
-    assert.deepEqual(diffJson({ l: [1, 2, 3] }, { l: [1] }).changes.map((c) => `${c.kind} ${c.path}`), ['removed l[1]', 'removed l[2]']);
+    assert.deepEqual(
+      diffJson({ l: [1, 2, 3] }, { l: [1] }).changes.map((c) => `${c.kind} ${c.path}`),
+      ['removed l[1]', 'removed l[2]'],
+    );
   });
 
   it('reports a change of type (object to array, value to null) as one change, not its members', () => {
@@ -40,7 +43,11 @@ describe('jsonDiff', () => {
   });
 
   it('caps the number of changes and the length of the previews', () => {
-    const many = diffJson(Array.from({ length: 20 }, (_, i) => i), Array.from({ length: 20 }, (_, i) => i + 1), { maxChanges: 5 });
+    const many = diffJson(
+      Array.from({ length: 20 }, (_, i) => i),
+      Array.from({ length: 20 }, (_, i) => i + 1),
+      { maxChanges: 5 },
+    );
     assert.equal(many.changes.length, 5);
     assert.equal(many.truncated, true);
     const long = diffJson({ t: 'a'.repeat(100) }, { t: 'b'.repeat(100) }, { maxPreview: 10 });

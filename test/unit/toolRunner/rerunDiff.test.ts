@@ -15,8 +15,12 @@ const run = (id: string, text: string, args: Record<string, unknown> = { q: 1 })
   const result: CallToolResult = { content: [{ type: 'text', text }] };
   return historyEntry(id, 1000, args, resultOutcome(result, undefined, 5), result);
 };
-const diff = (before: HistoryEntry, after: HistoryEntry): RunDiff =>
-  ({ before: summarize(before), after: summarize(after), diff: diffJson(diffSubject(before), diffSubject(after)), reason: 'Re-run' });
+const diff = (before: HistoryEntry, after: HistoryEntry): RunDiff => ({
+  before: summarize(before),
+  after: summarize(after),
+  diff: diffJson(diffSubject(before), diffSubject(after)),
+  reason: 'Re-run',
+});
 
 describe('the diff a dev-loop re-run shows', () => {
   const SAME = 'Re-run: the result did not change. Shown: the last change.';

@@ -1,7 +1,17 @@
 import * as assert from 'node:assert/strict';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import {
-  addToHistory, deletePreset, diffSubject, historyEntry, historyKey, parseHistory, parsePresets, presetName, presetsKey, savePreset, summarize,
+  addToHistory,
+  deletePreset,
+  diffSubject,
+  historyEntry,
+  historyKey,
+  parseHistory,
+  parsePresets,
+  presetName,
+  presetsKey,
+  savePreset,
+  summarize,
   type HistoryEntry,
 } from '../../../src/toolRunner/common/runHistory';
 import { resultOutcome } from '../../../src/toolRunner/common/toolCall';
@@ -20,8 +30,15 @@ describe('runHistory', () => {
     const limits = { maxEntries: 3, maxResultBytes: 1024 };
     let history: HistoryEntry[] = [];
     for (const id of ['r1', 'r2', 'r3', 'r4']) history = addToHistory(history, entry(id), limits);
-    assert.deepEqual(history.map((e) => e.id), ['r4', 'r3', 'r2']);
-    assert.deepEqual(addToHistory(history, entry('r3'), limits).map((e) => e.id), ['r3', 'r4', 'r2'], 'one entry per id');
+    assert.deepEqual(
+      history.map((e) => e.id),
+      ['r4', 'r3', 'r2'],
+    );
+    assert.deepEqual(
+      addToHistory(history, entry('r3'), limits).map((e) => e.id),
+      ['r3', 'r4', 'r2'],
+      'one entry per id',
+    );
   });
 
   it('leaves out a result over the size limit, with a note, but keeps the run', () => {
@@ -45,7 +62,10 @@ describe('runHistory', () => {
     const failure = historyEntry('c', 1, {}, { kind: 'failure', message: 'Timed out', durationMs: 3 }, undefined);
     assert.deepEqual(diffSubject(failure), { error: { message: 'Timed out' } });
     assert.equal(historyEntry('d', 1, {}, { kind: 'cancelled', durationMs: 4 }, undefined).status, 'cancelled');
-    assert.deepEqual(historyOutcome(historyEntry('d', 1, {}, { kind: 'cancelled', durationMs: 4 }, undefined), undefined), { kind: 'cancelled', durationMs: 4 });
+    assert.deepEqual(historyOutcome(historyEntry('d', 1, {}, { kind: 'cancelled', durationMs: 4 }, undefined), undefined), {
+      kind: 'cancelled',
+      durationMs: 4,
+    });
   });
 
   it('summaries for the webview carry no result; the stored list is checked on read', () => {
@@ -64,7 +84,10 @@ describe('runHistory', () => {
     assert.deepEqual(e.args, { user: 'ada' });
     assert.equal(JSON.stringify(e).includes('s3cret'), false);
     assert.deepEqual(secretValues(form.root, { user: 'ada', token: 's3cret' }), ['s3cret'], 'what a kept result is redacted with');
-    const nested = buildFormModel({ type: 'object', properties: { list: { type: 'array', items: { type: 'object', properties: { key: { type: 'string', writeOnly: true } } } } } });
+    const nested = buildFormModel({
+      type: 'object',
+      properties: { list: { type: 'array', items: { type: 'object', properties: { key: { type: 'string', writeOnly: true } } } } },
+    });
     assert.deepEqual(secretValues(nested.root, { list: [{ key: 'one1' }, { key: 'two2' }] }), ['one1', 'two2']);
   });
 });
@@ -74,7 +97,10 @@ describe('argument presets', () => {
     let presets = savePreset([], { name: 'small', args: { n: 1 } });
     presets = savePreset(presets, { name: 'big', args: { n: 100 } });
     presets = savePreset(presets, { name: 'small', args: { n: 2 } });
-    assert.deepEqual(presets, [{ name: 'small', args: { n: 2 } }, { name: 'big', args: { n: 100 } }]);
+    assert.deepEqual(presets, [
+      { name: 'small', args: { n: 2 } },
+      { name: 'big', args: { n: 100 } },
+    ]);
     assert.deepEqual(deletePreset(presets, 'small'), [{ name: 'big', args: { n: 100 } }]);
     assert.deepEqual(deletePreset(presets, 'none'), presets);
   });

@@ -1,7 +1,17 @@
 import * as assert from 'node:assert/strict';
 import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { looksLikeMarkdown, renderMarkdown } from '../../../src/shared/common/markdownLite';
-import { argumentsPreview, blobFileName, contentBlock, errorOutcome, needsConfirmation, rememberedArgumentsKey, resultOutcome, shortToolLabel, toolBadges } from '../../../src/toolRunner/common/toolCall';
+import {
+  argumentsPreview,
+  blobFileName,
+  contentBlock,
+  errorOutcome,
+  needsConfirmation,
+  rememberedArgumentsKey,
+  resultOutcome,
+  shortToolLabel,
+  toolBadges,
+} from '../../../src/toolRunner/common/toolCall';
 import { parseFromWebview } from '../../../src/toolRunner/common/toolRunnerProtocol';
 
 describe('toolCall', () => {
@@ -15,8 +25,14 @@ describe('toolCall', () => {
   });
 
   it('shows the stated annotations as badges', () => {
-    assert.deepEqual(toolBadges({ annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false } }).map((b) => b.label), ['read-only', 'idempotent', 'closed-world']);
-    assert.deepEqual(toolBadges({ annotations: { destructiveHint: true, openWorldHint: true } }).map((b) => b.label), ['destructive', 'open-world']);
+    assert.deepEqual(
+      toolBadges({ annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false } }).map((b) => b.label),
+      ['read-only', 'idempotent', 'closed-world'],
+    );
+    assert.deepEqual(
+      toolBadges({ annotations: { destructiveHint: true, openWorldHint: true } }).map((b) => b.label),
+      ['destructive', 'open-world'],
+    );
     assert.deepEqual(toolBadges({}), []);
   });
 
@@ -30,17 +46,33 @@ describe('toolCall', () => {
     const png = 'iVBORw0KGgo=';
     assert.deepEqual(contentBlock({ type: 'text', text: 'plain' }, 0), { kind: 'text', text: 'plain' });
     assert.equal(contentBlock({ type: 'text', text: '# Title\n\nbody' }, 0).kind, 'markdown');
-    assert.deepEqual(contentBlock({ type: 'image', data: png, mimeType: 'image/png' }, 0), { kind: 'image', mimeType: 'image/png', dataUri: `data:image/png;base64,${png}`, bytes: 8 });
+    assert.deepEqual(contentBlock({ type: 'image', data: png, mimeType: 'image/png' }, 0), {
+      kind: 'image',
+      mimeType: 'image/png',
+      dataUri: `data:image/png;base64,${png}`,
+      bytes: 8,
+    });
     assert.equal(contentBlock({ type: 'audio', data: png, mimeType: 'audio/wav' }, 0).kind, 'audio');
     assert.equal(contentBlock({ type: 'image', data: png, mimeType: 'text/html' }, 0).kind, 'unknown', 'an image must be image/*');
     assert.equal(contentBlock({ type: 'image', data: '"><script>', mimeType: 'image/png' }, 0).kind, 'unknown', 'data must be base64');
-    assert.deepEqual(contentBlock({ type: 'resource_link', uri: 'x://a', name: 'a', mimeType: 'text/plain' }, 0), { kind: 'resourceLink', uri: 'x://a', name: 'a', mimeType: 'text/plain' });
+    assert.deepEqual(contentBlock({ type: 'resource_link', uri: 'x://a', name: 'a', mimeType: 'text/plain' }, 0), {
+      kind: 'resourceLink',
+      uri: 'x://a',
+      name: 'a',
+      mimeType: 'text/plain',
+    });
     assert.deepEqual(contentBlock({ type: 'resource', resource: { uri: 'x://t', text: 'hi' } }, 0), { kind: 'resourceText', uri: 'x://t', text: 'hi' });
-    assert.deepEqual(contentBlock({ type: 'resource', resource: { uri: 'x://b', blob: png, mimeType: 'image/png' } }, 3), { kind: 'resourceBlob', uri: 'x://b', mimeType: 'image/png', bytes: 8, index: 3 });
+    assert.deepEqual(contentBlock({ type: 'resource', resource: { uri: 'x://b', blob: png, mimeType: 'image/png' } }, 3), {
+      kind: 'resourceBlob',
+      uri: 'x://b',
+      mimeType: 'image/png',
+      bytes: 8,
+      index: 3,
+    });
     assert.equal(contentBlock({ type: 'video', url: 'x' }, 0).kind, 'unknown');
   });
 
-  it('keeps each item\'s annotations and _meta, and pretty-prints JSON text', () => {
+  it("keeps each item's annotations and _meta, and pretty-prints JSON text", () => {
     const item = { type: 'text' as const, text: '{"a":[1,2]}', annotations: { audience: ['user' as const], priority: 0.5 }, _meta: { 'x/y': 1 } };
     assert.deepEqual(contentBlock(item, 0), {
       kind: 'text',
@@ -49,7 +81,11 @@ describe('toolCall', () => {
       annotations: JSON.stringify(item.annotations, null, 2),
       meta: '{\n  "x/y": 1\n}',
     });
-    assert.equal(contentBlock({ type: 'text', text: '42' }, 0).kind === 'text' && (contentBlock({ type: 'text', text: '42' }, 0) as { json?: string }).json, undefined, 'a bare number stays text');
+    assert.equal(
+      contentBlock({ type: 'text', text: '42' }, 0).kind === 'text' && (contentBlock({ type: 'text', text: '42' }, 0) as { json?: string }).json,
+      undefined,
+      'a bare number stays text',
+    );
     assert.equal((contentBlock({ type: 'text', text: '{not json' }, 0) as { json?: string }).json, undefined);
     const result = { content: [item], structuredContent: { n: 1 }, isError: false, _meta: { trace: 'abc' } };
     const outcome = resultOutcome(result, undefined, 3);
@@ -79,8 +115,16 @@ describe('toolCall', () => {
   });
 
   it('tells protocol errors, failures and cancellation apart', () => {
-    assert.deepEqual(errorOutcome(new ProtocolError(ProtocolErrorCode.InvalidParams, 'Unknown tool: x'), 3, false), { kind: 'protocolError', code: -32602, message: 'Unknown tool: x', durationMs: 3 });
-    assert.equal((errorOutcome(new ProtocolError(ProtocolErrorCode.InvalidParams, 'MCP error -32602: Unknown tool: x'), 3, false) as { message: string }).message, 'Unknown tool: x');
+    assert.deepEqual(errorOutcome(new ProtocolError(ProtocolErrorCode.InvalidParams, 'Unknown tool: x'), 3, false), {
+      kind: 'protocolError',
+      code: -32602,
+      message: 'Unknown tool: x',
+      durationMs: 3,
+    });
+    assert.equal(
+      (errorOutcome(new ProtocolError(ProtocolErrorCode.InvalidParams, 'MCP error -32602: Unknown tool: x'), 3, false) as { message: string }).message,
+      'Unknown tool: x',
+    );
     assert.equal(errorOutcome(new Error('tools/call got no answer within 60 s. Raise "timeouts.request"'), 3, false).kind, 'failure');
     assert.equal(errorOutcome(new Error('AbortError'), 3, true).kind, 'cancelled');
     assert.equal(errorOutcome(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'), 3, false).kind, 'failure');
@@ -96,7 +140,10 @@ describe('toolCall', () => {
     });
 
     it('renders the subset and never passes HTML through', () => {
-      assert.equal(renderMarkdown('# Hi <b>x</b>\n\n- **a**\n- `<i>`'), '<h1>Hi &lt;b&gt;x&lt;/b&gt;</h1>\n<ul><li><strong>a</strong></li><li><code>&lt;i&gt;</code></li></ul>');
+      assert.equal(
+        renderMarkdown('# Hi <b>x</b>\n\n- **a**\n- `<i>`'),
+        '<h1>Hi &lt;b&gt;x&lt;/b&gt;</h1>\n<ul><li><strong>a</strong></li><li><code>&lt;i&gt;</code></li></ul>',
+      );
       assert.equal(renderMarkdown('<script>alert(1)</script>'), '<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>');
       assert.equal(renderMarkdown('[x](javascript:alert(1))'), '<p>[x](javascript:alert(1))</p>');
       assert.equal(renderMarkdown('[x](https://e.com/?a="b")'), '<p><a href="https://e.com/?a=&quot;b&quot;" title="https://e.com/?a=&quot;b&quot;">x</a></p>');

@@ -1,19 +1,46 @@
 import * as assert from 'node:assert/strict';
-import { ActivityLog, durationOf, formatBytes, MAX_RERUN_BYTES, MAX_STORED_BYTES, matchesFilter, type ActivityServer } from '../../../src/traffic/common/activityLog';
+import {
+  ActivityLog,
+  durationOf,
+  formatBytes,
+  MAX_RERUN_BYTES,
+  MAX_STORED_BYTES,
+  matchesFilter,
+  type ActivityServer,
+} from '../../../src/traffic/common/activityLog';
 import { REDACTED } from '../../../src/shared/common/redact';
 import type { TraceRecord } from '../../../src/mcp/trace';
 
 const A: ActivityServer = { id: 'file-a::alpha', label: 'alpha', secrets: ['sekrit-value'] };
 const B: ActivityServer = { id: 'file-b::beta', label: 'beta', secrets: [] };
 
-const req = (id: number | string, method: string, params: unknown = {}, direction: 'send' | 'receive' = 'send'): TraceRecord =>
-  ({ direction, kind: 'request', method, id, message: { jsonrpc: '2.0', id, method, params } });
-const res = (id: number | string, result: unknown = {}, direction: 'send' | 'receive' = 'receive'): TraceRecord =>
-  ({ direction, kind: 'response', id, message: { jsonrpc: '2.0', id, result } });
-const err = (id: number | string, code: number, message: string): TraceRecord =>
-  ({ direction: 'receive', kind: 'error', id, errorCode: code, errorMessage: message, message: { jsonrpc: '2.0', id, error: { code, message } } });
-const note = (method: string, params: unknown = {}, direction: 'send' | 'receive' = 'send'): TraceRecord =>
-  ({ direction, kind: 'notification', method, message: { jsonrpc: '2.0', method, params } });
+const req = (id: number | string, method: string, params: unknown = {}, direction: 'send' | 'receive' = 'send'): TraceRecord => ({
+  direction,
+  kind: 'request',
+  method,
+  id,
+  message: { jsonrpc: '2.0', id, method, params },
+});
+const res = (id: number | string, result: unknown = {}, direction: 'send' | 'receive' = 'receive'): TraceRecord => ({
+  direction,
+  kind: 'response',
+  id,
+  message: { jsonrpc: '2.0', id, result },
+});
+const err = (id: number | string, code: number, message: string): TraceRecord => ({
+  direction: 'receive',
+  kind: 'error',
+  id,
+  errorCode: code,
+  errorMessage: message,
+  message: { jsonrpc: '2.0', id, error: { code, message } },
+});
+const note = (method: string, params: unknown = {}, direction: 'send' | 'receive' = 'send'): TraceRecord => ({
+  direction,
+  kind: 'notification',
+  method,
+  message: { jsonrpc: '2.0', method, params },
+});
 
 const bytes = (message: unknown) => Buffer.byteLength(JSON.stringify(message));
 
@@ -38,7 +65,10 @@ describe('ActivityLog', () => {
     assert.deepEqual(entry.response, response.message);
     assert.deepEqual(entry.rerun, { name: 'echo', arguments: { text: 'hi' } });
     log.add(A, req(2, 'resources/list'), 1020);
-    assert.deepEqual(log.entries().map((e) => e.id), [2, 1]);
+    assert.deepEqual(
+      log.entries().map((e) => e.id),
+      [2, 1],
+    );
   });
 
   it('keys pairs by server and direction, not by id alone', () => {
@@ -94,12 +124,22 @@ describe('ActivityLog', () => {
     assert.equal(n.rerun, undefined);
   });
 
-  it('an error\'s status text is redacted too (a transport failure quotes the URL with its credentials)', () => {
+  it("an error's status text is redacted too (a transport failure quotes the URL with its credentials)", () => {
     const log = new ActivityLog(10);
     const server: ActivityServer = { id: 's', label: 'secretive', secrets: ['pw-SECRET-4711'] };
     log.add(server, req(1, 'server/discover'), 1);
-    log.add(server, { direction: 'receive', kind: 'error', id: 1, errorCode: -32000, errorMessage: 'Request cannot be constructed from a URL that includes credentials: http://h/mcp?pw=pw-SECRET-4711',
-      message: { jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'http://h/mcp?pw=pw-SECRET-4711' } } }, 2);
+    log.add(
+      server,
+      {
+        direction: 'receive',
+        kind: 'error',
+        id: 1,
+        errorCode: -32000,
+        errorMessage: 'Request cannot be constructed from a URL that includes credentials: http://h/mcp?pw=pw-SECRET-4711',
+        message: { jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'http://h/mcp?pw=pw-SECRET-4711' } },
+      },
+      2,
+    );
     const [entry] = log.entries();
     assert.equal(entry.status.kind, 'error');
     assert.ok(!JSON.stringify(entry.status).includes('pw-SECRET-4711'), JSON.stringify(entry.status));
@@ -110,14 +150,23 @@ describe('ActivityLog', () => {
     const log = new ActivityLog(3);
     for (let i = 1; i <= 5; i++) log.add(A, req(i, `m${i}`), i);
     assert.equal(log.size, 3);
-    assert.deepEqual(log.entries().map((e) => e.method), ['m5', 'm4', 'm3']);
+    assert.deepEqual(
+      log.entries().map((e) => e.method),
+      ['m5', 'm4', 'm3'],
+    );
     assert.equal(log.add(A, res(1), 10), undefined, 'the evicted request is not completed');
     assert.equal(log.add(A, res(4), 10)?.method, 'm4');
     log.setMaxEntries(2);
-    assert.deepEqual(log.entries().map((e) => e.method), ['m5', 'm4']);
+    assert.deepEqual(
+      log.entries().map((e) => e.method),
+      ['m5', 'm4'],
+    );
     log.setMaxEntries(5);
     for (let i = 6; i <= 8; i++) log.add(A, req(i, `m${i}`), i);
-    assert.deepEqual(log.entries().map((e) => e.method), ['m8', 'm7', 'm6', 'm5', 'm4']);
+    assert.deepEqual(
+      log.entries().map((e) => e.method),
+      ['m8', 'm7', 'm6', 'm5', 'm4'],
+    );
     assert.ok(log.find(log.entries()[0].seq));
     log.clear();
     assert.equal(log.size, 0);
@@ -129,8 +178,14 @@ describe('ActivityLog', () => {
     log.add(A, req(1, 'tools/call', { name: 'echo' }), 0);
     log.add(B, req(1, 'tools/list'), 0);
     log.add(B, note('notifications/initialized'), 0);
-    assert.deepEqual(log.entries('TOOLS').map((e) => e.method), ['tools/list', 'tools/call']);
-    assert.deepEqual(log.entries('beta tools').map((e) => e.method), ['tools/list']);
+    assert.deepEqual(
+      log.entries('TOOLS').map((e) => e.method),
+      ['tools/list', 'tools/call'],
+    );
+    assert.deepEqual(
+      log.entries('beta tools').map((e) => e.method),
+      ['tools/list'],
+    );
     assert.deepEqual(log.entries('  ').length, 3);
     assert.equal(matchesFilter(log.entries()[0], 'gamma'), false);
   });
@@ -151,7 +206,12 @@ describe('ActivityLog', () => {
     const log = new ActivityLog(10);
     const secrets: string[] = ['sekrit-value'];
     const server: ActivityServer = { id: 'lazy', label: 'lazy', secrets: () => secrets };
-    const message = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'login', arguments: { token: 'abc123456', note: 'sekrit-value and later-secret' } } };
+    const message = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'login', arguments: { token: 'abc123456', note: 'sekrit-value and later-secret' } },
+    };
     log.add(server, { direction: 'send', kind: 'request', method: 'tools/call', id: 1, message }, 0);
     log.add(server, res(1, { content: [{ type: 'text', text: 'got later-secret' }] }), 1);
     // A secret learnt after the message was recorded is hidden too: redaction happens on read.
@@ -193,7 +253,7 @@ describe('ActivityLog', () => {
     log.onDidChange(() => changes++);
     log.record(A, req(1, 'tools/call', { name: 'echo', arguments: { text: 'hi' } }), 0);
     log.record(A, res(1, { content: [] }), 3);
-    assert.equal(changes, 0, 'nothing done on the message\'s path');
+    assert.equal(changes, 0, "nothing done on the message's path");
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(changes, 0, 'not while the caller is still between its request and the next');
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -201,7 +261,10 @@ describe('ActivityLog', () => {
     assert.equal(log.entries()[0].status.kind, 'ok');
     // A read takes in what is queued, so readers never see a stale log.
     log.record(A, req(2, 'tools/list'), 5);
-    assert.deepEqual(log.entries().map((e) => e.id), [2, 1]);
+    assert.deepEqual(
+      log.entries().map((e) => e.id),
+      [2, 1],
+    );
     log.record(B, req(3, 'tools/call', { name: 'slow' }), 6);
     log.abandon(B.id, 9);
     assert.equal(log.find(log.entries()[0].seq)?.status.kind, 'error', 'abandon() sees the queued request');
@@ -239,7 +302,7 @@ describe('ActivityLog', () => {
     assert.equal((e.response as { preview: string }).preview.length, 64 * 1024);
   });
 
-  it('abandon() ends a server\'s pending requests when its connection closes', () => {
+  it("abandon() ends a server's pending requests when its connection closes", () => {
     const log = new ActivityLog(10);
     log.add(A, req(1, 'tools/call', { name: 'slow' }), 0);
     log.add(B, req(1, 'tools/call', { name: 'slow' }), 0);
