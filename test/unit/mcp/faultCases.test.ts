@@ -11,26 +11,10 @@ import type { ServerDefinition } from '../../../src/config/common/launchDefiniti
 import { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
 import type { ServerLog } from '../../../src/mcp/connection/connectionTypes';
 import { recordingHost, RecordingLog, textOf, waitFor } from './testHost';
-import { faultDefinition, heapAfterGc, watchUnhandled } from './faultHelpers';
+import { CountingLog, faultDefinition, heapAfterGc, watchUnhandled } from './faultHelpers';
 import type { FloodProbeResult } from './floodProbe';
 
 /** A log that keeps counts and the last lines only, so a flood does not fill the test's own memory. */
-class CountingLog implements ServerLog {
-  readonly counts: Record<string, number> = {};
-  readonly last: string[] = [];
-  log(level: string, message: string): void {
-    this.keep(level, message);
-  }
-  stderr(line: string): void {
-    this.keep('stderr', line);
-  }
-  private keep(level: string, message: string): void {
-    this.counts[level] = (this.counts[level] ?? 0) + 1;
-    this.last.push(`${level}: ${message}`);
-    if (this.last.length > 50) this.last.shift();
-  }
-}
-
 const execFileAsync = promisify(execFile);
 
 describe('faults: one fixture behaviour each (stdio)', function () {

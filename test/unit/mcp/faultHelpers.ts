@@ -4,6 +4,7 @@ import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import type { ServerDefinition } from '../../../src/config/common/launchDefinition';
 import type { TimeoutSettings } from '../../../src/config/common/serverConfig';
+import type { ServerLog } from '../../../src/mcp/connection/connectionTypes';
 import { definition, FIXTURES } from './testHost';
 
 export const FAULT_FIXTURE = path.join(FIXTURES, 'faultServer.js');
@@ -38,4 +39,21 @@ export function heapAfterGc(): number {
   gc();
   gc();
   return process.memoryUsage().heapUsed;
+}
+
+/** Counts what a server logged by level and keeps only the last 50 lines, so a flood of lines does not fill the test's memory. */
+export class CountingLog implements ServerLog {
+  readonly counts: Record<string, number> = {};
+  readonly last: string[] = [];
+  log(level: string, message: string): void {
+    this.keep(level, message);
+  }
+  stderr(line: string): void {
+    this.keep('stderr', line);
+  }
+  private keep(level: string, message: string): void {
+    this.counts[level] = (this.counts[level] ?? 0) + 1;
+    this.last.push(`${level}: ${message}`);
+    if (this.last.length > 50) this.last.shift();
+  }
 }

@@ -4,9 +4,8 @@
  * garbage V8 lets pile up before it collects depends on everything earlier tests left there: the
  * same flood peaked at 70 MB alone and 270–300 MB in the full suite.) Prints one JSON line.
  */
-import type { ServerLog } from '../../../src/mcp/connection/connectionTypes';
 import { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
-import { faultDefinition, heapAfterGc } from './faultHelpers';
+import { CountingLog, faultDefinition, heapAfterGc } from './faultHelpers';
 import { recordingHost, textOf } from './testHost';
 
 export interface FloodProbeResult {
@@ -17,15 +16,6 @@ export interface FloodProbeResult {
   peak: number;
   /** Heap after a full collection, minus the start, in bytes. */
   grown: number;
-}
-
-/** Counts what the server logged; keeps no line, so the flood does not fill the probe's memory. */
-class CountingLog implements ServerLog {
-  info = 0;
-  log(level: string): void {
-    if (level === 'info') this.info++;
-  }
-  stderr(): void {}
 }
 
 async function probe(count: number): Promise<FloodProbeResult> {
@@ -46,7 +36,7 @@ async function probe(count: number): Promise<FloodProbeResult> {
     } finally {
       clearInterval(sampler);
     }
-    return { answer, logged: log.info, state: c.state.kind, peak: peak - before, grown: heapAfterGc() - before };
+    return { answer, logged: log.counts.info ?? 0, state: c.state.kind, peak: peak - before, grown: heapAfterGc() - before };
   } finally {
     await c.dispose();
   }
