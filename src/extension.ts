@@ -13,6 +13,10 @@ import { ApprovalService } from './approval/approvalService';
 import { ApprovalActivity } from './approval/common/approvalActivity';
 import { AuthService, registerAuth } from './auth/registerAuth';
 import { registerChat } from './chat/registerChat';
+import { ChatToolSettings } from './chat/chatToolSettings';
+import { BuiltinHost } from './coexistence/builtinHost';
+import { ConfigSources, profileMcpJson } from './config/configSources';
+import { InputStore } from './config/inputStore';
 import { registerDiscovery } from './config/registerDiscovery';
 import { registerDebug } from './debug/registerDebug';
 import { setDevWatchDelay } from './debug/devRestarts';
@@ -24,6 +28,7 @@ import { registerResources } from './resources/resourceCommands';
 import { registerServerTree } from './servers/registerServerTree';
 import { ServerTreeProvider } from './servers/serverTreeProvider';
 import { registerStatusBar } from './servers/statusBar';
+import { ServerOutputs } from './servers/serverOutputs';
 import { registerToolRunner } from './toolRunner/registerToolRunner';
 import { ModalApprovalGate } from './toolRunner/toolRunApproval';
 import { ToolApprovals } from './toolRunner/common/toolApprovals';
@@ -64,7 +69,21 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
       (server) => (wb.registry.get(server.id)?.definition ?? server).samplingMock,
     );
     const auth = new AuthService(context, (secret) => wb.addRuntimeSecret(secret));
-    const wb: Workbench = (workbench = new Workbench(context, { clientFeatures: approval.features, auth: auth.host }));
+    // What the Workbench carries to every feature, and owns (disposes after its servers stopped).
+    // The server logs redact each line with the secrets the Workbench knows (every server's,
+    // those learnt at run time): a lookup of `wb` too, made when a line is written.
+    const outputs = new ServerOutputs((def) => wb.secretsOf(def));
+    const sources = new ConfigSources(profileMcpJson(context.globalStorageUri));
+    const inputs = new InputStore(context.secrets, context.workspaceState);
+    const chatTools = new ChatToolSettings(context.workspaceState);
+    // VS Code's own MCP host: the Workbench holds it back from starting the servers it runs;
+    // coexistence (who runs them, mode 2) is handed the whole of it.
+    const builtinHost = new BuiltinHost(context.workspaceState);
+    const wb: Workbench = (workbench = new Workbench(
+      context,
+      { clientFeatures: approval.features, auth: auth.host },
+      { sources, inputs, chatTools, builtinHost, outputs },
+    ));
     // The one gate before a tool not marked read-only runs: Run Tool, chat, Inspector replay,
     // Activity re-run and VS Code's agent all ask it, so "don't ask again" counts everywhere.
     const gate = new ModalApprovalGate(new ToolApprovals(context.workspaceState));
@@ -74,14 +93,14 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
     const activityLog = createActivityLog();
     const serverTree = new ServerTreeProvider(wb);
     // Mode 2 of living beside VS Code's own MCP host (1.101+; undefined before).
-    const agentServers = createAgentServers(wb, gate);
+    const agentServers = createAgentServers(wb, gate, builtinHost);
 
     // ---- Features: each register<Feature>(…) returns what it registered --------------------
     context.subscriptions.push(
       vscode.window.registerUriHandler(wb.uris),
       ...registerServerTree(wb, serverTree),
       ...registerActivity(wb, activityLog, gate),
-      ...registerCoexistence(wb),
+      ...registerCoexistence(wb, builtinHost),
       ...registerCommands(wb),
       ...registerStatusBar(wb),
       ...registerFailureNotifications(wb),
@@ -122,10 +141,10 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
         handleUri: (uri) => wb.uris.handleUri(uri),
         activationTiming,
         coexistence: () => ({
-          builtinHostActive: wb.builtinHost.active,
-          agentCanUse: wb.builtinHost.agentCanUse,
-          runner: wb.builtinHost.runner,
-          decision: wb.builtinHost.decision,
+          builtinHostActive: builtinHost.active,
+          agentCanUse: builtinHost.agentCanUse,
+          runner: builtinHost.runner,
+          decision: builtinHost.decision,
         }),
         agentServers: () => agentServers,
         setDevWatchDelay,
