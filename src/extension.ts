@@ -13,17 +13,23 @@ import { ApprovalService } from './approval/approvalService';
 import { ApprovalActivity } from './approval/common/approvalActivity';
 import { AuthService, registerAuth } from './auth/registerAuth';
 import { registerChat } from './chat/registerChat';
+import { ChatToolSettings } from './chat/chatToolSettings';
+import { BuiltinHost } from './coexistence/builtinHost';
+import { ConfigSources, profileMcpJson } from './config/configSources';
+import { InputStore } from './config/inputStore';
 import { registerDiscovery } from './config/registerDiscovery';
 import { registerDebug } from './debug/registerDebug';
 import { setDevWatchDelay } from './debug/devRestarts';
 import { registerGallery } from './gallery/registerGallery';
-import { openServerConfig, registerCommands } from './servers/serverCommands';
+import { registerCommands } from './servers/serverCommands';
+import { registerServerNotifications } from './servers/serverNotifications';
 import { registerLanguageClient } from './configLanguage/languageClient';
 import { registerPrompts } from './prompts/registerPrompts';
 import { registerResources } from './resources/resourceCommands';
 import { registerServerTree } from './servers/registerServerTree';
 import { ServerTreeProvider } from './servers/serverTreeProvider';
 import { registerStatusBar } from './servers/statusBar';
+import { ServerOutputs } from './servers/serverOutputs';
 import { registerToolRunner } from './toolRunner/registerToolRunner';
 import { ModalApprovalGate } from './toolRunner/toolRunApproval';
 import { ToolApprovals } from './toolRunner/common/toolApprovals';
@@ -35,11 +41,7 @@ import { registerInspector } from './inspector/registerInspector';
 import { registerCheck } from './check/registerCheck';
 import { registerMcpTests } from './mcpTests/registerMcpTests';
 import { Workbench } from './workbench';
-import { showErrorMessage, withNotificationProgress } from './shared/notifications';
-import { redactState, type ServerState } from './mcp/serverState';
-import type { McpServerConnection } from './mcp/connection/serverConnection';
-import { oneLine } from './servers/common/failureText';
-import { errorMessage } from './shared/common/errors';
+import { showErrorMessage } from './shared/notifications';
 import { ServerContextKeys } from './servers/common/commandIds';
 
 /** The context of this activation, for deactivate() (which VS Code calls without arguments). */
@@ -64,7 +66,21 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
       (server) => (wb.registry.get(server.id)?.definition ?? server).samplingMock,
     );
     const auth = new AuthService(context, (secret) => wb.addRuntimeSecret(secret));
-    const wb: Workbench = (workbench = new Workbench(context, { clientFeatures: approval.features, auth: auth.host }));
+    // What the Workbench carries to every feature, and owns (disposes after its servers stopped).
+    // The server logs redact each line with the secrets the Workbench knows (every server's,
+    // those learnt at run time): a lookup of `wb` too, made when a line is written.
+    const outputs = new ServerOutputs((def) => wb.secretsOf(def));
+    const sources = new ConfigSources(profileMcpJson(context.globalStorageUri));
+    const inputs = new InputStore(context.secrets, context.workspaceState);
+    const chatTools = new ChatToolSettings(context.workspaceState);
+    // VS Code's own MCP host: the Workbench holds it back from starting the servers it runs;
+    // coexistence (who runs them, mode 2) is handed the whole of it.
+    const builtinHost = new BuiltinHost(context.workspaceState);
+    const wb: Workbench = (workbench = new Workbench(
+      context,
+      { clientFeatures: approval.features, auth: auth.host },
+      { sources, inputs, chatTools, builtinHost, outputs },
+    ));
     // The one gate before a tool not marked read-only runs: Run Tool, chat, Inspector replay,
     // Activity re-run and VS Code's agent all ask it, so "don't ask again" counts everywhere.
     const gate = new ModalApprovalGate(new ToolApprovals(context.workspaceState));
@@ -74,17 +90,17 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
     const activityLog = createActivityLog();
     const serverTree = new ServerTreeProvider(wb);
     // Mode 2 of living beside VS Code's own MCP host (1.101+; undefined before).
-    const agentServers = createAgentServers(wb, gate);
+    const agentServers = createAgentServers(wb, gate, builtinHost);
 
     // ---- Features: each register<Feature>(…) returns what it registered --------------------
     context.subscriptions.push(
       vscode.window.registerUriHandler(wb.uris),
       ...registerServerTree(wb, serverTree),
       ...registerActivity(wb, activityLog, gate),
-      ...registerCoexistence(wb),
+      ...registerCoexistence(wb, builtinHost),
       ...registerCommands(wb),
       ...registerStatusBar(wb),
-      ...registerFailureNotifications(wb),
+      ...registerServerNotifications(wb),
       ...registerToolRunner({ workbench: wb, gate, apps, approvalActivity }),
       ...registerResources(wb),
       ...registerInspector(wb, activityLog, gate),
@@ -122,10 +138,10 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
         handleUri: (uri) => wb.uris.handleUri(uri),
         activationTiming,
         coexistence: () => ({
-          builtinHostActive: wb.builtinHost.active,
-          agentCanUse: wb.builtinHost.agentCanUse,
-          runner: wb.builtinHost.runner,
-          decision: wb.builtinHost.decision,
+          builtinHostActive: builtinHost.active,
+          agentCanUse: builtinHost.agentCanUse,
+          runner: builtinHost.runner,
+          decision: builtinHost.decision,
         }),
         agentServers: () => agentServers,
         setDevWatchDelay,
@@ -146,106 +162,6 @@ function activationTiming(): ActivationTiming {
     activateMs: activate !== undefined && activated !== undefined ? activated - activate : NaN,
     depsLoadedAfterMs: deps !== undefined && activated !== undefined ? deps - activated : undefined,
   };
-}
-
-/**
- * Shows a notification when a server fails, once per failure, with the ways out. A failure and
- * what happens next (a restart, giving up) arrive as two states and are shown as one; a server
- * that keeps crashing says once that it restarts and once that it gave up, not at every try.
- */
-function registerFailureNotifications(wb: Workbench): vscode.Disposable[] {
-  // A broken entry fails again on every save while it is being edited; its diagnostics and
-  // tree item keep saying why, so its notification is shown once.
-  const shownConfigErrors = new Set<string>();
-  return [
-    wb.registry.forEachConnection((connection) => {
-      let timer: NodeJS.Timeout | undefined;
-      let toldRestarting = false;
-      const subscription = connection.onDidChangeState((raw) => {
-        if (raw.kind === 'running') toldRestarting = false;
-        if (raw.kind !== 'error') return;
-        clearTimeout(timer);
-        timer = setTimeout(() => {
-          const now = connection.state;
-          if (now.kind !== 'error') return;
-          const restarting = wb.registry.restartPending(connection.definition.id);
-          if (restarting && toldRestarting) return;
-          toldRestarting = restarting;
-          if (connection.definition.error) {
-            const configError = `${connection.definition.id}\n${now.message}`;
-            if (shownConfigErrors.has(configError)) return;
-            shownConfigErrors.add(configError);
-          }
-          if (restarting) notifyRestarting(wb, connection);
-          else notifyFailure(wb, connection, now);
-        }, 0);
-      });
-      return [subscription, { dispose: () => clearTimeout(timer) }];
-    }),
-  ];
-}
-
-/**
- * A crash with a restart coming: one notification for the whole episode, whose text is the
- * server's state as the tree shows it (the countdown of each try), and which closes by itself
- * when it is over: the server runs again, or it gave up (then shown as a failure), so nothing
- * stale stays up after a recovery. Cancel stops the server instead of restarting it.
- */
-function notifyRestarting(wb: Workbench, connection: McpServerConnection): void {
-  const id = connection.definition.id;
-  const text = () => {
-    const state = connection.state;
-    return state.kind === 'error' ? oneLine(redactState(state, wb.secretsOf(connection.definition)).message) : vscode.l10n.t('Restarting…');
-  };
-  const settled = () => connection.state.kind === 'running' || (connection.state.kind !== 'starting' && !wb.registry.restartPending(id));
-  void withNotificationProgress(
-    { title: `MCP ${connection.definition.label}`, cancellable: true },
-    (progress, token) =>
-      new Promise<void>((resolve) => {
-        let shown = '';
-        let timer: NodeJS.Timeout | undefined;
-        const end = () => {
-          clearTimeout(timer);
-          subscriptions.forEach((s) => s.dispose());
-          resolve();
-        };
-        const update = () => {
-          if (settled()) end();
-          else if (text() !== shown) progress.report({ message: (shown = text()) });
-        };
-        // A failed try is an error state first and a scheduled restart a moment later (as in
-        // registerFailureNotifications): look once the registry has decided.
-        const later = () => {
-          clearTimeout(timer);
-          timer = setTimeout(update, 0);
-        };
-        const subscriptions: vscode.Disposable[] = [
-          connection.onDidChangeState(later),
-          token.onCancellationRequested(() => {
-            end();
-            wb.registry
-              .stop(id)
-              .catch((error) => void showErrorMessage(vscode.l10n.t('Could not stop {0}: {1}', connection.definition.label, errorMessage(error))));
-          }),
-        ];
-        update();
-      }),
-  );
-}
-
-function notifyFailure(wb: Workbench, connection: McpServerConnection, raw: Extract<ServerState, { kind: 'error' }>): void {
-  const state = redactState(raw, wb.secretsOf(connection.definition));
-  const show = vscode.l10n.t('Show Log');
-  const open = vscode.l10n.t('Open Configuration');
-  // One line: the details (PATH searched, the server's output) are in the tooltip and the log.
-  void showErrorMessage(`MCP ${connection.definition.label}: ${oneLine(state.message)}`, show, open).then((answer) => {
-    if (answer === show) wb.outputs.show(connection.definition);
-    if (answer === open) {
-      openServerConfig(connection).catch(
-        (error) => void showErrorMessage(vscode.l10n.t('Could not open the configuration of {0}: {1}', connection.definition.label, errorMessage(error))),
-      );
-    }
-  });
 }
 
 export async function deactivate(): Promise<void> {

@@ -1,30 +1,26 @@
 /**
  * The extension's one context object: builds the registry of server connections from the
  * config sources and wires it to VS Code (settings, trust, workspace folders, inputs).
- * Features register against it; everything it creates is disposed in `dispose()`. The services
- * its connections need from features (sampling and elicitation, OAuth) are built before it by
- * the composition root (src/extension.ts) and handed to its constructor.
+ * Features register against it; everything it creates or is handed is disposed in `dispose()`.
+ * The services it carries (config sources, inputs, chat tool settings, VS Code's host, server
+ * logs) and those its connections need from features (sampling and elicitation, OAuth) are
+ * built before it by the composition root (src/extension.ts) and handed to its constructor.
  */
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { buildDefinitions, envFileSecrets, inputKey, type ConfigDocument } from './config/common/definitionBuilder';
-import { withoutDuplicateDiscoveries } from './config/common/discoverySources';
+import { withoutDuplicateDiscoveries, type DiscoveryFile } from './config/common/discoverySources';
 import { assignLabels, type ServerDefinition } from './config/common/launchDefinition';
 import type { McpLogLevel } from './shared/common/logLevels';
-import { DEFAULT_TIMEOUTS, protocolEraSetting, type TimeoutSettings } from './config/common/serverConfig';
-import { Emitter } from './shared/common/emitter';
+import { DEFAULT_TIMEOUTS, protocolEraSetting, type InputDefinition, type TimeoutSettings } from './config/common/serverConfig';
+import { Emitter, type Event } from './shared/common/emitter';
 import { formatTrace, type TraceLevel, type TraceRecord } from './mcp/trace';
 import type { HttpRecord } from './mcp/connection/httpRecording';
 import type { ActivityServer } from './traffic/common/activityLog';
-import { ChatToolSettings } from './chat/chatToolSettings';
-import { BuiltinHost } from './coexistence/builtinHost';
-import { ConfigSources, profileMcpJson } from './config/configSources';
-import { InputStore } from './config/inputStore';
 import { mergePaths, readLoginShellPath } from './mcp/process/commandResolution';
-import type { ClientFeatures, ConnectionAuthHost, ConnectionHost } from './mcp/connection/connectionTypes';
+import type { ClientFeatures, ConnectionAuthHost, ConnectionHost, ServerLog } from './mcp/connection/connectionTypes';
 import { ServerRegistry } from './mcp/serverRegistry';
-import { ServerOutputs } from './servers/serverOutputs';
 import { workspaceRoots } from './shared/common/urlSafety';
 import { userLevelCap } from './shared/common/userSettings';
 import { showErrorMessage } from './shared/notifications';
@@ -40,18 +36,93 @@ export interface WorkbenchConnectionFeatures {
   readonly auth: ConnectionAuthHost;
 }
 
+/**
+ * The services the Workbench carries to every feature. The composition root builds them and
+ * hands them in; the Workbench owns them from then on and disposes them after its servers
+ * stopped (a server's last lines still reach its log). Their classes are feature glue, a floor
+ * above this file, so each is named here by what is used of it through the Workbench.
+ */
+export interface WorkbenchServices {
+  readonly sources: ConfigFiles;
+  readonly inputs: InputValues;
+  /** Tools kept out of chat per workspace: the chat participant and the tree both read it. */
+  readonly chatTools: ChatToolChoices;
+  /** VS Code's own MCP host: which servers of the files both read it runs in our place. */
+  readonly builtinHost: BuiltinHostView;
+  readonly outputs: ServerChannels;
+}
+
+/** Every MCP config source, with their diagnostics (src/config/configSources.ts). */
+export interface ConfigFiles extends vscode.Disposable {
+  /** Fires (debounced) when a config file or the servers setting changes. */
+  readonly onDidChange: vscode.Event<void>;
+  load(): Promise<ConfigDocument[]>;
+  existingFiles(): Promise<{ uri: vscode.Uri; folder: vscode.WorkspaceFolder; path: string }[]>;
+  discoveryEnabled(): boolean;
+  existingDiscoveryFiles(): Promise<(DiscoveryFile & { uri: vscode.Uri })[]>;
+  /** Set by the config language client while it runs: the open documents whose diagnostics it publishes. */
+  coveredByLanguageServer: ((doc: vscode.TextDocument) => boolean) | undefined;
+  publishDiagnostics(): void;
+}
+
+/** The values given for `${input:…}`, secret ones in secret storage (src/config/inputStore.ts). */
+export interface InputValues {
+  load(): Promise<void>;
+  get(key: string): string | undefined;
+  valueFor(key: string, target: string): string | undefined;
+  /** Asks the user for one input a server needs; resolves false when they dismiss it. */
+  prompt(key: string, input: InputDefinition, serverLabel: string, target: string): Promise<boolean>;
+  set(key: string, value: string, secret: boolean, target: string): Promise<void>;
+  clear(): Promise<void>;
+}
+
+/** Which tools are kept out of chat (src/chat/chatToolSettings.ts). */
+export interface ChatToolChoices extends vscode.Disposable {
+  readonly onDidChange: vscode.Event<{ serverName: string; toolName: string }>;
+  isDisabled(serverName: string, toolName: string): boolean;
+  /** Resolves to the keys of the tools disabled after the change. */
+  setEnabled(serverName: string, toolName: string, enabled: boolean): Promise<string[]>;
+}
+
+/** VS Code's own MCP host as this window sees it (src/coexistence/builtinHost.ts; coexistence is handed the whole of it). */
+export interface BuiltinHostView extends vscode.Disposable {
+  readonly onDidChange: Event<void>;
+  /** Resolves once the chat models were looked at: the first start waits for it. */
+  readonly ready: Promise<void>;
+  /** Why we do not start this server on our own (VS Code runs it), or undefined. */
+  heldBackReason(def: ServerDefinition): string | undefined;
+  needsChoice(definitions: readonly ServerDefinition[]): boolean;
+  canOfferAutostartNever(): boolean;
+  /** Starting a server VS Code runs warns once per window that it may run its own copy. */
+  warnedAboutSecondCopy: boolean;
+}
+
+/** What a server wrote that the Inspector's Console shows: a stderr line, or a log message with its MCP level. */
+export interface ServerOutput {
+  server: ServerDefinition;
+  level: 'stderr' | string;
+  /** Redacted. */
+  text: string;
+}
+
+/** One log channel per server, every line redacted with its secrets (src/servers/serverOutputs.ts). */
+export interface ServerChannels extends vscode.Disposable {
+  /** Every stderr line and log message of every server, redacted (the Inspector's Console records them). */
+  readonly onDidOutput: Event<ServerOutput>;
+  logFor(def: ServerDefinition): ServerLog;
+  show(def: ServerDefinition): void;
+}
+
 export const UNTRUSTED_REASON = 'the workspace is not trusted; servers defined by the workspace start only in a trusted workspace';
 
 export class Workbench implements vscode.Disposable {
   /** Secrets learnt at run time (OAuth tokens and client secrets, see src/auth), hidden like config secrets. */
   private readonly runtimeSecrets = new Set<string>();
-  readonly outputs = new ServerOutputs((def) => this.secretsOf(def));
-  readonly sources: ConfigSources;
-  readonly inputs: InputStore;
-  /** Tools kept out of chat per workspace: the chat participant and the tree both read it. */
-  readonly chatTools: ChatToolSettings;
-  /** VS Code's own MCP host: whether it runs, and who runs the servers of the files both read. */
-  readonly builtinHost: BuiltinHost;
+  readonly outputs: ServerChannels;
+  readonly sources: ConfigFiles;
+  readonly inputs: InputValues;
+  readonly chatTools: ChatToolChoices;
+  readonly builtinHost: BuiltinHostView;
   readonly registry: ServerRegistry;
   /** The config documents of the last load, for input prompts and "open config". */
   private documents: ConfigDocument[] = [];
@@ -108,15 +179,18 @@ export class Workbench implements vscode.Disposable {
   /**
    * `connections`: what every connection gets from features: sampling and elicitation (the
    * approval service of src/approval, installed on every new client) and OAuth (src/auth).
+   * `services`: what it carries to features, now its own to dispose (see WorkbenchServices).
    */
   constructor(
     readonly context: vscode.ExtensionContext,
     connections: WorkbenchConnectionFeatures,
+    services: WorkbenchServices,
   ) {
-    this.sources = new ConfigSources(profileMcpJson(context.globalStorageUri));
-    this.inputs = new InputStore(context.secrets, context.workspaceState);
-    this.chatTools = new ChatToolSettings(context.workspaceState);
-    this.builtinHost = new BuiltinHost(context.workspaceState);
+    this.outputs = services.outputs;
+    this.sources = services.sources;
+    this.inputs = services.inputs;
+    this.chatTools = services.chatTools;
+    this.builtinHost = services.builtinHost;
     const host: ConnectionHost = {
       clientInfo: { name: 'mcp-workbench', version: String(context.extension.packageJSON.version ?? '0.0.0') },
       roots: () => this.roots(),

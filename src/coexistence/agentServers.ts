@@ -17,6 +17,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { ConfirmCall, ToolApprovalGate } from '../toolRunner/common/toolApprovals';
 import type { Workbench } from '../workbench';
+import type { BuiltinHost } from './builtinHost';
 import { AgentEndpoint, type AgentRoute } from './common/agentEndpoint';
 import { newRouteId } from './common/agentEndpointGate';
 import { offeredToAgent } from './common/builtinHost';
@@ -72,10 +73,11 @@ export class AgentServers implements vscode.Disposable {
   constructor(
     private readonly wb: Workbench,
     private readonly gate: ToolApprovalGate,
+    private readonly builtinHost: BuiltinHost,
     private readonly HttpDefinition: HttpServerDefinitionClass,
   ) {
     const update = () => this.update();
-    this.subscriptions = [wb.registry.onDidChange(update), wb.builtinHost.onDidChange(update), this.changed];
+    this.subscriptions = [wb.registry.onDidChange(update), builtinHost.onDidChange(update), this.changed];
   }
 
   /** The provider VS Code asks for our servers. */
@@ -96,7 +98,7 @@ export class AgentServers implements vscode.Disposable {
 
   /** The servers VS Code's agent is offered now. */
   offered(): McpServerConnection[] {
-    const { active, runner } = this.wb.builtinHost;
+    const { active, runner } = this.builtinHost;
     return this.wb.registry.all().filter((c) => offeredToAgent(c.definition.source, c.state.kind === 'running', active, runner));
   }
 
@@ -136,7 +138,7 @@ export class AgentServers implements vscode.Disposable {
       .join('\n');
     if (key === this.offeredKey) return;
     this.offeredKey = key;
-    const { active, runner } = this.wb.builtinHost;
+    const { active, runner } = this.builtinHost;
     if ((!active || runner !== 'workbench') && this.endpoint) {
       void this.endpoint.close();
       this.endpoint = undefined;
@@ -176,7 +178,7 @@ export class AgentServers implements vscode.Disposable {
   /** A route is served only while its server is offered (mode 2 on, running, from a shared file). */
   private routeOf(routeId: string): AgentRoute | undefined {
     const connection = this.connectionOfRoute(routeId);
-    const { active, runner } = this.wb.builtinHost;
+    const { active, runner } = this.builtinHost;
     if (!connection || !offeredToAgent(connection.definition.source, true, active, runner)) return undefined;
     return {
       target: connection,
@@ -204,11 +206,11 @@ export class AgentServers implements vscode.Disposable {
  * VS Code's agent cannot reach our servers (docs/coexistence.md says what users do there).
  * Built by the composition root (the test API reads it) and handed to registerCoexistence.
  */
-export function createAgentServers(wb: Workbench, gate: ToolApprovalGate): AgentServers | undefined {
+export function createAgentServers(wb: Workbench, gate: ToolApprovalGate, builtinHost: BuiltinHost): AgentServers | undefined {
   const register = (vscode.lm as unknown as { registerMcpServerDefinitionProvider?: RegisterProvider } | undefined)?.registerMcpServerDefinitionProvider;
   const HttpDefinition = (vscode as unknown as { McpHttpServerDefinition?: HttpServerDefinitionClass }).McpHttpServerDefinition;
   if (typeof register !== 'function' || typeof HttpDefinition !== 'function') return undefined;
-  const agent = new AgentServers(wb, gate, HttpDefinition);
+  const agent = new AgentServers(wb, gate, builtinHost, HttpDefinition);
   try {
     agent.adopt(register.call(vscode.lm, AGENT_PROVIDER_ID, agent.provider));
   } catch (error) {

@@ -10,20 +10,23 @@ import type { ServerDefinition } from '../config/common/launchDefinition';
 import type { ServerRef } from '../shared/common/commandArgs';
 import { showWarningMessage } from '../shared/notifications';
 import type { Workbench } from '../workbench';
+import type { BuiltinHost } from './builtinHost';
 import { parseRunner, type ChooseOptions, type WorkspaceServersRunner } from './common/builtinHost';
 import { CoexistenceCommands } from './common/commandIds';
 import { registerCommandTable } from '../shared/commandTable';
 
-/** Mode 2's provider and endpoint (agentServers.ts) are a service the composition root builds. */
-export function registerCoexistence(wb: Workbench): vscode.Disposable[] {
-  const { builtinHost } = wb;
+/**
+ * Mode 2's provider and endpoint (agentServers.ts) are a service the composition root builds.
+ * `builtinHost`: the one the Workbench holds, whole (the Workbench shows others only part of it).
+ */
+export function registerCoexistence(wb: Workbench, builtinHost: BuiltinHost): vscode.Disposable[] {
   return [
     ...registerCommandTable({
       [CoexistenceCommands.chooseRunner]: async (arg?: unknown, options?: ChooseOptions) => {
         const runner = parseRunner(arg);
-        if (runner) return choose(wb, runner, options);
-        const picked = await pickRunner(wb);
-        if (picked) await choose(wb, picked.runner, picked);
+        if (runner) return choose(builtinHost, runner, options);
+        const picked = await pickRunner(builtinHost);
+        if (picked) await choose(builtinHost, picked.runner, picked);
       },
       [CoexistenceCommands.runHere]: async (arg?: ServerRef | string) => {
         const id = typeof arg === 'string' ? arg : arg?.serverId;
@@ -38,9 +41,9 @@ export function registerCoexistence(wb: Workbench): vscode.Disposable[] {
  * files and would start its own copy when chat uses tools unless `chat.mcp.autostart` is
  * "never": "Run them here" may write that to the workspace settings, as part of the same choice.
  */
-async function choose(wb: Workbench, runner: WorkspaceServersRunner, options?: ChooseOptions): Promise<void> {
-  await wb.builtinHost.setRunner(runner);
-  if (runner === 'workbench' && options?.autostartNever && wb.builtinHost.canOfferAutostartNever()) {
+async function choose(builtinHost: BuiltinHost, runner: WorkspaceServersRunner, options?: ChooseOptions): Promise<void> {
+  await builtinHost.setRunner(runner);
+  if (runner === 'workbench' && options?.autostartNever && builtinHost.canOfferAutostartNever()) {
     await vscode.workspace.getConfiguration('chat.mcp').update('autostart', 'never', vscode.ConfigurationTarget.Workspace);
   }
 }
@@ -49,9 +52,9 @@ function choices(): Record<WorkspaceServersRunner, string> {
   return { vscode: vscode.l10n.t('VS Code Runs Them'), workbench: vscode.l10n.t('MCP Workbench Runs Them') };
 }
 
-async function pickRunner(wb: Workbench): Promise<{ runner: WorkspaceServersRunner; autostartNever?: boolean } | undefined> {
+async function pickRunner(builtinHost: BuiltinHost): Promise<{ runner: WorkspaceServersRunner; autostartNever?: boolean } | undefined> {
   const words = choices();
-  const current = wb.builtinHost.runner ?? 'vscode';
+  const current = builtinHost.runner ?? 'vscode';
   const items: (vscode.QuickPickItem & { runner: WorkspaceServersRunner; autostartNever?: boolean })[] = [
     {
       runner: 'vscode',
@@ -67,7 +70,7 @@ async function pickRunner(wb: Workbench): Promise<{ runner: WorkspaceServersRunn
     },
   ];
   for (const item of items) if (item.runner === current) item.description = vscode.l10n.t('current');
-  if (wb.builtinHost.canOfferAutostartNever()) {
+  if (builtinHost.canOfferAutostartNever()) {
     items.push({
       runner: 'workbench',
       autostartNever: true,
@@ -76,7 +79,7 @@ async function pickRunner(wb: Workbench): Promise<{ runner: WorkspaceServersRunn
     });
   }
   const picked = await vscode.window.showQuickPick(items, {
-    placeHolder: wb.builtinHost.active
+    placeHolder: builtinHost.active
       ? vscode.l10n.t('Who runs the servers of .vscode/mcp.json and .mcp.json in this workspace?')
       : vscode.l10n.t("Who runs the servers of .vscode/mcp.json and .mcp.json in this workspace? (VS Code's own MCP support is off now.)"),
   });

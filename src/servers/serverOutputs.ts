@@ -8,15 +8,9 @@ import type { ServerLog } from '../mcp/connection/connectionTypes';
 import { redactText } from '../shared/common/redact';
 import { channelLevelFor } from '../shared/common/logLevels';
 import { Emitter } from '../shared/common/emitter';
+import type { ServerOutput } from '../workbench';
 
-/** What a server wrote that the Inspector's Console shows: a stderr line, or a log message with its MCP level. */
-export interface ServerOutput {
-  server: ServerDefinition;
-  level: 'stderr' | string;
-  /** Redacted. */
-  text: string;
-}
-
+/** Built by the composition root (src/extension.ts) and handed to the Workbench, which carries it to features (as ServerChannels). */
 export class ServerOutputs implements vscode.Disposable {
   private readonly channels = new Map<string, vscode.LogOutputChannel>();
   private readonly onDidOutputEmitter = new Emitter<ServerOutput>();

@@ -17,28 +17,17 @@ const MAX_FILES_IN_FOLDER = 14;
 const MAX_LINES = 500;
 
 /**
- * Imports that still run back up a floor: workbench.ts (the context every feature receives)
- * builds five feature services itself. They go once extension.ts is the composition root that
- * builds the services and hands them in (issue 27); inputStore is being changed by the
- * security work now.
+ * Imports that still run back up a floor. None since extension.ts builds the services
+ * workbench.ts carries and hands them in (issue 27): keep it so.
  */
-const BACK_UP_ALLOWED: Record<string, string> = {
-  'src/workbench.ts → src/chat/chatToolSettings.ts': 'workbench builds the chat tool settings; the composition root should',
-  'src/workbench.ts → src/coexistence/builtinHost.ts': 'workbench builds the built-in host watcher; the composition root should',
-  'src/workbench.ts → src/config/configSources.ts': 'workbench builds the config sources; the composition root should',
-  'src/workbench.ts → src/config/inputStore.ts': 'workbench builds the input store (changed by the security work now); the composition root should',
-  'src/workbench.ts → src/servers/serverOutputs.ts': 'workbench builds the server output channels; the composition root should',
-};
+const BACK_UP_ALLOWED: Record<string, string> = {};
 
 /** Folder pairs that still import each other, with what is in the way. */
 const FOLDER_CYCLES_ALLOWED: Record<string, string> = {
-  'src/chat ↔ src/workbench': 'workbench.ts builds ChatToolSettings (composition root)',
   'src/coexistence ↔ src/config': 'configSources reads readsProfileMcpJson (a VS Code version fact) from coexistence/common',
-  'src/coexistence ↔ src/workbench': 'workbench.ts builds the BuiltinHost watcher (composition root)',
   'src/config ↔ src/mcp':
     'config/ holds feature glue (registerDiscovery, configSources) beside config/common, which src/mcp reads: the glue wants a folder of its own',
-  'src/config ↔ src/workbench': 'config/ holds feature glue beside config/common, which workbench.ts reads; workbench.ts builds ConfigSources and InputStore',
-  'src/servers ↔ src/workbench': 'workbench.ts builds ServerOutputs (composition root)',
+  'src/config ↔ src/workbench': 'config/ holds feature glue (registerDiscovery receives the Workbench) beside config/common, which workbench.ts reads',
 };
 
 /**
