@@ -29,6 +29,7 @@ import { ModalApprovalGate } from './toolRunner/toolRunApproval';
 import { ToolApprovals } from './toolRunner/common/toolApprovals';
 import { AppsService } from './apps/appsService';
 import { createModelService } from './models/modelService';
+import { registerModels } from './models/registerModels';
 import { createAgentServers } from './coexistence/agentServers';
 import { registerCoexistence } from './coexistence/registerCoexistence';
 import { registerInspector } from './inspector/registerInspector';
@@ -92,7 +93,8 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
       ...registerMcpTests(wb),
       ...registerPrompts(wb, models),
       ...registerChat(wb, gate),
-      ...registerApproval(wb, approval, models),
+      ...registerApproval(wb, approval),
+      ...registerModels(wb, models),
       ...registerAuth(wb, auth),
       ...registerDebug(wb),
       ...registerLanguageClient(wb),

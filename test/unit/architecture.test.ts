@@ -46,9 +46,6 @@ const FOLDER_CYCLES_ALLOWED: Record<string, string> = {
  * in by the composition root or a command, not a file import (issue 27).
  */
 const GLUE_TO_GLUE_ALLOWED: Record<string, string> = {
-  'src/approval/approvalService.ts → src/models/modelService.ts':
-    'the model service is handed in; its type and toolsUnsupportedMessage still live in models glue',
-  'src/approval/registerApproval.ts → src/models/modelService.ts': 'the model service is handed in; its type and the API key command still live in models glue',
   'src/chat/chatHandler.ts → src/prompts/promptFlow.ts': 'chat runs prompts: a prompt service',
   'src/chat/chatHandler.ts → src/prompts/promptPrompter.ts': 'chat asks for prompt arguments: a prompt service',
   'src/chat/registerChat.ts → src/prompts/promptPrompter.ts': 'chat asks for prompt arguments: a prompt service',
