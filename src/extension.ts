@@ -28,6 +28,7 @@ import { registerToolRunner } from './toolRunner/registerToolRunner';
 import { ModalApprovalGate } from './toolRunner/toolRunApproval';
 import { ToolApprovals } from './toolRunner/common/toolApprovals';
 import { AppsService } from './apps/appsService';
+import { toolAppsOf } from './apps/toolAppController';
 import { createModelService } from './models/modelService';
 import { registerModels } from './models/registerModels';
 import { createAgentServers } from './coexistence/agentServers';
@@ -86,7 +87,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
       ...registerCommands(wb),
       ...registerStatusBar(wb),
       ...registerFailureNotifications(wb),
-      ...registerToolRunner({ workbench: wb, gate, apps, approvalActivity }),
+      ...registerToolRunner({ workbench: wb, gate, apps: toolAppsOf(wb, apps), approvalActivity }),
       ...registerResources(wb),
       ...registerInspector(wb, activityLog, gate),
       ...registerCheck(wb, activityLog),

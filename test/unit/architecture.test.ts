@@ -54,9 +54,6 @@ const GLUE_TO_GLUE_ALLOWED: Record<string, string> = {
   'src/servers/addServerWizard.ts → src/config/configSources.ts': 'the wizard writes config files: a config service handed in',
   'src/servers/serverCommands.ts → src/coexistence/registerCoexistence.ts': 'a server command toggles the agent endpoint: a command',
   'src/servers/serverCommands.ts → src/config/configSources.ts': 'server commands edit config files: a config service handed in',
-  'src/toolRunner/toolRunnerPanel.ts → src/apps/appsService.ts':
-    'Run Tool is handed the apps service; the import is its type only (an interface in apps/common would end it)',
-  'src/toolRunner/toolRunnerPanel.ts → src/apps/toolAppController.ts': 'Run Tool renders MCP Apps: an apps service handed in',
 };
 
 /**
