@@ -20,6 +20,7 @@ import { registerGallery } from './gallery/registerGallery';
 import { openServerConfig, registerCommands } from './servers/serverCommands';
 import { registerLanguageClient } from './configLanguage/languageClient';
 import { registerPrompts } from './prompts/registerPrompts';
+import { quickInputPromptPrompter } from './prompts/promptPrompter';
 import { registerResources } from './resources/resourceCommands';
 import { registerServerTree } from './servers/registerServerTree';
 import { ServerTreeProvider } from './servers/serverTreeProvider';
@@ -93,7 +94,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
       ...registerCheck(wb, activityLog),
       ...registerMcpTests(wb),
       ...registerPrompts(wb, models),
-      ...registerChat(wb, gate),
+      ...registerChat(wb, gate, quickInputPromptPrompter),
       ...registerApproval(wb, approval),
       ...registerModels(wb, models),
       ...registerAuth(wb, auth),

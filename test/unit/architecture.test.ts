@@ -46,11 +46,7 @@ const FOLDER_CYCLES_ALLOWED: Record<string, string> = {
  * in by the composition root or a command, not a file import (issue 27).
  */
 const GLUE_TO_GLUE_ALLOWED: Record<string, string> = {
-  'src/chat/chatHandler.ts → src/prompts/promptFlow.ts': 'chat runs prompts: a prompt service',
-  'src/chat/chatHandler.ts → src/prompts/promptPrompter.ts': 'chat asks for prompt arguments: a prompt service',
-  'src/chat/registerChat.ts → src/prompts/promptPrompter.ts': 'chat asks for prompt arguments: a prompt service',
   'src/gallery/installTargets.ts → src/config/configSources.ts': 'install writes config files: a config service handed in',
-  'src/prompts/promptPrompter.ts → src/resources/templatePrompter.ts': 'prompt arguments complete resource templates: move the prompter to shared glue',
   'src/servers/addServerWizard.ts → src/config/configSources.ts': 'the wizard writes config files: a config service handed in',
   'src/servers/serverCommands.ts → src/coexistence/registerCoexistence.ts': 'a server command toggles the agent endpoint: a command',
   'src/servers/serverCommands.ts → src/config/configSources.ts': 'server commands edit config files: a config service handed in',
