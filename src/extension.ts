@@ -130,6 +130,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
           agentCanUse: wb.builtinHost.agentCanUse,
           runner: wb.builtinHost.runner,
           decision: wb.builtinHost.decision,
+          warnedAboutSecondCopy: wb.builtinHost.warnedAboutSecondCopy,
         }),
         agentServers: () => agentServers,
         setDevWatchDelay,

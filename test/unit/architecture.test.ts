@@ -48,7 +48,6 @@ const FOLDER_CYCLES_ALLOWED: Record<string, string> = {
 const GLUE_TO_GLUE_ALLOWED: Record<string, string> = {
   'src/gallery/installTargets.ts → src/config/configSources.ts': 'install writes config files: a config service handed in',
   'src/servers/addServerWizard.ts → src/config/configSources.ts': 'the wizard writes config files: a config service handed in',
-  'src/servers/serverCommands.ts → src/coexistence/registerCoexistence.ts': 'a server command toggles the agent endpoint: a command',
   'src/servers/serverCommands.ts → src/config/configSources.ts': 'server commands edit config files: a config service handed in',
 };
 
