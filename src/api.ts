@@ -37,6 +37,8 @@ export interface McpWorkbenchApi {
       agentCanUse: boolean;
       runner: 'vscode' | 'workbench' | undefined;
       decision: { runner: 'vscode' | 'workbench'; ask: boolean };
+      /** Start said once in this window that VS Code may run another copy of a server it runs. */
+      warnedAboutSecondCopy: boolean;
     };
     /** Mode 2: the servers given to VS Code's agent and our confirmation of its calls; undefined before VS Code 1.101. */
     agentServers(): AgentServers | undefined;

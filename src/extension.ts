@@ -25,6 +25,7 @@ import { registerCommands } from './servers/serverCommands';
 import { registerServerNotifications } from './servers/serverNotifications';
 import { registerLanguageClient } from './configLanguage/languageClient';
 import { registerPrompts } from './prompts/registerPrompts';
+import { quickInputPromptPrompter } from './prompts/promptPrompter';
 import { registerResources } from './resources/resourceCommands';
 import { registerServerTree } from './servers/registerServerTree';
 import { ServerTreeProvider } from './servers/serverTreeProvider';
@@ -34,7 +35,9 @@ import { registerToolRunner } from './toolRunner/registerToolRunner';
 import { ModalApprovalGate } from './toolRunner/toolRunApproval';
 import { ToolApprovals } from './toolRunner/common/toolApprovals';
 import { AppsService } from './apps/appsService';
+import { toolAppsOf } from './apps/toolAppController';
 import { createModelService } from './models/modelService';
+import { registerModels } from './models/registerModels';
 import { createAgentServers } from './coexistence/agentServers';
 import { registerCoexistence } from './coexistence/registerCoexistence';
 import { registerInspector } from './inspector/registerInspector';
@@ -101,14 +104,15 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
       ...registerCommands(wb),
       ...registerStatusBar(wb),
       ...registerServerNotifications(wb),
-      ...registerToolRunner({ workbench: wb, gate, apps, approvalActivity }),
+      ...registerToolRunner({ workbench: wb, gate, apps: toolAppsOf(wb, apps), approvalActivity }),
       ...registerResources(wb),
       ...registerInspector(wb, activityLog, gate),
       ...registerCheck(wb, activityLog),
       ...registerMcpTests(wb),
       ...registerPrompts(wb, models),
-      ...registerChat(wb, gate),
-      ...registerApproval(wb, approval, models),
+      ...registerChat(wb, gate, quickInputPromptPrompter),
+      ...registerApproval(wb, approval),
+      ...registerModels(wb, models),
       ...registerAuth(wb, auth),
       ...registerDebug(wb),
       ...registerLanguageClient(wb),
@@ -142,6 +146,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
           agentCanUse: builtinHost.agentCanUse,
           runner: builtinHost.runner,
           decision: builtinHost.decision,
+          warnedAboutSecondCopy: builtinHost.warnedAboutSecondCopy,
         }),
         agentServers: () => agentServers,
         setDevWatchDelay,

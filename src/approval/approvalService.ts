@@ -31,7 +31,7 @@ import { MockTurns } from './common/mockTurns';
 import { createClientFeatures, samplingRejected } from '../mcp/clientFeatures';
 import type { ClientFeatures } from '../mcp/connection/connectionTypes';
 import type { ModelResponse } from '../models/common/modelBackend';
-import { toolsUnsupportedMessage, type ModelService } from '../models/modelService';
+import { toolsUnsupportedMessage, type ModelService } from '../models/common/modelService';
 import { viewOf, type ElicitFormData, type ElicitUrlData, type Entry, type PendingData, type SamplingData } from './pendingRequests';
 
 /** What an action on a request ended with (for the webview and the tests). */

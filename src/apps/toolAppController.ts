@@ -7,12 +7,13 @@
 import * as vscode from 'vscode';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import type { AppDisplayMode, AppFromWebview, AppToWebview } from './common/appsProtocol';
+import type { ToolApp, ToolApps } from './common/toolApps';
 import type { AppSession, AppView } from './appSession';
 import { AppEditorPanel } from './appEditorPanel';
 import type { AppsService } from './appsService';
 import type { Workbench } from '../workbench';
 
-export class ToolAppController implements vscode.Disposable {
+export class ToolAppController implements ToolApp, vscode.Disposable {
   private session: AppSession | undefined;
   private sessionDisposables: vscode.Disposable[] = [];
   private editor: AppEditorPanel | undefined;
@@ -144,4 +145,12 @@ export class ToolAppController implements vscode.Disposable {
     this.editor?.dispose();
     this.editor = undefined;
   }
+}
+
+/** What Run Tool is handed (built by the composition root): the apps service and one controller per panel. */
+export function toolAppsOf(workbench: Workbench, apps: AppsService): ToolApps {
+  return {
+    frameSources: () => apps.frameSources(),
+    appFor: (post, title) => new ToolAppController(workbench, apps, post, title),
+  };
 }

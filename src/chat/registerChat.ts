@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { ToolRef } from '../shared/common/commandArgs';
-import { quickInputPromptPrompter } from '../prompts/promptPrompter';
+import type { PromptPrompter } from '../prompts/common/promptFlow';
 import type { Workbench } from '../workbench';
 import { groupedByServer } from '../shared/serverGroupedItems';
 import type { ToolApprovalGate } from '../toolRunner/common/toolApprovals';
@@ -40,8 +40,11 @@ async function pickSkill(choices: SkillChoice<Skill>[]): Promise<SkillChoice<Ski
   return picked && 'choice' in picked ? picked.choice : undefined;
 }
 
-/** `gate`: Run Tool's approvals, so a "don't ask again" given in chat counts in Run Tool and back. */
-export function registerChat(workbench: Workbench, gate: ToolApprovalGate): vscode.Disposable[] {
+/**
+ * `gate`: Run Tool's approvals, so a "don't ask again" given in chat counts in Run Tool and back.
+ * `prompter`: asks `/prompt`'s questions (the prompts feature's quick input, handed in by the composition root).
+ */
+export function registerChat(workbench: Workbench, gate: ToolApprovalGate, prompter: PromptPrompter): vscode.Disposable[] {
   const settings = workbench.chatTools;
   const deps: ChatDeps = {
     registry: workbench.registry,
@@ -50,7 +53,7 @@ export function registerChat(workbench: Workbench, gate: ToolApprovalGate): vsco
     // Run Tool's own modal, with its "don't ask again" choices.
     confirm: (request) => gate.confirm(request.tool, request.serverLabel, request.input),
     approvals: gate.approvals,
-    prompter: quickInputPromptPrompter,
+    prompter,
     pickResource,
     pickSkill,
   };

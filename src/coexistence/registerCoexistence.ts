@@ -32,6 +32,11 @@ export function registerCoexistence(wb: Workbench, builtinHost: BuiltinHost): vs
         const id = typeof arg === 'string' ? arg : arg?.serverId;
         if (id && wb.registry.find(id)) await builtinHost.runServerHere(id);
       },
+      // Called by Start (src/servers) before it starts a server here.
+      [CoexistenceCommands.warnBeforeSecondCopy]: (arg?: ServerRef) => {
+        const connection = arg?.serverId ? wb.registry.find(arg.serverId) : undefined;
+        if (connection) warnBeforeSecondCopy(wb, connection.definition);
+      },
     }),
   ];
 }
@@ -95,7 +100,7 @@ function agentReachable(): boolean {
  * Before the user starts here a server VS Code runs: says once per window that VS Code may
  * run its own copy (not modal, the start goes on).
  */
-export function warnBeforeSecondCopy(wb: Workbench, def: ServerDefinition): void {
+function warnBeforeSecondCopy(wb: Workbench, def: ServerDefinition): void {
   if (!wb.builtinHost.heldBackReason(def) || wb.builtinHost.warnedAboutSecondCopy) return;
   wb.builtinHost.warnedAboutSecondCopy = true;
   const change = vscode.l10n.t('Choose Who Runs Them');

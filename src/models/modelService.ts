@@ -1,20 +1,22 @@
 /**
  * The models the extension samples with, over every backend, in priority order: `vscode.lm`
  * chat models, the OpenAI-compatible endpoint, "answer by hand". Shared by sampling
- * (src/approval) and prompts/chat. API: `models()`, `pick(preferences)`, `generate(...)`.
+ * (src/approval) and prompts/chat, which know it by its interface (common/modelService.ts).
+ * API: `models()`, `pick(preferences)`, `generate(...)`.
  */
 import * as vscode from 'vscode';
 import { chooseModel, type ModelPreferencesLike } from './common/modelSelection';
 import { ManualBackend, type ManualAnswer } from './common/manualBackend';
 import type { ModelBackend, ModelInfo, ModelRequest, ModelResponse } from './common/modelBackend';
 import { OPENAI_KEY_SECRET, OpenAiCompatibleBackend } from './common/openAiCompatibleBackend';
+import { toolsUnsupportedMessage, type ModelService } from './common/modelService';
 import { VscodeLmBackend } from './vscodeLmBackend';
 import { userLevelValue } from '../shared/common/userSettings';
 import { showInformationMessage } from '../shared/notifications';
 
 export type { ModelInfo, ModelRequest, ModelResponse } from './common/modelBackend';
 
-export class ModelService {
+export class BackendModelService implements ModelService {
   constructor(
     readonly backends: readonly ModelBackend[],
     private readonly preferredId: () => string | undefined = () => undefined,
@@ -58,12 +60,6 @@ export class ModelService {
   }
 }
 
-/** Why a model cannot answer a request that offers tools. */
-export function toolsUnsupportedMessage(model: ModelInfo): string {
-  const backend = model.backend === 'vscode-lm' ? 'VS Code language model (vscode.lm)' : model.backend;
-  return `The model "${model.label}" cannot use tools: its backend (${backend}) does not support tool calls in MCP Workbench. Choose an OpenAI-compatible endpoint (setting mcpWorkbench.models.openaiCompatible.url) or answer by hand.`;
-}
-
 /** Asks for a hand-typed reply in an input box (callers outside the approval panel). */
 export const answerInInputBox: ManualAnswer = async (request, signal) => {
   const last = [...request.messages].reverse().find((m) => m.role === 'user');
@@ -89,12 +85,12 @@ export const answerInInputBox: ManualAnswer = async (request, signal) => {
  * by the composition root (src/extension.ts): sampling and prompts/chat share it, so a model
  * picked or configured once applies to both.
  */
-export function createModelService(context: vscode.ExtensionContext): { service: ModelService; manual: ManualBackend } {
+export function createModelService(context: vscode.ExtensionContext): { service: BackendModelService; manual: ManualBackend } {
   const config = () => vscode.workspace.getConfiguration('mcpWorkbench.models');
   // Where the API key goes and which model answers unattended are the user's choice only.
   const userOnly = (key: string) => userLevelValue(config().inspect<string>(key), '').trim();
   const manual = new ManualBackend(answerInInputBox);
-  const service = new ModelService(
+  const service = new BackendModelService(
     [
       new VscodeLmBackend(),
       new OpenAiCompatibleBackend(

@@ -1,48 +1,13 @@
 /**
- * Asks the user which prompt to run and for its arguments. An interface so the integration
- * tests (and the chat participant) can answer without UI; `quickInputPromptPrompter` is the
- * real one: a quick pick per argument with server completions, the selection, the active
- * file and the clipboard as choices, and a Back button.
+ * Asks the user which prompt to run and for its arguments: the real PromptPrompter (the interface
+ * is in common/promptFlow.ts, so the integration tests can answer without UI), a quick pick per
+ * argument with server completions, the selection, the active file and the clipboard as choices,
+ * and a Back button. The prompts feature uses it, and the composition root hands it to chat.
  */
 import * as vscode from 'vscode';
-import type { Prompt, PromptArgument } from '@modelcontextprotocol/client';
-import { CompletionDebouncer } from '../resources/templatePrompter';
+import { BACK, type Back, type PromptPrompter } from './common/promptFlow';
+import { CompletionDebouncer } from '../shared/common/completionDebouncer';
 import { groupedByServer } from '../shared/serverGroupedItems';
-
-/** Returned by `ask` when the user pressed Back. */
-export const BACK = 'back' as const;
-export type Back = typeof BACK;
-
-export interface PromptChoice {
-  serverId: string;
-  serverLabel: string;
-  prompt: Prompt;
-}
-
-export interface ArgumentRequest {
-  serverLabel: string;
-  prompt: Prompt;
-  argument: PromptArgument;
-  step: number;
-  totalSteps: number;
-  /** The value given before (when coming back to this step). */
-  value?: string;
-  /** Values given so far (sent as completion context). */
-  known: Readonly<Record<string, string>>;
-  /** Server completions for a partial value; absent when the server has no `completions`. */
-  suggest?: (value: string, signal?: AbortSignal) => Promise<string[]>;
-  /** Whether Back leads somewhere (an earlier argument or the prompt list). */
-  canGoBack: boolean;
-  /** Aborts when the caller gave up (a cancelled chat request): close the question. */
-  signal?: AbortSignal;
-}
-
-export interface PromptPrompter {
-  /** The prompt to run, from all prompts of the running servers (grouped by server). */
-  pickPrompt(choices: PromptChoice[], signal?: AbortSignal): Promise<PromptChoice | undefined>;
-  /** One argument's value; `''` leaves an optional argument out; undefined cancels. */
-  ask(request: ArgumentRequest): Promise<string | undefined | Back>;
-}
 
 type SourceItem = vscode.QuickPickItem & { value?: string; back?: boolean; /** Read when picked, not before. */ fromClipboard?: true };
 

@@ -16,8 +16,8 @@ import { ManualBackend, NoManualAnswerError, type ManualAnswer } from '../models
 import type { ModelInfo, ModelRequest, ModelResponse } from '../models/common/modelBackend';
 import type { Workbench } from '../workbench';
 import { PromptCommandRegistry } from './promptCommandRegistry';
-import { choosePromptAndArguments, NoPromptsError, type GotPrompt } from './promptFlow';
-import { quickInputPromptPrompter, type PromptPrompter } from './promptPrompter';
+import { choosePromptAndArguments, NoPromptsError, type GotPrompt, type PromptPrompter } from './common/promptFlow';
+import { quickInputPromptPrompter } from './promptPrompter';
 import { showErrorMessage, showInformationMessage, withNotificationProgress } from '../shared/notifications';
 import { errorMessage } from '../shared/common/errors';
 import { PromptCommands, PromptContextKeys } from './common/commandIds';

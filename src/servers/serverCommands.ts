@@ -9,8 +9,9 @@ import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import { UNTRUSTED_REASON, type Workbench } from '../workbench';
 import { revealControlCharacters } from '../shared/common/untrustedText';
 import { showInformationMessage, showWarningMessage } from '../shared/notifications';
-import { warnBeforeSecondCopy } from '../coexistence/registerCoexistence';
 import { ServerCommands } from './common/commandIds';
+import { CoexistenceCommands } from '../coexistence/common/commandIds';
+import type { ServerRef } from '../shared/common/commandArgs';
 import { registerCommandTable } from '../shared/commandTable';
 
 /** Accepts a server id string or any object carrying one (tree nodes later). */
@@ -37,7 +38,7 @@ export function registerCommands(workbench: Workbench): vscode.Disposable[] {
       await explainUntrusted(c.definition.label);
       return;
     }
-    warnBeforeSecondCopy(workbench, c.definition);
+    await vscode.commands.executeCommand(CoexistenceCommands.warnBeforeSecondCopy, { serverId: c.definition.id } satisfies ServerRef);
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Starting MCP server {0}…', c.definition.label) }, () =>
       registry.start(c.definition.id),
     );

@@ -25,8 +25,7 @@ import type { ApprovalActivity } from '../approval/common/approvalActivity';
 import { showErrorMessage } from '../shared/notifications';
 import { toolAppUri } from '../apps/common/appTools';
 import { parseAppFromWebview } from '../apps/common/appsProtocol';
-import { ToolAppController } from '../apps/toolAppController';
-import type { AppsService } from '../apps/appsService';
+import type { ToolApp, ToolApps } from '../apps/common/toolApps';
 import type { ToolApprovalGate } from './common/toolApprovals';
 import { errorMessage } from '../shared/common/errors';
 import { ApprovalCommands } from '../approval/common/commandIds';
@@ -43,7 +42,7 @@ export interface ToolRunnerServices {
   /** Asks before a tool not marked read-only runs, remembering "don't ask again". */
   readonly gate: ToolApprovalGate;
   /** MCP Apps: where a tool's app is loaded and the sandbox origin the page may frame. */
-  readonly apps: AppsService;
+  readonly apps: ToolApps;
   /** Which servers wait for the user in MCP Requests ("waiting for your answer" instead of "waiting for the server"). */
   readonly approvalActivity: ApprovalActivity;
 }
@@ -120,7 +119,7 @@ export class ToolRunnerPanel implements vscode.Disposable {
   private readonly serverLabel: string;
   private readonly initialDefinition: ServerDefinition;
   /** The tool's MCP App (`_meta.ui.resourceUri`), shown after each run; undefined for tools without one. */
-  readonly app: ToolAppController | undefined;
+  readonly app: ToolApp | undefined;
 
   private readonly workbench: Workbench;
   private requests = 0;
@@ -160,9 +159,7 @@ export class ToolRunnerPanel implements vscode.Disposable {
     );
     this.panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'mcp.svg');
     if (toolAppUri(tool)) {
-      this.app = new ToolAppController(
-        workbench,
-        services.apps,
+      this.app = services.apps.appFor(
         (message) => this.post(message),
         () => this.tool.title ?? this.tool.name,
       );

@@ -35,20 +35,9 @@ const FOLDER_CYCLES_ALLOWED: Record<string, string> = {
  * in by the composition root or a command, not a file import (issue 27).
  */
 const GLUE_TO_GLUE_ALLOWED: Record<string, string> = {
-  'src/approval/approvalService.ts → src/models/modelService.ts':
-    'the model service is handed in; its type and toolsUnsupportedMessage still live in models glue',
-  'src/approval/registerApproval.ts → src/models/modelService.ts': 'the model service is handed in; its type and the API key command still live in models glue',
-  'src/chat/chatHandler.ts → src/prompts/promptFlow.ts': 'chat runs prompts: a prompt service',
-  'src/chat/chatHandler.ts → src/prompts/promptPrompter.ts': 'chat asks for prompt arguments: a prompt service',
-  'src/chat/registerChat.ts → src/prompts/promptPrompter.ts': 'chat asks for prompt arguments: a prompt service',
   'src/gallery/installTargets.ts → src/config/configSources.ts': 'install writes config files: a config service handed in',
-  'src/prompts/promptPrompter.ts → src/resources/templatePrompter.ts': 'prompt arguments complete resource templates: move the prompter to shared glue',
   'src/servers/addServerWizard.ts → src/config/configSources.ts': 'the wizard writes config files: a config service handed in',
-  'src/servers/serverCommands.ts → src/coexistence/registerCoexistence.ts': 'a server command toggles the agent endpoint: a command',
   'src/servers/serverCommands.ts → src/config/configSources.ts': 'server commands edit config files: a config service handed in',
-  'src/toolRunner/toolRunnerPanel.ts → src/apps/appsService.ts':
-    'Run Tool is handed the apps service; the import is its type only (an interface in apps/common would end it)',
-  'src/toolRunner/toolRunnerPanel.ts → src/apps/toolAppController.ts': 'Run Tool renders MCP Apps: an apps service handed in',
 };
 
 /**

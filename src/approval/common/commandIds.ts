@@ -1,6 +1,4 @@
-/** The ids of the Requests panel's and sampling's commands (pure, no imports: see src/servers/common/commandIds.ts). */
+/** The ids of the Requests panel's commands (pure, no imports: see src/servers/common/commandIds.ts; the model commands are src/models'). */
 export const ApprovalCommands = {
   showRequests: 'mcpWorkbench.showRequests',
-  setOpenAiApiKey: 'mcpWorkbench.setOpenAiApiKey',
-  selectSamplingModel: 'mcpWorkbench.selectSamplingModel',
 } as const;

@@ -2,4 +2,9 @@
 export const CoexistenceCommands = {
   chooseRunner: 'mcpWorkbench.chooseWorkspaceServersRunner',
   runHere: 'mcpWorkbench.runServerHere',
+  warnBeforeSecondCopy: '_mcpWorkbench.warnBeforeSecondCopy',
 } as const;
+
+export const CoexistenceInternal: { readonly [K in keyof typeof CoexistenceCommands]?: string } = {
+  warnBeforeSecondCopy: "Start (src/servers) asks for the once-per-window warning that VS Code's own host may run another copy",
+};

@@ -106,9 +106,11 @@ suite("Coexistence with VS Code's own MCP host", function () {
     assert.equal(pidOf(api.server('user-server')!), userPid, 'the user-setting server is left alone');
   });
 
-  test('Start still runs a server VS Code runs (to inspect it), and the choice survives a reload', async () => {
+  test('Start still runs a server VS Code runs (to inspect it), saying once that VS Code may run another copy, and the choice survives a reload', async () => {
+    assert.equal(api.testing.coexistence().warnedAboutSecondCopy, false, 'no server VS Code runs was started here yet');
     await vscode.commands.executeCommand('mcpWorkbench.startServer', api.server('shared-server')!.definition.id);
     await running(api, 'shared-server');
+    assert.equal(api.testing.coexistence().warnedAboutSecondCopy, true, 'the warning before a second copy (asked of src/coexistence by command)');
     await vscode.commands.executeCommand('mcpWorkbench.stopServer', api.server('shared-server')!.definition.id);
     await api.reload();
     assert.equal(api.testing.coexistence().runner, 'vscode');

@@ -12,7 +12,7 @@ import { createChatHandler, type ChatDeps, type McpChatMetadata, type ToolConfir
 import { toolKey } from '../../../src/chat/common/chatTools';
 import { ToolApprovals, type ApprovalScope } from '../../../src/toolRunner/common/toolApprovals';
 import type { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
-import type { ArgumentRequest, PromptPrompter } from '../../../src/prompts/promptPrompter';
+import type { ArgumentRequest, PromptPrompter } from '../../../src/prompts/common/promptFlow';
 import type { RunPromptResult, RunWithModelResult } from '../../../src/prompts/registerPrompts';
 import { activateApi, running, waitFor } from '../helpers';
 

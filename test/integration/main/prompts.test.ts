@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
 import type { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
-import type { ArgumentRequest, PromptChoice, PromptPrompter } from '../../../src/prompts/promptPrompter';
+import type { ArgumentRequest, PromptChoice, PromptPrompter } from '../../../src/prompts/common/promptFlow';
 import type { PromptModelService, RunPromptResult, RunWithModelResult } from '../../../src/prompts/registerPrompts';
 import type { ManualAnswer } from '../../../src/models/common/manualBackend';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakeOpenAi';

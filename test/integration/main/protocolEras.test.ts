@@ -11,7 +11,7 @@ import type { ActivityLog } from '../../../src/traffic/common/activityLog';
 import type { ApprovalService } from '../../../src/approval/approvalService';
 import type { ElicitFormView } from '../../../src/approval/common/approvalProtocol';
 import type { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
-import type { PromptPrompter } from '../../../src/prompts/promptPrompter';
+import type { PromptPrompter } from '../../../src/prompts/common/promptFlow';
 import type { RunPromptResult } from '../../../src/prompts/registerPrompts';
 import type { OpenResult } from '../../../src/resources/resourceCommands';
 import type { ServerNode } from '../../../src/servers/serverTreeNodes';

@@ -1,12 +1,47 @@
 /**
  * The steps of running a prompt, shared by the command, the dynamic prompt commands and the
  * `@mcp /prompt` chat command: choose a prompt, fill its arguments (with server completions),
- * then `prompts/get`.
+ * then `prompts/get`. Pure: the questions go to a PromptPrompter (the quick-input one is
+ * src/prompts/promptPrompter.ts), the servers are the protocol core's connections.
  */
-import type { GetPromptResult, Prompt } from '@modelcontextprotocol/client';
-import type { McpServerConnection } from '../mcp/connection/serverConnection';
-import type { ServerRegistry } from '../mcp/serverRegistry';
-import { BACK, type PromptChoice, type PromptPrompter } from './promptPrompter';
+import type { GetPromptResult, Prompt, PromptArgument } from '@modelcontextprotocol/client';
+import type { McpServerConnection } from '../../mcp/connection/serverConnection';
+import type { ServerRegistry } from '../../mcp/serverRegistry';
+
+/** Returned by `ask` when the user pressed Back. */
+export const BACK = 'back' as const;
+export type Back = typeof BACK;
+
+export interface PromptChoice {
+  serverId: string;
+  serverLabel: string;
+  prompt: Prompt;
+}
+
+export interface ArgumentRequest {
+  serverLabel: string;
+  prompt: Prompt;
+  argument: PromptArgument;
+  step: number;
+  totalSteps: number;
+  /** The value given before (when coming back to this step). */
+  value?: string;
+  /** Values given so far (sent as completion context). */
+  known: Readonly<Record<string, string>>;
+  /** Server completions for a partial value; absent when the server has no `completions`. */
+  suggest?: (value: string, signal?: AbortSignal) => Promise<string[]>;
+  /** Whether Back leads somewhere (an earlier argument or the prompt list). */
+  canGoBack: boolean;
+  /** Aborts when the caller gave up (a cancelled chat request): close the question. */
+  signal?: AbortSignal;
+}
+
+export interface PromptPrompter {
+  /** The prompt to run, from all prompts of the running servers (grouped by server). */
+  pickPrompt(choices: PromptChoice[], signal?: AbortSignal): Promise<PromptChoice | undefined>;
+  /** One argument's value; `''` leaves an optional argument out; undefined cancels. */
+  ask(request: ArgumentRequest): Promise<string | undefined | Back>;
+}
 
 export interface FilledPrompt {
   connection: McpServerConnection;
