@@ -17,7 +17,7 @@ import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { Workbench } from '../workbench';
 import { revealControlCharacters } from '../shared/common/untrustedText';
 import { showInformationMessage, showWarningMessage, withNotificationProgress } from '../shared/notifications';
-import { DEFAULT_BUDGETS, isObject, type CheckBudgets, type CheckInput, type Finding, type ListedTool } from './common/checkTypes';
+import { callableForCheck, DEFAULT_BUDGETS, isObject, type CheckBudgets, type CheckInput, type Finding, type ListedTool } from './common/checkTypes';
 import { reportMarkdown, runChecks, summaryOf, type CheckReport } from './common/runChecks';
 import { collectSkills } from './common/skillChecks';
 import { errorMessage } from '../shared/common/errors';
@@ -32,13 +32,6 @@ interface StoredCheck {
   label: string;
   markdown: string;
   report: CheckReport;
-}
-
-/** Read-only tools Check Server calls itself: annotated read-only, an outputSchema, no required arguments. */
-export function callableForCheck(tool: ListedTool): boolean {
-  if (tool.annotations?.readOnlyHint !== true || !isObject(tool.outputSchema) || typeof tool.name !== 'string') return false;
-  const required = isObject(tool.inputSchema) ? tool.inputSchema.required : undefined;
-  return !Array.isArray(required) || required.length === 0;
 }
 
 export function registerCheck(workbench: Workbench, log: ActivityLog): vscode.Disposable[] {

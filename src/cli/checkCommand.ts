@@ -7,7 +7,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DEFAULT_BUDGETS, isObject, type CheckInput, type ListedTool } from '../check/common/checkTypes';
+import { callableForCheck, DEFAULT_BUDGETS, type CheckInput, type ListedTool } from '../check/common/checkTypes';
 import { runChecks, summaryOf } from '../check/common/runChecks';
 import type { ConnectionHost } from '../mcp/connection/connectionTypes';
 import { McpServerConnection } from '../mcp/connection/serverConnection';
@@ -25,17 +25,6 @@ export interface CheckIo {
   env: Readonly<Record<string, string | undefined>>;
   stdout(text: string): void;
   stderr(text: string): void;
-}
-
-/**
- * The read-only tools a check calls itself: annotated read-only, an outputSchema, no required
- * arguments. The same rule as callableForCheck in src/check/registerCheck.ts, which is glue the
- * command line may not import (it belongs in check/common).
- */
-function callable(tool: ListedTool): boolean {
-  if (tool.annotations?.readOnlyHint !== true || !isObject(tool.outputSchema) || typeof tool.name !== 'string') return false;
-  const required = isObject(tool.inputSchema) ? tool.inputSchema.required : undefined;
-  return !Array.isArray(required) || required.length === 0;
 }
 
 function parseCheckArgs(args: string[]): { spec: ServerSpec; json: boolean } | string {
@@ -102,7 +91,7 @@ export async function checkCommand(args: string[], io: CheckIo): Promise<number>
       await list('resources'),
       await list('resourceTemplates'),
     ];
-    for (const tool of (tools as ListedTool[]).filter(callable)) await connection.callTool(String(tool.name), {}).catch(() => undefined);
+    for (const tool of (tools as ListedTool[]).filter(callableForCheck)) await connection.callTool(String(tool.name), {}).catch(() => undefined);
     const state = connection.state;
     if (state.kind !== 'running') {
       io.stderr(`The server "${def.name}" stopped while it was being checked.\n`);

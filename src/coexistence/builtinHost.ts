@@ -57,9 +57,11 @@ export class BuiltinHost implements vscode.Disposable {
   constructor(private readonly workspaceState: vscode.Memento) {
     this._active = readActive();
     const configuration = vscode.workspace.onDidChangeConfiguration((e) => {
-      if (!WATCHED_SETTINGS.some((s) => e.affectsConfiguration(s))) return;
+      // The question in the Servers view offers "no copies in chat" only while chat.mcp.autostart is not "never".
+      const autostart = e.affectsConfiguration('chat.mcp.autostart');
+      if (!autostart && !WATCHED_SETTINGS.some((s) => e.affectsConfiguration(s))) return;
       const now = readActive();
-      if (now === this._active) return;
+      if (now === this._active && !autostart) return;
       this._active = now;
       this.changed();
     });

@@ -48,6 +48,16 @@ export async function run({ page, step, screenshot, workspace, vscodeVersion }) 
         .waitFor({ state: 'visible' });
       await restMouse();
       await screenshot('coexistence-01-choice-in-view');
+      // "No copies in chat" is offered only while chat.mcp.autostart (1.101+) is not "never", and follows the setting when the user changes it.
+      const noCopies = servers.getByRole('treeitem', { name: /^Run them here, no copies in chat\b/ });
+      if (await noCopies.count()) throw new Error('offered to set chat.mcp.autostart to "never" although it is "never"');
+      if (minor >= 101) {
+        const withAutostart = { ...hostOn, 'chat.mcp.autostart': 'newAndOutdated' };
+        fs.writeFileSync(workspaceFile, text.replace('"settings": {}', `"settings": ${JSON.stringify(withAutostart)}`));
+        await noCopies.waitFor({ state: 'visible', timeout: 30_000 });
+        fs.writeFileSync(workspaceFile, text.replace('"settings": {}', `"settings": ${JSON.stringify(hostOn)}`));
+        await noCopies.waitFor({ state: 'hidden', timeout: 30_000 });
+      }
     },
   );
 

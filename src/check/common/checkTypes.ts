@@ -119,3 +119,10 @@ export function paramsOf(entry: ActivityEntry): Record<string, unknown> | undefi
 }
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Read-only tools a check calls itself (Check Server and `mcp-workbench check`): annotated read-only, an outputSchema, no required arguments. */
+export function callableForCheck(tool: ListedTool): boolean {
+  if (tool.annotations?.readOnlyHint !== true || !isObject(tool.outputSchema) || typeof tool.name !== 'string') return false;
+  const required = isObject(tool.inputSchema) ? tool.inputSchema.required : undefined;
+  return !Array.isArray(required) || required.length === 0;
+}
