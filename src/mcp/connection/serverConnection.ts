@@ -12,11 +12,11 @@
 import type { CallToolResult, Client, GetPromptResult, LoggingLevel, ReadResourceResult, RequestOptions } from '@modelcontextprotocol/client';
 import { Emitter } from '../../shared/common/emitter';
 import type { ServerDefinition } from '../../config/common/launchDefinition';
-import { redactState, runningStateOf, STOPPED, type ServerState } from '../serverState';
+import { describeEraSource, redactState, runningStateOf, STOPPED, type ServerState } from '../serverState';
 import { eraLabel, SessionOpener, type Session } from './connectionTransports';
 import { describeLoss } from '../connectFailures';
 import { SessionRenewal } from './sessionRenewal';
-import { EraVerdicts } from './eraVerdicts';
+import { eraSourceOf, EraVerdicts } from './eraVerdicts';
 import { Liveness, pingAlive, pingByEra } from './liveness';
 import { advertisesList, fetchList, ListCache } from './listCache';
 import { requestMeta, requestOptionsFor } from './requestLimits';
@@ -26,6 +26,7 @@ import { ServerCrashedOnStart, ServerError } from './connectionTypes';
 import type { CallOptions, ConnectionHost, LaunchOverride, ForwardedNotification, ListItems, ListKind, ServerLog, StartOptions } from './connectionTypes';
 import { ServerSkills } from './serverSkills';
 import { errorMessage } from '../../shared/common/errors';
+import { redactText } from '../../shared/common/redact';
 
 export class McpServerConnection {
   private _state: ServerState = STOPPED;
@@ -35,7 +36,7 @@ export class McpServerConnection {
   private readonly opener: SessionOpener;
   private readonly renewal: SessionRenewal;
   private readonly lists: ListCache;
-  private readonly verdicts = new EraVerdicts();
+  private readonly verdicts: EraVerdicts;
   private readonly liveness: Liveness;
   private _crashedOnStart = false;
   private readonly toolCalls: ToolCalls;
@@ -63,6 +64,7 @@ export class McpServerConnection {
     private readonly host: ConnectionHost,
     private readonly log: ServerLog,
   ) {
+    this.verdicts = new EraVerdicts(host.eraVerdicts);
     this.opener = new SessionOpener({
       definition: () => this._definition,
       connectTimeout: () => this.effective.timeouts.connect,
@@ -76,6 +78,13 @@ export class McpServerConnection {
       // Keyed by the configured launch: under the debugger it is the same server program, so
       // a debug launch adopts the era of the normal one instead of probing the debuggee.
       priorVerdict: () => this.verdicts.get(this._definition),
+      verdictFailed: (verdict, error) => {
+        this.verdicts.forget(this._definition);
+        this.log.log(
+          'info',
+          `Starting on the remembered era (${eraLabel(verdict.era)}, ${describeEraSource({ kind: 'remembered', since: verdict.at })}) failed (${redactText(errorMessage(error), this._definition.secrets)}); probing the server's era again.`,
+        );
+      },
       listChanged: (session, kind) => {
         if (this.session === session) this.lists.refresh(kind).catch(() => undefined);
         if (this.session === session && kind === 'resources') this.skills.changed();
@@ -221,13 +230,15 @@ export class McpServerConnection {
     const { client } = session;
     const running = runningStateOf(client, session.kind);
     const { protocolVersion, era } = running;
-    this.verdicts.remember(this._definition, era, client.getDiscoverResult());
+    const eraSource = eraSourceOf(def, session.verdict, era);
+    // Over SSE (configured, or Streamable HTTP refused) the era is the transport's: nothing to remember.
+    if (session.kind !== 'sse') this.verdicts.remember(this._definition, era, !(session.verdict?.era === 'legacy' && era === 'legacy'));
     const serverVersion = client.getServerVersion();
     this.log.log(
       'info',
-      `Connected to ${serverVersion?.name ?? 'server'} ${serverVersion?.version ?? ''} over ${session.kind}, protocol ${protocolVersion} (${eraLabel(era)}).`,
+      `Connected to ${serverVersion?.name ?? 'server'} ${serverVersion?.version ?? ''} over ${session.kind}, protocol ${protocolVersion} (${eraLabel(era)}), era ${describeEraSource(eraSource)}.`,
     );
-    this.setState(running);
+    this.setState({ ...running, eraSource });
     const tasksNote = this.toolCalls.unusedTasksNote();
     if (tasksNote) this.log.log('info', tasksNote);
     await this.applyLogLevel();
@@ -467,7 +478,7 @@ export class McpServerConnection {
   private fail(generation: number, error: unknown): void {
     if (generation !== this.generation) return;
     // A start that failed may have failed on a stale verdict: the next one probes again.
-    this.verdicts.forget();
+    this.verdicts.forget(this._definition);
     this._crashedOnStart = error instanceof ServerCrashedOnStart;
     const message = error instanceof ServerError ? error.message : errorMessage(error);
     const detail = error instanceof ServerError ? error.detail : undefined;
