@@ -9,6 +9,8 @@
 import * as readline from 'node:readline';
 import {
   Client,
+  SdkError,
+  SdkErrorCode,
   SdkHttpError,
   SSEClientTransport,
   SseError,
@@ -19,6 +21,7 @@ import {
 } from '@modelcontextprotocol/client';
 import type { HttpLaunch, ServerDefinition, StdioLaunch } from '../../config/common/launchDefinition';
 import { channelLevelFor, formatLogData } from '../../shared/common/logLevels';
+import { describeEraSource } from '../serverState';
 import { redactText } from '../../shared/common/redact';
 import {
   MODERN_PROTOCOL_VERSION,
@@ -98,8 +101,8 @@ export interface SessionOwner {
   probeInPlace(): boolean;
   /** The era a start of the same launch found (`auto` only, see eraVerdicts.ts): the start skips the sibling probe. */
   priorVerdict(): EraVerdict | undefined;
-  /** A start on `verdict` failed with `error`: forget it (the opener then probes, in the same start). */
-  verdictFailed(verdict: EraVerdict, error: unknown): void;
+  /** A start on the remembered era failed: forget it (the opener then probes, in the same start). */
+  verdictFailed(): void;
   /** The server announced that a list of `session` changed. */
   listChanged(session: Session, kind: ListKind): void;
   /** `session` closed without us closing it: the process exited or the connection dropped. */
@@ -200,8 +203,29 @@ export class SessionOpener {
    */
   private retriesWithoutVerdict(verdict: EraVerdict | undefined, error: unknown, generation: number): boolean {
     if (!verdict || !this.owner.isCurrent(generation) || error instanceof HandshakeTimedOut || error instanceof AuthorizationNeeded) return false;
-    this.owner.verdictFailed(verdict, error);
+    this.owner.verdictFailed();
+    const remembered = `${eraLabel(verdict.era)}, ${describeEraSource({ kind: 'remembered', since: verdict.at })}`;
+    const why = redactText(errorMessage(error), this.owner.definition().secrets);
+    this.owner.log.log('info', `Starting on the remembered era (${remembered}) failed (${why}); probing the server's era again.`);
     return true;
+  }
+
+  /**
+   * Whether a Streamable HTTP server speaks 2026-07-28 now: one `server/discover` from a client
+   * of its own, pinned, so there is no fallback (no `initialize`, no session left on the server).
+   * Undefined when it could not tell. Not for a server with OAuth: a probe must never end in
+   * the browser.
+   */
+  async speaksModern(launch: HttpLaunch): Promise<boolean | undefined> {
+    const client = new Client(this.owner.host.clientInfo, { versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION } } });
+    try {
+      await client.connect(this.createHttpTransport(new URL(launch.url), launch, 'http'), { timeout: secondsToMs(this.owner.connectTimeout()) });
+      return true;
+    } catch (error) {
+      return error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed ? false : undefined;
+    } finally {
+      await client.close().catch(() => undefined);
+    }
   }
 
   async close(session: Session): Promise<void> {

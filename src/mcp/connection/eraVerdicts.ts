@@ -41,6 +41,13 @@ export interface EraVerdictStore {
  */
 export const VERDICT_LIFETIME_MS = 30 * 24 * 60 * 60_000;
 
+/**
+ * A `legacy` verdict older than this is re-checked in the background where that is cheap: over
+ * Streamable HTTP (one `server/discover` request, no session). On stdio a check would spawn the
+ * server again, the very cost the verdict saves, so there it waits for VERDICT_LIFETIME_MS.
+ */
+export const RECHECK_AFTER_MS = 24 * 60 * 60_000;
+
 /** Verdicts kept in this process only. */
 export class MemoryEraVerdictStore implements EraVerdictStore {
   private readonly verdicts = new Map<string, EraVerdict>();
@@ -177,6 +184,11 @@ export class EraVerdicts {
     if (!v) return undefined;
     const age = this.now() - v.at;
     return age >= 0 && age <= VERDICT_LIFETIME_MS ? v : undefined;
+  }
+
+  /** Whether a session opened on `verdict` should have its era re-checked in the background (see RECHECK_AFTER_MS). */
+  recheckDue(kind: 'stdio' | 'http' | 'sse', verdict: EraVerdict | undefined): boolean {
+    return kind === 'http' && verdict?.era === 'legacy' && this.now() - verdict.at > RECHECK_AFTER_MS;
   }
 
   /** A start on the verdict failed: the next start probes. */

@@ -11,7 +11,7 @@
  */
 import type { CallToolResult, Client, GetPromptResult, LoggingLevel, ReadResourceResult, RequestOptions } from '@modelcontextprotocol/client';
 import { Emitter } from '../../shared/common/emitter';
-import type { ServerDefinition } from '../../config/common/launchDefinition';
+import type { HttpLaunch, ServerDefinition } from '../../config/common/launchDefinition';
 import { describeEraSource, redactState, runningStateOf, STOPPED, type ServerState } from '../serverState';
 import { eraLabel, SessionOpener, type Session } from './connectionTransports';
 import { describeLoss } from '../connectFailures';
@@ -26,7 +26,6 @@ import { ServerCrashedOnStart, ServerError } from './connectionTypes';
 import type { CallOptions, ConnectionHost, LaunchOverride, ForwardedNotification, ListItems, ListKind, ServerLog, StartOptions } from './connectionTypes';
 import { ServerSkills } from './serverSkills';
 import { errorMessage } from '../../shared/common/errors';
-import { redactText } from '../../shared/common/redact';
 
 export class McpServerConnection {
   private _state: ServerState = STOPPED;
@@ -78,13 +77,7 @@ export class McpServerConnection {
       // Keyed by the configured launch: under the debugger it is the same server program, so
       // a debug launch adopts the era of the normal one instead of probing the debuggee.
       priorVerdict: () => this.verdicts.get(this._definition),
-      verdictFailed: (verdict, error) => {
-        this.verdicts.forget(this._definition);
-        this.log.log(
-          'info',
-          `Starting on the remembered era (${eraLabel(verdict.era)}, ${describeEraSource({ kind: 'remembered', since: verdict.at })}) failed (${redactText(errorMessage(error), this._definition.secrets)}); probing the server's era again.`,
-        );
-      },
+      verdictFailed: () => this.verdicts.forget(this._definition),
       listChanged: (session, kind) => {
         if (this.session === session) this.lists.refresh(kind).catch(() => undefined);
         if (this.session === session && kind === 'resources') this.skills.changed();
@@ -239,12 +232,20 @@ export class McpServerConnection {
       `Connected to ${serverVersion?.name ?? 'server'} ${serverVersion?.version ?? ''} over ${session.kind}, protocol ${protocolVersion} (${eraLabel(era)}), era ${describeEraSource(eraSource)}.`,
     );
     this.setState({ ...running, eraSource });
+    if (def.launch.type === 'http' && !this.renewal.provider && this.verdicts.recheckDue(session.kind, session.verdict)) void this.recheckEra(def.launch);
     const tasksNote = this.toolCalls.unusedTasksNote();
     if (tasksNote) this.log.log('info', tasksNote);
     await this.applyLogLevel();
     this.lists.refreshAdvertised();
     this.skills.changed();
     this.liveness.watch();
+  }
+
+  /** Re-checks a remembered legacy era over HTTP in the background; the next start uses what it finds. */
+  private async recheckEra(launch: HttpLaunch): Promise<void> {
+    const modern = await this.opener.speaksModern(launch);
+    if (modern !== undefined) this.verdicts.remember(this._definition, modern ? 'modern' : 'legacy', true);
+    if (modern) this.log.log('info', 'The server now speaks MCP 2026-07-28 (stateless 2026 era): its next start uses it.');
   }
 
   async stop(reason?: string): Promise<void> {

@@ -19,7 +19,8 @@ import {
   type MementoLike,
 } from '../../../src/mcp/connection/eraVerdicts';
 import type { Launch, ServerDefinition } from '../../../src/config/common/launchDefinition';
-import { definition, FIXTURES, recordingHost, RecordingLog, stdioLaunch } from './testHost';
+import { startModernHttpFixture } from '../../fixtures/servers/modernHttpServer';
+import { definition, FIXTURES, recordingHost, RecordingLog, stdioLaunch, waitFor } from './testHost';
 
 const MODERN_STDIO = path.join(FIXTURES, 'modernStdioServer.js');
 
@@ -138,6 +139,27 @@ describe('Era verdicts across sessions', function () {
     assert.equal(c.state.kind === 'running' && c.state.era, 'legacy');
     assert.equal(spawns(record), 2);
     assert.ok(new MementoEraVerdictStore(memento).get(verdictKey(def))!.at > old);
+  });
+
+  it('over Streamable HTTP, a legacy verdict older than a day is re-checked in the background: an upgraded server is found', async () => {
+    const http = await startModernHttpFixture();
+    try {
+      const memento = new MapMemento();
+      const def = definition({ type: 'http', url: http.url, headers: {} });
+      new MementoEraVerdictStore(memento).set(verdictKey(def), { era: 'legacy', at: Date.now() - 2 * 24 * 3_600_000 });
+      const { c, log } = session(memento, def);
+      await c.start();
+      // This start trusted the verdict (the server still serves 2025 clients)…
+      assert.equal(c.state.kind === 'running' && c.state.era, 'legacy');
+      // …and the check behind it found the server speaks 2026-07-28 now: the next start uses it.
+      await waitFor(() => new MementoEraVerdictStore(memento).get(verdictKey(def))?.era === 'modern', 'the verdict to turn modern');
+      assert.match(log.text('info'), /now speaks MCP 2026-07-28/);
+      await c.restart();
+      assert.equal(c.state.kind === 'running' && c.state.era, 'modern');
+    } finally {
+      await Promise.all(open.splice(0).map((c) => c.dispose()));
+      await http.close();
+    }
   });
 
   it('a configured protocolEra neither uses nor writes verdicts, and says so', async () => {
