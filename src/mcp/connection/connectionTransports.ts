@@ -26,6 +26,7 @@ import { redactText } from '../../shared/common/redact';
 import {
   MODERN_PROTOCOL_VERSION,
   secondsToMs,
+  ServerCrashedOnStart,
   ServerError,
   type ConnectionHost,
   type ForwardedNotification,
@@ -197,12 +198,14 @@ export class SessionOpener {
 
   /**
    * Whether a start that failed on a remembered era is tried again with a probe: the server may
-   * have changed eras since. Not when it timed out (the full connect timeout would run twice) or
-   * needs authorization (nothing to do with the era). The verdict is forgotten first, so this
-   * happens once.
+   * have changed eras since (it answers the handshake with an error). Not when it timed out (the
+   * full connect timeout would run twice), needs authorization (nothing to do with the era) or
+   * died (a probe would spawn it twice more; the failed start forgets the verdict, so the
+   * registry's restart probes). The verdict is forgotten first, so this happens once.
    */
   private retriesWithoutVerdict(verdict: EraVerdict | undefined, error: unknown, generation: number): boolean {
-    if (!verdict || !this.owner.isCurrent(generation) || error instanceof HandshakeTimedOut || error instanceof AuthorizationNeeded) return false;
+    if (!verdict || !this.owner.isCurrent(generation)) return false;
+    if (error instanceof HandshakeTimedOut || error instanceof AuthorizationNeeded || error instanceof ServerCrashedOnStart) return false;
     this.owner.verdictFailed();
     const remembered = `${eraLabel(verdict.era)}, ${describeEraSource({ kind: 'remembered', since: verdict.at })}`;
     const why = redactText(errorMessage(error), this.owner.definition().secrets);

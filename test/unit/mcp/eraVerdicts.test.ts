@@ -128,6 +128,24 @@ describe('Era verdicts across sessions', function () {
     assert.equal(new MementoEraVerdictStore(memento).get(verdictKey(def))?.era, 'legacy');
   });
 
+  it('a server that dies at start on a remembered verdict is not spawned again by a probe; the verdict is forgotten for the next start', async () => {
+    const memento = new MapMemento();
+    const counter = path.join(dir, 'starts');
+    const def = definition({
+      type: 'stdio',
+      command: 'node',
+      args: [path.join(FIXTURES, 'faultServer.js')],
+      env: { FAULT_MODE: 'crash-on-start', FAULT_COUNTER_FILE: counter },
+      cwd: undefined,
+    });
+    new MementoEraVerdictStore(memento).set(verdictKey(def), { era: 'legacy', at: Date.now() - 60_000 });
+    const { c } = session(memento, def);
+    await c.start();
+    assert.equal(c.state.kind, 'error');
+    assert.equal(fs.readFileSync(counter, 'utf8').trim().split('\n').length, 1);
+    assert.equal(new MementoEraVerdictStore(memento).get(verdictKey(def)), undefined);
+  });
+
   it('a verdict past its lifetime is not used: the start probes (two spawns) and dates the verdict anew', async () => {
     const memento = new MapMemento();
     const record = path.join(dir, 'events.jsonl');
