@@ -21,6 +21,7 @@ import type { ActivityServer } from './traffic/common/activityLog';
 import { mergePaths, readLoginShellPath } from './mcp/process/commandResolution';
 import type { ClientFeatures, ConnectionAuthHost, ConnectionHost, ServerLog } from './mcp/connection/connectionTypes';
 import { ServerRegistry } from './mcp/serverRegistry';
+import { MementoEraVerdictStore } from './mcp/connection/eraVerdicts';
 import { workspaceRoots } from './shared/common/urlSafety';
 import { userLevelCap } from './shared/common/userSettings';
 import { showErrorMessage } from './shared/notifications';
@@ -206,6 +207,8 @@ export class Workbench implements vscode.Disposable {
       http: (def, record) => this.onHttpEmitter.fire({ server: def, record }),
       clientFeatures: connections.clientFeatures,
       auth: connections.auth,
+      // Per launch, across sessions: a start of a server seen before spawns it once (eraVerdicts.ts).
+      eraVerdicts: new MementoEraVerdictStore(context.globalState),
     };
     this.registry = new ServerRegistry(
       host,

@@ -23,10 +23,32 @@ export type ServerState =
       serverInfo: ServerInfo;
       instructions?: string;
       transport: 'stdio' | 'http' | 'sse';
+      /** Where `era` came from (set by the connection; absent in states built elsewhere). */
+      eraSource?: EraSource;
     }
   | { kind: 'error'; message: string; detail?: string }
   /** A protected HTTP server that needs the user to sign in (OAuth) before it can start. */
   | { kind: 'needsAuth'; message: string; detail?: string };
+
+/**
+ * How the era of a running server was decided: probed by this start, remembered from an earlier
+ * start's probe (`since`: epoch ms of that probe, see eraVerdicts.ts; `confirmed`: a `modern`
+ * one, checked by this start on the session's own process), or set by config (`protocolEra`,
+ * or a legacy SSE launch).
+ */
+export type EraSource = { kind: 'probed' } | { kind: 'remembered'; since: number; confirmed?: boolean } | { kind: 'configured' };
+
+/** `probed now`, `remembered from 2026-11-20`, `set by config`: the log line's words (English, like the log). */
+export function describeEraSource(source: EraSource): string {
+  switch (source.kind) {
+    case 'probed':
+      return 'probed now';
+    case 'remembered':
+      return `remembered from ${new Date(source.since).toISOString().slice(0, 10)}${source.confirmed ? ', confirmed now' : ''}`;
+    case 'configured':
+      return 'set by config';
+  }
+}
 
 export const STOPPED: ServerState = { kind: 'stopped' };
 

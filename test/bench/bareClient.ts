@@ -92,9 +92,14 @@ function wrap(client: Client): BareClient {
   };
 }
 
-/** Spawns `command args` and runs `initialize` (stderr ignored: a bare client has nowhere to show it). */
-export async function connectBareStdio(command: string, args: string[], env: Record<string, string | undefined>): Promise<BareClient> {
-  const client = new Client({ name: 'bench-bare', version: '0' }, { listMaxPages: LIST_MAX_PAGES });
+/**
+ * Spawns `command args` and runs `initialize` (stderr ignored: a bare client has nowhere to show
+ * it). `auto`: the SDK's era negotiation instead of its default (`legacy`, initialize only): it
+ * probes `server/discover` on a disposable sibling process first, as a client that does not
+ * know the server's era must.
+ */
+export async function connectBareStdio(command: string, args: string[], env: Record<string, string | undefined>, auto = false): Promise<BareClient> {
+  const client = new Client({ name: 'bench-bare', version: '0' }, { listMaxPages: LIST_MAX_PAGES, ...(auto ? { versionNegotiation: { mode: 'auto' as const } } : {}) });
   await client.connect(new StdioClientTransport({ command, args, env: env as Record<string, string>, stderr: 'ignore' }));
   return wrap(client);
 }

@@ -27,6 +27,8 @@ export interface ExtensionHost {
   running(name: string): McpServerConnection;
   /** The Activity view's log (registered by the extension as `_mcpWorkbench.activityLog`). */
   activityLog(): ActivityLog;
+  /** The extension context's `globalState` (the era verdicts live there: see eraVerdicts.ts). */
+  readonly globalState: { update(key: string, value: unknown): PromiseLike<void> };
   deactivate(): Promise<void>;
 }
 
@@ -40,11 +42,13 @@ export async function activateExtension(bundle = BUNDLE): Promise<ExtensionHost>
   control.settings.set('mcpWorkbench.servers', {});
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const extension = require(bundle) as { activate(context: unknown): McpWorkbenchApi; deactivate(): Promise<void> };
-  const api = extension.activate(control.context(REPO));
+  const context = control.context(REPO) as { globalState: ExtensionHost['globalState'] };
+  const api = extension.activate(context);
   await api.ready;
   const host: ExtensionHost = {
     api,
     stub: control,
+    globalState: context.globalState,
     async configure(servers) {
       control.settings.set('mcpWorkbench.servers', servers);
       // In VS Code the settings change reaches ConfigSources and reloads; reload() is that same call, awaited.

@@ -9,21 +9,24 @@
 import * as readline from 'node:readline';
 import {
   Client,
+  SdkError,
+  SdkErrorCode,
   SdkHttpError,
   SSEClientTransport,
   SseError,
   StreamableHTTPClientTransport,
   UnauthorizedError,
-  type PriorDiscovery,
   type Transport,
   type VersionNegotiationOptions,
 } from '@modelcontextprotocol/client';
 import type { HttpLaunch, ServerDefinition, StdioLaunch } from '../../config/common/launchDefinition';
 import { channelLevelFor, formatLogData } from '../../shared/common/logLevels';
+import { describeEraSource } from '../serverState';
 import { redactText } from '../../shared/common/redact';
 import {
   MODERN_PROTOCOL_VERSION,
   secondsToMs,
+  ServerCrashedOnStart,
   ServerError,
   type ConnectionHost,
   type ForwardedNotification,
@@ -36,6 +39,7 @@ import { planStdioSpawn, SpawnError, type StdioSpawnPlan } from '../process/stdi
 import { descendantsOf, killProcesses, killTreeWindows } from '../process/processTree';
 import { MessageTooLargeError, OwnedStdioTransport } from '../process/ownedStdioTransport';
 import { traceTransport } from './tracingTransport';
+import type { EraVerdict } from './eraVerdicts';
 import { recordingFetch } from './httpRecording';
 import { LIST_MAX_PAGES } from './listCache';
 import { errorMessage } from '../../shared/common/errors';
@@ -60,6 +64,8 @@ export interface Session {
   handshaking: boolean;
   /** Replaced by a new session after the server forgot this one (its pending requests are retried). */
   replaced?: boolean;
+  /** The remembered era this session was opened on, if any (else the era was probed or configured). */
+  verdict?: EraVerdict;
 }
 
 /** The SDK transport refused to go on until the user authorizes (its `auth()` returned REDIRECT). */
@@ -94,8 +100,10 @@ export interface SessionOwner {
    * process for the era probe (it would fight the first over the inspector port).
    */
   probeInPlace(): boolean;
-  /** The era found by a recent start of the same launch (`auto` only): its restart skips the probe. */
-  priorVerdict(): PriorDiscovery | undefined;
+  /** The era a start of the same launch found (`auto` only, see eraVerdicts.ts): the start skips the sibling probe. */
+  priorVerdict(): EraVerdict | undefined;
+  /** A start on the remembered era failed: forget it (the opener then probes, in the same start). */
+  verdictFailed(): void;
   /** The server announced that a list of `session` changed. */
   listChanged(session: Session, kind: ListKind): void;
   /** `session` closed without us closing it: the process exited or the connection dropped. */
@@ -124,7 +132,11 @@ export class SessionOpener {
     // The whole environment is given: variables removed with `env: { X: null }` stay removed.
     const maxBufferSize = this.owner.host.maxMessageBytes?.();
     const params = { ...plan.spawn, env, cwd: launch.cwd, stderr: 'pipe' as const, ...(maxBufferSize ? { maxBufferSize } : {}) };
-    const stdioTransport = this.owner.probeInPlace() ? new InPlaceProbeStdioTransport(params) : new OwnedStdioTransport(params);
+    // A server known to be modern is probed on its own process: one request, no second spawn,
+    // and its `server/discover` answer is fresh (capabilities, version) at every start.
+    const verdict = this.owner.priorVerdict();
+    const inPlace = this.owner.probeInPlace() || verdict?.era === 'modern';
+    const stdioTransport = inPlace ? new InPlaceProbeStdioTransport(params) : new OwnedStdioTransport(params);
     const session = this.newSession(stdioTransport, 'stdio');
     const stderr = stdioTransport.stderr;
     if (stderr) {
@@ -136,7 +148,12 @@ export class SessionOpener {
         this.owner.stderrLine(redacted);
       });
     }
-    await this.handshake(session, generation, `the server process (${resolved})`);
+    try {
+      await this.handshake(session, generation, `the server process (${resolved})`, verdict);
+    } catch (error) {
+      if (!this.retriesWithoutVerdict(verdict, error, generation)) throw error;
+      return this.openStdio(launch, generation);
+    }
     return session;
   }
 
@@ -150,22 +167,24 @@ export class SessionOpener {
     }
     if (launch.type === 'sse') {
       const session = this.newSession(this.createHttpTransport(url, launch, 'sse'), 'sse');
-      await this.handshake(session, generation, url.href);
+      await this.handshake(session, generation, url.href, undefined);
       return session;
     }
     this.owner.log.log('info', `Connecting to ${url.href} (Streamable HTTP)…`);
     const session = this.newSession(this.createHttpTransport(url, launch, 'http'), 'http');
+    const verdict = this.owner.priorVerdict();
     try {
-      await this.handshake(session, generation, url.href);
+      await this.handshake(session, generation, url.href, verdict);
       return session;
     } catch (error) {
+      if (this.retriesWithoutVerdict(verdict, error, generation)) return this.openHttp(launch, generation);
       // Spec 2025-03-26 "Backwards Compatibility": a 4xx to the initialize POST means the
       // server may only speak the 2024-11-05 HTTP+SSE transport; try a GET for its stream.
       const status = httpStatusOf(error instanceof ServerError ? error.cause : error);
       if (status === undefined || status < 400 || status >= 500 || status === 401 || status === 403 || !this.owner.isCurrent(generation)) throw error;
       this.owner.log.log('info', `Streamable HTTP was refused (HTTP ${status}); trying the legacy HTTP+SSE transport.`);
       const legacy = this.newSession(this.createHttpTransport(url, launch, 'sse'), 'sse');
-      await this.handshake(legacy, generation, url.href);
+      await this.handshake(legacy, generation, url.href, undefined);
       return legacy;
     }
   }
@@ -173,8 +192,43 @@ export class SessionOpener {
   /** A fresh Streamable HTTP session to a server that spoke it a moment ago: no fallback, no log line. */
   async reopenStreamableHttp(launch: HttpLaunch, generation: number): Promise<Session> {
     const session = this.newSession(this.createHttpTransport(new URL(launch.url), launch, 'http'), 'http');
-    await this.handshake(session, generation, launch.url);
+    await this.handshake(session, generation, launch.url, this.owner.priorVerdict());
     return session;
+  }
+
+  /**
+   * Whether a start that failed on a remembered era is tried again with a probe: the server may
+   * have changed eras since (it answers the handshake with an error). Not when it timed out (the
+   * full connect timeout would run twice), needs authorization (nothing to do with the era) or
+   * died (a probe would spawn it twice more; the failed start forgets the verdict, so the
+   * registry's restart probes). The verdict is forgotten first, so this happens once.
+   */
+  private retriesWithoutVerdict(verdict: EraVerdict | undefined, error: unknown, generation: number): boolean {
+    if (!verdict || !this.owner.isCurrent(generation)) return false;
+    if (error instanceof HandshakeTimedOut || error instanceof AuthorizationNeeded || error instanceof ServerCrashedOnStart) return false;
+    this.owner.verdictFailed();
+    const remembered = `${eraLabel(verdict.era)}, ${describeEraSource({ kind: 'remembered', since: verdict.at })}`;
+    const why = redactText(errorMessage(error), this.owner.definition().secrets);
+    this.owner.log.log('info', `Starting on the remembered era (${remembered}) failed (${why}); probing the server's era again.`);
+    return true;
+  }
+
+  /**
+   * Whether a Streamable HTTP server speaks 2026-07-28 now: one `server/discover` from a client
+   * of its own, pinned, so there is no fallback (no `initialize`, no session left on the server).
+   * Undefined when it could not tell. Not for a server with OAuth: a probe must never end in
+   * the browser.
+   */
+  async speaksModern(launch: HttpLaunch): Promise<boolean | undefined> {
+    const client = new Client(this.owner.host.clientInfo, { versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION } } });
+    try {
+      await client.connect(this.createHttpTransport(new URL(launch.url), launch, 'http'), { timeout: secondsToMs(this.owner.connectTimeout()) });
+      return true;
+    } catch (error) {
+      return error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed ? false : undefined;
+    } finally {
+      await client.close().catch(() => undefined);
+    }
   }
 
   async close(session: Session): Promise<void> {
@@ -285,8 +339,12 @@ export class SessionOpener {
     return session;
   }
 
-  /** Runs `initialize` with the connect timeout, which also covers spawning and the SSE GET. */
-  private async handshake(session: Session, generation: number, target: string): Promise<void> {
+  /**
+   * Runs `initialize` with the connect timeout, which also covers spawning and the SSE GET. A
+   * `legacy` verdict skips the probe (`prior`); a `modern` one needs nothing here (HTTP probes in
+   * place anyway, stdio was given the in-place transport).
+   */
+  private async handshake(session: Session, generation: number, target: string, verdict: EraVerdict | undefined): Promise<void> {
     const seconds = this.owner.connectTimeout();
     let timer: NodeJS.Timeout | undefined;
     let superseded: NodeJS.Timeout | undefined;
@@ -294,7 +352,7 @@ export class SessionOpener {
       timer = setTimeout(
         () =>
           reject(
-            new ServerError(
+            new HandshakeTimedOut(
               `Server "${this.owner.definition().name}" did not complete the MCP handshake within ${seconds} s. ` +
                 `Check that ${target} is an MCP server, or raise "timeouts.connect" in ${this.owner.definition().source.label} (or the mcpWorkbench.timeouts setting).`,
             ),
@@ -309,9 +367,10 @@ export class SessionOpener {
       }, 200);
     });
     try {
-      const prior = session.kind === 'sse' ? undefined : this.owner.priorVerdict();
-      await Promise.race([session.client.connect(session.transport, { timeout: secondsToMs(seconds), ...(prior ? { prior } : {}) }), timeout]);
+      const prior = session.kind !== 'sse' && verdict?.era === 'legacy' ? { prior: { kind: 'legacy' as const } } : {};
+      await Promise.race([session.client.connect(session.transport, { timeout: secondsToMs(seconds), ...prior }), timeout]);
       session.handshaking = false;
+      if (verdict && session.kind !== 'sse') session.verdict = verdict;
     } catch (error) {
       session.closedByUs = true;
       await this.close(session);
@@ -327,6 +386,9 @@ export class SessionOpener {
     }
   }
 }
+
+/** The handshake did not finish within the connect timeout. */
+class HandshakeTimedOut extends ServerError {}
 
 /**
  * The stdio transport under another class, so that the SDK probes the era on this very process

@@ -21,6 +21,7 @@ import type { ChannelLevel, McpLogLevel } from '../../shared/common/logLevels';
 import type { WorkbenchOAuthProvider } from '../auth/oauthProvider';
 import type { TraceRecord } from '../trace';
 import type { HttpRecord } from './httpRecording';
+import type { EraVerdictStore } from './eraVerdicts';
 
 /** Where a connection writes what the user may want to read. */
 export interface ServerLog {
@@ -65,6 +66,11 @@ export interface ConnectionHost {
   readonly clientFeatures?: ClientFeatures;
   /** OAuth for protected HTTP servers (MCP authorization); without it a 401 is an error. */
   readonly auth?: ConnectionAuthHost;
+  /**
+   * Where the era each launch speaks is kept across sessions (eraVerdicts.ts), so a start skips
+   * the probe that spawns a stdio server twice. Without it, each connection keeps its own in memory.
+   */
+  readonly eraVerdicts?: EraVerdictStore;
 }
 
 export interface ClientFeatures {

@@ -11,12 +11,12 @@
  */
 import type { CallToolResult, Client, GetPromptResult, LoggingLevel, ReadResourceResult, RequestOptions } from '@modelcontextprotocol/client';
 import { Emitter } from '../../shared/common/emitter';
-import type { ServerDefinition } from '../../config/common/launchDefinition';
-import { redactState, runningStateOf, STOPPED, type ServerState } from '../serverState';
+import type { HttpLaunch, ServerDefinition } from '../../config/common/launchDefinition';
+import { describeEraSource, redactState, runningStateOf, STOPPED, type ServerState } from '../serverState';
 import { eraLabel, SessionOpener, type Session } from './connectionTransports';
 import { describeLoss } from '../connectFailures';
 import { SessionRenewal } from './sessionRenewal';
-import { EraVerdicts } from './eraVerdicts';
+import { eraSourceOf, EraVerdicts } from './eraVerdicts';
 import { Liveness, pingAlive, pingByEra } from './liveness';
 import { advertisesList, fetchList, ListCache } from './listCache';
 import { requestMeta, requestOptionsFor } from './requestLimits';
@@ -35,7 +35,7 @@ export class McpServerConnection {
   private readonly opener: SessionOpener;
   private readonly renewal: SessionRenewal;
   private readonly lists: ListCache;
-  private readonly verdicts = new EraVerdicts();
+  private readonly verdicts: EraVerdicts;
   private readonly liveness: Liveness;
   private _crashedOnStart = false;
   private readonly toolCalls: ToolCalls;
@@ -63,6 +63,7 @@ export class McpServerConnection {
     private readonly host: ConnectionHost,
     private readonly log: ServerLog,
   ) {
+    this.verdicts = new EraVerdicts(host.eraVerdicts);
     this.opener = new SessionOpener({
       definition: () => this._definition,
       connectTimeout: () => this.effective.timeouts.connect,
@@ -76,6 +77,7 @@ export class McpServerConnection {
       // Keyed by the configured launch: under the debugger it is the same server program, so
       // a debug launch adopts the era of the normal one instead of probing the debuggee.
       priorVerdict: () => this.verdicts.get(this._definition),
+      verdictFailed: () => this.verdicts.forget(this._definition),
       listChanged: (session, kind) => {
         if (this.session === session) this.lists.refresh(kind).catch(() => undefined);
         if (this.session === session && kind === 'resources') this.skills.changed();
@@ -221,19 +223,29 @@ export class McpServerConnection {
     const { client } = session;
     const running = runningStateOf(client, session.kind);
     const { protocolVersion, era } = running;
-    this.verdicts.remember(this._definition, era, client.getDiscoverResult());
+    const eraSource = eraSourceOf(def, session.verdict, era);
+    // Over SSE (configured, or Streamable HTTP refused) the era is the transport's: nothing to remember.
+    if (session.kind !== 'sse') this.verdicts.remember(this._definition, era, !(session.verdict?.era === 'legacy' && era === 'legacy'));
     const serverVersion = client.getServerVersion();
     this.log.log(
       'info',
-      `Connected to ${serverVersion?.name ?? 'server'} ${serverVersion?.version ?? ''} over ${session.kind}, protocol ${protocolVersion} (${eraLabel(era)}).`,
+      `Connected to ${serverVersion?.name ?? 'server'} ${serverVersion?.version ?? ''} over ${session.kind}, protocol ${protocolVersion} (${eraLabel(era)}), era ${describeEraSource(eraSource)}.`,
     );
-    this.setState(running);
+    this.setState({ ...running, eraSource });
+    if (def.launch.type === 'http' && !this.renewal.provider && this.verdicts.recheckDue(session.kind, session.verdict)) void this.recheckEra(def.launch);
     const tasksNote = this.toolCalls.unusedTasksNote();
     if (tasksNote) this.log.log('info', tasksNote);
     await this.applyLogLevel();
     this.lists.refreshAdvertised();
     this.skills.changed();
     this.liveness.watch();
+  }
+
+  /** Re-checks a remembered legacy era over HTTP in the background; the next start uses what it finds. */
+  private async recheckEra(launch: HttpLaunch): Promise<void> {
+    const modern = await this.opener.speaksModern(launch);
+    if (modern !== undefined) this.verdicts.remember(this._definition, modern ? 'modern' : 'legacy', true);
+    if (modern) this.log.log('info', 'The server now speaks MCP 2026-07-28 (stateless 2026 era): its next start uses it.');
   }
 
   async stop(reason?: string): Promise<void> {
@@ -467,7 +479,7 @@ export class McpServerConnection {
   private fail(generation: number, error: unknown): void {
     if (generation !== this.generation) return;
     // A start that failed may have failed on a stale verdict: the next one probes again.
-    this.verdicts.forget();
+    this.verdicts.forget(this._definition);
     this._crashedOnStart = error instanceof ServerCrashedOnStart;
     const message = error instanceof ServerError ? error.message : errorMessage(error);
     const detail = error instanceof ServerError ? error.detail : undefined;

@@ -70,6 +70,8 @@ suite('Protocol eras (2026-07-28 and 2025-11-25)', function () {
       assert.match(String(item.description), new RegExp(`stdio · ${version}`));
       const tooltip = (item.tooltip as vscode.MarkdownString).value;
       assert.match(tooltip, era === 'modern' ? /Protocol: MCP 2026-07-28 \(stateless\)/ : /Protocol: MCP 2025-11-25 \(initialize handshake\)/);
+      // Where the era came from (issue 30): probed, or remembered from an earlier start of the same launch.
+      assert.match(tooltip, /Protocol: MCP [^\n]*, era (probed at this start|remembered from [^\n]+)/);
     }
   });
 

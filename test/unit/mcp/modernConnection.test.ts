@@ -4,6 +4,8 @@
  * Real processes and sockets; the 2025 flows against the v1 fixture are in serverConnection.test.ts.
  */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client, SdkError, SdkErrorCode, StreamableHTTPClientTransport, type ElicitRequestFormParams } from '@modelcontextprotocol/client';
 import { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
@@ -306,12 +308,20 @@ describe('McpServerConnection, 2026-07-28 era', function () {
     assert.equal(modern.c.state.kind === 'running' && modern.c.state.era, 'modern');
   });
 
-  it('restarts without probing again: the era verdict is reused', async () => {
-    const { c, traces } = connect(modernStdio());
+  it('restarts with one spawn: the era verdict is reused and the probe runs on the session itself', async () => {
+    const record = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwb-')), 'events.jsonl');
+    const { c, traces } = connect(modernStdio({ FIXTURE_RECORD: record }));
     await c.start();
+    // The first probe ran on a disposable sibling (untraced): two spawns.
+    assert.equal(fs.readFileSync(record, 'utf8').trim().split('\n').length, 2);
+    assert.ok(!traces.some((t) => t.method === 'server/discover' && t.direction === 'send'), 'no probe on the first session');
     await c.restart();
     assert.equal(c.state.kind === 'running' && c.state.era, 'modern');
-    // The first probe ran on a disposable sibling (untraced); the restart adopted the verdict.
-    assert.ok(!traces.some((t) => t.method === 'server/discover' && t.direction === 'send'), 'no probe on the session');
+    assert.equal(fs.readFileSync(record, 'utf8').trim().split('\n').length, 3, 'the restart spawned the server once');
+    // A modern verdict is checked at each start, in place: fresh capabilities, one request.
+    assert.ok(
+      traces.some((t) => t.method === 'server/discover' && t.direction === 'send'),
+      'probed on the session',
+    );
   });
 });
