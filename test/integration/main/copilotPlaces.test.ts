@@ -126,7 +126,8 @@ suite("GitHub Copilot's config places", function () {
   });
 
   test('bad JSON in .github/mcp.json gets a diagnostic, not silence', async () => {
-    await writeText(githubFile(), '{ "mcpServers": { "github-repo": { "type": "local", "command": "node" }, oops } }');
+    // No startable entry in it: a server that does not speak MCP would hold the next reload for its handshake timeout.
+    await writeText(githubFile(), '{ "mcpServers": { oops } }');
     const diagnostics = await waitFor(() => {
       const d = vscode.languages.getDiagnostics(githubFile());
       return d.length > 0 && d;
