@@ -10,10 +10,12 @@ import type { ServerDefinition } from '../config/common/launchDefinition';
 import { Emitter } from '../shared/common/emitter';
 import {
   agentCanUseServers,
+  agentHostMayRunCopy,
   builtinHostActive,
+  coveredByRunnerChoice,
   decideRunner,
+  hasCopilotAgentHost,
   heldBackReason,
-  isSharedSource,
   parseRunner,
   readsProfileMcpJson,
   shouldAskRunner,
@@ -113,7 +115,8 @@ export class BuiltinHost implements vscode.Disposable {
 
   /** Whether the Servers view asks who runs the shared servers: the decision asks and some are configured. */
   needsChoice(definitions: readonly ServerDefinition[]): boolean {
-    return shouldAskRunner(this.decision, definitions.filter((d) => isSharedSource(d.source)).length);
+    const agentHost = hasCopilotAgentHost(vscode.version);
+    return shouldAskRunner(this.decision, definitions.filter((d) => coveredByRunnerChoice(d.source, agentHost)).length);
   }
 
   /** Whether "Run them here" can also keep VS Code from starting copies: 1.101+ has `chat.mcp.autostart`, not "never" yet. */
@@ -156,7 +159,19 @@ export class BuiltinHost implements vscode.Disposable {
 
   /** Why we do not start this server on our own (VS Code runs it), or undefined. */
   heldBackReason(def: ServerDefinition): string | undefined {
-    return heldBackReason(def.source, this._active, this.decision.runner, readsProfileMcpJson(vscode.version), this.runHere.includes(def.id));
+    return heldBackReason(
+      def.source,
+      this._active,
+      this.decision.runner,
+      readsProfileMcpJson(vscode.version),
+      this.runHere.includes(def.id),
+      hasCopilotAgentHost(vscode.version),
+    );
+  }
+
+  /** Whether VS Code's Copilot agent host may run its own copy of this server (1.140+, GitHub Copilot's places). */
+  agentHostMayRunCopy(def: ServerDefinition): boolean {
+    return agentHostMayRunCopy(def.source, this._active, hasCopilotAgentHost(vscode.version));
   }
 
   dispose(): void {

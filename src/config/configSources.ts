@@ -11,7 +11,10 @@ import { readsProfileMcpJson } from '../coexistence/common/builtinHost';
 import { userLevelValue } from '../shared/common/userSettings';
 import {
   adaptDiscoveredText,
+  copilotUserConfigPath,
+  COPILOT_USER_LABEL,
   CURSOR_WORKSPACE_FILE,
+  GITHUB_MCP_FILE,
   DISCOVERY_SETTING,
   DISCOVERY_SOURCES,
   discoveryEnvironment,
@@ -20,14 +23,20 @@ import {
   userDiscoveryFiles,
   VSCODE_MCP_SETTING,
   VSCODE_SETTING_MCP_LABEL,
+  parseCopilotConfig,
   type DiscoveryFile,
 } from './common/discoverySources';
 import { parseConfigText, parseInputsValue, parseServerMapValue, positionAt, type ConfigFormat, type ConfigProblem } from './common/serverConfig';
 
-/** Workspace config files, in the order they are listed (the tree and "open config" use it). */
-export const WORKSPACE_CONFIG_FILES: ReadonlyArray<{ path: string; format: ConfigFormat }> = [
+/**
+ * Workspace config files, in the order they are listed (the tree and "open config" use it).
+ * `copilot`: GitHub Copilot's place, in its spellings (`"type": "local"`, `${VAR}`), read by VS
+ * Code 1.140+'s Copilot agent host and not by VS Code's own MCP host.
+ */
+export const WORKSPACE_CONFIG_FILES: ReadonlyArray<{ path: string; format: ConfigFormat; copilot?: boolean }> = [
   { path: '.vscode/mcp.json', format: 'vscode' },
   { path: '.mcp.json', format: 'mcpServers' },
+  { path: GITHUB_MCP_FILE, format: 'mcpServers', copilot: true },
 ];
 
 export const SERVERS_SETTING = 'mcpWorkbench.servers';
@@ -46,6 +55,8 @@ export class ConfigSources implements vscode.Disposable {
   /** Whether watchFolders() ran: on the first load(), not at activation. */
   private folderWatchersMade = false;
   private discoveryWatchers: vscode.Disposable[] = [];
+  /** The Copilot user file being watched: its path follows `COPILOT_HOME`, re-read on each load. */
+  private copilotWatch: { path: string; disposables: vscode.Disposable[] } | undefined;
   private readonly diagnostics = vscode.languages.createDiagnosticCollection('mcp-config');
   private readonly onDidChangeEmitter = new vscode.EventEmitter<void>();
   /** Fires (debounced) when a config file or the servers setting changes. */
@@ -88,6 +99,7 @@ export class ConfigSources implements vscode.Disposable {
         if (
           this.isConfigFile(doc.uri) ||
           doc.uri.toString() === this.profileFile?.toString() ||
+          doc.uri.toString() === this.copilotUserFile().toString() ||
           (this.discoveryEnabled() && this.discoveryFiles().some((f) => f.uri.toString() === doc.uri.toString()))
         )
           this.changed();
@@ -101,7 +113,21 @@ export class ConfigSources implements vscode.Disposable {
     // creating them here cost activate() 30-80 ms in VS Code 1.100 (issue 30), and no change
     // before that first read can be missed.
     this.watchDiscovered();
+    this.watchCopilotUserFile();
     if (profileFile) this.disposables.push(...watchFile(profileFile, () => this.changed()));
+  }
+
+  /** GitHub Copilot's user file, `$COPILOT_HOME/mcp-config.json` (default `~/.copilot`). */
+  copilotUserFile(): vscode.Uri {
+    return vscode.Uri.file(copilotUserConfigPath(discoveryEnvironment(process.platform, os.homedir(), process.env), process.env));
+  }
+
+  /** Watches the Copilot user file where `COPILOT_HOME` says it is now (again when that changed). */
+  private watchCopilotUserFile(): void {
+    const uri = this.copilotUserFile();
+    if (this.copilotWatch?.path === uri.fsPath) return;
+    this.copilotWatch?.disposables.forEach((d) => d.dispose());
+    this.copilotWatch = { path: uri.fsPath, disposables: watchFile(uri, () => this.changed()) };
   }
 
   /** Whether servers from other apps' config files are shown (`mcpWorkbench.discovery.enabled`). */
@@ -161,10 +187,12 @@ export class ConfigSources implements vscode.Disposable {
         } catch {
           continue; // not there
         }
-        const parsed = parseConfigText(text, file.format);
+        let parsed: ReturnType<typeof parseConfigText>;
+        if (file.copilot) ({ text, parsed } = parseCopilotConfig(text));
+        else parsed = parseConfigText(text, file.format);
         this.lastDiagnostics.set(uri.toString(), { uri, diagnostics: parsed.problems.map((p) => toDiagnostic(text, p)) });
         docs.push({
-          source: { scope: 'workspace', label: file.path, file: uri.fsPath, folder: folder.name },
+          source: { scope: 'workspace', label: file.path, file: uri.fsPath, folder: folder.name, ...(file.copilot ? { copilotPlace: true } : {}) },
           parsed,
           text,
           folderPath: folder.uri.fsPath,
@@ -173,6 +201,8 @@ export class ConfigSources implements vscode.Disposable {
     }
     const profile = await this.loadProfile();
     if (profile) docs.push(profile);
+    const copilot = await this.loadCopilotUser();
+    if (copilot) docs.push(copilot);
     const vscodeSetting = loadVscodeSetting();
     if (vscodeSetting) docs.push(vscodeSetting);
     if (this.discoveryEnabled()) docs.push(...(await this.loadDiscovered()));
@@ -206,6 +236,26 @@ export class ConfigSources implements vscode.Disposable {
       parsed,
       text,
       cwd: os.homedir(),
+    };
+  }
+
+  /** The Copilot user file, in Copilot's format; its servers run from the home directory, as the Copilot CLI runs them. */
+  private async loadCopilotUser(): Promise<ConfigDocument | undefined> {
+    this.watchCopilotUserFile();
+    const uri = this.copilotUserFile();
+    let raw: string;
+    try {
+      raw = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    } catch {
+      return undefined; // not there: no Copilot CLI servers
+    }
+    const { text, parsed } = parseCopilotConfig(raw);
+    this.lastDiagnostics.set(uri.toString(), { uri, diagnostics: parsed.problems.map((p) => toDiagnostic(text, p)) });
+    return {
+      source: { scope: 'user', label: COPILOT_USER_LABEL, file: uri.fsPath, copilotPlace: true },
+      parsed,
+      text,
+      cwd: discoveryEnvironment(process.platform, os.homedir(), process.env).home,
     };
   }
 
@@ -272,6 +322,7 @@ export class ConfigSources implements vscode.Disposable {
     clearTimeout(this.debounce);
     this.folderWatchers.forEach((d) => d.dispose());
     this.discoveryWatchers.forEach((d) => d.dispose());
+    this.copilotWatch?.disposables.forEach((d) => d.dispose());
     this.disposables.forEach((d) => d.dispose());
   }
 }

@@ -1,6 +1,7 @@
 /**
- * "Add Server…": a short wizard that writes a correct entry to .vscode/mcp.json (or the user
- * setting when no folder is open) and opens it at the new entry.
+ * "Add Server…": a short wizard that writes a correct entry to .vscode/mcp.json or the folder's
+ * .mcp.json (the portable file Claude Code, the Copilot CLI and VS Code all read), or to the user
+ * setting when no folder is open, and opens it at the new entry.
  */
 import * as vscode from 'vscode';
 import * as jsonc from 'jsonc-parser';
@@ -11,7 +12,28 @@ import { GalleryCommands } from '../gallery/common/commandIds';
 
 type Kind = 'registry' | 'command' | 'npm' | 'pypi' | 'http';
 
-export async function addServerWizard(workbench: Workbench): Promise<void> {
+/** The files of a folder the wizard writes to. */
+const TARGETS = { vscode: { path: ['.vscode', 'mcp.json'], format: 'vscode' }, mcpJson: { path: ['.mcp.json'], format: 'mcpServers' } } as const;
+type Target = keyof typeof TARGETS;
+
+/**
+ * Answers given up front (a command argument, as the tests drive it): each one given skips its
+ * question. `target` is `"vscode"` (.vscode/mcp.json) or `"mcpJson"` (the folder's .mcp.json).
+ */
+export interface AddServerArgs {
+  kind?: Exclude<Kind, 'registry'>;
+  value?: string;
+  name?: string;
+  folder?: string;
+  target?: Target;
+}
+
+/** A command argument as answers: only a plain object (a tree node or a URI handed by a menu is none). */
+export function addServerArgs(value: unknown): AddServerArgs {
+  return value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype ? (value as AddServerArgs) : {};
+}
+
+export async function addServerWizard(workbench: Workbench, args: AddServerArgs = {}): Promise<void> {
   const title = vscode.l10n.t('Add MCP Server');
   const kinds: (vscode.QuickPickItem & { choice: Kind })[] = [
     {
@@ -28,7 +50,9 @@ export async function addServerWizard(workbench: Workbench): Promise<void> {
     { choice: 'command', label: '$(terminal) ' + vscode.l10n.t('Command (stdio)'), detail: vscode.l10n.t('Any program that speaks MCP on stdin/stdout') },
     { choice: 'http', label: '$(globe) ' + vscode.l10n.t('HTTP URL'), detail: vscode.l10n.t('A remote server (Streamable HTTP, falling back to SSE)') },
   ];
-  const picked = await vscode.window.showQuickPick(kinds, { title, placeHolder: vscode.l10n.t('What kind of server?') });
+  const picked = args.kind
+    ? kinds.find((k) => k.choice === args.kind)
+    : await vscode.window.showQuickPick(kinds, { title, placeHolder: vscode.l10n.t('What kind of server?') });
   if (!picked) return;
   if (picked.choice === 'registry') {
     await vscode.commands.executeCommand(GalleryCommands.browse);
@@ -64,14 +88,16 @@ export async function addServerWizard(workbench: Workbench): Promise<void> {
     },
   };
   const step = prompts[picked.choice];
-  const value = await vscode.window.showInputBox({
-    title,
-    prompt: step.prompt,
-    placeHolder: step.placeHolder,
-    validateInput: step.validate,
-    ignoreFocusOut: true,
-  });
-  if (value === undefined) return;
+  const value =
+    args.value ??
+    (await vscode.window.showInputBox({
+      title,
+      prompt: step.prompt,
+      placeHolder: step.placeHolder,
+      validateInput: step.validate,
+      ignoreFocusOut: true,
+    }));
+  if (value === undefined || step.validate(value)) return;
   const words = splitCommandLine(value.trim());
   const entry: Record<string, unknown> =
     picked.choice === 'http'
@@ -82,35 +108,55 @@ export async function addServerWizard(workbench: Workbench): Promise<void> {
           ? { type: 'stdio', command: 'uvx', args: words }
           : { type: 'stdio', command: words[0], args: words.slice(1) };
 
-  const folder =
-    vscode.workspace.workspaceFolders?.length === 1
+  const folder = args.folder
+    ? vscode.workspace.workspaceFolders?.find((f) => f.name === args.folder)
+    : vscode.workspace.workspaceFolders?.length === 1
       ? vscode.workspace.workspaceFolders[0]
       : vscode.workspace.workspaceFolders?.length
-        ? await vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('Folder whose .vscode/mcp.json gets the server') })
+        ? await vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('Folder that gets the server') })
         : undefined;
+  const target = folder ? (args.target ?? (await pickTarget(title))) : undefined;
+  if (folder && !target) return;
   const existing = workbench.registry.all().map((c) => c.definition.name);
-  const name = await vscode.window.showInputBox({
-    title,
-    prompt: vscode.l10n.t('Server name'),
-    value: uniqueServerName(existing, suggestServerName(picked.choice, value)),
-    validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Enter a name')),
-    ignoreFocusOut: true,
-  });
+  const name =
+    args.name ??
+    (await vscode.window.showInputBox({
+      title,
+      prompt: vscode.l10n.t('Server name'),
+      value: uniqueServerName(existing, suggestServerName(picked.choice, value)),
+      validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Enter a name')),
+      ignoreFocusOut: true,
+    }));
   if (!name) return;
 
-  if (!folder) {
+  if (!folder || !target) {
     const config = vscode.workspace.getConfiguration();
     const servers = { ...(config.get<Record<string, unknown>>(SERVERS_SETTING) ?? {}), [name.trim()]: entry };
     await config.update(SERVERS_SETTING, servers, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('workbench.action.openSettingsJson', { revealSetting: { key: SERVERS_SETTING } });
     return;
   }
-  const uri = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
+  const { path, format } = TARGETS[target];
+  const uri = vscode.Uri.joinPath(folder.uri, ...path);
   const text = await readConfigTextOrEmpty(uri);
-  const updated = addServerToConfigText(text, 'vscode', name.trim(), entry, editorIndent(uri));
+  const updated = addServerToConfigText(text, format, name.trim(), entry, editorIndent(uri));
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(updated));
-  const offset = jsonc.findNodeAtLocation(jsonc.parseTree(updated)!, ['servers', name.trim()])?.parent?.offset ?? 0;
+  const mapKey = format === 'vscode' ? 'servers' : 'mcpServers';
+  const offset = jsonc.findNodeAtLocation(jsonc.parseTree(updated)!, [mapKey, name.trim()])?.parent?.offset ?? 0;
   const doc = await vscode.workspace.openTextDocument(uri);
   const pos = doc.positionAt(offset);
   await vscode.window.showTextDocument(doc, { selection: new vscode.Range(pos, pos) });
+}
+
+/** Which file of the folder gets the server: VS Code's own, or the portable `.mcp.json`. */
+async function pickTarget(title: string): Promise<Target | undefined> {
+  const items: (vscode.QuickPickItem & { target: Target })[] = [
+    { target: 'vscode', label: '.vscode/mcp.json', detail: vscode.l10n.t("VS Code's workspace file (read by VS Code and MCP Workbench)") },
+    {
+      target: 'mcpJson',
+      label: '.mcp.json',
+      detail: vscode.l10n.t('The portable file at the folder root (read by VS Code, its Copilot agent host, the Copilot CLI, Claude Code and MCP Workbench)'),
+    },
+  ];
+  return (await vscode.window.showQuickPick(items, { title, placeHolder: vscode.l10n.t('Which file gets the server?') }))?.target;
 }

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { ServerRef } from '../shared/common/commandArgs';
 import type { Workbench } from '../workbench';
-import { addServerWizard } from './addServerWizard';
+import { addServerArgs, addServerWizard } from './addServerWizard';
 import type { ServerTreeProvider } from './serverTreeProvider';
 import { registerTaskCommands } from './taskCommands';
 import { registerSkillCommands } from './skillCommands';
@@ -36,7 +36,7 @@ export function registerServerTree(workbench: Workbench, provider: ServerTreePro
         provider.setToolFilter('');
         setDescription();
       },
-      [ServerCommands.add]: () => addServerWizard(workbench),
+      [ServerCommands.add]: (args?: unknown) => addServerWizard(workbench, addServerArgs(args)),
       [ServerCommands.copyJson]: async (arg?: ServerRef) => {
         const c = arg?.serverId ? workbench.registry.find(arg.serverId) : undefined;
         if (!c) return;

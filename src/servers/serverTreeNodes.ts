@@ -36,7 +36,7 @@ import { skillItemText, skillName, skillTooltip } from './common/skillText';
 import { ToolRunnerCommands } from '../toolRunner/common/commandIds';
 import { ResourceCommands } from '../resources/common/commandIds';
 import { ServerCommands } from './common/commandIds';
-import { RUN_BY_VSCODE_REASON } from '../coexistence/common/builtinHost';
+import { leftToVsCode } from '../coexistence/common/builtinHost';
 import type { RunnerAnswerNode, RunnerChoiceNode } from './runnerChoiceNodes';
 
 export type TreeNode =
@@ -64,10 +64,14 @@ export const GROUP_ORDER: ListKind[] = ['tools', 'resources', 'resourceTemplates
 
 export class ServerNode {
   readonly kind = 'server';
-  /** `restartingFor`: the changed `dev.watch` file the server restarts for, if it does. */
+  /**
+   * `restartingFor`: the changed `dev.watch` file the server restarts for, if it does.
+   * `agentHostCopy`: whether VS Code's Copilot agent host may run its own copy of it too.
+   */
   constructor(
     readonly connection: McpServerConnection,
     private readonly restartingFor: () => string | undefined = () => undefined,
+    private readonly agentHostCopy: () => boolean = () => false,
   ) {}
 
   get serverId(): string {
@@ -80,9 +84,12 @@ export class ServerNode {
     const state = redactState(this.connection.state, definition.secrets);
     const transport = definition.launch.type;
     // Servers of other apps' configs say so, and get the "Import into .vscode/mcp.json" action;
-    // those of VS Code's own user config (mcp.json, the older `mcp` setting) say where they come from too.
+    // those of VS Code's own user config (mcp.json, the older `mcp` setting) and of GitHub
+    // Copilot's places (.github/mcp.json, Copilot mcp-config.json) say where they come from too.
     const discovered = definition.source.discovered !== undefined;
-    const fromElsewhere = discovered || definition.source.vscodeProfile === true || definition.source.vscodeSetting === true;
+    const fromElsewhere =
+      discovered || definition.source.vscodeProfile === true || definition.source.vscodeSetting === true || definition.source.copilotPlace === true;
+    const copyNote = state.kind === 'running' && this.agentHostCopy();
     const changedFile = this.restartingFor();
     const text = serverItemText(
       definition.label,
@@ -90,14 +97,16 @@ export class ServerNode {
         ? `${transport} · ${vscode.l10n.t('restarting (file changed: {0})', changedFile)}`
         : state.kind === 'running'
           ? `${state.transport} · ${state.protocolVersion}${state.serverInfo.version ? ` · v${state.serverInfo.version}` : ''}`
-          : `${transport} · ${stateSummary(state, stateWords())}`) + (fromElsewhere ? ` · ${vscode.l10n.t('from {0}', definition.source.label)}` : ''),
+          : `${transport} · ${stateSummary(state, stateWords())}`) +
+        (fromElsewhere ? ` · ${vscode.l10n.t('from {0}', definition.source.label)}` : '') +
+        (copyNote ? ` · ${vscode.l10n.t("VS Code's Copilot agent host may run its own copy")}` : ''),
     );
     const item = new vscode.TreeItem(text.label, state.kind === 'running' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = `server:${definition.id}`;
     item.description = text.description;
     item.iconPath = changedFile !== undefined ? new vscode.ThemeIcon('loading~spin') : stateIcon(this.connection);
     // `.vscodeRuns`: left to VS Code's own MCP support, with the inline "Run Here".
-    const vscodeRuns = state.kind === 'stopped' && state.reason === RUN_BY_VSCODE_REASON;
+    const vscodeRuns = state.kind === 'stopped' && leftToVsCode(state.reason);
     item.contextValue = `server.${state.kind}.${transport}${discovered ? '.discovered' : ''}${vscodeRuns ? '.vscodeRuns' : ''}`;
     item.tooltip = serverTooltip(this.connection);
     item.accessibilityInformation = { label: `${text.label}, ${describeState(state)}` };

@@ -129,7 +129,11 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   private serverNode(c: McpServerConnection): ServerNode {
     let node = this.serverNodes.get(c.definition.id);
     if (!node || node.connection !== c) {
-      node = new ServerNode(c, () => this.workbench.devRestarting(c.definition.id));
+      node = new ServerNode(
+        c,
+        () => this.workbench.devRestarting(c.definition.id),
+        () => this.workbench.builtinHost.agentHostMayRunCopy(c.definition),
+      );
       this.serverNodes.set(c.definition.id, node);
     }
     return node;

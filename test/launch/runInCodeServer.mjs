@@ -562,6 +562,9 @@ function sandboxEnv(dirs) {
     MCPWB_WORKSPACE: dirs.workspace,
     // The user profile folder, where VS Code 1.102+ keeps the user's mcp.json.
     MCPWB_USER_PROFILE_DIR: path.join(dirs.userData, 'User'),
+    // GitHub Copilot's user folder (its mcp-config.json is a config source): an empty one of the
+    // run's own, so the servers of a developer's ~/.copilot never join a suite.
+    COPILOT_HOME: path.join(dirs.temp, 'copilot-home'),
     TMPDIR: dirs.temp,
     TEMP: dirs.temp,
     TMP: dirs.temp,

@@ -21,6 +21,20 @@ const FIRST_WITH_ACCESS = [1, 101];
 /** 1.102 moved the user's MCP servers from the `mcp` setting into the profile's `mcp.json`. */
 const FIRST_WITH_PROFILE_MCP_JSON = [1, 102];
 
+/**
+ * 1.140 brought the Copilot agent host ("harness"), which reads GitHub Copilot's places
+ * (`.github/mcp.json`, `~/.copilot/mcp-config.json`) natively and starts their servers whatever
+ * `chat.mcp.autostart` says (microsoft/vscode#332782, microsoft/vscode-docs#10227). Not seen
+ * running here: the newest VS Code the tests run is 1.139.1.
+ */
+const FIRST_WITH_AGENT_HOST = [1, 140];
+
+/** Whether this VS Code has the Copilot agent host, which reads GitHub Copilot's config places. */
+export function hasCopilotAgentHost(version: string): boolean {
+  const parsed = parseVersion(version);
+  return parsed !== undefined && compare(parsed, FIRST_WITH_AGENT_HOST) >= 0;
+}
+
 /** Whether this VS Code reads the user profile's `mcp.json` (before 1.102 the file means nothing to it). */
 export function readsProfileMcpJson(version: string): boolean {
   const parsed = parseVersion(version);
@@ -56,6 +70,30 @@ export function isSharedSource(source: ServerSource): boolean {
 
 /** The tree's and lenses' words for a server left to VS Code (a stopped reason). */
 export const RUN_BY_VSCODE_REASON = "run by VS Code's own MCP support";
+/** The same for a server of GitHub Copilot's places, left to VS Code's Copilot agent host (1.140+). */
+export const RUN_BY_AGENT_HOST_REASON = "run by VS Code's Copilot agent host";
+
+/** Whether a stopped reason means the server is left to VS Code (the row then offers "Run Here"). */
+export function leftToVsCode(reason: string | undefined): boolean {
+  return reason === RUN_BY_VSCODE_REASON || reason === RUN_BY_AGENT_HOST_REASON;
+}
+
+/**
+ * Whether the workspace's runner choice covers a server: the files both hosts read, and from
+ * 1.140 on (`agentHost`) `.github/mcp.json`, which VS Code's Copilot agent host reads.
+ */
+export function coveredByRunnerChoice(source: ServerSource, agentHost: boolean): boolean {
+  return isSharedSource(source) || (agentHost && source.copilotPlace === true && source.scope === 'workspace');
+}
+
+/**
+ * Whether a server row says that VS Code's Copilot agent host may run its own copy: we run a
+ * server of GitHub Copilot's places and that host is there too (1.140+, its host on): that host starts its own copy whatever
+ * `chat.mcp.autostart` says, so only turning VS Code's MCP off keeps one process.
+ */
+export function agentHostMayRunCopy(source: ServerSource, builtinActive: boolean, agentHost: boolean): boolean {
+  return source.copilotPlace === true && builtinActive && agentHost;
+}
 
 /**
  * Why we do not start a server on our own, or undefined when we do: while VS Code's host is
@@ -71,9 +109,18 @@ export function heldBackReason(
   runner: WorkspaceServersRunner | undefined,
   readsProfile = true,
   runHere = false,
+  agentHost = false,
 ): string | undefined {
   // `runHere`: the user chose "Run Here" for this one server.
   if (!builtinActive || runHere) return undefined;
+  // GitHub Copilot's places: before 1.140 nothing in VS Code reads them, so they are ours alone.
+  // From 1.140 the Copilot agent host does: the user's file is VS Code's own config then (as the
+  // profile's mcp.json), `.github/mcp.json` a workspace file that follows the runner choice.
+  if (source.copilotPlace) {
+    if (!agentHost) return undefined;
+    if (source.scope === 'user') return RUN_BY_AGENT_HOST_REASON;
+    return (runner ?? 'vscode') === 'vscode' ? RUN_BY_AGENT_HOST_REASON : undefined;
+  }
   if (source.vscodeProfile) return readsProfile ? RUN_BY_VSCODE_REASON : undefined;
   // The `mcp` setting is where VS Code kept them before the profile's mcp.json (it moves them there from 1.102).
   if (source.vscodeSetting) return readsProfile ? undefined : RUN_BY_VSCODE_REASON;

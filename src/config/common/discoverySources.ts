@@ -11,7 +11,7 @@ import * as jsonc from 'jsonc-parser';
 import type { DiscoverySourceId, Launch } from './launchDefinition';
 import { SECRET_ENV, SECRET_HEADER } from './secretNames';
 import { parseJsonTree } from './jsonNesting';
-import type { InputDefinition, ServerEntry } from './serverConfig';
+import { parseConfigText, type InputDefinition, type ParsedConfig, type ServerEntry } from './serverConfig';
 
 type LaunchDefinitionLike = { launch: Launch };
 
@@ -98,6 +98,79 @@ export function profileMcpJsonPath(globalStoragePath: string): string | undefine
   const parts = globalStoragePath.replace(/\/+$/, '').split('/');
   if (parts.length < 3 || parts[parts.length - 2] !== 'globalStorage') return undefined;
   return [...parts.slice(0, -2), 'mcp.json'].join('/');
+}
+
+/**
+ * GitHub Copilot's MCP config places (the Copilot CLI's, which VS Code 1.140+'s Copilot agent host
+ * reads natively too): the user's `$COPILOT_HOME/mcp-config.json` (default `~/.copilot`) and a
+ * repository's `.github/mcp.json`, both `{ "mcpServers": { … } }` (GitHub's docs: "Adding MCP
+ * servers for GitHub Copilot CLI", "CLI configuration directory").
+ */
+export const COPILOT_HOME_ENV = 'COPILOT_HOME';
+export const GITHUB_MCP_FILE = '.github/mcp.json';
+/** How the tree, tooltips and messages name the Copilot user file. */
+export const COPILOT_USER_LABEL = 'Copilot mcp-config.json';
+
+/**
+ * The Copilot user file: `$COPILOT_HOME/mcp-config.json`, else `<home>/.copilot/mcp-config.json`.
+ * A relative `COPILOT_HOME` means a folder relative to wherever the CLI was started, which we
+ * cannot know: it is not followed (the default is read).
+ */
+export function copilotUserConfigPath(env: DiscoveryEnvironment, vars: Readonly<Record<string, string | undefined>>): string {
+  const p = pathFor(env.platform);
+  const dir = vars[COPILOT_HOME_ENV];
+  return p.join(dir && p.isAbsolute(dir) ? dir : p.join(env.home, '.copilot'), 'mcp-config.json');
+}
+
+/** Keys of a Copilot entry that mean nothing to us (read, not applied), so they get no "unknown key" warning. */
+const COPILOT_ONLY_KEYS = ['tools', 'timeout', 'oauthClientId', 'oauthPublicClient', 'oidc', 'filterMapping', 'disableToolCache'];
+
+/**
+ * Copilot's spellings read as ours before parsing, keeping every line where it is: `"type":
+ * "local"` is `"stdio"` (same length), and `$VAR` / `${VAR}` in `env` and `headers` values (the
+ * Copilot CLI expands them there) are `${env:VAR}`. `${VAR:-default}` is left as written, so
+ * it is reported as a variable we do not know instead of silently meaning something else.
+ */
+export function adaptCopilotText(text: string): string {
+  const root = parseJsonTree(text, [], { allowTrailingComma: true });
+  const servers = root && jsonc.findNodeAtLocation(root, ['mcpServers']);
+  if (servers?.type !== 'object') return text;
+  const edits: { offset: number; length: number; text: string }[] = [];
+  for (const property of servers.children ?? []) {
+    const entry = property.children?.[1];
+    if (entry?.type !== 'object') continue;
+    const type = jsonc.findNodeAtLocation(entry, ['type']);
+    if (type?.type === 'string' && type.value === 'local') edits.push({ offset: type.offset, length: type.length, text: '"stdio"' });
+    for (const key of ['env', 'headers']) {
+      const map = jsonc.findNodeAtLocation(entry, [key]);
+      if (map?.type !== 'object') continue;
+      for (const value of (map.children ?? []).map((c) => c.children?.[1])) {
+        if (value?.type !== 'string') continue;
+        const raw = text.slice(value.offset, value.offset + value.length);
+        const adapted = raw.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (whole, braced?: string, bare?: string) => {
+          const name = braced ?? bare!;
+          return braced !== undefined && (name === 'workspaceFolder' || name === 'userHome') ? whole : `\${env:${name}}`;
+        });
+        if (adapted !== raw) edits.push({ offset: value.offset, length: value.length, text: adapted });
+      }
+    }
+  }
+  let out = text;
+  for (const e of edits.sort((a, b) => b.offset - a.offset)) out = out.slice(0, e.offset) + e.text + out.slice(e.offset + e.length);
+  return out;
+}
+
+/** Leaves out the "unknown key" warnings for keys Copilot defines (`tools`, `timeout`, …): they are Copilot's, not typos. */
+export function withoutCopilotKeyWarnings<P extends { severity: string; offset: number; length: number }>(text: string, problems: readonly P[]): P[] {
+  const keys = new Set(COPILOT_ONLY_KEYS.map((k) => JSON.stringify(k)));
+  return problems.filter((p) => p.severity === 'error' || !keys.has(text.slice(p.offset, p.offset + p.length)));
+}
+
+/** Reads a Copilot config text: its spellings as ours, its own keys not taken for typos. `text` is what offsets and lines refer to. */
+export function parseCopilotConfig(raw: string): { text: string; parsed: ParsedConfig } {
+  const text = adaptCopilotText(raw);
+  const parsed = parseConfigText(text, 'mcpServers');
+  return { text, parsed: { ...parsed, problems: withoutCopilotKeyWarnings(text, parsed.problems) } };
 }
 
 /** Cursor's per-project file, relative to a workspace folder. */

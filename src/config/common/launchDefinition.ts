@@ -48,6 +48,11 @@ export interface ServerSource {
   vscodeProfile?: boolean;
   /** Set for VS Code's user-level `mcp` setting: where VS Code 1.99 – 1.101 kept the user's MCP servers. */
   vscodeSetting?: boolean;
+  /**
+   * Set for GitHub Copilot's config places (`.github/mcp.json`, the Copilot user `mcp-config.json`):
+   * VS Code 1.140+'s Copilot agent host reads them natively; VS Code's own MCP host does not.
+   */
+  copilotPlace?: boolean;
   /** Set for the user setting `mcpWorkbench.servers`. */
   userSettings?: boolean;
 }

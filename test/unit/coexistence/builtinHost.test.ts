@@ -3,7 +3,12 @@ import * as assert from 'node:assert/strict';
 import type { ServerSource } from '../../../src/config/common/launchDefinition';
 import {
   agentCanUseServers,
+  agentHostMayRunCopy,
   builtinHostActive,
+  coveredByRunnerChoice,
+  hasCopilotAgentHost,
+  leftToVsCode,
+  RUN_BY_AGENT_HOST_REASON,
   decideRunner,
   heldBackReason,
   isSharedSource,
@@ -104,6 +109,54 @@ describe('servers of the files both hosts read', () => {
     const profile: ServerSource = { scope: 'user', label: 'VS Code user mcp.json', file: '/u/mcp.json', vscodeProfile: true };
     assert.equal(heldBackReason(profile, true, 'vscode', true, true), undefined);
     assert.equal(heldBackReason(rootFile, true, 'vscode', true, false), RUN_BY_VSCODE_REASON, 'the others stay left to VS Code');
+  });
+
+  describe("GitHub Copilot's places (VS Code 1.140+'s Copilot agent host reads them; not testable in 1.139.1, so decided here)", () => {
+    const github: ServerSource = { scope: 'workspace', label: '.github/mcp.json', file: '/w/.github/mcp.json', folder: 'w', copilotPlace: true };
+    const copilotUser: ServerSource = { scope: 'user', label: 'Copilot mcp-config.json', file: '/h/.copilot/mcp-config.json', copilotPlace: true };
+
+    it('the agent host comes with 1.140', () => {
+      assert.equal(hasCopilotAgentHost('1.139.1'), false);
+      assert.equal(hasCopilotAgentHost('1.100.3'), false);
+      assert.equal(hasCopilotAgentHost('1.140.0'), true);
+      assert.equal(hasCopilotAgentHost('1.141.0-insider'), true);
+      assert.equal(hasCopilotAgentHost('2.0.0'), true);
+      assert.equal(hasCopilotAgentHost('nonsense'), false);
+    });
+
+    it('before 1.140 nothing in VS Code reads them: we run them whatever the choice', () => {
+      for (const source of [github, copilotUser]) {
+        assert.equal(heldBackReason(source, true, undefined, true, false, false), undefined, source.label);
+        assert.equal(heldBackReason(source, true, 'vscode', true, false, false), undefined, source.label);
+        assert.equal(agentHostMayRunCopy(source, true, false), false, source.label);
+      }
+      assert.equal(coveredByRunnerChoice(github, false), false, 'the question is not about them');
+      assert.equal(isSharedSource(github), false);
+    });
+
+    it('from 1.140 .github/mcp.json follows the workspace choice, the Copilot user file is left to VS Code (as the profile mcp.json)', () => {
+      assert.equal(heldBackReason(github, true, undefined, true, false, true), RUN_BY_AGENT_HOST_REASON);
+      assert.equal(heldBackReason(github, true, 'vscode', true, false, true), RUN_BY_AGENT_HOST_REASON);
+      assert.equal(heldBackReason(github, true, 'workbench', true, false, true), undefined);
+      assert.equal(heldBackReason(copilotUser, true, 'workbench', true, false, true), RUN_BY_AGENT_HOST_REASON, 'the choice is about workspace servers');
+      assert.equal(heldBackReason(copilotUser, true, 'vscode', true, true, true), undefined, 'Run Here runs it');
+      assert.equal(heldBackReason(github, false, 'vscode', true, false, true), undefined, "VS Code's MCP off: ours");
+      assert.equal(coveredByRunnerChoice(github, true), true, 'the question covers .github/mcp.json');
+      assert.equal(coveredByRunnerChoice(copilotUser, true), false);
+      assert.ok(leftToVsCode(RUN_BY_AGENT_HOST_REASON), 'the row offers Run Here');
+      assert.ok(leftToVsCode(RUN_BY_VSCODE_REASON));
+      assert.equal(leftToVsCode('disabled'), false);
+    });
+
+    it('while we run them from 1.140 the row says the agent host may run a copy (chat.mcp.autostart does not stop it); never offered to the agent', () => {
+      assert.equal(agentHostMayRunCopy(github, true, true), true);
+      assert.equal(agentHostMayRunCopy(copilotUser, true, true), true);
+      assert.equal(agentHostMayRunCopy(github, false, true), false, "VS Code's MCP off");
+      assert.equal(agentHostMayRunCopy(vscodeFile, true, true), false, 'other files: the runner choice and chat.mcp.autostart keep one process');
+      // The agent host reads them itself: offering ours too would list the tools twice.
+      assert.equal(offeredToAgent(github, true, true, 'workbench'), false);
+      assert.equal(offeredToAgent(copilotUser, true, true, 'workbench'), false);
+    });
   });
 
   it('the view asks only when the decision asks and such servers exist', () => {
