@@ -9,6 +9,12 @@ import { countRows, diffRows, isEmptyDelta, type RowsDelta } from './rowsDelta';
 
 /** About three frames: a flood shows as it comes, and the page draws each batch once. */
 export const BATCH_MS = 50;
+/**
+ * A flush that took long (rows rebuilt over a big log on a busy machine) waits this many times
+ * its own time before the next: the panel then takes at most about a sixth of the extension
+ * host's thread, whatever the flood, and the calls that flood it keep their pace.
+ */
+export const LOAD_FACTOR = 5;
 
 export interface Clock {
   now(): number;
@@ -22,10 +28,14 @@ const realClock: Clock = {
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
-/** A throttle: `schedule()` runs `flush` once, at most `intervalMs` later and at least `intervalMs` after the previous flush. */
+/**
+ * A throttle: `schedule()` runs `flush` once, `intervalMs` after the previous flush started (at
+ * once when that is past), or LOAD_FACTOR times that flush's own time when that is longer.
+ */
 export class Coalescer {
   private timer: unknown;
   private last = -Infinity;
+  private gap = 0;
 
   constructor(
     private readonly flush: () => void,
@@ -39,7 +49,7 @@ export class Coalescer {
 
   schedule(): void {
     if (this.timer !== undefined) return;
-    const wait = Math.max(0, this.last + this.intervalMs - this.clock.now());
+    const wait = Math.max(0, this.last + Math.max(this.intervalMs, this.gap) - this.clock.now());
     this.timer = this.clock.setTimeout(() => this.run(), wait);
   }
 
@@ -47,7 +57,11 @@ export class Coalescer {
   run(): void {
     this.cancel();
     this.last = this.clock.now();
-    this.flush();
+    try {
+      this.flush();
+    } finally {
+      this.gap = (this.clock.now() - this.last) * LOAD_FACTOR;
+    }
   }
 
   cancel(): void {

@@ -16,7 +16,9 @@
  * panel sample when a file is given).
  *
  * A sample is the call's wall time. For the panel also "settled": until the host has posted the
- * call's finished row (what the user waits for to see the result in the panel).
+ * call's finished row (what the user waits for to see the result in the panel). The Activity log
+ * is cleared before each of the extension's samples: each is one call's 2,000 notifications
+ * (half of them evicted at the default 1,000 entries), not the eviction of the last sample's.
  */
 import * as fs from 'node:fs';
 import { connectBareStdio } from '../bareClient';
@@ -105,10 +107,12 @@ async function main(): Promise<void> {
         ms = await timeMs(() => bare.callTool('flood', floodArgs));
         if (bareReceived - before !== count) throw new Error(`bare received ${bareReceived - before} of ${count}`);
       } else if (name === 'closed') {
+        host.activityLog().clear();
         const before = hostReceived();
         ms = await timeMs(() => connection.callTool('flood', floodArgs));
         if (hostReceived() - before !== count) throw new Error(`host received ${hostReceived() - before} of ${count}`);
       } else {
+        host.activityLog().clear();
         const view = await openView();
         const setup = view.posted.length;
         const newest = Math.max(0, ...flat(view.controller.rows).map((r) => r.seq));

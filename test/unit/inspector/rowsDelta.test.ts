@@ -4,7 +4,7 @@ import { buildRows, type InspectorRow } from '../../../src/inspector/common/insp
 import { factsOf } from '../../../src/traffic/common/exchangeFacts';
 import type { TraceRecord } from '../../../src/mcp/trace';
 import { diffRows, RowTree, type RowsDelta } from '../../../src/inspector/common/rowsDelta';
-import { BATCH_MS, Coalescer, planRowsMessage, type Clock } from '../../../src/inspector/common/rowsBatch';
+import { BATCH_MS, Coalescer, LOAD_FACTOR, planRowsMessage, type Clock } from '../../../src/inspector/common/rowsBatch';
 import { parseToWebview } from '../../../src/inspector/common/inspectorProtocol';
 
 const A: ActivityServer = { id: 'a', label: 'alpha', secrets: [] };
@@ -181,6 +181,35 @@ describe('Inspector rows as deltas (issue 29: a flood)', () => {
     );
     coalescer.run();
     assert.equal(coalescer.pending, false, 'a flush now drops the scheduled one');
+  });
+
+  it('a slow flush waits longer for the next: the panel keeps to a share of the thread', () => {
+    let now = 0;
+    let timer: { at: number; run: () => void } | undefined;
+    const clock: Clock = {
+      now: () => now,
+      setTimeout: (run, ms) => (timer = { at: now + ms, run }),
+      clearTimeout: () => (timer = undefined),
+    };
+    const flushes: number[] = [];
+    // Each flush takes 40 ms.
+    const coalescer = new Coalescer(
+      () => {
+        flushes.push(now);
+        now += 40;
+      },
+      BATCH_MS,
+      clock,
+    );
+    for (let k = 0; k < 4; k++) {
+      coalescer.schedule();
+      now = Math.max(now, timer!.at);
+      const t = timer!;
+      timer = undefined;
+      t.run();
+    }
+    const gaps = flushes.slice(1).map((t, k) => t - flushes[k]);
+    assert.deepEqual(gaps, [40 * LOAD_FACTOR, 40 * LOAD_FACTOR, 40 * LOAD_FACTOR]);
   });
 
   it('the page checks a delta as it checks every message: a malformed one is dropped', () => {
