@@ -11,10 +11,12 @@ import { countRows, diffRows, isEmptyDelta, type RowsDelta } from './rowsDelta';
 export const BATCH_MS = 50;
 /**
  * A flush that took long (rows rebuilt over a big log on a busy machine) waits this many times
- * its own time before the next: the panel then takes at most about a sixth of the extension
- * host's thread, whatever the flood, and the calls that flood it keep their pace.
+ * its own time before the next, so the panel takes about a sixth of the extension host's thread
+ * at most and the calls that flood it keep their pace; but never longer than MAX_GAP_MS (the
+ * old panel's fixed pace), so a flood still shows as it comes.
  */
 export const LOAD_FACTOR = 5;
+export const MAX_GAP_MS = 200;
 
 export interface Clock {
   now(): number;
@@ -30,7 +32,8 @@ const realClock: Clock = {
 
 /**
  * A throttle: `schedule()` runs `flush` once, `intervalMs` after the previous flush started (at
- * once when that is past), or LOAD_FACTOR times that flush's own time when that is longer.
+ * once when that is past), or LOAD_FACTOR times that flush's own time when that is longer (up
+ * to MAX_GAP_MS).
  */
 export class Coalescer {
   private timer: unknown;
@@ -60,7 +63,7 @@ export class Coalescer {
     try {
       this.flush();
     } finally {
-      this.gap = (this.clock.now() - this.last) * LOAD_FACTOR;
+      this.gap = Math.min(MAX_GAP_MS, (this.clock.now() - this.last) * LOAD_FACTOR);
     }
   }
 
