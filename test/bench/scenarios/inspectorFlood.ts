@@ -72,8 +72,8 @@ export const scenario: Scenario = {
           'p50 × panel closed [each run] ±spread',
           'p99 × panel closed [each run] ±spread',
           'p50 × bare SDK [each run] ±spread',
-          'messages to the page per call',
-          'bytes to the page per call',
+          'messages to the page per call (p50)',
+          'bytes to the page per call (p50)',
         ],
         rows: [
           ['bare SDK', ms((r) => r.bare.p50), ms((r) => r.bare.p99), dash, dash, '1 (reference)', dash, dash],
@@ -85,7 +85,7 @@ export const scenario: Scenario = {
             formatRatios(panelP50),
             formatRatios(panelP99),
             formatRatios(per((r) => r.panel.p50 / r.bare.p50)),
-            `${median(per((r) => r.messages.p50))} [${per((r) => r.messages.min).join('–')} … ${per((r) => r.messages.max).join('–')}]`,
+            `${median(per((r) => r.messages.p50))} (fewest ${Math.min(...per((r) => r.messages.min))}, most ${Math.max(...per((r) => r.messages.max))})`,
             `${(median(per((r) => r.bytes.p50)) / 1024).toFixed(0)} KB`,
           ],
           [
