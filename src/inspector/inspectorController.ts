@@ -1,14 +1,17 @@
 /**
  * What an Inspector page needs from the host, whichever surface shows it (the editor tab in
  * inspectorPanel.ts, the bottom panel's view in inspectorView.ts): every JSON-RPC exchange of
- * every server, live from the activity log (throttled) or read-only from an imported recording,
- * and the Console's lines. The host builds the rows (common/inspectorRows.ts) and sends one
- * exchange's redacted messages when the page selects it; the page filters and draws.
+ * every server, live from the activity log or read-only from an imported recording, and the
+ * Console's lines. The host builds the rows (common/inspectorRows.ts) and sends them all when the
+ * page loads or is shown, then only what changed, coalesced (common/rowsBatch.ts): a call that
+ * sends thousands of notifications costs the page each new row once, not every row each time.
+ * It sends one exchange's redacted messages when the page selects it; the page filters and draws.
  */
 import * as vscode from 'vscode';
 import type { ActivityLog } from '../traffic/common/activityLog';
 import { buildRows, type InspectorRecord, type InspectorRow } from './common/inspectorRows';
 import { factsOf, type ExchangeFacts } from '../traffic/common/exchangeFacts';
+import { Coalescer, planRowsMessage } from './common/rowsBatch';
 import { parseFromWebview, type DetailAction, type FromWebview, type ToWebview } from './common/inspectorProtocol';
 import { parseConsoleFromWebview, type ConsoleToWebview } from './common/consoleProtocol';
 import { ConsoleFeed } from './common/consoleFeed';
@@ -38,15 +41,18 @@ export interface InspectorContext {
   onDidChangeServers: vscode.Event<unknown>;
 }
 
-const REFRESH_MS = 200;
 type ActionStatus = Extract<ToWebview, { type: 'actionStatus' }>;
 
 export class InspectorController implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   /** Facts read once per exchange; an entry still pending is read again when it changes. */
   private readonly facts = new Map<number, { key: string; facts: ExchangeFacts }>();
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private lastSent = 0;
+  /** Log changes coalesced into one message per batch. */
+  private readonly batch = new Coalescer(() => this.flushRows());
+  /** What the next flush sends beside the changes: a row to select, or every row. */
+  private nextSend: { select?: number; all?: boolean } = {};
+  /** The rows the page holds (what the next delta is computed from); undefined: send every row. */
+  private pageHolds: InspectorRow[] | undefined;
   private pendingSelect: number | undefined;
   private ready = false;
   /** Set while the view is hidden: what the Console watched, to watch again when shown. */
@@ -54,6 +60,8 @@ export class InspectorController implements vscode.Disposable {
   private readonly feed: ConsoleFeed | undefined;
   /** The rows last sent to the page (tests read them). */
   rows: InspectorRow[] = [];
+  /** Row messages posted to the page: every row, or a delta (tests read them). */
+  readonly sent = { all: 0, deltas: 0 };
   /** The console lines last sent to the page, of the watched server (tests read them). */
   consoleShown: ConsoleToWebview[] = [];
   private readonly onDidUpdateEmitter = new vscode.EventEmitter<InspectorRow[]>();
@@ -130,8 +138,7 @@ export class InspectorController implements vscode.Disposable {
   hidden(): void {
     if (this.hiddenWatch) return;
     this.hiddenWatch = { serverId: this.feed?.watching };
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.batch.cancel();
     this.feed?.watch(undefined);
   }
 
@@ -140,38 +147,48 @@ export class InspectorController implements vscode.Disposable {
     if (!was) return;
     this.hiddenWatch = undefined;
     if (!this.ready) return;
-    this.sendRows(this.pendingSelect);
+    // A kept page holds what it was last sent, a reloaded one nothing (it says `ready` too): every row.
+    this.sendRows(this.pendingSelect, true);
     this.feed?.sendServers();
     if (was.serverId !== undefined && this.feed?.watching === undefined) this.feed?.watch(was.serverId);
   }
 
   private scheduleRows(): void {
-    if (this.timer || !this.ready || this.hiddenWatch) return;
-    this.timer = setTimeout(
-      () => {
-        this.timer = undefined;
-        this.sendRows();
-      },
-      Math.max(0, this.lastSent + REFRESH_MS - Date.now()),
-    );
+    if (!this.ready || this.hiddenWatch) return;
+    this.batch.schedule();
   }
 
-  private sendRows(select?: number): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    this.lastSent = Date.now();
+  /** Sends now what changed (and `select`), or every row (`all`). */
+  private sendRows(select?: number, all = false): void {
+    this.nextSend = { ...(select !== undefined ? { select } : {}), ...(all ? { all } : {}) };
+    this.batch.run();
+  }
+
+  private flushRows(): void {
+    const { select, all } = this.nextSend;
+    this.nextSend = {};
     const records = this.records();
     const live = new Set(records.map((r) => r.seq));
     for (const seq of this.facts.keys()) if (!live.has(seq)) this.facts.delete(seq);
-    this.rows = buildRows(records, this.factsFor, this.replayOf);
-    this.post({
-      type: 'rows',
-      rows: this.rows,
-      readOnly: this.source.kind === 'recording',
-      ...(this.source.kind === 'recording' ? { source: this.source.fileName } : {}),
-      ...(select !== undefined ? { select } : {}),
-    });
-    this.onDidUpdateEmitter.fire(this.rows);
+    const next = buildRows(records, this.factsFor, this.replayOf);
+    const plan = all ? { kind: 'all' as const } : planRowsMessage(this.pageHolds, next);
+    this.rows = next;
+    if (plan.kind === 'all') {
+      this.sent.all++;
+      this.post({
+        type: 'rows',
+        rows: next,
+        readOnly: this.source.kind === 'recording',
+        ...(this.source.kind === 'recording' ? { source: this.source.fileName } : {}),
+        ...(select !== undefined ? { select } : {}),
+      });
+    } else if (plan.kind === 'delta' || select !== undefined) {
+      this.sent.deltas++;
+      const delta = plan.kind === 'delta' ? plan.delta : { remove: [], rows: [], insert: [] };
+      this.post({ type: 'rowsDelta', ...delta, ...(select !== undefined ? { select } : {}) });
+    }
+    this.pageHolds = next;
+    this.onDidUpdateEmitter.fire(next);
   }
 
   private post(message: ToWebview): void {
@@ -209,7 +226,7 @@ export class InspectorController implements vscode.Disposable {
       case 'ready':
         this.ready = true;
         this.hiddenWatch = undefined;
-        this.sendRows(this.pendingSelect);
+        this.sendRows(this.pendingSelect, true);
         this.feed?.sendServers();
         return;
       case 'select':
@@ -320,7 +337,7 @@ export class InspectorController implements vscode.Disposable {
   }
 
   dispose(): void {
-    clearTimeout(this.timer);
+    this.batch.cancel();
     this.onDidUpdateEmitter.dispose();
     this.disposables.forEach((d) => d.dispose());
     this.disposables.length = 0;

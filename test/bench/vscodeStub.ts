@@ -142,6 +142,11 @@ class Range {
   }
 }
 
+/** What the extension registers with `window.registerWebviewViewProvider`. */
+export interface StubWebviewViewProvider {
+  resolveWebviewView(view: unknown, context: unknown, token: unknown): unknown;
+}
+
 /** What the benchmark reads back from the stub. */
 export interface StubControl {
   /** Settings by full key (`mcpWorkbench.servers`); package.json defaults apply to the rest. */
@@ -152,6 +157,8 @@ export interface StubControl {
   readonly outputLines: Map<string, number>;
   /** Registered commands (the benchmark calls `_mcpWorkbench.activityLog`). */
   readonly commands: Map<string, (...args: unknown[]) => unknown>;
+  /** Registered webview view providers by view id (the inspector scenario resolves the Inspector's with a counting webview). */
+  readonly webviewViews: Map<string, StubWebviewViewProvider>;
   /** Members of `vscode` served by the inert fallback, in the order first touched. */
   readonly fallbacks: Set<string>;
   /** A fake ExtensionContext for activate(). */
@@ -234,6 +241,7 @@ export function createVscodeStub(packageJsonPath: string): { api: Record<string,
   const settings = new Map<string, unknown>();
   const outputLines = new Map<string, number>();
   const commands = new Map<string, (...args: unknown[]) => unknown>();
+  const webviewViews: StubControl['webviewViews'] = new Map();
   const onDidChangeConfiguration = new EventEmitter<{ affectsConfiguration(section: string): boolean }>();
   const countLine = (level: string) => () => outputLines.set(level, (outputLines.get(level) ?? 0) + 1);
   const disposable = () => new Disposable(() => undefined);
@@ -286,6 +294,10 @@ export function createVscodeStub(packageJsonPath: string): { api: Record<string,
     registerTreeDataProvider: disposable,
     registerUriHandler: disposable,
     registerWebviewPanelSerializer: disposable,
+    registerWebviewViewProvider: (id: string, provider: StubWebviewViewProvider) => {
+      webviewViews.set(id, provider);
+      return new Disposable(() => webviewViews.delete(id));
+    },
     showErrorMessage: () => Promise.resolve(undefined),
     showWarningMessage: () => Promise.resolve(undefined),
     showInformationMessage: () => Promise.resolve(undefined),
@@ -375,6 +387,7 @@ export function createVscodeStub(packageJsonPath: string): { api: Record<string,
     settings,
     outputLines,
     commands,
+    webviewViews,
     fallbacks,
     changeSettings(values) {
       for (const [key, value] of Object.entries(values)) {

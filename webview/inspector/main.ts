@@ -4,24 +4,19 @@
 // replay and the other actions). Console (console.ts): a server's stderr and log messages.
 // Every string from the host is server text: it is set with textContent only. What the user set
 // or typed is in the saved state: the panel's view is unloaded while hidden.
-// Filtering runs here with the same pure code the host's tests cover (inspectorRows.ts).
+// Filtering runs here with the same pure code the host's tests cover (inspectorRows.ts); the
+// host's deltas are applied to the page's copy of the rows by rowsDelta.ts, drawn by rowsView.ts.
 import '../shared/l10nSetup';
 import * as l10n from '@vscode/l10n';
 import './style.css';
-import {
-  filterChoices,
-  filterRows,
-  formatClock,
-  isErrorStatus,
-  type InspectorRow,
-  type RowFilter,
-  type RowStatus,
-} from '../../src/inspector/common/inspectorRows';
+import { filterChoices, formatClock, type InspectorRow, type RowFilter } from '../../src/inspector/common/inspectorRows';
+import { RowTree } from '../../src/inspector/common/rowsDelta';
 import { parseToWebview, type FromWebview } from '../../src/inspector/common/inspectorProtocol';
 import { parseConsoleToWebview, type ConsoleFromWebview } from '../../src/inspector/common/consoleProtocol';
 import { ConsoleView, type ConsoleState } from './console';
 import { DetailView } from './detail';
 import { h } from './dom';
+import { RowsView } from './rowsView';
 
 interface VsCodeApi {
   postMessage(message: FromWebview | ConsoleFromWebview): void;
@@ -49,7 +44,8 @@ const saved = vscode.getState() as SavedState | undefined;
 let filter: RowFilter = saved?.filter ?? {};
 let selected: number | undefined = saved?.selected;
 let tab: Tab = saved?.tab === 'console' ? 'console' : 'exchanges';
-let rows: InspectorRow[] = [];
+/** The rows as the host sent them (every row, then deltas). */
+const tree = new RowTree();
 let readOnly = false;
 let source: string | undefined;
 /** The status and size of the selected row when its detail was asked for: a change asks again (a response arrived). */
@@ -91,7 +87,7 @@ const detailView = new DetailView({
   onDraft: () => save(),
   select: (seq) => select(seq, false),
   timeOf: (seq) => {
-    const row = findRow(rows, seq);
+    const row = tree.find(seq);
     return row && formatClock(row.startedAt);
   },
 });
@@ -135,14 +131,7 @@ tabList.addEventListener('keydown', (event) => {
 });
 listPane.addEventListener('scroll', () => save());
 
-function findRow(list: readonly InspectorRow[], seq: number): InspectorRow | undefined {
-  for (const row of list) {
-    if (row.seq === seq) return row;
-    const child = findRow(row.children, seq);
-    if (child) return child;
-  }
-  return undefined;
-}
+const rowsView = new RowsView(list, { selected: () => selected, select: (seq) => select(seq) });
 const rowKey = (row: InspectorRow | undefined) => (row ? `${row.status}:${row.size}` : '');
 
 function save(): void {
@@ -176,27 +165,6 @@ importButton.addEventListener('click', () => post({ type: 'import' }));
 errorsOnly.checked = !!filter.errorsOnly;
 textInput.value = filter.text ?? '';
 
-const STATUS_LABEL: Record<RowStatus, string> = {
-  pending: l10n.t('pending'),
-  result: l10n.t('result'),
-  rpcError: l10n.t('JSON-RPC error'),
-  toolError: l10n.t('tool error (isError)'),
-  cancelled: l10n.t('cancelled'),
-  notification: l10n.t('notification'),
-};
-const STATUS_ICON: Record<RowStatus, string> = { pending: '…', result: '✓', rpcError: '✕', toolError: '✕', cancelled: '⊘', notification: '•' };
-
-function formatLatency(ms: number | undefined): string {
-  if (ms === undefined) return '';
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
-}
-
-function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
-
 function fillSelect(select: HTMLSelectElement, allLabel: string, options: { value: string; label: string }[], value: string | undefined): void {
   select.textContent = '';
   select.append(h('option', { value: '' }, allLabel));
@@ -204,62 +172,15 @@ function fillSelect(select: HTMLSelectElement, allLabel: string, options: { valu
   select.value = value && options.some((o) => o.value === value) ? value : '';
 }
 
-/** Rows in screen order, for the arrow keys. */
-let visibleOrder: number[] = [];
+/** The servers and methods the dropdowns offer, to refill them only when they change. */
+let choicesKey = '';
 
-function rowElement(row: InspectorRow, level: number): HTMLElement {
-  const label = `${row.method}${row.name ? ` ${row.name}` : ''}, ${row.serverLabel}, ${STATUS_LABEL[row.status]}${row.latencyMs !== undefined ? `, ${formatLatency(row.latencyMs)}` : ''}${row.replayOf !== undefined ? `, ${l10n.t('replay')}` : ''}`;
-  const item = h('div', {
-    class: 'row',
-    role: 'treeitem',
-    'aria-level': String(level),
-    'aria-label': label,
-    'aria-selected': String(row.seq === selected),
-    'data-seq': String(row.seq),
-    'data-status': row.status,
-    tabindex: row.seq === selected ? '0' : '-1',
-  });
-  if (row.replayOf !== undefined) item.dataset.replayOf = String(row.replayOf);
-  visibleOrder.push(row.seq);
-  const line = h('div', { class: 'line' });
-  line.style.paddingLeft = `${(level - 1) * 16 + 4}px`;
-  line.append(
-    h('span', { class: 'time' }, formatClock(row.startedAt)),
-    h(
-      'span',
-      { class: `status ${isErrorStatus(row.status) ? 'error' : row.status}`, title: row.statusText ?? STATUS_LABEL[row.status] },
-      STATUS_ICON[row.status],
-    ),
-    h('span', { class: 'server' }, row.serverLabel),
-    h(
-      'span',
-      { class: 'method' },
-      ...(row.replayOf !== undefined ? [h('span', { class: 'replay-badge', title: l10n.t('Sent by Replay in the Inspector') }, '↻ ')] : []),
-      row.direction === 'receive' ? `⇠ ${row.method}` : row.method,
-    ),
-    h('span', { class: 'name' }, row.name ?? ''),
-    h('span', { class: 'latency' }, row.kind === 'request' ? (row.latencyMs === undefined ? l10n.t('pending') : formatLatency(row.latencyMs)) : ''),
-    h('span', { class: 'size' }, formatSize(row.size)),
-  );
-  if (row.round !== undefined) line.append(h('span', { class: 'round' }, l10n.t('round {0}', row.round)));
-  if (row.statusText && isErrorStatus(row.status)) line.append(h('span', { class: 'status-text error' }, row.statusText));
-  if (row.status === 'cancelled') line.append(h('span', { class: 'status-text cancelled' }, row.statusText ? `cancelled: ${row.statusText}` : 'cancelled'));
-  item.append(line);
-  item.addEventListener('click', (event) => {
-    event.stopPropagation();
-    select(row.seq);
-  });
-  if (row.children.length) {
-    item.setAttribute('aria-expanded', 'true');
-    const group = h('div', { role: 'group' });
-    for (const child of row.children) group.append(rowElement(child, level + 1));
-    item.append(group);
-  }
-  return item;
-}
-
-function renderRows(): void {
-  const { servers, methods } = filterChoices(rows);
+function renderChoices(): void {
+  const choices = filterChoices(tree.rows);
+  const key = JSON.stringify(choices);
+  if (key === choicesKey) return;
+  choicesKey = key;
+  const { servers, methods } = choices;
   fillSelect(
     serverSelect,
     l10n.t('All servers'),
@@ -272,40 +193,41 @@ function renderRows(): void {
     methods.map((m) => ({ value: m, label: m })),
     filter.method,
   );
+}
+
+function renderEmpty(): void {
+  empty.textContent = !tree.rows.length
+    ? readOnly
+      ? l10n.t('This recording has no exchanges.')
+      : l10n.t('No exchanges yet: start a server or run a tool, and they appear here as they happen.')
+    : !list.childElementCount
+      ? l10n.t('No exchanges match the filters.')
+      : '';
+}
+
+function renderRows(): void {
+  renderChoices();
   sourceLabel.textContent = readOnly && source ? l10n.t('{0} (read-only)', source) : '';
   // A recording has no console: the Console tab is for live servers.
   tabs.console.hidden = readOnly;
   if (readOnly && tab === 'console') showTab('exchanges');
   exportButton.hidden = readOnly;
   harButton.hidden = readOnly;
-  const shown = filterRows(rows, filter);
-  visibleOrder = [];
-  list.textContent = '';
-  for (const row of shown) list.append(rowElement(row, 1));
-  empty.textContent = !rows.length
-    ? readOnly
-      ? l10n.t('This recording has no exchanges.')
-      : l10n.t('No exchanges yet: start a server or run a tool, and they appear here as they happen.')
-    : !shown.length
-      ? l10n.t('No exchanges match the filters.')
-      : '';
+  rowsView.render(tree.rows, filter);
+  renderEmpty();
 }
 
 function select(seq: number, focus = true): void {
   selected = seq;
   save();
-  for (const item of list.querySelectorAll<HTMLElement>('.row')) {
-    const on = item.dataset.seq === String(seq);
-    item.setAttribute('aria-selected', String(on));
-    item.tabIndex = on ? 0 : -1;
-    if (on && focus) item.focus({ preventScroll: false });
-  }
+  rowsView.select(seq, focus);
   post({ type: 'select', seq });
 }
 
 list.addEventListener('keydown', (event) => {
   if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp' && event.key !== 'Home' && event.key !== 'End') return;
   event.preventDefault();
+  const visibleOrder = rowsView.visibleOrder();
   if (!visibleOrder.length) return;
   const at = selected === undefined ? -1 : visibleOrder.indexOf(selected);
   const next =
@@ -326,17 +248,23 @@ window.addEventListener('message', (event: MessageEvent) => {
   }
   const message = parseToWebview(event.data);
   if (!message) return;
-  if (message.type === 'rows') {
-    rows = message.rows;
-    readOnly = message.readOnly;
-    source = message.source;
-    renderRows();
-    if (restoredScroll !== undefined) {
-      listPane.scrollTop = restoredScroll;
-      restoredScroll = undefined;
+  if (message.type === 'rows' || message.type === 'rowsDelta') {
+    if (message.type === 'rows') {
+      tree.reset(message.rows);
+      readOnly = message.readOnly;
+      source = message.source;
+      renderRows();
+      if (restoredScroll !== undefined) {
+        listPane.scrollTop = restoredScroll;
+        restoredScroll = undefined;
+      }
+    } else {
+      rowsView.patch(tree.apply(message), filter, renderRows);
+      renderChoices();
+      renderEmpty();
     }
     if (message.select !== undefined) select(message.select);
-    else if (selected !== undefined && (detailView.seq !== selected || rowKey(findRow(rows, selected)) !== detailKey)) post({ type: 'select', seq: selected });
+    else if (selected !== undefined && (detailView.seq !== selected || rowKey(tree.find(selected)) !== detailKey)) post({ type: 'select', seq: selected });
     return;
   }
   if (message.type === 'actionStatus') {
@@ -344,7 +272,7 @@ window.addEventListener('message', (event: MessageEvent) => {
     return;
   }
   if (message.seq !== selected) return;
-  detailKey = rowKey(findRow(rows, message.seq));
+  detailKey = rowKey(tree.find(message.seq));
   detailView.show(message);
 });
 

@@ -3,11 +3,13 @@
  * and its webview (`webview/inspector/main.ts`). Defined once here, imported by both sides, and
  * checked on arrival by both (`parseFromWebview` in the host, `parseToWebview` in the page).
  *
- * Lifecycle: the webview posts `ready`; the host answers with `rows` (and again whenever the
- * log changes, throttled). `select` asks for one exchange's messages; the host answers `detail`
+ * Lifecycle: the webview posts `ready`; the host answers with `rows` (every row), then, as the
+ * log changes, `rowsDelta` (what changed since its last message, coalesced: rowsBatch.ts); a
+ * page shown again gets `rows` once more. `select` asks for one exchange's messages; the host answers `detail`
  * with the same `seq` (the page ignores an answer for a row no longer selected).
  */
 import type { InspectorRow } from './inspectorRows';
+import type { RowData, RowsDelta } from './rowsDelta';
 import type { HttpExchangeView, HttpHeader } from '../../traffic/common/httpExchange';
 
 /** Host → webview. All strings are server text: the page sets them with `textContent` only. */
@@ -21,6 +23,12 @@ export type ToWebview =
       /** Select this row (opened from an Activity entry). */
       select?: number;
     }
+  | ({
+      /** What changed since the last `rows` or `rowsDelta` (see rowsDelta.ts). */
+      type: 'rowsDelta';
+      /** Select this row (opened from an Activity entry). */
+      select?: number;
+    } & RowsDelta)
   | {
       type: 'detail';
       seq: number;
@@ -115,9 +123,12 @@ export function parseFromWebview(message: unknown): FromWebview | undefined {
 const STATUSES = new Set(['pending', 'result', 'rpcError', 'toolError', 'cancelled', 'notification']);
 
 function isRow(v: unknown, depth = 0): v is InspectorRow {
+  return isRowData(v) && depth < 4 && Array.isArray(v.children) && v.children.every((c) => isRow(c, depth + 1));
+}
+
+function isRowData(v: unknown): v is RowData & Record<string, unknown> {
   return (
     isRecord(v) &&
-    depth < 4 &&
     isSeq(v.seq) &&
     typeof v.serverId === 'string' &&
     typeof v.serverLabel === 'string' &&
@@ -129,11 +140,12 @@ function isRow(v: unknown, depth = 0): v is InspectorRow {
     typeof v.status === 'string' &&
     STATUSES.has(v.status) &&
     (v.statusText === undefined || typeof v.statusText === 'string') &&
-    (v.replayOf === undefined || isSeq(v.replayOf)) &&
-    Array.isArray(v.children) &&
-    v.children.every((c) => isRow(c, depth + 1))
+    (v.replayOf === undefined || isSeq(v.replayOf))
   );
 }
+
+const isInsert = (v: unknown): v is RowsDelta['insert'][number] =>
+  isRecord(v) && (v.parent === 0 || isSeq(v.parent)) && (v.before === undefined || isSeq(v.before)) && Array.isArray(v.seqs) && v.seqs.every(isSeq);
 
 const isHeader = (v: unknown): v is HttpHeader => isRecord(v) && typeof v.name === 'string' && typeof v.value === 'string';
 const optional = (v: unknown, type: 'string' | 'number') => v === undefined || typeof v === type;
@@ -174,6 +186,12 @@ export function parseToWebview(message: unknown): ToWebview | undefined {
       ...(typeof message.source === 'string' ? { source: message.source } : {}),
       ...(isSeq(message.select) ? { select: message.select } : {}),
     };
+  }
+  if (message.type === 'rowsDelta') {
+    const { remove, rows, insert } = message;
+    if (!Array.isArray(remove) || !remove.every(isSeq) || !Array.isArray(rows) || !rows.every(isRowData) || !Array.isArray(insert) || !insert.every(isInsert))
+      return undefined;
+    return { type: 'rowsDelta', remove, rows, insert, ...(isSeq(message.select) ? { select: message.select } : {}) };
   }
   if (message.type === 'detail') {
     if (!isSeq(message.seq)) return undefined;

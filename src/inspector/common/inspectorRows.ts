@@ -87,7 +87,8 @@ export function buildRows(
   /** Requests that created a task (tools/call run as a task), by server + task id. */
   const byTask = new Map<string, InspectorRow>();
   const top: InspectorRow[] = [];
-  const requests: InspectorRecord[] = [];
+  /** Requests by server: a flood's notifications look for theirs among one server's, not every server's. */
+  const requests = new Map<string, InspectorRecord[]>();
   for (const record of oldestFirst) {
     const f = factsFor(record);
     facts.set(record.seq, f);
@@ -120,7 +121,9 @@ export function buildRows(
       }
     } else top.push(row);
     if (record.kind === 'request') {
-      requests.push(record);
+      const ofServer = requests.get(record.serverId);
+      if (ofServer) ofServer.push(record);
+      else requests.set(record.serverId, [record]);
       if (f.progressToken !== undefined) byToken.set(tokenKey(record.serverId, f.progressToken), row);
       if (f.taskId !== undefined && !record.method.startsWith('tasks/') && !parent) byTask.set(tokenKey(record.serverId, f.taskId), row);
     }
@@ -137,7 +140,7 @@ function parentOf(
   facts: ExchangeFacts,
   rows: Map<number, InspectorRow>,
   byToken: Map<string, InspectorRow>,
-  requests: InspectorRecord[],
+  requests: Map<string, InspectorRecord[]>,
   byTask: Map<string, InspectorRow>,
 ): InspectorRow | undefined {
   if (record.originSeq !== undefined) return rows.get(record.originSeq);
@@ -153,13 +156,8 @@ function parentOf(
   }
   // A ping does no work that could report progress or log: a notification that arrives while
   // one is in flight (its own request long evicted from the log, say) is not its child.
-  const inFlight = requests.filter(
-    (r) =>
-      r.serverId === record.serverId &&
-      r.direction === 'send' &&
-      r.method !== 'ping' &&
-      r.startedAt <= record.startedAt &&
-      (r.endedAt === undefined || r.endedAt >= record.startedAt),
+  const inFlight = (requests.get(record.serverId) ?? []).filter(
+    (r) => r.direction === 'send' && r.method !== 'ping' && r.startedAt <= record.startedAt && (r.endedAt === undefined || r.endedAt >= record.startedAt),
   );
   return inFlight.length === 1 ? rows.get(inFlight[0].seq) : undefined;
 }
