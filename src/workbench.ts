@@ -94,6 +94,8 @@ export interface BuiltinHostView extends vscode.Disposable {
   heldBackReason(def: ServerDefinition): string | undefined;
   needsChoice(definitions: readonly ServerDefinition[]): boolean;
   canOfferAutostartNever(): boolean;
+  /** Whether VS Code's Copilot agent host may run its own copy of this server (1.140+, GitHub Copilot's places). */
+  agentHostMayRunCopy(def: ServerDefinition): boolean;
   /** Starting a server VS Code runs warns once per window that it may run its own copy. */
   warnedAboutSecondCopy: boolean;
 }
