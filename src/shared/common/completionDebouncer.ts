@@ -12,6 +12,8 @@ export class CompletionDebouncer {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private controller: AbortController | undefined;
   private generation = 0;
+  /** Settles the request still waiting for its timer (undefined) when a newer one replaces it. */
+  private settleWaiting: (() => void) | undefined;
 
   constructor(
     private readonly fetch: (value: string, signal: AbortSignal) => Promise<string[]>,
@@ -20,11 +22,11 @@ export class CompletionDebouncer {
 
   request(value: string): Promise<string[] | undefined> {
     const generation = ++this.generation;
-    clearTimeout(this.timer);
-    this.controller?.abort();
-    this.controller = undefined;
+    this.stop();
     return new Promise((resolve) => {
+      this.settleWaiting = () => resolve(undefined);
       this.timer = setTimeout(() => {
+        this.settleWaiting = undefined;
         if (generation !== this.generation) return resolve(undefined);
         const controller = new AbortController();
         this.controller = controller;
@@ -38,7 +40,15 @@ export class CompletionDebouncer {
 
   dispose(): void {
     this.generation++;
+    this.stop();
+  }
+
+  /** Cancels the waiting request (it resolves undefined) and aborts the one in flight. */
+  private stop(): void {
     clearTimeout(this.timer);
+    this.settleWaiting?.();
+    this.settleWaiting = undefined;
     this.controller?.abort();
+    this.controller = undefined;
   }
 }

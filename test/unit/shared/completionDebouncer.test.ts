@@ -9,9 +9,10 @@ describe('CompletionDebouncer', () => {
       asked.push(value);
       return [`${value}1`, `${value}2`];
     }, 0);
-    // Superseded before it was sent: never asked (and, as written, its promise never settles).
-    void debouncer.request('a');
+    // Superseded before it was sent: never asked, and it resolves undefined (a caller awaiting it is not left hanging).
+    const first = debouncer.request('a');
     const second = debouncer.request('ab');
+    assert.equal(await first, undefined);
     assert.deepEqual(await second, ['ab1', 'ab2']);
     assert.deepEqual(asked, ['ab']);
     debouncer.dispose();
@@ -33,5 +34,12 @@ describe('CompletionDebouncer', () => {
     assert.equal(await slow, undefined);
     assert.deepEqual(await failing, []);
     debouncer.dispose();
+  });
+
+  it('dispose settles a request still waiting for its timer', async () => {
+    const debouncer = new CompletionDebouncer(async () => ['never'], 60_000);
+    const waiting = debouncer.request('a');
+    debouncer.dispose();
+    assert.equal(await waiting, undefined);
   });
 });
