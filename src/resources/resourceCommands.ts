@@ -10,6 +10,7 @@ import { formatBytes } from '../traffic/common/activityLog';
 import { isImageName } from './common/resourceNames';
 import { expandUriTemplate, templateVariables, type TemplateValues } from './common/uriTemplate';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
+import { completeArgument } from '../mcp/completions';
 import type { Workbench } from '../workbench';
 import { describeReadError, parseResourceDocumentUri, RESOURCE_SCHEME, ResourceFileSystem, type ResourceContent } from './resourceFileSystem';
 import { ResourceSubscriptions } from './resourceSubscriptions';
@@ -107,7 +108,10 @@ export function registerResources(workbench: Workbench): vscode.Disposable[] {
           step: index + 1,
           totalSteps: variables.length,
           known: { ...known },
-          suggest: completes ? (partial, signal) => complete(connection, ref.uriTemplate, variable.name, partial, { ...known }, signal) : undefined,
+          suggest: completes
+            ? (partial, signal) =>
+                completeArgument(connection, { type: 'ref/resource', uri: ref.uriTemplate }, { name: variable.name, value: partial }, { ...known }, signal)
+            : undefined,
         });
       }
       if (value === undefined) return undefined;
@@ -169,23 +173,6 @@ export function registerResources(workbench: Workbench): vscode.Disposable[] {
       [ResourceCommands.subscribed]: (serverId: string, uri: string) => subscriptions.isSubscribed(serverId, uri),
     }),
   ];
-}
-
-async function complete(
-  connection: McpServerConnection,
-  uriTemplate: string,
-  name: string,
-  value: string,
-  known: Record<string, string>,
-  signal?: AbortSignal,
-): Promise<string[]> {
-  const client = connection.client;
-  if (!client) return [];
-  const result = await client.complete(
-    { ref: { type: 'ref/resource', uri: uriTemplate }, argument: { name, value }, ...(Object.keys(known).length ? { context: { arguments: known } } : {}) },
-    { ...connection.requestOptions('completion/complete'), signal },
-  );
-  return result.completion.values;
 }
 
 function toResourceRef(arg: ResourceRef | TemplateRef | vscode.Uri | undefined): ResourceRef | undefined {

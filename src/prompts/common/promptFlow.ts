@@ -6,6 +6,7 @@
  */
 import type { GetPromptResult, Prompt, PromptArgument } from '@modelcontextprotocol/client';
 import type { McpServerConnection } from '../../mcp/connection/serverConnection';
+import { completeArgument } from '../../mcp/completions';
 import type { ServerRegistry } from '../../mcp/serverRegistry';
 
 /** Returned by `ask` when the user pressed Back. */
@@ -69,17 +70,7 @@ export async function completePromptArgument(
   known: Record<string, string>,
   signal?: AbortSignal,
 ): Promise<string[]> {
-  const client = connection.client;
-  if (!client) return [];
-  const result = await client.complete(
-    {
-      ref: { type: 'ref/prompt', name: promptName },
-      argument: { name: argument, value },
-      ...(Object.keys(known).length ? { context: { arguments: known } } : {}),
-    },
-    { ...connection.requestOptions('completion/complete'), signal },
-  );
-  return result.completion.values;
+  return completeArgument(connection, { type: 'ref/prompt', name: promptName }, { name: argument, value }, known, signal);
 }
 
 export interface FillOptions {
