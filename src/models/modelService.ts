@@ -22,7 +22,6 @@ export class BackendModelService implements ModelService {
     private readonly preferredId: () => string | undefined = () => undefined,
   ) {}
 
-  /** Every model available now, backends in priority order (a failing backend lists none). */
   /** The id of the user's `mcpWorkbench.models.preferred`, if set. */
   preferredModelId(): string | undefined {
     return this.preferredId();
@@ -33,6 +32,7 @@ export class BackendModelService implements ModelService {
     return this.backends.find((b) => b.kind === model.backend)?.supportsTools ?? false;
   }
 
+  /** Every model available now, backends in priority order (a failing backend lists none). */
   async models(): Promise<ModelInfo[]> {
     const lists = await Promise.all(this.backends.map((b) => b.models().catch(() => [] as ModelInfo[])));
     return lists.flat();

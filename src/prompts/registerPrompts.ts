@@ -13,7 +13,8 @@ import type { GetPromptResult } from '@modelcontextprotocol/client';
 import type { PromptRef } from '../shared/common/commandArgs';
 import { promptResultMarkdown, promptResultModelMessages, promptResultText } from './common/promptPreview';
 import { ManualBackend, NoManualAnswerError, type ManualAnswer } from '../models/common/manualBackend';
-import type { ModelInfo, ModelRequest, ModelResponse } from '../models/common/modelBackend';
+import type { ModelRequest, ModelResponse } from '../models/common/modelBackend';
+import type { ModelService } from '../models/common/modelService';
 import type { Workbench } from '../workbench';
 import { PromptCommandRegistry } from './promptCommandRegistry';
 import { choosePromptAndArguments, NoPromptsError, type GotPrompt, type PromptPrompter } from './common/promptFlow';
@@ -74,11 +75,8 @@ export interface RunWithModelOptions {
   token?: vscode.CancellationToken;
 }
 
-/** The model access "Run with model" needs; the ModelService of src/models provides it. */
-export interface PromptModelService {
-  models(): Promise<ModelInfo[]>;
-  generate(model: ModelInfo, request: ModelRequest, onText: (chunk: string) => void, signal: AbortSignal): Promise<ModelResponse>;
-}
+/** The part of the extension's model service "Run with model" uses (tests hand in their own). */
+export type PromptModelService = Pick<ModelService, 'models' | 'generate'>;
 
 /**
  * The prompt as people read it: rendered by the built-in Markdown preview (its "Open Source"

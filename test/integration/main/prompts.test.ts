@@ -216,7 +216,7 @@ suite('Prompts', function () {
       async generate(_model, request, onText) {
         requests.push(request);
         for (const chunk of ['Tiny', ' and ', 'clear.']) {
-          onText(chunk);
+          onText?.(chunk);
           await new Promise((r) => setTimeout(r, 10));
         }
         return { text: 'Tiny and clear.', stopReason: 'endTurn', model: 'one' };
