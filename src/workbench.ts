@@ -1,6 +1,7 @@
 /**
- * The extension's one context object: builds the registry of server connections from the
- * config sources and wires it to VS Code (settings, trust, workspace folders, inputs).
+ * The extension's one context object: builds the registry of server connections, connects the
+ * config service to it (which pushes the definitions in) and wires it to VS Code (settings,
+ * trust, workspace folders).
  * Features register against it; everything it creates or is handed is disposed in `dispose()`.
  * The services it carries (config sources, inputs, the config service that owns the server
  * definitions and pushes them into the registry, chat tool settings, VS Code's host, server
