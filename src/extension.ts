@@ -15,9 +15,10 @@ import { AuthService, registerAuth } from './auth/registerAuth';
 import { registerChat } from './chat/registerChat';
 import { ChatToolSettings } from './chat/chatToolSettings';
 import { BuiltinHost } from './coexistence/builtinHost';
-import { ConfigSources, profileMcpJson } from './config/configSources';
-import { InputStore } from './config/inputStore';
-import { registerDiscovery } from './config/registerDiscovery';
+import { ConfigSources, profileMcpJson } from './configService/configSources';
+import { ConfigService } from './configService/configService';
+import { InputStore } from './configService/inputStore';
+import { registerDiscovery } from './configService/registerDiscovery';
 import { registerDebug } from './debug/registerDebug';
 import { setDevWatchDelay } from './debug/devRestarts';
 import { registerGallery } from './gallery/registerGallery';
@@ -75,6 +76,8 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
     const outputs = new ServerOutputs((def) => wb.secretsOf(def));
     const sources = new ConfigSources(profileMcpJson(context.globalStorageUri));
     const inputs = new InputStore(context.secrets, context.workspaceState);
+    // Owns the server definitions: reads them from the sources and pushes them into the registry.
+    const config = new ConfigService(sources, inputs);
     const chatTools = new ChatToolSettings(context.workspaceState);
     // VS Code's own MCP host: the Workbench holds it back from starting the servers it runs;
     // coexistence (who runs them, mode 2) is handed the whole of it.
@@ -82,7 +85,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
     const wb: Workbench = (workbench = new Workbench(
       context,
       { clientFeatures: approval.features, auth: auth.host },
-      { sources, inputs, chatTools, builtinHost, outputs },
+      { sources, config, inputs, chatTools, builtinHost, outputs },
     ));
     // The one gate before a tool not marked read-only runs: Run Tool, chat, Inspector replay,
     // Activity re-run and VS Code's agent all ask it, so "don't ask again" counts everywhere.
@@ -134,7 +137,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
       ready: wb.ready,
       servers: () => wb.registry.all(),
       server: (key) => wb.registry.find(key),
-      reload: () => wb.registry.reload(),
+      reload: () => wb.config.reload(),
       onDidChange: (listener) => wb.registry.onDidChange(listener),
       onDidDevRestart: (listener) => wb.onDidDevRestart(listener),
       testing: {

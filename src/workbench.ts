@@ -1,19 +1,20 @@
 /**
- * The extension's one context object: builds the registry of server connections from the
- * config sources and wires it to VS Code (settings, trust, workspace folders, inputs).
+ * The extension's one context object: builds the registry of server connections, connects the
+ * config service to it (which pushes the definitions in) and wires it to VS Code (settings,
+ * trust, workspace folders).
  * Features register against it; everything it creates or is handed is disposed in `dispose()`.
- * The services it carries (config sources, inputs, chat tool settings, VS Code's host, server
+ * The services it carries (config sources, inputs, the config service that owns the server
+ * definitions and pushes them into the registry, chat tool settings, VS Code's host, server
  * logs) and those its connections need from features (sampling and elicitation, OAuth) are
  * built before it by the composition root (src/extension.ts) and handed to its constructor.
  */
-import * as fs from 'node:fs/promises';
-import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { buildDefinitions, envFileSecrets, inputKey, type ConfigDocument } from './config/common/definitionBuilder';
-import { withoutDuplicateDiscoveries, type DiscoveryFile } from './config/common/discoverySources';
-import { assignLabels, type ServerDefinition } from './config/common/launchDefinition';
+import type { ConfigDocument } from './config/common/definitionBuilder';
+import type { IndentPreference } from './config/common/configEdit';
+import type { DiscoveryFile } from './config/common/discoverySources';
+import type { ServerDefinition } from './config/common/launchDefinition';
 import type { McpLogLevel } from './shared/common/logLevels';
-import { DEFAULT_TIMEOUTS, protocolEraSetting, type InputDefinition, type TimeoutSettings } from './config/common/serverConfig';
+import type { InputDefinition } from './config/common/serverConfig';
 import { Emitter, type Event } from './shared/common/emitter';
 import { formatTrace, type TraceLevel, type TraceRecord } from './mcp/trace';
 import type { HttpRecord } from './mcp/connection/httpRecording';
@@ -24,12 +25,7 @@ import { ServerRegistry } from './mcp/serverRegistry';
 import { MementoEraVerdictStore } from './mcp/connection/eraVerdicts';
 import { workspaceRoots } from './shared/common/urlSafety';
 import { userLevelCap } from './shared/common/userSettings';
-import { showErrorMessage } from './shared/notifications';
 import { UriRouter } from './shared/uriRouter';
-import { errorMessage } from './shared/common/errors';
-
-/** Larger than any dotenv file; bigger ones are not read for their secrets. */
-const MAX_ENV_FILE_BYTES = 1024 * 1024;
 
 /** What the Workbench's connections need from features, built before it (see the constructor). */
 export interface WorkbenchConnectionFeatures {
@@ -45,6 +41,8 @@ export interface WorkbenchConnectionFeatures {
  */
 export interface WorkbenchServices {
   readonly sources: ConfigFiles;
+  /** Owns the server definitions, built from `sources` and `inputs`. */
+  readonly config: ServerDefinitions;
   readonly inputs: InputValues;
   /** Tools kept out of chat per workspace: the chat participant and the tree both read it. */
   readonly chatTools: ChatToolChoices;
@@ -53,7 +51,7 @@ export interface WorkbenchServices {
   readonly outputs: ServerChannels;
 }
 
-/** Every MCP config source, with their diagnostics (src/config/configSources.ts). */
+/** Every MCP config source, with their diagnostics (src/configService/configSources.ts). */
 export interface ConfigFiles extends vscode.Disposable {
   /** Fires (debounced) when a config file or the servers setting changes. */
   readonly onDidChange: vscode.Event<void>;
@@ -64,9 +62,35 @@ export interface ConfigFiles extends vscode.Disposable {
   /** Set by the config language client while it runs: the open documents whose diagnostics it publishes. */
   coveredByLanguageServer: ((doc: vscode.TextDocument) => boolean) | undefined;
   publishDiagnostics(): void;
+  /** A config file's text, or '' when it does not exist yet (wizard, install and import then create it). */
+  readText(uri: vscode.Uri): Promise<string>;
+  /** How a config file at `uri` without indentation of its own is written. */
+  indentFor(uri: vscode.Uri): IndentPreference;
 }
 
-/** The values given for `${input:…}`, secret ones in secret storage (src/config/inputStore.ts). */
+/** Where the config service pushes each new set of definitions: the server registry. */
+export interface DefinitionTarget {
+  apply(definitions: ServerDefinition[]): Promise<void>;
+}
+
+/**
+ * The config service (src/configService/configService.ts): owns the server definitions, reads
+ * them again when config changes and pushes them into the registry; the registry never asks.
+ */
+export interface ServerDefinitions extends vscode.Disposable {
+  /** Connects the registry the definitions are pushed into (the Workbench does, once it built it). */
+  pushTo(target: DefinitionTarget): void;
+  /** Reads config again and resolves once the definitions were applied. Calls are serialised. */
+  reload(): Promise<void>;
+  /** The same, in the background: a failure is shown, never left unhandled. */
+  reloadInBackground(): void;
+  /** Shows that config could not be applied, with the reason. */
+  reportReloadError(error: unknown): void;
+  /** Asks for the inputs a server misses (RegistryPolicy.collectInputs); once given, the completed definitions are pushed. */
+  collectInputs(def: ServerDefinition): Promise<boolean>;
+}
+
+/** The values given for `${input:…}`, secret ones in secret storage (src/configService/inputStore.ts). */
 export interface InputValues {
   load(): Promise<void>;
   get(key: string): string | undefined;
@@ -123,12 +147,11 @@ export class Workbench implements vscode.Disposable {
   private readonly runtimeSecrets = new Set<string>();
   readonly outputs: ServerChannels;
   readonly sources: ConfigFiles;
+  readonly config: ServerDefinitions;
   readonly inputs: InputValues;
   readonly chatTools: ChatToolChoices;
   readonly builtinHost: BuiltinHostView;
   readonly registry: ServerRegistry;
-  /** The config documents of the last load, for input prompts and "open config". */
-  private documents: ConfigDocument[] = [];
   private readonly disposables: vscode.Disposable[] = [];
   private traceLevel: TraceLevel = 'off';
   private serverLogLevel: McpLogLevel | undefined;
@@ -191,6 +214,7 @@ export class Workbench implements vscode.Disposable {
   ) {
     this.outputs = services.outputs;
     this.sources = services.sources;
+    this.config = services.config;
     this.inputs = services.inputs;
     this.chatTools = services.chatTools;
     this.builtinHost = services.builtinHost;
@@ -212,48 +236,43 @@ export class Workbench implements vscode.Disposable {
       // Per launch, across sessions: a start of a server seen before spawns it once (eraVerdicts.ts).
       eraVerdicts: new MementoEraVerdictStore(context.globalState),
     };
-    this.registry = new ServerRegistry(
-      host,
-      (def) => this.outputs.logFor(def),
-      {
-        autoStart: () => vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>('autoStart', true),
-        autoRestart: () => vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>('autoRestart', true),
-        blockedReason: (def) => (def.source.scope === 'workspace' && !vscode.workspace.isTrusted ? UNTRUSTED_REASON : undefined),
-        collectInputs: (def) => this.collectInputs(def),
-        heldBackReason: (def) => this.builtinHost.heldBackReason(def),
-        reportError: (error) => this.reportReloadError(error),
-      },
-      () => this.loadDefinitions(),
-    );
+    this.registry = new ServerRegistry(host, (def) => this.outputs.logFor(def), {
+      autoStart: () => vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>('autoStart', true),
+      autoRestart: () => vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>('autoRestart', true),
+      blockedReason: (def) => (def.source.scope === 'workspace' && !vscode.workspace.isTrusted ? UNTRUSTED_REASON : undefined),
+      collectInputs: (def) => this.config.collectInputs(def),
+      heldBackReason: (def) => this.builtinHost.heldBackReason(def),
+      reportError: (error) => this.config.reportReloadError(error),
+    });
+    this.config.pushTo(this.registry);
 
     this.readSettings();
     this.disposables.push(
       this.outputs,
+      this.config,
       this.sources,
-      this.sources.onDidChange(() => this.reload()),
       this.builtinHost,
-      this.builtinHost.onDidChange(() => this.registry.applyHeldBack().catch((e) => this.reportReloadError(e))),
+      this.builtinHost.onDidChange(() => this.registry.applyHeldBack().catch((e) => this.config.reportReloadError(e))),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('mcpWorkbench.trace') || e.affectsConfiguration('mcpWorkbench.serverLogLevel')) this.readSettings();
         if (e.affectsConfiguration('mcpWorkbench.serverLogLevel')) {
           for (const c of this.registry.all()) void c.applyLogLevel();
         }
-        if (e.affectsConfiguration('mcpWorkbench.timeouts') || e.affectsConfiguration('mcpWorkbench.protocolEra')) this.reload();
         if (e.affectsConfiguration('mcpWorkbench.useLoginShellPath')) this.loginShellPath = undefined;
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => {
         for (const c of this.registry.all()) void c.notifyRootsChanged();
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
-        this.registry
+        this.config
           .reload()
           .then(() => this.registry.startWanted())
-          .catch((e) => this.reportReloadError(e));
+          .catch((e) => this.config.reportReloadError(e));
       }),
     );
     // The first start waits for the chat models to be looked at: whether VS Code's agent could
     // run the workspace's servers decides who starts them (coexistence/common/builtinHost.ts).
-    this.ready = Promise.all([this.inputs.load(), this.builtinHost.ready]).then(() => this.registry.reload());
+    this.ready = Promise.all([this.inputs.load(), this.builtinHost.ready]).then(() => this.config.reload());
   }
 
   /**
@@ -314,65 +333,11 @@ export class Workbench implements vscode.Disposable {
     return roots;
   }
 
-  /** Re-reads config in the background; a failure is shown, never left unhandled. */
-  reload(): void {
-    this.registry.reload().catch((e) => this.reportReloadError(e));
-  }
-
-  private reportReloadError(error: unknown): void {
-    void showErrorMessage(vscode.l10n.t('MCP Workbench could not apply the configuration: {0}', errorMessage(error)));
-  }
-
   private readSettings(): void {
     const config = vscode.workspace.getConfiguration('mcpWorkbench');
     this.traceLevel = config.get<TraceLevel>('trace', 'off');
     const level = config.get<string>('serverLogLevel', 'info');
     this.serverLogLevel = level === 'off' ? undefined : (level as McpLogLevel);
-  }
-
-  private async loadDefinitions(): Promise<ServerDefinition[]> {
-    this.documents = await this.sources.load();
-    const configured = vscode.workspace.getConfiguration('mcpWorkbench').get<Partial<TimeoutSettings>>('timeouts', {});
-    const defs = buildDefinitions(this.documents, {
-      workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((f) => ({ name: f.name, path: f.uri.fsPath })),
-      userHome: os.homedir(),
-      env: process.env,
-      defaultTimeouts: { ...DEFAULT_TIMEOUTS, ...configured },
-      defaultProtocolEra: protocolEraSetting(vscode.workspace.getConfiguration('mcpWorkbench').get<string>('protocolEra')),
-      inputValue: (doc, input, target) => this.inputs.valueFor(inputKey(doc.source, input.id), target),
-    });
-    const kept = withoutDuplicateDiscoveries(defs);
-    if (kept.length !== defs.length) assignLabels(kept);
-    await Promise.all(kept.map((def) => this.addEnvFileSecrets(def)));
-    return kept;
-  }
-
-  /**
-   * The values of a stdio server's `envFile` reach its environment, and may be echoed in its
-   * output: they are secrets like those of the config. (The file is read again at spawn time;
-   * one that cannot be read here fails there, with the reason.)
-   */
-  private async addEnvFileSecrets(def: ServerDefinition): Promise<void> {
-    if (def.launch.type !== 'stdio' || !def.launch.envFile) return;
-    // Only for servers that may start (trust is granted with a reload), and only a plain file
-    // of dotenv size: a hostile config could name /dev/zero.
-    if (def.source.scope === 'workspace' && !vscode.workspace.isTrusted) return;
-    const file = def.launch.envFile;
-    const stat = await fs.stat(file).catch(() => undefined);
-    if (!stat?.isFile() || stat.size > MAX_ENV_FILE_BYTES) return;
-    const text = await fs.readFile(file, 'utf8').catch(() => undefined);
-    if (text !== undefined) def.secrets = [...new Set([...def.secrets, ...envFileSecrets(text)])];
-  }
-
-  private async collectInputs(def: ServerDefinition): Promise<boolean> {
-    const doc = this.documents.find((d) => d.source.file === def.source.file && d.source.label === def.source.label);
-    if (!doc) return false;
-    for (const id of def.missingInputs ?? []) {
-      const input = doc.parsed.inputs.find((i) => i.id === id);
-      if (!input) return false;
-      if (!(await this.inputs.prompt(inputKey(doc.source, id), input, def.label, def.target ?? ''))) return false;
-    }
-    return true;
   }
 
   /**

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { parseFromWebview, type FromWebview, type ToWebview } from './common/approvalProtocol';
 import type { ApprovalService } from './approvalService';
 import { webviewHtml, webviewResourceRoots } from '../shared/webviewHtml';
+import { describeRaw, WebviewChannel } from '../shared/webviewChannel';
 import { showErrorMessage, showWarningMessage } from '../shared/notifications';
 
 export class ApprovalPanel implements vscode.Disposable {
@@ -25,9 +26,9 @@ export class ApprovalPanel implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private selected: string | undefined;
   private disposed = false;
+  private readonly channel: WebviewChannel<FromWebview, ToWebview>;
   /** Resolves when the webview's script ran (the CSP let it) and asked for the state. */
   readonly webviewReady: Promise<void>;
-  private resolveReady!: () => void;
 
   /** A new panel (registerApproval keeps the one open); `closed` runs when it goes away. */
   constructor(
@@ -35,7 +36,6 @@ export class ApprovalPanel implements vscode.Disposable {
     private readonly service: ApprovalService,
     private readonly closed: () => void,
   ) {
-    this.webviewReady = new Promise((resolve) => (this.resolveReady = resolve));
     this.panel = vscode.window.createWebviewPanel(
       ApprovalPanel.viewType,
       vscode.l10n.t('MCP Requests'),
@@ -47,10 +47,18 @@ export class ApprovalPanel implements vscode.Disposable {
       },
     );
     this.panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'mcp.svg');
+    this.channel = new WebviewChannel(this.panel.webview, {
+      parse: parseFromWebview,
+      receive: (message) => this.handle(message),
+      ready: () => this.postState(),
+      invalid: (raw) => console.warn(`MCP Workbench approval panel: ignored a malformed webview message: ${describeRaw(raw)}`),
+      error: (error) => void showErrorMessage(String(error instanceof Error ? error.message : error)),
+    });
+    this.webviewReady = this.channel.whenReady;
     this.panel.webview.html = this.html();
     this.disposables.push(
       this.panel.onDidDispose(() => this.dispose()),
-      this.panel.webview.onDidReceiveMessage((m: unknown) => this.receive(m)),
+      this.channel,
       service.onDidChange(() => this.postState()),
       service.onDidStream((c) => this.post({ type: 'chunk', requestId: c.requestId, text: c.text })),
     );
@@ -70,21 +78,10 @@ export class ApprovalPanel implements vscode.Disposable {
     return (others.find((g) => g.viewColumn > column) ?? others[others.length - 1])?.viewColumn ?? vscode.ViewColumn.Beside;
   }
 
-  private receive(raw: unknown): void {
-    const message = parseFromWebview(raw);
-    if (!message) {
-      console.warn(`MCP Workbench approval panel: ignored a malformed webview message: ${JSON.stringify(raw)?.slice(0, 200)}`);
-      return;
-    }
-    void this.handle(message).catch((error) => void showErrorMessage(String(error instanceof Error ? error.message : error)));
-  }
-
   private async handle(m: FromWebview): Promise<void> {
     const s = this.service;
     switch (m.type) {
-      case 'ready':
-        this.resolveReady();
-        this.postState();
+      case 'ready': // answered by the channel (ready: postState)
         return;
       case 'select':
         this.selected = m.requestId;
@@ -153,7 +150,7 @@ export class ApprovalPanel implements vscode.Disposable {
   }
 
   private post(message: ToWebview): void {
-    if (!this.disposed) void this.panel.webview.postMessage(message);
+    if (!this.disposed) this.channel.post(message);
   }
 
   private html(): string {

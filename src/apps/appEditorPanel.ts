@@ -8,6 +8,7 @@ import { parseAppFromWebview, type AppFromWebview, type AppToWebview } from './c
 import type { AppView } from './appSession';
 import type { AppsService } from './appsService';
 import { webviewHtml, webviewResourceRoots } from '../shared/webviewHtml';
+import { WebviewChannel } from '../shared/webviewChannel';
 import type { Workbench } from '../workbench';
 
 export interface AppEditorEvents {
@@ -23,7 +24,7 @@ export class AppEditorPanel implements vscode.Disposable {
   private readonly panel: vscode.WebviewPanel;
   private readonly disposables: vscode.Disposable[] = [];
   private disposed = false;
-  private ready = false;
+  private readonly channel: WebviewChannel<AppFromWebview, AppToWebview>;
   readonly view: AppView;
 
   constructor(
@@ -41,7 +42,13 @@ export class AppEditorPanel implements vscode.Disposable {
       { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: webviewResourceRoots(extensionUri) },
     );
     this.panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'mcp.svg');
-    this.view = { kind: 'fullscreen', post: (message: AppToWebview) => void (this.disposed || this.panel.webview.postMessage(message)) };
+    this.channel = new WebviewChannel(this.panel.webview, {
+      parse: parseAppFromWebview,
+      receive: (message) => this.events.receive(message),
+      ready: () => this.events.ready(),
+      error: (error) => console.error(`MCP Workbench app tab: ${String(error)}`),
+    });
+    this.view = { kind: 'fullscreen', post: (message: AppToWebview) => this.channel.post(message) };
     void apps.frameSources().then((frameSources) => {
       if (!this.disposed) this.panel.webview.html = webviewHtml(this.panel.webview, extensionUri, 'apps', title, { frameSources });
     });
@@ -51,20 +58,12 @@ export class AppEditorPanel implements vscode.Disposable {
         this.dispose();
         if (byUser) this.events.closed();
       }),
-      this.panel.webview.onDidReceiveMessage((raw: unknown) => {
-        if (typeof raw === 'object' && raw !== null && (raw as { type?: unknown }).type === 'ready') {
-          this.ready = true;
-          this.events.ready();
-          return;
-        }
-        const message = parseAppFromWebview(raw);
-        if (message) this.events.receive(message);
-      }),
+      this.channel,
     );
   }
 
   get isReady(): boolean {
-    return this.ready && !this.disposed;
+    return this.channel.isReady;
   }
 
   reveal(): void {

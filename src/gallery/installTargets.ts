@@ -7,9 +7,8 @@ import * as jsonc from 'jsonc-parser';
 import * as vscode from 'vscode';
 import { addInputsToConfigText, addServerToConfigText, uniqueServerName } from '../config/common/configEdit';
 import { inputKey } from '../config/common/definitionBuilder';
-import type { ServerSource } from '../config/common/launchDefinition';
 import { parseConfigText, parseInputsValue, type InputDefinition } from '../config/common/serverConfig';
-import { INPUTS_SETTING, SERVERS_SETTING, readConfigTextOrEmpty } from '../config/configSources';
+import { INPUTS_SETTING, SERVERS_SETTING, type ServerSource } from '../config/common/launchDefinition';
 import type { Workbench } from '../workbench';
 import { withUniqueInputIds } from './common/installLink';
 import type { InstallEntry } from './common/installPlan';
@@ -63,7 +62,7 @@ export async function writeInstall(
     return { name, where: vscode.l10n.t('User settings ({0})', SERVERS_SETTING), inputs };
   }
   const file = vscode.Uri.joinPath(target.folder.uri, '.vscode', 'mcp.json');
-  const text = await readConfigTextOrEmpty(file);
+  const text = await workbench.sources.readText(file);
   const existing = parseConfigText(text, 'vscode');
   const { entry, inputs } = withUniqueInputIds(
     install.entry,

@@ -13,7 +13,8 @@ import { buildRows, type InspectorRecord, type InspectorRow } from './common/ins
 import { factsOf, type ExchangeFacts } from '../traffic/common/exchangeFacts';
 import { Coalescer, planRowsMessage } from './common/rowsBatch';
 import { parseFromWebview, type DetailAction, type FromWebview, type ToWebview } from './common/inspectorProtocol';
-import { parseConsoleFromWebview, type ConsoleToWebview } from './common/consoleProtocol';
+import { parseConsoleFromWebview, type ConsoleFromWebview, type ConsoleToWebview } from './common/consoleProtocol';
+import { WebviewChannel } from '../shared/webviewChannel';
 import { ConsoleFeed } from './common/consoleFeed';
 import type { ConsoleLog } from './common/consoleLog';
 import { exportRecording } from './common/recording';
@@ -23,6 +24,9 @@ import type { HttpLog } from '../traffic/common/httpLog';
 import type { InspectorActions } from './detailActions';
 import { showErrorMessage, showInformationMessage } from '../shared/notifications';
 import { errorMessage } from '../shared/common/errors';
+
+/** What the page sends: its Console tab's messages, or the rest. */
+type PageMessage = { console: ConsoleFromWebview } | { page: FromWebview };
 
 /** Where the rows come from: the live log, or the records of an imported file. */
 export type InspectorSource = { kind: 'live'; log: ActivityLog } | { kind: 'recording'; records: readonly InspectorRecord[]; fileName: string };
@@ -55,6 +59,7 @@ export class InspectorController implements vscode.Disposable {
   private pageHolds: InspectorRow[] | undefined;
   private pendingSelect: number | undefined;
   private ready = false;
+  private readonly channel: WebviewChannel<PageMessage, ToWebview | ConsoleToWebview>;
   /** Set while the view is hidden: what the Console watched, to watch again when shown. */
   private hiddenWatch: { serverId: string | undefined } | undefined;
   private readonly feed: ConsoleFeed | undefined;
@@ -71,14 +76,29 @@ export class InspectorController implements vscode.Disposable {
   selected: number | undefined;
 
   constructor(
-    private readonly webview: vscode.Webview,
+    webview: vscode.Webview,
     private readonly source: InspectorSource,
     private readonly context: InspectorContext,
     select?: number,
   ) {
     this.actions = context.actions;
     this.pendingSelect = select;
-    this.disposables.push(webview.onDidReceiveMessage((message: unknown) => void this.receive(message)));
+    this.channel = new WebviewChannel<PageMessage, ToWebview | ConsoleToWebview>(webview, {
+      parse: (raw) => {
+        const fromConsole = parseConsoleFromWebview(raw);
+        const page = fromConsole ? undefined : parseFromWebview(raw);
+        return fromConsole ? { console: fromConsole } : page ? { page } : undefined;
+      },
+      receive: (message) => this.receive(message),
+      ready: () => {
+        this.ready = true;
+        this.hiddenWatch = undefined;
+        this.sendRows(this.pendingSelect, true);
+        this.feed?.sendServers();
+      },
+      error: (error) => console.error(`MCP Workbench Inspector: ${errorMessage(error)}`),
+    });
+    this.disposables.push(this.channel);
     if (source.kind === 'live') {
       this.feed = new ConsoleFeed(context.console, (message) => this.postConsole(message), context.servers);
       this.disposables.push(
@@ -192,14 +212,14 @@ export class InspectorController implements vscode.Disposable {
   }
 
   private post(message: ToWebview): void {
-    void this.webview.postMessage(message);
+    this.channel.post(message);
   }
 
   private postConsole(message: ConsoleToWebview): void {
     if (message.type === 'consoleLines') {
       this.consoleShown = message.reset ? [message] : [...this.consoleShown, message].slice(-100);
     }
-    void this.webview.postMessage(message);
+    this.channel.post(message);
   }
 
   /** The server (or all servers) whose Console lines the page is fed. */
@@ -212,22 +232,17 @@ export class InspectorController implements vscode.Disposable {
     this.feed?.watch(serverId);
   }
 
-  private async receive(raw: unknown): Promise<void> {
-    const consoleMessage = parseConsoleFromWebview(raw);
-    if (consoleMessage) {
+  private async receive(received: PageMessage): Promise<void> {
+    if ('console' in received) {
+      const consoleMessage = received.console;
       if (consoleMessage.type === 'consoleWatch') this.watchConsole(consoleMessage.serverId);
       else if (consoleMessage.type === 'consoleExport') await this.context.exportConsole(consoleMessage.serverId);
       else this.feed?.clear(consoleMessage.serverId);
       return;
     }
-    const message: FromWebview | undefined = parseFromWebview(raw);
-    if (!message) return;
+    const message = received.page;
     switch (message.type) {
-      case 'ready':
-        this.ready = true;
-        this.hiddenWatch = undefined;
-        this.sendRows(this.pendingSelect, true);
-        this.feed?.sendServers();
+      case 'ready': // answered by the channel (its ready handler, in the constructor)
         return;
       case 'select':
         this.pendingSelect = undefined;

@@ -1,7 +1,9 @@
 /**
  * All configured servers and their connections. Applies a new set of definitions as a diff:
  * added servers start, removed ones stop, changed ones restart, the rest are left alone.
- * No `vscode` import: policy (trust, inputs) comes in through `RegistryPolicy`.
+ * No `vscode` import: policy (trust, inputs) comes in through `RegistryPolicy`. Definitions are
+ * pushed in (`apply`) by the config service (src/configService/configService.ts), which owns
+ * them: the registry never asks for them.
  */
 import { Emitter, type Disposable } from '../shared/common/emitter';
 import { diffDefinitions, type ServerDefinition } from '../config/common/launchDefinition';
@@ -16,10 +18,11 @@ export interface RegistryPolicy {
   blockedReason(def: ServerDefinition): string | undefined;
   /**
    * Asks the user for the inputs a definition still misses. Resolves true when values were
-   * stored, so the registry reloads definitions and starts the completed one.
+   * stored: whoever owns the definitions then applies them again, resolved with those values,
+   * which starts the completed one as changed.
    */
   collectInputs(def: ServerDefinition): Promise<boolean>;
-  /** Shows a failure of work nobody awaits (the reload that follows entered inputs). */
+  /** Shows a failure of work nobody awaits (an automatic restart). */
   reportError(error: unknown): void;
   /** Start a crashed server again (with backoff). Default: yes. */
   autoRestart?(): boolean;
@@ -69,7 +72,6 @@ export class ServerRegistry {
     private readonly host: ConnectionHost,
     private readonly createLog: (def: ServerDefinition) => ServerLog,
     private readonly policy: RegistryPolicy,
-    private readonly loadDefinitions: () => Promise<ServerDefinition[]>,
     private readonly clock: RestartClock = realClock,
   ) {}
 
@@ -117,13 +119,13 @@ export class ServerRegistry {
     return this.pendingRestarts.has(id);
   }
 
-  /** Reloads definitions from config and applies the difference. Calls are serialised. */
-  reload(): Promise<void> {
-    this.applying = this.applying.catch(() => undefined).then(async () => this.apply(await this.loadDefinitions()));
+  /** Applies a new set of definitions from config as a difference. Calls are serialised. */
+  apply(next: ServerDefinition[]): Promise<void> {
+    this.applying = this.applying.catch(() => undefined).then(() => this.applyNow(next));
     return this.applying;
   }
 
-  private async apply(next: ServerDefinition[]): Promise<void> {
+  private async applyNow(next: ServerDefinition[]): Promise<void> {
     const previous = this.all()
       .filter((c) => !this.transient.has(c.definition.id))
       .map((c) => c.definition);
@@ -347,9 +349,8 @@ export class ServerRegistry {
         connection.setBlocked(`needs input ${def.missingInputs.map((i) => `"${i}"`).join(', ')}; start it again to enter it`);
         return;
       }
-      // New input values change the resolved definition; the reload restarts it as "changed"
-      // (not awaited: this may run inside an apply, and reloads are serialised after it).
-      this.reload().catch((error) => this.policy.reportError(error));
+      // New input values change the resolved definition: its owner applies it again, which
+      // restarts it as "changed" (see RegistryPolicy.collectInputs).
       return;
     }
     await connection.start();

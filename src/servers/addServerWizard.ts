@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import * as jsonc from 'jsonc-parser';
 import { addServerToConfigText, splitCommandLine, suggestServerName, uniqueServerName } from '../config/common/configEdit';
-import { SERVERS_SETTING, editorIndent, readConfigTextOrEmpty } from '../config/configSources';
+import { SERVERS_SETTING } from '../config/common/launchDefinition';
 import type { Workbench } from '../workbench';
 import { GalleryCommands } from '../gallery/common/commandIds';
 
@@ -138,8 +138,8 @@ export async function addServerWizard(workbench: Workbench, args: AddServerArgs 
   }
   const { path, format } = TARGETS[target];
   const uri = vscode.Uri.joinPath(folder.uri, ...path);
-  const text = await readConfigTextOrEmpty(uri);
-  const updated = addServerToConfigText(text, format, name.trim(), entry, editorIndent(uri));
+  const text = await workbench.sources.readText(uri);
+  const updated = addServerToConfigText(text, format, name.trim(), entry, workbench.sources.indentFor(uri));
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(updated));
   const mapKey = format === 'vscode' ? 'servers' : 'mcpServers';
   const offset = jsonc.findNodeAtLocation(jsonc.parseTree(updated)!, [mapKey, name.trim()])?.parent?.offset ?? 0;

@@ -21,7 +21,7 @@ export function registerServerTree(workbench: Workbench, provider: ServerTreePro
     view,
     workbench.onDidChangeServersBadge((badge) => (view.badge = badge)),
     ...registerCommandTable({
-      [ServerCommands.refresh]: () => workbench.registry.reload().then(() => provider.refresh()),
+      [ServerCommands.refresh]: () => workbench.config.reload().then(() => provider.refresh()),
       [ServerCommands.filterTools]: async () => {
         const text = await vscode.window.showInputBox({
           title: vscode.l10n.t('Filter tools of all servers'),

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { describeState, redactState, stateIcon } from '../mcp/serverState';
-import { SERVERS_SETTING } from '../config/configSources';
+import { SERVERS_SETTING } from '../config/common/launchDefinition';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import { UNTRUSTED_REASON, type Workbench } from '../workbench';
 import { revealControlCharacters } from '../shared/common/untrustedText';
@@ -78,7 +78,7 @@ export function registerCommands(workbench: Workbench): vscode.Disposable[] {
         vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Restarting MCP servers…') }, () => registry.restartAll()),
       [ServerCommands.clearStoredInputs]: async () => {
         await workbench.inputs.clear();
-        await registry.reload();
+        await workbench.config.reload();
         void showInformationMessage(vscode.l10n.t('Stored MCP inputs were cleared; servers that use them will ask again when they start.'));
       },
       [ServerCommands.showServers]: () => showServers(workbench, start),

@@ -21,10 +21,11 @@ import type { ServerDefinition } from '../config/common/launchDefinition';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { Workbench } from '../workbench';
 import { webviewHtml, webviewResourceRoots } from '../shared/webviewHtml';
+import { describeRaw, WebviewChannel } from '../shared/webviewChannel';
 import type { ApprovalActivity } from '../approval/common/approvalActivity';
 import { showErrorMessage } from '../shared/notifications';
 import { toolAppUri } from '../apps/common/appTools';
-import { parseAppFromWebview } from '../apps/common/appsProtocol';
+import { parseAppFromWebview, type AppFromWebview } from '../apps/common/appsProtocol';
 import type { ToolApp, ToolApps } from '../apps/common/toolApps';
 import type { ToolApprovalGate } from './common/toolApprovals';
 import { errorMessage } from '../shared/common/errors';
@@ -58,6 +59,9 @@ function newRequestId(counter: number): string {
 function panelKey(serverId: string, toolName: string): string {
   return JSON.stringify([serverId, toolName]);
 }
+
+/** What the page sends: the panel's own messages, or its inline app's (relayed to the app). */
+type PageMessage = { panel: FromWebview } | { app: AppFromWebview };
 
 export class ToolRunnerPanel implements vscode.Disposable {
   static readonly viewType = 'mcpWorkbench.toolRunner';
@@ -98,7 +102,7 @@ export class ToolRunnerPanel implements vscode.Disposable {
   readonly onDidDispose = this.onDidDisposeEmitter.event;
   /** Resolves when the webview's script has started and asked for its state (the CSP let it run). */
   readonly webviewReady: Promise<void>;
-  private resolveReady!: () => void;
+  private readonly channel: WebviewChannel<PageMessage, ToWebview>;
 
   private tool: Tool;
   private form: FormModel;
@@ -142,7 +146,6 @@ export class ToolRunnerPanel implements vscode.Disposable {
       withoutSecrets: (args) => withoutSecrets(this.form.root, args) as Record<string, unknown>,
       post: (message) => this.post(message),
     });
-    this.webviewReady = new Promise((resolve) => (this.resolveReady = resolve));
 
     const extensionUri = workbench.context.extensionUri;
     this.panel = vscode.window.createWebviewPanel(
@@ -158,6 +161,23 @@ export class ToolRunnerPanel implements vscode.Disposable {
       },
     );
     this.panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'mcp.svg');
+    this.channel = new WebviewChannel<PageMessage, ToWebview>(this.panel.webview, {
+      parse: (raw) => {
+        const panel = parseFromWebview(raw);
+        const app = panel ? undefined : parseAppFromWebview(raw);
+        return panel ? { panel } : app ? { app } : undefined;
+      },
+      receive: (m) => ('app' in m ? this.app?.receiveInline(m.app) : this.handle(m.panel)),
+      ready: async () => {
+        this.sendInit();
+        await this.app?.remount();
+      },
+      invalid: (raw) =>
+        this.workbench.outputs.logFor(this.definitionForLog()).log('warn', `Run Tool: ignored a malformed webview message: ${describeRaw(raw)}`),
+      // Nothing a webview asks for may end in an unhandled rejection (a server's odd URI, a failed save).
+      error: (error) => void showErrorMessage(vscode.l10n.t('Run Tool: {0}', errorMessage(error))),
+    });
+    this.webviewReady = this.channel.whenReady;
     if (toolAppUri(tool)) {
       this.app = services.apps.appFor(
         (message) => this.post(message),
@@ -174,7 +194,7 @@ export class ToolRunnerPanel implements vscode.Disposable {
 
     this.disposables.push(
       this.panel.onDidDispose(() => this.dispose()),
-      this.panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message)),
+      this.channel,
       connection.onDidChangeList((kind) => {
         if (kind === 'tools') this.toolListChanged();
       }),
@@ -329,29 +349,9 @@ export class ToolRunnerPanel implements vscode.Disposable {
     if (this.running && (requestId === undefined || this.running.requestId === requestId)) this.running.abort.abort();
   }
 
-  private receive(raw: unknown): void {
-    const message = parseFromWebview(raw);
-    const appMessage = message ? undefined : parseAppFromWebview(raw);
-    if (appMessage) {
-      this.app?.receiveInline(appMessage);
-      return;
-    }
-    if (!message) {
-      this.workbench.outputs
-        .logFor(this.definitionForLog())
-        .log('warn', `Run Tool: ignored a malformed webview message: ${JSON.stringify(raw)?.slice(0, 200)}`);
-      return;
-    }
-    // Nothing a webview asks for may end in an unhandled rejection (a server's odd URI, a failed save).
-    this.handle(message).catch((error) => void showErrorMessage(vscode.l10n.t('Run Tool: {0}', errorMessage(error))));
-  }
-
   private async handle(message: FromWebview): Promise<void> {
     switch (message.type) {
-      case 'ready':
-        this.resolveReady();
-        this.sendInit();
-        await this.app?.remount();
+      case 'ready': // answered by the channel (sendInit, then the app again)
         return;
       case 'submit':
         await this.submit(message.args, message.requestId);
@@ -449,7 +449,7 @@ export class ToolRunnerPanel implements vscode.Disposable {
   }
 
   private post(message: ToWebview): void {
-    if (!this.disposed) void this.panel.webview.postMessage(message);
+    if (!this.disposed) this.channel.post(message);
   }
 
   private html(frameSources?: string[]): string {

@@ -22,23 +22,19 @@ const MAX_LINES = 500;
  */
 const BACK_UP_ALLOWED: Record<string, string> = {};
 
-/** Folder pairs that still import each other, with what is in the way. */
-const FOLDER_CYCLES_ALLOWED: Record<string, string> = {
-  'src/coexistence ↔ src/config': 'configSources reads readsProfileMcpJson (a VS Code version fact) from coexistence/common',
-  'src/config ↔ src/mcp':
-    'config/ holds feature glue (registerDiscovery, configSources) beside config/common, which src/mcp reads: the glue wants a folder of its own',
-  'src/config ↔ src/workbench': 'config/ holds feature glue (registerDiscovery receives the Workbench) beside config/common, which workbench.ts reads',
-};
+/**
+ * Folder pairs that still import each other. None since the config glue (config sources, inputs,
+ * the config service, discovery) left src/config for src/configService, so src/config is
+ * config/common alone, which the protocol core and the Workbench read (issue 27): keep it so.
+ */
+const FOLDER_CYCLES_ALLOWED: Record<string, string> = {};
 
 /**
- * A feature's glue that still reaches into another feature's glue. Each wants a service handed
- * in by the composition root or a command, not a file import (issue 27).
+ * A feature's glue that still reaches into another feature's glue. None since the config
+ * service is handed in through the Workbench (`workbench.sources`, `workbench.config`) and the
+ * setting names live in config/common (issue 27): keep it so.
  */
-const GLUE_TO_GLUE_ALLOWED: Record<string, string> = {
-  'src/gallery/installTargets.ts → src/config/configSources.ts': 'install writes config files: a config service handed in',
-  'src/servers/addServerWizard.ts → src/config/configSources.ts': 'the wizard writes config files: a config service handed in',
-  'src/servers/serverCommands.ts → src/config/configSources.ts': 'server commands edit config files: a config service handed in',
-};
+const GLUE_TO_GLUE_ALLOWED: Record<string, string> = {};
 
 /**
  * State a module keeps for the whole process (moduleState.ts says what is found). Services are

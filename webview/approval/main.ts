@@ -27,14 +27,14 @@ import { elicitationContent, type ElicitationValues } from '../../src/approval/c
 import { button, el } from './dom';
 import { field, focusFirstProblem, markInvalid } from './formFields';
 import { fill } from '../shared/fill';
+import { connectHost, typedMessage } from '../shared/hostChannel';
 import './style.css';
 
-declare function acquireVsCodeApi(): { postMessage(message: FromWebview): void; getState(): unknown; setState(state: unknown): void };
-const vscode = acquireVsCodeApi();
+const host = connectHost<FromWebview, { selected?: string }>();
 const app = document.getElementById('app') as HTMLElement;
 
 let pending: PendingView[] = [];
-let selected: string | undefined = (vscode.getState() as { selected?: string } | undefined)?.selected;
+let selected: string | undefined = host.savedState()?.selected;
 let renderedKey = '';
 const samplingDrafts = new Map<string, SamplingDraft>();
 const formValues = new Map<string, ElicitationValues>();
@@ -43,13 +43,12 @@ const streaming = new Map<string, string>();
 let focusProblemOf: string | undefined;
 
 function post(message: FromWebview): void {
-  vscode.postMessage(message);
+  host.post(message);
 }
 
 window.addEventListener('error', (e) => post({ type: 'error', message: String(e.message) }));
-window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
-  const m = event.data;
-  if (m?.type === 'state') {
+function receive(m: ToWebview): void {
+  if (m.type === 'state') {
     pending = m.pending;
     for (const p of pending) {
       if (p.kind === 'sampling' && !samplingDrafts.has(p.id)) samplingDrafts.set(p.id, structuredClone(p.draft));
@@ -69,12 +68,12 @@ window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
       focusProblemOf = undefined;
       focusFirstProblem(current, new Set(current.issues.map((i) => i.pointer.slice(1).split('/')[0])));
     }
-  } else if (m?.type === 'chunk') {
+  } else if (m.type === 'chunk') {
     streaming.set(m.requestId, (streaming.get(m.requestId) ?? '') + m.text);
     const box = document.getElementById('response') as HTMLTextAreaElement | null;
     if (box && m.requestId === selected) box.value = streaming.get(m.requestId) ?? '';
   }
-});
+}
 
 const timers = new Map<string, ReturnType<typeof setTimeout>>();
 function debounce(key: string, fn: () => void): void {
@@ -91,7 +90,7 @@ function keyOf(p: PendingView | undefined): string {
 }
 
 function render(): void {
-  vscode.setState({ selected });
+  host.saveState({ selected });
   const current = pending.find((p) => p.id === selected);
   const key = keyOf(current);
   if (key === renderedKey) return;
@@ -409,4 +408,4 @@ function renderUrl(root: HTMLElement, p: ElicitUrlView): void {
   );
 }
 
-post({ type: 'ready' });
+host.start({ parse: typedMessage<ToWebview>, receive });

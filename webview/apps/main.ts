@@ -4,15 +4,10 @@ import '../shared/l10nSetup';
 import './style.css';
 import type { AppFromWebview, AppToWebview } from '../../src/apps/common/appsProtocol';
 import { AppArea, onHostMessage } from './appFrame';
+import { connectHost, typedMessage } from '../shared/hostChannel';
 
-interface VsCodeApi {
-  postMessage(message: AppFromWebview | { type: 'ready' }): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-const vscode = acquireVsCodeApi();
-
-const area = new AppArea((message) => vscode.postMessage(message), 'fullscreen');
+const host = connectHost<AppFromWebview>();
+const area = new AppArea((message) => host.post(message), 'fullscreen');
 document.getElementById('app')!.replaceChildren(area.element);
 // Only the extension's messages, never the app frame's (see onHostMessage).
-onHostMessage(area, (message) => area.handle(message as AppToWebview));
-vscode.postMessage({ type: 'ready' });
+host.start({ parse: typedMessage<AppToWebview>, receive: (message) => area.handle(message), listen: (handle) => onHostMessage(area, handle) });

@@ -17,12 +17,8 @@ import { ConsoleView, type ConsoleState } from './console';
 import { DetailView } from './detail';
 import { h } from './dom';
 import { RowsView } from './rowsView';
+import { connectHost } from '../shared/hostChannel';
 
-interface VsCodeApi {
-  postMessage(message: FromWebview | ConsoleFromWebview): void;
-  getState(): unknown;
-  setState(state: SavedState): void;
-}
 type Tab = 'exchanges' | 'console';
 interface SavedState {
   filter: RowFilter;
@@ -33,14 +29,13 @@ interface SavedState {
   drafts?: [number, string][];
   scroll?: number;
 }
-declare function acquireVsCodeApi(): VsCodeApi;
-const vscode = acquireVsCodeApi();
-const post = (message: FromWebview | ConsoleFromWebview) => vscode.postMessage(message);
+const host = connectHost<FromWebview | ConsoleFromWebview, SavedState>();
+const post = (message: FromWebview | ConsoleFromWebview) => host.post(message);
 const MAX_SAVED_DRAFTS = 20;
 
 window.addEventListener('error', (event) => post({ type: 'error', message: String(event.error?.stack ?? event.message) }));
 
-const saved = vscode.getState() as SavedState | undefined;
+const saved = host.savedState();
 let filter: RowFilter = saved?.filter ?? {};
 let selected: number | undefined = saved?.selected;
 let tab: Tab = saved?.tab === 'console' ? 'console' : 'exchanges';
@@ -136,7 +131,7 @@ const rowKey = (row: InspectorRow | undefined) => (row ? `${row.status}:${row.si
 
 function save(): void {
   const drafts = [...detailView.drafts].slice(-MAX_SAVED_DRAFTS);
-  vscode.setState({ filter, selected, tab, console: consoleView.state, ...(drafts.length ? { drafts } : {}), scroll: listPane.scrollTop });
+  host.saveState({ filter, selected, tab, console: consoleView.state, ...(drafts.length ? { drafts } : {}), scroll: listPane.scrollTop });
 }
 
 serverSelect.addEventListener('change', () => {
@@ -240,13 +235,13 @@ list.addEventListener('keydown', (event) => {
 });
 
 let restoredScroll = saved?.scroll;
-window.addEventListener('message', (event: MessageEvent) => {
-  const consoleMessage = parseConsoleToWebview(event.data);
+function receive(data: unknown): void {
+  const consoleMessage = parseConsoleToWebview(data);
   if (consoleMessage) {
     consoleView.receive(consoleMessage);
     return;
   }
-  const message = parseToWebview(event.data);
+  const message = parseToWebview(data);
   if (!message) return;
   if (message.type === 'rows' || message.type === 'rowsDelta') {
     if (message.type === 'rows') {
@@ -274,8 +269,9 @@ window.addEventListener('message', (event: MessageEvent) => {
   if (message.seq !== selected) return;
   detailKey = rowKey(tree.find(message.seq));
   detailView.show(message);
-});
+}
 
 detailView.show(undefined);
 showTab(tab);
-post({ type: 'ready' });
+// receive checks each message with the parser of its kind (Console or the rest).
+host.start({ parse: (raw: unknown) => raw, receive });

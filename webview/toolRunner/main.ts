@@ -9,6 +9,7 @@ import * as l10n from '@vscode/l10n';
 import './style.css';
 import '../apps/style.css';
 import { AppArea, onHostMessage } from '../apps/appFrame';
+import { connectHost, typedMessage } from '../shared/hostChannel';
 import type { AppFromWebview } from '../../src/apps/common/appsProtocol';
 import { defaultValues, formToArguments, valuesFromArguments, type FieldProblem } from '../../src/jsonSchema/common/formValues';
 import type { FromWebview, ToolInfo, ToWebview } from '../../src/toolRunner/common/toolRunnerProtocol';
@@ -18,29 +19,23 @@ import { renderOutcome, renderProgress } from './results';
 import { renderDiff, renderHistory, renderPresets, runTime, type HistoryActions } from './history';
 import type { ResultView, SavedState, ViewState } from './viewState';
 
-interface VsCodeApi {
-  postMessage(message: FromWebview | AppFromWebview): void;
-  getState(): unknown;
-  setState(state: SavedState): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-const vscode = acquireVsCodeApi();
+const host = connectHost<FromWebview | AppFromWebview, SavedState>();
 
 let view: ViewState | undefined;
 let requestCounter = 0;
 const app = document.getElementById('app')!;
 // The tool's MCP App lives outside #app, which is rebuilt on every render: moving a frame in
 // the DOM would reload the app.
-const appArea = new AppArea((message) => vscode.postMessage(message), 'inline');
+const appArea = new AppArea((message) => host.post(message), 'inline');
 app.after(appArea.element);
 
 function post(message: FromWebview): void {
-  vscode.postMessage(message);
+  host.post(message);
 }
 
 function save(): void {
   if (view)
-    vscode.setState({
+    host.saveState({
       schemaKey: view.schemaKey,
       values: view.values,
       mode: view.mode,
@@ -70,14 +65,14 @@ const historyActions: HistoryActions = {
 window.addEventListener('error', (event) => post({ type: 'error', message: String(event.error?.stack ?? event.message) }));
 window.addEventListener('unhandledrejection', (event) => post({ type: 'error', message: String(event.reason?.stack ?? event.reason) }));
 
-// Only the extension's messages: the app frame below this page can post to it too, and must
-// not be able to draw an outcome, replace the form or answer for the host.
-onHostMessage(appArea, (data) => {
-  const message = data as ToWebview;
+// What the host says. Only the extension's messages reach it (onHostMessage, below): the app
+// frame below this page can post to it too, and must not be able to draw an outcome, replace
+// the form or answer for the host.
+function receive(message: ToWebview): void {
   if (appArea.handle(message)) return;
   switch (message.type) {
     case 'init': {
-      const saved = vscode.getState() as SavedState | undefined;
+      const saved = host.savedState();
       const useSaved = saved?.schemaKey === message.schemaKey && !message.prefilled;
       view = {
         tool: message.tool,
@@ -193,9 +188,9 @@ onHostMessage(appArea, (data) => {
       rerenderForm();
       return;
   }
-});
+}
 
-post({ type: 'ready' });
+host.start({ parse: typedMessage<ToWebview>, receive, listen: (handle) => onHostMessage(appArea, handle) });
 
 // ---------------------------------------------------------------------------------------
 // page

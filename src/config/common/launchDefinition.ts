@@ -30,6 +30,11 @@ export type Launch = StdioLaunch | HttpLaunch;
 /** Another app's config file that discovery reads (see discoverySources.ts). */
 export type DiscoverySourceId = 'claudeDesktop' | 'cursorGlobal' | 'cursorWorkspace' | 'windsurf';
 
+/** The user setting whose servers are a source of their own (`userSettings`); application-scoped. */
+export const SERVERS_SETTING = 'mcpWorkbench.servers';
+/** The inputs (`${input:…}` definitions) of the servers in SERVERS_SETTING. */
+export const INPUTS_SETTING = 'mcpWorkbench.inputs';
+
 /** Where a definition came from, for the UI ("open config at the server's line"). */
 export interface ServerSource {
   /** `workspace` sources need workspace trust; `user` sources (settings) do not. */

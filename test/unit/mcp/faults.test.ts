@@ -65,13 +65,7 @@ describe('faults: crashed servers', function () {
       reportError: (e) => unhandled.push(e),
       autoRestart: () => autoRestart,
     };
-    registry = new ServerRegistry(
-      recordingHost(),
-      () => new RecordingLog(),
-      policy,
-      async () => defs,
-      fastClock,
-    );
+    registry = new ServerRegistry(recordingHost(), () => new RecordingLog(), policy, fastClock);
     messages = [];
     registry.onDidChange(() => {
       const m = registry.get('f') && message();
@@ -87,7 +81,7 @@ describe('faults: crashed servers', function () {
 
   it('restarts a crashed server with backoff, and after 5 crashes says why it stays down', async () => {
     defs = [faultDef({ FAULT_MODE: 'crash-after-init', FAULT_DELAY_MS: '50' })];
-    await registry.reload();
+    await registry.apply(defs);
     await waitFor(() => messages.some((m) => m.includes('stays stopped')), 'giving up');
     assert.deepEqual(
       messages.filter((m) => m.includes('Restarting')).map((m) => /Restarting in (\d+) s/.exec(m)?.[1]),
@@ -106,7 +100,7 @@ describe('faults: crashed servers', function () {
 
   it('never restarts after the user stops it, nor when autoRestart is off', async () => {
     defs = [faultDef({ FAULT_MODE: 'crash-on-call' })];
-    await registry.reload();
+    await registry.apply(defs);
     assert.equal(state().kind, 'running');
     await registry.stop('f');
     await new Promise((r) => setTimeout(r, 300));
@@ -124,7 +118,7 @@ describe('faults: crashed servers', function () {
 
   it('fails the pending call at once when the server crashes mid-call, then restarts it', async () => {
     defs = [faultDef({ FAULT_MODE: 'crash-on-call' })];
-    await registry.reload();
+    await registry.apply(defs);
     const began = Date.now();
     await assert.rejects(registry.get('f')!.callTool('work', {}));
     assert.ok(Date.now() - began < 3000, 'within the request timeout');
@@ -133,7 +127,7 @@ describe('faults: crashed servers', function () {
 
   it('retries a server that crashes on start under the same backoff, then says why it stays down', async () => {
     defs = [faultDef({ FAULT_MODE: 'crash-on-start' })];
-    await registry.reload();
+    await registry.apply(defs);
     await waitFor(() => messages.some((m) => m.includes('stays stopped')), `giving up (${messages.join(' | ')})`);
     assert.equal(messages[1], 'Server "f" exited with code 3 during start: fault: crashing on start. Restarting in 1 s.');
     assert.match(
@@ -154,7 +148,7 @@ describe('faults: crashed servers', function () {
         protocolEra: 'legacy',
       }),
     ];
-    await registry.reload();
+    await registry.apply(defs);
     await new Promise((r) => setTimeout(r, 300));
     assert.match(message(), /^"no-such-command-mcp-faults" not found on PATH\. /);
     assert.ok(!messages.some((m) => m.includes('Restarting')), messages.join(' | '));
@@ -165,7 +159,7 @@ describe('faults: crashed servers', function () {
     autoRestart = false;
     const pidFile = path.join(dir, 'child.pid');
     defs = [faultDef({ FAULT_MODE: 'spawn-child-then-crash', FAULT_PID_FILE: pidFile, FAULT_DELAY_MS: '300' })];
-    await registry.reload();
+    await registry.apply(defs);
     const child = Number(await waitFor(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8'), 'the grandchild'));
     await waitFor(() => state().kind === 'error', 'the crash');
     assert.equal(message(), 'Server "f" exited with code 3: fault: crashing. Use Restart to start it again.');
@@ -176,7 +170,7 @@ describe('faults: crashed servers', function () {
     if (process.platform === 'win32') this.skip();
     const pidFile = path.join(dir, 'child.pid');
     defs = [faultDef({ FAULT_MODE: 'spawn-child', FAULT_PID_FILE: pidFile })];
-    await registry.reload();
+    await registry.apply(defs);
     assert.equal(state().kind, 'running');
     const child = Number(await waitFor(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8'), 'the grandchild'));
     assert.ok(alive(child), 'the grandchild runs');

@@ -21,18 +21,13 @@ describe('ServerRegistry', function () {
       collectInputs: async () => false,
       reportError: (e) => assert.fail(`unexpected background error: ${String(e)}`),
     };
-    registry = new ServerRegistry(
-      recordingHost(),
-      () => new RecordingLog(),
-      policy,
-      async () => defs,
-    );
+    registry = new ServerRegistry(recordingHost(), () => new RecordingLog(), policy);
   });
   afterEach(() => registry.dispose());
 
   it('starts added servers, restarts only changed ones and stops removed ones', async () => {
     defs = [definition(stdioLaunch(), { id: 'a' }), definition(stdioLaunch(), { id: 'b' }), definition(stdioLaunch(), { id: 'c' })];
-    await registry.reload();
+    await registry.apply(defs);
     assert.deepEqual(
       registry.all().map((c) => c.state.kind),
       ['running', 'running', 'running'],
@@ -44,7 +39,7 @@ describe('ServerRegistry', function () {
       definition(stdioLaunch({ CHANGED: '1' }), { id: 'b' }),
       definition(stdioLaunch(), { id: 'd' }),
     ];
-    await registry.reload();
+    await registry.apply(defs);
     assert.deepEqual(
       registry.all().map((x) => x.definition.id),
       ['a', 'b', 'd'],
@@ -59,14 +54,14 @@ describe('ServerRegistry', function () {
 
   it('onDidApply fires after every reload, also for an edit outside the launch (dev.watch) that restarts nothing', async () => {
     defs = [definition(stdioLaunch(), { id: 'a' })];
-    await registry.reload();
+    await registry.apply(defs);
     const before = await pid('a');
     let applied = 0;
     let changed = 0;
     registry.onDidApply(() => applied++);
     registry.onDidChange(() => changed++);
     defs = [definition(stdioLaunch(), { id: 'a', entry: { type: 'stdio', command: 'node', dev: { watch: ['src/**'] } } })];
-    await registry.reload();
+    await registry.apply(defs);
     assert.equal(applied, 1);
     assert.equal(changed, 0, 'no server added, removed, changed or restarted');
     assert.equal(await pid('a'), before);
@@ -75,10 +70,10 @@ describe('ServerRegistry', function () {
 
   it('keeps a user-stopped server stopped across config changes', async () => {
     defs = [definition(stdioLaunch(), { id: 'a' })];
-    await registry.reload();
+    await registry.apply(defs);
     await registry.stop('a');
     defs = [definition(stdioLaunch({ X: '1' }), { id: 'a' })];
-    await registry.reload();
+    await registry.apply(defs);
     assert.equal(registry.get('a')!.state.kind, 'stopped');
   });
 
@@ -89,7 +84,7 @@ describe('ServerRegistry', function () {
       definition(stdioLaunch(), { id: 'user' }),
       definition(stdioLaunch(), { id: 'off', disabled: true }),
     ];
-    await registry.reload();
+    await registry.apply(defs);
     assert.deepEqual(registry.get('ws')!.state, { kind: 'stopped', reason: 'the workspace is not trusted' });
     assert.equal(registry.get('user')!.state.kind, 'running');
     assert.deepEqual(registry.get('off')!.state, { kind: 'stopped', reason: 'disabled in config' });
@@ -98,7 +93,7 @@ describe('ServerRegistry', function () {
     assert.equal(registry.get('ws')!.state.kind, 'running');
     assert.equal(registry.get('off')!.state.kind, 'stopped');
     defs = defs.map((d) => (d.id === 'off' ? { ...d, disabled: false } : d));
-    await registry.reload();
+    await registry.apply(defs);
     await waitFor(() => registry.get('off')!.state.kind === 'running', 'the re-enabled server');
   });
 
@@ -106,7 +101,7 @@ describe('ServerRegistry', function () {
     let heldBack: string | undefined = 'run by another host';
     policy.heldBackReason = (d) => (d.source.scope === 'workspace' ? heldBack : undefined);
     defs = [definition(stdioLaunch(), { id: 'ws', source: { scope: 'workspace', label: '.vscode/mcp.json' } }), definition(stdioLaunch(), { id: 'user' })];
-    await registry.reload();
+    await registry.apply(defs);
     assert.deepEqual(registry.get('ws')!.state, { kind: 'stopped', reason: 'run by another host' });
     assert.equal(registry.get('user')!.state.kind, 'running');
     await registry.restartAll();
@@ -125,7 +120,7 @@ describe('ServerRegistry', function () {
     await registry.start('ws');
     assert.equal(registry.get('ws')!.state.kind, 'running', "the user's Start runs it all the same");
     defs = [definition(stdioLaunch({ X: '1' }), { id: 'ws', source: { scope: 'workspace', label: '.vscode/mcp.json' } }), defs[1]];
-    await registry.reload();
+    await registry.apply(defs);
     assert.equal(registry.get('ws')!.state.kind, 'running', 'a server the user started follows config changes');
     await registry.stop('ws');
     assert.deepEqual(registry.get('ws')!.state, { kind: 'stopped', reason: 'run by another host' }, 'stopped by the user: still says who runs it');
@@ -137,7 +132,7 @@ describe('ServerRegistry', function () {
     let heldBack: string | undefined;
     policy.heldBackReason = (d) => (d.source.scope === 'workspace' ? heldBack : undefined);
     defs = [definition(stdioLaunch(), { id: 'ws', source: { scope: 'workspace', label: '.vscode/mcp.json' } })];
-    await registry.reload();
+    await registry.apply(defs);
     assert.equal(registry.get('ws')!.state.kind, 'running');
     heldBack = 'run by another host';
     const first = registry.applyHeldBack();
@@ -153,67 +148,40 @@ describe('ServerRegistry', function () {
     let heldBack: string | undefined = 'run by another host';
     policy.heldBackReason = () => heldBack;
     defs = [definition(stdioLaunch(), { id: 'off', disabled: true })];
-    await registry.reload();
+    await registry.apply(defs);
     assert.deepEqual(registry.get('off')!.state, { kind: 'stopped', reason: 'disabled in config' });
     heldBack = undefined;
     await registry.applyHeldBack();
     assert.deepEqual(registry.get('off')!.state, { kind: 'stopped', reason: 'disabled in config' });
   });
 
-  it('asks for missing inputs and starts once they are provided', async () => {
+  it('asks for missing inputs and starts the completed definition its owner applies', async () => {
     let provided = false;
+    const launch = stdioLaunch({ KEY: 'from-input' });
+    // What the config service does once inputs are given: apply the definitions resolved with them.
     policy.collectInputs = async () => {
       provided = true;
+      void registry.apply([definition(launch, { id: 'a' })]);
       return true;
     };
-    const launch = stdioLaunch({ KEY: 'from-input' });
-    defs = [definition(stdioLaunch(), { id: 'a', missingInputs: ['key'] })];
-    const loader = async () => (provided ? [definition(launch, { id: 'a' })] : defs);
-    registry = new ServerRegistry(recordingHost(), () => new RecordingLog(), policy, loader);
-    await registry.reload();
+    await registry.apply([definition(stdioLaunch(), { id: 'a', missingInputs: ['key'] })]);
     await waitFor(() => registry.get('a')!.state.kind === 'running', 'the server to start after input');
     assert.ok(provided);
-  });
-
-  it('reports a failing reload after inputs were entered instead of leaving it unhandled', async () => {
-    const reported: unknown[] = [];
-    const unhandled: unknown[] = [];
-    const onUnhandled = (reason: unknown) => unhandled.push(reason);
-    process.on('unhandledRejection', onUnhandled);
-    try {
-      let calls = 0;
-      policy.collectInputs = async () => true;
-      policy.reportError = (e) => reported.push(e);
-      const loader = async () => {
-        if (++calls > 1) throw new Error('config unreadable');
-        return [definition(stdioLaunch(), { id: 'a', missingInputs: ['key'] })];
-      };
-      registry = new ServerRegistry(recordingHost(), () => new RecordingLog(), policy, loader);
-      await registry.reload();
-      await waitFor(() => reported.length > 0, 'the failed reload to be reported');
-      await new Promise((r) => setTimeout(r, 20));
-      assert.deepEqual(
-        reported.map((e) => (e as Error).message),
-        ['config unreadable'],
-      );
-      assert.deepEqual(unhandled, []);
-    } finally {
-      process.off('unhandledRejection', onUnhandled);
-    }
+    assert.deepEqual(registry.get('a')!.definition.launch, launch);
   });
 
   it('forEachConnection disposes per-connection listeners when a server leaves the registry', async () => {
     const live = new Set<string>();
     defs = [definition(stdioLaunch(), { id: 'a' }), definition(stdioLaunch(), { id: 'b' })];
     policy.autoStart = () => false;
-    await registry.reload();
+    await registry.apply(defs);
     const scope = registry.forEachConnection((c) => {
       live.add(c.definition.id);
       return { dispose: () => live.delete(c.definition.id) };
     });
     assert.deepEqual([...live].sort(), ['a', 'b'], 'existing connections');
     defs = [definition(stdioLaunch(), { id: 'b' }), definition(stdioLaunch(), { id: 'c' })];
-    await registry.reload();
+    await registry.apply(defs);
     assert.deepEqual([...live].sort(), ['b', 'c'], 'a removed, c added');
     registry.addTransient(definition(stdioLaunch(), { id: 't' }));
     assert.ok(live.has('t'));

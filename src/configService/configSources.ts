@@ -5,8 +5,9 @@
  */
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import type { IndentPreference } from './common/configEdit';
-import type { ConfigDocument } from './common/definitionBuilder';
+import type { IndentPreference } from '../config/common/configEdit';
+import type { ConfigDocument } from '../config/common/definitionBuilder';
+import { INPUTS_SETTING, SERVERS_SETTING } from '../config/common/launchDefinition';
 import { readsProfileMcpJson } from '../coexistence/common/builtinHost';
 import { userLevelValue } from '../shared/common/userSettings';
 import {
@@ -25,8 +26,8 @@ import {
   VSCODE_SETTING_MCP_LABEL,
   parseCopilotConfig,
   type DiscoveryFile,
-} from './common/discoverySources';
-import { parseConfigText, parseInputsValue, parseServerMapValue, positionAt, type ConfigFormat, type ConfigProblem } from './common/serverConfig';
+} from '../config/common/discoverySources';
+import { parseConfigText, parseInputsValue, parseServerMapValue, positionAt, type ConfigFormat, type ConfigProblem } from '../config/common/serverConfig';
 
 /**
  * Workspace config files, in the order they are listed (the tree and "open config" use it).
@@ -38,10 +39,6 @@ export const WORKSPACE_CONFIG_FILES: ReadonlyArray<{ path: string; format: Confi
   { path: '.mcp.json', format: 'mcpServers' },
   { path: GITHUB_MCP_FILE, format: 'mcpServers', copilot: true },
 ];
-
-export const SERVERS_SETTING = 'mcpWorkbench.servers';
-/** The inputs (`${input:…}` definitions) of the servers in SERVERS_SETTING. */
-export const INPUTS_SETTING = 'mcpWorkbench.inputs';
 
 /** The user profile's `mcp.json` (VS Code's own user-level MCP servers), found from the extension's global storage. */
 export function profileMcpJson(globalStorageUri: vscode.Uri): vscode.Uri | undefined {
@@ -171,6 +168,16 @@ export class ConfigSources implements vscode.Disposable {
       }
     }
     return found;
+  }
+
+  /** A config file's text, or '' when it does not exist yet (wizard, install and import then create it). */
+  readText(uri: vscode.Uri): Promise<string> {
+    return readConfigTextOrEmpty(uri);
+  }
+
+  /** How a config file at `uri` without indentation of its own is written: as the editor indents JSON there. */
+  indentFor(uri: vscode.Uri): IndentPreference {
+    return editorIndent(uri);
   }
 
   /** Reads every source; updates diagnostics as a side effect. */
@@ -380,7 +387,7 @@ async function exists(uri: vscode.Uri): Promise<boolean> {
 }
 
 /** A config file's text, or '' when it does not exist yet (wizard and import then create it). */
-export async function readConfigTextOrEmpty(uri: vscode.Uri): Promise<string> {
+async function readConfigTextOrEmpty(uri: vscode.Uri): Promise<string> {
   try {
     return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
   } catch {
@@ -389,7 +396,7 @@ export async function readConfigTextOrEmpty(uri: vscode.Uri): Promise<string> {
 }
 
 /** How the editor indents a JSON file at `uri`: what a config file without indentation of its own is written with. */
-export function editorIndent(uri: vscode.Uri): IndentPreference {
+function editorIndent(uri: vscode.Uri): IndentPreference {
   const editor = vscode.workspace.getConfiguration('editor', { uri, languageId: 'jsonc' });
   const tabSize = editor.get<number | string>('tabSize');
   return { insertSpaces: editor.get<boolean>('insertSpaces') ?? true, tabSize: typeof tabSize === 'number' && tabSize > 0 ? tabSize : 2 };

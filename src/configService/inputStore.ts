@@ -10,8 +10,8 @@
  * asked for once too.
  */
 import * as vscode from 'vscode';
-import type { InputDefinition } from './common/serverConfig';
-import { bind, rebindReason, valueFor, type BoundValue } from './common/launchTarget';
+import type { InputDefinition } from '../config/common/serverConfig';
+import { bind, rebindReason, valueFor, type BoundValue } from '../config/common/launchTarget';
 
 const PLAIN_KEY = 'mcpWorkbench.inputs';
 /** Targets of the plain values, by key (workspace state, like the values). */

@@ -6,8 +6,8 @@ import * as os from 'node:os';
 import * as jsonc from 'jsonc-parser';
 import * as vscode from 'vscode';
 import type { ServerRef } from '../shared/common/commandArgs';
-import { addInputsToConfigText, addServerToConfigText, uniqueServerName } from './common/configEdit';
-import { inputKey } from './common/definitionBuilder';
+import { addInputsToConfigText, addServerToConfigText, uniqueServerName } from '../config/common/configEdit';
+import { inputKey } from '../config/common/definitionBuilder';
 import {
   DISCOVERY_ACCEPT,
   DISCOVERY_DECLINE,
@@ -16,14 +16,13 @@ import {
   discoveryPromptOutcome,
   shouldOfferDiscovery,
   toWorkspaceEntry,
-} from './common/discoverySources';
-import { parseConfigText, type ServerEntry } from './common/serverConfig';
-import { launchTarget } from './common/launchTarget';
+} from '../config/common/discoverySources';
+import { parseConfigText, type ServerEntry } from '../config/common/serverConfig';
+import { launchTarget } from '../config/common/launchTarget';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { Workbench } from '../workbench';
-import { editorIndent, readConfigTextOrEmpty } from './configSources';
 import { showInformationMessage } from '../shared/notifications';
-import { ConfigCommands } from './common/commandIds';
+import { ConfigCommands } from '../config/common/commandIds';
 import { registerCommandTable } from '../shared/commandTable';
 
 /** A tree node or a server id; `folder` (a workspace folder name) picks the target without asking (keybindings, tests). */
@@ -100,7 +99,7 @@ async function importServer(workbench: Workbench, connection: McpServerConnectio
     return;
   }
   const uri = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
-  const text = await readConfigTextOrEmpty(uri);
+  const text = await workbench.sources.readText(uri);
   const existing = parseConfigText(text, 'vscode');
   const name = uniqueServerName(
     existing.servers.map((s) => s.name),
@@ -120,8 +119,8 @@ async function importServer(workbench: Workbench, connection: McpServerConnectio
     userHome: os.homedir(),
   });
   for (const [id, value] of Object.entries(imported.values)) await workbench.inputs.set(inputKey(target, id), value, true, bound);
-  let updated = addServerToConfigText(text, 'vscode', name, imported.entry, editorIndent(uri));
-  if (imported.inputs.length) updated = addInputsToConfigText(updated, imported.inputs, editorIndent(uri));
+  let updated = addServerToConfigText(text, 'vscode', name, imported.entry, workbench.sources.indentFor(uri));
+  if (imported.inputs.length) updated = addInputsToConfigText(updated, imported.inputs, workbench.sources.indentFor(uri));
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(updated));
   const offset = jsonc.findNodeAtLocation(jsonc.parseTree(updated)!, ['servers', name])?.parent?.offset ?? 0;
   const doc = await vscode.workspace.openTextDocument(uri);
