@@ -122,6 +122,17 @@ describe('saved MCP tests: the command line', function () {
     assert.match(cli(['check', 'nothere'], path.join(REPO, 'examples', 'mcp-tests')).stderr, /No server "nothere" is configured/);
   });
 
+  it('check: the skills of a server are read and verified, as Check Server does (one gathering for both)', () => {
+    const server = path.join('out', 'test', 'fixtures', 'servers', 'skillsServer.js');
+    const r = cli(['check', '--json', '--', 'node', server]);
+    assert.equal(r.status, 1, r.stderr);
+    const report = JSON.parse(r.stdout) as { findings: { check: string; severity: string; subject?: string }[] };
+    assert.deepEqual(
+      report.findings.filter((f) => f.check.startsWith('skill-')).map((f) => `${f.severity} ${f.check} ${f.subject}`),
+      ['error skill-verify skill://broken-digest/SKILL.md'],
+    );
+  });
+
   it('writes snapshots with --update-snapshots, then passes without it', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwb-cli-update-'));
     try {
