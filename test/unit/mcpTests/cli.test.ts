@@ -133,6 +133,30 @@ describe('saved MCP tests: the command line', function () {
     );
   });
 
+  it("check: what a model is shown: the tool list's cost, near-duplicates, instructions and secrets in descriptions", () => {
+    const server = path.join('out', 'test', 'fixtures', 'servers', 'checkServer.js');
+    const r = cli(['check', '--', 'node', server], REPO, { FIXTURE_CHECK: 'model' });
+    assert.equal(r.status, 1, r.stderr);
+    const lines = r.stdout.split('\n').filter((l) => /^ {2}\S/.test(l));
+    const expected = [
+      /^ {2}error {3}description-instructions: The description of the tool "get_weather" has an <IMPORTANT>-style tag addressed to the model/,
+      /^ {2}error {3}description-instructions: The description of the tool "get_weather" names credential files/,
+      /^ {2}error {3}description-instructions: The description of the tool "get_weather" tells the model to keep something from the user/,
+      /^ {2}error {3}description-instructions: The inputSchema\.properties\.a\.description of the tool "add_numbers" tells the model to ignore its instructions/,
+      /^ {2}error {3}description-instructions: The description of the tool "notes" has invisible characters/,
+      /^ {2}error {3}description-secret: The description of the tool "connect_db" carries what looks like a credential \(credential assignment\)/,
+      /^ {2}warning tool-list-cost: The tool list costs a model about 1\d,\d{3} tokens on every request .* Largest: "search_docs" ~1\d,\d{3} \(9\d%\)/,
+      /^ {2}warning tool-near-duplicate: The tools "read_file" and "read_files" are easy for a model to confuse/,
+      /^ {2}warning description-instructions: The description of the tool "add_numbers" tells the model which tool it must call/,
+    ];
+    for (const pattern of expected)
+      assert.ok(
+        lines.some((l) => pattern.test(l)),
+        `no line matching ${pattern} in:\n${r.stdout}`,
+      );
+    assert.ok(!r.stdout.includes('sk_live'), 'the credential itself is never printed');
+  });
+
   it('writes snapshots with --update-snapshots, then passes without it', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwb-cli-update-'));
     try {
