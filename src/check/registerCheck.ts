@@ -24,6 +24,7 @@ import { errorMessage } from '../shared/common/errors';
 import { InspectorCommands } from '../inspector/common/commandIds';
 import { CheckCommands } from './common/commandIds';
 import { registerCommandTable } from '../shared/commandTable';
+import { DevCapabilityDiffs } from './devCapabilityDiff';
 
 export const CHECK_SCHEME = 'mcp-check';
 
@@ -37,6 +38,7 @@ interface StoredCheck {
 export function registerCheck(workbench: Workbench, log: ActivityLog): vscode.Disposable[] {
   const checks = new Map<string, StoredCheck>();
   const changed = new vscode.EventEmitter<vscode.Uri>();
+  const devDiffs = new DevCapabilityDiffs(workbench);
   const uriOf = (serverId: string) => vscode.Uri.from({ scheme: CHECK_SCHEME, path: `/${encodeURIComponent(serverId)}/check.md` });
 
   const pick = async (arg: unknown): Promise<McpServerConnection | undefined> => {
@@ -64,6 +66,7 @@ export function registerCheck(workbench: Workbench, log: ActivityLog): vscode.Di
     const abort = new AbortController();
     const sub = token.onCancellationRequested(() => abort.abort());
     try {
+      const devRestart = devDiffs.last(c.definition.id);
       return await gatherCheckInput(c, {
         budgets,
         secrets: c.definition.secrets,
@@ -82,6 +85,7 @@ export function registerCheck(workbench: Workbench, log: ActivityLog): vscode.Di
                   ? vscode.l10n.t('calling read-only tool {0} ({1}/{2})…', revealControlCharacters(at.tool), at.index, at.total)
                   : vscode.l10n.t('reading and verifying skills…'),
           }),
+        ...(devRestart ? { extra: { devRestart } } : {}),
       });
     } catch (error) {
       if (error instanceof StoppedWhileCheckedError)
@@ -156,6 +160,7 @@ export function registerCheck(workbench: Workbench, log: ActivityLog): vscode.Di
 
   return [
     changed,
+    devDiffs,
     vscode.workspace.registerTextDocumentContentProvider(CHECK_SCHEME, {
       onDidChange: changed.event,
       provideTextDocumentContent: (uri) => {
