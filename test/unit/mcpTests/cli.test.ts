@@ -157,6 +157,21 @@ describe('saved MCP tests: the command line', function () {
     assert.ok(!r.stdout.includes('sk_live'), 'the credential itself is never printed');
   });
 
+  it('load mode: --concurrency, --rate and --iterations run each test many times and print p50 / p99 / max per step', () => {
+    const example = path.join('examples', 'mcp-tests', 'fixture-2025.mcptest.json');
+    const r = cli(['test', example, '--concurrency', '3', '--rate', '100', '--iterations', '4']);
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /^Load: examples\/mcp-tests\/fixture-2025\.mcptest\.json: \d+ runs, concurrency 3, at most 100 runs\/s, \d+\.\d s; 0 failed\n/);
+    assert.match(r.stdout, /\n {2}step +n +errors +p50 +p99 +max\n/);
+    assert.match(r.stdout, /\n {2}add twice, snapshot without the call counter › 2 callTool add +4 +0 +\d+(\.\d)? ms +\d+(\.\d)? ms +\d+(\.\d)? ms\n/);
+    const wrong = cli(['test', path.join('test', 'fixtures', 'mcpTests', 'wrong.mcptest.json'), '--concurrency', '2', '--iterations', '2']);
+    assert.equal(wrong.status, 1, wrong.stdout + wrong.stderr);
+    assert.match(wrong.stdout, /\n {2}✗ a wrong sum: .*\n/);
+    assert.equal(cli(['test', example, '--concurrency', '0']).status, 2);
+    assert.equal(cli(['test', example, '--rate', 'fast']).status, 2);
+    assert.equal(cli(['test', example, '--concurrency', '2', '--reporter', 'junit']).status, 2);
+  });
+
   it('writes snapshots with --update-snapshots, then passes without it', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwb-cli-update-'));
     try {
