@@ -107,7 +107,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
       ...registerCommands(wb),
       ...registerStatusBar(wb),
       ...registerServerNotifications(wb),
-      ...registerToolRunner({ workbench: wb, gate, apps: toolAppsOf(wb, apps), approvalActivity }),
+      ...registerToolRunner({ workbench: wb, gate, apps: toolAppsOf(wb, apps), approvalActivity, activityLog }),
       ...registerResources(wb),
       ...registerInspector(wb, activityLog, gate),
       ...registerCheck(wb, activityLog),

@@ -17,13 +17,14 @@ import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { Workbench } from '../workbench';
 import { revealControlCharacters } from '../shared/common/untrustedText';
 import { showInformationMessage, showWarningMessage, withNotificationProgress } from '../shared/notifications';
-import { callableForCheck, DEFAULT_BUDGETS, isObject, type CheckBudgets, type CheckInput, type Finding, type ListedTool } from './common/checkTypes';
+import { DEFAULT_BUDGETS, isObject, type CheckBudgets, type CheckInput, type Finding } from './common/checkTypes';
+import { gatherCheckInput, StoppedWhileCheckedError } from './common/gatherInput';
 import { reportMarkdown, runChecks, summaryOf, type CheckReport } from './common/runChecks';
-import { collectSkills } from './common/skillChecks';
 import { errorMessage } from '../shared/common/errors';
 import { InspectorCommands } from '../inspector/common/commandIds';
 import { CheckCommands } from './common/commandIds';
 import { registerCommandTable } from '../shared/commandTable';
+import { DevCapabilityDiffs } from './devCapabilityDiff';
 
 export const CHECK_SCHEME = 'mcp-check';
 
@@ -37,6 +38,7 @@ interface StoredCheck {
 export function registerCheck(workbench: Workbench, log: ActivityLog): vscode.Disposable[] {
   const checks = new Map<string, StoredCheck>();
   const changed = new vscode.EventEmitter<vscode.Uri>();
+  const devDiffs = new DevCapabilityDiffs(workbench);
   const uriOf = (serverId: string) => vscode.Uri.from({ scheme: CHECK_SCHEME, path: `/${encodeURIComponent(serverId)}/check.md` });
 
   const pick = async (arg: unknown): Promise<McpServerConnection | undefined> => {
@@ -64,42 +66,31 @@ export function registerCheck(workbench: Workbench, log: ActivityLog): vscode.Di
     const abort = new AbortController();
     const sub = token.onCancellationRequested(() => abort.abort());
     try {
-      progress.report({ message: vscode.l10n.t('listing tools, prompts and resources…') });
-      // A list the server fails to answer (many answer `resources/templates/list` with "Method
-      // not found") is checked as empty: the other checks still run, the error is in the recording.
-      const list = async <K extends 'tools' | 'prompts' | 'resources' | 'resourceTemplates'>(kind: K) =>
-        c.advertises(kind) ? c.refresh(kind).catch(() => []) : [];
-      const [tools, prompts, resources, resourceTemplates] = await Promise.all([list('tools'), list('prompts'), list('resources'), list('resourceTemplates')]);
-      const toCall = (tools as ListedTool[]).filter(callableForCheck);
-      for (const [i, tool] of toCall.entries()) {
-        if (token.isCancellationRequested) return undefined;
-        progress.report({ message: vscode.l10n.t('calling read-only tool {0} ({1}/{2})…', revealControlCharacters(String(tool.name)), i + 1, toCall.length) });
-        // Its result is checked from the recording, like every other; a failure is a finding of its own kind, not the check's.
-        await c.callTool(String(tool.name), {}, { signal: abort.signal }).catch(() => undefined);
-      }
-      if (c.skills.offered) progress.report({ message: vscode.l10n.t('reading and verifying skills…') });
-      // A server whose skills cannot be listed is checked without them; the error is in the recording.
-      const skills = await collectSkills(c.skills, () => token.isCancellationRequested).catch(() => undefined);
-      if (token.isCancellationRequested) return undefined;
-      const state = c.state;
-      if (state.kind !== 'running') throw new Error(vscode.l10n.t('{0} stopped while it was being checked.', c.definition.label));
-      const messages = log
-        .entries()
-        .filter((e) => e.serverId === c.definition.id)
-        .reverse();
-      return {
-        protocolVersion: state.protocolVersion,
-        era: state.era,
-        transport: state.transport,
-        capabilities: state.capabilities,
-        tools: tools as ListedTool[],
-        prompts,
-        resources,
-        resourceTemplates,
-        messages,
+      const devRestart = devDiffs.last(c.definition.id);
+      return await gatherCheckInput(c, {
         budgets,
-        ...(skills ? { skills } : {}),
-      };
+        secrets: c.definition.secrets,
+        signal: abort.signal,
+        messages: () =>
+          log
+            .entries()
+            .filter((e) => e.serverId === c.definition.id)
+            .reverse(),
+        progress: (at) =>
+          progress.report({
+            message:
+              at.step === 'list'
+                ? vscode.l10n.t('listing tools, prompts and resources…')
+                : at.step === 'call'
+                  ? vscode.l10n.t('calling read-only tool {0} ({1}/{2})…', revealControlCharacters(at.tool), at.index, at.total)
+                  : vscode.l10n.t('reading and verifying skills…'),
+          }),
+        ...(devRestart ? { extra: { devRestart } } : {}),
+      });
+    } catch (error) {
+      if (error instanceof StoppedWhileCheckedError)
+        throw new Error(vscode.l10n.t('{0} stopped while it was being checked.', c.definition.label), { cause: error });
+      throw error;
     } finally {
       sub.dispose();
     }
@@ -169,6 +160,7 @@ export function registerCheck(workbench: Workbench, log: ActivityLog): vscode.Di
 
   return [
     changed,
+    devDiffs,
     vscode.workspace.registerTextDocumentContentProvider(CHECK_SCHEME, {
       onDidChange: changed.event,
       provideTextDocumentContent: (uri) => {

@@ -1,13 +1,14 @@
 /**
- * `mcp-workbench check`: Check Server's findings on the command line. Starts the server, lists
- * its tools, prompts and resources, calls each read-only tool that has an `outputSchema` and needs
- * no arguments, and runs the pure checks of src/check/common over the lists and the recorded
- * exchanges, as MCP: Check Server does in VS Code. Exit 1 when a finding is an error.
+ * `mcp-workbench check`: Check Server's findings on the command line. Starts the server, gathers
+ * what a check reads exactly as MCP: Check Server does in VS Code (src/check/common/gatherInput.ts:
+ * the lists, the read-only tools called, the skills read and verified, the recorded exchanges)
+ * and runs the pure checks of src/check/common over it. Exit 1 when a finding is an error.
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { callableForCheck, DEFAULT_BUDGETS, type CheckInput, type ListedTool } from '../check/common/checkTypes';
+import type { CheckInput } from '../check/common/checkTypes';
+import { gatherCheckInput, StoppedWhileCheckedError } from '../check/common/gatherInput';
 import { runChecks, summaryOf } from '../check/common/runChecks';
 import type { ConnectionHost } from '../mcp/connection/connectionTypes';
 import { McpServerConnection } from '../mcp/connection/serverConnection';
@@ -82,33 +83,17 @@ export async function checkCommand(args: string[], io: CheckIo): Promise<number>
       io.stderr(`The server "${def.name}" did not start: ${why}\n${stderr.slice(-10).join('\n')}\n`);
       return 1;
     }
-    // A list the server fails to answer is checked as empty; the error is in the recording.
-    const list = async <K extends 'tools' | 'prompts' | 'resources' | 'resourceTemplates'>(kind: K) =>
-      connection.advertises(kind) ? connection.refresh(kind).catch(() => []) : [];
-    const [tools, prompts, resources, resourceTemplates] = [
-      await list('tools'),
-      await list('prompts'),
-      await list('resources'),
-      await list('resourceTemplates'),
-    ];
-    for (const tool of (tools as ListedTool[]).filter(callableForCheck)) await connection.callTool(String(tool.name), {}).catch(() => undefined);
+    let input: CheckInput | undefined;
+    try {
+      input = await gatherCheckInput(connection, { secrets: def.secrets, messages: () => log.entries().reverse() });
+    } catch (error) {
+      if (!(error instanceof StoppedWhileCheckedError)) throw error;
+    }
     const state = connection.state;
-    if (state.kind !== 'running') {
+    if (!input || state.kind !== 'running') {
       io.stderr(`The server "${def.name}" stopped while it was being checked.\n`);
       return 1;
     }
-    const input: CheckInput = {
-      protocolVersion: state.protocolVersion,
-      era: state.era,
-      transport: state.transport,
-      capabilities: state.capabilities,
-      tools: tools as ListedTool[],
-      prompts,
-      resources,
-      resourceTemplates,
-      messages: log.entries().reverse(),
-      budgets: DEFAULT_BUDGETS,
-    };
     const report = runChecks(input);
     if (parsed.json) io.stdout(`${JSON.stringify({ server: def.name, protocolVersion: state.protocolVersion, ...report }, null, 2)}\n`);
     else {

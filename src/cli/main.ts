@@ -3,6 +3,7 @@
  * tests (`*.mcptest.json`) with the same pure runner as the editor, for CI.
  *
  *   mcp-workbench test [files…] [--reporter pretty|junit|tap] [--update-snapshots] [--input id=value]…
+ *   mcp-workbench test [files…] --concurrency N [--rate R] [--iterations K]   (load mode: p50/p99 per step)
  *
  * Exit status: 0 every test passed, 1 a test failed (or its server did not start), 2 bad usage or
  * a test file that cannot be read.
@@ -14,6 +15,7 @@ import { pathToFileURL } from 'node:url';
 import type { ConnectionHost } from '../mcp/connection/connectionTypes';
 import { report, REPORTERS, totals, type FileResult, type ReporterName } from '../mcpTests/common/reporters';
 import { runTestFile } from '../mcpTests/common/runFile';
+import { DEFAULT_ITERATIONS, formatLoad, type LoadOptions } from '../mcpTests/common/loadRun';
 import { snapshotPathOf } from '../mcpTests/common/snapshots';
 import { findTestFiles, projectConfig, readIfExists } from './projectFiles';
 import { CHECK_USAGE, checkCommand } from './checkCommand';
@@ -28,6 +30,9 @@ export const USAGE = `Usage:
       --update-snapshots  write the snapshots that are missing or differ instead of failing
       --input id=value    the value of \${input:id} (or set MCPWB_INPUT_<ID> in the environment)
       --grep text         run only the tests whose name contains the text
+      --concurrency N     load mode: each test runs --iterations times (default ${DEFAULT_ITERATIONS}), N runs at a time,
+      --rate R            at most R runs started a second; prints p50 / p99 / max per step (exit 1 if a run failed)
+      --iterations K      load mode: how many times each test runs
 ${CHECK_USAGE}
   mcp-workbench --version | --help
 Exit status: 0 all tests passed (check: no error finding), 1 a test failed (check: an error finding), 2 bad usage or an unreadable test file.`;
@@ -46,6 +51,8 @@ interface TestArgs {
   inputs: Record<string, string>;
   /** Only tests whose name contains this text. */
   grep?: string;
+  /** Load mode, when --concurrency, --rate or --iterations is given. */
+  load?: LoadOptions;
 }
 
 function parseTestArgs(args: string[]): TestArgs | string {
@@ -67,9 +74,19 @@ function parseTestArgs(args: string[]): TestArgs | string {
     } else if (flag === '--grep') {
       parsed.grep = value();
       if (!parsed.grep) return '--grep needs the text a test name contains.';
+    } else if (flag === '--concurrency' || flag === '--rate' || flag === '--iterations') {
+      const n = Number(value());
+      if (!Number.isFinite(n) || n <= 0 || (flag !== '--rate' && !Number.isInteger(n)))
+        return `${flag} needs a positive ${flag === '--rate' ? 'number' : 'whole number'}.`;
+      const load = (parsed.load ??= { concurrency: 1, iterations: DEFAULT_ITERATIONS });
+      if (flag === '--concurrency') load.concurrency = n;
+      else if (flag === '--rate') load.rate = n;
+      else load.iterations = n;
     } else if (flag.startsWith('-')) return `Unknown option ${flag}.`;
     else parsed.paths.push(arg);
   }
+  if (parsed.load && (parsed.updateSnapshots || parsed.reporter !== 'pretty'))
+    return 'Load mode (--concurrency, --rate, --iterations) prints its own table: it takes no --reporter and writes no snapshots.';
   return parsed;
 }
 
@@ -109,6 +126,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
   const results: FileResult[] = [];
   let badFiles = 0;
+  let loadFailed = false;
   for (const file of files) {
     const name = path.relative(io.cwd, file) || file;
     const text = readIfExists(file);
@@ -133,6 +151,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       snapshotText: readIfExists(snapshotFile),
       env: { fileDir: path.dirname(file), workspaceFolder: folder, configs, env: io.env, inputs: args.inputs, userHome: os.homedir() },
       updateSnapshots: args.updateSnapshots,
+      load: args.load,
       only: args.grep === undefined ? undefined : (test) => test.includes(args.grep!),
       host,
       log: { log: () => undefined, stderr: (line) => stderr.push(line) },
@@ -146,7 +165,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       io.stderr(`Wrote ${path.relative(io.cwd, snapshotFile)}\n`);
     }
     results.push(outcome.result);
+    if (outcome.load) {
+      loadFailed ||= outcome.load.failedRuns > 0;
+      io.stdout(formatLoad(name, outcome.load));
+    } else if (args.load && outcome.result.error) io.stdout(`Load: ${name}: ${outcome.result.error}\n`);
   }
+  if (args.load) return badFiles ? 2 : loadFailed || results.some((r) => r.error) ? 1 : 0;
   io.stdout(report(args.reporter, results));
   if (badFiles) return 2;
   const { failed, fileErrors } = totals(results);

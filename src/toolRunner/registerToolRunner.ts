@@ -10,6 +10,8 @@ import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { Workbench } from '../workbench';
 import { ToolRunnerPanel, type OpenToolRunners, type ToolRunnerServices } from './toolRunnerPanel';
 import { rerunLastCall } from './rerunLastCall';
+import { defaultSaveAsTestUi, saveRunAsTest, type SaveAsTestUi } from './saveRunAsTest';
+import { historyEntryOfRecordedCall } from './common/recordedCall';
 import { showErrorMessage, showInformationMessage } from '../shared/notifications';
 import { errorMessage } from '../shared/common/errors';
 import { ToolRunnerCommands } from './common/commandIds';
@@ -43,6 +45,22 @@ export function registerToolRunner(services: ToolRunnerServices): vscode.Disposa
         if (panel) return panel.saveAsTest();
         void showInformationMessage(vscode.l10n.t('Open the Run Tool panel of the run to save, then save it as a test from there.'));
         return undefined;
+      },
+      // An Inspector row's menu (webview/context) passes the row's context: { seq }. Tests pass a SaveAsTestUi second.
+      [ToolRunnerCommands.saveRecordedCallAsTest]: (arg?: unknown, ui?: SaveAsTestUi) => {
+        const seq = typeof (arg as { seq?: unknown } | undefined)?.seq === 'number' ? (arg as { seq: number }).seq : undefined;
+        const recorded = seq === undefined ? undefined : services.activityLog.find(seq);
+        const call = recorded && historyEntryOfRecordedCall(recorded);
+        const server = recorded && workbench.registry.get(recorded.serverId)?.definition.name;
+        if (!call || !server) {
+          void showInformationMessage(vscode.l10n.t('Save as Test saves a tools/call of a configured server: pick such a row in the Inspector.'));
+          return undefined;
+        }
+        if (recorded.status.kind === 'pending') {
+          void showInformationMessage(vscode.l10n.t('This call has no answer yet; save it as a test once it has one.'));
+          return undefined;
+        }
+        return saveRunAsTest(server, call.toolName, call.entry, ui ?? defaultSaveAsTestUi);
       },
       [ToolRunnerCommands.resetApprovals]: async () => {
         const count = approvals.count();

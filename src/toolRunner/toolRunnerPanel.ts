@@ -5,6 +5,7 @@
  * which is how the integration tests drive it; the webview is a view of the same state.
  */
 import * as vscode from 'vscode';
+import type { ActivityLog } from '../traffic/common/activityLog';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { rememberedArgumentsKey, schemaKeyOf, shortToolLabel, toolInfo } from './common/toolCall';
 import { defaultValues, formToArguments, valuesFromArguments, withoutSecrets, type FieldProblem } from '../jsonSchema/common/formValues';
@@ -46,6 +47,8 @@ export interface ToolRunnerServices {
   readonly apps: ToolApps;
   /** Which servers wait for the user in MCP Requests ("waiting for your answer" instead of "waiting for the server"). */
   readonly approvalActivity: ApprovalActivity;
+  /** The recorded exchanges: an Inspector row's tools/call is saved as a test from them. */
+  readonly activityLog: Pick<ActivityLog, 'find'>;
 }
 
 /** The open Run Tool panels, one per server and tool (registerToolRunner owns the one map). */

@@ -139,6 +139,11 @@ export class RowsView {
     item.setAttribute('aria-label', label);
     item.setAttribute('aria-selected', String(selected));
     item.dataset.status = row.status;
+    // VS Code's webview/context menu: a client tools/call row offers Save as Test (package.json); every row sets it, so a child never inherits its parent's.
+    item.dataset.vscodeContext = JSON.stringify({
+      webviewSection: row.method === 'tools/call' && row.kind === 'request' && row.direction === 'send' ? 'toolCall' : 'row',
+      seq: row.seq,
+    });
     item.tabIndex = selected ? 0 : -1;
     if (row.replayOf !== undefined) item.dataset.replayOf = String(row.replayOf);
     else delete item.dataset.replayOf;

@@ -3,6 +3,7 @@
  * exchanges, as the Activity log keeps them) and what it reports. Pure: no `vscode`.
  */
 import type { ActivityEntry } from '../../traffic/common/activityEntry';
+import type { CapabilityChange } from '../../mcpTests/common/capabilitySnapshot';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -52,6 +53,8 @@ export interface CheckBudgets {
   slowToolCallMs: number;
   /** A SKILL.md larger than this (bytes) is a warning: `@mcp /skill` passes only its first part to a model. */
   maxSkillManifestBytes: number;
+  /** A tool list whose model-facing part (name, description, inputSchema) costs more estimated tokens than this is a warning. */
+  maxToolListTokens: number;
 }
 
 export const DEFAULT_BUDGETS: CheckBudgets = {
@@ -61,7 +64,18 @@ export const DEFAULT_BUDGETS: CheckBudgets = {
   slowToolCallMs: 3000,
   // The Agent Skills guidance keeps a SKILL.md under ~5,000 tokens; chat passes 24,000 characters.
   maxSkillManifestBytes: 24_000,
+  // A model pays for the whole tool list on every request, before the user's words. 10,000
+  // tokens is 5% of a 200k context and about 8% of a 128k one, for one server of several; a
+  // list of 20-30 well-described tools stays well under it (see toolListCost.ts).
+  maxToolListTokens: 10_000,
 };
+
+/** What the dev loop saw change in a server's lists when it last restarted it (src/check/devCapabilityDiff.ts). */
+export interface DevRestartChanges {
+  /** The file whose change restarted it, as shown to the user. */
+  changedFile: string;
+  changes: readonly CapabilityChange[];
+}
 
 /** Why reading a skill's SKILL.md failed: a verification check (SkillVerificationError's reason), or the read itself. */
 export type SkillReadFailure = 'unlisted' | 'size' | 'digest' | 'frontmatter' | 'error';
@@ -101,6 +115,10 @@ export interface CheckInput {
   /** This server's recorded exchanges, oldest first. */
   messages: readonly ActivityEntry[];
   budgets: CheckBudgets;
+  /** The server's known secret values (from its config): list text that carries one is a finding. */
+  secrets?: readonly string[];
+  /** The capability changes of the dev loop's last restart of this server, when it restarted it. */
+  devRestart?: DevRestartChanges;
 }
 
 export type Check = (input: CheckInput) => Finding[];

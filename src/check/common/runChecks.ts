@@ -5,10 +5,13 @@
  */
 import { escapeMarkdown } from '../../shared/common/untrustedText';
 import type { Check, CheckInput, Finding, Severity } from './checkTypes';
+import { checkDevRestart } from './devRestartChecks';
+import { checkInstructions } from './instructionChecks';
 import { checkDescriptions, checkPaging, checkToolNames } from './listChecks';
 import { checkStructuredContent, checkToolSchemas } from './schemaChecks';
 import { checkSkills } from './skillChecks';
 import { specRevision } from './specLinks';
+import { checkNearDuplicateTools, checkToolListCost } from './toolListCost';
 import { checkDeprecated, checkLatency, checkResultSizes, checkUndeclaredCapabilities } from './trafficChecks';
 
 export const CHECKS: readonly Check[] = [
@@ -22,6 +25,10 @@ export const CHECKS: readonly Check[] = [
   checkUndeclaredCapabilities,
   checkDeprecated,
   checkSkills,
+  checkToolListCost,
+  checkNearDuplicateTools,
+  checkInstructions,
+  checkDevRestart,
 ];
 
 const ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };

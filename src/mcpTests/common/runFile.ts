@@ -9,6 +9,7 @@ import { positionAt } from '../../config/common/serverConfig';
 import { parseTestFile, type TestFileProblem } from './parseTestFile';
 import type { FileResult } from './reporters';
 import { SnapshotFile } from './snapshots';
+import { runLoad, type LoadOptions, type LoadReport } from './loadRun';
 import { runTests, type TestTarget } from './testRunner';
 import { resolveVariables, serverDefinitionFor, type TestEnvironment } from './testServer';
 
@@ -30,6 +31,8 @@ export interface RunFileOptions {
   target?: TestTarget;
   /** Cancels the run: requests of the file's own connection are aborted and no further test starts. */
   signal?: AbortSignal;
+  /** Load mode: each test runs many times, some at once; the outcome's `load` has the timings per step. */
+  load?: LoadOptions;
 }
 
 export interface RunFileOutcome {
@@ -38,6 +41,8 @@ export interface RunFileOutcome {
   problems: TestFileProblem[];
   /** The snapshot file's text to write (only with updateSnapshots, and only when it changed). */
   snapshotText?: string;
+  /** In load mode: the runs and each step's times (then `result.tests` is empty). */
+  load?: LoadReport;
 }
 
 /** "file.mcptest.json:3:5: message" for each problem. */
@@ -84,12 +89,18 @@ export async function runTestFile(options: RunFileOptions): Promise<RunFileOutco
         callTool: (name, args) => c.callTool(name, args, { signal }),
         readResource: (uri) => c.readResource(uri, { signal }),
         getPrompt: (name, args) => c.getPrompt(name, args, { signal }),
-        list: (kind) => c.list(kind),
+        // Under load a list is asked of the server each time; otherwise the connection's cache would be timed.
+        list: (kind) => (options.load ? c.refresh(kind) : c.list(kind)),
         advertises: (kind) => c.advertises(kind),
       };
     }
     const snapshots = new SnapshotFile(options.snapshotText);
     const { only, signal } = options;
+    if (options.load) {
+      const ctx = { target, snapshots, updateSnapshots: false, now, resolve: (value: unknown) => resolveVariables(value, env) };
+      const load = await runLoad(file, ctx, options.load, only);
+      return { ...done({ tests: [], ...(server ? { server } : {}) }, parsed.problems), load };
+    }
     const tests = await runTests(
       file,
       { target, snapshots, updateSnapshots: options.updateSnapshots, now, resolve: (value) => resolveVariables(value, env) },

@@ -5,8 +5,15 @@
  * definition builder, plus OAuth tokens known at run time). Known secret values are replaced,
  * and so are bearer tokens and the values of keys that name credentials.
  */
-const SECRET_KEY =
-  /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api[-_]?key|access[-_]?token|refresh[-_]?token|id[-_]?token|token|password|secret|client[-_]?secret)$/i;
+const SECRET_KEY_NAMES =
+  'authorization|proxy-authorization|cookie|set-cookie|x-api-key|api[-_]?key|access[-_]?token|refresh[-_]?token|id[-_]?token|token|password|secret|client[-_]?secret';
+const SECRET_KEY = new RegExp(`^(${SECRET_KEY_NAMES})$`, 'i');
+const BEARER = /(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/g;
+/**
+ * A credential written into text as `api_key=…` or `"password": "…"`: a name of SECRET_KEY and a
+ * value of 8 or more token characters with a digit in it (`api_key: YOUR_KEY` is a placeholder).
+ */
+const SECRET_ASSIGNMENT = new RegExp(`\\b(${SECRET_KEY_NAMES})["']?\\s*[:=]\\s*["']?(?=[\\w.~+/=-]*\\d)[\\w.~+/=-]{8,}`, 'i');
 
 export const REDACTED = '«redacted»';
 
@@ -16,7 +23,22 @@ export function redactText(text: string, secrets: readonly string[]): string {
     // Very short values would redact ordinary words; they are not worth hiding that way.
     if (secret && secret.length >= 4) out = out.split(secret).join(REDACTED);
   }
-  return out.replace(/(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/g, `$1${REDACTED}`);
+  return out.replace(BEARER, `$1${REDACTED}`);
+}
+
+export type SecretKind = 'known secret' | 'bearer token' | 'credential assignment';
+
+/**
+ * What in `text` looks like a credential, by the same detectors redaction uses (and one for
+ * `name=value` text, whose names are those whose values redaction hides in objects): for a
+ * check that text a server publishes carries none. Says what kind, never the value.
+ */
+export function secretKindsIn(text: string, secrets: readonly string[]): SecretKind[] {
+  const kinds: SecretKind[] = [];
+  if (secrets.some((secret) => secret && secret.length >= 4 && text.includes(secret))) kinds.push('known secret');
+  if (new RegExp(BEARER.source).test(text)) kinds.push('bearer token');
+  if (SECRET_ASSIGNMENT.test(text)) kinds.push('credential assignment');
+  return kinds;
 }
 
 export function redactValue<T>(value: T, secrets: readonly string[]): T {

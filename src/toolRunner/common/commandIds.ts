@@ -6,4 +6,6 @@ export const ToolRunnerCommands = {
   resetApprovals: 'mcpWorkbench.resetToolApprovals',
   /** Saves the active Run Tool panel's last run as a test case in a `*.mcptest.json` file; returns { uri, name }. */
   saveAsTest: 'mcpWorkbench.saveRunAsTest',
+  /** Saves a recorded tools/call (an Inspector row's menu: { seq }) as a test case, with Save as Test's writer; returns { uri, name }. */
+  saveRecordedCallAsTest: 'mcpWorkbench.saveInspectorRowAsTest',
 } as const;

@@ -6,12 +6,13 @@
  * touch) are called by the test first, as a user would, and are checked from the recording.
  */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
 import type { ActivityLog } from '../../../src/traffic/common/activityLog';
 import type { CheckReport } from '../../../src/check/common/runChecks';
-import { activateApi, recordNotifications, running, waitFor } from '../helpers';
+import { activateApi, folderUri, recordNotifications, recordOutputChannels, running, waitFor } from '../helpers';
 
 const FIXTURES = process.env.MCPWB_FIXTURES ?? '';
 
@@ -20,8 +21,10 @@ suite('Check Server', function () {
   let api: McpWorkbenchApi;
   let original: Record<string, unknown> | undefined;
   let notifications: ReturnType<typeof recordNotifications>;
+  let outputs: ReturnType<typeof recordOutputChannels>;
+  let devDir: string;
   const cfg = () => vscode.workspace.getConfiguration('mcpWorkbench');
-  const entry = (mode: 'bad' | 'good') => ({
+  const entry = (mode: 'bad' | 'good' | 'model') => ({
     type: 'stdio',
     command: 'node',
     args: [path.join(FIXTURES, 'servers', 'checkServer.js')],
@@ -31,15 +34,32 @@ suite('Check Server', function () {
   suiteSetup(async () => {
     api = await activateApi();
     notifications = recordNotifications();
+    outputs = recordOutputChannels();
+    // The dev loop's server reads which variant of its lists to serve from a watched file.
+    devDir = path.join(folderUri('folder-a').fsPath, '.check-dev');
+    fs.mkdirSync(path.join(devDir, 'src'), { recursive: true });
+    fs.writeFileSync(path.join(devDir, 'src', 'variant.txt'), 'v1');
+    const dev = {
+      ...entry('model'),
+      cwd: devDir,
+      env: { FIXTURE_CHECK: 'model', FIXTURE_CHECK_VARIANT_FILE: path.join(devDir, 'src', 'variant.txt') },
+      dev: { watch: 'src/*.txt' },
+    };
     original = cfg().inspect<Record<string, unknown>>('servers')?.globalValue;
-    await cfg().update('servers', { ...original, 'check-bad': entry('bad'), 'check-good': entry('good') }, vscode.ConfigurationTarget.Global);
+    await cfg().update(
+      'servers',
+      { ...original, 'check-bad': entry('bad'), 'check-good': entry('good'), 'check-model': entry('model'), 'check-dev': dev },
+      vscode.ConfigurationTarget.Global,
+    );
   });
 
   suiteTeardown(async () => {
     notifications.dispose();
+    outputs.dispose();
     await cfg().update('servers', original, vscode.ConfigurationTarget.Global);
     await waitFor(() => !api.servers().some((s) => s.definition.name.startsWith('check-')), 'the check servers to go');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    fs.rmSync(devDir, { recursive: true, force: true });
   });
 
   test('a bad server: every mistake is found, with its spec section and recorded message', async () => {
@@ -130,5 +150,72 @@ suite('Check Server', function () {
     assert.ok(logging, 'the deprecated Logging capability');
     assert.equal(logging.severity, 'warning');
     assert.equal(logging.spec.url, 'https://modelcontextprotocol.io/specification/2026-07-28/deprecated');
+  });
+
+  const byCheck = (report: CheckReport, ...checks: string[]) =>
+    report.findings.filter((f) => checks.includes(f.check)).map((f) => `${f.severity} ${f.check} ${f.subject}: ${f.message}`);
+
+  test("what a model is shown: the tool list's cost, near-duplicate tools, instructions and secrets in descriptions", async () => {
+    const c = await running(api, 'check-model');
+    const report = await vscode.commands.executeCommand<CheckReport | undefined>('mcpWorkbench.checkServer', c.definition.id);
+    assert.ok(report, `no report; notifications: ${notifications.messages.join(' | ')}`);
+    const found = byCheck(report, 'tool-list-cost', 'tool-near-duplicate', 'description-instructions', 'description-secret');
+    const expected = [
+      /^warning tool-list-cost tools\/list: The tool list costs a model about 1\d,\d{3} tokens .* Largest: "search_docs" ~1\d,\d{3} \(9\d%\)/,
+      /^warning tool-near-duplicate read_file \/ read_files: .*names are 90% alike/,
+      /^error description-instructions get_weather: .*<IMPORTANT>-style tag/,
+      /^error description-instructions get_weather: .*names credential files/,
+      /^error description-instructions get_weather: .*keep something from the user/,
+      /^error description-instructions add_numbers: The inputSchema\.properties\.a\.description .*ignore its instructions/,
+      /^warning description-instructions add_numbers: .*which tool it must call/,
+      /^error description-instructions notes: .*invisible characters/,
+      /^error description-secret connect_db: .*\(credential assignment\)/,
+    ];
+    for (const pattern of expected)
+      assert.ok(
+        found.some((f) => pattern.test(f)),
+        `no finding matching ${pattern}; got:\n${found.join('\n')}`,
+      );
+    assert.equal(found.length, expected.length, found.join('\n'));
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: 'mcp-check', path: `/${encodeURIComponent(c.definition.id)}/check.md` }));
+    assert.ok(!doc.getText().includes('sk_live'), 'the credential is not in the report');
+    assert.match(
+      doc.getText(),
+      /\[Tools › Security Considerations\]\(https:\/\/modelcontextprotocol\.io\/specification\/2025-11-25\/server\/tools#security-considerations\)/,
+    );
+  });
+
+  test('a dev-loop restart that breaks clients: a log line per change, a notification, and Check Server findings', async () => {
+    const c = await running(api, 'check-dev');
+    // The lists of the running server, as the tree shows them: what the restart is compared with.
+    assert.ok((await c.list('tools')).some((t) => t.name === 'read_files'));
+    const before = await vscode.commands.executeCommand<CheckReport | undefined>('mcpWorkbench.checkServer', c.definition.id);
+    assert.deepEqual(byCheck(before!, 'dev-restart-breaking', 'dev-restart-compatible'), [], 'nothing before a restart');
+    const restarted = new Promise<void>((resolve) => {
+      const sub = api.onDidDevRestart((e) => e.serverName === 'check-dev' && (sub.dispose(), resolve()));
+    });
+    // Saved in the editor as a user does (see devLoop.test.ts for why not written behind VS Code's back).
+    const doc = await vscode.workspace.openTextDocument(path.join(devDir, 'src', 'variant.txt'));
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), 'v2');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    assert.ok(await doc.save());
+    await restarted;
+    const said =
+      /^check-dev restarted after \S*\.check-dev\/src\/variant\.txt changed, and its lists now break clients: tools\.add_numbers\.inputSchema\.properties\.c: a required argument "c" was added \(and 1 more breaking change\)\. Check Server lists every change\.$/;
+    await waitFor(() => notifications.messages.some((m) => said.test(m)), 'the notification of the breaking changes').catch((error: Error) => {
+      throw new Error(`${error.message}; got: ${notifications.messages.join(' | ')}\nlog:\n${outputs.text().slice(-2000)}`);
+    });
+    assert.match(outputs.text(), /Since the restart: breaking: tools\.read_files: tool "read_files" was removed\./);
+    assert.match(outputs.text(), /Since the restart: breaking: tools\.add_numbers\.inputSchema\.properties\.c: a required argument "c" was added\./);
+    const after = await vscode.commands.executeCommand<CheckReport | undefined>('mcpWorkbench.checkServer', c.definition.id);
+    assert.ok(after);
+    const dev = byCheck(after, 'dev-restart-breaking');
+    assert.equal(dev.length, 2, dev.join('\n'));
+    assert.match(dev[0], /^warning dev-restart-breaking tools\.add_numbers\.inputSchema\.properties\.c: Since the dev loop restarted it for .*variant\.txt: /);
+    assert.match(
+      dev[1],
+      /^warning dev-restart-breaking tools\.read_files: .*tool "read_files" was removed; clients written against the previous lists break\.$/,
+    );
   });
 });

@@ -8,7 +8,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { McpTestsTesting } from '../../../src/mcpTests/registerMcpTests';
-import type { SavedTest, TestFileChoice } from '../../../src/toolRunner/saveRunAsTest';
+import type { SaveAsTestUi, SavedTest, TestFileChoice } from '../../../src/toolRunner/saveRunAsTest';
+import type { ActivityLog } from '../../../src/traffic/common/activityLog';
 import type { ToolRunnerPanel } from '../../../src/toolRunner/toolRunnerPanel';
 import { parseTestFile } from '../../../src/mcpTests/common/parseTestFile';
 import { activateApi, folderUri, running, waitFor } from '../helpers';
@@ -148,5 +149,70 @@ suite('Save as Test from Run Tool', function () {
     const panel = await open('add');
     panel.saveAsTestUi = { pickFile: async () => assert.fail('no file is asked for'), newFile: async () => assert.fail('no file is asked for') };
     assert.equal(await panel.saveAsTest('no-such-run'), undefined);
+  });
+});
+
+suite('Save as Test from an Inspector row', function () {
+  this.timeout(90000);
+  const target = vscode.Uri.joinPath(folderUri('folder-a'), 'mcp-tests', `row-${Date.now().toString(36)}.mcptest.json`);
+  const relative = `folder-a/mcp-tests/${target.path.split('/').pop()}`;
+  const secret = 'sk-inspector-row-0816';
+
+  suiteTeardown(async () => {
+    delete process.env.MCPWB_INPUT_APIKEY;
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.workspace.fs.delete(target).then(undefined, () => undefined);
+  });
+
+  test("a recorded tools/call (the row's menu passes its { seq }) is written by Save as Test's writer, its secret as ${input:…}, and passes", async () => {
+    const api = await activateApi();
+    const c = await running(api, 'fixture-stdio');
+    // A call made anywhere (here the API; Run Tool, chat or a replay alike) is a row of the Inspector.
+    await c.callTool('formDemo', { name: 'Bo', count: 1, apiKey: secret });
+    const log = (await vscode.commands.executeCommand<ActivityLog>('_mcpWorkbench.activityLog'))!;
+    const row = log
+      .entries()
+      .find((e) => e.serverId === c.definition.id && e.method === 'tools/call' && (e.request as { params: { name: string } }).params.name === 'formDemo');
+    assert.ok(row, 'the recorded call');
+    const ui: SaveAsTestUi = { pickFile: async () => 'new', newFile: async () => target };
+    const saved = await vscode.commands.executeCommand<SavedTest | undefined>(
+      'mcpWorkbench.saveInspectorRowAsTest',
+      { webviewSection: 'toolCall', seq: row.seq },
+      ui,
+    );
+    assert.equal(saved?.uri.toString(), target.toString());
+    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(target));
+    assert.equal(text.includes(secret), false, text);
+    assert.equal(text.includes('«redacted»'), false, text);
+    assert.deepEqual(JSON.parse(JSON.stringify(parseTestFile(text).file)), {
+      server: 'fixture-stdio',
+      tests: [
+        {
+          name: 'formDemo {"name":"Bo","count":1}',
+          steps: [
+            {
+              callTool: { name: 'formDemo', arguments: { name: 'Bo', count: 1, apiKey: '${input:apiKey}' } },
+              expect: { isError: false, match: { structuredContent: { name: 'Bo', count: 1 } } },
+            },
+          ],
+        },
+      ],
+    });
+    process.env.MCPWB_INPUT_APIKEY = secret;
+    const tests = (await vscode.commands.executeCommand<McpTestsTesting>('_mcpWorkbench.testing.mcpTests'))!;
+    await waitFor(
+      async () => (await tests.discover()).find((f) => f.file === relative && !f.error && f.tests.length === 1),
+      'the Testing view to find the file',
+    );
+    const outcomes = await tests.run([relative]);
+    assert.deepEqual(
+      outcomes.map((o) => `${o.id}: ${o.state}`),
+      ['formDemo {"name":"Bo","count":1}: passed'],
+      JSON.stringify(outcomes, null, 2),
+    );
+    // Any other row (a list, a notification) is not a call to save.
+    const list = log.entries().find((e) => e.serverId === c.definition.id && e.method === 'tools/list');
+    assert.ok(list);
+    assert.equal(await vscode.commands.executeCommand('mcpWorkbench.saveInspectorRowAsTest', { webviewSection: 'row', seq: list.seq }, ui), undefined);
   });
 });

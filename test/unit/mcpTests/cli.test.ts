@@ -122,6 +122,56 @@ describe('saved MCP tests: the command line', function () {
     assert.match(cli(['check', 'nothere'], path.join(REPO, 'examples', 'mcp-tests')).stderr, /No server "nothere" is configured/);
   });
 
+  it('check: the skills of a server are read and verified, as Check Server does (one gathering for both)', () => {
+    const server = path.join('out', 'test', 'fixtures', 'servers', 'skillsServer.js');
+    const r = cli(['check', '--json', '--', 'node', server]);
+    assert.equal(r.status, 1, r.stderr);
+    const report = JSON.parse(r.stdout) as { findings: { check: string; severity: string; subject?: string }[] };
+    assert.deepEqual(
+      report.findings.filter((f) => f.check.startsWith('skill-')).map((f) => `${f.severity} ${f.check} ${f.subject}`),
+      ['error skill-verify skill://broken-digest/SKILL.md'],
+    );
+  });
+
+  it("check: what a model is shown: the tool list's cost, near-duplicates, instructions and secrets in descriptions", () => {
+    const server = path.join('out', 'test', 'fixtures', 'servers', 'checkServer.js');
+    const r = cli(['check', '--', 'node', server], REPO, { FIXTURE_CHECK: 'model' });
+    assert.equal(r.status, 1, r.stderr);
+    const lines = r.stdout.split('\n').filter((l) => /^ {2}\S/.test(l));
+    const expected = [
+      /^ {2}error {3}description-instructions: The description of the tool "get_weather" has an <IMPORTANT>-style tag addressed to the model/,
+      /^ {2}error {3}description-instructions: The description of the tool "get_weather" names credential files/,
+      /^ {2}error {3}description-instructions: The description of the tool "get_weather" tells the model to keep something from the user/,
+      /^ {2}error {3}description-instructions: The inputSchema\.properties\.a\.description of the tool "add_numbers" tells the model to ignore its instructions/,
+      /^ {2}error {3}description-instructions: The description of the tool "notes" has invisible characters/,
+      /^ {2}error {3}description-secret: The description of the tool "connect_db" carries what looks like a credential \(credential assignment\)/,
+      /^ {2}warning tool-list-cost: The tool list costs a model about 1\d,\d{3} tokens on every request .* Largest: "search_docs" ~1\d,\d{3} \(9\d%\)/,
+      /^ {2}warning tool-near-duplicate: The tools "read_file" and "read_files" are easy for a model to confuse/,
+      /^ {2}warning description-instructions: The description of the tool "add_numbers" tells the model which tool it must call/,
+    ];
+    for (const pattern of expected)
+      assert.ok(
+        lines.some((l) => pattern.test(l)),
+        `no line matching ${pattern} in:\n${r.stdout}`,
+      );
+    assert.ok(!r.stdout.includes('sk_live'), 'the credential itself is never printed');
+  });
+
+  it('load mode: --concurrency, --rate and --iterations run each test many times and print p50 / p99 / max per step', () => {
+    const example = path.join('examples', 'mcp-tests', 'fixture-2025.mcptest.json');
+    const r = cli(['test', example, '--concurrency', '3', '--rate', '100', '--iterations', '4']);
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /^Load: examples\/mcp-tests\/fixture-2025\.mcptest\.json: \d+ runs, concurrency 3, at most 100 runs\/s, \d+\.\d s; 0 failed\n/);
+    assert.match(r.stdout, /\n {2}step +n +errors +p50 +p99 +max\n/);
+    assert.match(r.stdout, /\n {2}add twice, snapshot without the call counter › 2 callTool add +4 +0 +\d+(\.\d)? ms +\d+(\.\d)? ms +\d+(\.\d)? ms\n/);
+    const wrong = cli(['test', path.join('test', 'fixtures', 'mcpTests', 'wrong.mcptest.json'), '--concurrency', '2', '--iterations', '2']);
+    assert.equal(wrong.status, 1, wrong.stdout + wrong.stderr);
+    assert.match(wrong.stdout, /\n {2}✗ a wrong sum: .*\n/);
+    assert.equal(cli(['test', example, '--concurrency', '0']).status, 2);
+    assert.equal(cli(['test', example, '--rate', 'fast']).status, 2);
+    assert.equal(cli(['test', example, '--concurrency', '2', '--reporter', 'junit']).status, 2);
+  });
+
   it('writes snapshots with --update-snapshots, then passes without it', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwb-cli-update-'));
     try {
