@@ -14,13 +14,20 @@
 /**
  * C0/C1 controls (except tab, line feed and carriage return), bidi embeddings, overrides and
  * isolates, marks that change the direction of neighbouring text, and zero-width characters
- * that make two different names look the same.
+ * that make two different names look the same; and Unicode tag characters (U+E0000–E007F),
+ * which no editor shows but a model reads as the ASCII they shadow (hidden instructions). The
+ * one legitimate use of tags, subdivision flag emoji, then reads as escapes: a price worth paying
+ * in server-supplied names.
  */
-const INVISIBLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+const INVISIBLE =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u{E0000}-\u{E007F}]/gu;
 
-/** Shows invisible and direction-changing characters as `\uXXXX` escapes. */
+/** Shows invisible and direction-changing characters as `\uXXXX` (or `\u{XXXXX}`) escapes. */
 export function revealControlCharacters(text: string): string {
-  return text.replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+  return text.replace(INVISIBLE, (c) => {
+    const hex = c.codePointAt(0)!.toString(16).toUpperCase();
+    return hex.length > 4 ? `\\u{${hex}}` : `\\u${hex.padStart(4, '0')}`;
+  });
 }
 
 /**

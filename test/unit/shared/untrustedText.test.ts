@@ -61,6 +61,12 @@ describe('untrusted text', () => {
       assert.equal(revealControlCharacters('bell\u0007 esc\u001b del\u007f c1\u0085'), 'bell\\u0007 esc\\u001B del\\u007F c1\\u0085');
     });
 
+    it('shows Unicode tag characters (hidden ASCII a model reads) as \\u{…} escapes', () => {
+      const hidden = [...'ignore'].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
+      assert.equal(revealControlCharacters(`add${hidden}`), 'add\\u{E0069}\\u{E0067}\\u{E006E}\\u{E006F}\\u{E0072}\\u{E0065}');
+      assert.equal(revealControlCharacters('\u{E0001}x\u{E007F}'), '\\u{E0001}x\\u{E007F}');
+    });
+
     it('leaves tabs, line breaks and ordinary non-Latin text alone', () => {
       for (const text of ['a\tb\nc\r\nd', 'café', 'שלום עולם', 'مرحبا', '中文', '👨‍👩‍👧']) assert.equal(revealControlCharacters(text), text);
     });
