@@ -19,6 +19,7 @@ import { DEFAULT_ITERATIONS, formatLoad, type LoadOptions } from '../mcpTests/co
 import { snapshotPathOf } from '../mcpTests/common/snapshots';
 import { findTestFiles, projectConfig, readIfExists } from './projectFiles';
 import { CHECK_USAGE, checkCommand } from './checkCommand';
+import { revealControlCharacters } from '../shared/common/untrustedText';
 
 declare const MCPWB_CLI_VERSION: string | undefined;
 const VERSION = typeof MCPWB_CLI_VERSION === 'string' ? MCPWB_CLI_VERSION : '0.0.0-dev';
@@ -90,8 +91,17 @@ function parseTestArgs(args: string[]): TestArgs | string {
   return parsed;
 }
 
-/** Runs the command line; resolves to the exit status. */
-export async function main(argv: string[], io: CliIo): Promise<number> {
+/**
+ * Runs the command line; resolves to the exit status. Everything it prints goes through
+ * `revealControlCharacters`: findings and results carry server text, and an escape sequence in a
+ * tool name must not drive the terminal or a CI log viewer (retitle it, hide lines, forge links).
+ */
+export async function main(argv: string[], terminal: CliIo): Promise<number> {
+  const io: CliIo = {
+    ...terminal,
+    stdout: (text) => terminal.stdout(revealControlCharacters(text)),
+    stderr: (text) => terminal.stderr(revealControlCharacters(text)),
+  };
   const [command, ...rest] = argv;
   if (command === '--version' || command === '-v') {
     io.stdout(`${VERSION}\n`);

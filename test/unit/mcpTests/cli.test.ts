@@ -98,6 +98,15 @@ describe('saved MCP tests: the command line', function () {
     }
   });
 
+  it('prints no control characters: an escape sequence in what it echoes is shown as text, not run by the terminal', () => {
+    // The unknown-command message echoes its argument; server text (tool names in findings and
+    // results) goes out through the same writer.
+    const r = cli(['\u001b]0;retitled\u0007\u001b[2Jcleared\u202Ereversed']);
+    assert.equal(r.status, 2);
+    assert.ok(!/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u202e]/.test(r.stderr), JSON.stringify(r.stderr.slice(0, 120)));
+    assert.ok(r.stderr.includes('\\u001B]0;retitled\\u0007\\u001B[2Jcleared\\u202Ereversed'), r.stderr.slice(0, 200));
+  });
+
   it("check: Check Server's findings, exit 1 on an error finding and 0 on none", () => {
     const server = path.join('out', 'test', 'fixtures', 'servers', 'checkServer.js');
     const bad = cli(['check', '--json', '--', 'node', server], REPO, { FIXTURE_CHECK: 'bad' });
