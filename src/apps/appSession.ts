@@ -3,8 +3,9 @@
  * speaks the ui/* protocol with the frame. The bridge lives here, in the extension host; the
  * webview showing the frame only relays (AppRelayTransport). A session is mounted in one view
  * at a time (the Run Tool panel, or its own editor tab when popped out); every mount is a new
- * frame with a new bridge, which gets the same tool input and result again, so what the app
- * shows is rebuilt after a move.
+ * frame with a new bridge (a frame cannot outlive its webview), which gets the same tool input
+ * and result again, the same storage origin and the user's answers (see `leave`), so the app
+ * can rebuild what it showed.
  */
 import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
@@ -19,6 +20,7 @@ import { argumentsPreview } from '../shared/common/toolConfirmation';
 import type { AppSandbox } from './common/sandboxServer';
 import { APP_SANDBOX } from './common/sandboxProxyPage';
 import { AppRequestPolicy, type SampleForApp } from './appRequestPolicy';
+import { AppApprovalMemory } from './common/appApprovals';
 import { appServerLine, type AppServerStateKind } from './common/appServerState';
 import { ServerCommands } from '../servers/common/commandIds';
 import type { Workbench } from '../workbench';
@@ -82,8 +84,17 @@ interface Mount {
   environment?: AppEnvironment;
 }
 
+/**
+ * How long a frame that is moved away may take to answer `ui/resource-teardown` (to save its
+ * state) before it is removed anyway: an app answers in milliseconds; one that never answers
+ * must not hold the move for longer than a blink.
+ */
+const MOVE_TEARDOWN_MS = 2000;
+
 export class AppSession implements vscode.Disposable {
   private mount: Mount | undefined;
+  /** The frame being moved away, until it answered `ui/resource-teardown` (its answer must still reach the bridge). */
+  private leaving: Mount | undefined;
   private readonly csp: AppCsp;
   /** What the policy blocked, once per directive + URI (the frame reports it; see cspViolation.ts). */
   private readonly violations = new CspViolationLog();
@@ -96,9 +107,9 @@ export class AppSession implements vscode.Disposable {
    * mount they were asked in. Ids are random: an app that could post to the webview as if it
    * were the host must still not be able to name a pending approval, nor its own frame.
    */
-  private readonly approvals = new Map<string, { resolve: (approved: boolean) => void; toolName: string; appId: string }>();
-  /** Tools the user allowed for the rest of this app's life ("Always for This App"). */
-  private readonly allowedTools = new Set<string>();
+  private readonly approvals = new Map<string, { resolve: (approved: boolean) => void; tool: Tool; args: Record<string, unknown>; appId: string }>();
+  /** The user's answers for this session, kept across moves (see appApprovals.ts). */
+  private readonly answers = new AppApprovalMemory();
   /** The last `ui/update-model-context` of the app (kept for the future chat integration; shown in the log). */
   modelContext: unknown;
   /** The server state last shown beside the app (a line only while it is not running). */
@@ -153,6 +164,7 @@ export class AppSession implements vscode.Disposable {
     const bridge = this.createBridge(view.kind);
     const mount: Mount = { appId, view, bridge, transport };
     this.mount = mount;
+    this.answers.newFrame();
     await bridge.connect(transport);
     return {
       appId,
@@ -201,16 +213,19 @@ export class AppSession implements vscode.Disposable {
    * when it moves; it is withdrawn (as declined) when the app goes away.
    */
   private askApproval(tool: Tool, args: Record<string, unknown>): Promise<boolean> {
-    if (this.allowedTools.has(tool.name)) return Promise.resolve(true);
+    const standing = this.answers.standing(tool, args);
+    if (standing === 'carriedOverMove') this.log('info', `ran "${tool.name}" without asking: the same call was allowed before the app moved`);
+    if (standing) return Promise.resolve(true);
     const mount = this.mount;
     if (!mount) return Promise.resolve(false);
+    const asked = this.answers.asking(tool);
     const approvalId = randomUUID();
     const why =
       tool.annotations?.destructiveHint === true
         ? vscode.l10n.t('The tool says it may make destructive changes.')
         : vscode.l10n.t('The tool is not marked read-only: it may change things.');
     return new Promise<boolean>((resolve) => {
-      this.approvals.set(approvalId, { resolve, toolName: tool.name, appId: mount.appId });
+      this.approvals.set(approvalId, { resolve, tool, args, appId: mount.appId });
       mount.view.post({
         type: 'appApproval',
         appId: mount.appId,
@@ -218,6 +233,8 @@ export class AppSession implements vscode.Disposable {
           approvalId,
           text: vscode.l10n.t('The app wants to run "{0}" on server "{1}".', tool.title ?? tool.name, this.serverLabel),
           detail: `${why} ${vscode.l10n.t('Arguments:')} ${argumentsPreview(args, 500)}`,
+          toolTitle: tool.title ?? tool.name,
+          asked,
         },
       });
     });
@@ -228,16 +245,42 @@ export class AppSession implements vscode.Disposable {
     const pending = this.approvals.get(approvalId);
     if (!pending || pending.appId !== appId) return;
     this.approvals.delete(approvalId);
-    if (answer === 'session') this.allowedTools.add(pending.toolName);
+    this.answers.answered(pending.tool, pending.args, answer);
     pending.resolve(answer !== 'deny');
     const mount = this.mount;
     if (mount && this.approvals.size === 0) mount.view.post({ type: 'appApproval', appId: mount.appId });
   }
 
-  /** Leaves the current view: the frame there is gone (the bridge and its transport close). */
-  unmount(): void {
+  /**
+   * Leaves the current view because the app moves to another: the frame first gets the spec's
+   * `ui/resource-teardown` (the SDK's `onteardown`, where an app saves unsaved state: its
+   * storage is kept for the next frame, which has the same origin), briefly awaited; then the
+   * channel closes. Resolves once the frame may be removed.
+   */
+  async leave(): Promise<void> {
+    const mount = this.mount;
+    if (!mount) return;
+    this.withdrawApprovals();
+    this.mount = undefined;
+    this.leaving = mount;
+    try {
+      await mount.bridge.teardownResource({}, { timeout: MOVE_TEARDOWN_MS });
+    } catch (error) {
+      this.log('debug', `the app did not answer ui/resource-teardown before its move: ${String(error)}`);
+    } finally {
+      if (this.leaving === mount) this.leaving = undefined;
+      await mount.bridge.close().catch(() => undefined);
+    }
+  }
+
+  private withdrawApprovals(): void {
     for (const pending of this.approvals.values()) pending.resolve(false);
     this.approvals.clear();
+  }
+
+  /** Leaves the current view: the frame there is gone (the bridge and its transport close). */
+  unmount(): void {
+    this.withdrawApprovals();
     const mount = this.mount;
     this.mount = undefined;
     if (mount) void mount.bridge.close().catch(() => undefined);
@@ -245,6 +288,12 @@ export class AppSession implements vscode.Disposable {
 
   /** A message from the webview that shows this session's frame. */
   receive(message: AppFromWebview): void {
+    const leaving = this.leaving;
+    if (leaving && message.appId === leaving.appId) {
+      // Only its answer to the teardown (and any last words) go to its closing bridge.
+      if (message.type === 'appMessage') leaving.transport.deliver(message.message);
+      return;
+    }
     const mount = this.mount;
     if (!mount || message.appId !== mount.appId) return;
     switch (message.type) {

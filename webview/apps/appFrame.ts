@@ -173,18 +173,20 @@ export class AppArea {
       b.addEventListener('click', answer(value));
       return b;
     };
+    // An app that keeps asking for the same tool (one polling a tool that is not read-only) gets
+    // the session-wide answer first, with a line saying how often it asked.
+    const repeated = request.asked > 1;
+    const once = button(l10n.t('Run Tool'), 'once', repeated ? 'secondary small' : 'primary small');
+    const session = button(l10n.t('Allow for This App Session'), 'session', repeated ? 'primary small' : 'secondary small');
+    session.id = 'app-approval-session';
+    session.title = l10n.t('Run "{0}" without asking again until this app is closed (a new run of the tool asks again).', request.toolTitle);
     const bar = el(
       'div',
-      { class: 'app-approval', role: 'alertdialog', 'aria-label': request.text, tabindex: '-1' },
+      { class: `app-approval${repeated ? ' repeated' : ''}`, role: 'alertdialog', 'aria-label': request.text, tabindex: '-1' },
       el('div', { class: 'app-approval-text' }, request.text),
       el('div', { class: 'app-meta' }, request.detail),
-      el(
-        'div',
-        { class: 'app-approval-buttons' },
-        button(l10n.t('Run Tool'), 'once', 'primary small'),
-        button(l10n.t('Always for This App'), 'session', 'secondary small'),
-        button(l10n.t('Don’t Run'), 'deny', 'secondary small'),
-      ),
+      ...(repeated ? [el('div', { class: 'app-approval-repeat' }, l10n.t('The app asked for this tool {0} times in this app session.', request.asked))] : []),
+      el('div', { class: 'app-approval-buttons' }, ...(repeated ? [session, once] : [once, session]), button(l10n.t('Don’t Run'), 'deny', 'secondary small')),
     );
     this.element.insertBefore(bar, this.frame);
     // The app chooses when this bar appears, so it can time it under a key or a click the user

@@ -61,6 +61,10 @@ export interface AppApprovalRequest {
   text: string;
   /** Why it asks, and the arguments. */
   detail: string;
+  /** The tool's title (or name), for the session-wide answer's tooltip. */
+  toolTitle: string;
+  /** How many times the app asked for this tool in this app session, this time included. */
+  asked: number;
 }
 
 export interface AppEnvironment {
