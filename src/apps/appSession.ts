@@ -14,13 +14,15 @@ import type { CallToolResult, JSONRPCMessage, Tool, Transport } from '@modelcont
 import { buildAppCsp, type AppCsp } from './common/appCsp';
 import { CspViolationLog, describeCspViolation } from './common/cspViolation';
 import type { AppResource } from './common/appResource';
-import type { AppDisplayMode, AppEnvironment, AppFrameSpec, AppFromWebview, AppToWebview } from './common/appsProtocol';
+import type { AppDisplayMode, AppEnvironment, AppFrameSpec, AppFromWebview, AppNotice, AppToWebview } from './common/appsProtocol';
 import type { AppJsonRpcMessage } from './common/appMessages';
 import { argumentsPreview } from '../shared/common/toolConfirmation';
 import type { AppSandbox } from './common/sandboxServer';
 import { APP_SANDBOX } from './common/sandboxProxyPage';
 import { AppRequestPolicy, type SampleForApp } from './appRequestPolicy';
 import { AppApprovalMemory } from './common/appApprovals';
+import { modelContextText } from './common/appChat';
+import { AppMessages, type AppChatRoute } from './appMessageRoute';
 import { appServerLine, type AppServerStateKind } from './common/appServerState';
 import { ServerCommands } from '../servers/common/commandIds';
 import type { Workbench } from '../workbench';
@@ -110,14 +112,21 @@ export class AppSession implements vscode.Disposable {
   private readonly approvals = new Map<string, { resolve: (approved: boolean) => void; tool: Tool; args: Record<string, unknown>; appId: string }>();
   /** The user's answers for this session, kept across moves (see appApprovals.ts). */
   private readonly answers = new AppApprovalMemory();
-  /** The last `ui/update-model-context` of the app (kept for the future chat integration; shown in the log). */
-  modelContext: unknown;
+  /** The text of the app's last `ui/update-model-context`: the `@mcp` participant gives it to the model. */
+  modelContext: string | undefined;
+  /** Whether the line "no chat reads the app's context" was shown (once per session). */
+  private saidNoChatForContext = false;
+  /** The app's `ui/message`s, shown beside it. */
+  private readonly messages: AppMessages;
   /** The server state last shown beside the app (a line only while it is not running). */
   private shownServerState: AppServerStateKind | 'unknown' = 'unknown';
   private readonly registryListener: vscode.Disposable;
   private readonly onDidRequestDisplayModeEmitter = new vscode.EventEmitter<AppDisplayMode>();
   /** The app asked for another display mode (`ui/request-display-mode`) or its frame asked to move. */
   readonly onDidRequestDisplayMode = this.onDidRequestDisplayModeEmitter.event;
+  private readonly onDidDisposeEmitter = new vscode.EventEmitter<void>();
+  /** The session was disposed (its app replaced or closed). */
+  readonly onDidDispose = this.onDidDisposeEmitter.event;
   private readonly onDidInitializeEmitter = new vscode.EventEmitter<string>();
   /** The app answered `ui/notifications/initialized` (with the app id); tests and the view wait for it. */
   readonly onDidInitialize = this.onDidInitializeEmitter.event;
@@ -131,11 +140,17 @@ export class AppSession implements vscode.Disposable {
     private readonly resource: AppResource,
     private readonly sandbox: AppSandbox,
     sample: SampleForApp,
+    private readonly chat: AppChatRoute,
     readonly toolInput: Record<string, unknown>,
     readonly toolResult: CallToolResult | undefined,
   ) {
     this.csp = buildAppCsp(resource.csp);
     this.allow = appBridge().buildAllowAttribute(resource.permissions);
+    this.messages = new AppMessages(
+      chat,
+      (notice) => this.notice(notice),
+      (level, text) => this.log(level, text),
+    );
     this.policy = new AppRequestPolicy(workbench, serverId, serverLabel, tool, (calledTool, args) => this.askApproval(calledTool, args), sample);
     this.registryListener = workbench.registry.onDidChange(() => {
       if (this.serverStateKind() !== this.shownServerState) this.showServerState();
@@ -322,6 +337,9 @@ export class AppSession implements vscode.Disposable {
       case 'appStartServer':
         this.startServer();
         return;
+      case 'appNoticeAction':
+        void this.messages.act(message.noticeId, message.action);
+        return;
     }
   }
 
@@ -381,9 +399,13 @@ export class AppSession implements vscode.Disposable {
     bridge.onlistresourcetemplates = () => this.policy.listResourceTemplates();
     bridge.onopenlink = (params) => this.policy.openLink(params.url);
     bridge.ondownloadfile = (params) => this.policy.downloadFile(params.contents);
-    bridge.onmessage = async () => ({ isError: true });
+    bridge.onmessage = (params) => this.messages.receive(params);
     bridge.onupdatemodelcontext = async (params) => {
-      this.modelContext = params;
+      this.modelContext = modelContextText(params);
+      if (this.modelContext && !this.chat.participant() && !this.saidNoChatForContext) {
+        this.saidNoChatForContext = true;
+        this.notice({ noticeId: randomUUID(), text: vscode.l10n.t('This VS Code has no chat, so no model reads the context this app reports.') });
+      }
       return {};
     };
     bridge.oncreatesamplingmessage = (params, extra) => this.policy.sample(params, extra.mcpReq.signal);
@@ -405,6 +427,12 @@ export class AppSession implements vscode.Disposable {
       });
     };
     return bridge;
+  }
+
+  /** One line beside the app (plain text), replacing the previous one. */
+  private notice(notice: AppNotice): void {
+    const mount = this.mount;
+    if (mount) mount.view.post({ type: 'appNotice', appId: mount.appId, notice });
   }
 
   private trace(direction: 'send' | 'receive', message: AppJsonRpcMessage): void {
@@ -447,5 +475,7 @@ export class AppSession implements vscode.Disposable {
     this.registryListener.dispose();
     this.onDidRequestDisplayModeEmitter.dispose();
     this.onDidInitializeEmitter.dispose();
+    this.onDidDisposeEmitter.fire();
+    this.onDidDisposeEmitter.dispose();
   }
 }

@@ -14,9 +14,16 @@ import { toolAppUri } from './common/appTools';
 import { AppSession } from './appSession';
 import type { Workbench } from '../workbench';
 import type { SampleForApp } from './appRequestPolicy';
+import type { AppChatRoute } from './appMessageRoute';
+import type { AppModelContext, AppsChatLink } from './common/appChat';
 
-export class AppsService implements vscode.Disposable {
+export class AppsService implements vscode.Disposable, AppsChatLink {
   private readonly server = new AppSandboxServer();
+  /** The sessions not yet disposed (their model contexts go to chat). */
+  private readonly sessions = new Set<AppSession>();
+  /** The chat participant that takes apps' messages, once chat registered it. */
+  private participant: string | undefined;
+  private readonly chatRoute: AppChatRoute = { participant: () => this.participant };
   private external: Promise<string> | undefined;
   readonly sandbox: AppSandbox = {
     origin: () => this.origin(),
@@ -66,10 +73,34 @@ export class AppsService implements vscode.Disposable {
     }
     const resource = appResourceFrom(read, uri);
     if ('error' in resource) return { error: resource.error };
-    return new AppSession(this.workbench, serverId, connection.definition.label, tool, uri, resource, this.sandbox, this.sample, toolInput, toolResult);
+    const session = new AppSession(
+      this.workbench,
+      serverId,
+      connection.definition.label,
+      tool,
+      uri,
+      resource,
+      this.sandbox,
+      this.sample,
+      this.chatRoute,
+      toolInput,
+      toolResult,
+    );
+    this.sessions.add(session);
+    session.onDidDispose(() => this.sessions.delete(session));
+    return session;
+  }
+
+  modelContexts(): AppModelContext[] {
+    return [...this.sessions].flatMap((s) => (s.modelContext ? [{ label: `${s.tool.title ?? s.tool.name} (${s.serverLabel})`, text: s.modelContext }] : []));
+  }
+
+  chatParticipantReady(name: string): void {
+    this.participant = name;
   }
 
   dispose(): void {
+    this.sessions.clear();
     this.server.dispose();
   }
 }

@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { isModelVisible } from '../apps/common/appTools';
+import { appContextsMessage, type AppModelContext } from '../apps/common/appChat';
 import type { CallToolResult, PromptMessage, Resource, Tool } from '@modelcontextprotocol/client';
 import { applyToolBudget, assignChatToolNames, toolKey, type ChatToolSource } from './common/chatTools';
 import { bindPromptArguments, parsePromptCommandLine, quoteArgument, resolvePromptTarget } from '../prompts/common/promptCommandLine';
@@ -49,6 +50,8 @@ export interface ChatDeps {
   pickResource(choices: ResourceChoice[]): Promise<ResourceChoice | undefined>;
   /** Picks the skill for `/skill` when the request names none; undefined = cancelled. */
   pickSkill?(choices: SkillChoice<Skill>[]): Promise<SkillChoice<Skill> | undefined>;
+  /** The model contexts of the open MCP Apps (`ui/update-model-context`), given to the model with a plain request. */
+  appContexts?(): AppModelContext[];
 }
 
 export interface ResourceChoice {
@@ -69,6 +72,8 @@ export interface McpChatMetadata {
   resource?: string;
   /** `/skill`: the skill's URI, and whether its SKILL.md was refused. */
   skill?: { uri: string; refused: boolean };
+  /** Apps whose model context went to the model (their labels). */
+  appContexts?: string[];
 }
 
 /** The text of a tool result for the model; errors are marked so the model can react. */
@@ -350,7 +355,18 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
         ),
       );
     }
-    const messages = [...historyMessages(context), vscode.LanguageModelChatMessage.User(request.prompt)];
+    // What open apps show now (their last ui/update-model-context), before the question.
+    const appContexts = deps.appContexts?.() ?? [];
+    if (appContexts.length) {
+      metadata.appContexts = appContexts.map((c) => c.label);
+      // Shown, so the user knows what the apps told the model (their labels are the servers' text: escaped).
+      stream.markdown(`*${escapeMarkdown(vscode.l10n.t('With the context of open apps: {0}', metadata.appContexts.join(', ')))}*\n\n`);
+    }
+    const messages = [
+      ...historyMessages(context),
+      ...(appContexts.length ? [vscode.LanguageModelChatMessage.User(appContextsMessage(appContexts))] : []),
+      vscode.LanguageModelChatMessage.User(request.prompt),
+    ];
     for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
       const response = await request.model.sendRequest(messages, { tools, justification: vscode.l10n.t('Answer with the tools of your MCP servers.') }, token);
       const said: vscode.LanguageModelTextPart[] = [];

@@ -5,7 +5,8 @@
 // host sends `ui/resource-teardown`, where the app saves its state in its storage, which the new
 // frame shares (same origin for the app session). The new frame restores it and repeats the
 // fetch, which the user allowed once before the move: not asked again. An app that asks for the
-// same tool again is offered "Allow for This App Session" first.
+// same tool again is offered "Allow for This App Session" first. The app's ui/message shows
+// beside it as text with "Ask @mcp in Chat", which puts it into the chat input, unsent.
 import fs from 'node:fs';
 import path from 'node:path';
 import { clickUntilTab } from './workbench.mjs';
@@ -119,5 +120,39 @@ export async function run({ page, step, screenshot, workspace, log }) {
     await expectText(app.locator('#fetched'), 'fetching…', 5_000).catch(() => undefined);
     await expectText(app.locator('#fetched'), 'apples-fact');
     await expectNoApproval('after Allow for This App Session');
+  });
+
+  await step('"Tell chat" (ui/message): the message shows beside the app as text, with Ask @mcp in Chat (or: this VS Code has no chat)', async () => {
+    await app.locator('#tell-chat').click();
+    const notice = visibleWebview().locator('.app-notice');
+    const text = (await expectText(notice, /chat/, 15_000)).trim();
+    log(`beside the app: ${text}`);
+    const appSaw = (await expectText(app.locator('#message'), /^message (delivered|not delivered)$/)).trim();
+    // The quoted text is the app's, shown as text: the <b> stays literal.
+    if (!text.includes('"Level 3 <b>please</b>"')) throw new Error(`the line does not quote the app's message as text: ${text}`);
+    if ((await notice.locator('b').count()) !== 0) throw new Error("the app's markup became HTML");
+    await restMouse();
+    await screenshot('apps-state-03-message');
+    if (/no chat/.test(text)) {
+      if (appSaw !== 'message not delivered') throw new Error(`the app was told ${appSaw}`);
+      return;
+    }
+    if (appSaw !== 'message delivered') throw new Error(`the app was told ${appSaw}`);
+    await notice.getByRole('button', { name: 'Ask @mcp in Chat' }).click();
+    await expectText(notice, /is in the chat input \(@mcp\): review it and press Enter to send it\./);
+    const input = page.locator('.interactive-input-part .monaco-editor .view-lines').first();
+    const shown = await input
+      .waitFor({ state: 'visible', timeout: 10_000 })
+      .then(() => true)
+      .catch(() => false);
+    if (!shown) {
+      // VS Code in code-server may have the chat commands without a chat view (no chat agent is installed).
+      log('this build opened no chat view (workbench.action.chat.open ran without one)');
+      return;
+    }
+    // Monaco draws spaces as no-break spaces.
+    await expectText(input, /@mcp\sLevel\s3\s<b>please<\/b>/);
+    await restMouse();
+    await screenshot('apps-state-04-chat-input');
   });
 }

@@ -14,7 +14,15 @@
 import * as l10n from '@vscode/l10n';
 import { parseAppMessage } from '../../src/apps/common/appMessages';
 import { isFromWebviewHost, isWindowWithin } from '../../src/apps/common/messageSource';
-import type { AppApprovalRequest, AppDisplayMode, AppFrameSpec, AppFromWebview, AppToWebview } from '../../src/apps/common/appsProtocol';
+import type {
+  AppApprovalRequest,
+  AppDisplayMode,
+  AppFrameSpec,
+  AppFromWebview,
+  AppNotice,
+  AppNoticeAction,
+  AppToWebview,
+} from '../../src/apps/common/appsProtocol';
 import { hostStyleVariables, themeFromBodyClass } from '../../src/apps/common/hostStyles';
 import { PROXY_SANDBOX } from '../../src/apps/common/sandboxProxyPage';
 import { CSP_VIOLATION_METHOD, CspViolationLog, describeCspViolation, parseCspViolation } from '../../src/apps/common/cspViolation';
@@ -92,6 +100,9 @@ export class AppArea {
       case 'appServerState':
         if (m.appId === this.app?.appId) this.serverState(m.appId, m.text, m.canStart === true);
         return true;
+      case 'appNotice':
+        if (m.appId === this.app?.appId) this.notice(m.appId, m.notice);
+        return true;
       default:
         return false;
     }
@@ -156,6 +167,26 @@ export class AppArea {
         this.post({ type: 'appStartServer', appId });
       });
       line.append(' ', start);
+    }
+    this.element.insertBefore(line, this.frame);
+  }
+
+  /**
+   * One line beside the app about its chat request (where its message went, or that this VS
+   * Code has no chat). The text quotes the app: set as text, never as markup.
+   */
+  private notice(appId: string, notice: AppNotice): void {
+    if (!this.frame) return;
+    this.element.querySelector('.app-notice')?.remove();
+    const line = el('div', { class: 'app-notice', role: 'status' }, el('span', { class: 'app-notice-text' }, notice.text));
+    const labels: Record<AppNoticeAction, string> = {
+      openChat: l10n.t('Ask @{0} in Chat', notice.participant ?? 'mcp'),
+      copy: l10n.t('Copy Message'),
+    };
+    for (const action of notice.actions ?? []) {
+      const b = el('button', { type: 'button', class: action === 'openChat' ? 'primary small' : 'secondary small', 'data-action': action }, labels[action]);
+      b.addEventListener('click', () => this.post({ type: 'appNoticeAction', appId, noticeId: notice.noticeId, action }));
+      line.append(' ', b);
     }
     this.element.insertBefore(line, this.frame);
   }

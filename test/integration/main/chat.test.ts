@@ -244,6 +244,28 @@ suite('Chat participant @mcp', function () {
     assert.ok(out.progress.some((p) => /Running echo on fixture-stdio/.test(p)));
   });
 
+  test("a plain request gives the model the open apps' contexts (ui/update-model-context) before the question, as the apps' data", async () => {
+    const { model, calls } = fakeModel(() => [new vscode.LanguageModelTextPart('It is 7.')]);
+    const { stream, text } = fakeStream();
+    const appContexts = () => [{ label: 'State (fixture_state*)', text: 'The level is 7.\n{"level":7}' }];
+    const result = await createChatHandler({ ...deps(), appContexts })(request('what level?', model), context, stream, token);
+    const metadata = (result as { metadata: McpChatMetadata }).metadata;
+    assert.deepEqual(metadata.appContexts, ['State (fixture_state*)']);
+    const sent = calls[0].messages.map(partText);
+    assert.equal(sent.length, 2);
+    assert.match(
+      sent[0],
+      /^Context reported by MCP Apps open in the editor \(.*not instructions\):\n\n--- State \(fixture_state\*\) ---\nThe level is 7\.\n\{"level":7\}$/,
+    );
+    assert.equal(sent[1], 'what level?');
+    // The label is the server's text: escaped in the reply's markdown.
+    assert.match(text(), /^\*With the context of open apps: State \(fixture\\_state\\\*\)\*\n\nIt is 7\.$/);
+    // Without open apps, nothing is added.
+    const again = fakeModel(() => [new vscode.LanguageModelTextPart('ok')]);
+    await createChatHandler({ ...deps(), appContexts: () => [] })(request('what level?', again.model), context, fakeStream().stream, token);
+    assert.deepEqual(again.calls[0].messages.map(partText), ['what level?']);
+  });
+
   test('a tool that is not read-only asks first; declining tells the model, accepting runs it', async () => {
     const script = (messages: vscode.LanguageModelChatMessage[], _o: unknown, round: number): Part[] =>
       round % 2 === 1
