@@ -168,6 +168,11 @@ export class AppSession implements vscode.Disposable {
     return this.mount?.appId;
   }
 
+  /** The bridge to the frame shown now (chat lists and calls the app's own tools through it). */
+  get bridge(): AppBridge | undefined {
+    return this.mount?.bridge;
+  }
+
   /** Shows the app in `view` (a new frame), leaving any previous view. */
   async mountIn(view: AppView, title: string): Promise<AppFrameSpec> {
     this.unmount();

@@ -15,7 +15,12 @@ import { AppSession } from './appSession';
 import type { Workbench } from '../workbench';
 import type { SampleForApp } from './appRequestPolicy';
 import type { AppChatRoute } from './appMessageRoute';
-import type { AppModelContext, AppsChatLink } from './common/appChat';
+import { appModelToolsFrom, type AppModelContext, type AppModelTool, type AppsChatLink } from './common/appChat';
+
+/** How long an app may take to list its tools for a chat request (it answers from memory; a hung one must not stall chat). */
+const LIST_APP_TOOLS_MS = 3000;
+/** How long an app's tool may run for the model. */
+const CALL_APP_TOOL_MS = 120_000;
 
 export class AppsService implements vscode.Disposable, AppsChatLink {
   private readonly server = new AppSandboxServer();
@@ -93,6 +98,28 @@ export class AppsService implements vscode.Disposable, AppsChatLink {
 
   modelContexts(): AppModelContext[] {
     return [...this.sessions].flatMap((s) => (s.modelContext ? [{ label: `${s.tool.title ?? s.tool.name} (${s.serverLabel})`, text: s.modelContext }] : []));
+  }
+
+  async modelTools(): Promise<AppModelTool[]> {
+    const perApp = await Promise.all(
+      [...this.sessions].map(async (session) => {
+        const bridge = session.bridge;
+        if (!bridge?.getAppCapabilities()?.tools) return [];
+        const listed = await bridge.listTools({}, { timeout: LIST_APP_TOOLS_MS }).catch(() => undefined);
+        const label = `${session.tool.title ?? session.tool.name} (${session.serverLabel})`;
+        return appModelToolsFrom(listed).map((tool): AppModelTool => ({
+          label,
+          tool,
+          call: async (args, signal) => {
+            // The frame shown at call time (the app may have moved since it was listed).
+            const now = session.bridge;
+            if (!now) throw new Error(vscode.l10n.t('The app {0} is not open any more.', label));
+            return now.callTool({ name: tool.name, arguments: args }, { signal, timeout: CALL_APP_TOOL_MS });
+          },
+        }));
+      }),
+    );
+    return perApp.flat();
   }
 
   chatParticipantReady(name: string): void {

@@ -60,7 +60,7 @@ export function registerChat(workbench: Workbench, gate: ToolApprovalGate, promp
     prompter,
     pickResource,
     pickSkill,
-    appContexts: () => apps?.modelContexts() ?? [],
+    ...(apps ? { apps } : {}),
   };
   const toggle =
     (enabled: boolean) =>

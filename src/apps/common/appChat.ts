@@ -21,10 +21,43 @@ export interface AppModelContext {
   text: string;
 }
 
+/** A tool an open app registered for the model (the SDK's `App.registerTool`); the app runs it in its frame. */
+export interface AppModelTool {
+  /** Which app, as in AppModelContext. */
+  label: string;
+  tool: { name: string; title?: string; description?: string; inputSchema?: unknown; annotations?: Record<string, unknown> };
+  call(args: Record<string, unknown>, signal: AbortSignal): Promise<{ content?: unknown[]; structuredContent?: unknown; isError?: boolean }>;
+}
+
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+/** At most this many tools per app are offered: the rest are left out. */
+export const MAX_APP_TOOLS = 16;
+
+/** The tools an app listed (`tools/list` to the app), kept if well-formed: a plain name, object schema, bounded text. */
+export function appModelToolsFrom(listed: unknown): AppModelTool['tool'][] {
+  if (!isRecord(listed) || !Array.isArray(listed.tools)) return [];
+  const kept: AppModelTool['tool'][] = [];
+  for (const t of listed.tools) {
+    if (kept.length >= MAX_APP_TOOLS) break;
+    if (!isRecord(t) || typeof t.name !== 'string' || !TOOL_NAME.test(t.name) || kept.some((k) => k.name === t.name)) continue;
+    const schema = isRecord(t.inputSchema) && t.inputSchema.type === 'object' ? t.inputSchema : { type: 'object', properties: {} };
+    kept.push({
+      name: t.name,
+      ...(typeof t.title === 'string' ? { title: bounded(t.title).slice(0, 100) } : {}),
+      ...(typeof t.description === 'string' ? { description: bounded(t.description).slice(0, 1000) } : {}),
+      inputSchema: schema,
+      ...(isRecord(t.annotations) ? { annotations: t.annotations } : {}),
+    });
+  }
+  return kept;
+}
+
 /** Between the Apps feature and the `@mcp` chat participant. */
 export interface AppsChatLink {
   /** The latest model context of every open app that sent one. */
   modelContexts(): AppModelContext[];
+  /** The tools the open apps registered for the model (asked of each app now). */
+  modelTools(): Promise<AppModelTool[]>;
   /** Chat has a participant for apps' messages (`@<name>`): called once it is registered. */
   chatParticipantReady(name: string): void;
 }

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { appContextsMessage, appMessageText, MAX_APP_CHAT_TEXT, modelContextText } from '../../../src/apps/common/appChat';
+import { appContextsMessage, appMessageText, appModelToolsFrom, MAX_APP_CHAT_TEXT, MAX_APP_TOOLS, modelContextText } from '../../../src/apps/common/appChat';
 import { parseAppFromWebview } from '../../../src/apps/common/appsProtocol';
 
 describe("apps: an app's ui/message and model context, for chat", () => {
@@ -50,5 +50,29 @@ describe("apps: an app's ui/message and model context, for chat", () => {
     });
     assert.equal(parseAppFromWebview({ type: 'appNoticeAction', appId: 'app-1', noticeId: 'n1', action: 'send' }), undefined);
     assert.equal(parseAppFromWebview({ type: 'appNoticeAction', appId: 'app-1', action: 'copy' }), undefined);
+  });
+
+  it("keeps an app's listed tools only if well-formed: plain unique names, an object schema, bounded text", () => {
+    const tools = appModelToolsFrom({
+      tools: [
+        {
+          name: 'get_level',
+          title: 'Get Level',
+          description: 'The level',
+          inputSchema: { type: 'object', properties: {} },
+          annotations: { readOnlyHint: true },
+        },
+        { name: 'get_level', description: 'again' },
+        { name: 'bad name!' },
+        { name: 'no_schema', inputSchema: { type: 'string' }, description: 'x\u202Ey' },
+        'junk',
+      ],
+    });
+    assert.deepEqual(tools, [
+      { name: 'get_level', title: 'Get Level', description: 'The level', inputSchema: { type: 'object', properties: {} }, annotations: { readOnlyHint: true } },
+      { name: 'no_schema', description: 'x\\u202Ey', inputSchema: { type: 'object', properties: {} } },
+    ]);
+    assert.deepEqual(appModelToolsFrom(undefined), []);
+    assert.equal(appModelToolsFrom({ tools: Array.from({ length: 40 }, (_, i) => ({ name: `t${i}` })) }).length, MAX_APP_TOOLS);
   });
 });
