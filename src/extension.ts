@@ -113,7 +113,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
       ...registerCheck(wb, activityLog),
       ...registerMcpTests(wb),
       ...registerPrompts(wb, models),
-      ...registerChat(wb, gate, quickInputPromptPrompter),
+      ...registerChat(wb, gate, quickInputPromptPrompter, apps),
       ...registerApproval(wb, approval),
       ...registerModels(wb, models),
       ...registerAuth(wb, auth),

@@ -3,8 +3,9 @@
  * speaks the ui/* protocol with the frame. The bridge lives here, in the extension host; the
  * webview showing the frame only relays (AppRelayTransport). A session is mounted in one view
  * at a time (the Run Tool panel, or its own editor tab when popped out); every mount is a new
- * frame with a new bridge, which gets the same tool input and result again, so what the app
- * shows is rebuilt after a move.
+ * frame with a new bridge (a frame cannot outlive its webview), which gets the same tool input
+ * and result again, the same storage origin and the user's answers (see `leave`), so the app
+ * can rebuild what it showed.
  */
 import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
@@ -13,12 +14,15 @@ import type { CallToolResult, JSONRPCMessage, Tool, Transport } from '@modelcont
 import { buildAppCsp, type AppCsp } from './common/appCsp';
 import { CspViolationLog, describeCspViolation } from './common/cspViolation';
 import type { AppResource } from './common/appResource';
-import type { AppDisplayMode, AppEnvironment, AppFrameSpec, AppFromWebview, AppToWebview } from './common/appsProtocol';
+import type { AppDisplayMode, AppEnvironment, AppFrameSpec, AppFromWebview, AppNotice, AppToWebview } from './common/appsProtocol';
 import type { AppJsonRpcMessage } from './common/appMessages';
 import { argumentsPreview } from '../shared/common/toolConfirmation';
 import type { AppSandbox } from './common/sandboxServer';
 import { APP_SANDBOX } from './common/sandboxProxyPage';
 import { AppRequestPolicy, type SampleForApp } from './appRequestPolicy';
+import { AppApprovalMemory } from './common/appApprovals';
+import { modelContextText } from './common/appChat';
+import { AppMessages, type AppChatRoute } from './appMessageRoute';
 import { appServerLine, type AppServerStateKind } from './common/appServerState';
 import { ServerCommands } from '../servers/common/commandIds';
 import type { Workbench } from '../workbench';
@@ -82,8 +86,17 @@ interface Mount {
   environment?: AppEnvironment;
 }
 
+/**
+ * How long a frame that is moved away may take to answer `ui/resource-teardown` (to save its
+ * state) before it is removed anyway: an app answers in milliseconds; one that never answers
+ * must not hold the move for longer than a blink.
+ */
+const MOVE_TEARDOWN_MS = 2000;
+
 export class AppSession implements vscode.Disposable {
   private mount: Mount | undefined;
+  /** The frame being moved away, until it answered `ui/resource-teardown` (its answer must still reach the bridge). */
+  private leaving: Mount | undefined;
   private readonly csp: AppCsp;
   /** What the policy blocked, once per directive + URI (the frame reports it; see cspViolation.ts). */
   private readonly violations = new CspViolationLog();
@@ -96,17 +109,24 @@ export class AppSession implements vscode.Disposable {
    * mount they were asked in. Ids are random: an app that could post to the webview as if it
    * were the host must still not be able to name a pending approval, nor its own frame.
    */
-  private readonly approvals = new Map<string, { resolve: (approved: boolean) => void; toolName: string; appId: string }>();
-  /** Tools the user allowed for the rest of this app's life ("Always for This App"). */
-  private readonly allowedTools = new Set<string>();
-  /** The last `ui/update-model-context` of the app (kept for the future chat integration; shown in the log). */
-  modelContext: unknown;
+  private readonly approvals = new Map<string, { resolve: (approved: boolean) => void; tool: Tool; args: Record<string, unknown>; appId: string }>();
+  /** The user's answers for this session, kept across moves (see appApprovals.ts). */
+  private readonly answers = new AppApprovalMemory();
+  /** The text of the app's last `ui/update-model-context`: the `@mcp` participant gives it to the model. */
+  modelContext: string | undefined;
+  /** Whether the line "no chat reads the app's context" was shown (once per session). */
+  private saidNoChatForContext = false;
+  /** The app's `ui/message`s, shown beside it. */
+  private readonly messages: AppMessages;
   /** The server state last shown beside the app (a line only while it is not running). */
   private shownServerState: AppServerStateKind | 'unknown' = 'unknown';
   private readonly registryListener: vscode.Disposable;
   private readonly onDidRequestDisplayModeEmitter = new vscode.EventEmitter<AppDisplayMode>();
   /** The app asked for another display mode (`ui/request-display-mode`) or its frame asked to move. */
   readonly onDidRequestDisplayMode = this.onDidRequestDisplayModeEmitter.event;
+  private readonly onDidDisposeEmitter = new vscode.EventEmitter<void>();
+  /** The session was disposed (its app replaced or closed). */
+  readonly onDidDispose = this.onDidDisposeEmitter.event;
   private readonly onDidInitializeEmitter = new vscode.EventEmitter<string>();
   /** The app answered `ui/notifications/initialized` (with the app id); tests and the view wait for it. */
   readonly onDidInitialize = this.onDidInitializeEmitter.event;
@@ -120,11 +140,17 @@ export class AppSession implements vscode.Disposable {
     private readonly resource: AppResource,
     private readonly sandbox: AppSandbox,
     sample: SampleForApp,
+    private readonly chat: AppChatRoute,
     readonly toolInput: Record<string, unknown>,
     readonly toolResult: CallToolResult | undefined,
   ) {
     this.csp = buildAppCsp(resource.csp);
     this.allow = appBridge().buildAllowAttribute(resource.permissions);
+    this.messages = new AppMessages(
+      chat,
+      (notice) => this.notice(notice),
+      (level, text) => this.log(level, text),
+    );
     this.policy = new AppRequestPolicy(workbench, serverId, serverLabel, tool, (calledTool, args) => this.askApproval(calledTool, args), sample);
     this.registryListener = workbench.registry.onDidChange(() => {
       if (this.serverStateKind() !== this.shownServerState) this.showServerState();
@@ -142,6 +168,11 @@ export class AppSession implements vscode.Disposable {
     return this.mount?.appId;
   }
 
+  /** The bridge to the frame shown now (chat lists and calls the app's own tools through it). */
+  get bridge(): AppBridge | undefined {
+    return this.mount?.bridge;
+  }
+
   /** Shows the app in `view` (a new frame), leaving any previous view. */
   async mountIn(view: AppView, title: string): Promise<AppFrameSpec> {
     this.unmount();
@@ -153,6 +184,7 @@ export class AppSession implements vscode.Disposable {
     const bridge = this.createBridge(view.kind);
     const mount: Mount = { appId, view, bridge, transport };
     this.mount = mount;
+    this.answers.newFrame();
     await bridge.connect(transport);
     return {
       appId,
@@ -201,16 +233,19 @@ export class AppSession implements vscode.Disposable {
    * when it moves; it is withdrawn (as declined) when the app goes away.
    */
   private askApproval(tool: Tool, args: Record<string, unknown>): Promise<boolean> {
-    if (this.allowedTools.has(tool.name)) return Promise.resolve(true);
+    const standing = this.answers.standing(tool, args);
+    if (standing === 'carriedOverMove') this.log('info', `ran "${tool.name}" without asking: the same call was allowed before the app moved`);
+    if (standing) return Promise.resolve(true);
     const mount = this.mount;
     if (!mount) return Promise.resolve(false);
+    const asked = this.answers.asking(tool);
     const approvalId = randomUUID();
     const why =
       tool.annotations?.destructiveHint === true
         ? vscode.l10n.t('The tool says it may make destructive changes.')
         : vscode.l10n.t('The tool is not marked read-only: it may change things.');
     return new Promise<boolean>((resolve) => {
-      this.approvals.set(approvalId, { resolve, toolName: tool.name, appId: mount.appId });
+      this.approvals.set(approvalId, { resolve, tool, args, appId: mount.appId });
       mount.view.post({
         type: 'appApproval',
         appId: mount.appId,
@@ -218,6 +253,8 @@ export class AppSession implements vscode.Disposable {
           approvalId,
           text: vscode.l10n.t('The app wants to run "{0}" on server "{1}".', tool.title ?? tool.name, this.serverLabel),
           detail: `${why} ${vscode.l10n.t('Arguments:')} ${argumentsPreview(args, 500)}`,
+          toolTitle: tool.title ?? tool.name,
+          asked,
         },
       });
     });
@@ -228,16 +265,42 @@ export class AppSession implements vscode.Disposable {
     const pending = this.approvals.get(approvalId);
     if (!pending || pending.appId !== appId) return;
     this.approvals.delete(approvalId);
-    if (answer === 'session') this.allowedTools.add(pending.toolName);
+    this.answers.answered(pending.tool, pending.args, answer);
     pending.resolve(answer !== 'deny');
     const mount = this.mount;
     if (mount && this.approvals.size === 0) mount.view.post({ type: 'appApproval', appId: mount.appId });
   }
 
-  /** Leaves the current view: the frame there is gone (the bridge and its transport close). */
-  unmount(): void {
+  /**
+   * Leaves the current view because the app moves to another: the frame first gets the spec's
+   * `ui/resource-teardown` (the SDK's `onteardown`, where an app saves unsaved state: its
+   * storage is kept for the next frame, which has the same origin), briefly awaited; then the
+   * channel closes. Resolves once the frame may be removed.
+   */
+  async leave(): Promise<void> {
+    const mount = this.mount;
+    if (!mount) return;
+    this.withdrawApprovals();
+    this.mount = undefined;
+    this.leaving = mount;
+    try {
+      await mount.bridge.teardownResource({}, { timeout: MOVE_TEARDOWN_MS });
+    } catch (error) {
+      this.log('debug', `the app did not answer ui/resource-teardown before its move: ${String(error)}`);
+    } finally {
+      if (this.leaving === mount) this.leaving = undefined;
+      await mount.bridge.close().catch(() => undefined);
+    }
+  }
+
+  private withdrawApprovals(): void {
     for (const pending of this.approvals.values()) pending.resolve(false);
     this.approvals.clear();
+  }
+
+  /** Leaves the current view: the frame there is gone (the bridge and its transport close). */
+  unmount(): void {
+    this.withdrawApprovals();
     const mount = this.mount;
     this.mount = undefined;
     if (mount) void mount.bridge.close().catch(() => undefined);
@@ -245,6 +308,12 @@ export class AppSession implements vscode.Disposable {
 
   /** A message from the webview that shows this session's frame. */
   receive(message: AppFromWebview): void {
+    const leaving = this.leaving;
+    if (leaving && message.appId === leaving.appId) {
+      // Only its answer to the teardown (and any last words) go to its closing bridge.
+      if (message.type === 'appMessage') leaving.transport.deliver(message.message);
+      return;
+    }
     const mount = this.mount;
     if (!mount || message.appId !== mount.appId) return;
     switch (message.type) {
@@ -272,6 +341,9 @@ export class AppSession implements vscode.Disposable {
         return;
       case 'appStartServer':
         this.startServer();
+        return;
+      case 'appNoticeAction':
+        void this.messages.act(message.noticeId, message.action);
         return;
     }
   }
@@ -332,9 +404,13 @@ export class AppSession implements vscode.Disposable {
     bridge.onlistresourcetemplates = () => this.policy.listResourceTemplates();
     bridge.onopenlink = (params) => this.policy.openLink(params.url);
     bridge.ondownloadfile = (params) => this.policy.downloadFile(params.contents);
-    bridge.onmessage = async () => ({ isError: true });
+    bridge.onmessage = (params) => this.messages.receive(params);
     bridge.onupdatemodelcontext = async (params) => {
-      this.modelContext = params;
+      this.modelContext = modelContextText(params);
+      if (this.modelContext && !this.chat.participant() && !this.saidNoChatForContext) {
+        this.saidNoChatForContext = true;
+        this.notice({ noticeId: randomUUID(), text: vscode.l10n.t('This VS Code has no chat, so no model reads the context this app reports.') });
+      }
       return {};
     };
     bridge.oncreatesamplingmessage = (params, extra) => this.policy.sample(params, extra.mcpReq.signal);
@@ -356,6 +432,12 @@ export class AppSession implements vscode.Disposable {
       });
     };
     return bridge;
+  }
+
+  /** One line beside the app (plain text), replacing the previous one. */
+  private notice(notice: AppNotice): void {
+    const mount = this.mount;
+    if (mount) mount.view.post({ type: 'appNotice', appId: mount.appId, notice });
   }
 
   private trace(direction: 'send' | 'receive', message: AppJsonRpcMessage): void {
@@ -398,5 +480,7 @@ export class AppSession implements vscode.Disposable {
     this.registryListener.dispose();
     this.onDidRequestDisplayModeEmitter.dispose();
     this.onDidInitializeEmitter.dispose();
+    this.onDidDisposeEmitter.fire();
+    this.onDidDisposeEmitter.dispose();
   }
 }

@@ -14,9 +14,21 @@ import { toolAppUri } from './common/appTools';
 import { AppSession } from './appSession';
 import type { Workbench } from '../workbench';
 import type { SampleForApp } from './appRequestPolicy';
+import type { AppChatRoute } from './appMessageRoute';
+import { appModelToolsFrom, type AppModelContext, type AppModelTool, type AppsChatLink } from './common/appChat';
 
-export class AppsService implements vscode.Disposable {
+/** How long an app may take to list its tools for a chat request (it answers from memory; a hung one must not stall chat). */
+const LIST_APP_TOOLS_MS = 3000;
+/** How long an app's tool may run for the model. */
+const CALL_APP_TOOL_MS = 120_000;
+
+export class AppsService implements vscode.Disposable, AppsChatLink {
   private readonly server = new AppSandboxServer();
+  /** The sessions not yet disposed (their model contexts go to chat). */
+  private readonly sessions = new Set<AppSession>();
+  /** The chat participant that takes apps' messages, once chat registered it. */
+  private participant: string | undefined;
+  private readonly chatRoute: AppChatRoute = { participant: () => this.participant };
   private external: Promise<string> | undefined;
   readonly sandbox: AppSandbox = {
     origin: () => this.origin(),
@@ -66,10 +78,56 @@ export class AppsService implements vscode.Disposable {
     }
     const resource = appResourceFrom(read, uri);
     if ('error' in resource) return { error: resource.error };
-    return new AppSession(this.workbench, serverId, connection.definition.label, tool, uri, resource, this.sandbox, this.sample, toolInput, toolResult);
+    const session = new AppSession(
+      this.workbench,
+      serverId,
+      connection.definition.label,
+      tool,
+      uri,
+      resource,
+      this.sandbox,
+      this.sample,
+      this.chatRoute,
+      toolInput,
+      toolResult,
+    );
+    this.sessions.add(session);
+    session.onDidDispose(() => this.sessions.delete(session));
+    return session;
+  }
+
+  modelContexts(): AppModelContext[] {
+    return [...this.sessions].flatMap((s) => (s.modelContext ? [{ label: `${s.tool.title ?? s.tool.name} (${s.serverLabel})`, text: s.modelContext }] : []));
+  }
+
+  async modelTools(): Promise<AppModelTool[]> {
+    const perApp = await Promise.all(
+      [...this.sessions].map(async (session) => {
+        const bridge = session.bridge;
+        if (!bridge?.getAppCapabilities()?.tools) return [];
+        const listed = await bridge.listTools({}, { timeout: LIST_APP_TOOLS_MS }).catch(() => undefined);
+        const label = `${session.tool.title ?? session.tool.name} (${session.serverLabel})`;
+        return appModelToolsFrom(listed).map((tool): AppModelTool => ({
+          label,
+          tool,
+          call: async (args, signal) => {
+            // The frame shown at call time (the app may have moved since it was listed).
+            const now = session.bridge;
+            if (!now) throw new Error(vscode.l10n.t('The app {0} is not open any more.', label));
+            return now.callTool({ name: tool.name, arguments: args }, { signal, timeout: CALL_APP_TOOL_MS });
+          },
+        }));
+      }),
+    );
+    return perApp.flat();
+  }
+
+  chatParticipantReady(name: string): void {
+    this.participant = name;
   }
 
   dispose(): void {
+    this.sessions.clear();
     this.server.dispose();
   }
 }

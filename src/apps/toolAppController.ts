@@ -1,8 +1,9 @@
 /**
  * The app of a Run Tool panel: after each run of a tool that has one, a new AppSession is
  * shown in the panel's result area (inline), or in the app's own editor tab while it is popped
- * out (fullscreen). Pop-out and back move the session between the two webviews; the session
- * gives the new frame the same tool input and result.
+ * out (fullscreen). Pop-out and back move the session between the two webviews: the old frame
+ * is asked to tear down first (it may save its state), and the session gives the new frame the
+ * same tool input and result, storage origin and the user's answers (AppSession.leave).
  */
 import * as vscode from 'vscode';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
@@ -75,7 +76,7 @@ export class ToolAppController implements ToolApp, vscode.Disposable {
     return this.serially(async () => {
       if (!this.session || this.where === 'fullscreen') return;
       this.where = 'fullscreen';
-      this.session.unmount();
+      await this.session.leave();
       this.postPoppedOut();
       // The tab's webview asks for the app once its script runs (`ready`).
       if (this.editor?.isReady) await this.mount('fullscreen');
@@ -91,7 +92,7 @@ export class ToolAppController implements ToolApp, vscode.Disposable {
       this.where = 'inline';
       const editor = this.editor;
       this.editor = undefined;
-      this.session?.unmount();
+      await this.session?.leave();
       editor?.dispose();
       await this.mount('inline');
     });
@@ -112,7 +113,10 @@ export class ToolAppController implements ToolApp, vscode.Disposable {
         if (this.editor === editor && this.where === 'fullscreen') void this.serially(() => this.mount('fullscreen'));
       },
       closed: () => {
-        if (this.editor === editor) void this.popIn();
+        if (this.editor !== editor) return;
+        // The tab and its frame are gone already: nothing is left to ask to tear down.
+        this.session?.unmount();
+        void this.popIn();
       },
     });
     return editor;

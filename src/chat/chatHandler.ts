@@ -6,6 +6,8 @@
  */
 import * as vscode from 'vscode';
 import { isModelVisible } from '../apps/common/appTools';
+import type { AppsChatLink } from '../apps/common/appChat';
+import { appContextMessages, appToolCall, appToolsForModel, nameAppTools } from './chatApps';
 import type { CallToolResult, PromptMessage, Resource, Tool } from '@modelcontextprotocol/client';
 import { applyToolBudget, assignChatToolNames, toolKey, type ChatToolSource } from './common/chatTools';
 import { bindPromptArguments, parsePromptCommandLine, quoteArgument, resolvePromptTarget } from '../prompts/common/promptCommandLine';
@@ -49,6 +51,8 @@ export interface ChatDeps {
   pickResource(choices: ResourceChoice[]): Promise<ResourceChoice | undefined>;
   /** Picks the skill for `/skill` when the request names none; undefined = cancelled. */
   pickSkill?(choices: SkillChoice<Skill>[]): Promise<SkillChoice<Skill> | undefined>;
+  /** The open MCP Apps: their model contexts (`ui/update-model-context`) and own tools go to the model with a plain request. */
+  apps?: Pick<AppsChatLink, 'modelContexts' | 'modelTools'>;
 }
 
 export interface ResourceChoice {
@@ -69,6 +73,8 @@ export interface McpChatMetadata {
   resource?: string;
   /** `/skill`: the skill's URI, and whether its SKILL.md was refused. */
   skill?: { uri: string; refused: boolean };
+  /** Apps whose model context went to the model (their labels). */
+  appContexts?: string[];
 }
 
 /** The text of a tool result for the model; errors are marked so the model can react. */
@@ -340,7 +346,11 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
       description: `${s.tool.title ?? s.tool.annotations?.title ?? s.toolName} (MCP server ${s.serverLabel}): ${s.description ?? ''}`.slice(0, 1024),
       inputSchema: s.tool.inputSchema,
     }));
-    const metadata: McpChatMetadata = { command: 'tools-answer', toolCalls: [], offeredTools: [...names.keys()], droppedTools: budget.dropped.length };
+    // The open apps' own tools (App.registerTool), run by the apps: see chatApps.ts.
+    const appTools = nameAppTools((await deps.apps?.modelTools()) ?? [], new Set(names.keys()));
+    const offeredTools = [...names.keys(), ...appTools.keys()];
+    tools.push(...appToolsForModel(appTools));
+    const metadata: McpChatMetadata = { command: 'tools-answer', toolCalls: [], offeredTools, droppedTools: budget.dropped.length };
     if (budget.dropped.length) {
       stream.progress(
         vscode.l10n.t(
@@ -350,7 +360,10 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
         ),
       );
     }
-    const messages = [...historyMessages(context), vscode.LanguageModelChatMessage.User(request.prompt)];
+    // What open apps show now (their last ui/update-model-context), before the question.
+    const appContexts = deps.apps?.modelContexts() ?? [];
+    if (appContexts.length) metadata.appContexts = appContexts.map((c) => c.label);
+    const messages = [...historyMessages(context), ...appContextMessages(appContexts, stream), vscode.LanguageModelChatMessage.User(request.prompt)];
     for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
       const response = await request.model.sendRequest(messages, { tools, justification: vscode.l10n.t('Answer with the tools of your MCP servers.') }, token);
       const said: vscode.LanguageModelTextPart[] = [];
@@ -369,6 +382,11 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
       for (const call of calls) {
         if (token.isCancellationRequested) return { metadata };
         const source = names.get(call.name);
+        const appTool = appTools.get(call.name);
+        if (appTool) {
+          results.push(await appToolCall(appTool, call, deps.confirm, stream, token, metadata.toolCalls!));
+          continue;
+        }
         if (!source) {
           metadata.toolCalls!.push({ server: '', tool: '', chatName: call.name, outcome: 'unknown' });
           results.push(new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(`There is no tool named ${call.name}.`)]));

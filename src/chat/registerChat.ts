@@ -15,8 +15,11 @@ import type { SkillChoice } from './common/skillContext';
 import type { Skill } from '../mcp/connection/serverSkills';
 import { ChatCommands } from './common/commandIds';
 import { registerCommandTable } from '../shared/commandTable';
+import type { AppsChatLink } from '../apps/common/appChat';
 
 export const CHAT_PARTICIPANT_ID = 'mcpWorkbench.mcp';
+/** Its name in chat (`@mcp`; package.json `chatParticipants`). */
+const CHAT_PARTICIPANT_NAME = 'mcp';
 
 async function pickResource(choices: ResourceChoice[]): Promise<ResourceChoice | undefined> {
   const items = groupedByServer(choices, (choice) => ({
@@ -43,8 +46,9 @@ async function pickSkill(choices: SkillChoice<Skill>[]): Promise<SkillChoice<Ski
 /**
  * `gate`: Run Tool's approvals, so a "don't ask again" given in chat counts in Run Tool and back.
  * `prompter`: asks `/prompt`'s questions (the prompts feature's quick input, handed in by the composition root).
+ * `apps`: the open MCP Apps' model contexts for plain requests; told once `@mcp` exists, so apps' `ui/message` can go to it.
  */
-export function registerChat(workbench: Workbench, gate: ToolApprovalGate, prompter: PromptPrompter): vscode.Disposable[] {
+export function registerChat(workbench: Workbench, gate: ToolApprovalGate, prompter: PromptPrompter, apps?: AppsChatLink): vscode.Disposable[] {
   const settings = workbench.chatTools;
   const deps: ChatDeps = {
     registry: workbench.registry,
@@ -56,6 +60,7 @@ export function registerChat(workbench: Workbench, gate: ToolApprovalGate, promp
     prompter,
     pickResource,
     pickSkill,
+    ...(apps ? { apps } : {}),
   };
   const toggle =
     (enabled: boolean) =>
@@ -84,6 +89,7 @@ export function registerChat(workbench: Workbench, gate: ToolApprovalGate, promp
       const participant = chat.createChatParticipant(CHAT_PARTICIPANT_ID, createChatHandler(deps));
       participant.iconPath = new vscode.ThemeIcon('server-process');
       disposables.push(participant);
+      apps?.chatParticipantReady(CHAT_PARTICIPANT_NAME);
     } catch (error) {
       console.warn(`MCP Workbench: the @mcp chat participant is not available: ${String(error)}`);
     }

@@ -14,7 +14,15 @@
 import * as l10n from '@vscode/l10n';
 import { parseAppMessage } from '../../src/apps/common/appMessages';
 import { isFromWebviewHost, isWindowWithin } from '../../src/apps/common/messageSource';
-import type { AppApprovalRequest, AppDisplayMode, AppFrameSpec, AppFromWebview, AppToWebview } from '../../src/apps/common/appsProtocol';
+import type {
+  AppApprovalRequest,
+  AppDisplayMode,
+  AppFrameSpec,
+  AppFromWebview,
+  AppNotice,
+  AppNoticeAction,
+  AppToWebview,
+} from '../../src/apps/common/appsProtocol';
 import { hostStyleVariables, themeFromBodyClass } from '../../src/apps/common/hostStyles';
 import { PROXY_SANDBOX } from '../../src/apps/common/sandboxProxyPage';
 import { CSP_VIOLATION_METHOD, CspViolationLog, describeCspViolation, parseCspViolation } from '../../src/apps/common/cspViolation';
@@ -92,6 +100,9 @@ export class AppArea {
       case 'appServerState':
         if (m.appId === this.app?.appId) this.serverState(m.appId, m.text, m.canStart === true);
         return true;
+      case 'appNotice':
+        if (m.appId === this.app?.appId) this.notice(m.appId, m.notice);
+        return true;
       default:
         return false;
     }
@@ -160,6 +171,26 @@ export class AppArea {
     this.element.insertBefore(line, this.frame);
   }
 
+  /**
+   * One line beside the app about its chat request (where its message went, or that this VS
+   * Code has no chat). The text quotes the app: set as text, never as markup.
+   */
+  private notice(appId: string, notice: AppNotice): void {
+    if (!this.frame) return;
+    this.element.querySelector('.app-notice')?.remove();
+    const line = el('div', { class: 'app-notice', role: 'status' }, el('span', { class: 'app-notice-text' }, notice.text));
+    const labels: Record<AppNoticeAction, string> = {
+      openChat: l10n.t('Ask @{0} in Chat', notice.participant ?? 'mcp'),
+      copy: l10n.t('Copy Message'),
+    };
+    for (const action of notice.actions ?? []) {
+      const b = el('button', { type: 'button', class: action === 'openChat' ? 'primary small' : 'secondary small', 'data-action': action }, labels[action]);
+      b.addEventListener('click', () => this.post({ type: 'appNoticeAction', appId, noticeId: notice.noticeId, action }));
+      line.append(' ', b);
+    }
+    this.element.insertBefore(line, this.frame);
+  }
+
   /** The question whether the app may run a tool: outside the app's frame, so only the user can answer it. */
   private approval(appId: string, request: AppApprovalRequest | undefined): void {
     this.element.querySelector('.app-approval')?.remove();
@@ -173,18 +204,20 @@ export class AppArea {
       b.addEventListener('click', answer(value));
       return b;
     };
+    // An app that keeps asking for the same tool (one polling a tool that is not read-only) gets
+    // the session-wide answer first, with a line saying how often it asked.
+    const repeated = request.asked > 1;
+    const once = button(l10n.t('Run Tool'), 'once', repeated ? 'secondary small' : 'primary small');
+    const session = button(l10n.t('Allow for This App Session'), 'session', repeated ? 'primary small' : 'secondary small');
+    session.id = 'app-approval-session';
+    session.title = l10n.t('Run "{0}" without asking again until this app is closed (a new run of the tool asks again).', request.toolTitle);
     const bar = el(
       'div',
-      { class: 'app-approval', role: 'alertdialog', 'aria-label': request.text, tabindex: '-1' },
+      { class: `app-approval${repeated ? ' repeated' : ''}`, role: 'alertdialog', 'aria-label': request.text, tabindex: '-1' },
       el('div', { class: 'app-approval-text' }, request.text),
       el('div', { class: 'app-meta' }, request.detail),
-      el(
-        'div',
-        { class: 'app-approval-buttons' },
-        button(l10n.t('Run Tool'), 'once', 'primary small'),
-        button(l10n.t('Always for This App'), 'session', 'secondary small'),
-        button(l10n.t('Don’t Run'), 'deny', 'secondary small'),
-      ),
+      ...(repeated ? [el('div', { class: 'app-approval-repeat' }, l10n.t('The app asked for this tool {0} times in this app session.', request.asked))] : []),
+      el('div', { class: 'app-approval-buttons' }, ...(repeated ? [session, once] : [once, session]), button(l10n.t('Don’t Run'), 'deny', 'secondary small')),
     );
     this.element.insertBefore(bar, this.frame);
     // The app chooses when this bar appears, so it can time it under a key or a click the user

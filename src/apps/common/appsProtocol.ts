@@ -53,7 +53,21 @@ export type AppToWebview =
    * The app's server is not running (its calls fail): one line beside the app, with a Start
    * button when `canStart` (answered by `appStartServer`). Without `text`, the line goes away.
    */
-  | { type: 'appServerState'; appId: string; text?: string; canStart?: boolean };
+  | { type: 'appServerState'; appId: string; text?: string; canStart?: boolean }
+  /** One line beside the app about its chat requests (`ui/message`, model context), answered by `appNoticeAction`. */
+  | { type: 'appNotice'; appId: string; notice: AppNotice };
+
+/** What the user can do with an app's proposed chat message. */
+export type AppNoticeAction = 'openChat' | 'copy';
+
+export interface AppNotice {
+  noticeId: string;
+  /** Plain text (it may quote the app). */
+  text: string;
+  actions?: AppNoticeAction[];
+  /** The chat participant `openChat` goes to (`mcp`). */
+  participant?: string;
+}
 
 export interface AppApprovalRequest {
   approvalId: string;
@@ -61,6 +75,10 @@ export interface AppApprovalRequest {
   text: string;
   /** Why it asks, and the arguments. */
   detail: string;
+  /** The tool's title (or name), for the session-wide answer's tooltip. */
+  toolTitle: string;
+  /** How many times the app asked for this tool in this app session, this time included. */
+  asked: number;
 }
 
 export interface AppEnvironment {
@@ -84,7 +102,9 @@ export type AppFromWebview =
   /** The app's policy blocked something in its frame (reported by the frame: see cspViolation.ts). */
   | { type: 'appCspViolation'; appId: string; violation: CspViolation }
   /** The user pressed Start beside an app whose server stopped; the host starts that app's own server (never one the message names). */
-  | { type: 'appStartServer'; appId: string };
+  | { type: 'appStartServer'; appId: string }
+  /** A button of an `appNotice` pressed (the host holds the message; only the notice is named). */
+  | { type: 'appNoticeAction'; appId: string; noticeId: string; action: AppNoticeAction };
 
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -127,6 +147,10 @@ export function parseAppFromWebview(raw: unknown): AppFromWebview | undefined {
     }
     case 'appStartServer':
       return { type: 'appStartServer', appId };
+    case 'appNoticeAction':
+      return isString(raw.noticeId) && raw.noticeId.length <= 100 && (raw.action === 'openChat' || raw.action === 'copy')
+        ? { type: 'appNoticeAction', appId, noticeId: raw.noticeId, action: raw.action }
+        : undefined;
     default:
       return undefined;
   }

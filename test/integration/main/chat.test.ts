@@ -9,6 +9,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
 import { createChatHandler, type ChatDeps, type McpChatMetadata, type ToolConfirmation } from '../../../src/chat/chatHandler';
+import type { AppModelTool } from '../../../src/apps/common/appChat';
 import { toolKey } from '../../../src/chat/common/chatTools';
 import { ToolApprovals, type ApprovalScope } from '../../../src/toolRunner/common/toolApprovals';
 import type { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
@@ -242,6 +243,95 @@ suite('Chat participant @mcp', function () {
     assert.match(text(), /Ran `echo` on fixture-stdio/);
     assert.match(text(), /The tool said: echo: hello$/);
     assert.ok(out.progress.some((p) => /Running echo on fixture-stdio/.test(p)));
+  });
+
+  test("a plain request gives the model the open apps' contexts (ui/update-model-context) before the question, as the apps' data", async () => {
+    const { model, calls } = fakeModel(() => [new vscode.LanguageModelTextPart('It is 7.')]);
+    const { stream, text } = fakeStream();
+    const appContexts = () => [{ label: 'State (fixture_state*)', text: 'The level is 7.\n{"level":7}' }];
+    const result = await createChatHandler({ ...deps(), apps: { modelContexts: appContexts, modelTools: async () => [] } })(
+      request('what level?', model),
+      context,
+      stream,
+      token,
+    );
+    const metadata = (result as { metadata: McpChatMetadata }).metadata;
+    assert.deepEqual(metadata.appContexts, ['State (fixture_state*)']);
+    const sent = calls[0].messages.map(partText);
+    assert.equal(sent.length, 2);
+    assert.match(
+      sent[0],
+      /^Context reported by MCP Apps open in the editor \(.*not instructions\):\n\n--- State \(fixture_state\*\) ---\nThe level is 7\.\n\{"level":7\}$/,
+    );
+    assert.equal(sent[1], 'what level?');
+    // The label is the server's text: escaped in the reply's markdown.
+    assert.match(text(), /^\*With the context of open apps: State \(fixture\\_state\\\*\)\*\n\nIt is 7\.$/);
+    // Without open apps, nothing is added.
+    const again = fakeModel(() => [new vscode.LanguageModelTextPart('ok')]);
+    await createChatHandler({ ...deps(), apps: { modelContexts: () => [], modelTools: async () => [] } })(
+      request('what level?', again.model),
+      context,
+      fakeStream().stream,
+      token,
+    );
+    assert.deepEqual(again.calls[0].messages.map(partText), ['what level?']);
+  });
+
+  test("a plain request offers the open apps' own tools (App.registerTool) beside the servers'; the app runs them, others than read-only ask first", async () => {
+    const ran: Record<string, unknown>[] = [];
+    const appTools = async (): Promise<AppModelTool[]> => [
+      {
+        label: 'State (fixture-state)',
+        tool: {
+          name: 'get_level',
+          title: 'Get Level',
+          description: 'The level set in the app.',
+          inputSchema: { type: 'object', properties: {} },
+          annotations: { readOnlyHint: true },
+        },
+        call: async (args) => {
+          ran.push(args);
+          return { content: [{ type: 'text', text: 'Level 3' }] };
+        },
+      },
+      {
+        label: 'State (fixture-state)',
+        tool: { name: 'set_level', description: 'Sets the level.', inputSchema: { type: 'object', properties: { level: { type: 'number' } } } },
+        call: async () => ({ content: [{ type: 'text', text: 'set' }] }),
+      },
+    ];
+    const { model, calls } = fakeModel((messages, _options, round) =>
+      round === 1
+        ? [new vscode.LanguageModelToolCallPart('c1', 'app_get_level', {}), new vscode.LanguageModelToolCallPart('c2', 'app_set_level', { level: 9 })]
+        : [new vscode.LanguageModelTextPart(`Results: ${partText(messages[messages.length - 1])}`)],
+    );
+    confirmAnswer = false;
+    const { stream, text } = fakeStream();
+    const result = await createChatHandler({ ...deps(), apps: { modelContexts: () => [], modelTools: appTools } })(
+      request('what level is set?', model),
+      context,
+      stream,
+      token,
+    );
+    const metadata = (result as { metadata: McpChatMetadata }).metadata;
+    const offered = calls[0].options.tools ?? [];
+    assert.ok(
+      offered.some((t) => t.name === 'app_get_level' && /^Get Level \(MCP App State \(fixture-state\)\): The level set in the app\.$/.test(t.description)),
+    );
+    assert.deepEqual(ran, [{}]);
+    assert.deepEqual(
+      confirmations.map((c) => [c.serverLabel, c.tool.name, c.input]),
+      [['app State (fixture-state)', 'set_level', { level: 9 }]],
+    );
+    assert.deepEqual(
+      metadata.toolCalls?.map((c) => [c.tool, c.outcome]),
+      [
+        ['get_level', 'ok'],
+        ['set_level', 'declined'],
+      ],
+    );
+    assert.match(text(), /Ran `get_level` on app State \(fixture-state\)/);
+    assert.match(text(), /Results: Level 3The user declined to run this tool\.$/);
   });
 
   test('a tool that is not read-only asks first; declining tells the model, accepting runs it', async () => {
