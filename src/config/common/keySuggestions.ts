@@ -21,6 +21,9 @@ export const SERVER_ENTRY_KEYS = [
   'oauth',
   'dev',
   'sampling',
+  // VS Code's sandbox keys (entryPolicy.ts); `sandbox` in an entry is its older builds' place.
+  'sandboxEnabled',
+  'sandbox',
 ] as const;
 
 /**

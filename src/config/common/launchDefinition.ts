@@ -3,7 +3,7 @@
  * them differ. Pure. The registry diffs these to restart only the servers whose resolved
  * definition changed when a config file is edited.
  */
-import type { OAuthSettings, ProtocolEraSetting, SamplingMockProfile, ServerEntry, TimeoutSettings } from './serverConfig';
+import type { OAuthSettings, ProtocolEraSetting, SamplingMockProfile, SandboxSettings, ServerEntry, TimeoutSettings } from './serverConfig';
 
 export interface StdioLaunch {
   type: 'stdio';
@@ -14,6 +14,11 @@ export interface StdioLaunch {
   /** Absolute; defaults to the config's workspace folder. */
   cwd: string | undefined;
   envFile?: string;
+  /**
+   * Set when the entry has `"sandboxEnabled": true`: what the sandboxed process may write and
+   * reach, paths absolute (see entryPolicy.ts; run by src/mcp/process/sandbox.ts).
+   */
+  sandbox?: SandboxSettings;
 }
 
 export interface HttpLaunch {
