@@ -25,6 +25,7 @@ import {
 import { showErrorMessage } from '../shared/notifications';
 import { errorMessage } from '../shared/common/errors';
 import { ServerContextKeys } from './common/commandIds';
+import { toolHiddenByConfig } from '../config/common/entryPolicy';
 import { RunnerAnswerNode, RunnerChoiceNode } from './runnerChoiceNodes';
 
 export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
@@ -202,7 +203,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
           const nodes = new Map<string, ToolNode>();
           this.toolNodes.set(id, nodes);
           return (this.toolFilter ? tools.filter((t) => this.matches(t)) : tools).map((t) => {
-            const node = new ToolNode(id, t, () => chat.isDisabled(name, t.name));
+            const node = new ToolNode(id, t, () => chat.isDisabled(name, t.name), toolHiddenByConfig(c.definition.toolLists, t.name));
             nodes.set(t.name, node);
             return node;
           });

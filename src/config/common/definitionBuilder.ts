@@ -152,6 +152,7 @@ export function buildDefinitions(docs: readonly ConfigDocument[], ctx: BuildCont
         target,
         secrets: [...new Set(secrets.filter(Boolean))],
         ...(samplingMock ? { samplingMock } : {}),
+        ...(server.entry.toolLists ? { toolLists: server.entry.toolLists } : {}),
         entry: server.entry,
       });
     }

@@ -134,3 +134,51 @@ export function parseDev(raw: unknown, name: string, node: jsonc.Node, problems:
   }
   return dev;
 }
+
+/**
+ * Which of a server's tools chat may use, as the entry says. Ours is Gemini CLI's spelling:
+ * `includeTools` (only these) and `excludeTools` (never these; wins over `includeTools`). Other
+ * hosts' spellings are read as the same lists: GitHub Copilot's `tools` (only these, `"*"` for
+ * all) as `includeTools`, Cline's and Roo Code's `disabledTools` as `excludeTools`. `"*"` in
+ * either list means every tool. The lists hide tools from chat only: Run Tool and the
+ * Inspector still reach them.
+ */
+export interface ToolLists {
+  include?: string[];
+  exclude?: string[];
+}
+
+/** The entry keys read as tool lists, ours first. */
+export const TOOL_LIST_KEYS = { include: ['includeTools', 'tools'], exclude: ['excludeTools', 'disabledTools'] } as const;
+
+export function parseToolLists(
+  value: Record<string, unknown>,
+  name: string,
+  field: (key: string) => jsonc.Node | undefined,
+  problems: ConfigProblem[],
+): ToolLists | undefined {
+  const lists: ToolLists = {};
+  for (const side of ['include', 'exclude'] as const) {
+    for (const key of TOOL_LIST_KEYS[side]) {
+      const raw = value[key];
+      if (raw === undefined || raw === null) continue;
+      if (!Array.isArray(raw) || !raw.every((t) => typeof t === 'string')) {
+        const node = field(key)!;
+        problems.push({ severity: 'error', message: `"${key}" of server "${name}" must be a list of tool names.`, offset: node.offset, length: node.length });
+        continue;
+      }
+      // Two allow lists (ours and Copilot's): ours is used. Deny lists add up.
+      if (side === 'include') lists.include ??= raw as string[];
+      else lists.exclude = [...(lists.exclude ?? []), ...(raw as string[])];
+    }
+  }
+  return lists.include || lists.exclude ? lists : undefined;
+}
+
+/** Why the config hides `tool` from chat (the key that does), or undefined when it does not. */
+export function toolHiddenByConfig(lists: ToolLists | undefined, tool: string): 'excludeTools' | 'includeTools' | undefined {
+  if (!lists) return undefined;
+  if (lists.exclude?.some((t) => t === '*' || t === tool)) return 'excludeTools';
+  if (lists.include && !lists.include.some((t) => t === '*' || t === tool)) return 'includeTools';
+  return undefined;
+}

@@ -4,6 +4,7 @@
  * definition changed when a config file is edited.
  */
 import type { OAuthSettings, ProtocolEraSetting, SamplingMockProfile, SandboxSettings, ServerEntry, TimeoutSettings } from './serverConfig';
+import type { ToolLists } from './entryPolicy';
 
 export interface StdioLaunch {
   type: 'stdio';
@@ -90,6 +91,11 @@ export interface ServerDefinition {
    * or why the named one cannot be used. Not part of the launch: a change applies without a restart.
    */
   samplingMock?: { name: string; profile?: SamplingMockProfile; problem?: string };
+  /**
+   * The entry's tool lists (`includeTools` / `excludeTools`): the tools they leave out are not
+   * offered to chat. Not part of the launch: a change applies without a restart.
+   */
+  toolLists?: ToolLists;
   /** The entry as written in config, variables unresolved ("copy as JSON" shares this, not secrets). */
   entry?: ServerEntry;
 }

@@ -13,7 +13,7 @@ import * as jsonc from 'jsonc-parser';
 import { excessiveNesting, MAX_NESTING } from './jsonNesting';
 import { parseOAuth, type OAuthSettings } from './oauthConfig';
 import { parseSamplingMocks, parseSamplingSettings, type SamplingMockProfile, type SamplingSettings } from './samplingMockConfig';
-import { parseDev, parseSandbox, type DevSettings, type SandboxSettings } from './entryPolicy';
+import { parseDev, parseSandbox, parseToolLists, type DevSettings, type SandboxSettings, type ToolLists } from './entryPolicy';
 
 export type { DevSettings, OAuthSettings, SamplingMockProfile, SamplingSettings, SandboxSettings };
 import { misspeltKeys } from './keySuggestions';
@@ -77,6 +77,8 @@ export interface ServerEntry {
   sandboxEnabled?: boolean;
   /** Older VS Code builds' place for the sandbox (now the file's top level); the entry's wins. */
   sandbox?: SandboxSettings;
+  /** `includeTools` / `excludeTools` (and other hosts' spellings): tools hidden from chat (entryPolicy.ts). */
+  toolLists?: ToolLists;
 }
 
 export interface InputDefinition {
@@ -359,6 +361,8 @@ function parseServerEntry(name: string, node: jsonc.Node, problems: ConfigProble
   if (typeof value.sandboxEnabled === 'boolean') entry.sandboxEnabled = value.sandboxEnabled;
   else if (value.sandboxEnabled !== undefined)
     problems.push(problemAt(field('sandboxEnabled')!, 'error', `"sandboxEnabled" of server "${name}" must be true or false.`));
+  const toolLists = parseToolLists(value, name, field, problems);
+  if (toolLists) entry.toolLists = toolLists;
   if (value.sandbox !== undefined && value.sandbox !== null) entry.sandbox = parseSandbox(field('sandbox')!, `"sandbox" of server "${name}"`, problems);
 
   if (type === 'stdio') {

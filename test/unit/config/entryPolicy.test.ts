@@ -9,6 +9,8 @@ import { buildDefinitions, type BuildContext } from '../../../src/config/common/
 import { DEFAULT_TIMEOUTS } from '../../../src/config/common/serverConfig';
 import { launchKey, type StdioLaunch } from '../../../src/config/common/launchDefinition';
 import { SERVER_ENTRY_KEYS } from '../../../src/config/common/keySuggestions';
+import { toolHiddenByConfig } from '../../../src/config/common/entryPolicy';
+import { parseCopilotConfig } from '../../../src/config/common/discoverySources';
 
 const ctx: BuildContext = {
   workspaceFolders: [{ name: 'app', path: '/work/app' }],
@@ -95,5 +97,43 @@ describe('VS Code sandbox keys', () => {
     assert.ok(SERVER_ENTRY_KEYS.includes('sandbox'));
     const text = JSON.stringify({ servers: { s: { command: 'node', sandboxEnabled: true, sandbox: {} } } });
     assert.deepEqual(parseConfigText(text).problems, []);
+  });
+});
+
+describe('tool lists in config', () => {
+  const lists = (entry: object) => {
+    const text = JSON.stringify({ servers: { s: { command: 'node', ...entry } } });
+    const parsed = parseConfigText(text);
+    const def = buildDefinitions([{ source: { scope: 'workspace', label: 'f' }, parsed, text, folderPath: '/w' }], ctx)[0];
+    return { problems: parsed.problems.map((p) => p.message), toolLists: def.toolLists, key: launchKey(def) };
+  };
+
+  it('includeTools / excludeTools (ours): only the included, never the excluded; "*" means every tool', () => {
+    const { toolLists, problems } = lists({ includeTools: ['read', 'write'], excludeTools: ['write'] });
+    assert.deepEqual(problems, []);
+    assert.equal(toolHiddenByConfig(toolLists, 'read'), undefined);
+    assert.equal(toolHiddenByConfig(toolLists, 'write'), 'excludeTools');
+    assert.equal(toolHiddenByConfig(toolLists, 'delete'), 'includeTools');
+    assert.equal(toolHiddenByConfig(lists({ includeTools: ['*'] }).toolLists, 'anything'), undefined);
+    assert.equal(toolHiddenByConfig(lists({ excludeTools: ['*'] }).toolLists, 'anything'), 'excludeTools');
+    assert.equal(toolHiddenByConfig(lists({}).toolLists, 'anything'), undefined);
+  });
+
+  it("other hosts' spellings are the same lists: Copilot's tools (allow), Cline's and Roo's disabledTools (deny)", () => {
+    const copilot = parseCopilotConfig(JSON.stringify({ mcpServers: { s: { type: 'local', command: 'node', tools: ['read'] } } }));
+    assert.deepEqual(copilot.parsed.problems, []);
+    assert.deepEqual(copilot.parsed.servers[0].entry.toolLists, { include: ['read'] });
+    assert.equal(toolHiddenByConfig(lists({ tools: ['*'] }).toolLists, 'x'), undefined);
+    assert.equal(toolHiddenByConfig(lists({ disabledTools: ['x'] }).toolLists, 'x'), 'excludeTools');
+    assert.deepEqual(lists({ includeTools: ['a'], tools: ['b'], excludeTools: ['c'], disabledTools: ['d'] }).toolLists, {
+      include: ['a'],
+      exclude: ['c', 'd'],
+    });
+  });
+
+  it('a wrong shape is reported; the lists are no part of the launch (a change does not restart the server)', () => {
+    assert.deepEqual(lists({ includeTools: 'echo' }).problems, ['"includeTools" of server "s" must be a list of tool names.']);
+    assert.equal(lists({ includeTools: ['a'] }).key, lists({ excludeTools: ['b'] }).key);
+    assert.ok(SERVER_ENTRY_KEYS.includes('includeTools') && SERVER_ENTRY_KEYS.includes('excludeTools'));
   });
 });
