@@ -66,12 +66,12 @@ export class ServerNode {
   readonly kind = 'server';
   /**
    * `restartingFor`: the changed `dev.watch` file the server restarts for, if it does.
-   * `agentHostCopy`: whether VS Code's Copilot agent host may run its own copy of it too.
+   * `copyNote`: that another copy of it runs or may run (VS Code's host, its Copilot agent host), with the fix.
    */
   constructor(
     readonly connection: McpServerConnection,
     private readonly restartingFor: () => string | undefined = () => undefined,
-    private readonly agentHostCopy: () => boolean = () => false,
+    private readonly copyNote: () => string | undefined = () => undefined,
   ) {}
 
   get serverId(): string {
@@ -89,7 +89,7 @@ export class ServerNode {
     const discovered = definition.source.discovered !== undefined;
     const fromElsewhere =
       discovered || definition.source.vscodeProfile === true || definition.source.vscodeSetting === true || definition.source.copilotPlace === true;
-    const copyNote = state.kind === 'running' && this.agentHostCopy();
+    const copyNote = state.kind === 'running' ? this.copyNote() : undefined;
     const changedFile = this.restartingFor();
     const text = serverItemText(
       definition.label,
@@ -99,7 +99,7 @@ export class ServerNode {
           ? `${state.transport} · ${state.protocolVersion}${state.serverInfo.version ? ` · v${state.serverInfo.version}` : ''}`
           : `${transport} · ${stateSummary(state, stateWords())}`) +
         (fromElsewhere ? ` · ${vscode.l10n.t('from {0}', definition.source.label)}` : '') +
-        (copyNote ? ` · ${vscode.l10n.t("VS Code's Copilot agent host may run its own copy")}` : ''),
+        (copyNote ? ` · ${copyNote}` : ''),
     );
     const item = new vscode.TreeItem(text.label, state.kind === 'running' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = `server:${definition.id}`;
