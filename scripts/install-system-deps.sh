@@ -8,6 +8,7 @@ PACKAGES=(
   build-essential python3 pkg-config
   libkrb5-dev libsecret-1-dev libx11-dev libxkbfile-dev
   ripgrep chromium unzip
+  bubblewrap
 )
 
 missing=()

@@ -24,7 +24,7 @@ import type { ClientFeatures, ConnectionAuthHost, ConnectionHost, ServerLog } fr
 import { ServerRegistry } from './mcp/serverRegistry';
 import { MementoEraVerdictStore } from './mcp/connection/eraVerdicts';
 import { workspaceRoots } from './shared/common/urlSafety';
-import { userLevelCap } from './shared/common/userSettings';
+import { userLevelCap, userLevelValue } from './shared/common/userSettings';
 import { UriRouter } from './shared/uriRouter';
 
 /** What the Workbench's connections need from features, built before it (see the constructor). */
@@ -223,6 +223,14 @@ export class Workbench implements vscode.Disposable {
       roots: () => this.roots(),
       baseEnv: () => this.baseEnv(),
       pingIntervalMs: () => vscode.workspace.getConfiguration('mcpWorkbench').get<number>('pingIntervalSeconds', 30) * 1000,
+      sandboxSettings: () => {
+        const config = vscode.workspace.getConfiguration('mcpWorkbench');
+        return {
+          bwrapPath: userLevelValue(config.inspect<string>('sandbox.bwrapPath'), 'bwrap'),
+          allowUnsandboxed: userLevelValue(config.inspect<boolean>('sandbox.allowUnsandboxed'), false) === true,
+          networkWithDomains: userLevelValue(config.inspect<string>('sandbox.networkWithDomains'), 'refuse') === 'all' ? 'all' : 'refuse',
+        };
+      },
       maxMessageBytes: () => userLevelCap('maxMessageSizeMB', vscode.workspace.getConfiguration('mcpWorkbench').inspect('maxMessageSizeMB')) * 1024 * 1024,
       // Asked on every request to a 2026-07-28 server: read once and on change, not per call.
       serverLogLevel: () => this.serverLogLevel,

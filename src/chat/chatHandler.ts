@@ -13,6 +13,7 @@ import { applyToolBudget, assignChatToolNames, toolKey, type ChatToolSource } fr
 import { bindPromptArguments, parsePromptCommandLine, quoteArgument, resolvePromptTarget } from '../prompts/common/promptCommandLine';
 import { contentText, promptResultText } from '../prompts/common/promptPreview';
 import { needsConfirmation } from '../shared/common/toolConfirmation';
+import { toolHiddenByConfig } from '../config/common/entryPolicy';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { ServerRegistry } from '../mcp/serverRegistry';
 import { choosePromptAndArguments, NoPromptsError, promptChoices, type PromptPrompter } from '../prompts/common/promptFlow';
@@ -482,17 +483,19 @@ export interface ToolSource extends ChatToolSource {
 
 async function collectTools(servers: McpServerConnection[]): Promise<ToolSource[]> {
   const lists = await Promise.all(servers.map((c) => c.list('tools').catch(() => [] as Tool[])));
-  // Tools only apps may call (`_meta.ui.visibility: ["app"]`, MCP Apps) are not the model's.
+  // Tools only apps may call (`_meta.ui.visibility: ["app"]`, MCP Apps) are not the model's, nor those the entry's includeTools/excludeTools leave out.
   return servers.flatMap((c, i) =>
-    lists[i].filter(isModelVisible).map((tool) => ({
-      serverId: c.definition.id,
-      serverName: c.definition.name,
-      serverLabel: c.definition.label,
-      toolName: tool.name,
-      title: tool.title ?? tool.annotations?.title,
-      description: tool.description,
-      tool,
-    })),
+    lists[i]
+      .filter((tool) => isModelVisible(tool) && !toolHiddenByConfig(c.definition.toolLists, tool.name))
+      .map((tool) => ({
+        serverId: c.definition.id,
+        serverName: c.definition.name,
+        serverLabel: c.definition.label,
+        toolName: tool.name,
+        title: tool.title ?? tool.annotations?.title,
+        description: tool.description,
+        tool,
+      })),
   );
 }
 

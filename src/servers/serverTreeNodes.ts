@@ -66,12 +66,12 @@ export class ServerNode {
   readonly kind = 'server';
   /**
    * `restartingFor`: the changed `dev.watch` file the server restarts for, if it does.
-   * `agentHostCopy`: whether VS Code's Copilot agent host may run its own copy of it too.
+   * `copyNote`: that another copy of it runs or may run (VS Code's host, its Copilot agent host), with the fix.
    */
   constructor(
     readonly connection: McpServerConnection,
     private readonly restartingFor: () => string | undefined = () => undefined,
-    private readonly agentHostCopy: () => boolean = () => false,
+    private readonly copyNote: () => string | undefined = () => undefined,
   ) {}
 
   get serverId(): string {
@@ -89,7 +89,7 @@ export class ServerNode {
     const discovered = definition.source.discovered !== undefined;
     const fromElsewhere =
       discovered || definition.source.vscodeProfile === true || definition.source.vscodeSetting === true || definition.source.copilotPlace === true;
-    const copyNote = state.kind === 'running' && this.agentHostCopy();
+    const copyNote = state.kind === 'running' ? this.copyNote() : undefined;
     const changedFile = this.restartingFor();
     const text = serverItemText(
       definition.label,
@@ -99,7 +99,7 @@ export class ServerNode {
           ? `${state.transport} · ${state.protocolVersion}${state.serverInfo.version ? ` · v${state.serverInfo.version}` : ''}`
           : `${transport} · ${stateSummary(state, stateWords())}`) +
         (fromElsewhere ? ` · ${vscode.l10n.t('from {0}', definition.source.label)}` : '') +
-        (copyNote ? ` · ${vscode.l10n.t("VS Code's Copilot agent host may run its own copy")}` : ''),
+        (copyNote ? ` · ${copyNote}` : ''),
     );
     const item = new vscode.TreeItem(text.label, state.kind === 'running' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = `server:${definition.id}`;
@@ -148,6 +148,8 @@ export class ToolNode {
     readonly serverId: string,
     readonly tool: Tool,
     private readonly chatDisabled: () => boolean = () => false,
+    /** The config key that keeps it out of chat (the entry's `includeTools` / `excludeTools`), if any. */
+    readonly hiddenByConfig?: 'includeTools' | 'excludeTools',
   ) {}
 
   get toolName(): string {
@@ -162,7 +164,8 @@ export class ToolNode {
     const { tool } = this;
     const badges = this.badges();
     const disabledInChat = this.disabledInChat;
-    const text = toolItemText(tool, badges, disabledInChat ? vscode.l10n.t('not in chat') : undefined);
+    const notInChat = this.hiddenByConfig ? vscode.l10n.t('not in chat ({0})', this.hiddenByConfig) : disabledInChat ? vscode.l10n.t('not in chat') : undefined;
+    const text = toolItemText(tool, badges, notInChat);
     const item = new vscode.TreeItem(text.label, vscode.TreeItemCollapsibleState.None);
     item.id = `server:${this.serverId}/tool/${tool.name}`;
     item.description = text.description;
@@ -171,7 +174,8 @@ export class ToolNode {
     item.iconPath = new vscode.ThemeIcon(
       toolAppUri(tool) !== undefined ? 'window' : tool.annotations?.destructiveHint ? 'warning' : tool.annotations?.readOnlyHint ? 'eye' : 'symbol-method',
     );
-    item.contextValue = disabledInChat ? 'tool.disabledInChat' : 'tool';
+    // Hidden by the config file: the workspace toggle cannot bring it back, so neither toggle is offered.
+    item.contextValue = this.hiddenByConfig ? 'tool.hiddenByConfig' : disabledInChat ? 'tool.disabledInChat' : 'tool';
     item.command = { command: ToolRunnerCommands.run, title: vscode.l10n.t('Run Tool…'), arguments: [{ serverId: this.serverId, toolName: tool.name }] };
     return item;
   }
@@ -180,7 +184,11 @@ export class ToolNode {
   tooltip(): vscode.MarkdownString {
     const { tool } = this;
     const note = [
-      this.disabledInChat ? vscode.l10n.t('Not offered to chat in this workspace.') : undefined,
+      this.hiddenByConfig
+        ? vscode.l10n.t('Not offered to chat: "{0}" of its config entry leaves it out.', this.hiddenByConfig)
+        : this.disabledInChat
+          ? vscode.l10n.t('Not offered to chat in this workspace.')
+          : undefined,
       toolAppUri(tool) !== undefined ? vscode.l10n.t('Has an app (MCP Apps): Run Tool shows it with the result.') : undefined,
       isAppOnly(tool) ? vscode.l10n.t("Only its server's apps may call it: not offered to chat.") : undefined,
     ]

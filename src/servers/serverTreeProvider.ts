@@ -25,7 +25,9 @@ import {
 import { showErrorMessage } from '../shared/notifications';
 import { errorMessage } from '../shared/common/errors';
 import { ServerContextKeys } from './common/commandIds';
+import { toolHiddenByConfig } from '../config/common/entryPolicy';
 import { RunnerAnswerNode, RunnerChoiceNode } from './runnerChoiceNodes';
+import { SecondCopyWatch } from './secondCopyWatch';
 
 export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
   private readonly onDidChangeEmitter = new vscode.EventEmitter<TreeNode | undefined>();
@@ -46,12 +48,20 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   private rootSnapshot = '';
   /** The who-runs-them choice last shown at the top, if any. */
   private choiceNode: RunnerChoiceNode | undefined;
+  /** Copies of our servers that VS Code's own host started (the process tree of this extension host). */
+  readonly copies: SecondCopyWatch;
 
   constructor(private readonly workbench: Workbench) {
     const { registry } = workbench;
     for (const c of registry.all()) this.watch(c);
+    this.copies = new SecondCopyWatch(registry);
     this.disposables.push(
       this.onDidChangeEmitter,
+      this.copies,
+      this.copies.onDidChange((id) => {
+        const node = this.serverNodes.get(id);
+        if (node) this.onDidChangeEmitter.fire(node);
+      }),
       registry.onDidAddConnection((c) => this.watch(c)),
       workbench.chatTools.onDidChange(({ serverName, toolName }) => {
         for (const c of registry.all()) {
@@ -132,11 +142,22 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
       node = new ServerNode(
         c,
         () => this.workbench.devRestarting(c.definition.id),
-        () => this.workbench.builtinHost.agentHostMayRunCopy(c.definition),
+        () => this.copyNote(c),
       );
       this.serverNodes.set(c.definition.id, node);
     }
     return node;
+  }
+
+  /** A second copy VS Code started (seen in the process tree), else one its Copilot agent host may run. */
+  private copyNote(c: McpServerConnection): string | undefined {
+    const copies = this.copies.of(c.definition.id);
+    if (copies.length)
+      return vscode.l10n.t(
+        'VS Code runs a second copy (pid {0}): stop it in MCP: List Servers and set chat.mcp.autostart to "never", or leave this server to VS Code',
+        copies.join(', '),
+      );
+    return this.workbench.builtinHost.agentHostMayRunCopy(c.definition) ? vscode.l10n.t("VS Code's Copilot agent host may run its own copy") : undefined;
   }
 
   private async groups(c: McpServerConnection): Promise<(GroupNode | TasksGroupNode | SkillsGroupNode)[]> {
@@ -202,7 +223,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
           const nodes = new Map<string, ToolNode>();
           this.toolNodes.set(id, nodes);
           return (this.toolFilter ? tools.filter((t) => this.matches(t)) : tools).map((t) => {
-            const node = new ToolNode(id, t, () => chat.isDisabled(name, t.name));
+            const node = new ToolNode(id, t, () => chat.isDisabled(name, t.name), toolHiddenByConfig(c.definition.toolLists, t.name));
             nodes.set(t.name, node);
             return node;
           });

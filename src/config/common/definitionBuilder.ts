@@ -15,7 +15,8 @@ import {
   type TimeoutSettings,
 } from './serverConfig';
 import { isSecretHeaderName, SECRET_ENV } from './secretNames';
-import { envNamesUsed, inputIdsUsed, resolveEntry, type VariableContext } from './variables';
+import { envNamesUsed, inputIdsUsed, resolveEntry, resolveString, type VariableContext } from './variables';
+import { resolveSandbox } from './entryPolicy';
 import { OAUTH_SECRET_FIELDS, oauthField, oauthSecrets } from './oauthConfig';
 import { resolveSamplingMock } from './samplingMockConfig';
 import { launchTarget } from './launchTarget';
@@ -104,6 +105,18 @@ export function buildDefinitions(docs: readonly ConfigDocument[], ctx: BuildCont
           env: entry.env ?? {},
           cwd: absolute(entry.cwd) ?? base,
           ...(entry.envFile ? { envFile: absolute(entry.envFile) } : {}),
+          // VS Code's sandbox: the file's `sandbox` (or the entry's own) applies only with `sandboxEnabled`.
+          ...(entry.sandboxEnabled
+            ? {
+                sandbox: resolveSandbox(
+                  doc.parsed.sandbox,
+                  raw.sandbox,
+                  (t) => resolveString(t, vars, realErrors),
+                  ctx.userHome,
+                  (p) => absolute(p)!,
+                ),
+              }
+            : {}),
         };
         for (const [k, v] of Object.entries(entry.env ?? {})) if (v && SECRET_ENV.test(k)) secrets.push(v);
       } else {
@@ -139,6 +152,7 @@ export function buildDefinitions(docs: readonly ConfigDocument[], ctx: BuildCont
         target,
         secrets: [...new Set(secrets.filter(Boolean))],
         ...(samplingMock ? { samplingMock } : {}),
+        ...(server.entry.toolLists ? { toolLists: server.entry.toolLists } : {}),
         entry: server.entry,
       });
     }

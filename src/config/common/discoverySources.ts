@@ -122,7 +122,7 @@ export function copilotUserConfigPath(env: DiscoveryEnvironment, vars: Readonly<
   return p.join(dir && p.isAbsolute(dir) ? dir : p.join(env.home, '.copilot'), 'mcp-config.json');
 }
 
-/** Keys of a Copilot entry that mean nothing to us (read, not applied), so they get no "unknown key" warning. */
+/** Keys of a Copilot entry that are Copilot's, so they get no "unknown key" warning (`tools` is read as the entry's allow list, entryPolicy.ts). */
 const COPILOT_ONLY_KEYS = ['tools', 'timeout', 'oauthClientId', 'oauthPublicClient', 'oidc', 'filterMapping', 'disableToolCache'];
 
 /**

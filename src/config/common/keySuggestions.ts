@@ -21,6 +21,12 @@ export const SERVER_ENTRY_KEYS = [
   'oauth',
   'dev',
   'sampling',
+  // VS Code's sandbox keys (entryPolicy.ts); `sandbox` in an entry is its older builds' place.
+  'sandboxEnabled',
+  'sandbox',
+  // Tools hidden from chat (Gemini CLI's spelling, ours too; entryPolicy.ts).
+  'includeTools',
+  'excludeTools',
 ] as const;
 
 /**
@@ -36,8 +42,6 @@ const OTHER_HOSTS_KEYS = new Set([
   'serverUrl',
   'httpUrl',
   'trust',
-  'includeTools',
-  'excludeTools',
   'description',
   'name',
   'gallery',

@@ -3,7 +3,8 @@
  * them differ. Pure. The registry diffs these to restart only the servers whose resolved
  * definition changed when a config file is edited.
  */
-import type { OAuthSettings, ProtocolEraSetting, SamplingMockProfile, ServerEntry, TimeoutSettings } from './serverConfig';
+import type { OAuthSettings, ProtocolEraSetting, SamplingMockProfile, SandboxSettings, ServerEntry, TimeoutSettings } from './serverConfig';
+import type { ToolLists } from './entryPolicy';
 
 export interface StdioLaunch {
   type: 'stdio';
@@ -14,6 +15,11 @@ export interface StdioLaunch {
   /** Absolute; defaults to the config's workspace folder. */
   cwd: string | undefined;
   envFile?: string;
+  /**
+   * Set when the entry has `"sandboxEnabled": true`: what the sandboxed process may write and
+   * reach, paths absolute (see entryPolicy.ts; run by src/mcp/process/sandbox.ts).
+   */
+  sandbox?: SandboxSettings;
 }
 
 export interface HttpLaunch {
@@ -90,6 +96,11 @@ export interface ServerDefinition {
    * or why the named one cannot be used. Not part of the launch: a change applies without a restart.
    */
   samplingMock?: { name: string; profile?: SamplingMockProfile; problem?: string };
+  /**
+   * The entry's tool lists (`includeTools` / `excludeTools`): the tools they leave out are not
+   * offered to chat. Not part of the launch: a change applies without a restart.
+   */
+  toolLists?: ToolLists;
   /** The entry as written in config, variables unresolved ("copy as JSON" shares this, not secrets). */
   entry?: ServerEntry;
 }

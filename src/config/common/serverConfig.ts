@@ -13,8 +13,9 @@ import * as jsonc from 'jsonc-parser';
 import { excessiveNesting, MAX_NESTING } from './jsonNesting';
 import { parseOAuth, type OAuthSettings } from './oauthConfig';
 import { parseSamplingMocks, parseSamplingSettings, type SamplingMockProfile, type SamplingSettings } from './samplingMockConfig';
+import { parseDev, parseSandbox, parseToolLists, type DevSettings, type SandboxSettings, type ToolLists } from './entryPolicy';
 
-export type { OAuthSettings, SamplingMockProfile, SamplingSettings };
+export type { DevSettings, OAuthSettings, SamplingMockProfile, SamplingSettings, SandboxSettings };
 import { misspeltKeys } from './keySuggestions';
 
 export type TransportType = 'stdio' | 'http' | 'sse';
@@ -72,12 +73,12 @@ export interface ServerEntry {
   dev?: DevSettings;
   /** Sampling settings: `mock` names a profile of the file's `samplingMocks` (or is one) that answers sampling requests. */
   sampling?: SamplingSettings;
-}
-
-/** `dev` of a stdio server: files whose change restarts it under the debugger, and the debugger to use. */
-export interface DevSettings {
-  watch?: string[];
-  debug?: { type?: 'node' | 'debugpy' };
+  /** VS Code's key: run this stdio server sandboxed (see sandboxConfig.ts). */
+  sandboxEnabled?: boolean;
+  /** Older VS Code builds' place for the sandbox (now the file's top level); the entry's wins. */
+  sandbox?: SandboxSettings;
+  /** `includeTools` / `excludeTools` (and other hosts' spellings): tools hidden from chat (entryPolicy.ts). */
+  toolLists?: ToolLists;
 }
 
 export interface InputDefinition {
@@ -123,6 +124,8 @@ export interface ParsedConfig {
   inputs: InputDefinition[];
   /** The file's top-level `samplingMocks`: named sampling mock profiles its servers may use. */
   samplingMocks?: SamplingMockProfile[];
+  /** The file's top-level `sandbox` (VS Code's): what its servers with `sandboxEnabled` may do. */
+  sandbox?: SandboxSettings;
   problems: ConfigProblem[];
   /** The text nests deeper than MAX_NESTING: it was not parsed at all (see `parseJsonTree`). */
   tooDeep?: true;
@@ -196,6 +199,8 @@ export function parseConfigText(text: string, preferredFormat?: ConfigFormat): P
   }
   const mocksNode = jsonc.findNodeAtLocation(root, ['samplingMocks']);
   if (mocksNode) result.samplingMocks = parseSamplingMocks(mocksNode, problems);
+  const sandboxNode = jsonc.findNodeAtLocation(root, ['sandbox']);
+  if (sandboxNode) result.sandbox = parseSandbox(sandboxNode, '"sandbox"', problems);
   return result;
 }
 
@@ -353,6 +358,12 @@ function parseServerEntry(name: string, node: jsonc.Node, problems: ConfigProble
   if (value.sampling !== undefined && value.sampling !== null) {
     entry.sampling = parseSamplingSettings(field('sampling')!, name, problems);
   }
+  if (typeof value.sandboxEnabled === 'boolean') entry.sandboxEnabled = value.sandboxEnabled;
+  else if (value.sandboxEnabled !== undefined)
+    problems.push(problemAt(field('sandboxEnabled')!, 'error', `"sandboxEnabled" of server "${name}" must be true or false.`));
+  const toolLists = parseToolLists(value, name, field, problems);
+  if (toolLists) entry.toolLists = toolLists;
+  if (value.sandbox !== undefined && value.sandbox !== null) entry.sandbox = parseSandbox(field('sandbox')!, `"sandbox" of server "${name}"`, problems);
 
   if (type === 'stdio') {
     if (!entry.command) {
@@ -362,6 +373,8 @@ function parseServerEntry(name: string, node: jsonc.Node, problems: ConfigProble
       problems.push(problemAt(field('url')!, 'warning', `"url" is ignored for the stdio server "${name}".`));
     }
   } else {
+    if (entry.sandboxEnabled)
+      problems.push(problemAt(field('sandboxEnabled')!, 'warning', `"sandboxEnabled" applies to stdio servers only; "${name}" runs elsewhere.`));
     if (!entry.url) {
       return broken('url', `Server "${name}" of type "${type}" needs a "url".`);
     }
@@ -370,26 +383,6 @@ function parseServerEntry(name: string, node: jsonc.Node, problems: ConfigProble
     }
   }
   return { entry: entry as ServerEntry };
-}
-
-function parseDev(raw: unknown, name: string, node: jsonc.Node, problems: ConfigProblem[]): DevSettings | undefined {
-  if (typeof raw !== 'object' || Array.isArray(raw) || raw === null) {
-    problems.push(problemAt(node, 'error', `"dev" of server "${name}" must be an object.`));
-    return undefined;
-  }
-  const dev: DevSettings = {};
-  const { watch, debug } = raw as { watch?: unknown; debug?: unknown };
-  if (typeof watch === 'string') dev.watch = [watch];
-  else if (Array.isArray(watch) && watch.every((w) => typeof w === 'string')) dev.watch = watch as string[];
-  else if (watch !== undefined)
-    problems.push(problemAt(jsonc.findNodeAtLocation(node, ['watch']) ?? node, 'error', `"dev.watch" of server "${name}" must be a glob or a list of globs.`));
-  if (debug !== undefined) {
-    const type = (debug as { type?: unknown } | null)?.type;
-    if (type === 'node' || type === 'debugpy') dev.debug = { type };
-    else
-      problems.push(problemAt(jsonc.findNodeAtLocation(node, ['debug']) ?? node, 'error', `"dev.debug.type" of server "${name}" must be "node" or "debugpy".`));
-  }
-  return dev;
 }
 
 function stringMap(

@@ -6,6 +6,8 @@
  * Kept apart from the connection's state so that a new way to reach a server changes this file
  * only. No `vscode` import.
  */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as readline from 'node:readline';
 import {
   Client,
@@ -36,6 +38,8 @@ import {
 } from './connectionTypes';
 import type { WorkbenchOAuthProvider } from '../auth/oauthProvider';
 import { planStdioSpawn, SpawnError, type StdioSpawnPlan } from '../process/stdioSpawn';
+import { DEFAULT_SANDBOX_SETTINGS, planSandbox } from '../process/sandbox';
+import { resolveCommand } from '../process/commandResolution';
 import { descendantsOf, killProcesses, killTreeWindows } from '../process/processTree';
 import { MessageTooLargeError, OwnedStdioTransport } from '../process/ownedStdioTransport';
 import { traceTransport } from './tracingTransport';
@@ -128,10 +132,17 @@ export class SessionOpener {
       'info',
       redactText(`Starting ${resolved}${launch.args.length ? ' ' + launch.args.join(' ') : ''}${launch.cwd ? ` in ${launch.cwd}` : ''}`, def.secrets),
     );
+    const sandboxed = launch.sandbox ? await this.sandboxed(launch, plan) : undefined;
 
     // The whole environment is given: variables removed with `env: { X: null }` stay removed.
     const maxBufferSize = this.owner.host.maxMessageBytes?.();
-    const params = { ...plan.spawn, env, cwd: launch.cwd, stderr: 'pipe' as const, ...(maxBufferSize ? { maxBufferSize } : {}) };
+    const params = {
+      ...(sandboxed?.spawn ?? plan.spawn),
+      env: sandboxed ? { ...env, TMPDIR: '/tmp', TMP: '/tmp', TEMP: '/tmp' } : env,
+      cwd: launch.cwd,
+      stderr: 'pipe' as const,
+      ...(maxBufferSize ? { maxBufferSize } : {}),
+    };
     // A server known to be modern is probed on its own process: one request, no second spawn,
     // and its `server/discover` answer is fresh (capabilities, version) at every start.
     const verdict = this.owner.priorVerdict();
@@ -155,6 +166,40 @@ export class SessionOpener {
       return this.openStdio(launch, generation);
     }
     return session;
+  }
+
+  /**
+   * The spawn of a server with `sandboxEnabled` (sandbox.ts): under bwrap, or undefined to run it
+   * unsandboxed because the user allowed that; a ServerError with the reason when it may not start. `bwrap` is looked up on the
+   * extension host's PATH, never the entry's `env`: a config must not choose its own sandbox.
+   */
+  private async sandboxed(launch: StdioLaunch, plan: StdioSpawnPlan): Promise<{ spawn: StdioSpawnPlan['spawn'] } | undefined> {
+    const def = this.owner.definition();
+    const settings = this.owner.host.sandboxSettings?.() ?? DEFAULT_SANDBOX_SETTINGS;
+    const hostPath = (await this.owner.host.baseEnv()).PATH ?? '';
+    const bwrap = settings.bwrapPath ? resolveCommand(settings.bwrapPath, { pathValue: hostPath }).resolved : undefined;
+    const decision = planSandbox({
+      who: `Server "${def.name}"`,
+      sandbox: launch.sandbox!,
+      settings,
+      platform: process.platform,
+      bwrap,
+      command: plan.spawn.command,
+      args: plan.spawn.args,
+      cwd: launch.cwd,
+      home: os.homedir(),
+      kindOf: (p) => {
+        const stat = fs.statSync(p, { throwIfNoEntry: false });
+        return stat?.isDirectory() ? 'dir' : stat ? 'file' : undefined;
+      },
+    });
+    if (decision.kind === 'refused') throw new ServerError(decision.reason);
+    if (decision.kind === 'unsandboxed') {
+      this.owner.log.log('warn', decision.warning);
+      return undefined;
+    }
+    this.owner.log.log('info', decision.summary);
+    return { spawn: { command: decision.command, args: decision.args } };
   }
 
   /** Legacy SSE when configured; otherwise Streamable HTTP, falling back to SSE when refused. */

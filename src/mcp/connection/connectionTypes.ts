@@ -22,6 +22,7 @@ import type { WorkbenchOAuthProvider } from '../auth/oauthProvider';
 import type { TraceRecord } from '../trace';
 import type { HttpRecord } from './httpRecording';
 import type { EraVerdictStore } from './eraVerdicts';
+import type { SandboxHostSettings } from '../process/sandbox';
 
 /** Where a connection writes what the user may want to read. */
 export interface ServerLog {
@@ -49,6 +50,8 @@ export interface ConnectionHost {
    * servers exceed with file contents or images). Undefined: the SDK's default.
    */
   maxMessageBytes?(): number | undefined;
+  /** The user's `mcpWorkbench.sandbox.*` settings, for servers with `sandboxEnabled` (default: refuse them without bubblewrap). */
+  sandboxSettings?(): SandboxHostSettings;
   /** Milliseconds between liveness pings of a running server; 0 or undefined: no pings. */
   pingIntervalMs?(): number | undefined;
   /** Receives every JSON-RPC message when tracing is on. */

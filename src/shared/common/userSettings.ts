@@ -33,6 +33,10 @@ export const USER_ONLY_SETTINGS = [
   // Memory caps (see USER_LEVEL_CAPS): a repository must not lift them.
   'maxMessageSizeMB',
   'activity.maxEntries',
+  // A workspace must not loosen the sandbox of VS Code's `sandboxEnabled` servers, nor pick the program that sandboxes them.
+  'sandbox.bwrapPath',
+  'sandbox.allowUnsandboxed',
+  'sandbox.networkWithDomains',
 ] as const;
 
 /**

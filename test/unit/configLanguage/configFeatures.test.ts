@@ -427,3 +427,29 @@ describe('config language server: document links', () => {
     );
   });
 });
+
+describe("config language server: VS Code's sandbox keys", () => {
+  it('offers sandboxEnabled in a stdio entry and sandbox at the top level, and a file using them has no diagnostics', async () => {
+    const s = service();
+    const entry = doc(`{ "servers": { "a": { "command": "node",  } } }`);
+    const keys = await s.completions(entry, at(entry, '"node",', 8), context({ hostProvidesJsonSchema: false }));
+    assert.ok(
+      labels(keys).some((l) => l.includes('sandboxEnabled')),
+      labels(keys).join(', '),
+    );
+    const top = doc(`{ "servers": {},  }`);
+    const topKeys = await s.completions(top, at(top, '{},', 4), context({ hostProvidesJsonSchema: false }));
+    assert.ok(
+      labels(topKeys).some((l) => l.includes('sandbox')),
+      labels(topKeys).join(', '),
+    );
+    const clean = await s.diagnostics(
+      doc(`{
+  "sandbox": { "filesystem": { "allowWrite": ["\${workspaceFolder}/out"], "denyRead": ["~/.ssh"] }, "network": { "allowedDomains": [] } },
+  "servers": { "a": { "command": "node", "sandboxEnabled": true } }
+}`),
+      context(),
+    );
+    assert.deepEqual(clean, []);
+  });
+});
