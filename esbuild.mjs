@@ -1,4 +1,6 @@
 // Builds every target with one esbuild context each:
+//  - dist/main.js: the entry point (package.json `main`), which loads dist/extension.js through
+//    V8's code cache (src/codeCacheLoader.ts)
 //  - dist/extension.js: the shipped extension bundle (node/cjs, `vscode` external)
 //  - dist/server.js: the MCP config language server (node/cjs, never imports `vscode`)
 //  - dist/languageClient.js: vscode-languageclient, required only once a config file opens
@@ -210,8 +212,20 @@ const targets = [
     },
     footer: { js: "performance.mark('mcpWorkbench/loaded');" },
   },
+  {
+    // The entry point (package.json `main`): loads dist/extension.js through V8's code cache
+    // (src/codeCacheLoader.ts). Index 1: the bundles after it are read by index below.
+    ...common,
+    entryPoints: ['src/codeCacheLoader.ts'],
+    bundle: true,
+    outfile: 'dist/main.js',
+    minify: production,
+    sourcemap: !production,
+    sourcesContent: false,
+    plugins: [problemMatcher],
+  },
   // The lazily required dependencies of dist/extension.js, by import specifier: dist/deps.js
-  // (index 1: the metafile below reads it), then dist/agentDeps.js and dist/regexDeps.js.
+  // (index 2: the metafile below reads it), then dist/agentDeps.js and dist/regexDeps.js.
   ...LAZY_BUNDLES.map((lazy) => ({
     ...common,
     stdin: {
@@ -336,7 +350,7 @@ if (watch) {
     pruneStaleOutputs(results.flatMap((r) => Object.keys(r.metafile?.outputs ?? {})));
     // dist/extension.js and dist/deps.js (what loads at activation, and on first use).
     if (metafileOut) {
-      const [extension, deps] = [results[0].metafile, results[1].metafile];
+      const [extension, deps] = [results[0].metafile, results[2].metafile];
       writeFileSync(metafileOut, JSON.stringify({ inputs: { ...extension.inputs, ...deps.inputs }, outputs: { ...extension.outputs, ...deps.outputs } }));
     }
   } finally {

@@ -54,6 +54,10 @@ export interface McpWorkbenchApi {
  * MCP SDK and ajv) was first required, if it was.
  */
 export interface ActivationTiming {
+  /** Reading and compiling the bundle in the loader (src/codeCacheLoader.ts); undefined when it was loaded without it. */
+  compileMs?: number;
+  /** Whether the loader compiled the bundle with V8's code cache (`used`), made one (`made`, the first activation), or could not. */
+  codeCache?: 'used' | 'made' | 'rejected' | 'off';
   /** From the first to the last statement of the bundle (evaluating its modules; compiling it comes before). */
   evaluateMs: number;
   /** activate() itself. */

@@ -45,6 +45,7 @@ import { registerInspector } from './inspector/registerInspector';
 import { registerCheck } from './check/registerCheck';
 import { registerMcpTests } from './mcpTests/registerMcpTests';
 import { Workbench } from './workbench';
+import type { CodeCacheState } from './codeCacheLoader';
 import { showErrorMessage } from './shared/notifications';
 import { ServerContextKeys } from './servers/common/commandIds';
 
@@ -161,11 +162,14 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
   }
 }
 
-/** The marks of this activation; `mcpWorkbench/load` and `/deps` are set by the bundle (esbuild.mjs). */
+/** The marks of this activation; `mcpWorkbench/load` and `/deps` are set by the bundle (esbuild.mjs), `/compile` by the loader (src/codeCacheLoader.ts). */
 function activationTiming(): ActivationTiming {
   const at = (name: string) => performance.getEntriesByName(name, 'mark').at(-1)?.startTime;
-  const [load, loaded, activate, activated, deps] = ['load', 'loaded', 'activate', 'activated', 'deps'].map((n) => at(`mcpWorkbench/${n}`));
+  const [compile, load, loaded, activate, activated, deps] = ['compile', 'load', 'loaded', 'activate', 'activated', 'deps'].map((n) => at(`mcpWorkbench/${n}`));
   return {
+    compileMs: compile !== undefined && load !== undefined && compile <= load ? load - compile : undefined,
+    // Symbol.for: the loader's CODE_CACHE_STATE, without bundling the loader's code in here.
+    codeCache: (globalThis as { [key: symbol]: CodeCacheState | undefined })[Symbol.for('mcpWorkbench.codeCache')]?.use,
     evaluateMs: load !== undefined && loaded !== undefined ? loaded - load : NaN,
     activateMs: activate !== undefined && activated !== undefined ? activated - activate : NaN,
     depsLoadedAfterMs: deps !== undefined && activated !== undefined ? deps - activated : undefined,

@@ -110,3 +110,60 @@ export async function connectBareHttp(url: string): Promise<BareClient> {
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   return wrap(client);
 }
+
+/**
+ * The other bare SDK line: SDK v1 (`@modelcontextprotocol/sdk`, a devDependency kept for this
+ * comparison), what a host built on v1 pays per call (issue 30). The same request on the wire
+ * (progress token included), validated against v1's CallToolResultSchema as v1's plain
+ * `client.request` requires. Its own package from node_modules: there is no v1 in dist/deps.js.
+ */
+export const BARE_SDK_V1_PACKAGE = '@modelcontextprotocol/sdk';
+
+interface V1Client {
+  connect(transport: unknown): Promise<void>;
+  request(request: { method: string; params?: unknown }, schema: unknown, options?: { onprogress?: () => void }): Promise<unknown>;
+  close(): Promise<void>;
+}
+interface V1Sdk {
+  Client: new (info: { name: string; version: string }) => V1Client;
+  StdioClientTransport: new (params: { command: string; args: string[]; env: Record<string, string>; stderr: 'ignore' }) => unknown;
+  StreamableHTTPClientTransport: new (url: URL) => unknown;
+  CallToolResultSchema: unknown;
+}
+
+function v1Sdk(): V1Sdk {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  return {
+    ...(require('@modelcontextprotocol/sdk/client/index.js') as Pick<V1Sdk, 'Client'>),
+    ...(require('@modelcontextprotocol/sdk/client/stdio.js') as Pick<V1Sdk, 'StdioClientTransport'>),
+    ...(require('@modelcontextprotocol/sdk/client/streamableHttp.js') as Pick<V1Sdk, 'StreamableHTTPClientTransport'>),
+    ...(require('@modelcontextprotocol/sdk/types.js') as Pick<V1Sdk, 'CallToolResultSchema'>),
+  };
+  /* eslint-enable @typescript-eslint/no-require-imports */
+}
+
+/** What the per-call scenarios need of a v1 client. */
+export interface BareClientV1 {
+  callTool(name: string, args: Record<string, unknown>): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+async function connectV1(transport: (sdk: V1Sdk) => unknown): Promise<BareClientV1> {
+  const sdk = v1Sdk();
+  const client = new sdk.Client({ name: 'bench-bare-v1', version: '0' });
+  await client.connect(transport(sdk));
+  return {
+    callTool: (name, args) => client.request({ method: 'tools/call', params: { name, arguments: args } }, sdk.CallToolResultSchema, { onprogress: () => undefined }),
+    close: () => client.close(),
+  };
+}
+
+/** SDK v1 over stdio, through `initialize`. */
+export function connectBareStdioV1(command: string, args: string[], env: Record<string, string | undefined>): Promise<BareClientV1> {
+  return connectV1((sdk) => new sdk.StdioClientTransport({ command, args, env: env as Record<string, string>, stderr: 'ignore' }));
+}
+
+/** SDK v1 over Streamable HTTP, through `initialize`. */
+export function connectBareHttpV1(url: string): Promise<BareClientV1> {
+  return connectV1((sdk) => new sdk.StreamableHTTPClientTransport(new URL(url)));
+}

@@ -13,7 +13,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { BARE_SDK_PACKAGE } from './bareClient';
+import { BARE_SDK_PACKAGE, BARE_SDK_V1_PACKAGE } from './bareClient';
 import { BUNDLE, deactivateExtension, REPO } from './host';
 import type { GoalResult, Scenario, ScenarioResult } from './scenario';
 
@@ -107,7 +107,7 @@ async function main(): Promise<void> {
   const lines: string[] = [];
   lines.push(`MCP Workbench bench${smoke ? ' (SMOKE: small counts, not judged)' : ''}, ${started.toISOString()}`);
   lines.push(`Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb} GB, ${machine.platform}, Node ${machine.node}; load average ${machine.loadAverageAtStart.join(' ')} at start, ${machine.loadAverageAtEnd.join(' ')} at end.`);
-  lines.push(`Contestants: host = the extension's production code (dist/extension.js activated under a stub \`vscode\`, Activity recording on); bare SDK = ${BARE_SDK_PACKAGE} ${packageVersion(BARE_SDK_PACKAGE)} (test/bench/bareClient.ts); raw = newline JSON / fetch, the floor. Ratios: median of runs [each run] ±half the spread.`);
+  lines.push(`Contestants: host = the extension's production code (dist/extension.js activated under a stub \`vscode\`, Activity recording on); bare SDK = ${BARE_SDK_PACKAGE} ${packageVersion(BARE_SDK_PACKAGE)}, and in the tool call tables also bare SDK v1 = ${BARE_SDK_V1_PACKAGE} ${packageVersion(BARE_SDK_V1_PACKAGE)} (test/bench/bareClient.ts); raw = newline JSON / fetch, the floor. Ratios: median of runs [each run] ±half the spread.`);
   if (sdkWarning) lines.push(sdkWarning);
   for (const r of results) {
     lines.push('', `### ${r.title}`, '', markdownTable(r.table.header, r.table.rows));
@@ -123,7 +123,7 @@ async function main(): Promise<void> {
     mode: smoke ? 'smoke' : 'full',
     runs,
     machine,
-    contestants: { bareSdk: `${BARE_SDK_PACKAGE} ${packageVersion(BARE_SDK_PACKAGE)}`, shippedSdk: shipped.map((d) => `${d} ${pkg.dependencies![d]}`), sdkWarning },
+    contestants: { bareSdk: `${BARE_SDK_PACKAGE} ${packageVersion(BARE_SDK_PACKAGE)}`, bareSdkV1: `${BARE_SDK_V1_PACKAGE} ${packageVersion(BARE_SDK_V1_PACKAGE)}`, shippedSdk: shipped.map((d) => `${d} ${pkg.dependencies![d]}`), sdkWarning },
     goals,
     scenarios: results,
   }, null, 2)}\n`);

@@ -50,14 +50,24 @@ export function fixtureEnv(knobs: Record<string, string> = {}): Record<string, s
 /** The standard latency table: one row per contestant, ratios to the bare SDK per run. */
 export function latencyTable(contestants: ContestantResult[]): ScenarioResult['table'] {
   const mid = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+  // Columns against SDK v1 too where the scenario runs it (its own row has no v1 ratios: 1).
+  const v1 = contestants.some((c) => c.v1RatioP50);
   return {
-    header: ['contestant', 'p50', 'p99', 'p50 × bare SDK [each run] ±spread', 'p99 × bare SDK [each run] ±spread'],
+    header: [
+      'contestant',
+      'p50',
+      'p99',
+      `p50 × bare SDK${v1 ? ' v2' : ''} [each run] ±spread`,
+      `p99 × bare SDK${v1 ? ' v2' : ''} [each run] ±spread`,
+      ...(v1 ? ['p50 × bare SDK v1 [each run] ±spread', 'p99 × bare SDK v1 [each run] ±spread'] : []),
+    ],
     rows: contestants.map((c) => [
       c.label,
       formatTime(mid(c.runs.map((r) => r.p50)), c.unit),
       formatTime(mid(c.runs.map((r) => r.p99)), c.unit),
       c.ratioP50 ? formatRatios(c.ratioP50) : '1 (reference)',
       c.ratioP99 ? formatRatios(c.ratioP99) : '1 (reference)',
+      ...(v1 ? [c.v1RatioP50 ? formatRatios(c.v1RatioP50) : '1 (reference)', c.v1RatioP99 ? formatRatios(c.v1RatioP99) : '1 (reference)'] : []),
     ]),
   };
 }

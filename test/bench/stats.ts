@@ -88,6 +88,9 @@ export interface ContestantResult {
   /** Per run: p50 / bare p50 and p99 / bare p99 (absent for the bare SDK itself). */
   ratioP50?: number[];
   ratioP99?: number[];
+  /** The same against the other bare SDK line (SDK v1), where a scenario runs it (issue 30). */
+  v1RatioP50?: number[];
+  v1RatioP99?: number[];
 }
 
 export function ratios(contestant: ContestantRun[], bare: ContestantRun[]): { ratioP50: number[]; ratioP99: number[] } {

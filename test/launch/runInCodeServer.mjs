@@ -69,6 +69,7 @@
 // Environment: MCPWB_SUITE_TIMEOUT_MS (default 2400000 per suite), MCPWB_SUITE_STALL_MS
 // (default 360000: no test finished for that long ends the suite), MCPWB_VSCODE_CACHE
 // (see scripts/install-vscode.sh), MCPWB_KEEP_TMP=1 keeps the temp folders,
+// MCPWB_KEEP_GLOBAL_STORAGE=<folder> carries the extension's global storage from run to run,
 // MCPWB_VERBOSE=1 echoes every browser console and server line, MCPWB_BUILTIN_MCP=1 leaves
 // VS Code's own MCP support at its defaults (see baseSettings()).
 //
@@ -551,7 +552,19 @@ function prepareSandbox(label, fixture, version) {
   const userSettings = { ...settings, ...(fs.existsSync(extraSettings) ? readJson(extraSettings) : {}) };
   writeJson(path.join(dirs.userData, 'User', 'settings.json'), userSettings);
   writeJson(path.join(dirs.serverData, 'data', 'Machine', 'settings.json'), settings);
+  const kept = process.env.MCPWB_KEEP_GLOBAL_STORAGE;
+  if (kept && fs.existsSync(kept)) fs.cpSync(kept, globalStorageOf(tmp), { recursive: true });
   return { tmp, dirs, serverLog: path.join(tmp, 'server.log') };
+}
+
+/**
+ * The extension's global storage in a sandbox. MCPWB_KEEP_GLOBAL_STORAGE=<folder> carries it
+ * from run to run (copied in before VS Code starts, back when the run's temp folder goes): a
+ * run then activates the extension as a user's second window does, e.g. with the V8 code cache
+ * the first activation made (src/codeCacheLoader.ts; docs/performance.md measures both).
+ */
+function globalStorageOf(tmp) {
+  return path.join(tmp, 'user-data', 'User', 'globalStorage', 'mcp-workbench.mcp-workbench');
 }
 
 /** The environment every VS Code server gets (the fixture configs read MCPWB_FIXTURES). */
@@ -702,6 +715,11 @@ function extensionHostErrors(dirs, extensionPaths) {
  * test-results/runs/ (a kept folder was a leftover nobody looked at). MCPWB_KEEP_TMP=1 keeps it.
  */
 function removeTemp(tmp) {
+  const kept = process.env.MCPWB_KEEP_GLOBAL_STORAGE;
+  if (kept && fs.existsSync(globalStorageOf(tmp))) {
+    fs.rmSync(kept, { recursive: true, force: true });
+    fs.cpSync(globalStorageOf(tmp), kept, { recursive: true });
+  }
   const folders = [tmp, sandboxTemps.get(tmp)].filter(Boolean);
   sandboxTemps.delete(tmp);
   if (process.env.MCPWB_KEEP_TMP) {

@@ -49,6 +49,10 @@ const MODULE_STATE_ALLOWED: Record<string, string> = {
   'src/mcp/process/processTree.ts: const living (mutated)': 'the server processes to end when this process exits: the exit hook is process-wide by nature',
   'src/mcp/process/processTree.ts: let reaping': 'whether that exit hook is installed (once per process)',
   'src/mcp/connection/toolCalls.ts: const toolsByName (mutated)': 'a WeakMap memo keyed by an immutable cached tool list: derived data, no state of its own',
+  'src/mcp/connection/toolCalls.ts: const callResultValidators (mutated)':
+    "a WeakMap memo keyed by the SDK's era codec objects: derived data, no state of its own",
+  'src/codeCacheLoader.ts: let activation':
+    'the entry point before the bundle: deactivate() gets no arguments from VS Code, and the code cache is made after activate() returned',
   'src/jsonSchema/common/schemaValidation.ts: const instances (mutated)': 'ajv instances per draft, built on first use: a cache of pure values',
   'src/jsonSchema/common/schemaValidation.ts: const compiled (mutated)': 'a WeakMap memo of compiled validators keyed by schema object: derived data',
   'src/models/common/mockReplies.ts: const compiled (mutated)': 'a WeakMap memo of compiled mock regexes keyed by rule: derived data',

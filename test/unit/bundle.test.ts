@@ -4,6 +4,8 @@
 // development build that `node esbuild.mjs` writes before the unit tests run (unminified, with
 // its source map: the production build has the same plugins; `npm run bench` times it).
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as os from 'node:os';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SKILLS_EXTENSION_ID as SDK_SKILLS_EXTENSION_ID } from '@modelcontextprotocol/client/ext/skills';
@@ -37,6 +39,25 @@ describe('the activation bundle (dist/extension.js)', () => {
     const packages = new Set(map.sources.map((source) => /node_modules\/(@modelcontextprotocol\/[^/]+|zod|ajv|ajv-formats|jose|re2js)\//.exec(source)?.[1]));
     packages.delete(undefined);
     assert.deepEqual([...packages], [], 'bundled into dist/extension.js instead of dist/deps.js: add the import to LAZY_DEPENDENCIES in esbuild.mjs');
+  });
+
+  it("is loaded by the entry point with V8's code cache from the second activation on", function () {
+    this.timeout(60000);
+    // package.json `main`, activated twice in fresh Node processes under the bench's `vscode`
+    // stub (the one boundary that cannot be real outside VS Code) with one global storage: the
+    // first compiles the bundle and leaves V8's code cache there, the second compiles from it.
+    // Compiling was the largest cost of activation left (issue 30, docs/performance.md).
+    const main = path.join(REPO, (JSON.parse(read(path.join(REPO, 'package.json'))) as { main: string }).main);
+    const child = path.join(REPO, 'out', 'test', 'bench', 'scenarios', 'activationChild.js');
+    const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'code-cache-storage-'));
+    try {
+      const activate = () =>
+        JSON.parse(execFileSync(process.execPath, [child, main, storage], { encoding: 'utf8' }).trim().split('\n').pop()!) as { codeCache?: string };
+      assert.equal(activate().codeCache, 'made', `${path.relative(REPO, main)} loads the bundle through src/codeCacheLoader.ts`);
+      assert.equal(activate().codeCache, 'used');
+    } finally {
+      fs.rmSync(storage, { recursive: true, force: true });
+    }
   });
 
   it("keeps the SDK's skills extension id, which the client declares at load, as the SDK has it", () => {

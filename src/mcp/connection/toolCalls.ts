@@ -96,7 +96,11 @@ export class ToolCalls {
         // `client.callTool` mirrors headers only over HTTP on 2026-07-28; elsewhere all it would
         // add is work per call (its output validation is off, see forCall): the plain request is
         // the same call.
-        if (!this.owner.hasHeaders() || c.getProtocolEra() !== 'modern') return c.request({ method: 'tools/call', params }, requestOptions);
+        if (!this.owner.hasHeaders() || c.getProtocolEra() !== 'modern') {
+          const validator = callResultValidator(c);
+          const request = { method: 'tools/call' as const, params };
+          return validator ? c.request(request, validator, requestOptions) : c.request(request, requestOptions);
+        }
         return c.callTool(params, { ...requestOptions, toolDefinition: forCall(name, tool) });
       });
     return call(listed).catch(async (error: unknown) => {
@@ -286,6 +290,47 @@ function forCall(name: string, listed: Tool | undefined): Tool {
   if (!listed) return { name, inputSchema: { type: 'object' } };
   const { outputSchema: _dropped, ...rest } = listed;
   return rest;
+}
+
+/** What `callResultValidator` reads of the SDK's wire codec (core's `WireCodec`, not exported). */
+interface EraCodec {
+  validateResult(method: string, raw: unknown): { ok: true; value: unknown } | { ok: false; reason: string; message?: string };
+}
+
+/** One validator per era codec (the SDK has one codec object per era). */
+const callResultValidators = new WeakMap<EraCodec, StandardSchemaV1<unknown, CallToolResult>>();
+
+/**
+ * The validator the SDK itself uses for a `tools/call` result in the client's era, made once per
+ * era instead of once per call. Given no result schema, SDK 2.4.0's `client.request` makes it
+ * anew for every request (`codecResultValidator`), and to learn whether the method exists in the
+ * era it first validates `undefined` against the era's schema: a failed zod parse whose error and
+ * message are built and thrown away, ~8 µs of CPU and garbage per call, most of what a v2 call
+ * costs over a v1 call (docs/performance.md, "Where SDK v2 spends per-call time"). Validation,
+ * its schema and its error message stay the SDK's. Reads the client's codec through the SDK's
+ * protected `_wireCodec()`; undefined if a later SDK drops it (the call then takes the SDK's own
+ * path; test/unit/mcp/toolCallCost.test.ts fails so it is noticed).
+ */
+export function callResultValidator(client: Client): StandardSchemaV1<unknown, CallToolResult> | undefined {
+  const codec = (client as unknown as { _wireCodec?: () => EraCodec | undefined })._wireCodec?.();
+  if (typeof codec?.validateResult !== 'function') return undefined;
+  let validator = callResultValidators.get(codec);
+  if (!validator) {
+    validator = {
+      '~standard': {
+        version: 1,
+        vendor: 'mcp-workbench',
+        // As the SDK's codecResultValidator words it (its Invalid result error quotes this message).
+        validate: (value) => {
+          const outcome = codec.validateResult('tools/call', value);
+          if (outcome.ok) return { value: outcome.value as CallToolResult };
+          return { issues: [{ message: outcome.reason === 'invalid' ? String(outcome.message) : 'not-in-era: tools/call' }] };
+        },
+      },
+    };
+    callResultValidators.set(codec, validator);
+  }
+  return validator;
 }
 
 type CreateTaskResult = { task: unknown };

@@ -1,8 +1,11 @@
 /**
  * Activation and bundle size. Builds the production bundle (`node esbuild.mjs --production`,
- * what `npm run package:vsix` ships, with esbuild's metafile), then activates it in fresh Node
- * processes under the `vscode` stub (activationChild.ts), the first one dropped as warm-up
- * (disk cache). Reports the median of require + activate(), the bundle's size and what each
+ * what `npm run package:vsix` ships, with esbuild's metafile), then activates it through its
+ * entry point (dist/main.js, the code cache loader) in fresh Node processes under the `vscode`
+ * stub (activationChild.ts), the first one dropped as warm-up (disk cache; it also makes the
+ * V8 code cache, as a user's first activation does). The measured processes take turns: one
+ * with that code cache (every activation after the first), one with an empty global storage
+ * (the first activation after an install or update). Reports the median of require + activate(), the bundle's size and what each
  * dependency costs in it. Puts the development build back afterwards (dist/ is shared with
  * the tests).
  */
@@ -20,6 +23,8 @@ interface ChildResult {
   totalMs: number;
   readyMs: number;
   cpuMs: number;
+  compileMs?: number;
+  codeCache?: string;
   depsAtActivation: boolean;
   fallbacks: string[];
 }
@@ -50,7 +55,10 @@ export const scenario: Scenario = {
     const processes = options.smoke ? 3 : 15;
     const metaPath = path.join(os.tmpdir(), `mcp-workbench-bench-meta-${process.pid}.json`);
     const bundle = path.join(REPO, 'dist/extension.js');
+    const entry = path.join(REPO, 'dist/main.js');
+    const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-workbench-bench-storage-'));
     const samples: ChildResult[] = [];
+    const firstEver: ChildResult[] = [];
     let size: number;
     let depsSize: number;
     let meta: Metafile;
@@ -59,10 +67,19 @@ export const scenario: Scenario = {
       size = fs.statSync(bundle).size;
       depsSize = fs.statSync(path.join(REPO, 'dist/deps.js')).size;
       meta = JSON.parse(fs.readFileSync(metaPath, 'utf8')) as Metafile;
-      await runNodeJson<ChildResult>(CHILD, [bundle]); // warm-up: dropped
-      for (let i = 0; i < processes; i++) samples.push(await runNodeJson<ChildResult>(CHILD, [bundle]));
+      await runNodeJson<ChildResult>(CHILD, [entry, storage]); // warm-up: dropped; makes the code cache
+      for (let i = 0; i < processes; i++) {
+        samples.push(await runNodeJson<ChildResult>(CHILD, [entry, storage]));
+        const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-workbench-bench-storage-'));
+        try {
+          firstEver.push(await runNodeJson<ChildResult>(CHILD, [entry, empty]));
+        } finally {
+          fs.rmSync(empty, { recursive: true, force: true });
+        }
+      }
     } finally {
       fs.rmSync(metaPath, { force: true });
+      fs.rmSync(storage, { recursive: true, force: true });
       build([]);
     }
     // What each dependency costs: in dist/extension.js (loaded at activation) and dist/deps.js (on first use).
@@ -74,8 +91,8 @@ export const scenario: Scenario = {
     };
     const costs = costsOf('dist/extension.js');
     const depsCosts = costsOf('dist/deps.js');
-    const stat = (pick: (r: ChildResult) => number) => {
-      const xs = samples.map(pick);
+    const stat = (pick: (r: ChildResult) => number, of = samples) => {
+      const xs = of.map(pick);
       return `${median(xs).toFixed(1)} ms (${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)})`;
     };
     const total = median(samples.map((r) => r.totalMs));
@@ -88,7 +105,7 @@ export const scenario: Scenario = {
     // The real VS Code's own figure, if the integration test (test/integration/main/smoke.test.ts) wrote one on this machine.
     const realDir = path.join(REPO, 'test-results');
     const real = (fs.existsSync(realDir) ? fs.readdirSync(realDir) : []).filter((f) => /^activation-.*\.json$/.test(f))
-      .map((f) => JSON.parse(fs.readFileSync(path.join(realDir, f), 'utf8')) as { vscode: string; at: string; evaluateMs: number; activateMs: number; depsLoadedAfterMs?: number; workbenchLoadMs?: number; workbenchActivateMs?: number });
+      .map((f) => JSON.parse(fs.readFileSync(path.join(realDir, f), 'utf8')) as { vscode: string; at: string; compileMs?: number; codeCache?: string; evaluateMs: number; activateMs: number; depsLoadedAfterMs?: number; workbenchLoadMs?: number; workbenchActivateMs?: number });
     return {
       id: 'activation',
       title: `activation of the production bundle, median of ${processes} fresh processes (one more dropped as warm-up); bundle ${kb(size)} + ${kb(depsSize)} loaded on first use`,
@@ -96,14 +113,19 @@ export const scenario: Scenario = {
       table: {
         header: ['measure', 'value'],
         rows: [
-          ['require(dist/extension.js)', stat((r) => r.requireMs)],
-          ['activate()', stat((r) => r.activateMs)],
+          ['require(dist/main.js)', stat((r) => r.requireMs)],
+          ['activate(): reading and compiling dist/extension.js with the code cache, evaluating it, its activate()', stat((r) => r.activateMs)],
+          ['  of which reading and compiling dist/extension.js', stat((r) => r.compileMs ?? NaN)],
           ['require + activate()', stat((r) => r.totalMs)],
           ['require + activate(), CPU time of the process (less sensitive to load)', stat((r) => r.cpuMs)],
+          ['code cache used', `${samples.filter((r) => r.codeCache === 'used').length} of ${samples.length} processes`],
+          ['first activation (empty global storage: no code cache yet), require + activate()', stat((r) => r.totalMs, firstEver)],
+          ['first activation, CPU time', stat((r) => r.cpuMs, firstEver)],
+          ['  of which reading and compiling dist/extension.js', stat((r) => r.compileMs ?? NaN, firstEver)],
           ['then config read (api.ready)', stat((r) => r.readyMs)],
           ['dist/deps.js (MCP SDK, ajv) loaded during activation', `${depsLoaded} of ${samples.length} processes`],
           ...real.map((r) => [`real VS Code ${r.vscode} (integration test, ${r.at.slice(0, 16)}): bundle evaluation + activate()`,
-            `${(r.evaluateMs + r.activateMs).toFixed(1)} ms (${r.evaluateMs.toFixed(1)} + ${r.activateMs.toFixed(1)}; compile not included)${r.workbenchLoadMs === undefined || r.workbenchActivateMs === undefined ? '' : `; VS Code's own marks, compile included: ${r.workbenchLoadMs + r.workbenchActivateMs} ms (load ${r.workbenchLoadMs} + activate ${r.workbenchActivateMs})`}; SDK loaded ${r.depsLoadedAfterMs === undefined ? 'not yet' : `${r.depsLoadedAfterMs.toFixed(0)} ms after activate()`}`]),
+            `${(r.evaluateMs + r.activateMs).toFixed(1)} ms (${r.evaluateMs.toFixed(1)} + ${r.activateMs.toFixed(1)}; compile ${r.compileMs === undefined ? 'not included' : `${r.compileMs.toFixed(1)} ms more, code cache ${r.codeCache}`})${r.workbenchLoadMs === undefined || r.workbenchActivateMs === undefined ? '' : `; VS Code's own marks, compile included: ${r.workbenchLoadMs + r.workbenchActivateMs} ms (load ${r.workbenchLoadMs} + activate ${r.workbenchActivateMs})`}; SDK loaded ${r.depsLoadedAfterMs === undefined ? 'not yet' : `${r.depsLoadedAfterMs.toFixed(0)} ms after activate()`}`]),
           ['bundle dist/extension.js (minified, loaded at activation)', `${kb(size)} (${size} bytes)`],
           ...top.map((c) => [`  of which ${c.name}`, `${kb(c.bytes)} (${((c.bytes / size) * 100).toFixed(0)}%)`]),
           [`  of which ${costs.length - top.length} more inputs' owners`, kb(rest)],
@@ -113,12 +135,12 @@ export const scenario: Scenario = {
         ],
       },
       goals: [
-        { goal: 'require + activate() < 30 ms (stub vscode)', measured: `${total.toFixed(1)} ms wall (CPU ${median(samples.map((r) => r.cpuMs)).toFixed(1)} ms)`, met: options.smoke ? undefined : total < 30 },
+        { goal: 'require + activate() < 30 ms (stub vscode)', measured: `${total.toFixed(1)} ms wall (CPU ${median(samples.map((r) => r.cpuMs)).toFixed(1)} ms); first activation ${median(firstEver.map((r) => r.totalMs)).toFixed(1)} ms (CPU ${median(firstEver.map((r) => r.cpuMs)).toFixed(1)} ms)`, met: options.smoke ? undefined : total < 30 },
         { goal: 'bundle < 1.5 MB (extension.js + deps.js)', measured: `${kb(size + depsSize)} (${kb(size)} + ${kb(depsSize)})`, met: options.smoke ? undefined : size + depsSize < 1.5 * 1024 * 1024 },
         { goal: 'the MCP SDK and ajv load on first use, not at activation', measured: `loaded during activation in ${depsLoaded} of ${samples.length} processes`, met: options.smoke ? undefined : depsLoaded === 0 },
       ],
       notes: [`Members of \`vscode\` activation reached that the stub serves inertly: ${fallbacks.length ? fallbacks.join(', ') : 'none'}.`],
-      data: { samples: samples.map(({ fallbacks: _, ...times }) => times), bundleBytes: size, depsBytes: depsSize, costs, depsCosts, realVsCode: real, stubFallbacks: fallbacks },
+      data: { samples: samples.map(({ fallbacks: _, ...times }) => times), firstEver: firstEver.map(({ fallbacks: _, ...times }) => times), bundleBytes: size, depsBytes: depsSize, costs, depsCosts, realVsCode: real, stubFallbacks: fallbacks },
     };
   },
 };

@@ -45,6 +45,21 @@ suite('smoke', () => {
       JSON.stringify({ vscode: vscode.version, node: process.version, at: new Date().toISOString(), ...timing, ...workbenchTiming() }) + '\n',
     );
   });
+
+  test("the entry point compiles the bundle with V8's code cache, and the first activation leaves one", async function () {
+    this.timeout(60000);
+    await activateApi();
+    // What src/codeCacheLoader.ts (package.json `main`) left for the bundle: it ran in this
+    // extension host, and `require('vscode')` from the bundle it compiled found the API.
+    const state = (globalThis as { [key: symbol]: { use: string; file?: string } | undefined })[Symbol.for('mcpWorkbench.codeCache')];
+    assert.ok(state, 'the extension was not loaded through dist/main.js');
+    assert.ok(state.file, `no global storage for the code cache: ${JSON.stringify(state)}`);
+    assert.ok(['made', 'used'].includes(state.use), JSON.stringify(state));
+    // A fresh profile's first activation makes the cache 10 s after activation (MAKE_AFTER_MS).
+    const deadline = Date.now() + 45000;
+    while (!fs.existsSync(state.file) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
+    assert.ok(fs.existsSync(state.file), `${state.file} was not written`);
+  });
 });
 
 suite('launcher environment', () => {
