@@ -60,6 +60,20 @@ export default tseslint.config(
     },
   },
   {
+    // One way to read a caught value's message: errorMessage() of src/shared/common/errors.ts.
+    files: ['src/**/*.ts', 'webview/**/*.ts'],
+    ignores: ['src/shared/common/errors.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ConditionalExpression[test.operator='instanceof'][test.right.name='Error'][consequent.property.name='message']",
+          message: 'Use errorMessage() from src/shared/common/errors.ts for the message of a caught value.',
+        },
+      ],
+    },
+  },
+  {
     // CommonJS fixtures (run by plain node or loaded as a test extension), and integration tests
     // that load fixture servers by a path known only at run time (MCPWB_FIXTURES), outside the bundle.
     files: ['**/*.js', '**/*.cjs', 'test/integration/**/*.ts'],

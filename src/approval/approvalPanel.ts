@@ -10,6 +10,7 @@ import type { ApprovalService } from './approvalService';
 import { webviewHtml, webviewResourceRoots } from '../shared/webviewHtml';
 import { describeRaw, WebviewChannel } from '../shared/webviewChannel';
 import { showErrorMessage, showWarningMessage } from '../shared/notifications';
+import { errorMessage } from '../shared/common/errors';
 
 export class ApprovalPanel implements vscode.Disposable {
   static readonly viewType = 'mcpWorkbench.approval';
@@ -52,7 +53,7 @@ export class ApprovalPanel implements vscode.Disposable {
       receive: (message) => this.handle(message),
       ready: () => this.postState(),
       invalid: (raw) => console.warn(`MCP Workbench approval panel: ignored a malformed webview message: ${describeRaw(raw)}`),
-      error: (error) => void showErrorMessage(String(error instanceof Error ? error.message : error)),
+      error: (error) => void showErrorMessage(errorMessage(error)),
     });
     this.webviewReady = this.channel.whenReady;
     this.panel.webview.html = this.html();

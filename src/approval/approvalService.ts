@@ -33,6 +33,7 @@ import type { ClientFeatures } from '../mcp/connection/connectionTypes';
 import type { ModelResponse } from '../models/common/modelBackend';
 import { toolsUnsupportedMessage, type ModelService } from '../models/common/modelService';
 import { viewOf, type ElicitFormData, type ElicitUrlData, type Entry, type PendingData, type SamplingData } from './pendingRequests';
+import { errorMessage } from '../shared/common/errors';
 
 /** What an action on a request ended with (for the webview and the tests). */
 export type ActionResult = { ok: true } | { ok: false; reason: string; issues?: FieldProblem[] };
@@ -149,10 +150,7 @@ export class ApprovalService implements vscode.Disposable {
       const response = await this.models
         .generate(picked, toModelRequest(params, { texts: {} }), () => undefined, signal)
         .catch((error) => {
-          throw new ProtocolError(
-            ProtocolErrorCode.InternalError,
-            `Sampling failed with ${picked.label}: ${error instanceof Error ? error.message : String(error)}`,
-          );
+          throw new ProtocolError(ProtocolErrorCode.InternalError, `Sampling failed with ${picked.label}: ${errorMessage(error)}`);
         });
       return resultOf(params, response.text, response.toolCalls ?? [], response.model, response.stopReason);
     }
@@ -270,7 +268,7 @@ export class ApprovalService implements vscode.Disposable {
       return { ok: true };
     } catch (error) {
       if (!this.queue.get(id)) return { ok: false, reason: 'the request was settled meanwhile' };
-      data.error = abort.signal.aborted ? vscode.l10n.t('Generation stopped.') : error instanceof Error ? error.message : String(error);
+      data.error = abort.signal.aborted ? vscode.l10n.t('Generation stopped.') : errorMessage(error);
       this.queue.transition(id, 'review');
       return { ok: false, reason: data.error };
     } finally {

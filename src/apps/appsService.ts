@@ -16,6 +16,7 @@ import type { Workbench } from '../workbench';
 import type { SampleForApp } from './appRequestPolicy';
 import type { AppChatRoute } from './appMessageRoute';
 import { appModelToolsFrom, type AppModelContext, type AppModelTool, type AppsChatLink } from './common/appChat';
+import { errorMessage } from '../shared/common/errors';
 
 /** How long an app may take to list its tools for a chat request (it answers from memory; a hung one must not stall chat). */
 const LIST_APP_TOOLS_MS = 3000;
@@ -74,7 +75,7 @@ export class AppsService implements vscode.Disposable, AppsChatLink {
     try {
       read = await connection.readResource(uri);
     } catch (error) {
-      return { error: vscode.l10n.t('Could not read the app {0}: {1}', uri, error instanceof Error ? error.message : String(error)) };
+      return { error: vscode.l10n.t('Could not read the app {0}: {1}', uri, errorMessage(error)) };
     }
     const resource = appResourceFrom(read, uri);
     if ('error' in resource) return { error: resource.error };

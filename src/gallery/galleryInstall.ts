@@ -13,6 +13,7 @@ import { chooseOptions, installOptions, suggestedEntryName, type InstallEntry, t
 import { plainForQuickPick } from './common/galleryText';
 import type { RegistryEntry } from './common/registryTypes';
 import { writeInstall, type InstallTarget, type WrittenInstall } from './installTargets';
+import { errorMessage } from '../shared/common/errors';
 
 interface InstallRequest {
   /** Shown in the question: `"Weather" from the MCP registry`, `"memory" from a link`. */
@@ -102,7 +103,7 @@ export async function installFromLink(workbench: Workbench, link: string): Promi
   try {
     parsed = parseInstallLink(link);
   } catch (error) {
-    void showErrorMessage(vscode.l10n.t('The MCP install link cannot be used: {0}', error instanceof Error ? error.message : String(error)));
+    void showErrorMessage(vscode.l10n.t('The MCP install link cannot be used: {0}', errorMessage(error)));
     return undefined;
   }
   return confirmAndWrite(workbench, {
@@ -144,7 +145,7 @@ async function confirmAndWrite(workbench: Workbench, request: InstallRequest): P
   try {
     written = await writeInstall(workbench, target, request.suggestedName, { entry: request.entry, inputs: request.inputs });
   } catch (error) {
-    void showErrorMessage(vscode.l10n.t('Could not add the MCP server: {0}', error instanceof Error ? error.message : String(error)));
+    void showErrorMessage(vscode.l10n.t('Could not add the MCP server: {0}', errorMessage(error)));
     return undefined;
   }
   const asks = written.inputs.length ? ' ' + vscode.l10n.t('It asks for {0} on its first start.', written.inputs.map((i) => i.id).join(', ')) : '';

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { RegistryCancelled, REGISTRY_URL_SETTING, type RegistryClient } from './common/registryClient';
 import type { RegistryEntry } from './common/registryTypes';
 import { entryTexts, plainForQuickPick } from './common/galleryText';
+import { errorMessage } from '../shared/common/errors';
 
 const SEARCH_DEBOUNCE_MS = 300;
 const PAGE_SIZE = 30;
@@ -76,7 +77,7 @@ export function pickRegistryServer(client: RegistryClient): Promise<RegistryEntr
       } catch (error) {
         if (error instanceof RegistryCancelled || request !== abort) return;
         pick.busy = false;
-        pick.items = itemsFor(error instanceof Error ? error.message : String(error));
+        pick.items = itemsFor(errorMessage(error));
       }
     };
 

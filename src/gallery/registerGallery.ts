@@ -15,6 +15,7 @@ import { pickRegistryServer } from './galleryPicker';
 import type { WrittenInstall } from './installTargets';
 import { GalleryCommands } from './common/commandIds';
 import { registerCommandTable } from '../shared/commandTable';
+import { errorMessage } from '../shared/common/errors';
 
 /** Paths of the extension's URI handler that take install links (`/mcp/install` mirrors VS Code's own `mcp/install`). */
 export const INSTALL_LINK_PATHS = ['/install', '/mcp/install'];
@@ -55,7 +56,7 @@ export function registerGallery(workbench: Workbench): vscode.Disposable[] {
     } catch (error) {
       if (error instanceof RegistryCancelled) return undefined;
       if (!(error instanceof RegistryError)) {
-        void showErrorMessage(vscode.l10n.t('Could not install the MCP server: {0}', error instanceof Error ? error.message : String(error)));
+        void showErrorMessage(vscode.l10n.t('Could not install the MCP server: {0}', errorMessage(error)));
         return undefined;
       }
       const open = vscode.l10n.t('Open Settings');
@@ -81,7 +82,7 @@ export function registerGallery(workbench: Workbench): vscode.Disposable[] {
                 parseInstallLink(value);
                 return undefined;
               } catch (error) {
-                return error instanceof Error ? error.message : String(error);
+                return errorMessage(error);
               }
             },
           });

@@ -18,6 +18,7 @@ import { markIssues, renderForm, renderIssues, renderJsonEditor, type FormAction
 import { renderOutcome, renderProgress } from './results';
 import { renderDiff, renderHistory, renderPresets, runTime, type HistoryActions } from './history';
 import type { ResultView, SavedState, ViewState } from './viewState';
+import { errorMessage } from '../../src/shared/common/errors';
 
 const host = connectHost<FromWebview | AppFromWebview, SavedState>();
 
@@ -320,7 +321,7 @@ function currentArguments(v: ViewState): { args?: Record<string, unknown>; probl
       return { problems: [{ pointer: '', message: l10n.t('must be a JSON object') }] };
     return { args: parsed as Record<string, unknown>, problems: [] };
   } catch (error) {
-    return { problems: [{ pointer: '', message: l10n.t('are not valid JSON: {0}', error instanceof Error ? error.message : String(error)) }] };
+    return { problems: [{ pointer: '', message: l10n.t('are not valid JSON: {0}', errorMessage(error)) }] };
   }
 }
 

@@ -15,6 +15,7 @@
  */
 import * as jsonc from 'jsonc-parser';
 import { RE2JS } from 're2js';
+import { errorMessage } from '../../shared/common/errors';
 
 /** A tool call a mock reply makes (a `tool_use` block; `id` is generated when absent). */
 export interface MockToolUse {
@@ -272,7 +273,7 @@ export function compileMockRegex(pattern: string, flags?: string): { regex: RE2J
       [...new Set(flags ?? '')].reduce((all, f) => all | flagBits[f], 0),
     );
   } catch (error) {
-    const reason = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ');
+    const reason = errorMessage(error).replace(/\s+/g, ' ');
     return { problem: `The regex ${JSON.stringify(pattern)} cannot be used: ${reason} (rules use RE2 syntax: no backreferences or lookaround).` };
   }
   // RE2 exposes its program for inspection only as a field; a change there must not let a pattern through unchecked.

@@ -4,6 +4,7 @@
  * `vscode`): the glue passes the setting's URL and an AbortSignal.
  */
 import { readEntry, readServerList, type RegistryEntry, type RegistryPage } from './registryTypes';
+import { errorMessage } from '../../shared/common/errors';
 
 export const REGISTRY_URL_SETTING = 'mcpWorkbench.registry.url';
 export const DEFAULT_REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
@@ -154,7 +155,7 @@ export class RegistryClient {
 /** `fetch failed` says nothing; its cause (`connect ECONNREFUSED 127.0.0.1:9`, `getaddrinfo ENOTFOUND …`) does. */
 function networkReason(error: unknown): string {
   const cause = (error as { cause?: { message?: string; code?: string } } | undefined)?.cause;
-  const text = cause?.message || cause?.code || (error instanceof Error ? error.message : String(error));
+  const text = cause?.message || cause?.code || errorMessage(error);
   return text.replace(/\.$/, '');
 }
 

@@ -19,6 +19,7 @@ import {
 } from '@modelcontextprotocol/client';
 import type { TraceRecord } from '../trace';
 import { streamCutResponse } from './streamCut';
+import { errorMessage } from '../../shared/common/errors';
 
 type Pending = { method: string; startedAt: number; target?: string; round: number; originId: string | number };
 type MessageHandler = (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
@@ -105,7 +106,7 @@ export class MessageTracer {
     this.sent.delete(id);
     const status = (error as { code?: unknown }).code;
     const code = typeof status === 'number' ? status : -32000;
-    const errorMessage = error instanceof Error ? error.message : String(error);
+    const text = errorMessage(error);
     this.observe?.({
       direction: 'receive',
       kind: 'error',
@@ -113,8 +114,8 @@ export class MessageTracer {
       id,
       latencyMs: Date.now() - pending.startedAt,
       errorCode: code,
-      errorMessage,
-      message: { jsonrpc: '2.0', id, error: { code, message: errorMessage } },
+      errorMessage: text,
+      message: { jsonrpc: '2.0', id, error: { code, message: text } },
     });
   }
 
