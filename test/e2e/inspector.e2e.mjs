@@ -316,83 +316,91 @@ export async function run({ page, step, screenshot, workspace, log }) {
   // this is shared and loaded): before the list was virtualized, a keystroke in the filter of
   // 20,000 rows took 2.3–4.2 s in headless Chromium and 100,000 rows crashed it.
   const big = path.join(path.dirname(workspace), `mcpwb-e2e-big-${Date.now().toString(36)}.jsonl`);
-  await step('a 100,000-message recording: import, scroll and filter; the longest frames measured in the page', async () => {
-    writeBigRecording(big, 20_000, 4);
-    await page.getByRole('tab', { name: /^MCP Inspector$/ }).click();
-    inspector = await frameWhere(page, '.rows[role=tree]', (f) => f.locator('.source:empty').count());
-    await inspector.getByRole('button', { name: 'Import…' }).click();
-    await pickInFileDialog(page, big);
-    await page.getByRole('tab', { name: /^MCP Inspector: mcpwb-e2e-big-.*\(read-only\)/ }).waitFor({ state: 'visible', timeout: 60_000 });
-    const imported = await frameWhere(
-      page,
-      '.source',
-      async (f) => /^mcpwb-e2e-big-.*\(read-only\)$/.test((await f.locator('.source').textContent()) ?? ''),
-      60_000,
-    );
-    await imported.locator('.rows .row').first().waitFor({ state: 'visible', timeout: 60_000 });
-    const shown = await imported.locator('.rows').evaluate((el) => el.getBoundingClientRect().height);
-    if (shown < 100_000 * 10) throw new Error(`the list is ${shown}px high: not every one of the 100,000 rows is laid out`);
-    // Long tasks (over 50 ms) and the longest gap between animation frames, from the page itself.
-    await imported.evaluate(() => {
-      const seen = (window.__frames = { longTasks: [], maxGap: 0 });
-      new PerformanceObserver((list) => list.getEntries().forEach((e) => seen.longTasks.push(Math.round(e.duration)))).observe({ type: 'longtask' });
-      let last = performance.now();
-      const tick = (now) => {
-        seen.maxGap = Math.max(seen.maxGap, Math.round(now - last));
-        last = now;
-        if (!seen.stop) requestAnimationFrame(tick);
+  await step(
+    'a 100,000-message recording: import, scroll and filter; the longest frames measured in the page',
+    async () => {
+      writeBigRecording(big, 20_000, 4);
+      await page.getByRole('tab', { name: /^MCP Inspector$/ }).click();
+      inspector = await frameWhere(page, '.rows[role=tree]', (f) => f.locator('.source:empty').count());
+      await inspector.getByRole('button', { name: 'Import…' }).click();
+      await pickInFileDialog(page, big);
+      const pickedAt = Date.now();
+      // Reading 36 MB, building 100,000 rows and sending them to the page (21 MB of JSON through
+      // the remote workbench's connection) takes a while on a loaded machine: it is logged, not judged.
+      await page.getByRole('tab', { name: /^MCP Inspector: mcpwb-e2e-big-.*\(read-only\)/ }).waitFor({ state: 'visible', timeout: 120_000 });
+      const imported = await frameWhere(
+        page,
+        '.source',
+        async (f) => /^mcpwb-e2e-big-.*\(read-only\)$/.test((await f.locator('.source').textContent()) ?? ''),
+        240_000,
+      );
+      await imported.locator('.rows .row').first().waitFor({ state: 'visible', timeout: 60_000 });
+      const loadMs = Date.now() - pickedAt;
+      const shown = await imported.locator('.rows').evaluate((el) => el.getBoundingClientRect().height);
+      if (shown < 100_000 * 10) throw new Error(`the list is ${shown}px high: not every one of the 100,000 rows is laid out`);
+      // Long tasks (over 50 ms) and the longest gap between animation frames, from the page itself.
+      await imported.evaluate(() => {
+        const seen = (window.__frames = { longTasks: [], maxGap: 0 });
+        new PerformanceObserver((list) => list.getEntries().forEach((e) => seen.longTasks.push(Math.round(e.duration)))).observe({ type: 'longtask' });
+        let last = performance.now();
+        const tick = (now) => {
+          seen.maxGap = Math.max(seen.maxGap, Math.round(now - last));
+          last = now;
+          if (!seen.stop) requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      });
+      const phase = async (name, act) => {
+        await imported.evaluate(() => Object.assign(window.__frames, { longTasks: [], maxGap: 0 }));
+        await act();
+        await page.waitForTimeout(300);
+        const { longTasks, maxGap } = await imported.evaluate(() => window.__frames);
+        return { name, longest: Math.max(0, ...longTasks), longTasks: longTasks.length, maxGap };
       };
-      requestAnimationFrame(tick);
-    });
-    const phase = async (name, act) => {
-      await imported.evaluate(() => Object.assign(window.__frames, { longTasks: [], maxGap: 0 }));
-      await act();
-      await page.waitForTimeout(300);
-      const { longTasks, maxGap } = await imported.evaluate(() => window.__frames);
-      return { name, longest: Math.max(0, ...longTasks), longTasks: longTasks.length, maxGap };
-    };
-    const pane = imported.locator('.list-pane');
-    const box = await pane.boundingBox();
-    const results = [];
-    results.push(
-      await phase('wheel scroll', async () => {
-        await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-        for (let i = 0; i < 30; i++) {
-          await page.mouse.wheel(0, 600);
-          await page.waitForTimeout(30);
-        }
-      }),
-    );
-    results.push(
-      await phase('scrollbar jumps', async () => {
-        for (const at of [0.9, 0.1, 0.5, 0.75, 0.25, 1, 0]) {
-          await pane.evaluate((el, f) => (el.scrollTop = f * el.scrollHeight), at);
-          await page.waitForTimeout(50);
-        }
-      }),
-    );
-    const filter = imported.getByRole('searchbox', { name: 'Filter text' });
-    results.push(
-      await phase('type a filter', async () => {
-        await filter.click();
-        await filter.pressSequentially('tool42', { delay: 80 });
-        await imported.locator('.row[aria-label^="tools/call tool42,"]').first().waitFor({ state: 'visible' });
-        for (let i = 0; i < 6; i++) await filter.press('Backspace', { delay: 80 });
-      }),
-    );
-    await imported.evaluate(() => (window.__frames.stop = true));
-    log(
-      `100,000-row recording: ${results.map((r) => `${r.name}: longest task ${r.longest} ms (${r.longTasks} over 50 ms), longest frame gap ${r.maxGap} ms`).join('; ')}`,
-    );
-    await restMouse();
-    await screenshot('inspector-06-big');
-    // The later steps look for an Inspector's frame among all: this one goes.
-    await page.getByRole('tab', { name: /^MCP Inspector: mcpwb-e2e-big-.*\(read-only\)/ }).click();
-    await runCommand(page, 'View: Close Editor');
-    await page.getByRole('tab', { name: /^MCP Inspector: mcpwb-e2e-big-/ }).waitFor({ state: 'hidden' });
-    const worst = results.find((r) => r.longest > 2_000);
-    if (worst) throw new Error(`${worst.name}: a task of ${worst.longest} ms in the page (bound 2,000 ms; see the log for every number)`);
-  });
+      const pane = imported.locator('.list-pane');
+      const box = await pane.boundingBox();
+      const results = [];
+      results.push(
+        await phase('wheel scroll', async () => {
+          await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+          for (let i = 0; i < 30; i++) {
+            await page.mouse.wheel(0, 600);
+            await page.waitForTimeout(30);
+          }
+        }),
+      );
+      results.push(
+        await phase('scrollbar jumps', async () => {
+          for (const at of [0.9, 0.1, 0.5, 0.75, 0.25, 1, 0]) {
+            await pane.evaluate((el, f) => (el.scrollTop = f * el.scrollHeight), at);
+            await page.waitForTimeout(50);
+          }
+        }),
+      );
+      const filter = imported.getByRole('searchbox', { name: 'Filter text' });
+      results.push(
+        await phase('type a filter', async () => {
+          await filter.click();
+          await filter.pressSequentially('tool42', { delay: 80 });
+          await imported.locator('.row[aria-label^="tools/call tool42,"]').first().waitFor({ state: 'visible' });
+          for (let i = 0; i < 6; i++) await filter.press('Backspace', { delay: 80 });
+        }),
+      );
+      await imported.evaluate(() => (window.__frames.stop = true));
+      log(
+        `100,000-row recording: shown ${(loadMs / 1000).toFixed(1)} s after the file was picked; ${results.map((r) => `${r.name}: longest task ${r.longest} ms (${r.longTasks} over 50 ms), longest frame gap ${r.maxGap} ms`).join('; ')}`,
+      );
+      await restMouse();
+      await screenshot('inspector-06-big');
+      // The later steps look for an Inspector's frame among all: this one goes.
+      await page.getByRole('tab', { name: /^MCP Inspector: mcpwb-e2e-big-.*\(read-only\)/ }).click();
+      await runCommand(page, 'View: Close Editor');
+      await page.getByRole('tab', { name: /^MCP Inspector: mcpwb-e2e-big-/ }).waitFor({ state: 'hidden' });
+      const worst = results.find((r) => r.longest > 2_000);
+      if (worst) throw new Error(`${worst.name}: a task of ${worst.longest} ms in the page (bound 2,000 ms; see the log for every number)`);
+    },
+    { timeout: 420_000 },
+  );
   fs.rmSync(big, { force: true });
 
   const logTool = servers.getByRole('treeitem', { name: /^Emit log message log\b/ });

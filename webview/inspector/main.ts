@@ -131,7 +131,7 @@ tabList.addEventListener('keydown', (event) => {
 });
 listPane.addEventListener('scroll', () => save());
 
-const rowsView = new RowsView(list, listPane, { selected: () => selected, select: (seq) => select(seq) });
+const rowsView = new RowsView(list, listPane, { selected: () => selected, select: (seq) => select(seq), rendered: () => renderEmpty() });
 const rowKey = (row: InspectorRow | undefined) => (row ? `${row.status}:${row.size}` : '');
 
 function save(): void {

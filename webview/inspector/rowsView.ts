@@ -52,6 +52,46 @@ interface Slot {
   height: number;
 }
 
+/**
+ * Above this many top-level rows, filtering and laying out run in slices of SLICE_MS, a task
+ * each, and the list changes once they are done: a keystroke in the filter of a 100,000-row
+ * recording never holds the page for longer than a slice. Below it (a live log, 1,000 entries by
+ * default) they run at once, as the host's deltas are drawn.
+ */
+const SLICED_ABOVE = 2_000;
+const SLICE_MS = 12;
+const TOP_ROWS_PER_CHECK = 200;
+
+/** The slots of a list being laid out, top-level rows added a slice at a time. */
+class Layout {
+  readonly slots: Slot[] = [];
+  readonly at = new Map<number, number>();
+  height = 0;
+  private topCount = 0;
+
+  constructor(private readonly line: { first: number; more: number }) {}
+
+  add(rows: readonly InspectorRow[]): void {
+    const { first, more } = this.line;
+    const visit = (list: readonly InspectorRow[], level: number) => {
+      list.forEach((row, i) => {
+        const height = first + (linesOf(row) - 1) * more;
+        this.at.set(row.seq, this.slots.length);
+        this.slots.push({ row, level, posInSet: level === 1 ? ++this.topCount : i + 1, setSize: list.length, top: this.height, height });
+        this.height += height;
+        if (row.children.length) visit(row.children, level + 1);
+      });
+    };
+    visit(rows, 1);
+  }
+
+  /** The top-level rows' set size, known once every slice is in. */
+  finish(): this {
+    for (const slot of this.slots) if (slot.level === 1) slot.setSize = this.topCount;
+    return this;
+  }
+}
+
 /** Lines a row takes: its own, and one each for a round and a status text (they span the columns below). */
 function linesOf(row: InspectorRow): number {
   return 1 + (row.round !== undefined ? 1 : 0) + ((row.statusText && isErrorStatus(row.status)) || row.status === 'cancelled' ? 1 : 0);
@@ -60,7 +100,9 @@ function linesOf(row: InspectorRow): number {
 export class RowsView {
   /** The shown rows in screen order, and the index of each by seq. */
   private slots: Slot[] = [];
-  private readonly at = new Map<number, number>();
+  private at = new Map<number, number>();
+  /** A sliced render under way (cancelled by the next). */
+  private job: { cancelled: boolean } | undefined;
   /** The row elements in the page (those in sight), by seq. */
   private readonly elements = new Map<number, HTMLElement>();
   private frame: number | undefined;
@@ -71,7 +113,7 @@ export class RowsView {
   constructor(
     readonly list: HTMLElement,
     private readonly scroller: HTMLElement,
-    private readonly options: { selected(): number | undefined; select(seq: number): void },
+    private readonly options: { selected(): number | undefined; select(seq: number): void; rendered(): void },
   ) {
     scroller.addEventListener('scroll', () => {
       this.scrollFrame ??= requestAnimationFrame(() => {
@@ -86,14 +128,51 @@ export class RowsView {
     return this.slots.length;
   }
 
-  /** Lays out `rows` (filtered) and draws the ones in sight; returns how many top-level rows are shown. */
-  render(rows: readonly InspectorRow[], filter: RowFilter): number {
+  /**
+   * Lays out `rows` (filtered) and draws the ones in sight, at once or (many rows) in slices;
+   * `options.rendered` is told when the list shows them.
+   */
+  render(rows: readonly InspectorRow[], filter: RowFilter): void {
     if (this.frame !== undefined) cancelAnimationFrame(this.frame);
     this.frame = undefined;
-    const shown = filterRows(rows, filter);
-    this.layout(shown);
-    this.draw(true);
-    return shown.length;
+    if (this.job) this.job.cancelled = true;
+    this.job = undefined;
+    const layout = new Layout(this.line());
+    if (rows.length <= SLICED_ABOVE) {
+      layout.add(filterRows(rows, filter));
+      this.show(layout.finish(), true);
+      return;
+    }
+    const job = (this.job = { cancelled: false });
+    let next = 0;
+    const slice = () => {
+      if (job.cancelled) return;
+      const end = performance.now() + SLICE_MS;
+      while (next < rows.length && performance.now() < end) {
+        layout.add(filterRows(rows.slice(next, next + TOP_ROWS_PER_CHECK), filter));
+        next += TOP_ROWS_PER_CHECK;
+      }
+      if (next < rows.length) {
+        setTimeout(slice, 0);
+        return;
+      }
+      this.job = undefined;
+      this.show(layout.finish(), true);
+    };
+    slice();
+  }
+
+  private line(): { first: number; more: number } {
+    return this.lineHeight ?? { first: 22, more: 20 };
+  }
+
+  /** Puts a finished layout on screen. */
+  private show(layout: Layout, redrawAll: boolean): void {
+    this.slots = layout.slots;
+    this.at = layout.at;
+    this.list.style.height = `${layout.height}px`;
+    this.draw(redrawAll);
+    this.options.rendered();
   }
 
   /**
@@ -114,8 +193,13 @@ export class RowsView {
       });
       return;
     }
-    this.layout(rows);
-    this.draw();
+    if (rows.length > SLICED_ABOVE) {
+      this.render(rows, filter);
+      return;
+    }
+    const layout = new Layout(this.line());
+    layout.add(rows);
+    this.show(layout.finish(), false);
   }
 
   /** Rows in screen order, for the arrow keys. */
@@ -152,26 +236,6 @@ export class RowsView {
   private forget(seq: number): void {
     this.elements.get(seq)?.remove();
     this.elements.delete(seq);
-  }
-
-  /** The shown tree in screen order, with each row's place and height. */
-  private layout(shown: readonly InspectorRow[]): void {
-    const { first, more } = this.lineHeight ?? { first: 22, more: 20 };
-    const slots: Slot[] = [];
-    this.at.clear();
-    let top = 0;
-    const visit = (list: readonly InspectorRow[], level: number) => {
-      list.forEach((row, i) => {
-        const height = first + (linesOf(row) - 1) * more;
-        this.at.set(row.seq, slots.length);
-        slots.push({ row, level, posInSet: i + 1, setSize: list.length, top, height });
-        top += height;
-        if (row.children.length) visit(row.children, level + 1);
-      });
-    };
-    visit(shown, 1);
-    this.slots = slots;
-    this.list.style.height = `${top}px`;
   }
 
   /** Draws the rows in sight (and OVERSCAN more each way); `all`: every drawn row anew. */
@@ -222,8 +286,12 @@ export class RowsView {
     if (first <= 0) return;
     this.lineHeight = { first, more: more > 0 ? more : first };
     if (first !== 22 || this.lineHeight.more !== 20) {
-      const shown = this.slots.filter((s) => s.level === 1).map((s) => s.row);
-      this.layout(shown);
+      const layout = new Layout(this.lineHeight);
+      layout.add(this.slots.filter((s) => s.level === 1).map((s) => s.row));
+      const { slots, at, height } = layout.finish();
+      this.slots = slots;
+      this.at = at;
+      this.list.style.height = `${height}px`;
       this.draw(true);
     }
   }
