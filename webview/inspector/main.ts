@@ -129,7 +129,12 @@ tabList.addEventListener('keydown', (event) => {
   event.preventDefault();
   showTab(tab === 'exchanges' ? 'console' : 'exchanges', true);
 });
-listPane.addEventListener('scroll', () => save());
+// Saved a moment after scrolling stops, not per scroll event: saving posts the state to VS Code.
+let scrollSave: ReturnType<typeof setTimeout> | undefined;
+listPane.addEventListener('scroll', () => {
+  clearTimeout(scrollSave);
+  scrollSave = setTimeout(save, 250);
+});
 
 const rowsView = new RowsView(list, listPane, { selected: () => selected, select: (seq) => select(seq), rendered: () => renderEmpty() });
 const rowKey = (row: InspectorRow | undefined) => (row ? `${row.status}:${row.size}` : '');
