@@ -157,7 +157,7 @@ export class RowsView {
         return;
       }
       this.job = undefined;
-      this.show(layout.finish(), true);
+      this.show(layout.finish(), true, true);
     };
     slice();
   }
@@ -166,12 +166,12 @@ export class RowsView {
     return this.lineHeight ?? { first: 22, more: 20 };
   }
 
-  /** Puts a finished layout on screen. */
-  private show(layout: Layout, redrawAll: boolean): void {
+  /** Puts a finished layout on screen (`split`: the rows in sight in this frame, those around them in the next). */
+  private show(layout: Layout, redrawAll: boolean, split = false): void {
     this.slots = layout.slots;
     this.at = layout.at;
     this.list.style.height = `${layout.height}px`;
-    this.draw(redrawAll);
+    this.draw(redrawAll, split);
     this.options.rendered();
   }
 
@@ -238,15 +238,26 @@ export class RowsView {
     this.elements.delete(seq);
   }
 
-  /** Draws the rows in sight (and OVERSCAN more each way); `all`: every drawn row anew. */
-  private draw(all = false): void {
+  /** Draws the rows in sight (and OVERSCAN more each way, unless `split` or a jump: then in the next frame); `all`: every drawn row anew. */
+  private draw(all = false, split = false): void {
     if (all) {
       for (const element of this.elements.values()) element.remove();
       this.elements.clear();
     }
     const slots = this.slots;
-    const from = Math.max(0, this.indexAt(this.scroller.scrollTop - this.list.offsetTop) - OVERSCAN);
-    const to = Math.min(slots.length, this.indexAt(this.scroller.scrollTop - this.list.offsetTop + Math.max(this.scroller.clientHeight, 400)) + 1 + OVERSCAN);
+    const first = this.indexAt(this.scroller.scrollTop - this.list.offsetTop);
+    const last = this.indexAt(this.scroller.scrollTop - this.list.offsetTop + Math.max(this.scroller.clientHeight, 400));
+    let overscan = OVERSCAN;
+    // A jump (the scrollbar dragged far): the rows in sight in this frame, those around them in the next.
+    if (slots.length && (split || (this.elements.size && !this.elements.has(slots[first].row.seq) && !this.elements.has(slots[last].row.seq)))) {
+      overscan = 0;
+      this.scrollFrame ??= requestAnimationFrame(() => {
+        this.scrollFrame = undefined;
+        this.draw();
+      });
+    }
+    const from = Math.max(0, first - overscan);
+    const to = Math.min(slots.length, last + 1 + overscan);
     const keep = new Set<number>();
     for (let i = from; i < to; i++) keep.add(slots[i].row.seq);
     for (const [seq, element] of this.elements)
