@@ -8,7 +8,15 @@
 // filter's matches depend on children: a request is shown for a matching notification).
 // Every string from the host is server text: set with textContent only.
 import * as l10n from '@vscode/l10n';
-import { filterRows, formatClock, isErrorStatus, type InspectorRow, type RowFilter, type RowStatus } from '../../src/inspector/common/inspectorRows';
+import {
+  filterRows,
+  formatClock,
+  isErrorStatus,
+  type HayCache,
+  type InspectorRow,
+  type RowFilter,
+  type RowStatus,
+} from '../../src/inspector/common/inspectorRows';
 import type { AppliedDelta } from '../../src/inspector/common/rowsDelta';
 import { h } from './dom';
 
@@ -101,6 +109,8 @@ export class RowsView {
   /** The shown rows in screen order, and the index of each by seq. */
   private slots: Slot[] = [];
   private at = new Map<number, number>();
+  /** Each row's text as the filter searches it. */
+  private readonly hays: HayCache = new WeakMap();
   /** A sliced render under way (cancelled by the next). */
   private job: { cancelled: boolean } | undefined;
   /** The row elements in the page (those in sight), by seq. */
@@ -139,7 +149,7 @@ export class RowsView {
     this.job = undefined;
     const layout = new Layout(this.line());
     if (rows.length <= SLICED_ABOVE) {
-      layout.add(filterRows(rows, filter));
+      layout.add(filterRows(rows, filter, this.hays));
       this.show(layout.finish(), true);
       return;
     }
@@ -149,7 +159,7 @@ export class RowsView {
       if (job.cancelled) return;
       const end = performance.now() + SLICE_MS;
       while (next < rows.length && performance.now() < end) {
-        layout.add(filterRows(rows.slice(next, next + TOP_ROWS_PER_CHECK), filter));
+        layout.add(filterRows(rows.slice(next, next + TOP_ROWS_PER_CHECK), filter, this.hays));
         next += TOP_ROWS_PER_CHECK;
       }
       if (next < rows.length) {

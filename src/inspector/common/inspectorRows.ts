@@ -78,22 +78,25 @@ export function isErrorStatus(status: RowStatus): boolean {
   return status === 'rpcError' || status === 'toolError';
 }
 
-function matchesRow(row: InspectorRow, filter: RowFilter, words: string[]): boolean {
+function matchesRow(row: InspectorRow, filter: RowFilter, words: string[], hays: HayCache | undefined): boolean {
   if (filter.serverId && row.serverId !== filter.serverId) return false;
   if (filter.method && row.method !== filter.method) return false;
   if (filter.errorsOnly && !isErrorStatus(row.status)) return false;
   if (!words.length) return true;
-  const hay = hayOf(row);
+  const hay = hayOf(row, hays);
   return words.every((w) => hay.includes(w));
 }
 
 /**
- * What the text filter searches in a row, lower-cased once per row: typing a filter over a
- * 100,000-row recording then costs a lookup per row, not a string built per row and keystroke.
- * Of those fields only the status text changes once a row exists (a delta patches it in place).
+ * What the text filter searches in each row, lower-cased once per row (the page keeps one):
+ * typing a filter over a 100,000-row recording then costs a lookup per row, not a string built
+ * per row and keystroke. Of those fields only the status text changes once a row exists (a delta
+ * patches it in place).
  */
-const hays = new WeakMap<InspectorRow, { statusText: string | undefined; hay: string }>();
-function hayOf(row: InspectorRow): string {
+export type HayCache = WeakMap<InspectorRow, { statusText: string | undefined; hay: string }>;
+
+function hayOf(row: InspectorRow, hays: HayCache | undefined): string {
+  if (!hays) return `${row.serverLabel} ${row.method} ${row.name ?? ''} ${row.statusText ?? ''}`.toLowerCase();
   const cached = hays.get(row);
   if (cached && cached.statusText === row.statusText) return cached.hay;
   const hay = `${row.serverLabel} ${row.method} ${row.name ?? ''} ${row.statusText ?? ''}`.toLowerCase();
@@ -106,7 +109,7 @@ function hayOf(row: InspectorRow): string {
  * (then with only its matching children, unless it matches itself and the filter is about
  * server or text, where its notifications are context worth keeping).
  */
-export function filterRows(rows: readonly InspectorRow[], filter: RowFilter): InspectorRow[] {
+export function filterRows(rows: readonly InspectorRow[], filter: RowFilter, hays?: HayCache): InspectorRow[] {
   // The words once per filtering, not once per row: a recording may hold 100,000 rows.
   const words = (filter.text ?? '').toLowerCase().split(/\s+/).filter(Boolean);
   const keepChildren = !(filter.errorsOnly || filter.method);
@@ -114,7 +117,7 @@ export function filterRows(rows: readonly InspectorRow[], filter: RowFilter): In
     const out: InspectorRow[] = [];
     for (const row of list) {
       const children = row.children.length ? visit(row.children) : NO_ROWS;
-      if (matchesRow(row, filter, words)) out.push(keepChildren ? row : { ...row, children });
+      if (matchesRow(row, filter, words, hays)) out.push(keepChildren ? row : { ...row, children });
       else if (children.length) out.push({ ...row, children });
     }
     return out;
