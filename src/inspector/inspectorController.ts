@@ -2,16 +2,19 @@
  * What an Inspector page needs from the host, whichever surface shows it (the editor tab in
  * inspectorPanel.ts, the bottom panel's view in inspectorView.ts): every JSON-RPC exchange of
  * every server, live from the activity log or read-only from an imported recording, and the
- * Console's lines. The host builds the rows (common/inspectorRows.ts) and sends them all when the
- * page loads or is shown, then only what changed, coalesced (common/rowsBatch.ts): a call that
- * sends thousands of notifications costs the page each new row once, not every row each time.
+ * Console's lines. The host builds the rows (common/rowsModel.ts) and sends them all when the
+ * page loads or is shown; then it patches them with what the log says changed and sends only
+ * that, coalesced (common/rowsBatch.ts): a call that sends thousands of notifications costs the
+ * host and the page each new row once, not every row each time.
  * It sends one exchange's redacted messages when the page selects it; the page filters and draws.
  */
 import * as vscode from 'vscode';
-import type { ActivityLog } from '../traffic/common/activityLog';
-import { buildRows, type InspectorRecord, type InspectorRow } from './common/inspectorRows';
-import { factsOf, type ExchangeFacts } from '../traffic/common/exchangeFacts';
-import { Coalescer, planRowsMessage } from './common/rowsBatch';
+import type { ActivityLog, LogChange } from '../traffic/common/activityLog';
+import type { InspectorRecord, InspectorRow } from './common/inspectorRows';
+import { RowsModel } from './common/rowsModel';
+import { factsOf } from '../traffic/common/exchangeFacts';
+import { Coalescer } from './common/rowsBatch';
+import { isEmptyDelta } from './common/rowsDelta';
 import { parseFromWebview, type DetailAction, type FromWebview, type ToWebview } from './common/inspectorProtocol';
 import { parseConsoleFromWebview, type ConsoleFromWebview, type ConsoleToWebview } from './common/consoleProtocol';
 import { WebviewChannel } from '../shared/webviewChannel';
@@ -49,22 +52,22 @@ type ActionStatus = Extract<ToWebview, { type: 'actionStatus' }>;
 
 export class InspectorController implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
-  /** Facts read once per exchange; an entry still pending is read again when it changes. */
-  private readonly facts = new Map<number, { key: string; facts: ExchangeFacts }>();
+  /** The rows, patched with each batch of changes (facts are read when an entry is added or changes). */
+  readonly model: RowsModel;
+  /** What changed in the log since the last batch; `stale`: the model is rebuilt from the log at the next. */
+  private changes = { added: [] as InspectorRecord[], updated: new Set<number>(), removed: new Set<number>(), stale: true };
   /** Log changes coalesced into one message per batch. */
   private readonly batch = new Coalescer(() => this.flushRows());
   /** What the next flush sends beside the changes: a row to select, or every row. */
   private nextSend: { select?: number; all?: boolean } = {};
-  /** The rows the page holds (what the next delta is computed from); undefined: send every row. */
-  private pageHolds: InspectorRow[] | undefined;
+  /** The page holds the rows of the model as of the last batch: the next can be a delta. */
+  private pageHolds = false;
   private pendingSelect: number | undefined;
   private ready = false;
   private readonly channel: WebviewChannel<PageMessage, ToWebview | ConsoleToWebview>;
   /** Set while the view is hidden: what the Console watched, to watch again when shown. */
   private hiddenWatch: { serverId: string | undefined } | undefined;
   private readonly feed: ConsoleFeed | undefined;
-  /** The rows last sent to the page (tests read them). */
-  rows: InspectorRow[] = [];
   /** Row messages posted to the page: every row, or a delta (tests read them). */
   readonly sent = { all: 0, deltas: 0 };
   /** The console lines last sent to the page, of the watched server (tests read them). */
@@ -83,6 +86,7 @@ export class InspectorController implements vscode.Disposable {
   ) {
     this.actions = context.actions;
     this.pendingSelect = select;
+    this.model = new RowsModel(factsOf, this.replayOf);
     this.channel = new WebviewChannel<PageMessage, ToWebview | ConsoleToWebview>(webview, {
       parse: (raw) => {
         const fromConsole = parseConsoleFromWebview(raw);
@@ -102,8 +106,11 @@ export class InspectorController implements vscode.Disposable {
     if (source.kind === 'live') {
       this.feed = new ConsoleFeed(context.console, (message) => this.postConsole(message), context.servers);
       this.disposables.push(
-        source.log.onDidChange(() => this.scheduleRows()),
-        this.actions.onDidMark(() => this.scheduleRows()),
+        source.log.onDidChange((change) => this.logChanged(change)),
+        this.actions.onDidMark((seq) => {
+          this.changes.updated.add(seq);
+          this.scheduleRows();
+        }),
         context.onDidChangeServers(() => this.ready && !this.hiddenWatch && this.feed?.sendServers()),
         { dispose: () => this.feed?.dispose() },
       );
@@ -118,21 +125,22 @@ export class InspectorController implements vscode.Disposable {
     return this.source.kind === 'live' ? this.source.log.entries() : this.source.records;
   }
 
+  /** An imported recording's records by seq: every row asks for its replay mark (a 100,000-record file took 80 s by a search each). */
+  private recordsBySeq: Map<number, InspectorRecord> | undefined;
+
   private find(seq: number): InspectorRecord | undefined {
-    return this.source.kind === 'live' ? this.source.log.find(seq) : this.source.records.find((r) => r.seq === seq);
+    if (this.source.kind === 'live') return this.source.log.find(seq);
+    this.recordsBySeq ??= new Map(this.source.records.map((r) => [r.seq, r]));
+    return this.recordsBySeq.get(seq);
   }
 
   /** The replay mark of an exchange: kept by the actions for live ones, read from the file for imported ones. */
   private replayOf = (seq: number): number | undefined => (this.source.kind === 'live' ? this.actions.replayOf(seq) : this.find(seq)?.replayOf);
 
-  private factsFor = (record: InspectorRecord): ExchangeFacts => {
-    const key = `${record.status.kind}:${record.responseSize ?? ''}`;
-    const cached = this.facts.get(record.seq);
-    if (cached?.key === key) return cached.facts;
-    const facts = factsOf(record);
-    this.facts.set(record.seq, { key, facts });
-    return facts;
-  };
+  /** The rows last sent to the page, newest first (tests read them). */
+  get rows(): InspectorRow[] {
+    return this.model.rows;
+  }
 
   /**
    * Selects a row now, or once the page has loaded (a message before `ready` would be lost). The
@@ -173,6 +181,22 @@ export class InspectorController implements vscode.Disposable {
     if (was.serverId !== undefined && this.feed?.watching === undefined) this.feed?.watch(was.serverId);
   }
 
+  /** Notes what changed for the next batch; while nothing is sent (hidden, not loaded) the next rebuilds every row. */
+  private logChanged(change: LogChange): void {
+    const changes = this.changes;
+    if (change.cleared || !this.ready || this.hiddenWatch) changes.stale = true;
+    if (changes.stale) {
+      changes.added = [];
+      changes.updated.clear();
+      changes.removed.clear();
+    } else {
+      for (const entry of change.added) changes.added.push(entry);
+      for (const entry of change.updated) changes.updated.add(entry.seq);
+      for (const entry of change.removed) changes.removed.add(entry.seq);
+    }
+    this.scheduleRows();
+  }
+
   private scheduleRows(): void {
     if (!this.ready || this.hiddenWatch) return;
     this.batch.schedule();
@@ -187,12 +211,25 @@ export class InspectorController implements vscode.Disposable {
   private flushRows(): void {
     const { select, all } = this.nextSend;
     this.nextSend = {};
-    const records = this.records();
-    const live = new Set(records.map((r) => r.seq));
-    for (const seq of this.facts.keys()) if (!live.has(seq)) this.facts.delete(seq);
-    const next = buildRows(records, this.factsFor, this.replayOf);
-    const plan = all ? { kind: 'all' as const } : planRowsMessage(this.pageHolds, next);
-    this.rows = next;
+    // Read first: reading the log takes in what it has queued, which is a change too.
+    const records = this.changes.stale ? this.records() : undefined;
+    const changes = this.changes;
+    this.changes = { added: [], updated: new Set(), removed: new Set(), stale: false };
+    let plan: { kind: 'all' } | { kind: 'delta'; delta: ReturnType<RowsModel['apply']> } | { kind: 'none' };
+    if (records) {
+      this.model.reset(records);
+      plan = { kind: 'all' };
+    } else {
+      const delta = this.model.apply(changes);
+      // A delta that carries as many rows as there are is no cheaper for either side than all the rows.
+      plan =
+        all || !this.pageHolds || (this.model.size > 0 && delta.rows.length >= this.model.size)
+          ? { kind: 'all' }
+          : isEmptyDelta(delta)
+            ? { kind: 'none' }
+            : { kind: 'delta', delta };
+    }
+    const next = this.model.rows;
     if (plan.kind === 'all') {
       this.sent.all++;
       this.post({
@@ -207,7 +244,7 @@ export class InspectorController implements vscode.Disposable {
       const delta = plan.kind === 'delta' ? plan.delta : { remove: [], rows: [], insert: [] };
       this.post({ type: 'rowsDelta', ...delta, ...(select !== undefined ? { select } : {}) });
     }
-    this.pageHolds = next;
+    this.pageHolds = true;
     this.onDidUpdateEmitter.fire(next);
   }
 

@@ -124,9 +124,14 @@ tabList.addEventListener('keydown', (event) => {
   event.preventDefault();
   showTab(tab === 'exchanges' ? 'console' : 'exchanges', true);
 });
-listPane.addEventListener('scroll', () => save());
+// Saved a moment after scrolling stops, not per scroll event: saving posts the state to VS Code.
+let scrollSave: ReturnType<typeof setTimeout> | undefined;
+listPane.addEventListener('scroll', () => {
+  clearTimeout(scrollSave);
+  scrollSave = setTimeout(save, 250);
+});
 
-const rowsView = new RowsView(list, { selected: () => selected, select: (seq) => select(seq) });
+const rowsView = new RowsView(list, listPane, { selected: () => selected, select: (seq) => select(seq), rendered: () => renderEmpty() });
 const rowKey = (row: InspectorRow | undefined) => (row ? `${row.status}:${row.size}` : '');
 
 function save(): void {
@@ -152,7 +157,9 @@ errorsOnly.addEventListener('change', () => {
 textInput.addEventListener('input', () => {
   filter = { ...filter, text: textInput.value || undefined };
   save();
-  renderRows();
+  // The list alone: typing changes neither the dropdowns nor the toolbar.
+  rowsView.render(tree.rows, filter);
+  renderEmpty();
 });
 exportButton.addEventListener('click', () => post({ type: 'export', format: 'jsonl' }));
 harButton.addEventListener('click', () => post({ type: 'export', format: 'har' }));
@@ -195,7 +202,7 @@ function renderEmpty(): void {
     ? readOnly
       ? l10n.t('This recording has no exchanges.')
       : l10n.t('No exchanges yet: start a server or run a tool, and they appear here as they happen.')
-    : !list.childElementCount
+    : !rowsView.shownCount
       ? l10n.t('No exchanges match the filters.')
       : '';
 }
@@ -254,7 +261,7 @@ function receive(data: unknown): void {
         restoredScroll = undefined;
       }
     } else {
-      rowsView.patch(tree.apply(message), filter, renderRows);
+      rowsView.patch(tree.apply(message), filter, renderRows, tree.rows);
       renderChoices();
       renderEmpty();
     }

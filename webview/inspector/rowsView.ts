@@ -1,11 +1,22 @@
 // The Inspector's exchange list: the row tree (notifications and later rounds under their
-// request) as DOM. Drawn whole when every row arrives or a filter changes; patched in place for
-// the host's deltas while no filter is set (a flood then costs each new row once, not every row
-// per message). With a filter set, a delta redraws the filtered list, at most once a frame: a
-// filter's matches depend on children (a request is shown for a matching notification).
+// request) as a virtualized list. The shown rows (filtered) are laid out in screen order with
+// their heights (one line, more with a status text or round), and only the ones in sight, and
+// OVERSCAN more each way, are in the DOM: a 100,000-row recording scrolls and filters at the cost
+// of the few dozen rows on screen, plus one pass over the rows per change. Each drawn row is a
+// treeitem with aria-level, aria-setsize and aria-posinset (the WAI-ARIA tree without nested
+// groups). A host delta redraws at once while no filter is set, at most once a frame with one (a
+// filter's matches depend on children: a request is shown for a matching notification).
 // Every string from the host is server text: set with textContent only.
 import * as l10n from '@vscode/l10n';
-import { filterRows, formatClock, isErrorStatus, type InspectorRow, type RowFilter, type RowStatus } from '../../src/inspector/common/inspectorRows';
+import {
+  filterRows,
+  formatClock,
+  isErrorStatus,
+  type HayCache,
+  type InspectorRow,
+  type RowFilter,
+  type RowStatus,
+} from '../../src/inspector/common/inspectorRows';
 import type { AppliedDelta } from '../../src/inspector/common/rowsDelta';
 import { h } from './dom';
 
@@ -32,33 +43,159 @@ function formatSize(bytes: number): string {
 
 export const isFiltered = (filter: RowFilter): boolean => !!(filter.serverId || filter.method || filter.errorsOnly || filter.text?.trim());
 
+/** A drawn row element, with the row it shows. */
+type RowElement = HTMLElement & { row?: InspectorRow };
+
+/** Rows drawn beyond those in sight, each way: scrolling a little shows rows already laid out. */
+const OVERSCAN = 12;
+
+/** A shown row: its place in screen order, its depth, and its place among its siblings. */
+interface Slot {
+  row: InspectorRow;
+  level: number;
+  posInSet: number;
+  setSize: number;
+  /** Pixels from the top of the list. */
+  top: number;
+  height: number;
+}
+
+/**
+ * Above this many top-level rows, filtering and laying out run in slices of SLICE_MS, a task
+ * each, and the list changes once they are done: a keystroke in the filter of a 100,000-row
+ * recording never holds the page for longer than a slice. Below it (a live log, 1,000 entries by
+ * default) they run at once, as the host's deltas are drawn.
+ */
+const SLICED_ABOVE = 2_000;
+const SLICE_MS = 12;
+const TOP_ROWS_PER_CHECK = 200;
+
+/** The slots of a list being laid out, top-level rows added a slice at a time. */
+class Layout {
+  readonly slots: Slot[] = [];
+  readonly at = new Map<number, number>();
+  height = 0;
+  private topCount = 0;
+
+  constructor(private readonly line: { first: number; more: number }) {}
+
+  add(rows: readonly InspectorRow[]): void {
+    const { first, more } = this.line;
+    const visit = (list: readonly InspectorRow[], level: number) => {
+      list.forEach((row, i) => {
+        const height = first + (linesOf(row) - 1) * more;
+        this.at.set(row.seq, this.slots.length);
+        this.slots.push({ row, level, posInSet: level === 1 ? ++this.topCount : i + 1, setSize: list.length, top: this.height, height });
+        this.height += height;
+        if (row.children.length) visit(row.children, level + 1);
+      });
+    };
+    visit(rows, 1);
+  }
+
+  /** The top-level rows' set size, known once every slice is in. */
+  finish(): this {
+    for (const slot of this.slots) if (slot.level === 1) slot.setSize = this.topCount;
+    return this;
+  }
+}
+
+/** Lines a row takes: its own, and one each for a round and a status text (they span the columns below). */
+function linesOf(row: InspectorRow): number {
+  return 1 + (row.round !== undefined ? 1 : 0) + ((row.statusText && isErrorStatus(row.status)) || row.status === 'cancelled' ? 1 : 0);
+}
+
 export class RowsView {
-  /** The row elements in the page, by seq. */
+  /** The shown rows in screen order, and the index of each by seq. */
+  private slots: Slot[] = [];
+  private at = new Map<number, number>();
+  /** Each row's text as the filter searches it. */
+  private readonly hays: HayCache = new WeakMap();
+  /** A sliced render under way (cancelled by the next). */
+  private job: { cancelled: boolean } | undefined;
+  /** The row elements in the page (those in sight), by seq. */
   private readonly elements = new Map<number, HTMLElement>();
   private frame: number | undefined;
+  private scrollFrame: number | undefined;
+  /** The height of a one-line row and of each further line, measured once from a drawn row. */
+  private lineHeight: { first: number; more: number } | undefined;
 
   constructor(
     readonly list: HTMLElement,
-    private readonly options: { selected(): number | undefined; select(seq: number): void },
-  ) {}
+    private readonly scroller: HTMLElement,
+    private readonly options: { selected(): number | undefined; select(seq: number): void; rendered(): void },
+  ) {
+    scroller.addEventListener('scroll', () => {
+      this.scrollFrame ??= requestAnimationFrame(() => {
+        this.scrollFrame = undefined;
+        this.draw();
+      });
+    });
+  }
 
-  /** Draws `rows` (filtered) from scratch; returns how many top-level rows are shown. */
-  render(rows: readonly InspectorRow[], filter: RowFilter): number {
-    if (this.frame !== undefined) cancelAnimationFrame(this.frame);
-    this.frame = undefined;
-    const shown = filterRows(rows, filter);
-    this.elements.clear();
-    this.list.textContent = '';
-    for (const row of shown) this.list.append(this.element(row, 1));
-    return shown.length;
+  /** How many rows are shown (children included), drawn or not. */
+  get shownCount(): number {
+    return this.slots.length;
   }
 
   /**
-   * Shows what a delta changed. Unfiltered: removed rows go, new ones go in their place, changed
-   * ones are redrawn (their children stay). Filtered: the whole list once in the next frame
-   * (`redraw` draws it and says so).
+   * Lays out `rows` (filtered) and draws the ones in sight, at once or (many rows) in slices;
+   * `options.rendered` is told when the list shows them.
    */
-  patch(applied: AppliedDelta, filter: RowFilter, redraw: () => void): void {
+  render(rows: readonly InspectorRow[], filter: RowFilter): void {
+    if (this.frame !== undefined) cancelAnimationFrame(this.frame);
+    this.frame = undefined;
+    if (this.job) this.job.cancelled = true;
+    this.job = undefined;
+    const layout = new Layout(this.line());
+    if (rows.length <= SLICED_ABOVE) {
+      layout.add(filterRows(rows, filter, this.hays));
+      this.show(layout.finish(), true);
+      return;
+    }
+    const job = (this.job = { cancelled: false });
+    let next = 0;
+    const slice = () => {
+      if (job.cancelled) return;
+      const end = performance.now() + SLICE_MS;
+      while (next < rows.length && performance.now() < end) {
+        layout.add(filterRows(rows.slice(next, next + TOP_ROWS_PER_CHECK), filter, this.hays));
+        next += TOP_ROWS_PER_CHECK;
+      }
+      if (next < rows.length) {
+        setTimeout(slice, 0);
+        return;
+      }
+      this.job = undefined;
+      this.show(layout.finish(), true, true);
+    };
+    slice();
+  }
+
+  private line(): { first: number; more: number } {
+    return this.lineHeight ?? { first: 22, more: 20 };
+  }
+
+  /** Puts a finished layout on screen (`split`: the rows in sight in this frame, those around them in the next). */
+  private show(layout: Layout, redrawAll: boolean, split = false): void {
+    this.slots = layout.slots;
+    this.at = layout.at;
+    this.list.style.height = `${layout.height}px`;
+    this.draw(redrawAll, split);
+    this.options.rendered();
+  }
+
+  /**
+   * Shows what a delta changed: unfiltered, the list is laid out again and the rows in sight drawn
+   * now (changed ones redrawn); filtered, the whole list once in the next frame (`redraw` draws it).
+   */
+  patch(applied: AppliedDelta, filter: RowFilter, redraw: () => void, rows: readonly InspectorRow[]): void {
+    for (const row of [...applied.removed, ...applied.changed]) this.forget(row.seq);
+    // A new row's parent may have had no children before (aria-expanded).
+    for (const { row, parent } of applied.inserted) {
+      this.forget(row.seq);
+      if (parent) this.forget(parent.seq);
+    }
     if (isFiltered(filter)) {
       this.frame ??= requestAnimationFrame(() => {
         this.frame = undefined;
@@ -66,68 +203,152 @@ export class RowsView {
       });
       return;
     }
-    for (const row of applied.removed) {
-      this.elements.get(row.seq)?.remove();
-      this.elements.delete(row.seq);
+    if (rows.length > SLICED_ABOVE) {
+      this.render(rows, filter);
+      return;
     }
-    const built = new Set<number>();
-    for (const { row, parent, before } of applied.inserted) {
-      // A new request's new children were drawn with it.
-      if (built.has(row.seq)) continue;
-      const parentElement = parent && this.elements.get(parent.seq);
-      if (parent && !parentElement) continue;
-      const level = parentElement ? Number(parentElement.getAttribute('aria-level')) + 1 : 1;
-      const element = this.element(row, level, built);
-      const into = parentElement ? this.group(parentElement) : this.list;
-      const anchor = before && this.elements.get(before.seq);
-      into.insertBefore(element, anchor && anchor.parentElement === into ? anchor : null);
-    }
-    for (const row of applied.changed) {
-      const element = this.elements.get(row.seq);
-      if (element) this.fill(element, row, Number(element.getAttribute('aria-level')));
-    }
+    const layout = new Layout(this.line());
+    layout.add(rows);
+    this.show(layout.finish(), false);
   }
 
   /** Rows in screen order, for the arrow keys. */
   visibleOrder(): number[] {
-    return [...this.list.querySelectorAll<HTMLElement>('.row')].map((el) => Number(el.dataset.seq));
+    return this.slots.map((s) => s.row.seq);
   }
 
-  /** Marks the selected row (and focuses it). */
+  /** Marks the selected row (and focuses it, scrolled into sight). */
   select(seq: number, focus: boolean): void {
     for (const item of this.list.querySelectorAll<HTMLElement>('.row[aria-selected=true]')) {
       item.setAttribute('aria-selected', 'false');
       item.tabIndex = -1;
     }
+    if (focus) this.reveal(seq);
     const item = this.elements.get(seq);
     if (!item) return;
     item.setAttribute('aria-selected', 'true');
     item.tabIndex = 0;
-    if (focus) item.focus({ preventScroll: false });
+    if (focus) item.focus({ preventScroll: true });
   }
 
-  private group(item: HTMLElement): HTMLElement {
-    const existing = item.querySelector<HTMLElement>(':scope > [role=group]');
-    if (existing) return existing;
-    item.setAttribute('aria-expanded', 'true');
-    const group = h('div', { role: 'group' });
-    item.append(group);
-    return group;
+  /** Scrolls the row with `seq` into sight (if shown) and draws it. */
+  private reveal(seq: number): void {
+    const index = this.at.get(seq);
+    if (index === undefined) return;
+    const slot = this.slots[index];
+    const top = this.list.offsetTop + slot.top;
+    const view = this.scroller.clientHeight;
+    if (top < this.scroller.scrollTop) this.scroller.scrollTop = top;
+    else if (top + slot.height > this.scroller.scrollTop + view) this.scroller.scrollTop = top + slot.height - view;
+    this.draw();
   }
 
-  private element(row: InspectorRow, level: number, built?: Set<number>): HTMLElement {
-    const item = h('div', { class: 'row', role: 'treeitem', 'data-seq': String(row.seq) });
+  private forget(seq: number): void {
+    this.elements.get(seq)?.remove();
+    this.elements.delete(seq);
+  }
+
+  /** Draws the rows in sight (and OVERSCAN more each way, unless `split` or a jump: then in the next frame); `all`: every drawn row anew. */
+  private draw(all = false, split = false): void {
+    if (all) {
+      for (const element of this.elements.values()) element.remove();
+      this.elements.clear();
+    }
+    const slots = this.slots;
+    const first = this.indexAt(this.scroller.scrollTop - this.list.offsetTop);
+    const last = this.indexAt(this.scroller.scrollTop - this.list.offsetTop + Math.max(this.scroller.clientHeight, 400));
+    let overscan = OVERSCAN;
+    // A jump (the scrollbar dragged far): the rows in sight in this frame, those around them in the next.
+    if (slots.length && (split || (this.elements.size && !this.elements.has(slots[first].row.seq) && !this.elements.has(slots[last].row.seq)))) {
+      overscan = 0;
+      this.scrollFrame ??= requestAnimationFrame(() => {
+        this.scrollFrame = undefined;
+        this.draw();
+      });
+    }
+    const from = Math.max(0, first - overscan);
+    const to = Math.min(slots.length, last + 1 + overscan);
+    const keep = new Set<number>();
+    for (let i = from; i < to; i++) keep.add(slots[i].row.seq);
+    for (const [seq, element] of this.elements)
+      if (!keep.has(seq) || this.slots[this.at.get(seq)!].row !== (element as RowElement).row) {
+        element.remove();
+        this.elements.delete(seq);
+      }
+    // In screen order in the DOM too (what a screen reader's cursor walks): only misplaced ones move.
+    let previous: Element | null = null;
+    for (let i = from; i < to; i++) {
+      const slot = slots[i];
+      let element = this.elements.get(slot.row.seq);
+      if (!element) {
+        element = this.element(slot);
+        this.elements.set(slot.row.seq, element);
+      } else this.place(element, slot);
+      const next: Element | null = previous ? previous.nextElementSibling : this.list.firstElementChild;
+      if (next !== element) this.list.insertBefore(element, next);
+      previous = element;
+    }
+    if (!this.lineHeight && this.elements.size) this.measure();
+  }
+
+  /** Reads the height of one line from a drawn row (the theme's font sets it), and lays out again if it differs. */
+  private measure(): void {
+    const probe = h('div', { class: 'row' }, h('div', { class: 'line' }, h('span', {}, 'M')));
+    probe.style.position = 'absolute';
+    probe.style.visibility = 'hidden';
+    probe.style.height = 'auto';
+    probe.style.contain = 'none';
+    this.list.append(probe);
+    const first = probe.offsetHeight;
+    probe.firstElementChild!.append(h('span', { class: 'status-text' }, 'M'));
+    const more = probe.offsetHeight - first;
+    probe.remove();
+    // Not laid out (a hidden page): the defaults stand until the next draw measures again.
+    if (first <= 0) return;
+    this.lineHeight = { first, more: more > 0 ? more : first };
+    if (first !== 22 || this.lineHeight.more !== 20) {
+      const layout = new Layout(this.lineHeight);
+      layout.add(this.slots.filter((s) => s.level === 1).map((s) => s.row));
+      const { slots, at, height } = layout.finish();
+      this.slots = slots;
+      this.at = at;
+      this.list.style.height = `${height}px`;
+      this.draw(true);
+    }
+  }
+
+  /** The index of the slot at `y` pixels from the top of the list (the last one past the end). */
+  private indexAt(y: number): number {
+    const slots = this.slots;
+    let lo = 0;
+    let hi = slots.length - 1;
+    if (hi < 0) return 0;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (slots[mid].top <= y) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  private place(element: HTMLElement, slot: Slot): void {
+    element.style.top = `${slot.top}px`;
+    element.style.height = `${slot.height}px`;
+    element.setAttribute('aria-posinset', String(slot.posInSet));
+    element.setAttribute('aria-setsize', String(slot.setSize));
+  }
+
+  private element(slot: Slot): HTMLElement {
+    const { row, level } = slot;
+    const item = h('div', { class: 'row', role: 'treeitem', 'data-seq': String(row.seq) }) as RowElement;
+    item.row = row;
     item.addEventListener('click', (event) => {
       event.stopPropagation();
       this.options.select(row.seq);
     });
     this.fill(item, row, level);
-    this.elements.set(row.seq, item);
-    built?.add(row.seq);
-    if (row.children.length) {
-      const group = this.group(item);
-      for (const child of row.children) group.append(this.element(child, level + 1, built));
-    }
+    if (row.children.length) item.setAttribute('aria-expanded', 'true');
+    this.place(item, slot);
     return item;
   }
 

@@ -44,6 +44,7 @@ export function exportRecording(
         responseSize: r.responseSize,
         round: r.round,
         originSeq: r.originSeq,
+        parentSeq: r.parentSeq,
         inputRequired: r.inputRequired,
         replayOf: replayOf(r.seq) ?? r.replayOf,
         request: r.request,
@@ -127,6 +128,7 @@ function recordOf(v: unknown): InspectorRecord | undefined {
     !optionalNumber(v.responseSize) ||
     !optionalNumber(v.round) ||
     !optionalNumber(v.originSeq) ||
+    !optionalNumber(v.parentSeq) ||
     !optionalNumber(v.replayOf) ||
     (v.id !== undefined && typeof v.id !== 'string' && !isNumber(v.id))
   )
@@ -146,6 +148,7 @@ function recordOf(v: unknown): InspectorRecord | undefined {
     ...(v.responseSize !== undefined ? { responseSize: v.responseSize as number } : {}),
     ...(v.round !== undefined ? { round: v.round as number } : {}),
     ...(v.originSeq !== undefined ? { originSeq: v.originSeq as number } : {}),
+    ...(v.parentSeq !== undefined ? { parentSeq: v.parentSeq as number } : {}),
     ...(v.inputRequired === true ? { inputRequired: true } : {}),
     ...(Array.isArray(v.http) && v.http.length && v.http.every(isHttpView) ? { http: v.http } : {}),
     ...(v.replayOf !== undefined ? { replayOf: v.replayOf as number } : {}),

@@ -31,6 +31,13 @@ export interface ActivityEntry {
   round?: number;
   /** The entry of the first round, which later rounds are shown under. */
   originSeq?: number;
+  /**
+   * A received progress or log notification: the seq of the request it reports on, found when it
+   * was recorded (its progress token's request, else the server's one request in flight, pings
+   * aside); 0 when there was none. Absent elsewhere, and on imported records (the Inspector then
+   * looks for the request itself).
+   */
+  parentSeq?: number;
   /** The response asked the client for input instead of completing (`resultType: "input_required"`). */
   inputRequired?: boolean;
   /** For client `tools/call` only: the unredacted name and arguments, so "Re-run" sends what was sent. Never shown. */

@@ -21,6 +21,18 @@ import { RecordedEntry, secretsNow, type ActivityServer, type RerunSource, type 
 
 export type { ActivityEntry, ActivityStatus, ActivityServer };
 
+/**
+ * What one change of the log did (onDidChange): entries taken in, entries that changed (a
+ * response, a cancel, a closed connection), entries evicted; `cleared`: everything went. A view
+ * that keeps its own copy patches it with this instead of reading every entry again.
+ */
+export interface LogChange {
+  readonly added: readonly ActivityEntry[];
+  readonly updated: readonly ActivityEntry[];
+  readonly removed: readonly ActivityEntry[];
+  readonly cleared: boolean;
+}
+
 /** Messages bigger than this are stored as a truncated preview (sizes stay exact). */
 export const MAX_STORED_BYTES = 1024 * 1024;
 /**
@@ -38,6 +50,18 @@ const MAX_KEPT_IN_FLIGHT = 16;
 
 function inFlight(entry: ActivityEntry): boolean {
   return entry.kind === 'request' && entry.status.kind === 'pending';
+}
+
+/** Notifications that report on a request in flight: they are nested under it (`parentSeq`). */
+const REQUEST_NOTIFICATIONS = new Set(['notifications/progress', 'notifications/message']);
+
+/** A server's requests that a progress or log notification may report on. */
+interface Reporting {
+  /** Sent requests still in flight, pings aside (a ping does no work to report on). */
+  inFlight: Set<ActivityEntry>;
+  /** Sent requests by their `_meta.progressToken` (a Map tells 1 from "1"). */
+  byToken: Map<string | number, ActivityEntry>;
+  tokenOf: Map<ActivityEntry, string | number>;
 }
 
 /** The JSON text of a value (undefined for undefined), or null when it cannot be serialized. */
@@ -114,10 +138,16 @@ export class ActivityLog {
   private readonly pending = new ExchangeIndex<RecordedEntry>();
   /** First rounds of multi-round-trip requests, by server + direction + JSON-RPC id, for their later rounds. */
   private readonly origins = new ExchangeIndex<ActivityEntry>();
+  /** What a notification received now may be nested under, by server. */
+  private readonly reporting = new Map<string, Reporting>();
+  /** Kept notifications nested under a request, counted by the request's seq: eviction keeps the request while they are kept. */
+  private readonly nested = new Map<number, number>();
   private queue: { server: ActivityServer; record: TraceRecord; at: number }[] = [];
   private flushScheduled = false;
-  private readonly onDidChangeEmitter = new Emitter<void>();
-  /** Fires on every change; listeners must throttle (this can fire per message). */
+  /** What changed since the last onDidChange. */
+  private change = { added: [] as ActivityEntry[], updated: [] as ActivityEntry[], removed: [] as ActivityEntry[], cleared: false };
+  private readonly onDidChangeEmitter = new Emitter<LogChange>();
+  /** Fires on every change with what changed; listeners must throttle (this can fire per message). */
   readonly onDidChange = this.onDidChangeEmitter.event;
 
   constructor(private capacity: number) {
@@ -146,7 +176,7 @@ export class ActivityLog {
     kept.forEach((e, i) => (this.buffer[i] = e));
     this.start = 0;
     this.count = kept.length;
-    this.onDidChangeEmitter.fire();
+    this.fireChange();
   }
 
   /** Newest first, optionally filtered (see matchesFilter). */
@@ -188,7 +218,16 @@ export class ActivityLog {
     this.count = 0;
     this.pending.clear();
     this.origins.clear();
-    this.onDidChangeEmitter.fire();
+    this.reporting.clear();
+    this.nested.clear();
+    this.change = { added: [], updated: [], removed: [], cleared: true };
+    this.fireChange();
+  }
+
+  private fireChange(): void {
+    const change = this.change;
+    this.change = { added: [], updated: [], removed: [], cleared: false };
+    this.onDidChangeEmitter.fire(change);
   }
 
   /**
@@ -216,14 +255,14 @@ export class ActivityLog {
     let changed = false;
     for (const { server, record, at } of queued) if (this.take(server, record, at)) changed = true;
     // One change for the batch: listeners throttle anyway, and this runs per message otherwise.
-    if (changed) this.onDidChangeEmitter.fire();
+    if (changed) this.fireChange();
   }
 
   /** Takes one trace record now; returns the entry it created or completed, if any. */
   add(server: ActivityServer, record: TraceRecord, at: number): ActivityEntry | undefined {
     this.flush();
     const entry = this.take(server, record, at);
-    if (entry) this.onDidChangeEmitter.fire();
+    if (entry) this.fireChange();
     return entry;
   }
 
@@ -276,8 +315,11 @@ export class ActivityLog {
       );
       if (kind === 'request' && record.round !== undefined && record.round >= 2 && record.originId !== undefined)
         this.roundOf(entry, server.id, record.round, record.originId);
+      if (kind === 'notification' && record.direction === 'receive' && REQUEST_NOTIFICATIONS.has(method)) this.nest(entry, raw.params);
       this.push(entry);
+      this.change.added.push(entry);
       if (entry.kind === 'request' && entry.id !== undefined) this.pending.set(server.id, entry.direction, entry.id, entry);
+      if (kind === 'request' && record.direction === 'send' && method !== 'ping') this.reports(entry, raw.params);
       if (method === 'notifications/cancelled') this.cancel(server.id, record.direction, raw.params, at);
       return entry;
     }
@@ -288,6 +330,8 @@ export class ActivityLog {
     const entry = this.pending.get(server.id, requestDirection, id);
     if (!entry) return undefined;
     this.pending.delete(server.id, requestDirection, id);
+    this.reporting.get(server.id)?.inFlight.delete(entry);
+    this.change.updated.push(entry);
     entry.respond(this.store(record.message, server.secrets));
     if (record.inputRequired) {
       entry.inputRequired = true;
@@ -318,10 +362,12 @@ export class ActivityLog {
       if (entry.status.kind === 'pending') {
         entry.status = { kind: 'error', message };
         entry.endedAt = at;
+        this.change.updated.push(entry);
       }
+      this.reporting.get(serverId)?.inFlight.delete(entry);
       changed = true;
     }
-    if (changed) this.onDidChangeEmitter.fire();
+    if (changed) this.fireChange();
   }
 
   dispose(): void {
@@ -338,19 +384,54 @@ export class ActivityLog {
     const reason = typeof params?.reason === 'string' ? params.reason : undefined;
     entry.status = { kind: 'cancelled', ...(reason ? { reason } : {}) };
     entry.endedAt = at;
+    this.reporting.get(serverId)?.inFlight.delete(entry);
+    this.change.updated.push(entry);
+  }
+
+  /** A sent request (not a ping) that notifications may report on while it is in flight, or by its progress token. */
+  private reports(entry: ActivityEntry, params: Record<string, unknown> | undefined): void {
+    let reporting = this.reporting.get(entry.serverId);
+    if (!reporting) this.reporting.set(entry.serverId, (reporting = { inFlight: new Set(), byToken: new Map(), tokenOf: new Map() }));
+    reporting.inFlight.add(entry);
+    const meta = params?._meta as Record<string, unknown> | undefined;
+    const token = meta?.progressToken;
+    if (typeof token === 'string' || typeof token === 'number') {
+      reporting.byToken.set(token, entry);
+      reporting.tokenOf.set(entry, token);
+    }
+  }
+
+  /**
+   * Finds the request a progress or log notification reports on, now that it arrives: the one
+   * with its progress token, else the server's one request in flight (with none or several, it
+   * stands alone). Read from the message as it comes in: the token is only matched, never shown.
+   */
+  private nest(entry: RecordedEntry, params: Record<string, unknown> | undefined): void {
+    const reporting = this.reporting.get(entry.serverId);
+    const token = params?.progressToken;
+    const byToken = typeof token === 'string' || typeof token === 'number' ? reporting?.byToken.get(token) : undefined;
+    const parent = byToken ?? (reporting?.inFlight.size === 1 ? reporting.inFlight.values().next().value : undefined);
+    entry.parentSeq = parent?.seq ?? 0;
+    if (parent) this.nested.set(parent.seq, (this.nested.get(parent.seq) ?? 0) + 1);
+  }
+
+  /** Eviction passes over a request in flight, and over one whose notifications are still kept under it. */
+  private keeps(entry: ActivityEntry): boolean {
+    return inFlight(entry) || (entry.kind === 'request' && this.nested.has(entry.seq));
   }
 
   private push(entry: ActivityEntry): void {
     if (this.count === this.capacity) {
-      // The oldest entry goes, unless it is a request still in flight: a tool call that sends
-      // thousands of notifications keeps its row (they nest under it) while they come in, and
-      // the oldest entry after the leading in-flight ones goes instead. Those few (at most
-      // MAX_KEPT_IN_FLIGHT; all of the log when everything is in flight) move up one place.
+      // The oldest entry goes, unless it is a request still in flight or one whose notifications
+      // are still kept under it: a tool call that sends thousands of notifications keeps its row
+      // while they come in and while they are shown (its oldest notifications go first, not the
+      // call: they would be left without it). The oldest entry after those leading ones goes
+      // instead; they (at most MAX_KEPT_IN_FLIGHT; all of the log when everything is kept) move up one place.
       const at = (i: number) => this.buffer[(this.start + i) % this.capacity]!;
       const limit = Math.min(MAX_KEPT_IN_FLIGHT, this.count - 1);
       let skip = 0;
-      while (skip < limit && inFlight(at(skip))) skip++;
-      if (inFlight(at(skip))) skip = 0; // everything looked at is in flight: the oldest goes after all
+      while (skip < limit && this.keeps(at(skip))) skip++;
+      if (this.keeps(at(skip))) skip = 0; // everything looked at is kept: the oldest goes after all
       this.forget(at(skip));
       for (let i = skip; i > 0; i--) this.buffer[(this.start + i) % this.capacity] = this.buffer[(this.start + i - 1) % this.capacity];
       this.buffer[this.start] = undefined;
@@ -363,6 +444,24 @@ export class ActivityLog {
   }
 
   private forget(entry: ActivityEntry): void {
+    this.change.removed.push(entry);
+    if (entry.parentSeq) {
+      const left = (this.nested.get(entry.parentSeq) ?? 0) - 1;
+      if (left > 0) this.nested.set(entry.parentSeq, left);
+      else this.nested.delete(entry.parentSeq);
+    }
+    if (entry.kind === 'request') {
+      this.nested.delete(entry.seq);
+      const reporting = this.reporting.get(entry.serverId);
+      if (reporting) {
+        reporting.inFlight.delete(entry);
+        const token = reporting.tokenOf.get(entry);
+        if (token !== undefined) {
+          reporting.tokenOf.delete(entry);
+          if (reporting.byToken.get(token) === entry) reporting.byToken.delete(token);
+        }
+      }
+    }
     if (entry.kind === 'request' && entry.id !== undefined) {
       if (this.pending.get(entry.serverId, entry.direction, entry.id) === entry) this.pending.delete(entry.serverId, entry.direction, entry.id);
       if (this.origins.get(entry.serverId, entry.direction, entry.id) === entry) this.origins.delete(entry.serverId, entry.direction, entry.id);

@@ -60,6 +60,7 @@ export class RecordedEntry implements ActivityEntry {
   status: ActivityStatus;
   round?: number;
   originSeq?: number;
+  parentSeq?: number;
   inputRequired?: boolean;
   readonly rerunUnavailable?: string;
   readonly #request: StoredMessage;

@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { ActivityLog, type ActivityServer } from '../../../src/traffic/common/activityLog';
-import { buildRows, classify, filterRows, formatClock, type InspectorRow } from '../../../src/inspector/common/inspectorRows';
+import { classify, filterRows, formatClock, type InspectorRow } from '../../../src/inspector/common/inspectorRows';
+import { buildRows } from '../../../src/inspector/common/rowsModel';
+import { planRowsMessage } from '../../../src/inspector/common/rowsBatch';
 import { factsOf } from '../../../src/traffic/common/exchangeFacts';
 import type { TraceRecord } from '../../../src/mcp/trace';
 import { MAX_PARAMS_TEXT, parseFromWebview, parseToWebview } from '../../../src/inspector/common/inspectorProtocol';
@@ -138,6 +140,36 @@ describe('Inspector rows', () => {
     const ping = rows.find((r) => r.method === 'ping');
     assert.ok(ping);
     assert.equal(ping.children.length, 0, 'a ping is no parent');
+  });
+
+  it('a finished flood call stays while its notifications are kept: the next messages evict its oldest notifications, not it', () => {
+    // As seen at the default 1,000 entries: the call that had sent 2,000 notifications was
+    // evicted by the next message once it had finished, its 999 kept notifications went to the
+    // top level, and the panel was sent every row again.
+    const log = new ActivityLog(1000);
+    log.add(A, req(1, 'tools/call', { name: 'flood' }), 10);
+    for (let i = 0; i < 2000; i++) log.add(A, note('notifications/message', { level: 'info', data: `line ${i}` }), 11 + i);
+    log.add(A, res(1, { content: [] }), 3000);
+    const before = rowsOf(log);
+    log.add(A, req(2, 'tools/list'), 3001);
+    log.add(A, res(2, { tools: [] }), 3002);
+    log.add(A, req(3, 'ping'), 3003);
+    for (let i = 0; i < 3; i++) log.add(A, note('notifications/message', { level: 'info', data: `after ${i}` }), 3004 + i);
+    const after = rowsOf(log);
+    assert.deepEqual(
+      after.map((r) => [r.name ?? r.method, r.children.length]),
+      [
+        ['notifications/message', 0],
+        ['notifications/message', 0],
+        ['notifications/message', 0],
+        ['ping', 0],
+        ['tools/list', 0],
+        ['flood', 994],
+      ],
+    );
+    const plan = planRowsMessage(before, after);
+    assert.equal(plan.kind, 'delta', 'the panel is sent what changed, not every row');
+    assert.equal(plan.kind === 'delta' && plan.delta.rows.length, 5, 'the five new rows; no notification moved');
   });
 
   it('with everything in flight the oldest goes after all; at most a few in-flight requests are passed over', () => {

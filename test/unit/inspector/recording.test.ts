@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { ActivityLog, type ActivityServer } from '../../../src/traffic/common/activityLog';
-import { buildRows } from '../../../src/inspector/common/inspectorRows';
+import { buildRows } from '../../../src/inspector/common/rowsModel';
 import { factsOf } from '../../../src/traffic/common/exchangeFacts';
 import { exportRecording, importRecording, RECORDING_FORMAT } from '../../../src/inspector/common/recording';
 import { REDACTED } from '../../../src/shared/common/redact';

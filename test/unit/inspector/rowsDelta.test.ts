@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { ActivityLog, type ActivityServer } from '../../../src/traffic/common/activityLog';
-import { buildRows, type InspectorRow } from '../../../src/inspector/common/inspectorRows';
+import type { InspectorRow } from '../../../src/inspector/common/inspectorRows';
+import { buildRows } from '../../../src/inspector/common/rowsModel';
 import { factsOf } from '../../../src/traffic/common/exchangeFacts';
 import type { TraceRecord } from '../../../src/mcp/trace';
 import { diffRows, RowTree, type RowsDelta } from '../../../src/inspector/common/rowsDelta';
