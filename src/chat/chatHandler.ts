@@ -8,10 +8,10 @@ import * as vscode from 'vscode';
 import { isModelVisible } from '../apps/common/appTools';
 import type { AppsChatLink } from '../apps/common/appChat';
 import { appContextMessages, appToolCall, appToolsForModel, nameAppTools } from './chatApps';
-import type { CallToolResult, PromptMessage, Resource, Tool } from '@modelcontextprotocol/client';
-import { applyToolBudget, assignChatToolNames, toolKey, type ChatToolSource } from './common/chatTools';
+import type { Resource, Tool } from '@modelcontextprotocol/client';
+import { applyToolBudget, assignChatToolNames, toolKey, toolResultText, type ChatToolSource } from './common/chatTools';
 import { bindPromptArguments, parsePromptCommandLine, quoteArgument, resolvePromptTarget } from '../prompts/common/promptCommandLine';
-import { contentText, promptResultText } from '../prompts/common/promptPreview';
+import { promptResultText } from '../prompts/common/promptPreview';
 import { needsConfirmation } from '../shared/common/toolConfirmation';
 import { toolHiddenByConfig } from '../config/common/entryPolicy';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
@@ -76,14 +76,6 @@ export interface McpChatMetadata {
   skill?: { uri: string; refused: boolean };
   /** Apps whose model context went to the model (their labels). */
   appContexts?: string[];
-}
-
-/** The text of a tool result for the model; errors are marked so the model can react. */
-export function toolResultText(result: CallToolResult): string {
-  const text = (Array.isArray(result.content) ? result.content : []).map((c) => contentText(c as PromptMessage['content'])).join('\n');
-  const structured = result.structuredContent !== undefined && !text.trim() ? JSON.stringify(result.structuredContent) : '';
-  const body = text || structured || '(no content)';
-  return result.isError ? `Tool error: ${body}` : body;
 }
 
 function historyMessages(context: vscode.ChatContext): vscode.LanguageModelChatMessage[] {
@@ -499,4 +491,4 @@ async function collectTools(servers: McpServerConnection[]): Promise<ToolSource[
   );
 }
 
-export { toolKey };
+export { toolKey, toolResultText };

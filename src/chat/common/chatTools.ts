@@ -1,8 +1,10 @@
 /**
  * MCP tools offered to a chat model, without `vscode`: names that satisfy the model APIs'
  * constraints and map back to (server, tool), the relevance ranking behind the tool budget,
- * and the workspaceState key of the tools disabled for chat.
+ * the workspaceState key of the tools disabled for chat, and a tool result as the model reads it.
  */
+import type { CallToolResult, PromptMessage } from '@modelcontextprotocol/client';
+import { contentText } from '../../prompts/common/promptPreview';
 
 /** Tool names models accept (OpenAI's and VS Code's common subset). */
 export const CHAT_TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -157,4 +159,12 @@ export const DISABLED_CHAT_TOOLS_KEY = 'mcpWorkbench.chat.disabledTools';
 /** A tool's identity across restarts: server name and tool name. */
 export function toolKey(serverName: string, toolName: string): string {
   return JSON.stringify([serverName, toolName]);
+}
+
+/** The text of a tool result for the model; errors are marked so the model can react. */
+export function toolResultText(result: CallToolResult): string {
+  const text = (Array.isArray(result.content) ? result.content : []).map((c) => contentText(c as PromptMessage['content'])).join('\n');
+  const structured = result.structuredContent !== undefined && !text.trim() ? JSON.stringify(result.structuredContent) : '';
+  const body = text || structured || '(no content)';
+  return result.isError ? `Tool error: ${body}` : body;
 }
