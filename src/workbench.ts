@@ -26,6 +26,7 @@ import { MementoEraVerdictStore } from './mcp/connection/eraVerdicts';
 import { workspaceRoots } from './shared/common/urlSafety';
 import { userLevelCap, userLevelValue } from './shared/common/userSettings';
 import { UriRouter } from './shared/uriRouter';
+import { DisposableStore } from './shared/common/disposables';
 
 /** What the Workbench's connections need from features, built before it (see the constructor). */
 export interface WorkbenchConnectionFeatures {
@@ -152,7 +153,7 @@ export class Workbench implements vscode.Disposable {
   readonly chatTools: ChatToolChoices;
   readonly builtinHost: BuiltinHostView;
   readonly registry: ServerRegistry;
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposables = new DisposableStore();
   private traceLevel: TraceLevel = 'off';
   private serverLogLevel: McpLogLevel | undefined;
   private readonly onTraceEmitter = new Emitter<{ server: ServerDefinition; record: TraceRecord; at: number }>();
@@ -364,7 +365,7 @@ export class Workbench implements vscode.Disposable {
   /** Stops every server (awaiting their shutdown) before the channels they log to go away. */
   async dispose(): Promise<void> {
     await this.registry.dispose();
-    this.disposables.forEach((d) => d.dispose());
+    this.disposables.dispose();
     this.onTraceEmitter.dispose();
     this.onHttpEmitter.dispose();
     this.chatTools.dispose();

@@ -11,6 +11,7 @@ import { webviewHtml, webviewResourceRoots } from '../shared/webviewHtml';
 import { describeRaw, WebviewChannel } from '../shared/webviewChannel';
 import { showErrorMessage, showWarningMessage } from '../shared/notifications';
 import { errorMessage } from '../shared/common/errors';
+import { DisposableStore } from '../shared/common/disposables';
 
 export class ApprovalPanel implements vscode.Disposable {
   static readonly viewType = 'mcpWorkbench.approval';
@@ -24,7 +25,7 @@ export class ApprovalPanel implements vscode.Disposable {
   }
 
   private readonly panel: vscode.WebviewPanel;
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposables = new DisposableStore();
   private selected: string | undefined;
   private disposed = false;
   private readonly channel: WebviewChannel<FromWebview, ToWebview>;
@@ -163,6 +164,6 @@ export class ApprovalPanel implements vscode.Disposable {
     this.disposed = true;
     this.closed();
     this.panel.dispose();
-    this.disposables.forEach((d) => d.dispose());
+    this.disposables.dispose();
   }
 }

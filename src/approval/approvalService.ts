@@ -34,6 +34,7 @@ import type { ModelResponse } from '../models/common/modelBackend';
 import { toolsUnsupportedMessage, type ModelService } from '../models/common/modelService';
 import { viewOf, type ElicitFormData, type ElicitUrlData, type Entry, type PendingData, type SamplingData } from './pendingRequests';
 import { errorMessage } from '../shared/common/errors';
+import { DisposableStore } from '../shared/common/disposables';
 
 /** What an action on a request ended with (for the webview and the tests). */
 export type ActionResult = { ok: true } | { ok: false; reason: string; issues?: FieldProblem[] };
@@ -57,7 +58,7 @@ export class ApprovalService implements vscode.Disposable {
   private readonly completed = new vscode.EventEmitter<{ serverId: string; elicitationId: string }>();
   readonly onDidCompleteElicitation = this.completed.event;
   private expiryTimer: ReturnType<typeof setInterval> | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposables = new DisposableStore();
   /** Opens a URL outside VS Code; tests replace it. */
   openExternal: (uri: vscode.Uri) => Thenable<boolean> = (uri) => vscode.env.openExternal(uri);
   readonly features: ClientFeatures;
@@ -473,7 +474,7 @@ export class ApprovalService implements vscode.Disposable {
     if (this.expiryTimer) clearInterval(this.expiryTimer);
     this.queue.dispose();
     this.activity.update([]);
-    this.disposables.forEach((d) => d.dispose());
+    this.disposables.dispose();
     this.changeEmitter.dispose();
     this.streamEmitter.dispose();
     this.requestEmitter.dispose();

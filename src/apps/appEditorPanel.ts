@@ -10,6 +10,7 @@ import type { AppsService } from './appsService';
 import { webviewHtml, webviewResourceRoots } from '../shared/webviewHtml';
 import { WebviewChannel } from '../shared/webviewChannel';
 import type { Workbench } from '../workbench';
+import { DisposableStore } from '../shared/common/disposables';
 
 export interface AppEditorEvents {
   receive(message: AppFromWebview): void;
@@ -22,7 +23,7 @@ export interface AppEditorEvents {
 export class AppEditorPanel implements vscode.Disposable {
   static readonly viewType = 'mcpWorkbench.app';
   private readonly panel: vscode.WebviewPanel;
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposables = new DisposableStore();
   private disposed = false;
   private readonly channel: WebviewChannel<AppFromWebview, AppToWebview>;
   readonly view: AppView;
@@ -74,6 +75,6 @@ export class AppEditorPanel implements vscode.Disposable {
     if (this.disposed) return;
     this.disposed = true;
     this.panel.dispose();
-    this.disposables.forEach((d) => d.dispose());
+    this.disposables.dispose();
   }
 }

@@ -13,10 +13,11 @@ import type { AppSession, AppView } from './appSession';
 import { AppEditorPanel } from './appEditorPanel';
 import type { AppsService } from './appsService';
 import type { Workbench } from '../workbench';
+import { DisposableStore } from '../shared/common/disposables';
 
 export class ToolAppController implements ToolApp, vscode.Disposable {
   private session: AppSession | undefined;
-  private sessionDisposables: vscode.Disposable[] = [];
+  private readonly sessionDisposables = new DisposableStore();
   private editor: AppEditorPanel | undefined;
   private readonly inline: AppView;
   private moving: Promise<void> = Promise.resolve();
@@ -138,8 +139,7 @@ export class ToolAppController implements ToolApp, vscode.Disposable {
   }
 
   private disposeSession(): void {
-    this.sessionDisposables.forEach((d) => d.dispose());
-    this.sessionDisposables = [];
+    this.sessionDisposables.clear();
     this.session?.dispose();
     this.session = undefined;
   }

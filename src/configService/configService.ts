@@ -15,6 +15,7 @@ import { DEFAULT_TIMEOUTS, protocolEraSetting, type TimeoutSettings } from '../c
 import { errorMessage } from '../shared/common/errors';
 import { showErrorMessage } from '../shared/notifications';
 import type { ConfigFiles, DefinitionTarget, InputValues, ServerDefinitions } from '../workbench';
+import { DisposableStore } from '../shared/common/disposables';
 
 /** Larger than any dotenv file; bigger ones are not read for their secrets. */
 const MAX_ENV_FILE_BYTES = 1024 * 1024;
@@ -25,7 +26,7 @@ export class ConfigService implements ServerDefinitions {
   private target: DefinitionTarget | undefined;
   /** Loads run one after another, each pushed before the next is read: the last change wins. */
   private loading: Promise<void> = Promise.resolve();
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposables = new DisposableStore();
 
   constructor(
     private readonly sources: ConfigFiles,
@@ -97,7 +98,7 @@ export class ConfigService implements ServerDefinitions {
 
   dispose(): void {
     this.target = undefined;
-    this.disposables.forEach((d) => d.dispose());
+    this.disposables.dispose();
   }
 }
 

@@ -28,6 +28,7 @@ import {
   type DiscoveryFile,
 } from '../config/common/discoverySources';
 import { parseConfigText, parseInputsValue, parseServerMapValue, positionAt, type ConfigFormat, type ConfigProblem } from '../config/common/serverConfig';
+import { DisposableStore } from '../shared/common/disposables';
 
 /**
  * Workspace config files, in the order they are listed (the tree and "open config" use it).
@@ -47,11 +48,11 @@ export function profileMcpJson(globalStorageUri: vscode.Uri): vscode.Uri | undef
 }
 
 export class ConfigSources implements vscode.Disposable {
-  private readonly disposables: vscode.Disposable[] = [];
-  private folderWatchers: vscode.Disposable[] = [];
+  private readonly disposables = new DisposableStore();
+  private readonly folderWatchers = new DisposableStore();
   /** Whether watchFolders() ran: on the first load(), not at activation. */
   private folderWatchersMade = false;
-  private discoveryWatchers: vscode.Disposable[] = [];
+  private readonly discoveryWatchers = new DisposableStore();
   /** The Copilot user file being watched: its path follows `COPILOT_HOME`, re-read on each load. */
   private copilotWatch: { path: string; disposables: vscode.Disposable[] } | undefined;
   private readonly diagnostics = vscode.languages.createDiagnosticCollection('mcp-config');
@@ -301,8 +302,7 @@ export class ConfigSources implements vscode.Disposable {
 
   private watchFolders(): void {
     this.folderWatchersMade = true;
-    this.folderWatchers.forEach((d) => d.dispose());
-    this.folderWatchers = [];
+    this.folderWatchers.clear();
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, `{${WORKSPACE_CONFIG_FILES.map((f) => f.path).join(',')}}`));
       watcher.onDidChange(() => this.changed());
@@ -314,8 +314,7 @@ export class ConfigSources implements vscode.Disposable {
 
   /** Watches other apps' files only while discovery is on; they live outside the workspace. */
   private watchDiscovered(): void {
-    this.discoveryWatchers.forEach((d) => d.dispose());
-    this.discoveryWatchers = [];
+    this.discoveryWatchers.clear();
     if (!this.discoveryEnabled()) return;
     for (const file of this.discoveryFiles()) this.discoveryWatchers.push(...watchFile(file.uri, () => this.changed()));
   }
@@ -327,10 +326,10 @@ export class ConfigSources implements vscode.Disposable {
 
   dispose(): void {
     clearTimeout(this.debounce);
-    this.folderWatchers.forEach((d) => d.dispose());
-    this.discoveryWatchers.forEach((d) => d.dispose());
+    this.folderWatchers.dispose();
+    this.discoveryWatchers.dispose();
     this.copilotWatch?.disposables.forEach((d) => d.dispose());
-    this.disposables.forEach((d) => d.dispose());
+    this.disposables.dispose();
   }
 }
 

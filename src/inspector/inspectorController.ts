@@ -27,6 +27,7 @@ import type { HttpLog } from '../traffic/common/httpLog';
 import type { InspectorActions } from './detailActions';
 import { showErrorMessage, showInformationMessage } from '../shared/notifications';
 import { errorMessage } from '../shared/common/errors';
+import { DisposableStore } from '../shared/common/disposables';
 
 /** What the page sends: its Console tab's messages, or the rest. */
 type PageMessage = { console: ConsoleFromWebview } | { page: FromWebview };
@@ -51,7 +52,7 @@ export interface InspectorContext {
 type ActionStatus = Extract<ToWebview, { type: 'actionStatus' }>;
 
 export class InspectorController implements vscode.Disposable {
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposables = new DisposableStore();
   /** The rows, patched with each batch of changes (facts are read when an entry is added or changes). */
   readonly model: RowsModel;
   /** What changed in the log since the last batch; `stale`: the model is rebuilt from the log at the next. */
@@ -391,8 +392,7 @@ export class InspectorController implements vscode.Disposable {
   dispose(): void {
     this.batch.cancel();
     this.onDidUpdateEmitter.dispose();
-    this.disposables.forEach((d) => d.dispose());
-    this.disposables.length = 0;
+    this.disposables.dispose();
   }
 }
 

@@ -12,6 +12,7 @@ import type { ServerRegistry } from '../mcp/serverRegistry';
 import { parseResourceDocumentUri, resourceKey, type ResourceFileSystem } from './resourceFileSystem';
 import { showWarningMessage } from '../shared/notifications';
 import { errorMessage } from '../shared/common/errors';
+import { DisposableStore } from '../shared/common/disposables';
 
 interface Subscription {
   serverId: string;
@@ -24,7 +25,7 @@ interface Subscription {
 
 export class ResourceSubscriptions implements vscode.Disposable {
   private readonly subscribed = new Map<string, Subscription>();
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposables = new DisposableStore();
   private scheduled = false;
 
   constructor(
@@ -130,7 +131,7 @@ export class ResourceSubscriptions implements vscode.Disposable {
       if (connection?.client === sub.client) void end(sub);
     }
     this.subscribed.clear();
-    this.disposables.forEach((d) => d.dispose());
+    this.disposables.dispose();
   }
 }
 

@@ -28,6 +28,7 @@ import { ServerContextKeys } from './common/commandIds';
 import { toolHiddenByConfig } from '../config/common/entryPolicy';
 import { RunnerAnswerNode, RunnerChoiceNode } from './runnerChoiceNodes';
 import { SecondCopyWatch } from './secondCopyWatch';
+import { DisposableStore } from '../shared/common/disposables';
 
 export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
   private readonly onDidChangeEmitter = new vscode.EventEmitter<TreeNode | undefined>();
@@ -41,7 +42,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   /** The tool nodes last returned, by server id, then tool name: a chat toggle refreshes just its node. */
   private readonly toolNodes = new Map<string, Map<string, ToolNode>>();
   private readonly perServer = new Map<string, vscode.Disposable[]>();
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposables = new DisposableStore();
   private toolFilter = '';
   private rootRefresh: NodeJS.Timeout | undefined;
   /** Ids and labels of the servers last shown at the root; state changes alone do not refresh it. */
@@ -315,6 +316,6 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   dispose(): void {
     clearTimeout(this.rootRefresh);
     for (const subs of this.perServer.values()) subs.forEach((d) => d.dispose());
-    this.disposables.forEach((d) => d.dispose());
+    this.disposables.dispose();
   }
 }

@@ -32,6 +32,7 @@ import type { ToolApprovalGate } from './common/toolApprovals';
 import { errorMessage } from '../shared/common/errors';
 import { ApprovalCommands } from '../approval/common/commandIds';
 import { ResourceCommands } from '../resources/common/commandIds';
+import { DisposableStore } from '../shared/common/disposables';
 
 export { confirmWithModal, type ConfirmCall } from './confirmCall';
 
@@ -91,7 +92,7 @@ export class ToolRunnerPanel implements vscode.Disposable {
   /** "Don't ask again" answers of the workspace and the session (set by registerToolRunner). */
 
   private readonly panel: vscode.WebviewPanel;
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposables = new DisposableStore();
   private readonly onDidRenderEmitter = new vscode.EventEmitter<RunOutcome>();
   /** Fires with every outcome the panel shows (the webview renders the same model). */
   readonly onDidRender = this.onDidRenderEmitter.event;
@@ -465,7 +466,7 @@ export class ToolRunnerPanel implements vscode.Disposable {
     this.open.delete(panelKey(this.serverId, this.tool.name));
     this.app?.dispose();
     this.panel.dispose();
-    this.disposables.forEach((d) => d.dispose());
+    this.disposables.dispose();
     this.onDidDisposeEmitter.fire();
     this.onDidRenderEmitter.dispose();
     this.onDidProgressEmitter.dispose();
