@@ -5,7 +5,7 @@
 import type { AgentServers } from './coexistence/agentServers';
 import type { McpServerConnection } from './mcp/connection/serverConnection';
 import type { ServerTreeProvider } from './servers/serverTreeProvider';
-import type { Uri } from 'vscode';
+import type { ChatRequestHandler, Uri } from 'vscode';
 
 export interface McpWorkbenchApi {
   /** Resolves when the configuration was read the first time and auto-start has run. */
@@ -44,6 +44,8 @@ export interface McpWorkbenchApi {
     agentServers(): AgentServers | undefined;
     /** The dev loop's quiet period before a restart, in ms (undefined: the default, 300 ms). */
     setDevWatchDelay(ms: number | undefined): void;
+    /** The `@mcp` participant's handler with the dependencies the extension gave it (also where this VS Code has no chat API). */
+    readonly chatHandler: ChatRequestHandler;
   };
 }
 

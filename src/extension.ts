@@ -99,6 +99,8 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
     // Mode 2 of living beside VS Code's own MCP host (1.101+; undefined before).
     const agentServers = createAgentServers(wb, gate, builtinHost);
 
+    const chat = registerChat(wb, gate, quickInputPromptPrompter, apps);
+
     // ---- Features: each register<Feature>(…) returns what it registered --------------------
     context.subscriptions.push(
       vscode.window.registerUriHandler(wb.uris),
@@ -114,7 +116,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
       ...registerCheck(wb, activityLog),
       ...registerMcpTests(wb),
       ...registerPrompts(wb, models),
-      ...registerChat(wb, gate, quickInputPromptPrompter, apps),
+      ...chat.disposables,
       ...registerApproval(wb, approval),
       ...registerModels(wb, models),
       ...registerAuth(wb, auth),
@@ -154,6 +156,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
         }),
         agentServers: () => agentServers,
         setDevWatchDelay,
+        chatHandler: chat.handler,
       },
     };
   } catch (error) {

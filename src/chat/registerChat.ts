@@ -47,8 +47,15 @@ async function pickSkill(choices: SkillChoice<Skill>[]): Promise<SkillChoice<Ski
  * `gate`: Run Tool's approvals, so a "don't ask again" given in chat counts in Run Tool and back.
  * `prompter`: asks `/prompt`'s questions (the prompts feature's quick input, handed in by the composition root).
  * `apps`: the open MCP Apps' model contexts for plain requests; told once `@mcp` exists, so apps' `ui/message` can go to it.
+ * Returns what it registered and the `@mcp` handler itself (built also where this VS Code has no chat API), which the
+ * integration tests call with a fake model: the build under test may have no chat view to send a request from.
  */
-export function registerChat(workbench: Workbench, gate: ToolApprovalGate, prompter: PromptPrompter, apps?: AppsChatLink): vscode.Disposable[] {
+export function registerChat(
+  workbench: Workbench,
+  gate: ToolApprovalGate,
+  prompter: PromptPrompter,
+  apps?: AppsChatLink,
+): { disposables: vscode.Disposable[]; handler: vscode.ChatRequestHandler } {
   const settings = workbench.chatTools;
   const deps: ChatDeps = {
     registry: workbench.registry,
@@ -84,9 +91,10 @@ export function registerChat(workbench: Workbench, gate: ToolApprovalGate, promp
   ];
   // The chat API is missing where the build has no chat (e.g. the VS Code in code-server).
   const chat = (vscode as { chat?: typeof vscode.chat }).chat;
+  const handler = createChatHandler(deps);
   if (typeof chat?.createChatParticipant === 'function') {
     try {
-      const participant = chat.createChatParticipant(CHAT_PARTICIPANT_ID, createChatHandler(deps));
+      const participant = chat.createChatParticipant(CHAT_PARTICIPANT_ID, handler);
       participant.iconPath = new vscode.ThemeIcon('server-process');
       disposables.push(participant);
       apps?.chatParticipantReady(CHAT_PARTICIPANT_NAME);
@@ -94,5 +102,5 @@ export function registerChat(workbench: Workbench, gate: ToolApprovalGate, promp
       console.warn(`MCP Workbench: the @mcp chat participant is not available: ${String(error)}`);
     }
   }
-  return disposables;
+  return { disposables, handler };
 }
