@@ -12,7 +12,7 @@ import { registerApproval } from './approval/registerApproval';
 import { ApprovalService } from './approval/approvalService';
 import { ApprovalActivity } from './approval/common/approvalActivity';
 import { AuthService, registerAuth } from './auth/registerAuth';
-import { registerChat } from './chat/registerChat';
+import { createMcpChatHandler, registerChat } from './chat/registerChat';
 import { ChatToolSettings } from './chat/chatToolSettings';
 import { BuiltinHost } from './coexistence/builtinHost';
 import { ConfigSources, profileMcpJson } from './configService/configSources';
@@ -99,7 +99,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
     // Mode 2 of living beside VS Code's own MCP host (1.101+; undefined before).
     const agentServers = createAgentServers(wb, gate, builtinHost);
 
-    const chat = registerChat(wb, gate, quickInputPromptPrompter, apps);
+    const chatHandler = createMcpChatHandler(wb, gate, quickInputPromptPrompter, apps);
 
     // ---- Features: each register<Feature>(…) returns what it registered --------------------
     context.subscriptions.push(
@@ -116,7 +116,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
       ...registerCheck(wb, activityLog),
       ...registerMcpTests(wb),
       ...registerPrompts(wb, models),
-      ...chat.disposables,
+      ...registerChat(wb, chatHandler, apps),
       ...registerApproval(wb, approval),
       ...registerModels(wb, models),
       ...registerAuth(wb, auth),
@@ -156,7 +156,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
         }),
         agentServers: () => agentServers,
         setDevWatchDelay,
-        chatHandler: chat.handler,
+        chatHandler,
       },
     };
   } catch (error) {

@@ -44,18 +44,14 @@ async function pickSkill(choices: SkillChoice<Skill>[]): Promise<SkillChoice<Ski
 }
 
 /**
+ * The `@mcp` handler with what the extension gives it (built also where this VS Code has no chat
+ * API: the composition root hands it to registerChat and to the integration tests, which call it
+ * with a fake model because the build under test may have no chat view to send a request from).
  * `gate`: Run Tool's approvals, so a "don't ask again" given in chat counts in Run Tool and back.
  * `prompter`: asks `/prompt`'s questions (the prompts feature's quick input, handed in by the composition root).
- * `apps`: the open MCP Apps' model contexts for plain requests; told once `@mcp` exists, so apps' `ui/message` can go to it.
- * Returns what it registered and the `@mcp` handler itself (built also where this VS Code has no chat API), which the
- * integration tests call with a fake model: the build under test may have no chat view to send a request from.
+ * `apps`: the open MCP Apps' model contexts and tools for plain requests.
  */
-export function registerChat(
-  workbench: Workbench,
-  gate: ToolApprovalGate,
-  prompter: PromptPrompter,
-  apps?: AppsChatLink,
-): { disposables: vscode.Disposable[]; handler: vscode.ChatRequestHandler } {
+export function createMcpChatHandler(workbench: Workbench, gate: ToolApprovalGate, prompter: PromptPrompter, apps?: AppsChatLink): vscode.ChatRequestHandler {
   const settings = workbench.chatTools;
   const deps: ChatDeps = {
     registry: workbench.registry,
@@ -69,6 +65,15 @@ export function registerChat(
     pickSkill,
     ...(apps ? { apps } : {}),
   };
+  return createChatHandler(deps);
+}
+
+/**
+ * The `@mcp` participant (where this VS Code has a chat API) and the chat tool toggles.
+ * `apps` is told once `@mcp` exists, so apps' `ui/message` can go to it.
+ */
+export function registerChat(workbench: Workbench, handler: vscode.ChatRequestHandler, apps?: AppsChatLink): vscode.Disposable[] {
+  const settings = workbench.chatTools;
   const toggle =
     (enabled: boolean) =>
     async (ref?: ToolRef): Promise<string[] | undefined> => {
@@ -91,7 +96,6 @@ export function registerChat(
   ];
   // The chat API is missing where the build has no chat (e.g. the VS Code in code-server).
   const chat = (vscode as { chat?: typeof vscode.chat }).chat;
-  const handler = createChatHandler(deps);
   if (typeof chat?.createChatParticipant === 'function') {
     try {
       const participant = chat.createChatParticipant(CHAT_PARTICIPANT_ID, handler);
@@ -102,5 +106,5 @@ export function registerChat(
       console.warn(`MCP Workbench: the @mcp chat participant is not available: ${String(error)}`);
     }
   }
-  return { disposables, handler };
+  return disposables;
 }
