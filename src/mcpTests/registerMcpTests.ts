@@ -23,9 +23,9 @@ export interface McpTestsTesting {
   discover(): Promise<{ file: string; error?: string; tests: { name: string; line: number }[] }[]>;
   /**
    * Runs files (relative paths) or tests (`<file>#<name>`), all when none, through the default Run
-   * profile; what it reported. `continuous`: resolves when `token` is cancelled (see lastRun).
+   * profile (or the Debug one); what it reported. `continuous`: resolves when `token` is cancelled (see lastRun).
    */
-  run(ids?: string[], options?: { token?: vscode.CancellationToken; continuous?: boolean }): Promise<RecordedOutcome[]>;
+  run(ids?: string[], options?: { token?: vscode.CancellationToken; continuous?: boolean; profile?: 'run' | 'debug' }): Promise<RecordedOutcome[]>;
   /** What the last run of either profile reported (a run started in the Testing view too). */
   lastRun(): RecordedOutcome[] | undefined;
 }
@@ -120,7 +120,7 @@ export function registerMcpTests(wb: Workbench): vscode.Disposable[] {
     return files;
   };
 
-  const runOnce = async (request: vscode.TestRunRequest, token: vscode.CancellationToken, updateSnapshots: boolean) => {
+  const runOnce = async (request: vscode.TestRunRequest, token: vscode.CancellationToken, updateSnapshots: boolean, debug = false) => {
     await discover();
     const run = new RecordingRun(controller.createTestRun(request));
     try {
@@ -130,7 +130,7 @@ export function registerMcpTests(wb: Workbench): vscode.Disposable[] {
           continue;
         }
         try {
-          await runFileItems(wb, { file, tests, updateSnapshots, run, token });
+          await runFileItems(wb, { file, tests, updateSnapshots, debug, run, token });
         } catch (error) {
           const message = vscode.l10n.t('The tests of {0} could not run: {1}', file.label, errorMessage(error));
           run.output(`${message}\n`);
@@ -160,6 +160,13 @@ export function registerMcpTests(wb: Workbench): vscode.Disposable[] {
   };
   const runProfile = controller.createRunProfile(vscode.l10n.t('Run'), vscode.TestRunProfileKind.Run, handler(false), true, undefined, true);
   controller.createRunProfile(vscode.l10n.t('Run and Update Snapshots'), vscode.TestRunProfileKind.Run, handler(true), false);
+  // Debug: the file's server under the `mcp` debugger first (debugTests.ts), then the same run.
+  const debugProfile = controller.createRunProfile(
+    vscode.l10n.t('Debug'),
+    vscode.TestRunProfileKind.Debug,
+    (request, token) => runOnce(request, token, false, true),
+    true,
+  );
 
   const watcher = vscode.workspace.createFileSystemWatcher(GLOB);
   const fromDisk = (uri: vscode.Uri) => {
@@ -189,8 +196,9 @@ export function registerMcpTests(wb: Workbench): vscode.Disposable[] {
         if (!ids || ids.includes(file.label)) items.push(file);
         else file.children.forEach((t) => ids.includes(`${file.label}#${t.id}`) && items.push(t));
       });
-      const request = new vscode.TestRunRequest(items, undefined, runProfile, options.continuous ?? false);
-      await runProfile.runHandler(request, options.token ?? new vscode.CancellationTokenSource().token);
+      const profile = options.profile === 'debug' ? debugProfile : runProfile;
+      const request = new vscode.TestRunRequest(items, undefined, profile, options.continuous ?? false);
+      await profile.runHandler(request, options.token ?? new vscode.CancellationTokenSource().token);
       return last ?? [];
     },
     lastRun: () => last,

@@ -15,6 +15,7 @@ import { failureLines, report } from './common/reporters';
 import { runTestFile } from './common/runFile';
 import { snapshotPathOf } from './common/snapshots';
 import type { TestFailure, TestTarget } from './common/testRunner';
+import { debugForTests } from './debugTests';
 
 /** What a run reported for one test item, as the TestRun was told (the integration tests read it). */
 export interface RecordedOutcome {
@@ -89,10 +90,15 @@ async function workbenchTarget(
   folder: vscode.WorkspaceFolder | undefined,
   run: RecordingRun,
   signal: AbortSignal,
+  debug: boolean,
 ): Promise<{ target: TestTarget; server: string } | { error: string }> {
   const connection = connectionFor(wb, name, folder);
   if (!connection)
     return { error: vscode.l10n.t('No server "{0}" is configured in this workspace: name one from .vscode/mcp.json, .mcp.json or the settings.', name) };
+  if (debug) {
+    const problem = await debugForTests(connection, (line) => run.output(`${line}\n`));
+    if (problem) return { error: problem };
+  }
   const id = connection.definition.id;
   if (connection.state.kind !== 'running') {
     run.output(`${vscode.l10n.t('Starting {0} for the tests…', connection.definition.label)}\n`);
@@ -141,6 +147,8 @@ export interface FileRunOptions {
   /** The chosen tests of the file (children of `file`). */
   tests: vscode.TestItem[];
   updateSnapshots: boolean;
+  /** The Debug profile: the server runs under the `mcp` debugger (see debugTests.ts). */
+  debug?: boolean;
   run: RecordingRun;
   token: vscode.CancellationToken;
 }
@@ -170,9 +178,14 @@ export async function runFileItems(wb: Workbench, options: FileRunOptions): Prom
     let target: TestTarget | undefined;
     let server: string | undefined;
     if (parsed.file && typeof parsed.file.server === 'string') {
-      const found = await workbenchTarget(wb, parsed.file.server, folder, run, abort.signal);
+      const found = await workbenchTarget(wb, parsed.file.server, folder, run, abort.signal, options.debug ?? false);
       if ('error' in found) return errorAll(found.error);
       ({ target, server } = found);
+    } else if (parsed.file && options.debug) {
+      // The debugger starts configured servers (as the tree's Debug does); a file's own launch has no entry to start.
+      return errorAll(
+        vscode.l10n.t('This file launches its own server, which the Debug profile cannot debug: name a configured server in "server" to debug it, or use Run.'),
+      );
     } else if (parsed.file && !vscode.workspace.isTrusted) {
       // An inline launch is a command from the workspace, like a configured server's.
       return errorAll(vscode.l10n.t('This file launches its own server, which runs only in a trusted workspace: trust the workspace to run it.'));

@@ -1,7 +1,9 @@
 // End-to-end, through the real workbench UI: an Inspector row's context menu. A tools/call row
 // (the fixture's `echo`, run from Run Tool) offers "Save as Test" (VS Code's webview/context menu,
 // from the row's data-vscode-context); a tools/list row does not. What the command writes is
-// checked in test/integration/main/saveAsTest.test.ts; this checks that the menu is there.
+// checked in test/integration/main/saveAsTest.test.ts; this checks that the menu is there. Then the
+// saved tests in VS Code's Testing view: fixture.mcptest.json run from its row (one passes, one fails
+// on purpose), for the screenshot of issue 31's closing note.
 // Workspace: test/fixtures/workspaces/main. Run with
 // `node test/launch/runInCodeServer.mjs --e2e inspectorSaveAsTest`.
 import { clickUntilTab, expectAttribute, frameWith, runCommand } from './workbench.mjs';
@@ -51,5 +53,27 @@ export async function run({ page, step, screenshot, log }) {
     const offered = await saveAsTest.count();
     await page.keyboard.press('Escape');
     if (offered) throw new Error('a tools/list row offers Save as Test');
+  });
+
+  await step('the Testing view: fixture.mcptest.json run from its row, its tests passed and failed', async () => {
+    await runCommand(page, 'Testing: Focus on Test Explorer View');
+    const tests = page.locator('.test-explorer .monaco-list');
+    const file = tests.getByRole('treeitem', { name: /fixture\.mcptest\.json/ }).first();
+    await file.waitFor({ state: 'visible', timeout: 30_000 });
+    await file.hover();
+    await file.getByRole('button', { name: /^Run Test/ }).click();
+    // The file's row shows the worse of its tests (the wrong sum fails on purpose); open it to see each.
+    await file.locator('.codicon-testing-failed-icon').waitFor({ state: 'visible', timeout: 60_000 });
+    await file.locator('.monaco-tl-twistie').click();
+    await expectAttribute(file, 'aria-expanded', 'true');
+    await tests
+      .getByRole('treeitem', { name: /add sums/ })
+      .locator('.codicon-testing-passed-icon')
+      .waitFor({ state: 'visible' });
+    await tests
+      .getByRole('treeitem', { name: /a wrong sum/ })
+      .locator('.codicon-testing-failed-icon')
+      .waitFor({ state: 'visible' });
+    await screenshot('mcpTests-01-testing-view');
   });
 }
