@@ -36,6 +36,7 @@ export const PICTURES = {
   'coexistence-03-run-here': 'coexistence-run-here.png',
   'gallery-04-confirm': 'gallery-install.png',
   'check-02-report': 'check-report.png',
+  'mcpTests-01-testing-view': 'testing-view.png',
 };
 
 const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO, stdio: 'inherit' });
