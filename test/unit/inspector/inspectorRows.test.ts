@@ -1,30 +1,13 @@
 import * as assert from 'node:assert/strict';
-import { ActivityLog, type ActivityServer } from '../../../src/traffic/common/activityLog';
+import { ActivityLog } from '../../../src/traffic/common/activityLog';
 import { classify, filterRows, formatClock, type InspectorRow } from '../../../src/inspector/common/inspectorRows';
 import { buildRows } from '../../../src/inspector/common/rowsModel';
 import { planRowsMessage } from '../../../src/inspector/common/rowsBatch';
 import { factsOf } from '../../../src/traffic/common/exchangeFacts';
 import type { TraceRecord } from '../../../src/mcp/trace';
 import { MAX_PARAMS_TEXT, parseFromWebview, parseToWebview } from '../../../src/inspector/common/inspectorProtocol';
+import { A, B, req, res, note } from './traceRecords';
 
-const A: ActivityServer = { id: 'a', label: 'alpha', secrets: [] };
-const B: ActivityServer = { id: 'b', label: 'beta', secrets: [] };
-
-const req = (id: number, method: string, params: unknown = {}, extra: Partial<TraceRecord> = {}): TraceRecord => ({
-  direction: 'send',
-  kind: 'request',
-  method,
-  id,
-  message: { jsonrpc: '2.0', id, method, params },
-  ...extra,
-});
-const res = (id: number, result: unknown = {}, extra: Partial<TraceRecord> = {}): TraceRecord => ({
-  direction: 'receive',
-  kind: 'response',
-  id,
-  message: { jsonrpc: '2.0', id, result },
-  ...extra,
-});
 const err = (id: number, code: number, message: string): TraceRecord => ({
   direction: 'receive',
   kind: 'error',
@@ -32,12 +15,6 @@ const err = (id: number, code: number, message: string): TraceRecord => ({
   errorCode: code,
   errorMessage: message,
   message: { jsonrpc: '2.0', id, error: { code, message } },
-});
-const note = (method: string, params: unknown = {}): TraceRecord => ({
-  direction: 'receive',
-  kind: 'notification',
-  method,
-  message: { jsonrpc: '2.0', method, params },
 });
 
 const rowsOf = (log: ActivityLog) => buildRows(log.entries(), factsOf);

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { ActivityLog, type ActivityServer } from '../../../src/traffic/common/activityLog';
+import { ActivityLog } from '../../../src/traffic/common/activityLog';
 import type { InspectorRow } from '../../../src/inspector/common/inspectorRows';
 import { buildRows } from '../../../src/inspector/common/rowsModel';
 import { factsOf } from '../../../src/traffic/common/exchangeFacts';
@@ -7,18 +7,8 @@ import type { TraceRecord } from '../../../src/mcp/trace';
 import { diffRows, RowTree, type RowsDelta } from '../../../src/inspector/common/rowsDelta';
 import { BATCH_MS, Coalescer, LOAD_FACTOR, MAX_GAP_MS, planRowsMessage, type Clock } from '../../../src/inspector/common/rowsBatch';
 import { parseToWebview } from '../../../src/inspector/common/inspectorProtocol';
+import { A, B, req, res } from './traceRecords';
 
-const A: ActivityServer = { id: 'a', label: 'alpha', secrets: [] };
-const B: ActivityServer = { id: 'b', label: 'beta', secrets: [] };
-
-const req = (id: number, method: string, params: unknown = {}): TraceRecord => ({
-  direction: 'send',
-  kind: 'request',
-  method,
-  id,
-  message: { jsonrpc: '2.0', id, method, params },
-});
-const res = (id: number, result: unknown = {}): TraceRecord => ({ direction: 'receive', kind: 'response', id, message: { jsonrpc: '2.0', id, result } });
 const err = (id: number, message: string): TraceRecord => ({
   direction: 'receive',
   kind: 'error',

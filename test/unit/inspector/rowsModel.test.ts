@@ -1,28 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { ActivityLog, type ActivityServer, type LogChange } from '../../../src/traffic/common/activityLog';
+import { ActivityLog, type LogChange } from '../../../src/traffic/common/activityLog';
 import type { InspectorRecord } from '../../../src/inspector/common/inspectorRows';
 import { buildRows, RowsModel } from '../../../src/inspector/common/rowsModel';
 import { factsOf } from '../../../src/traffic/common/exchangeFacts';
-import type { TraceRecord } from '../../../src/mcp/trace';
 import { RowTree, type RowsDelta } from '../../../src/inspector/common/rowsDelta';
+import { A, B, req, res, note } from './traceRecords';
 
-const A: ActivityServer = { id: 'a', label: 'alpha', secrets: [] };
-const B: ActivityServer = { id: 'b', label: 'beta', secrets: [] };
-
-const req = (id: number, method: string, params: unknown = {}): TraceRecord => ({
-  direction: 'send',
-  kind: 'request',
-  method,
-  id,
-  message: { jsonrpc: '2.0', id, method, params },
-});
-const res = (id: number, result: unknown = {}): TraceRecord => ({ direction: 'receive', kind: 'response', id, message: { jsonrpc: '2.0', id, result } });
-const note = (method: string, params: unknown = {}): TraceRecord => ({
-  direction: 'receive',
-  kind: 'notification',
-  method,
-  message: { jsonrpc: '2.0', method, params },
-});
 const log = (data: string) => note('notifications/message', { level: 'info', logger: 'flood', data });
 
 const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
