@@ -16,35 +16,7 @@ import type { McpServerConnection } from '../../../src/mcp/connection/serverConn
 import type { ArgumentRequest, PromptPrompter } from '../../../src/prompts/common/promptFlow';
 import type { RunPromptResult, RunWithModelResult } from '../../../src/prompts/registerPrompts';
 import { activateApi, running, waitFor } from '../helpers';
-
-type Part = vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart;
-
-/** A model that answers each round with the parts the script returns for the messages so far. */
-function fakeModel(script: (messages: vscode.LanguageModelChatMessage[], options: vscode.LanguageModelChatRequestOptions, round: number) => Part[]) {
-  const calls: { messages: vscode.LanguageModelChatMessage[]; options: vscode.LanguageModelChatRequestOptions }[] = [];
-  const model = {
-    id: 'fake',
-    name: 'Fake',
-    vendor: 'test',
-    family: 'fake',
-    version: '1',
-    maxInputTokens: 100000,
-    countTokens: async () => 1,
-    sendRequest: async (messages: vscode.LanguageModelChatMessage[], options: vscode.LanguageModelChatRequestOptions = {}) => {
-      calls.push({ messages: [...messages], options });
-      const parts = script(messages, options, calls.length);
-      return {
-        stream: (async function* () {
-          yield* parts;
-        })(),
-        text: (async function* () {
-          for (const p of parts) if (p instanceof vscode.LanguageModelTextPart) yield p.value;
-        })(),
-      };
-    },
-  };
-  return { model: model as unknown as vscode.LanguageModelChat, calls };
-}
+import { fakeModel, type Part } from '../fakeChat';
 
 function fakeStream() {
   const out = { markdown: [] as string[], progress: [] as string[] };

@@ -14,8 +14,8 @@ import type { McpWorkbenchApi } from '../../../src/api';
 import type { McpChatMetadata } from '../../../src/chat/chatHandler';
 import type { ToolRunnerPanel } from '../../../src/toolRunner/toolRunnerPanel';
 import { activateApi, folderUri, running, waitFor, writeText } from '../helpers';
+import { fakeModel, type Part } from '../fakeChat';
 
-type Part = vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart;
 type Sent = { messages: string[]; tools: readonly vscode.LanguageModelChatTool[] };
 
 /** The text of a message: its text parts and its tool results' text. */
@@ -31,32 +31,15 @@ function partText(message: vscode.LanguageModelChatMessage): string {
     .join('');
 }
 
-/** A chat model (the one fake: no LLM on the test machine) answering each round with what `script` returns; records what it was sent. */
-function fakeModel(script: (round: number, sent: Sent) => Part[]) {
+/** The shared fake model (../fakeChat), with what it was sent read as text per round. */
+function textModel(script: (round: number, sent: Sent) => Part[]) {
   const sent: Sent[] = [];
-  const model = {
-    id: 'fake',
-    name: 'Fake',
-    vendor: 'test',
-    family: 'fake',
-    version: '1',
-    maxInputTokens: 100000,
-    countTokens: async () => 1,
-    sendRequest: async (messages: vscode.LanguageModelChatMessage[], options: vscode.LanguageModelChatRequestOptions = {}) => {
-      const round: Sent = { messages: messages.map(partText), tools: options.tools ?? [] };
-      sent.push(round);
-      const parts = script(sent.length, round);
-      return {
-        stream: (async function* () {
-          yield* parts;
-        })(),
-        text: (async function* () {
-          for (const p of parts) if (p instanceof vscode.LanguageModelTextPart) yield p.value;
-        })(),
-      };
-    },
-  };
-  return { model: model as unknown as vscode.LanguageModelChat, sent };
+  const { model } = fakeModel((messages, options, round) => {
+    const now: Sent = { messages: messages.map(partText), tools: options.tools ?? [] };
+    sent.push(now);
+    return script(round, now);
+  });
+  return { model, sent };
 }
 
 function fakeStream() {
@@ -115,7 +98,7 @@ suite('Chat participant @mcp with a live MCP App', function () {
     await panel.submit({});
 
     // The app sends its level as model context once started; until then plain requests carry no app context.
-    const probe = fakeModel(() => [new vscode.LanguageModelTextPart('ok')]);
+    const probe = textModel(() => [new vscode.LanguageModelTextPart('ok')]);
     const contexts = await waitFor(
       async () => ((await ask('anything open?', probe.model)).metadata.appContexts ?? []).length > 0 && probe.sent.at(-1),
       "the live app's model context to reach @mcp",
@@ -123,7 +106,7 @@ suite('Chat participant @mcp with a live MCP App', function () {
     );
     assert.ok(contexts);
 
-    const { model, sent } = fakeModel((round, s) =>
+    const { model, sent } = textModel((round, s) =>
       round === 1
         ? [new vscode.LanguageModelToolCallPart('c1', 'app_get_level', {})]
         : [new vscode.LanguageModelTextPart(`The app said: ${s.messages.at(-1)}`)],

@@ -11,6 +11,7 @@ import type { McpWorkbenchApi } from '../../../src/api';
 import { createChatHandler, type ChatDeps } from '../../../src/chat/chatHandler';
 import type { GroupNode, ServerNode, ToolNode } from '../../../src/servers/serverTreeNodes';
 import { activateApi, folderUri, pidOf, running, waitFor, writeText } from '../helpers';
+import { fakeModel } from '../fakeChat';
 
 const configFile = () => vscode.Uri.joinPath(folderUri('folder-b'), '.vscode', 'mcp.json');
 
@@ -29,20 +30,7 @@ suite('Tool lists in config (includeTools / excludeTools / tools)', function () 
   });
   /** The chat tool names a plain request offers to the model. */
   const offered = async () => {
-    let names: string[] = [];
-    const model = {
-      id: 'fake',
-      name: 'Fake',
-      vendor: 'test',
-      family: 'fake',
-      version: '1',
-      maxInputTokens: 100000,
-      countTokens: async () => 1,
-      sendRequest: async (_m: unknown, options: vscode.LanguageModelChatRequestOptions = {}) => {
-        names = (options.tools ?? []).map((t) => t.name);
-        return { stream: (async function* () {})(), text: (async function* () {})() };
-      },
-    } as unknown as vscode.LanguageModelChat;
+    const { model, calls } = fakeModel(() => []);
     const stream = {
       markdown: () => undefined,
       progress: () => undefined,
@@ -51,7 +39,7 @@ suite('Tool lists in config (includeTools / excludeTools / tools)', function () 
     } as unknown as vscode.ChatResponseStream;
     const request = { prompt: 'echo', model, references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest;
     await createChatHandler(deps())(request, { history: [] } as unknown as vscode.ChatContext, stream, new vscode.CancellationTokenSource().token);
-    return names;
+    return (calls[0]?.options.tools ?? []).map((t) => t.name);
   };
   /** The Servers view's tool items of a server, by tool name. */
   const toolItems = async (name: string) => {
