@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { ServerRegistry } from '../mcp/serverRegistry';
 import { processTable, secondCopies } from '../mcp/process/secondCopies';
+import { DisposableStore } from '../shared/common/disposables';
 
 const PERIOD_MS = 20_000;
 /** After a start: VS Code's copy is usually started in the same moment (window open, a config save). */
@@ -25,7 +26,7 @@ export class SecondCopyWatch implements vscode.Disposable {
   private readonly copies = new Map<string, number[]>();
   private readonly timer: NodeJS.Timeout;
   private soon: NodeJS.Timeout | undefined;
-  private readonly subscriptions: { dispose(): void }[] = [];
+  private readonly subscriptions = new DisposableStore();
   private checking = false;
 
   constructor(private readonly registry: Pick<ServerRegistry, 'all' | 'onDidAddConnection'>) {
@@ -54,7 +55,7 @@ export class SecondCopyWatch implements vscode.Disposable {
     if (this.checking || !running.length) return;
     this.checking = true;
     try {
-      const table = await processTable();
+      const table = await processTable(process.pid);
       const own = running.map(ownPid).filter((p): p is number => p !== undefined);
       for (const c of running) {
         const launch = launchOf(c);
@@ -75,7 +76,7 @@ export class SecondCopyWatch implements vscode.Disposable {
   dispose(): void {
     clearInterval(this.timer);
     clearTimeout(this.soon);
-    this.subscriptions.forEach((s) => s.dispose());
+    this.subscriptions.dispose();
     this.onDidChangeEmitter.dispose();
   }
 }

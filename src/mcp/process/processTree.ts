@@ -14,12 +14,19 @@ export async function descendantsOf(root: number): Promise<number[]> {
   const table = await new Promise<string>((resolve) => {
     execFile('ps', ['-A', '-o', 'pid=', '-o', 'ppid='], { timeout: 2000 }, (error, stdout) => resolve(error ? '' : stdout));
   });
-  const children = new Map<number, number[]>();
+  const parents = new Map<number, number>();
   for (const line of table.split('\n')) {
     const [pid, ppid] = line.trim().split(/\s+/).map(Number);
     if (!pid || ppid === undefined || Number.isNaN(ppid)) continue;
-    children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+    parents.set(pid, ppid);
   }
+  return descendants(parents, root);
+}
+
+/** The pids below `root` (children, grandchildren …) in a pid → parent map. */
+export function descendants(parents: ReadonlyMap<number, number>, root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const [pid, ppid] of parents) children.set(ppid, [...(children.get(ppid) ?? []), pid]);
   const found: number[] = [];
   const queue = [root];
   while (queue.length) {

@@ -71,4 +71,23 @@ describe('second copies of a launch', () => {
       assert.deepEqual(secondCopies(await processTable(), process.pid, [ours], mine), [copy.pid]);
     });
   });
+
+  it('processTable(below) gives only the processes below that pid (the watch reads no others)', async () => {
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 20000)'], { stdio: 'ignore' });
+    try {
+      await new Promise((resolve) => child.once('spawn', resolve));
+      const below = await processTable(process.pid);
+      assert.ok(
+        below.some((p) => p.pid === child.pid),
+        'the child is listed',
+      );
+      assert.ok(!below.some((p) => p.pid === process.pid || p.pid === 1), 'nothing above it is listed');
+      assert.ok(
+        (await processTable()).some((p) => p.pid === 1),
+        'without `below` every process is listed',
+      );
+    } finally {
+      child.kill();
+    }
+  });
 });
