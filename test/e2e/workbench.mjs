@@ -54,13 +54,20 @@ export async function pickCommand(page, title, attempts = 3) {
     .first();
   for (let i = 1; ; i++) {
     await page.keyboard.press('F1');
-    await quickInput.waitFor({ state: 'visible' });
-    await quickInput.locator('input.input').fill(`>${title}`);
     try {
+      // F1 pressed while a webview has focus reaches the workbench only through the webview's
+      // key forwarding, which a loaded 1.100.3 has been seen to drop: press it again then.
+      await quickInput.waitFor({ state: 'visible', timeout: 10_000 });
+      await quickInput.locator('input.input').fill(`>${title}`);
       await row.waitFor({ state: 'visible', timeout: 10_000 });
       break;
     } catch (error) {
       if (i >= attempts) throw error;
+      const shown = await quickInput
+        .locator('.quick-input-list .monaco-list-row .label-name')
+        .allTextContents()
+        .catch(() => []);
+      console.log(`       pickCommand "${title}", try ${i}: ${String(error?.message ?? error).split('\n')[0]}; listed: ${JSON.stringify(shown.slice(0, 5))}`);
       await page.keyboard.press('Escape');
       await quickInput.waitFor({ state: 'hidden' }).catch(() => undefined);
     }
