@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { clickUntilTab, expectAttribute, frameWith, pickCommand } from './workbench.mjs';
+import { clickUntilTab, expectAttribute, frameWith, pickCommand, runCommand } from './workbench.mjs';
 
 const EXTENSION_ID = 'mcp-workbench.mcp-workbench';
 const FAKE_MODEL = 'vscode-lm:mcpwb-fake/mcpwb-fake-echo';
@@ -263,4 +263,16 @@ export async function run({ page, step, screenshot, workspace, log }) {
     declared.close();
     undeclared.close();
   }
+
+  // The state app (appsStateSteps.mjs) in the same workbench, on a clean editor area: the counter's
+  // Run Tool and the MCP Requests panel closed, so the state app's webview is the one in sight.
+  await step('close every editor before the state app', async () => {
+    await runCommand(page, 'View: Close All Editors');
+    await page
+      .getByRole('tab', { name: /^(Run Counter|MCP Requests)\b/ })
+      .first()
+      .waitFor({ state: 'hidden' });
+  });
+  const { runStateSteps } = await import('./appsStateSteps.mjs');
+  await runStateSteps({ page, step, screenshot, workspace, log });
 }

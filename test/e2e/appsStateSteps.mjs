@@ -1,4 +1,5 @@
-// End-to-end: an app keeps its state when it moves to its own editor tab and back (issue 32).
+// End-to-end steps, run at the end of apps.e2e.mjs (one VS Code start for both): an app keeps its
+// state when it moves to its own editor tab and back (issue 32).
 // The state fixture app (test/fixtures/servers/apps/stateAppServer.ts) has a slider and a value
 // fetched with the app-only `lookup` tool (not read-only, idempotent: the host asks first). A
 // move builds a new frame (a frame cannot outlive its webview); before the old one goes, the
@@ -14,7 +15,7 @@ import { expand, expectText, waitForApp } from './apps.e2e.mjs';
 
 const EXTENSION_ID = 'mcp-workbench.mcp-workbench';
 
-export async function run({ page, step, screenshot, workspace, log }) {
+export async function runStateSteps({ page, step, screenshot, workspace, log }) {
   const servers = page.getByRole('tree', { name: /^Servers\b/ });
   const serverItem = servers.getByRole('treeitem', { name: /^fixture-state,/ });
   const visibleWebview = () => page.frameLocator(`iframe.webview[src*="extensionId=${EXTENSION_ID}"]:visible`).frameLocator('iframe#active-frame');
@@ -46,7 +47,8 @@ export async function run({ page, step, screenshot, workspace, log }) {
   });
 
   await step('run state from Run Tool: the app starts with nothing restored', async () => {
-    await page.getByRole('tab', { name: /^MCP\b/ }).click();
+    // After apps.e2e.mjs the MCP view is open already: a click on its tab would close the side bar.
+    if (!(await servers.isVisible())) await page.getByRole('tab', { name: /^MCP\b/ }).click();
     await serverItem.filter({ hasText: /stdio · 20\d\d-/ }).waitFor({ state: 'visible', timeout: 60_000 });
     await expand(serverItem);
     await expand(servers.getByRole('treeitem', { name: /^Tools 2$/ }));
