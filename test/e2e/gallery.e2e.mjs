@@ -70,8 +70,10 @@ export async function run({ page, step, screenshot, workspace, log, vscodeVersio
       for (let attempt = 1; ; attempt++) {
         try {
           await page.keyboard.press('F1');
-          await searchBox.waitFor({ state: 'visible' });
-          await searchBox.fill('>MCP: Browse Server Registry');
+          // Short waits, tried again: the first fill after the Settings editor had focus was seen
+          // to hang for the whole default 30 s on 1.139.1 while a second palette took it at once.
+          await searchBox.waitFor({ state: 'visible', timeout: 5000 });
+          await searchBox.fill('>MCP: Browse Server Registry', { timeout: 5000 });
           await row(/MCP: Browse Server Registry/)
             .first()
             .click({ timeout: 5000 });
@@ -81,6 +83,9 @@ export async function run({ page, step, screenshot, workspace, log, vscodeVersio
           break;
         } catch (error) {
           if (attempt === 5) throw error;
+          log(
+            `Browse Server Registry, try ${attempt}: ${String(error?.message ?? error).split('\n')[0]}; shown: ${JSON.stringify(await quickInput.locator('.monaco-list-row').allTextContents())}`,
+          );
           await page.keyboard.press('Escape');
         }
       }
