@@ -6,11 +6,17 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-const root = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwb-unit-'));
+//
+// With `mocha --parallel` this file is loaded by the main process and again by each worker: the
+// workers inherit the main process's folder (MCPWB_UNIT_TMP_ROOT) and leave its removal to it,
+// since a worker runs root hooks once per test file and is killed, not exited, at the end.
+const inherited = process.env.MCPWB_UNIT_TMP_ROOT;
+const root = inherited ?? fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwb-unit-'));
+process.env.MCPWB_UNIT_TMP_ROOT = root;
 for (const name of ['TMPDIR', 'TEMP', 'TMP']) process.env[name] = root;
 
 function removeRoot(): void {
-  if (process.env.MCPWB_KEEP_TMP) return;
+  if (inherited || process.env.MCPWB_KEEP_TMP) return;
   try {
     fs.rmSync(root, { recursive: true, force: true, maxRetries: 3 });
   } catch {
