@@ -1,11 +1,14 @@
 /**
  * Starts the MCP config language server (dist/server.js) the first time a covered config file
- * is open, answers its requests for stored input values, and adds the live-state code lenses.
+ * or a saved test (`*.mcptest.json`) is open, answers its requests for stored input values,
+ * keeps it told of the servers and their lists (for saved tests), and adds the live-state code
+ * lenses.
  */
 import * as vscode from 'vscode';
 import type { LanguageClient, LanguageClientOptions } from './languageClientFactory';
 import {
   InputValueRequest,
+  ServerCatalogNotification,
   SettingsChangedNotification,
   type InputValueParams,
   type InputValueResult,
@@ -16,6 +19,7 @@ import { inputKey } from '../config/common/definitionBuilder';
 import type { Workbench } from '../workbench';
 import { registerServerCodeLenses } from './serverCodeLenses';
 import { showErrorMessage } from '../shared/notifications';
+import { syncServerCatalog } from './serverCatalogSync';
 
 /** Every file an MCP host reads servers from, by the patterns users know them by. */
 export const CONFIG_FILE_PATTERNS = ['**/.vscode/mcp.json', '**/.mcp.json', '**/.cursor/mcp.json', '**/claude_desktop_config.json'];
@@ -29,8 +33,20 @@ export function isCoveredConfigDocument(doc: vscode.TextDocument): boolean {
   return vscode.languages.match(CONFIG_DOCUMENT_SELECTOR, doc) > 0;
 }
 
+/**
+ * Saved tests: the server completes and checks the servers, tools and arguments they name. Not
+ * config files: the config sources' own diagnostics and the code lenses leave them alone.
+ */
+const TEST_DOCUMENT_SELECTOR: { language: string; pattern: string }[] = ['json', 'jsonc'].map((language) => ({ language, pattern: '**/*.mcptest.json' }));
+
+function isServedDocument(doc: vscode.TextDocument): boolean {
+  return isCoveredConfigDocument(doc) || vscode.languages.match(TEST_DOCUMENT_SELECTOR, doc) > 0;
+}
+
 export function registerLanguageClient(wb: Workbench): vscode.Disposable[] {
   let client: LanguageClient | undefined;
+  let catalog: ReturnType<typeof syncServerCatalog> | undefined;
+  let restarts: vscode.Disposable | undefined;
   const disposables: vscode.Disposable[] = [];
 
   const start = () => {
@@ -44,7 +60,7 @@ export function registerLanguageClient(wb: Workbench): vscode.Disposable[] {
       useLoginShellPath: vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>('useLoginShellPath', true),
     };
     const clientOptions: LanguageClientOptions = {
-      documentSelector: CONFIG_DOCUMENT_SELECTOR,
+      documentSelector: [...CONFIG_DOCUMENT_SELECTOR, ...TEST_DOCUMENT_SELECTOR],
       initializationOptions,
       diagnosticCollectionName: 'mcp-language',
       synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher(`{${CONFIG_FILE_PATTERNS.join(',')}}`) },
@@ -56,17 +72,30 @@ export function registerLanguageClient(wb: Workbench): vscode.Disposable[] {
     });
     wb.sources.coveredByLanguageServer = isCoveredConfigDocument;
     wb.sources.publishDiagnostics();
-    client.start().catch((error) => {
-      wb.sources.coveredByLanguageServer = undefined;
-      wb.sources.publishDiagnostics();
-      void showErrorMessage(vscode.l10n.t('The MCP config language server could not start: {0}', String(error)));
-    });
+    const started = client;
+    started.start().then(
+      () => {
+        // Told once it runs (a notification sent before would be lost), then on every change.
+        if (client !== started) return;
+        catalog = syncServerCatalog(wb, (params) => {
+          // A server that just crashed misses it; restarted, it is told all again below.
+          started.sendNotification(ServerCatalogNotification, params).catch(() => undefined);
+        });
+        // The client restarts a crashed server: the new process knows nothing yet.
+        restarts = started.onDidChangeState((e) => e.newState === factory.State.Running && catalog?.resend());
+      },
+      (error: unknown) => {
+        wb.sources.coveredByLanguageServer = undefined;
+        wb.sources.publishDiagnostics();
+        void showErrorMessage(vscode.l10n.t('The MCP config language server could not start: {0}', String(error)));
+      },
+    );
   };
 
-  if (vscode.workspace.textDocuments.some(isCoveredConfigDocument)) start();
+  if (vscode.workspace.textDocuments.some(isServedDocument)) start();
   else {
     const waiting = vscode.workspace.onDidOpenTextDocument((doc) => {
-      if (!isCoveredConfigDocument(doc)) return;
+      if (!isServedDocument(doc)) return;
       waiting.dispose();
       start();
     });
@@ -82,6 +111,9 @@ export function registerLanguageClient(wb: Workbench): vscode.Disposable[] {
     }),
     ...registerServerCodeLenses(wb, CONFIG_DOCUMENT_SELECTOR),
     new vscode.Disposable(() => {
+      restarts?.dispose();
+      catalog?.dispose();
+      catalog = undefined;
       wb.sources.coveredByLanguageServer = undefined;
       void client?.stop();
       client = undefined;

@@ -3,9 +3,10 @@
  * extension would otherwise load at activation). esbuild bundles it as dist/languageClient.js,
  * and languageClient.ts requires it only when an MCP config file is first opened.
  */
-import { LanguageClient, TransportKind, type LanguageClientOptions } from 'vscode-languageclient/node';
+import { LanguageClient, State, TransportKind, type LanguageClientOptions } from 'vscode-languageclient/node';
 
 export type { LanguageClient, LanguageClientOptions };
+export { State };
 
 export function createLanguageClient(serverModule: string, name: string, clientOptions: LanguageClientOptions): LanguageClient {
   return new LanguageClient(

@@ -44,3 +44,56 @@ export interface InputValueResult {
   /** Present only when stored and not secret. */
   value?: string;
 }
+
+/**
+ * Client → server notification with the servers the extension knows (its registry: the same set
+ * the views show and a saved test's `server` may name) and, for each, the tools, prompts and
+ * resources as it last listed them. Sent when the language server starts and whenever that
+ * changes; the server completes and checks `*.mcptest.json` files with it. Built by
+ * common/serverCatalog.ts.
+ */
+export const ServerCatalogNotification = 'mcpWorkbench/serverCatalog';
+export interface ServerCatalogParams {
+  servers: CatalogServer[];
+}
+export interface CatalogServer {
+  name: string;
+  /** The workspace folder of its config file; absent for user-level servers. */
+  folder?: string;
+  scope: 'workspace' | 'user';
+  /** Where it is configured, as the views say it (`folder-a: .vscode/mcp.json`). */
+  where: string;
+  /** Absent while the extension has not listed them: nothing is completed or checked then. */
+  tools?: CatalogTool[];
+  prompts?: CatalogPrompt[];
+  resources?: CatalogResource[];
+}
+/** A tool with only what completion and checks use of its inputSchema. */
+export interface CatalogTool {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments: CatalogArgument[];
+  required: string[];
+  /** The inputSchema says `"additionalProperties": false`: an argument it does not name is refused. */
+  closed: boolean;
+}
+export interface CatalogArgument {
+  name: string;
+  /** The JSON Schema type(s), `string | number`; absent when the schema gives none. */
+  type?: string;
+  description?: string;
+  enum?: unknown[];
+}
+export interface CatalogPrompt {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments: { name: string; description?: string; required: boolean }[];
+}
+export interface CatalogResource {
+  uri: string;
+  name: string;
+  description?: string;
+  mimeType?: string;
+}

@@ -1,8 +1,10 @@
 /**
  * Entry of the MCP config language server (bundled to dist/server.js, started by
- * src/configLanguage/languageClient.ts over IPC). Wires McpConfigService to the LSP connection and
- * keeps what it needs to know about the machine: the PATH servers start with, the workspace
- * folders and the servers of the workspace's other config files.
+ * src/configLanguage/languageClient.ts over IPC). Wires McpConfigService (config files) and
+ * TestFileService (saved tests, `*.mcptest.json`) to the LSP connection and keeps what they
+ * need to know about the machine: the PATH servers start with, the workspace folders, the
+ * servers of the workspace's other config files, and the servers the extension knows with their
+ * last lists (ServerCatalogNotification).
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -12,18 +14,22 @@ import { CodeActionKind, createConnection, ProposedFeatures, TextDocuments, Text
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   InputValueRequest,
+  ServerCatalogNotification,
   SettingsChangedNotification,
   type InputValueParams,
   type InputValueResult,
   type McpLanguageServerOptions,
+  type ServerCatalogParams,
   type SettingsChangedParams,
 } from '../common/languageMessages';
+import type { TestFileContext } from '../common/testFileLanguage';
 import { parseConfigText } from '../../config/common/serverConfig';
 import { mergePaths, readLoginShellPath } from '../../mcp/process/commandResolution';
 import { formatForPath } from './configModel';
 import { McpConfigService } from './mcpConfigService';
 import { folderOf, statOnDisk, type LanguageContext, type OtherServer } from './serverContext';
 import { loadSchema } from './schemaService';
+import { isTestFileUri, TestFileService } from './testFileService';
 
 /** The files the extension loads servers from, per workspace folder (duplicates matter only among these). */
 const LOADED_FILES = ['.vscode/mcp.json', '.mcp.json'];
@@ -34,9 +40,13 @@ const service = new McpConfigService(loadSchema(path.join(__dirname, '..', 'sche
   connection.sendRequest<InputValueResult>(InputValueRequest, params),
 );
 
+const testFiles = new TestFileService(loadSchema(path.join(__dirname, '..', 'schemas', 'mcp-test.schema.json')));
+
 let options: McpLanguageServerOptions = { hostProvidesJsonSchema: false, useLoginShellPath: true };
 let folders: { name: string; path: string }[] = [];
 let loginShellPath: string | undefined;
+/** The servers the extension knows, with their last lists; undefined until it sent them. */
+let catalog: ServerCatalogParams | undefined;
 
 connection.onInitialize((params) => {
   options = { ...options, ...(params.initializationOptions as Partial<McpLanguageServerOptions> | undefined) };
@@ -68,6 +78,11 @@ connection.onNotification(SettingsChangedNotification, (params: SettingsChangedP
   void refreshLoginShellPath();
 });
 
+connection.onNotification(ServerCatalogNotification, (params: ServerCatalogParams) => {
+  catalog = params;
+  for (const doc of documents.all()) if (isTestFileUri(doc.uri)) validate(doc, 0);
+});
+
 async function refreshLoginShellPath(): Promise<void> {
   loginShellPath = options.useLoginShellPath && process.platform !== 'win32' ? await readLoginShellPath() : undefined;
   validateAll();
@@ -90,6 +105,12 @@ function context(uri: string): LanguageContext {
     otherServers: filePath ? otherServers(filePath) : [],
     hostProvidesJsonSchema: options.hostProvidesJsonSchema,
   };
+}
+
+function testContext(uri: string): TestFileContext {
+  const filePath = uri.startsWith('file:') ? fileURLToPath(uri) : undefined;
+  const folder = filePath ? folderOf(filePath, folders) : undefined;
+  return { servers: catalog?.servers, folder: folders.find((f) => f.path === folder)?.name };
 }
 
 /** Servers of the other files the extension loads, read from open documents first, then disk. */
@@ -123,8 +144,10 @@ function validate(doc: TextDocument, delay = 200): void {
     doc.uri,
     setTimeout(() => {
       pending.delete(doc.uri);
-      service
-        .diagnostics(doc, context(doc.uri))
+      const diagnostics = isTestFileUri(doc.uri)
+        ? testFiles.diagnostics(doc, testContext(doc.uri), options.hostProvidesJsonSchema)
+        : service.diagnostics(doc, context(doc.uri));
+      diagnostics
         .then((diagnostics) => connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics }))
         .catch((error) => connection.console.error(`MCP config diagnostics failed: ${String(error)}`));
     }, delay),
@@ -137,8 +160,9 @@ function validateAll(): void {
 
 documents.onDidChangeContent((e) => {
   validate(e.document);
-  // A rename in one file changes the duplicate-name warnings of the others.
-  for (const doc of documents.all()) if (doc.uri !== e.document.uri) validate(doc, 400);
+  if (isTestFileUri(e.document.uri)) return;
+  // A rename in one file changes the duplicate-name warnings of the others (test files learn of it from the extension's catalog).
+  for (const doc of documents.all()) if (doc.uri !== e.document.uri && !isTestFileUri(doc.uri)) validate(doc, 400);
 });
 documents.onDidClose((e) => {
   clearTimeout(pending.get(e.document.uri));
@@ -148,18 +172,22 @@ connection.onDidChangeWatchedFiles(() => validateAll());
 
 connection.onCompletion((params) => {
   const doc = documents.get(params.textDocument.uri);
+  if (doc && isTestFileUri(doc.uri)) return testFiles.completions(doc, params.position, testContext(doc.uri), options.hostProvidesJsonSchema);
   return doc ? service.completions(doc, params.position, context(doc.uri)) : [];
 });
 connection.onHover((params) => {
   const doc = documents.get(params.textDocument.uri);
+  if (doc && isTestFileUri(doc.uri)) return testFiles.hover(doc, params.position, options.hostProvidesJsonSchema);
   return doc ? service.hover(doc, params.position, context(doc.uri)) : null;
 });
 connection.onCodeAction((params) => {
   const doc = documents.get(params.textDocument.uri);
+  if (doc && isTestFileUri(doc.uri)) return [];
   return doc ? service.codeActions(doc, params.range, params.context.diagnostics, { platform: process.platform }) : [];
 });
 connection.onDocumentLinks((params) => {
   const doc = documents.get(params.textDocument.uri);
+  if (doc && isTestFileUri(doc.uri)) return [];
   return doc ? service.links(doc, context(doc.uri)) : [];
 });
 
