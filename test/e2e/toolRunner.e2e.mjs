@@ -11,9 +11,14 @@
 //    against the previous run appears in the panel while the focus stays where it was.
 // 6. "Save as Test" on the result writes the call into a new *.mcptest.json (VS Code's save
 //    dialog, the simple one of the browser) and opens it.
+// 7. In the Inspector (issue 29), the `add` call's params edited: "Reset to Recorded Params"
+//    puts the recorded ones back; a Replay with arguments that break the inputSchema goes out
+//    with a warning on the new exchange; a replay as `badOutput` is marked as breaking its
+//    outputSchema, with the issue in the detail; the original shows its recorded params again;
+//    "Errors only" lets go of a selected row it hides.
 // Screenshots: test-results/e2e/<version>/toolRunner-raw.png and toolRunner-diff.png (README).
 
-import { clickUntilTab, expandServerTools, expectAttribute, expectText, expectValue, frameWith, waitForText } from './workbench.mjs';
+import { clickUntilTab, expandServerTools, expectAttribute, expectText, expectValue, frameWith, runCommand, waitForText } from './workbench.mjs';
 
 /** Written to the user's keybindings.json by the launcher: the hidden command runs from a key. */
 export const keybindings = [{ key: 'ctrl+shift+alt+y', command: 'mcpWorkbench.toolRunner.rerunLast', args: 'fixture-stdio' }];
@@ -175,6 +180,67 @@ export async function run({ page, step, screenshot, log }) {
       const { rmSync } = await import('node:fs');
       rmSync(chosen, { force: true });
     }
+  });
+
+  let inspector;
+  let original;
+  await step("Inspector: an edit of the add call's params is a draft; Reset to Recorded Params puts the recorded ones back", async () => {
+    await runCommand(page, 'MCP: Open Inspector');
+    inspector = await frameWith(page, '.rows[role=tree]');
+    const row = inspector.getByRole('treeitem', { name: /^tools\/call add, fixture-stdio, result\b/ }).first();
+    await row.waitFor({ state: 'visible' });
+    original = await row.getAttribute('data-seq');
+    await row.locator(':scope > .line').click();
+    const box = inspector.getByRole('textbox', { name: 'Params to replay (JSON)' });
+    await box.waitFor({ state: 'visible' });
+    const recorded = await box.inputValue();
+    const reset = inspector.getByRole('button', { name: 'Reset to Recorded Params' });
+    if (await reset.isVisible()) throw new Error('Reset is offered before any edit');
+    await box.fill(JSON.stringify({ name: 'add', arguments: { a: 'one', b: 2 } }, null, 2));
+    await reset.waitFor({ state: 'visible' });
+    await reset.click();
+    await expectValue(box, recorded);
+    await reset.waitFor({ state: 'hidden' });
+  });
+
+  await step('Replay with arguments that break the inputSchema: sent, with a warning on the new exchange', async () => {
+    const box = inspector.getByRole('textbox', { name: 'Params to replay (JSON)' });
+    await box.fill(JSON.stringify({ name: 'add', arguments: { a: 'one', b: 2 } }, null, 2));
+    await inspector.getByRole('button', { name: 'Replay', exact: true }).click();
+    await inspector.locator(`.row[data-replay-of="${original}"][aria-selected=true]`).first().waitFor({ state: 'visible' });
+    await inspector
+      .locator('.action-status.warning')
+      .filter({ hasText: "Sent, though the arguments break the tool's inputSchema: a must be number." })
+      .waitFor({ state: 'visible' });
+    // Back on the original: its recorded params again (the edit went out with the replay), nothing to reset.
+    await inspector.getByRole('button', { name: 'Show the original' }).click();
+    await inspector.locator(`.row[data-seq="${original}"][aria-selected=true]`).waitFor({ state: 'visible' });
+    await waitFor(async () => JSON.parse(await box.inputValue()).arguments?.a !== 'one', 'the recorded params on the original');
+    if (await inspector.getByRole('button', { name: 'Reset to Recorded Params' }).isVisible())
+      throw new Error('Reset is offered on the original after the replay');
+  });
+
+  await step('a result whose structuredContent breaks the outputSchema is marked on its row, the issue in its detail', async () => {
+    // Replayed as the read-only `badOutput`, which declares {count: integer} and returns {count: "seven"}.
+    const box = inspector.getByRole('textbox', { name: 'Params to replay (JSON)' });
+    await box.fill(JSON.stringify({ name: 'badOutput', arguments: {} }));
+    await inspector.getByRole('button', { name: 'Replay', exact: true }).click();
+    const replay = inspector.locator(`.row[data-replay-of="${original}"][aria-selected=true]`).filter({ hasText: 'badOutput' }).first();
+    await replay.waitFor({ state: 'visible' });
+    await replay.locator(':scope > .line .schema-badge').waitFor({ state: 'visible' });
+    const label = await replay.getAttribute('aria-label');
+    if (!/breaks its outputSchema/.test(label ?? '')) throw new Error(`the row reads ${JSON.stringify(label)}`);
+    await inspector.locator('section.pane.response .schema-issues li', { hasText: 'count must be integer' }).waitFor({ state: 'visible' });
+    await restMouse();
+    await screenshot('toolRunner-inspector-output-schema');
+  });
+
+  await step('"Errors only" hiding the selected row lets go of it: the detail no longer shows it', async () => {
+    const errorsOnly = inspector.getByRole('checkbox', { name: 'Errors only' });
+    await errorsOnly.check();
+    await inspector.locator('.detail .empty', { hasText: 'Select an exchange to see its request and response.' }).waitFor({ state: 'visible' });
+    if (await inspector.locator('.rows .row[aria-selected=true]').count()) throw new Error('a row is still selected');
+    await errorsOnly.uncheck();
   });
 }
 
