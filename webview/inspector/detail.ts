@@ -121,10 +121,7 @@ export class DetailView {
       bar.append(
         button(
           l10n.t('Copy as Inspector CLI Command'),
-          l10n.t(
-            'Copy the {0} command that sends the recorded request (secrets left out; edits are sent by Replay)',
-            'npx @modelcontextprotocol/inspector --cli',
-          ),
+          l10n.t('Copy the {0} command that sends the recorded request (secrets left out)', 'npx @modelcontextprotocol/inspector --cli'),
           'copyCli',
           detail.cliUnavailable,
         ),
