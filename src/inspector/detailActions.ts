@@ -7,16 +7,18 @@
  * unless "don't ask again" allows it), with Run Tool's dialog and approvals.
  */
 import * as vscode from 'vscode';
+import type { Tool } from '@modelcontextprotocol/client';
 import type { ActivityLog } from '../traffic/common/activityLog';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { Workbench } from '../workbench';
 import type { InspectorRecord } from './common/inspectorRows';
 import type { DetailAction, ToWebview } from './common/inspectorProtocol';
-import { isReplayOf, parseParamsText, planReplay, replayUnavailable, withoutRedacted, type ReplayPlan } from './common/replayRequest';
+import { editableParams, isReplayOf, parseParamsText, planReplay, replayUnavailable, withoutRedacted, type ReplayPlan } from './common/replayRequest';
 import { cliUnsupported, inspectorCliCommand } from './common/inspectorCli';
 import type { ConfirmCall, ToolApprovalGate } from '../toolRunner/common/toolApprovals';
 import { urlSecrets } from '../shared/common/redact';
 import { errorMessage } from '../shared/common/errors';
+import { formatIssue, validateAgainstSchema } from '../jsonSchema/common/schemaValidation';
 import { ToolRunnerCommands } from '../toolRunner/common/commandIds';
 import { ServerCommands } from '../servers/common/commandIds';
 
@@ -81,6 +83,21 @@ export class InspectorActions {
     };
   }
 
+  /** A tool as the server lists it now (from the connection's cached list: nothing is requested). */
+  toolOf(serverId: string, name: string): Tool | undefined {
+    const tools = this.workbench.registry.get(serverId)?.cached('tools');
+    if (!tools) return undefined;
+    // By name once per list: every tools/call row asks, and a server may list thousands of tools.
+    let byName = this.toolsByName.get(tools);
+    if (!byName) {
+      byName = new Map();
+      for (const t of tools) if (!byName.has(t.name)) byName.set(t.name, t);
+      this.toolsByName.set(tools, byName);
+    }
+    return byName.get(name);
+  }
+  private readonly toolsByName = new WeakMap<readonly Tool[], Map<string, Tool>>();
+
   private connectionOf(record: InspectorRecord): McpServerConnection | undefined {
     return this.workbench.registry.get(record.serverId) ?? this.workbench.registry.find(record.serverLabel);
   }
@@ -93,29 +110,31 @@ export class InspectorActions {
       status('error', vscode.l10n.t('There is no MCP server "{0}" in the configuration.', record.serverLabel));
       return;
     }
+    if (action === 'copyCli') {
+      // The recorded request, not the params box: edits there are a draft for Replay (issue 29: they
+      // leaked into the copied command); a replayed exchange's own row copies what it sent.
+      const definition = connection.definition;
+      const secrets = [...this.workbench.secretsOf(definition), ...(definition.launch.type === 'stdio' ? [] : urlSecrets(definition.launch.url))];
+      const built = inspectorCliCommand(definition.launch, { method: record.method, params: editableParams(record.method, record.request) }, secrets);
+      if (!built.ok) {
+        status('error', built.error);
+        return;
+      }
+      await vscode.env.clipboard.writeText(built.command);
+      status(
+        'info',
+        built.placeholders.length
+          ? vscode.l10n.t('Copied. Secrets are left out: the command reads {0} from your shell.', built.placeholders.map((p) => `$${p}`).join(', '))
+          : vscode.l10n.t('Copied the Inspector CLI command.'),
+      );
+      return;
+    }
     const parsed = parseParamsText(text);
     if (!parsed.ok) {
       status('error', parsed.error);
       return;
     }
     switch (action) {
-      case 'copyCli': {
-        const definition = connection.definition;
-        const secrets = [...this.workbench.secretsOf(definition), ...(definition.launch.type === 'stdio' ? [] : urlSecrets(definition.launch.url))];
-        const built = inspectorCliCommand(definition.launch, { method: record.method, params: parsed.params }, secrets);
-        if (!built.ok) {
-          status('error', built.error);
-          return;
-        }
-        await vscode.env.clipboard.writeText(built.command);
-        status(
-          'info',
-          built.placeholders.length
-            ? vscode.l10n.t('Copied. Secrets are left out: the command reads {0} from your shell.', built.placeholders.map((p) => `$${p}`).join(', '))
-            : vscode.l10n.t('Copied the Inspector CLI command.'),
-        );
-        return;
-      }
       case 'runTool': {
         if (record.method !== 'tools/call' || typeof parsed.params.name !== 'string') {
           status('error', vscode.l10n.t('Only a tools/call with a tool name opens in Run Tool.'));
@@ -165,6 +184,7 @@ export class InspectorActions {
       status('info', vscode.l10n.t('Not sent: the run was not confirmed.'));
       return;
     }
+    const schemaWarning = plan.kind === 'tool' ? await this.inputSchemaWarning(connection, plan) : undefined;
     const serverId = connection.definition.id;
     const abort = new AbortController();
     let newSeq: number | undefined;
@@ -181,6 +201,8 @@ export class InspectorActions {
       if (this.replays.size > MAX_REPLAY_MARKS) this.replays.delete(this.replays.keys().next().value!);
       this.onDidMarkEmitter.fire(created.seq);
       status('info', vscode.l10n.t('Replayed as a new exchange.'), created.seq);
+      // Said on the new exchange, which the page selects: the replay went out all the same (a server's own checks are what is being tried).
+      if (schemaWarning) post({ type: 'actionStatus', seq: created.seq, action: 'replay', kind: 'warning', text: schemaWarning });
     });
     try {
       await this.send(connection, plan, abort.signal);
@@ -199,6 +221,18 @@ export class InspectorActions {
       watch.dispose();
       if (newSeq !== undefined) this.inFlight.delete(newSeq);
     }
+  }
+
+  /** A one-line warning when the arguments break the tool's inputSchema as listed now; undefined when they keep to it or it is unknown. */
+  private async inputSchemaWarning(connection: McpServerConnection, plan: Extract<ReplayPlan, { kind: 'tool' }>): Promise<string | undefined> {
+    const listed = connection.cached('tools') ?? (await connection.list('tools').catch(() => undefined));
+    const tool = listed && this.toolOf(connection.definition.id, plan.name);
+    if (!tool) return undefined;
+    const verdict = validateAgainstSchema(tool.inputSchema, plan.arguments ?? {});
+    if (verdict.valid !== false) return undefined;
+    const issues = verdict.issues.slice(0, 3).map((i) => formatIssue(i));
+    const more = verdict.issues.length > 3 ? ` (+${verdict.issues.length - 3})` : '';
+    return vscode.l10n.t("Sent, though the arguments break the tool's inputSchema: {0}.", issues.join('; ') + more);
   }
 
   private approved(connection: McpServerConnection, plan: Extract<ReplayPlan, { kind: 'tool' }>): Promise<boolean> {

@@ -12,7 +12,6 @@ import * as vscode from 'vscode';
 import type { ActivityLog, LogChange } from '../traffic/common/activityLog';
 import type { InspectorRecord, InspectorRow } from './common/inspectorRows';
 import { RowsModel } from './common/rowsModel';
-import { factsOf } from '../traffic/common/exchangeFacts';
 import { Coalescer } from './common/rowsBatch';
 import { isEmptyDelta } from './common/rowsDelta';
 import { parseFromWebview, type DetailAction, type FromWebview, type ToWebview } from './common/inspectorProtocol';
@@ -28,6 +27,7 @@ import type { InspectorActions } from './detailActions';
 import { showErrorMessage, showInformationMessage } from '../shared/notifications';
 import { errorMessage } from '../shared/common/errors';
 import { DisposableStore } from '../shared/common/disposables';
+import { OutputCheck } from './outputCheck';
 
 /** What the page sends: its Console tab's messages, or the rest. */
 type PageMessage = { console: ConsoleFromWebview } | { page: FromWebview };
@@ -76,6 +76,7 @@ export class InspectorController implements vscode.Disposable {
   private readonly onDidUpdateEmitter = new vscode.EventEmitter<InspectorRow[]>();
   readonly onDidUpdate = this.onDidUpdateEmitter.event;
   readonly actions: InspectorActions;
+  private readonly outputCheck: OutputCheck;
   /** The exchange the page shows the detail of (the page says so when the user or the host selects one). */
   selected: number | undefined;
 
@@ -87,7 +88,9 @@ export class InspectorController implements vscode.Disposable {
   ) {
     this.actions = context.actions;
     this.pendingSelect = select;
-    this.model = new RowsModel(factsOf, this.replayOf);
+    // The facts of each exchange, a tools/call result checked against its tool's outputSchema (the row shows a marker).
+    this.outputCheck = new OutputCheck((serverId, name) => this.actions.toolOf(serverId, name), source.kind === 'recording' ? source.records : undefined);
+    this.model = new RowsModel(this.outputCheck.factsFor, this.replayOf);
     this.channel = new WebviewChannel<PageMessage, ToWebview | ConsoleToWebview>(webview, {
       parse: (raw) => {
         const fromConsole = parseConsoleFromWebview(raw);
@@ -362,6 +365,7 @@ export class InspectorController implements vscode.Disposable {
           : vscode.l10n.t('No response: {0}', record.status.kind === 'error' ? record.status.message : record.status.kind);
     }
     const replayOf = this.replayOf(seq);
+    const { outputIssues } = this.outputCheck.factsFor(record);
     return {
       type: 'detail',
       seq,
@@ -370,6 +374,7 @@ export class InspectorController implements vscode.Disposable {
       ...(note ? { note } : {}),
       ...this.actions.offers(record, this.source.kind === 'recording'),
       ...(replayOf !== undefined ? { replayOf } : {}),
+      ...(outputIssues?.length ? { outputIssues: [...outputIssues] } : {}),
       ...(this.source.kind === 'live' && record.status.kind === 'pending' && this.actions.replayInFlight(seq) ? { cancellable: true } : {}),
       ...httpPart(this.httpOf(record)),
     };

@@ -1,6 +1,8 @@
 /**
  * Commands on the tool calls that run as tasks: cancel one (from the tree, or a quick pick of
- * every running task of every server), and show a finished task's result.
+ * every running task of every server), and show a finished task's result. The result opens as a
+ * read-only virtual document (`mcp-task:`), as the Activity view's messages do: an Untitled
+ * editor was marked dirty and asked to be saved when closed, for text nobody wrote.
  */
 import * as vscode from 'vscode';
 import type { Workbench } from '../workbench';
@@ -16,6 +18,19 @@ import { registerCommandTable } from '../shared/commandTable';
 interface TaskRef {
   serverId: string;
   taskId: string;
+}
+
+export const TASK_SCHEME = 'mcp-task';
+
+/** `mcp-task:/<server id>/<task id>/<tool>-result.json`: the tab reads as the tool's result, in JSON mode. */
+export function taskResultUri(ref: TaskRef, toolName: string | undefined): vscode.Uri {
+  const e = encodeURIComponent;
+  return vscode.Uri.from({ scheme: TASK_SCHEME, path: `/${e(ref.serverId)}/${e(ref.taskId)}/${e(toolName ?? 'task')}-result.json` });
+}
+
+function refOf(uri: vscode.Uri): TaskRef | undefined {
+  const [, serverId, taskId] = uri.path.split('/');
+  return serverId && taskId ? { serverId: decodeURIComponent(serverId), taskId: decodeURIComponent(taskId) } : undefined;
 }
 
 export function registerTaskCommands(workbench: Workbench): vscode.Disposable[] {
@@ -64,8 +79,18 @@ export function registerTaskCommands(workbench: Workbench): vscode.Disposable[] 
       [ServerCommands.showTaskResult]: async (arg?: TaskRef) => {
         const found = resolve(arg);
         if (!found?.task.result) return;
-        const doc = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(found.task.result, null, 2) });
+        const doc = await vscode.workspace.openTextDocument(
+          taskResultUri({ serverId: found.connection.definition.id, taskId: found.task.taskId }, found.task.toolName),
+        );
         await vscode.window.showTextDocument(doc, { preview: true });
+      },
+    }),
+    vscode.workspace.registerTextDocumentContentProvider(TASK_SCHEME, {
+      provideTextDocumentContent: (uri) => {
+        const result = resolve(refOf(uri))?.task.result;
+        return result !== undefined
+          ? JSON.stringify(result, null, 2)
+          : vscode.l10n.t('This task result is no longer kept: the server was restarted or the task was dropped. Run the tool again.');
       },
     }),
   ];

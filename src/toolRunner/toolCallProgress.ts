@@ -12,6 +12,7 @@ import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import { TaskCancelledError } from '../mcp/connection/toolCalls';
 import { describeTask } from '../mcp/connection/toolTasks';
 import { withNotificationProgress } from '../shared/notifications';
+import { progressLine, progressPercent } from './common/progressLine';
 
 export interface RunningCall {
   requestId: string;
@@ -25,6 +26,8 @@ export interface RunningCall {
   started?: boolean;
   /** Called when the call ends or `awaitingUser` changes (the progress indicator follows). */
   wakers: Set<() => void>;
+  /** The line the progress notification shows now (progressLine of this call; tests read it). */
+  shownLine?: string;
 }
 
 /** What the webview is told of a running call when it (re)loads. */
@@ -59,8 +62,16 @@ export async function callWithProgress(
 ): Promise<{ outcome: RunOutcome; result?: CallToolResult }> {
   const started = Date.now();
   let notification: vscode.Progress<{ message?: string; increment?: number }> | undefined;
-  let lastMessage: string | undefined;
+  /** How much of the notification's bar is filled: VS Code takes increments, and a bar only grows. */
   let reported = 0;
+  /** Tells the notification what the panel's line says now: one wording (progressLine), from the same state. */
+  const report = () => {
+    const percent = progressPercent(running);
+    const increment = percent !== undefined && percent > reported ? percent - reported : undefined;
+    if (increment !== undefined) reported = percent!;
+    running.shownLine = progressLine(running);
+    notification?.report({ message: running.shownLine, ...(increment !== undefined ? { increment } : {}) });
+  };
   const execute = async (): Promise<{ outcome: RunOutcome; result?: CallToolResult }> => {
     try {
       const connection = context.connection();
@@ -74,18 +85,13 @@ export async function callWithProgress(
             ...(p.message ? { message: p.message } : {}),
           };
           running.progress = info;
-          const percent = p.total ? Math.min(100, (p.progress / p.total) * 100) : undefined;
-          const increment = percent !== undefined && percent > reported ? percent - reported : undefined;
-          if (percent !== undefined) reported = Math.max(reported, percent);
-          lastMessage = p.message ?? (p.total ? `${p.progress} / ${p.total}` : String(p.progress));
-          notification?.report({ message: lastMessage, increment });
+          report();
           context.onProgress(info);
         },
         onTask: (task) => {
           const info: TaskInfo = { taskId: task.taskId, status: task.status, text: describeTask(task) };
           running.task = info;
-          lastMessage = vscode.l10n.t('Task {0}', info.text);
-          notification?.report({ message: lastMessage });
+          report();
           context.onTask(info);
         },
       });
@@ -125,7 +131,8 @@ export async function callWithProgress(
       }
       await withNotificationProgress({ title, cancellable: true }, async (progress, token) => {
         notification = progress;
-        if (lastMessage) progress.report({ message: lastMessage, increment: reported || undefined });
+        running.shownLine = progressLine(running);
+        progress.report({ message: running.shownLine, ...(reported ? { increment: reported } : {}) });
         const subscription = token.onCancellationRequested(() => running.abort.abort());
         try {
           while (!done && !running.awaitingUser) await untilChange();

@@ -11,14 +11,21 @@
 //    against the previous run appears in the panel while the focus stays where it was.
 // 6. "Save as Test" on the result writes the call into a new *.mcptest.json (VS Code's save
 //    dialog, the simple one of the browser) and opens it.
+// 7. In the Inspector (issue 29), the `add` call's params edited: "Reset to Recorded Params"
+//    puts the recorded ones back; a Replay with arguments that break the inputSchema goes out
+//    with a warning on the new exchange; a replay as `badOutput` is marked as breaking its
+//    outputSchema, with the issue in the detail; the original shows its recorded params again;
+//    "Errors only" lets go of a selected row it hides. A recording of an HTTP exchange with a long
+//    header name and long values, imported: its header table keeps a fixed name column and
+//    wraps the values within the pane.
 // Screenshots: test-results/e2e/<version>/toolRunner-raw.png and toolRunner-diff.png (README).
 
-import { clickUntilTab, expandServerTools, expectAttribute, expectText, expectValue, frameWith, waitForText } from './workbench.mjs';
+import { clickUntilTab, expandServerTools, expectAttribute, expectText, expectValue, frameWith, runCommand, waitForText } from './workbench.mjs';
 
 /** Written to the user's keybindings.json by the launcher: the hidden command runs from a key. */
 export const keybindings = [{ key: 'ctrl+shift+alt+y', command: 'mcpWorkbench.toolRunner.rerunLast', args: 'fixture-stdio' }];
 
-export async function run({ page, step, screenshot, log }) {
+export async function run({ page, step, screenshot, workspace, log }) {
   const servers = page.getByRole('tree', { name: /^Servers\b/ });
   const serverItem = servers.getByRole('treeitem', { name: /^fixture-stdio,/ });
   const toolsGroup = servers.getByRole('treeitem', { name: /^Tools \d+$/ });
@@ -176,6 +183,185 @@ export async function run({ page, step, screenshot, log }) {
       rmSync(chosen, { force: true });
     }
   });
+
+  let inspector;
+  let original;
+  await step("Inspector: an edit of the add call's params is a draft; Reset to Recorded Params puts the recorded ones back", async () => {
+    await runCommand(page, 'MCP: Open Inspector');
+    inspector = await frameWith(page, '.rows[role=tree]');
+    const row = inspector.getByRole('treeitem', { name: /^tools\/call add, fixture-stdio, result\b/ }).first();
+    await row.waitFor({ state: 'visible' });
+    original = await row.getAttribute('data-seq');
+    await row.locator(':scope > .line').click();
+    const box = inspector.getByRole('textbox', { name: 'Params to replay (JSON)' });
+    await box.waitFor({ state: 'visible' });
+    const recorded = await box.inputValue();
+    const reset = inspector.getByRole('button', { name: 'Reset to Recorded Params' });
+    if (await reset.isVisible()) throw new Error('Reset is offered before any edit');
+    await box.fill(JSON.stringify({ name: 'add', arguments: { a: 'one', b: 2 } }, null, 2));
+    await reset.waitFor({ state: 'visible' });
+    await reset.click();
+    await expectValue(box, recorded);
+    await reset.waitFor({ state: 'hidden' });
+  });
+
+  await step('Replay with arguments that break the inputSchema: sent, with a warning on the new exchange', async () => {
+    const box = inspector.getByRole('textbox', { name: 'Params to replay (JSON)' });
+    await box.fill(JSON.stringify({ name: 'add', arguments: { a: 'one', b: 2 } }, null, 2));
+    await inspector.getByRole('button', { name: 'Replay', exact: true }).click();
+    await inspector.locator(`.row[data-replay-of="${original}"][aria-selected=true]`).first().waitFor({ state: 'visible' });
+    await inspector
+      .locator('.action-status.warning')
+      .filter({ hasText: "Sent, though the arguments break the tool's inputSchema: a must be number." })
+      .waitFor({ state: 'visible' });
+    // Back on the original: its recorded params again (the edit went out with the replay), nothing to reset.
+    await inspector.getByRole('button', { name: 'Show the original' }).click();
+    await inspector.locator(`.row[data-seq="${original}"][aria-selected=true]`).waitFor({ state: 'visible' });
+    await waitFor(async () => JSON.parse(await box.inputValue()).arguments?.a !== 'one', 'the recorded params on the original');
+    if (await inspector.getByRole('button', { name: 'Reset to Recorded Params' }).isVisible())
+      throw new Error('Reset is offered on the original after the replay');
+  });
+
+  await step('a result whose structuredContent breaks the outputSchema is marked on its row, the issue in its detail', async () => {
+    // Replayed as the read-only `badOutput`, which declares {count: integer} and returns {count: "seven"}.
+    const box = inspector.getByRole('textbox', { name: 'Params to replay (JSON)' });
+    await box.fill(JSON.stringify({ name: 'badOutput', arguments: {} }));
+    await inspector.getByRole('button', { name: 'Replay', exact: true }).click();
+    const replay = inspector.locator(`.row[data-replay-of="${original}"][aria-selected=true]`).filter({ hasText: 'badOutput' }).first();
+    await replay.waitFor({ state: 'visible' });
+    await replay.locator(':scope > .line .schema-badge').waitFor({ state: 'visible' });
+    const label = await replay.getAttribute('aria-label');
+    if (!/breaks its outputSchema/.test(label ?? '')) throw new Error(`the row reads ${JSON.stringify(label)}`);
+    await inspector.locator('section.pane.response .schema-issues li', { hasText: 'count must be integer' }).waitFor({ state: 'visible' });
+    await restMouse();
+    await screenshot('toolRunner-inspector-output-schema');
+  });
+
+  await step('"Errors only" hiding the selected row lets go of it: the detail no longer shows it', async () => {
+    const errorsOnly = inspector.getByRole('checkbox', { name: 'Errors only' });
+    await errorsOnly.check();
+    await inspector.locator('.detail .empty', { hasText: 'Select an exchange to see its request and response.' }).waitFor({ state: 'visible' });
+    if (await inspector.locator('.rows .row[aria-selected=true]').count()) throw new Error('a row is still selected');
+    await errorsOnly.uncheck();
+  });
+
+  await step('the HTTP header table is readable at the default width: a fixed name column, values wrapped within the pane', async () => {
+    // Beside the workspace copy, in the sandbox the launcher removes.
+    const { writeFileSync } = await import('node:fs');
+    const { dirname, join } = await import('node:path');
+    const file = join(dirname(workspace), `mcpwb-e2e-http-${Date.now().toString(36)}.jsonl`);
+    const longName = 'x-a-rather-long-vendor-specific-response-header-name';
+    writeFileSync(file, httpRecording(longName));
+    await inspector.getByRole('button', { name: 'Import…' }).click();
+    await pickInFileDialog(page, file);
+    const imported = await frameWithText(page, '.source', /mcpwb-e2e-http-.*\(read-only\)$/);
+    await imported.locator('.rows .row > .line').first().click();
+    const table = imported.locator('table.http-headers[aria-label="Response headers"]');
+    await table.locator('th', { hasText: longName }).waitFor({ state: 'visible' });
+    const m = await table.evaluate((t, name) => {
+      const rows = [...t.rows];
+      const long = rows.find((r) => r.cells[0].textContent === name);
+      const body = t.closest('.detail-body');
+      return {
+        table: t.getBoundingClientRect().width,
+        names: rows.map((r) => Math.round(r.cells[0].getBoundingClientRect().width)),
+        value: long.cells[1].getBoundingClientRect().width,
+        overflow: body.scrollWidth - body.clientWidth,
+      };
+    }, longName);
+    log(`header table at the default width: ${JSON.stringify(m)}`);
+    if (new Set(m.names).size !== 1 || m.names[0] > m.table * 0.45) throw new Error(`the name column is not fixed: ${JSON.stringify(m)}`);
+    if (m.value < m.table * 0.5) throw new Error(`the values get less than half the table: ${JSON.stringify(m)}`);
+    if (m.overflow > 1) throw new Error(`the detail scrolls sideways by ${m.overflow} px`);
+    await table.scrollIntoViewIfNeeded();
+    await restMouse();
+    await screenshot('toolRunner-inspector-http-headers');
+  });
+}
+
+/** A recording of one tools/call over HTTP whose response carries a long header name and long values. */
+function httpRecording(longName) {
+  const at = 1_800_000_000_000;
+  const headers = [
+    { name: 'content-type', value: 'text/event-stream' },
+    { name: 'mcp-session-id', value: 'f3c1e0a4-5b7d-4e2a-9c1f-8d6b2a7e4f10-2b9d0c6e-7a14-4f3b-8e25-c0d1a9b8e7f6', mcp: true },
+    { name: longName, value: 'mcp-session-id, mcp-protocol-version, x-request-id, x-trace-id, x-ratelimit-remaining, x-ratelimit-reset' },
+    { name: 'set-cookie', value: `session=${'Zm9vYmFy'.repeat(12)}; Path=/; HttpOnly; Secure; SameSite=Strict` },
+  ];
+  const record = {
+    seq: 1,
+    serverId: 'wide-http',
+    serverLabel: 'wide-http',
+    method: 'tools/call',
+    kind: 'request',
+    id: 1,
+    direction: 'send',
+    startedAt: at,
+    endedAt: at + 12,
+    status: { kind: 'ok' },
+    requestSize: 90,
+    responseSize: 70,
+    request: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } },
+    response: { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'echo: hi' }] } },
+    http: [
+      {
+        startedAt: at,
+        method: 'POST',
+        url: 'https://mcp.example.invalid/mcp',
+        requestHeaders: [{ name: 'accept', value: 'application/json, text/event-stream' }],
+        responseHeaders: headers,
+        status: 200,
+        statusText: 'OK',
+        headersMs: 8,
+        totalMs: 12,
+        link: 'id',
+      },
+    ],
+  };
+  return [JSON.stringify({ format: 'mcp-workbench-recording', version: 1, exportedAt: at }), JSON.stringify(record)].join('\n') + '\n';
+}
+
+/** Types `file` into VS Code's simple file dialog (the browser's) and accepts it (as inspector.e2e.mjs does). */
+async function pickInFileDialog(page, file) {
+  const dialog = page.locator('.quick-input-widget');
+  const input = dialog.locator('input').first();
+  await input.waitFor({ state: 'visible' });
+  // The dialog fills in its starting folder a moment after it shows, over anything typed before.
+  await waitFor(async () => (await input.inputValue()).length > 0, 'the file dialog');
+  for (let attempt = 1; ; attempt++) {
+    await input.fill(file);
+    await page.waitForTimeout(300);
+    if ((await input.inputValue()) !== file && attempt < 6) continue;
+    await dialog.getByRole('button', { name: 'OK' }).click();
+    try {
+      await dialog.waitFor({ state: 'hidden', timeout: 5_000 });
+      return;
+    } catch (error) {
+      if (attempt >= 3) throw error;
+    }
+  }
+}
+
+/** The webview frame whose `selector` text matches `pattern` (several Inspectors are open). */
+async function frameWithText(page, selector, pattern, timeout = 20_000) {
+  let found;
+  await waitFor(
+    async () => {
+      for (const frame of page.frames()) {
+        if (frame === page.mainFrame() || frame.isDetached()) continue;
+        const text = await frame
+          .locator(selector)
+          .first()
+          .textContent({ timeout: 500 })
+          .catch(() => undefined);
+        if (text !== undefined && pattern.test(text)) return (found = frame);
+      }
+      return false;
+    },
+    `a webview whose ${selector} reads ${pattern}`,
+    timeout,
+  );
+  return found;
 }
 
 async function waitFor(check, what, timeout = 15_000) {

@@ -51,8 +51,11 @@ export class DetailView {
 
   status(status: Status): void {
     this.statuses.set(status.seq, status);
-    if (status.newSeq !== undefined) this.host.select(status.newSeq);
-    else if (status.seq === this.detail?.seq) this.render();
+    if (status.newSeq !== undefined) {
+      // Replayed: the new exchange holds the edited params as sent; the original shows its recorded ones again.
+      if (status.action === 'replay' && this.drafts.delete(status.seq)) this.host.onDraft?.();
+      this.host.select(status.newSeq);
+    } else if (status.seq === this.detail?.seq) this.render();
   }
 
   private render(): void {
@@ -69,23 +72,41 @@ export class DetailView {
     const method = typeof (detail.request as { method?: unknown } | undefined)?.method === 'string' ? (detail.request as { method: string }).method : '';
     const editable = detail.replayUnavailable === undefined || detail.runTool || detail.cliUnavailable === undefined;
     const box = h('textarea', { class: 'params-editor', spellcheck: 'false', 'aria-label': l10n.t('Params to replay (JSON)'), 'data-focus-key': 'params' });
-    box.value = this.drafts.get(seq) ?? JSON.stringify(editableParams(method, detail.request), null, 2);
+    // Edits are a draft for Replay and Open in Run Tool: the exchange itself, and Copy as Inspector CLI Command, keep the recorded params.
+    const recorded = JSON.stringify(editableParams(method, detail.request), null, 2);
+    box.value = this.drafts.get(seq) ?? recorded;
     box.rows = Math.min(14, Math.max(3, box.value.split('\n').length));
     const problem = h('p', { class: 'params-error', role: 'alert' });
     const actionButtons: HTMLButtonElement[] = [];
+    const reset = h(
+      'button',
+      { type: 'button', class: 'action-reset', title: l10n.t('Put the recorded params back in the box (your edits are dropped)'), 'data-focus-key': 'reset' },
+      l10n.t('Reset to Recorded Params'),
+    );
     const check = (): boolean => {
       const parsed = parseParamsText(box.value);
       problem.textContent = parsed.ok ? '' : parsed.error;
       box.setAttribute('aria-invalid', String(!parsed.ok));
-      for (const b of actionButtons) b.disabled = !parsed.ok || b.dataset.unavailable === 'true';
+      // Copy as CLI sends the recorded params: a broken draft does not stop it.
+      for (const b of actionButtons) b.disabled = (!parsed.ok && b.dataset.draft === 'true') || b.dataset.unavailable === 'true';
+      reset.hidden = box.value === recorded;
       return parsed.ok;
     };
+    reset.addEventListener('click', () => {
+      box.value = recorded;
+      this.drafts.delete(seq);
+      this.host.onDraft?.();
+      check();
+      box.focus();
+    });
     const act = (action: 'replay' | 'runTool' | 'copyCli') => {
-      if (check()) this.host.post({ type: 'action', action, seq, params: box.value });
+      if (action === 'copyCli') this.host.post({ type: 'action', action, seq, params: recorded });
+      else if (check()) this.host.post({ type: 'action', action, seq, params: box.value });
     };
     const button = (label: string, title: string, action: 'replay' | 'runTool' | 'copyCli', unavailable?: string) => {
       const b = h('button', { type: 'button', class: `action-${action}`, title: unavailable ?? title, 'data-focus-key': action }, label);
       if (unavailable) b.dataset.unavailable = 'true';
+      if (action !== 'copyCli') b.dataset.draft = 'true';
       b.addEventListener('click', () => act(action));
       actionButtons.push(b);
       return b;
@@ -100,7 +121,7 @@ export class DetailView {
       bar.append(
         button(
           l10n.t('Copy as Inspector CLI Command'),
-          l10n.t('Copy the {0} command that sends this request (secrets left out)', 'npx @modelcontextprotocol/inspector --cli'),
+          l10n.t('Copy the {0} command that sends the recorded request (secrets left out)', 'npx @modelcontextprotocol/inspector --cli'),
           'copyCli',
           detail.cliUnavailable,
         ),
@@ -146,12 +167,26 @@ export class DetailView {
           'div',
           { class: 'params' },
           h('label', { class: 'params-label' }, detail.replayUnavailable === undefined ? l10n.t('Params (edit, then Replay)') : l10n.t('Params (JSON)'), box),
+          h('div', { class: 'params-tools' }, reset),
           problem,
         ),
         request.children[1] ?? null,
       );
     }
-    this.body.append(h('div', { class: 'panes' }, request, this.pane(l10n.t('Response'), 'response', detail.response, detail.note, seq)));
+    const response = this.pane(l10n.t('Response'), 'response', detail.response, detail.note, seq);
+    if (detail.outputIssues?.length) {
+      // Server text (the issues quote member names): textContent only, through h().
+      response.insertBefore(
+        h(
+          'div',
+          { class: 'schema-issues', role: 'note' },
+          h('p', {}, l10n.t("⚠ structuredContent breaks the tool's outputSchema:")),
+          h('ul', {}, ...detail.outputIssues.map((issue) => h('li', {}, issue))),
+        ),
+        response.children[1] ?? null,
+      );
+    }
+    this.body.append(h('div', { class: 'panes' }, request, response));
     const http = httpSection(detail.http);
     if (http) this.body.append(http);
     check();

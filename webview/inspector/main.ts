@@ -131,7 +131,29 @@ listPane.addEventListener('scroll', () => {
   scrollSave = setTimeout(save, 250);
 });
 
-const rowsView = new RowsView(list, listPane, { selected: () => selected, select: (seq) => select(seq), rendered: () => renderEmpty() });
+/** The user changed a filter: once the list is drawn, a selected row it hides is let go. */
+let filterChanged = false;
+const rowsView = new RowsView(list, listPane, {
+  selected: () => selected,
+  select: (seq) => select(seq),
+  rendered: () => {
+    renderEmpty();
+    if (filterChanged) dropHiddenSelection();
+  },
+});
+
+/**
+ * A filter that hides the selected row (Errors only, a server, a method, words) clears the
+ * selection: the detail would otherwise keep showing an exchange the list no longer has.
+ */
+function dropHiddenSelection(): void {
+  filterChanged = false;
+  if (selected === undefined || rowsView.isShown(selected)) return;
+  selected = undefined;
+  detailKey = undefined;
+  detailView.show(undefined);
+  save();
+}
 const rowKey = (row: InspectorRow | undefined) => (row ? `${row.status}:${row.size}` : '');
 
 function save(): void {
@@ -141,21 +163,25 @@ function save(): void {
 
 serverSelect.addEventListener('change', () => {
   filter = { ...filter, serverId: serverSelect.value || undefined };
+  filterChanged = true;
   save();
   renderRows();
 });
 methodSelect.addEventListener('change', () => {
   filter = { ...filter, method: methodSelect.value || undefined };
+  filterChanged = true;
   save();
   renderRows();
 });
 errorsOnly.addEventListener('change', () => {
   filter = { ...filter, errorsOnly: errorsOnly.checked || undefined };
+  filterChanged = true;
   save();
   renderRows();
 });
 textInput.addEventListener('input', () => {
   filter = { ...filter, text: textInput.value || undefined };
+  filterChanged = true;
   save();
   // The list alone: typing changes neither the dropdowns nor the toolbar.
   rowsView.render(tree.rows, filter);

@@ -212,6 +212,11 @@ export class RowsView {
     this.show(layout.finish(), false);
   }
 
+  /** Whether the row with `seq` is in the list as filtered (drawn or not). */
+  isShown(seq: number): boolean {
+    return this.at.has(seq);
+  }
+
   /** Rows in screen order, for the arrow keys. */
   visibleOrder(): number[] {
     return this.slots.map((s) => s.row.seq);
@@ -355,7 +360,7 @@ export class RowsView {
   /** Sets a row element's attributes and draws its line (its children's group stays). */
   private fill(item: HTMLElement, row: InspectorRow, level: number): void {
     const selected = row.seq === this.options.selected();
-    const label = `${row.method}${row.name ? ` ${row.name}` : ''}, ${row.serverLabel}, ${STATUS_LABEL[row.status]}${row.latencyMs !== undefined ? `, ${formatLatency(row.latencyMs)}` : ''}${row.replayOf !== undefined ? `, ${l10n.t('replay')}` : ''}`;
+    const label = `${row.method}${row.name ? ` ${row.name}` : ''}, ${row.serverLabel}, ${STATUS_LABEL[row.status]}${row.latencyMs !== undefined ? `, ${formatLatency(row.latencyMs)}` : ''}${row.replayOf !== undefined ? `, ${l10n.t('replay')}` : ''}${row.outputIssue !== undefined ? `, ${l10n.t('breaks its outputSchema')}` : ''}`;
     item.setAttribute('aria-level', String(level));
     item.setAttribute('aria-label', label);
     item.setAttribute('aria-selected', String(selected));
@@ -384,7 +389,14 @@ export class RowsView {
         ...(row.replayOf !== undefined ? [h('span', { class: 'replay-badge', title: l10n.t('Sent by Replay in the Inspector') }, '↻ ')] : []),
         row.direction === 'receive' ? `⇠ ${row.method}` : row.method,
       ),
-      h('span', { class: 'name' }, row.name ?? ''),
+      h(
+        'span',
+        { class: 'name' },
+        ...(row.outputIssue !== undefined
+          ? [h('span', { class: 'schema-badge', title: l10n.t("structuredContent breaks the tool's outputSchema: {0}", row.outputIssue) }, '⚠ ')]
+          : []),
+        row.name ?? '',
+      ),
       h('span', { class: 'latency' }, row.kind === 'request' ? (row.latencyMs === undefined ? l10n.t('pending') : formatLatency(row.latencyMs)) : ''),
       h('span', { class: 'size' }, formatSize(row.size)),
     );

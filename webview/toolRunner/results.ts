@@ -9,6 +9,7 @@ import { button, h } from './dom';
 import type { ResultView, ViewState } from './viewState';
 import { formatDuration } from '../../src/shared/common/durations';
 import { renderMarkdown } from '../../src/shared/common/markdownLite';
+import { progressLine, progressPercent } from '../../src/toolRunner/common/progressLine';
 
 /** Sends a message to the extension host. */
 type Post = (message: FromWebview) => void;
@@ -40,25 +41,19 @@ export function renderProgress(running: ViewState['running'], post: Post): void 
         'div',
         { class: 'progress task', id: 'task-status', role: 'status', title: l10n.t('Task {0}', running.task.taskId) },
         h('progress', { 'aria-label': l10n.t('Task progress') }),
-        h('span', {}, l10n.t('Task {0}', running.task.text)),
+        h('span', {}, progressLine(running)),
       ),
     );
     return;
   }
-  const p = running.progress;
+  // The same line and fill as the progress notification (progressLine.ts).
   const bar = h('progress', { 'aria-label': l10n.t('Tool progress') });
-  if (p?.total) {
-    bar.max = p.total;
-    bar.value = Math.min(p.progress, p.total);
+  const percent = progressPercent(running);
+  if (percent !== undefined) {
+    bar.max = 100;
+    bar.value = percent;
   }
-  holder.replaceChildren(
-    h(
-      'div',
-      { class: 'progress' },
-      bar,
-      h('span', {}, p ? (p.message ?? (p.total ? `${p.progress} / ${p.total}` : `${p.progress}`)) : l10n.t('Waiting for the server…')),
-    ),
-  );
+  holder.replaceChildren(h('div', { class: 'progress' }, bar, h('span', { id: 'progress-line' }, progressLine(running))));
 }
 
 function formatBytes(bytes: number): string {

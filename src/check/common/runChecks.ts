@@ -38,8 +38,24 @@ export interface CheckReport {
   counts: Record<Severity, number>;
 }
 
+/**
+ * One finding per problem: a rule that reads the recording reports each recorded message, so a
+ * tool called three times (Check Server calls the read-only ones at every check) gave the same
+ * line three times. The same rule, subject and message is kept once, pointing at the newest
+ * recorded message, which is the one most likely still in the log.
+ */
+export function uniqueFindings(findings: readonly Finding[]): Finding[] {
+  const byKey = new Map<string, Finding>();
+  for (const f of findings) {
+    const key = JSON.stringify([f.check, f.severity, f.subject ?? null, f.message]);
+    const kept = byKey.get(key);
+    if (!kept || (f.seq !== undefined && (kept.seq === undefined || f.seq > kept.seq))) byKey.set(key, kept ? { ...kept, seq: f.seq } : f);
+  }
+  return [...byKey.values()];
+}
+
 export function runChecks(input: CheckInput, checks: readonly Check[] = CHECKS): CheckReport {
-  const findings = checks.flatMap((check) => check(input)).sort((a, b) => ORDER[a.severity] - ORDER[b.severity]);
+  const findings = uniqueFindings(checks.flatMap((check) => check(input))).sort((a, b) => ORDER[a.severity] - ORDER[b.severity]);
   const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   for (const f of findings) counts[f.severity]++;
   return { findings, counts };

@@ -45,20 +45,23 @@ const STARTS = new Set(['initialize', 'server/discover']);
 
 /**
  * The requests of a cold start: each `initialize` / `server/discover`, and the first request of
- * each list that follows it. They time the runtime loading the server's code (a `node` or
- * `python` start, an `npx` download, a loaded machine), not how fast the server answers, so a
- * user who checks a server they just started would otherwise get a latency warning for that.
+ * each method that follows it (the first lists, the first tools/call, the first resources/read…).
+ * They time the runtime loading the server's code (a `node` or `python` start, an `npx` download,
+ * the modules a tool imports on first use, a loaded machine), not how fast the server answers, so
+ * a user who checks a server they just started would otherwise get a latency warning for that.
+ * The recording's first request of each method counts as cold too: a 2026-07-28 server probed on
+ * a sibling process starts with no `server/discover` of its own in the recording.
  */
 export function coldStartSeqs(messages: readonly ActivityEntry[]): Set<number> {
   const cold = new Set<number>();
-  let listed = new Set<string>();
+  let seen = new Set<string>();
   for (const e of messages) {
     if (e.kind !== 'request' || e.direction !== 'send') continue;
     if (STARTS.has(e.method)) {
       cold.add(e.seq);
-      listed = new Set();
-    } else if (e.method.endsWith('/list') && !listed.has(e.method)) {
-      listed.add(e.method);
+      seen = new Set();
+    } else if (!seen.has(e.method)) {
+      seen.add(e.method);
       cold.add(e.seq);
     }
   }

@@ -49,14 +49,16 @@ export type ToWebview =
       http?: HttpExchangeView[];
       /** A replay still in flight: the Cancel button is offered. */
       cancellable?: boolean;
+      /** A tools/call result whose structuredContent breaks the tool's outputSchema: each issue, one line. */
+      outputIssues?: string[];
     }
   | {
       /** The answer to a replay, runTool or copyCli of the exchange `seq`, shown in one line in its detail. */
       type: 'actionStatus';
       seq: number;
       action: DetailAction;
-      /** `notRunning` offers a Start Server button beside the text. */
-      kind: 'info' | 'error' | 'notRunning';
+      /** `notRunning` offers a Start Server button beside the text; `warning`: done, with something to look at. */
+      kind: 'info' | 'warning' | 'error' | 'notRunning';
       text: string;
       /** The new exchange a replay created (the page selects it). */
       newSeq?: number;
@@ -140,7 +142,8 @@ function isRowData(v: unknown): v is RowData & Record<string, unknown> {
     typeof v.status === 'string' &&
     STATUSES.has(v.status) &&
     (v.statusText === undefined || typeof v.statusText === 'string') &&
-    (v.replayOf === undefined || isSeq(v.replayOf))
+    (v.replayOf === undefined || isSeq(v.replayOf)) &&
+    (v.outputIssue === undefined || typeof v.outputIssue === 'string')
   );
 }
 
@@ -207,6 +210,7 @@ export function parseToWebview(message: unknown): ToWebview | undefined {
       ...(isSeq(message.replayOf) ? { replayOf: message.replayOf } : {}),
       ...(Array.isArray(message.http) && message.http.every(isHttpView) ? { http: message.http } : {}),
       ...(message.cancellable === true ? { cancellable: true } : {}),
+      ...(Array.isArray(message.outputIssues) && message.outputIssues.every((i) => typeof i === 'string') ? { outputIssues: message.outputIssues } : {}),
     };
   }
   if (message.type === 'actionStatus') {
@@ -215,7 +219,7 @@ export function parseToWebview(message: unknown): ToWebview | undefined {
       typeof message.action !== 'string' ||
       !ACTIONS.has(message.action) ||
       typeof message.text !== 'string' ||
-      (message.kind !== 'info' && message.kind !== 'error' && message.kind !== 'notRunning')
+      (message.kind !== 'info' && message.kind !== 'warning' && message.kind !== 'error' && message.kind !== 'notRunning')
     )
       return undefined;
     return {

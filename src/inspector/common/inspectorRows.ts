@@ -21,6 +21,17 @@ export type InspectorRecord = Readonly<Omit<ActivityEntry, 'rerun' | 'rerunUnava
   readonly replayOf?: number;
 };
 
+/** What the Inspector reads of an exchange: the traffic model's facts, and how a tool result keeps to its outputSchema. */
+export type RowFacts = ExchangeFacts & {
+  /** The result breaks the tool's outputSchema this way (see outputSchemaIssues); absent: not checked, or fine. */
+  outputIssues?: readonly string[];
+};
+
+/** A row's one-line summary of outputSchema issues. */
+export function outputIssueLine(issues: readonly string[]): string {
+  return issues.length > 1 ? `${issues[0]} (+${issues.length - 1} more)` : (issues[0] ?? '');
+}
+
 /** How an exchange ended, as the Inspector colours it. `toolError` is a result with `isError: true`. */
 export type RowStatus = 'pending' | 'result' | 'rpcError' | 'toolError' | 'cancelled' | 'notification';
 
@@ -45,6 +56,8 @@ export interface InspectorRow {
   round?: number;
   /** This exchange was sent by Replay from the exchange with this seq. */
   replayOf?: number;
+  /** A tools/call result whose structuredContent breaks the tool's outputSchema: the first issue (and how many more). */
+  outputIssue?: string;
   /** Rows nested under this one: its notifications and later rounds, oldest first. */
   children: InspectorRow[];
 }

@@ -40,6 +40,7 @@ const FIELDS = [
   'statusText',
   'round',
   'replayOf',
+  'outputIssue',
 ] as const satisfies readonly (keyof RowData)[];
 
 export function sameRowData(a: RowData, b: RowData): boolean {

@@ -12,7 +12,7 @@
  * here. Later rounds of a multi-round-trip request go under its first round.
  */
 import type { ExchangeFacts } from '../../traffic/common/exchangeFacts';
-import { classify, isErrorStatus, type InspectorRecord, type InspectorRow } from './inspectorRows';
+import { classify, isErrorStatus, outputIssueLine, type InspectorRecord, type InspectorRow, type RowFacts } from './inspectorRows';
 import { rowData, sameRowData, type RowData, type RowsDelta } from './rowsDelta';
 
 /** Notifications that report on a request in flight: nested under it rather than listed apart. */
@@ -23,7 +23,7 @@ const NO_FACTS: ExchangeFacts = Object.freeze({});
 interface Node {
   row: InspectorRow;
   record: InspectorRecord;
-  facts: ExchangeFacts;
+  facts: RowFacts;
   parent: Node | undefined;
   /** A child tasks/result that failed: a tool call run as a task ends with it, so it is the call's failure. */
   taskFailure?: Node;
@@ -84,7 +84,7 @@ export class RowsModel {
   rowsBuilt = 0;
 
   constructor(
-    private readonly factsFor: (record: InspectorRecord) => ExchangeFacts,
+    private readonly factsFor: (record: InspectorRecord) => RowFacts,
     private readonly replayOf: (seq: number) => number | undefined = () => undefined,
   ) {}
 
@@ -204,7 +204,7 @@ export class RowsModel {
     this.reportTaskResult(node);
   }
 
-  private fields(record: InspectorRecord, facts: ExchangeFacts, taskFailure: Node | undefined): RowData {
+  private fields(record: InspectorRecord, facts: RowFacts, taskFailure: Node | undefined): RowData {
     this.rowsBuilt++;
     const own = classify(record, facts);
     const failure = taskFailure?.row;
@@ -228,6 +228,7 @@ export class RowsModel {
     if (statusText !== undefined) data.statusText = statusText;
     if (record.round !== undefined) data.round = record.round;
     if (replayOf !== undefined) data.replayOf = replayOf;
+    if (facts.outputIssues?.length) data.outputIssue = outputIssueLine(facts.outputIssues);
     return data;
   }
 
@@ -331,7 +332,7 @@ function placements(list: readonly InspectorRow[], seqs: ReadonlySet<number>, pa
 /** The rows of `records` (any order), newest first: the model built at once. */
 export function buildRows(
   records: readonly InspectorRecord[],
-  factsFor: (record: InspectorRecord) => ExchangeFacts,
+  factsFor: (record: InspectorRecord) => RowFacts,
   replayOf: (seq: number) => number | undefined = () => undefined,
 ): InspectorRow[] {
   const model = new RowsModel(factsFor, replayOf);

@@ -121,3 +121,19 @@ export function formatIssue(issue: ValidationIssue, rootName = 'The arguments'):
 function escapePointer(name: string): string {
   return name.replace(/~/g, '~0').replace(/\//g, '~1');
 }
+
+/**
+ * How a tools/call result breaks the tool's `outputSchema`, one line each ("count must be
+ * integer"); empty when it keeps to it. Undefined when there is nothing to check: no
+ * outputSchema, a tool error (`isError` results need no structuredContent), an `input_required`
+ * round, or a schema that does not compile (Check Server reports that one).
+ */
+export function outputSchemaIssues(outputSchema: unknown, result: unknown): string[] | undefined {
+  if (typeof outputSchema !== 'object' || outputSchema === null || typeof result !== 'object' || result === null) return undefined;
+  const r = result as { isError?: unknown; resultType?: unknown; structuredContent?: unknown };
+  if (r.isError === true || r.resultType === 'input_required') return undefined;
+  if (r.structuredContent === undefined) return [formatIssue({ pointer: '', message: 'is missing' }, 'structuredContent')];
+  const verdict = validateAgainstSchema(outputSchema, r.structuredContent);
+  if (verdict.valid === undefined) return undefined;
+  return verdict.valid ? [] : verdict.issues.map((i) => formatIssue(i, 'structuredContent'));
+}

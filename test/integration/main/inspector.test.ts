@@ -147,6 +147,53 @@ suite('Inspector', function () {
     assert.match(command, / --method tools\/call --tool-name echo --tool-arg 'text=it'\\''s 42'$/);
   });
 
+  test('Copy as Inspector CLI Command copies the recorded params: edits in the box are a draft for Replay (issue 29)', async () => {
+    await c.callTool('echo', { text: 'as recorded' });
+    const entry = await newestCall('echo');
+    const panel = await vscode.commands.executeCommand<InspectorPanel>('mcpWorkbench.openActivityEntryInInspector', entry.seq);
+    // What the page sends when the box holds an edit (or broken JSON): the command is the recorded call's all the same.
+    for (const draft of [JSON.stringify({ name: 'echo', arguments: { text: 'an unsent edit' } }), '{ "name": ']) {
+      const shown = await panel.act('copyCli', entry.seq, draft);
+      assert.equal(shown[0]?.kind, 'info', JSON.stringify(shown));
+      const command = await vscode.env.clipboard.readText();
+      assert.match(command, / --method tools\/call --tool-name echo --tool-arg 'text=as recorded'$/);
+    }
+  });
+
+  test('outputSchema: a result whose structuredContent breaks it is marked on its row and listed in its detail; a good one is not', async () => {
+    await c.callTool('badOutput', {});
+    const bad = await newestCall('badOutput');
+    await c.callTool('add', { a: 2, b: 3 });
+    const good = await newestCall('add');
+    const panel = await vscode.commands.executeCommand<InspectorPanel>('mcpWorkbench.openActivityEntryInInspector', bad.seq);
+    const row = await waitFor(() => flat(panel.rows).find((r) => r.seq === bad.seq && r.status === 'result'), 'the badOutput row');
+    assert.equal(row.outputIssue, 'count must be integer');
+    assert.deepEqual(panel.detail(bad.seq).outputIssues, ['count must be integer']);
+    const fine = await waitFor(() => flat(panel.rows).find((r) => r.seq === good.seq && r.status === 'result'), 'the add row');
+    assert.equal(fine.outputIssue, undefined);
+    assert.equal(panel.detail(good.seq).outputIssues, undefined);
+  });
+
+  test("Replay with arguments that break the tool's inputSchema is sent, with a warning on the new exchange", async () => {
+    await c.callTool('add', { a: 1, b: 2 });
+    const entry = await newestCall('add');
+    const panel = await vscode.commands.executeCommand<InspectorPanel>('mcpWorkbench.openActivityEntryInInspector', entry.seq);
+    const shown = await panel.act('replay', entry.seq, JSON.stringify({ name: 'add', arguments: { a: 'one', b: 2 } }));
+    const newSeq = shown.find((s) => s.newSeq !== undefined)?.newSeq;
+    assert.ok(newSeq, JSON.stringify(shown));
+    const warning = shown.find((s) => s.kind === 'warning');
+    assert.equal(warning?.seq, newSeq, JSON.stringify(shown));
+    assert.equal(warning?.text, "Sent, though the arguments break the tool's inputSchema: a must be number.");
+    await waitFor(() => flat(panel.rows).find((r) => r.seq === newSeq && r.status !== 'pending'), 'the replayed add');
+    assert.match(JSON.stringify(panel.detail(newSeq).request), /"a":"one"/);
+    // Arguments that keep to the schema: no warning.
+    const fine = await panel.act('replay', entry.seq, JSON.stringify({ name: 'add', arguments: { a: 5, b: 6 } }));
+    assert.deepEqual(
+      fine.map((s) => s.kind),
+      ['info'],
+    );
+  });
+
   test('Replay while the server is stopped says so, and its Start action starts it', async () => {
     const entry = await newestCall('echo');
     const panel = await vscode.commands.executeCommand<InspectorPanel>('mcpWorkbench.openActivityEntryInInspector', entry.seq);

@@ -85,6 +85,20 @@ suite('Tasks', function () {
       return i?.contextValue === 'task.completed' && i;
     }, 'the completed task in the tree');
     assert.equal(done.command?.command, 'mcpWorkbench.showTaskResult');
+    // Issue 29: the result opens read-only, not as an Untitled editor that asks to be saved.
+    await vscode.commands.executeCommand('mcpWorkbench.showTaskResult', ...(done.command?.arguments ?? []));
+    const editor = await waitFor(
+      () => vscode.window.activeTextEditor?.document.getText().includes('task done after 4 steps') && vscode.window.activeTextEditor,
+      'the result editor',
+    );
+    const doc = editor.document;
+    assert.equal(doc.uri.scheme, 'mcp-task', doc.uri.toString());
+    assert.equal(doc.isUntitled, false);
+    assert.equal(doc.isDirty, false);
+    assert.equal(doc.languageId, 'json');
+    assert.match(doc.uri.path, /\/longTask-result\.json$/);
+    assert.deepEqual(JSON.parse(doc.getText()).content, [{ type: 'text', text: 'task done after 4 steps' }]);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
   test('Cancel Task in the tree cancels it (tasks/cancel): the run ends as cancelled', async () => {

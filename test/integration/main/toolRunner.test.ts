@@ -9,7 +9,8 @@ import type { McpWorkbenchApi } from '../../../src/api';
 import type { RunOutcome } from '../../../src/toolRunner/common/toolRunnerProtocol';
 import type { ToolRunnerPanel } from '../../../src/toolRunner/toolRunnerPanel';
 import type { ApprovalService } from '../../../src/approval/approvalService';
-import { activateApi, running, textOf, waitFor } from '../helpers';
+import { activateApi, recordNotifications, running, textOf, waitFor } from '../helpers';
+import { progressLine } from '../../../src/toolRunner/common/progressLine';
 
 suite('Run Tool panel', function () {
   this.timeout(60000);
@@ -172,6 +173,26 @@ suite('Run Tool panel', function () {
     }, 'the server to see notifications/cancelled');
     assert.equal(seen.tools.at(-1), 'slow');
     assert.equal(panel.lastOutcome?.kind, 'cancelled');
+  });
+
+  test("the progress notification says what the panel's progress line says, from before the first progress to the last (issue 29)", async () => {
+    const recorded = recordNotifications();
+    try {
+      const panel = await open('slow');
+      panel.confirm = async () => true;
+      // What the panel's page draws: progressLine of the state it is sent (webview/toolRunner/results.ts).
+      const panelLines = [progressLine({})];
+      panel.onDidProgress((progress) => panelLines.push(progressLine({ progress })));
+      // Steps of 3 s: the notification shows 0.4 s after the start, long before the first progress even on a loaded machine.
+      const outcome = await panel.submit({ steps: 2, delayMs: 3000 });
+      assert.equal(outcome.kind, 'result');
+      const notification = recorded.progress.find((p) => /Slow operation/.test(p.title));
+      assert.ok(notification, `no progress notification: ${JSON.stringify(recorded.progress)}`);
+      assert.deepEqual(panelLines, ['Waiting for the server…', 'step 1 of 2', 'step 2 of 2']);
+      assert.deepEqual(notification.reports, panelLines, 'the notification said each line the panel showed, in order, and nothing else');
+    } finally {
+      recorded.dispose();
+    }
   });
 
   test('while the server waits for an elicitation answer, the panel knows the call waits for the user', async () => {

@@ -19,6 +19,9 @@ describe('Check Server: recorded traffic', () => {
 
   it('latency: fast answers pass; a slow one is a warning with p50 and max', () => {
     const r = new Recorder();
+    // The first of each method is a cold start (see the next test): these are timed.
+    r.request('tools/call', { name: 'warm-up' }, { content: [] }, 5);
+    r.request('tools/list', {}, { tools: [] }, 5);
     r.request('tools/call', { name: 'a' }, { content: [] }, 10);
     r.request('tools/call', { name: 'b' }, { content: [] }, 20);
     r.request('tools/list', {}, { tools: [] }, 30);
@@ -50,6 +53,48 @@ describe('Check Server: recorded traffic', () => {
     modern.request('server/discover', {}, { supportedVersions: ['2026-07-28'] }, 2000);
     modern.request('tools/list', {}, { tools: [] }, 1500);
     assert.deepEqual(checkLatency(modern.input({ era: 'modern' })), []);
+  });
+
+  it('latency: the first call of each method after a start (or in the recording) is a cold start too; the next one is timed', () => {
+    const r = new Recorder();
+    r.request('initialize', {}, { protocolVersion: '2025-11-25', capabilities: {} }, 20);
+    r.request('tools/list', {}, { tools: [] }, 20);
+    // A tool's first call loads what it imports (a Python server's first call took 4 s).
+    r.request('tools/call', { name: 'search' }, { content: [] }, 4000);
+    r.request('resources/read', { uri: 'file:///a' }, { contents: [] }, 1500);
+    assert.deepEqual(checkLatency(r.input()), [], 'the first tools/call and resources/read after the start');
+    const warm = r.request('tools/call', { name: 'search' }, { content: [] }, 3500);
+    assert.deepEqual(
+      checkLatency(r.input()).map((f) => [f.subject, f.seq]),
+      [['tools/call', warm]],
+    );
+    assert.match(checkLatency(r.input())[0].message, /^tools\/call: 1 of 1 answer\(s\) slower than 3000 ms/);
+    // 2026-07-28 on stdio: the era probe runs on a sibling process, so the recording may start without a server/discover.
+    const modern = new Recorder();
+    modern.request('tools/list', {}, { tools: [] }, 1800);
+    modern.request('tools/call', { name: 'search' }, { content: [] }, 4000);
+    assert.deepEqual(checkLatency(modern.input({ era: 'modern' })), []);
+  });
+
+  it('runChecks lists one finding once: a structuredContent mismatch recorded at three calls is one error, at the newest call', () => {
+    const r = new Recorder();
+    const tool = {
+      name: 'bad_output',
+      description: 'Counts.',
+      inputSchema: { type: 'object' },
+      outputSchema: { type: 'object', properties: { count: { type: 'integer' } }, required: ['count'] },
+      annotations: { readOnlyHint: true },
+    };
+    // Check Server calls a read-only tool with an outputSchema at every check: each check records one more call.
+    const seqs = [1, 2, 3].map(() => r.request('tools/call', { name: 'bad_output' }, { content: [], structuredContent: { count: 'seven' } }));
+    const report = runChecks(r.input({ tools: [tool] }));
+    const mismatches = report.findings.filter((f) => f.check === 'structured-content');
+    assert.deepEqual(
+      mismatches.map((f) => [f.severity, f.seq]),
+      [['error', seqs[2]]],
+    );
+    assert.equal(report.counts.error, 1);
+    assert.match(mismatches[0].message, /^Tool "bad_output": `structuredContent` does not match its `outputSchema`: count must be integer\.$/);
   });
 
   it('capabilities: notifications of declared capabilities pass; undeclared list_changed and logging are errors', () => {
