@@ -223,7 +223,8 @@ describe('config language server: protocolEra', () => {
     );
     for (const era of ['auto', 'modern', 'legacy']) {
       const ok = await service().diagnostics(doc(`{ "servers": { "a": { "command": "node", "protocolEra": "${era}" } } }`), context());
-      assert.ok(!ok.some((x) => /protocolEra/.test(String(x.message))), `${era}: ${JSON.stringify(ok)}`);
+      // The move to .vscode/mcp-workbench.json is suggested for any value; the value itself is fine.
+      assert.ok(!ok.some((x) => x.code !== DiagnosticCode.ownKeyPlace && /protocolEra/.test(String(x.message))), `${era}: ${JSON.stringify(ok)}`);
     }
   });
 });
