@@ -8,7 +8,7 @@ import { DiagnosticSeverity, type CodeAction, type CreateFile, type Diagnostic, 
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticCode } from '../../../src/configLanguage/server/diagnosticCodes';
 import type { WorkbenchFileContext } from '../../../src/configLanguage/server/serverContext';
-import { context, doc, service, WORKSPACE } from './languageTestKit';
+import { at, context, doc, service, WORKSPACE } from './languageTestKit';
 
 const OLD = `{
   "servers": {
@@ -97,6 +97,16 @@ describe('config language server: own keys in .vscode/mcp.json', () => {
     assert.deepEqual(
       after.filter((x) => x.code === DiagnosticCode.ownKeyPlace || x.code === DiagnosticCode.samplingMockUnknown),
       [],
+    );
+  });
+
+  it('completes sampling.mock with the profiles of the file beside too', async () => {
+    const d = doc(`{ "servers": { "s": { "command": "node", "sampling": { "mock": "" } } } }`);
+    const beside = JSON.stringify({ samplingMocks: { happy: { reply: 'ok' } } });
+    const names = await service().completions(d, at(d, '"mock": ""', 9), context({ workbenchFile: { uri: BESIDE_URI, text: beside } }));
+    assert.deepEqual(
+      names.map((i) => [i.label, i.detail]),
+      [['happy', 'sampling mock profile (.vscode/mcp-workbench.json)']],
     );
   });
 
