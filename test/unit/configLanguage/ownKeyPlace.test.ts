@@ -58,7 +58,7 @@ describe('config language server: own keys in .vscode/mcp.json', () => {
       ],
     );
     assert.match(
-      found[0].message,
+      String(found[0].message),
       /"sampling" is MCP Workbench's key, which VS Code's schema for mcp\.json does not allow; it still works, but move it to \.vscode\/mcp-workbench\.json/,
     );
   });
@@ -116,7 +116,7 @@ describe('config language server: own keys in .vscode/mcp.json', () => {
     const s = service();
     const wb = { uri: BESIDE_URI, text: beside, version: 3 };
     const diagnostics = (await s.diagnostics(d, context({ workbenchFile: wb }))).filter((x) => x.code === DiagnosticCode.ownKeyPlace);
-    assert.match(diagnostics[0].message, /"sampling" of "weather" is ignored: \.vscode\/mcp-workbench\.json sets it/);
+    assert.match(String(diagnostics[0].message), /"sampling" of "weather" is ignored: \.vscode\/mcp-workbench\.json sets it/);
     const [remove] = s.codeActions(d, diagnostics[0].range, [diagnostics[0]], { platform: 'linux', workbenchFile: wb });
     assert.equal(remove.title, 'Remove "sampling" of "weather" (.vscode/mcp-workbench.json sets it)');
     assert.equal(remove.edit!.documentChanges!.length, 1, 'the file beside is not touched');
