@@ -62,12 +62,19 @@ suite("Own keys and VS Code's schema for mcp.json", function () {
     besideUri = vscode.Uri.file(path.join(dir, '.vscode', 'mcp-workbench.json'));
   });
 
-  suiteTeardown(async () => {
+  /** Each test starts from closed, unedited files: an open dirty document would keep its text over what is written to disk. */
+  async function closeFiles(): Promise<void> {
     for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.fsPath.startsWith(dir))) {
       await vscode.window.showTextDocument(doc);
       await vscode.commands.executeCommand('workbench.action.files.revert');
     }
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  }
+
+  setup(closeFiles);
+
+  suiteTeardown(async () => {
+    await closeFiles();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -105,8 +112,6 @@ suite("Own keys and VS Code's schema for mcp.json", function () {
       hostProblems(besideUri).map((d) => d.message),
       [],
     );
-    fs.rmSync(besideUri.fsPath);
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   test('written the old way, VS Code flags our keys and our quick fix moves them beside, after which VS Code is quiet', async () => {
