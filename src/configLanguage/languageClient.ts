@@ -16,6 +16,7 @@ import {
   type SettingsChangedParams,
 } from './common/languageMessages';
 import { inputKey } from '../config/common/definitionBuilder';
+import { WORKBENCH_FILE_PATH } from '../config/common/ownKeys/workbenchFile';
 import type { Workbench } from '../workbench';
 import { registerServerCodeLenses } from './serverCodeLenses';
 import { showErrorMessage } from '../shared/notifications';
@@ -63,7 +64,8 @@ export function registerLanguageClient(wb: Workbench): vscode.Disposable[] {
       documentSelector: [...CONFIG_DOCUMENT_SELECTOR, ...TEST_DOCUMENT_SELECTOR],
       initializationOptions,
       diagnosticCollectionName: 'mcp-language',
-      synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher(`{${CONFIG_FILE_PATTERNS.join(',')}}`) },
+      // The file beside .vscode/mcp.json with our own keys is watched, not covered: its changes change mcp.json's diagnostics.
+      synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher(`{${[...CONFIG_FILE_PATTERNS, `**/${WORKBENCH_FILE_PATH}`].join(',')}}`) },
     };
     client = factory.createLanguageClient(vscode.Uri.joinPath(dist, 'server.js').fsPath, vscode.l10n.t('MCP Config Language Server'), clientOptions);
     client.onRequest(InputValueRequest, (params: InputValueParams): InputValueResult => {

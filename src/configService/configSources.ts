@@ -29,6 +29,7 @@ import {
 } from '../config/common/discoverySources';
 import { parseConfigText, parseInputsValue, parseServerMapValue, positionAt, type ConfigFormat, type ConfigProblem } from '../config/common/serverConfig';
 import { DisposableStore } from '../shared/common/disposables';
+import { parseWorkbenchFile, withWorkbenchFile, WORKBENCH_FILE_PATH } from '../config/common/ownKeys/workbenchFile';
 
 /**
  * Workspace config files, in the order they are listed (the tree and "open config" use it).
@@ -156,7 +157,7 @@ export class ConfigSources implements vscode.Disposable {
     const folder = vscode.workspace.getWorkspaceFolder(uri);
     if (!folder) return false;
     const relative = vscode.workspace.asRelativePath(uri, false).replace(/\\/g, '/');
-    return WORKSPACE_CONFIG_FILES.some((f) => relative === f.path);
+    return relative === WORKBENCH_FILE_PATH || WORKSPACE_CONFIG_FILES.some((f) => relative === f.path);
   }
 
   /** Existing config files of the workspace. */
@@ -198,6 +199,7 @@ export class ConfigSources implements vscode.Disposable {
         let parsed: ReturnType<typeof parseConfigText>;
         if (file.copilot) ({ text, parsed } = parseCopilotConfig(text));
         else parsed = parseConfigText(text, file.format);
+        if (file.format === 'vscode' && !file.copilot) parsed = await this.withOwnKeysBeside(folder, parsed);
         this.lastDiagnostics.set(uri.toString(), { uri, diagnostics: parsed.problems.map((p) => toDiagnostic(text, p)) });
         docs.push({
           source: { scope: 'workspace', label: file.path, file: uri.fsPath, folder: folder.name, ...(file.copilot ? { copilotPlace: true } : {}) },
@@ -225,6 +227,20 @@ export class ConfigSources implements vscode.Disposable {
       parsed: { format: 'vscode', servers: fromSetting.servers, inputs: inputs.inputs, problems: [...fromSetting.problems, ...inputs.problems] },
     });
     return docs;
+  }
+
+  /** `.vscode/mcp.json` with MCP Workbench's own keys from `.vscode/mcp-workbench.json` beside it (ownKeys/workbenchFile.ts); that file's problems are its diagnostics. */
+  private async withOwnKeysBeside(folder: vscode.WorkspaceFolder, parsed: ReturnType<typeof parseConfigText>): Promise<ReturnType<typeof parseConfigText>> {
+    const uri = vscode.Uri.joinPath(folder.uri, WORKBENCH_FILE_PATH);
+    let text: string;
+    try {
+      text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    } catch {
+      return parsed; // not there: the keys, if any, are in mcp.json itself
+    }
+    const read = withWorkbenchFile(parsed, parseWorkbenchFile(text));
+    this.lastDiagnostics.set(uri.toString(), { uri, diagnostics: read.problems.map((p) => toDiagnostic(text, p)) });
+    return read.parsed;
   }
 
   /** The user profile's `mcp.json`, in VS Code's format; its servers run from the home directory. */
@@ -304,7 +320,9 @@ export class ConfigSources implements vscode.Disposable {
     this.folderWatchersMade = true;
     this.folderWatchers.clear();
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
-      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, `{${WORKSPACE_CONFIG_FILES.map((f) => f.path).join(',')}}`));
+      const watcher = vscode.workspace.createFileSystemWatcher(
+        new vscode.RelativePattern(folder, `{${[...WORKSPACE_CONFIG_FILES.map((f) => f.path), WORKBENCH_FILE_PATH].join(',')}}`),
+      );
       watcher.onDidChange(() => this.changed());
       watcher.onDidCreate(() => this.changed());
       watcher.onDidDelete(() => this.changed());

@@ -6,6 +6,8 @@ import * as os from 'node:os';
 import * as jsonc from 'jsonc-parser';
 import * as vscode from 'vscode';
 import type { ServerRef } from '../shared/common/commandArgs';
+import { moveToWorkbenchFile, ownKeysInMcpJson } from '../config/common/ownKeys/moveToWorkbenchFile';
+import { WORKBENCH_FILE_PATH } from '../config/common/ownKeys/workbenchFile';
 import { addInputsToConfigText, addServerToConfigText, uniqueServerName } from '../config/common/configEdit';
 import { inputKey } from '../config/common/definitionBuilder';
 import {
@@ -121,6 +123,14 @@ async function importServer(workbench: Workbench, connection: McpServerConnectio
   for (const [id, value] of Object.entries(imported.values)) await workbench.inputs.set(inputKey(target, id), value, true, bound);
   let updated = addServerToConfigText(text, 'vscode', name, imported.entry, workbench.sources.indentFor(uri));
   if (imported.inputs.length) updated = addInputsToConfigText(updated, imported.inputs, workbench.sources.indentFor(uri));
+  // Our own keys (`disabled`, `timeouts`) go beside, where VS Code's schema for mcp.json does not flag them; written first, so the reload sees both.
+  const own = ownKeysInMcpJson(jsonc.parseTree(updated)).filter((p) => p.server === name);
+  if (own.length) {
+    const besideUri = vscode.Uri.joinPath(folder.uri, WORKBENCH_FILE_PATH);
+    const moved = moveToWorkbenchFile(updated, await workbench.sources.readText(besideUri), own);
+    if (moved.workbenchFileChanged) await vscode.workspace.fs.writeFile(besideUri, new TextEncoder().encode(moved.workbenchFile));
+    updated = updated.slice(0, moved.mcpJson.offset) + moved.mcpJson.content + updated.slice(moved.mcpJson.offset + moved.mcpJson.length);
+  }
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(updated));
   const offset = jsonc.findNodeAtLocation(jsonc.parseTree(updated)!, ['servers', name])?.parent?.offset ?? 0;
   const doc = await vscode.workspace.openTextDocument(uri);

@@ -17,6 +17,9 @@ import { parseDev, parseSandbox, parseToolLists, type DevSettings, type SandboxS
 
 export type { DevSettings, OAuthSettings, SamplingMockProfile, SamplingSettings, SandboxSettings };
 import { misspeltKeys } from './keySuggestions';
+import { parseTimeouts, type TimeoutSettings } from './ownKeys/timeouts';
+
+export { DEFAULT_TIMEOUTS, mergeTimeouts, type TimeoutSettings } from './ownKeys/timeouts';
 
 export type TransportType = 'stdio' | 'http' | 'sse';
 
@@ -32,25 +35,6 @@ export const PROTOCOL_ERAS: readonly ProtocolEraSetting[] = ['auto', 'modern', '
 export function protocolEraSetting(value: unknown): ProtocolEraSetting {
   return PROTOCOL_ERAS.includes(value as ProtocolEraSetting) ? (value as ProtocolEraSetting) : 'auto';
 }
-
-/** Per-server timeouts, in seconds (what users think in; converted to ms at the SDK boundary). */
-export interface TimeoutSettings {
-  /** Time allowed for the `initialize` handshake (including spawning the process). */
-  connect: number;
-  /** Time allowed for one request without any response or progress. */
-  request: number;
-  /** Whether a `notifications/progress` for a request restarts its `request` timer. */
-  resetOnProgress: boolean;
-  /** Hard cap on one request's total duration, even with progress; 0 = none. */
-  maxTotal: number;
-}
-
-export const DEFAULT_TIMEOUTS: TimeoutSettings = {
-  connect: 30,
-  request: 60,
-  resetOnProgress: true,
-  maxTotal: 0,
-};
 
 /** A server entry as written in config, before variables are resolved. */
 export interface ServerEntry {
@@ -330,24 +314,7 @@ function parseServerEntry(name: string, node: jsonc.Node, problems: ConfigProble
   entry.env = stringMap(value, 'env', name, field, problems, true) as Record<string, string | null> | undefined;
   entry.headers = stringMap(value, 'headers', name, field, problems, false) as Record<string, string> | undefined;
 
-  if (value.disabled !== undefined) {
-    if (typeof value.disabled === 'boolean') entry.disabled = value.disabled;
-    else problems.push(problemAt(field('disabled')!, 'error', `"disabled" of server "${name}" must be true or false.`));
-  }
-  if (value.timeouts !== undefined) {
-    entry.timeouts = parseTimeouts(value.timeouts, name, field('timeouts')!, problems);
-  }
-  if (value.protocolEra !== undefined) {
-    if (PROTOCOL_ERAS.includes(value.protocolEra as ProtocolEraSetting)) entry.protocolEra = value.protocolEra as ProtocolEraSetting;
-    else
-      problems.push(
-        problemAt(
-          field('protocolEra')!,
-          'error',
-          `"protocolEra" of server "${name}" must be "auto", "modern" (2026-07-28 only) or "legacy" (2025-11-25 handshake only).`,
-        ),
-      );
-  }
+  Object.assign(entry, readOwnKeys(value, name, field, problems));
   if (value.oauth !== undefined && value.oauth !== null) {
     entry.oauth = parseOAuth(value.oauth, name, field('oauth')!, problems);
   }
@@ -355,14 +322,9 @@ function parseServerEntry(name: string, node: jsonc.Node, problems: ConfigProble
   if (value.dev !== undefined && value.dev !== null) {
     entry.dev = parseDev(value.dev, name, field('dev')!, problems);
   }
-  if (value.sampling !== undefined && value.sampling !== null) {
-    entry.sampling = parseSamplingSettings(field('sampling')!, name, problems);
-  }
   if (typeof value.sandboxEnabled === 'boolean') entry.sandboxEnabled = value.sandboxEnabled;
   else if (value.sandboxEnabled !== undefined)
     problems.push(problemAt(field('sandboxEnabled')!, 'error', `"sandboxEnabled" of server "${name}" must be true or false.`));
-  const toolLists = parseToolLists(value, name, field, problems);
-  if (toolLists) entry.toolLists = toolLists;
   if (value.sandbox !== undefined && value.sandbox !== null) entry.sandbox = parseSandbox(field('sandbox')!, `"sandbox" of server "${name}"`, problems);
 
   if (type === 'stdio') {
@@ -383,6 +345,41 @@ function parseServerEntry(name: string, node: jsonc.Node, problems: ConfigProble
     }
   }
   return { entry: entry as ServerEntry };
+}
+
+/**
+ * The keys of an entry that are MCP Workbench's own (ownKeys/workbenchFile.ts): read from the entry
+ * and, for `.vscode/mcp.json`, from its `mcp-workbench.json` beside it.
+ */
+export function readOwnKeys(
+  value: Record<string, unknown>,
+  name: string,
+  field: (key: string) => jsonc.Node | undefined,
+  problems: ConfigProblem[],
+): Partial<ServerEntry> {
+  const entry: Partial<ServerEntry> = {};
+  if (value.disabled !== undefined) {
+    if (typeof value.disabled === 'boolean') entry.disabled = value.disabled;
+    else problems.push(problemAt(field('disabled')!, 'error', `"disabled" of server "${name}" must be true or false.`));
+  }
+  if (value.timeouts !== undefined) {
+    entry.timeouts = parseTimeouts(value.timeouts, name, field('timeouts')!, problems);
+  }
+  if (value.protocolEra !== undefined) {
+    if (PROTOCOL_ERAS.includes(value.protocolEra as ProtocolEraSetting)) entry.protocolEra = value.protocolEra as ProtocolEraSetting;
+    else
+      problems.push(
+        problemAt(
+          field('protocolEra')!,
+          'error',
+          `"protocolEra" of server "${name}" must be "auto", "modern" (2026-07-28 only) or "legacy" (2025-11-25 handshake only).`,
+        ),
+      );
+  }
+  if (value.sampling !== undefined && value.sampling !== null) entry.sampling = parseSamplingSettings(field('sampling')!, name, problems);
+  const toolLists = parseToolLists(value, name, field, problems);
+  if (toolLists) entry.toolLists = toolLists;
+  return entry;
 }
 
 function stringMap(
@@ -409,27 +406,6 @@ function stringMap(
       problems.push(
         problemAt(node ?? field(key)!, 'error', `"${key}.${k}" of server "${name}" must be a string${allowNull ? ' (or null to remove it)' : ''}.`),
       );
-    }
-  }
-  return out;
-}
-
-function parseTimeouts(raw: unknown, name: string, node: jsonc.Node, problems: ConfigProblem[]): Partial<TimeoutSettings> | undefined {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    problems.push(problemAt(node, 'error', `"timeouts" of server "${name}" must be an object.`));
-    return undefined;
-  }
-  const out: Partial<TimeoutSettings> = {};
-  for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
-    const child = jsonc.findNodeAtLocation(node, [k]) ?? node;
-    if (k === 'resetOnProgress') {
-      if (typeof v === 'boolean') out.resetOnProgress = v;
-      else problems.push(problemAt(child, 'error', `"timeouts.resetOnProgress" must be true or false.`));
-    } else if (k === 'connect' || k === 'request' || k === 'maxTotal') {
-      if (typeof v === 'number' && v >= 0 && Number.isFinite(v)) out[k] = v;
-      else problems.push(problemAt(child, 'error', `"timeouts.${k}" must be a number of seconds (0 or more).`));
-    } else {
-      problems.push(problemAt(child, 'warning', `Unknown timeout "${k}": use connect, request, resetOnProgress or maxTotal.`));
     }
   }
   return out;
@@ -485,8 +461,4 @@ export function positionAt(text: string, offset: number): { line: number; charac
     }
   }
   return { line, character: offset - lineStart };
-}
-
-export function mergeTimeouts(defaults: TimeoutSettings, override?: Partial<TimeoutSettings>): TimeoutSettings {
-  return { ...defaults, ...(override ?? {}) };
 }

@@ -8,6 +8,8 @@ import { CodeActionKind, type CodeAction, type Diagnostic, type Range, type Text
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { detectFormatting } from '../../config/common/configEdit';
 import { serverAt, serverField, serverString, type ConfigModel } from './configModel';
+import { ownKeyPlaceActions } from './ownKeyPlace';
+import type { WorkbenchFileContext } from './serverContext';
 import { DiagnosticCode, type InputUndefinedData, type KeyTypoData, type SecretLiteralData, type VariableUnknownData } from './diagnosticCodes';
 
 /** Commands that are `.cmd` shims on Windows: other hosts can only start them through `cmd /c`. */
@@ -16,6 +18,8 @@ const SECRET_ID = /(token|secret|password|passwd|key|credential|auth)/i;
 
 export interface CodeActionContext {
   platform: NodeJS.Platform;
+  /** For `.vscode/mcp.json`: the file its MCP Workbench keys move to. */
+  workbenchFile?: WorkbenchFileContext;
 }
 
 export function codeActions(model: ConfigModel, doc: TextDocument, range: Range, diagnostics: readonly Diagnostic[], ctx: CodeActionContext): CodeAction[] {
@@ -80,6 +84,8 @@ export function codeActions(model: ConfigModel, doc: TextDocument, range: Range,
       }
     }
   }
+
+  actions.push(...ownKeyPlaceActions(model, doc, diagnostics, ctx.workbenchFile));
 
   const offset = doc.offsetAt(range.start);
   if (model.mapProperty && model.mapKey) {

@@ -4,6 +4,8 @@
  * executables on PATH for `command`, for `npx` servers the npm packages the workspace
  * already uses, and the profiles of `samplingMocks` for `sampling.mock`. Keys and `type` values come from the schema.
  */
+import { WORKBENCH_FILE_PATH } from '../../config/common/ownKeys/workbenchFile';
+import { workbenchFileProfiles } from './ownKeyPlace';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as jsonc from 'jsonc-parser';
@@ -41,7 +43,7 @@ export function completeVariablesAndCommands(model: ConfigModel, doc: TextDocume
   }
   if (model.mapKey && p.length === 4 && p[0] === model.mapKey && p[2] === 'sampling' && p[3] === 'mock') {
     const replace = { start: doc.positionAt(node.offset), end: doc.positionAt(Math.max(offset, node.offset + node.length)) };
-    return model.samplingMocks.map(({ name, valueNode }) => {
+    const inFile = model.samplingMocks.map(({ name, valueNode }) => {
       const description = valueNode.type === 'object' ? jsonc.findNodeAtLocation(valueNode, ['description']) : undefined;
       return {
         label: name,
@@ -52,6 +54,17 @@ export function completeVariablesAndCommands(model: ConfigModel, doc: TextDocume
         textEdit: { range: replace, newText: JSON.stringify(name) },
       };
     });
+    // And the profiles of .vscode/mcp-workbench.json, where they belong for this file.
+    const beside = workbenchFileProfiles(ctx.workbenchFile)
+      .filter((name) => !model.samplingMocks.some((m) => m.name === name))
+      .map((name) => ({
+        label: name,
+        kind: CompletionItemKind.Value,
+        detail: `sampling mock profile (${WORKBENCH_FILE_PATH})`,
+        filterText: JSON.stringify(name),
+        textEdit: { range: replace, newText: JSON.stringify(name) },
+      }));
+    return [...inFile, ...beside];
   }
   if (model.mapKey && p.length === 4 && p[0] === model.mapKey && p[2] === 'args' && commandOf(model, String(p[1])) === 'npx') {
     const replace = { start: doc.positionAt(node.offset), end: doc.positionAt(Math.max(offset, node.offset + node.length)) };

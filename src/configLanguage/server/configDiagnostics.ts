@@ -22,6 +22,7 @@ import {
   type VariableUnknownData,
 } from './diagnosticCodes';
 import type { LanguageContext } from './serverContext';
+import { checkOwnKeyPlaces, workbenchFileProfiles } from './ownKeyPlace';
 
 /** Variable names (the part before `:` for the families) with what they mean, for messages, completion and hover. */
 export const VARIABLES: ReadonlyArray<{ name: string; family?: boolean; description: string }> = [
@@ -78,7 +79,7 @@ export function computeDiagnostics(model: ConfigModel, doc: TextDocument, ctx: L
     if (parsed?.entry.type === 'stdio') checkStdio(server, ctx, add, nodeRange);
     if (parsed && parsed.entry.type !== 'stdio') checkUrl(server, ctx, add, nodeRange);
     checkSecrets(model, server, add, range);
-    checkSamplingMock(model, server, add, nodeRange);
+    checkSamplingMock(model, server, add, nodeRange, workbenchFileProfiles(ctx.workbenchFile));
     const other = ctx.otherServers.find((o) => o.name === server.name);
     if (other) {
       add(
@@ -89,6 +90,8 @@ export function computeDiagnostics(model: ConfigModel, doc: TextDocument, ctx: L
       );
     }
   }
+
+  checkOwnKeyPlaces(model, ctx.workbenchFile, add, nodeRange);
 
   const defined = new Set(model.inputs.map((i) => i.id));
   const used = new Set<string>();
@@ -227,10 +230,11 @@ function checkUrl(server: ServerNode, ctx: LanguageContext, add: Add, nodeRange:
   }
 }
 
-function checkSamplingMock(model: ConfigModel, server: ServerNode, add: Add, nodeRange: (n: jsonc.Node) => Range): void {
+function checkSamplingMock(model: ConfigModel, server: ServerNode, add: Add, nodeRange: (n: jsonc.Node) => Range, beside: string[]): void {
   const ref = samplingMockRef(server);
   if (!ref) return;
   const name = String(ref.value);
+  if (beside.includes(name)) return;
   const names = model.samplingMocks.map((p) => p.name);
   if (names.includes(name)) return;
   const close = names.filter((n) => levenshtein(n.toLowerCase(), name.toLowerCase()) <= Math.max(1, Math.floor(name.length / 3)));

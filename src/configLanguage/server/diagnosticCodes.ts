@@ -24,6 +24,8 @@ export const DiagnosticCode = {
   keyTypo: 'mcp.key-typo',
   /** `sampling.mock` names a profile the file's `samplingMocks` does not define. */
   samplingMockUnknown: 'mcp.sampling-mock-unknown',
+  /** MCP Workbench's own key in VS Code's mcp.json, which VS Code flags: it belongs in .vscode/mcp-workbench.json. */
+  ownKeyPlace: 'mcp.own-key-place',
   /** Schema validation, when the server does it itself (VS Code's JSON features are off). */
   schema: 'mcp.schema',
 } as const;
@@ -52,4 +54,11 @@ export interface KeyTypoData {
 }
 export interface VariableUnknownData {
   suggestion?: string;
+}
+export interface OwnKeyPlaceData {
+  /** The server whose entry has the key; absent for a top-level key (`samplingMocks`). */
+  server?: string;
+  key: string;
+  /** `.vscode/mcp-workbench.json` sets the key for the server already: this one is not used. */
+  ignored?: true;
 }

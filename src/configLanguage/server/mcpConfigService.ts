@@ -60,7 +60,7 @@ export class McpConfigService {
     return this.json.doHover(doc, position, this.json.parseJSONDocument(doc));
   }
 
-  codeActions(doc: TextDocument, range: Range, diagnostics: readonly Diagnostic[], ctx: Pick<LanguageContext, 'platform'>): CodeAction[] {
+  codeActions(doc: TextDocument, range: Range, diagnostics: readonly Diagnostic[], ctx: Pick<LanguageContext, 'platform' | 'workbenchFile'>): CodeAction[] {
     return codeActions(this.model(doc), doc, range, diagnostics, ctx);
   }
 

@@ -27,7 +27,8 @@ import { parseConfigText } from '../../config/common/serverConfig';
 import { mergePaths, readLoginShellPath } from '../../mcp/process/commandResolution';
 import { formatForPath } from './configModel';
 import { McpConfigService } from './mcpConfigService';
-import { folderOf, statOnDisk, type LanguageContext, type OtherServer } from './serverContext';
+import { folderOf, readTextOnDisk, statOnDisk, type LanguageContext, type OtherServer, type WorkbenchFileContext } from './serverContext';
+import { WORKBENCH_FILE_NAME } from '../../config/common/ownKeys/workbenchFile';
 import { loadSchema } from './schemaService';
 import { isTestFileUri, TestFileService } from './testFileService';
 
@@ -104,6 +105,7 @@ function context(uri: string): LanguageContext {
     stat: statOnDisk,
     otherServers: filePath ? otherServers(filePath) : [],
     hostProvidesJsonSchema: options.hostProvidesJsonSchema,
+    workbenchFile: workbenchFile(uri),
   };
 }
 
@@ -111,6 +113,13 @@ function testContext(uri: string): TestFileContext {
   const filePath = uri.startsWith('file:') ? fileURLToPath(uri) : undefined;
   const folder = filePath ? folderOf(filePath, folders) : undefined;
   return { servers: catalog?.servers, folder: folders.find((f) => f.path === folder)?.name };
+}
+
+/** `.vscode/mcp-workbench.json` beside a `.vscode/mcp.json` (not a document of this server: read from disk, as saved). */
+function workbenchFile(uri: string): WorkbenchFileContext | undefined {
+  if (!uri.startsWith('file:') || formatForPath(decodeURIComponent(uri)) !== 'vscode') return undefined;
+  const besideUri = uri.replace(/mcp\.json$/, WORKBENCH_FILE_NAME);
+  return { uri: besideUri, text: readTextOnDisk(fileURLToPath(besideUri)) };
 }
 
 /** Servers of the other files the extension loads, read from open documents first, then disk. */
@@ -183,7 +192,7 @@ connection.onHover((params) => {
 connection.onCodeAction((params) => {
   const doc = documents.get(params.textDocument.uri);
   if (doc && isTestFileUri(doc.uri)) return [];
-  return doc ? service.codeActions(doc, params.range, params.context.diagnostics, { platform: process.platform }) : [];
+  return doc ? service.codeActions(doc, params.range, params.context.diagnostics, { platform: process.platform, workbenchFile: workbenchFile(doc.uri) }) : [];
 });
 connection.onDocumentLinks((params) => {
   const doc = documents.get(params.textDocument.uri);

@@ -11,6 +11,15 @@ export interface OtherServer {
   where: string;
 }
 
+/** `.vscode/mcp-workbench.json` beside a `.vscode/mcp.json` (src/config/common/ownKeys/workbenchFile.ts). */
+export interface WorkbenchFileContext {
+  uri: string;
+  /** Its text (the open editor's, else the disk's), undefined when it does not exist. */
+  text: string | undefined;
+  /** The open document's version, when it is open. */
+  version?: number;
+}
+
 export interface LanguageContext {
   /** Absolute path of the document, when it is a file. */
   filePath?: string;
@@ -31,6 +40,8 @@ export interface LanguageContext {
   isExecutableFile?(p: string): boolean;
   /** Servers of the workspace's other config files, for duplicate names. */
   otherServers: readonly OtherServer[];
+  /** For `.vscode/mcp.json`: the file beside it that holds MCP Workbench's own keys. */
+  workbenchFile?: WorkbenchFileContext;
   /** VS Code's JSON language features validate and complete against the schema already. */
   hostProvidesJsonSchema: boolean;
 }

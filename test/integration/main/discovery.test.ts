@@ -154,4 +154,22 @@ suite("Discovery of other apps' servers", function () {
     assert.equal(textOf(await imported.callTool('env', { name: 'FIXTURE_TOKEN' })), 'tok-123');
     assert.equal(imported.definition.label, 'desktop-stdio');
   });
+
+  test('Discovery import: our own keys (disabled) go to .vscode/mcp-workbench.json, where VS Code does not flag them', async () => {
+    const beside = vscode.Uri.joinPath(folderUri('folder-a'), '.vscode', 'mcp-workbench.json');
+    try {
+      const source = await waitFor(() => api.server('desktop-remote'), 'the disabled remote server');
+      await vscode.commands.executeCommand('mcpWorkbench.importServer', { serverId: source.definition.id, folder: 'folder-a' });
+      const written = jsonc.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(mcpJson))) as { servers: Record<string, unknown> };
+      assert.deepEqual(written.servers['desktop-remote'], { type: 'http', url: 'http://127.0.0.1:9/mcp' });
+      assert.deepEqual(JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(beside))), { servers: { 'desktop-remote': { disabled: true } } });
+      const imported = await waitFor(
+        () => api.servers().find((s) => s.definition.name === 'desktop-remote' && s.definition.source.label === '.vscode/mcp.json'),
+        'the imported server',
+      );
+      assert.equal(imported.definition.disabled, true);
+    } finally {
+      await vscode.workspace.fs.delete(beside).then(undefined, () => undefined);
+    }
+  });
 });

@@ -14,6 +14,8 @@ import { activateApi, folderUri, pidOf, running, waitFor, writeText } from '../h
 import { fakeModel } from '../fakeChat';
 
 const configFile = () => vscode.Uri.joinPath(folderUri('folder-b'), '.vscode', 'mcp.json');
+/** The new place of our keys for VS Code's mcp.json (VS Code's schema flags them in mcp.json itself). */
+const besideFile = () => vscode.Uri.joinPath(folderUri('folder-b'), '.vscode', 'mcp-workbench.json');
 
 suite('Tool lists in config (includeTools / excludeTools / tools)', function () {
   this.timeout(90000);
@@ -54,6 +56,7 @@ suite('Tool lists in config (includeTools / excludeTools / tools)', function () 
   });
 
   suiteTeardown(async () => {
+    await vscode.workspace.fs.delete(besideFile()).then(undefined, () => undefined);
     await vscode.workspace.fs.delete(configFile()).then(undefined, () => undefined);
     await waitFor(() => !api.server('lists-ours') && !api.server('lists-copilot'), 'the servers to go');
   });
@@ -96,5 +99,18 @@ suite('Tool lists in config (includeTools / excludeTools / tools)', function () 
     }, 'the new lists to apply');
     assert.ok(names.includes('lists-ours_slow'));
     assert.equal(pidOf(api.server('lists-ours')!), pid, 'the server was not restarted');
+  });
+
+  test('lists in .vscode/mcp-workbench.json beside mcp.json apply too, deny lists of both places adding up', async () => {
+    const pid = pidOf(api.server('lists-ours')!);
+    await writeText(besideFile(), JSON.stringify({ servers: { 'lists-ours': { excludeTools: ['slow'] } } }));
+    const names = await waitFor(async () => {
+      const n = await offered();
+      return n.includes('lists-ours_fail') && !n.includes('lists-ours_slow') && n;
+    }, "the file beside's list to apply");
+    assert.ok(!names.includes('lists-ours_echo'), "mcp.json's excludeTools still hides echo");
+    assert.equal(pidOf(api.server('lists-ours')!), pid, 'the server was not restarted');
+    const items = await toolItems('lists-ours');
+    assert.match(String(items.get('slow')?.description), /not in chat \(excludeTools\)/);
   });
 });

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { Hover, MarkupContent } from 'vscode-languageserver';
 import { DiagnosticSeverity } from 'vscode-languageserver';
 import { DiagnosticCode } from '../../../src/configLanguage/server/diagnosticCodes';
-import { at, context, doc, service } from './languageTestKit';
+import { at, context, doc, service, WORKSPACE } from './languageTestKit';
 
 const FILE = `{
   "servers": {
@@ -70,7 +70,11 @@ describe('config language server: sampling mock profiles', () => {
       ],
     );
     assert.equal((names[0].textEdit as { newText: string }).newText, '"happy"');
-    const keys = doc(`{ "servers": { "s": { "command": "node", "" } } }`);
+    // The key is offered where it belongs: not in .vscode/mcp.json (its place is .vscode/mcp-workbench.json), in .mcp.json.
+    const vscodeKeys = doc(`{ "servers": { "s": { "command": "node", "" } } }`);
+    const notOffered = await service().completions(vscodeKeys, at(vscodeKeys, '""', 1), context({ hostProvidesJsonSchema: false }));
+    assert.ok(!notOffered.some((i) => i.label === 'sampling'));
+    const keys = doc(`{ "mcpServers": { "s": { "command": "node", "" } } }`, `${WORKSPACE}/.mcp.json`);
     const items = await service().completions(keys, at(keys, '""', 1), context({ hostProvidesJsonSchema: false }));
     assert.ok(
       items.some((i) => i.label === 'sampling'),
