@@ -154,8 +154,12 @@ export class Workbench implements vscode.Disposable {
   readonly builtinHost: BuiltinHostView;
   readonly registry: ServerRegistry;
   private readonly disposables = new DisposableStore();
-  private traceLevel: TraceLevel = 'off';
-  private serverLogLevel: McpLogLevel | undefined;
+  /**
+   * `mcpWorkbench.trace` and `serverLogLevel`, read when first needed (a server's first message)
+   * and again on change; not in the constructor: the first settings read of an extension host
+   * builds VS Code's merged configuration, 10-20 ms of activate() in VS Code 1.100 (issue 30).
+   */
+  private logSettingsRead: LogSettings | undefined;
   private readonly onTraceEmitter = new Emitter<{ server: ServerDefinition; record: TraceRecord; at: number }>();
   /** Every JSON-RPC message of every server, whatever the trace setting (the Activity view listens). */
   readonly onTrace = this.onTraceEmitter.event;
@@ -234,10 +238,11 @@ export class Workbench implements vscode.Disposable {
       },
       maxMessageBytes: () => userLevelCap('maxMessageSizeMB', vscode.workspace.getConfiguration('mcpWorkbench').inspect('maxMessageSizeMB')) * 1024 * 1024,
       // Asked on every request to a 2026-07-28 server: read once and on change, not per call.
-      serverLogLevel: () => this.serverLogLevel,
+      serverLogLevel: () => this.logSettings.serverLogLevel,
       trace: (def, record) => {
         this.onTraceEmitter.fire({ server: def, record, at: Date.now() });
-        if (this.traceLevel !== 'off') this.outputs.logFor(def).log('info', formatTrace(def.label, record, this.traceLevel, this.secretsOf(def)));
+        const { traceLevel } = this.logSettings;
+        if (traceLevel !== 'off') this.outputs.logFor(def).log('info', formatTrace(def.label, record, traceLevel, this.secretsOf(def)));
       },
       http: (def, record) => this.onHttpEmitter.fire({ server: def, record }),
       clientFeatures: connections.clientFeatures,
@@ -255,7 +260,6 @@ export class Workbench implements vscode.Disposable {
     });
     this.config.pushTo(this.registry);
 
-    this.readSettings();
     this.disposables.push(
       this.outputs,
       this.config,
@@ -263,7 +267,7 @@ export class Workbench implements vscode.Disposable {
       this.builtinHost,
       this.builtinHost.onDidChange(() => this.registry.applyHeldBack().catch((e) => this.config.reportReloadError(e))),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('mcpWorkbench.trace') || e.affectsConfiguration('mcpWorkbench.serverLogLevel')) this.readSettings();
+        if (e.affectsConfiguration('mcpWorkbench.trace') || e.affectsConfiguration('mcpWorkbench.serverLogLevel')) this.logSettingsRead = readLogSettings();
         if (e.affectsConfiguration('mcpWorkbench.serverLogLevel')) {
           for (const c of this.registry.all()) void c.applyLogLevel();
         }
@@ -342,11 +346,8 @@ export class Workbench implements vscode.Disposable {
     return roots;
   }
 
-  private readSettings(): void {
-    const config = vscode.workspace.getConfiguration('mcpWorkbench');
-    this.traceLevel = config.get<TraceLevel>('trace', 'off');
-    const level = config.get<string>('serverLogLevel', 'info');
-    this.serverLogLevel = level === 'off' ? undefined : (level as McpLogLevel);
+  private get logSettings(): LogSettings {
+    return (this.logSettingsRead ??= readLogSettings());
   }
 
   /**
@@ -373,4 +374,15 @@ export class Workbench implements vscode.Disposable {
     this.onDidChangeDevRestartingEmitter.dispose();
     this.onDidDevRestartEmitter.dispose();
   }
+}
+
+interface LogSettings {
+  traceLevel: TraceLevel;
+  serverLogLevel: McpLogLevel | undefined;
+}
+
+function readLogSettings(): LogSettings {
+  const config = vscode.workspace.getConfiguration('mcpWorkbench');
+  const level = config.get<string>('serverLogLevel', 'info');
+  return { traceLevel: config.get<TraceLevel>('trace', 'off'), serverLogLevel: level === 'off' ? undefined : (level as McpLogLevel) };
 }

@@ -22,7 +22,7 @@ const readMax = () => userLevelCap(MAX_ENTRIES_SETTING, vscode.workspace.getConf
 
 /** The traffic log of the window, built by the composition root: the Activity view fills it, the Inspector and Check read it. */
 export function createActivityLog(): ActivityLog {
-  return new ActivityLog(readMax());
+  return new ActivityLog(readMax);
 }
 
 /** The view over `log`; re-runs ask `gate`, as Run Tool would. */

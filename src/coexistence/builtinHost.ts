@@ -38,7 +38,12 @@ const WATCHED_SETTINGS = ['chat.mcp.access', 'chat.mcp.enabled', 'chat.disableAI
 const MODELS_WAIT_MS = 3000;
 
 export class BuiltinHost implements vscode.Disposable {
-  private _active: boolean;
+  /**
+   * Whether VS Code's host is on, read when first asked (the first config load), not in the
+   * constructor: the first settings read of an extension host builds VS Code's merged
+   * configuration, 10-20 ms of activate() in VS Code 1.100 (issue 30).
+   */
+  private activeRead: boolean | undefined;
   private readonly onDidChangeEmitter = new Emitter<void>();
   /** Fires when VS Code's host turns on or off, chat models come or go, or a runner choice changes. */
   readonly onDidChange = this.onDidChangeEmitter.event;
@@ -57,14 +62,13 @@ export class BuiltinHost implements vscode.Disposable {
   readonly ready: Promise<void>;
 
   constructor(private readonly workspaceState: vscode.Memento) {
-    this._active = readActive();
     const configuration = vscode.workspace.onDidChangeConfiguration((e) => {
       // The question in the Servers view offers "no copies in chat" only while chat.mcp.autostart is not "never".
       const autostart = e.affectsConfiguration('chat.mcp.autostart');
       if (!autostart && !WATCHED_SETTINGS.some((s) => e.affectsConfiguration(s))) return;
-      const now = readActive();
-      if (now === this._active && !autostart) return;
-      this._active = now;
+      const before = this.activeRead;
+      const now = (this.activeRead = readActive());
+      if (now === before && !autostart) return;
       this.changed();
     });
     // Models come and go (Copilot signs in, an extension registers one): re-read each time.
@@ -105,7 +109,7 @@ export class BuiltinHost implements vscode.Disposable {
 
   /** Whether VS Code's agent can use the workspace's servers here (its host on, a chat model). */
   get agentCanUse(): boolean {
-    return agentCanUseServers(this._active, this.hasChatModel);
+    return agentCanUseServers(this.activeNow, this.hasChatModel);
   }
 
   /** Who runs the shared servers now and whether the Servers view asks (common/builtinHost.ts). */
@@ -140,7 +144,11 @@ export class BuiltinHost implements vscode.Disposable {
 
   /** Whether VS Code's own MCP host may run the servers of `.vscode/mcp.json` and `.mcp.json`. */
   get active(): boolean {
-    return this._active;
+    return this.activeNow;
+  }
+
+  private get activeNow(): boolean {
+    return (this.activeRead ??= readActive());
   }
 
   /** The user's choice for this workspace, undefined while not answered. */
@@ -161,7 +169,7 @@ export class BuiltinHost implements vscode.Disposable {
   heldBackReason(def: ServerDefinition): string | undefined {
     return heldBackReason(
       def.source,
-      this._active,
+      this.activeNow,
       this.decision.runner,
       readsProfileMcpJson(vscode.version),
       this.runHere.includes(def.id),
@@ -171,7 +179,7 @@ export class BuiltinHost implements vscode.Disposable {
 
   /** Whether VS Code's Copilot agent host may run its own copy of this server (1.140+, GitHub Copilot's places). */
   agentHostMayRunCopy(def: ServerDefinition): boolean {
-    return agentHostMayRunCopy(def.source, this._active, hasCopilotAgentHost(vscode.version));
+    return agentHostMayRunCopy(def.source, this.activeNow, hasCopilotAgentHost(vscode.version));
   }
 
   dispose(): void {

@@ -54,6 +54,8 @@ export class ConfigSources implements vscode.Disposable {
   /** Whether watchFolders() ran: on the first load(), not at activation. */
   private folderWatchersMade = false;
   private readonly discoveryWatchers = new DisposableStore();
+  /** Whether watchDiscovered() ran: on the first load(), not at activation (it reads a setting). */
+  private discoveryWatchersMade = false;
   /** The Copilot user file being watched: its path follows `COPILOT_HOME`, re-read on each load. */
   private copilotWatch: { path: string; disposables: vscode.Disposable[] } | undefined;
   private readonly diagnostics = vscode.languages.createDiagnosticCollection('mcp-config');
@@ -110,8 +112,11 @@ export class ConfigSources implements vscode.Disposable {
     );
     // The folders' watchers come with the first load(), which reads the files after they exist:
     // creating them here cost activate() 30-80 ms in VS Code 1.100 (issue 30), and no change
-    // before that first read can be missed.
-    this.watchDiscovered();
+    // before that first read can be missed. Other apps' files too: whether to watch them is a
+    // setting, and the first settings read of an extension host builds VS Code's merged
+    // configuration (10-20 ms of activate() in VS Code 1.100). The two files below are still
+    // watched from here: watching them from the first load() was tried and reverted (a
+    // Discovery test then missed a new file).
     this.watchCopilotUserFile();
     if (profileFile) this.disposables.push(...watchFile(profileFile, () => this.changed()));
   }
@@ -185,6 +190,7 @@ export class ConfigSources implements vscode.Disposable {
   /** Reads every source; updates diagnostics as a side effect. */
   async load(): Promise<ConfigDocument[]> {
     if (!this.folderWatchersMade) this.watchFolders();
+    if (!this.discoveryWatchersMade) this.watchDiscovered();
     const docs: ConfigDocument[] = [];
     this.lastDiagnostics.clear();
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
@@ -332,6 +338,7 @@ export class ConfigSources implements vscode.Disposable {
 
   /** Watches other apps' files only while discovery is on; they live outside the workspace. */
   private watchDiscovered(): void {
+    this.discoveryWatchersMade = true;
     this.discoveryWatchers.clear();
     if (!this.discoveryEnabled()) return;
     for (const file of this.discoveryFiles()) this.discoveryWatchers.push(...watchFile(file.uri, () => this.changed()));

@@ -60,6 +60,24 @@ describe('the activation bundle (dist/extension.js)', () => {
     }
   });
 
+  it('reads no setting inside activate()', function () {
+    this.timeout(60000);
+    // In VS Code 1.100 the extension host's first settings read cost activate() 10-20 ms (issue 30,
+    // docs/performance.md): settings are read when first needed, after activate() returned. Under
+    // the bench's `vscode` stub (the one boundary that cannot be real outside VS Code), which
+    // records where each read inside activate() came from.
+    const child = path.join(REPO, 'out', 'test', 'bench', 'scenarios', 'activationChild.js');
+    const result = JSON.parse(
+      execFileSync(process.execPath, [child, path.join(REPO, 'dist', 'extension.js')], { encoding: 'utf8' })
+        .trim()
+        .split('\n')
+        .pop()!,
+    ) as {
+      settingsReads: string[];
+    };
+    assert.deepEqual(result.settingsReads, []);
+  });
+
   it("keeps the SDK's skills extension id, which the client declares at load, as the SDK has it", () => {
     // A copy (src/mcp/protocolFacts.ts): reading it from the SDK would load the SDK at activation.
     assert.equal(SKILLS_EXTENSION_ID, SDK_SKILLS_EXTENSION_ID);

@@ -17,6 +17,7 @@ import { redactedJsonPrefix, redactText } from '../../shared/common/redact';
 import type { TraceRecord } from '../../mcp/trace';
 
 import type { ActivityEntry, ActivityStatus } from './activityEntry';
+import { ExchangeIndex } from './exchangeIndex';
 import { RecordedEntry, secretsNow, type ActivityServer, type RerunSource, type StoredMessage } from './recordedEntry';
 
 export type { ActivityEntry, ActivityStatus, ActivityServer };
@@ -96,41 +97,11 @@ export function matchesFilter(entry: ActivityEntry, filter: string | undefined):
 /** What is kept for a message JSON.stringify throws on (a cycle, a BigInt). */
 const UNSERIALIZABLE_VALUE = { unserializable: true };
 
-/**
- * Entries by server, the direction of their request and JSON-RPC id (a Map tells 1 from "1"):
- * looked up for every response, so without building and hashing a key string per message.
- */
-class ExchangeIndex<T> {
-  private readonly servers = new Map<string, { send: Map<string | number, T>; receive: Map<string | number, T> }>();
-
-  get(serverId: string, direction: 'send' | 'receive', id: string | number): T | undefined {
-    return this.servers.get(serverId)?.[direction].get(id);
-  }
-
-  set(serverId: string, direction: 'send' | 'receive', id: string | number, value: T): void {
-    let ids = this.servers.get(serverId);
-    if (!ids) this.servers.set(serverId, (ids = { send: new Map(), receive: new Map() }));
-    ids[direction].set(id, value);
-  }
-
-  delete(serverId: string, direction: 'send' | 'receive', id: string | number): void {
-    this.servers.get(serverId)?.[direction].delete(id);
-  }
-
-  /** Removes and returns every entry of a server. */
-  take(serverId: string): T[] {
-    const ids = this.servers.get(serverId);
-    this.servers.delete(serverId);
-    return ids ? [...ids.send.values(), ...ids.receive.values()] : [];
-  }
-
-  clear(): void {
-    this.servers.clear();
-  }
-}
-
 export class ActivityLog {
-  private buffer: (ActivityEntry | undefined)[];
+  private buffer: (ActivityEntry | undefined)[] = [];
+  private capacity = 1;
+  /** Where the bound comes from until it is first needed (see the constructor). */
+  private capacityOf: (() => number) | undefined;
   private start = 0;
   private count = 0;
   private nextSeq = 1;
@@ -150,9 +121,27 @@ export class ActivityLog {
   /** Fires on every change with what changed; listeners must throttle (this can fire per message). */
   readonly onDidChange = this.onDidChangeEmitter.event;
 
-  constructor(private capacity: number) {
+  /**
+   * @param capacity the bound, or where to read it when the log is first used (a record taken
+   * in, a read): the extension reads it from a setting, and no setting is read in activate()
+   * (the first read builds VS Code's merged configuration, issue 30).
+   */
+  constructor(capacity: number | (() => number)) {
+    if (typeof capacity === 'number') this.allocate(capacity);
+    else this.capacityOf = capacity;
+  }
+
+  private allocate(capacity: number): void {
     this.capacity = Math.max(1, Math.floor(capacity));
     this.buffer = new Array(this.capacity);
+  }
+
+  /** Reads the bound the constructor was given as a function, once, before the buffer is first used. */
+  private bound(): void {
+    const capacityOf = this.capacityOf;
+    if (!capacityOf) return;
+    this.capacityOf = undefined;
+    this.allocate(capacityOf());
   }
 
   get size(): number {
@@ -161,6 +150,7 @@ export class ActivityLog {
   }
 
   get maxEntries(): number {
+    this.bound();
     return this.capacity;
   }
 
@@ -212,6 +202,7 @@ export class ActivityLog {
   }
 
   clear(): void {
+    this.bound();
     this.queue = [];
     this.buffer = new Array(this.capacity);
     this.start = 0;
@@ -249,6 +240,7 @@ export class ActivityLog {
   /** Takes in the queued records now. */
   flush(): void {
     this.flushScheduled = false;
+    this.bound();
     if (!this.queue.length) return;
     const queued = this.queue;
     this.queue = [];

@@ -173,6 +173,38 @@ describe('ActivityLog', () => {
     assert.deepEqual(log.entries(), []);
   });
 
+  it('reads a bound given as a function when first used, not when built or when a record is queued, and once', () => {
+    // The extension gives it the setting's reader: no setting is read in activate() (issue 30).
+    let reads = 0;
+    const log = new ActivityLog(() => (reads++, 2));
+    log.record(A, req(1, 'm1'), 1);
+    log.record(A, req(2, 'm2'), 2);
+    log.record(A, req(3, 'm3'), 3);
+    assert.equal(reads, 0, 'read before the log was used');
+    assert.deepEqual(
+      log.entries().map((e) => e.method),
+      ['m3', 'm2'],
+    );
+    assert.equal(log.maxEntries, 2);
+    log.add(A, req(4, 'm4'), 4);
+    assert.equal(reads, 1);
+    // Each way in reads it first: a clear, the bound itself, a change of the bound.
+    const cleared = new ActivityLog(() => (reads++, 1));
+    cleared.clear();
+    cleared.add(A, req(5, 'm5'), 5);
+    cleared.add(A, req(6, 'm6'), 6);
+    assert.deepEqual(
+      cleared.entries().map((e) => e.method),
+      ['m6'],
+    );
+    assert.equal(new ActivityLog(() => 7.9).maxEntries, 7);
+    const changed = new ActivityLog(() => 1);
+    changed.setMaxEntries(3);
+    for (let i = 1; i <= 4; i++) changed.add(A, req(i, `c${i}`), i);
+    assert.equal(changed.size, 3);
+    assert.equal(reads, 2);
+  });
+
   it('filters on server label and method, all words, case-insensitive', () => {
     const log = new ActivityLog(10);
     log.add(A, req(1, 'tools/call', { name: 'echo' }), 0);
