@@ -14,6 +14,7 @@ import type { InspectorRecord, InspectorRow } from './common/inspectorRows';
 import { RowsModel } from './common/rowsModel';
 import { factsOf } from '../traffic/common/exchangeFacts';
 import { Coalescer } from './common/rowsBatch';
+import { PayloadSearch } from './common/payloadSearch';
 import { isEmptyDelta } from './common/rowsDelta';
 import { parseFromWebview, type DetailAction, type FromWebview, type ToWebview } from './common/inspectorProtocol';
 import { parseConsoleFromWebview, type ConsoleFromWebview, type ConsoleToWebview } from './common/consoleProtocol';
@@ -78,6 +79,8 @@ export class InspectorController implements vscode.Disposable {
   readonly actions: InspectorActions;
   /** The exchange the page shows the detail of (the page says so when the user or the host selects one). */
   selected: number | undefined;
+  /** The filter text searched in the messages, for the page (it has no payloads). */
+  private readonly search = new PayloadSearch(() => this.records());
 
   constructor(
     webview: vscode.Webview,
@@ -307,6 +310,9 @@ export class InspectorController implements vscode.Disposable {
       case 'cancelReplay':
         this.cancelReplay(message.seq);
         return;
+      case 'search':
+        this.search.run(message.text, (seqs) => this.post({ type: 'searchMatches', text: message.text, seqs }));
+        return;
       case 'startServer': {
         const record = this.find(message.seq);
         if (record) await this.actions.startServer(record, (status) => this.post(status));
@@ -391,6 +397,7 @@ export class InspectorController implements vscode.Disposable {
 
   dispose(): void {
     this.batch.cancel();
+    this.search.cancel();
     this.onDidUpdateEmitter.dispose();
     this.disposables.dispose();
   }

@@ -17,8 +17,6 @@ import { rowData, sameRowData, type RowData, type RowsDelta } from './rowsDelta'
 
 /** Notifications that report on a request in flight: nested under it rather than listed apart. */
 const REQUEST_NOTIFICATIONS = new Set(['notifications/progress', 'notifications/message']);
-/** The facts of a notification whose request the log found: nothing else in it is shown, so its message is not read. */
-const NO_FACTS: ExchangeFacts = Object.freeze({});
 
 interface Node {
   row: InspectorRow;
@@ -140,8 +138,8 @@ export class RowsModel {
   }
 
   private add(record: InspectorRecord): void {
-    const facts =
-      record.parentSeq !== undefined && record.kind === 'notification' && REQUEST_NOTIFICATIONS.has(record.method) ? NO_FACTS : this.factsFor(record);
+    // A log or progress notification is read too, whose request the log found: its row shows its message.
+    const facts = this.factsFor(record);
     const row = this.fields(record, facts, undefined) as InspectorRow;
     row.children = [];
     const node: Node = { record, facts, parent: undefined, row };
@@ -224,6 +222,7 @@ export class RowsModel {
       status,
     };
     if (facts.name !== undefined) data.name = facts.name;
+    if (facts.note !== undefined) data.note = facts.note;
     if (record.kind === 'request' && record.endedAt !== undefined) data.latencyMs = record.endedAt - record.startedAt;
     if (statusText !== undefined) data.statusText = statusText;
     if (record.round !== undefined) data.round = record.round;
