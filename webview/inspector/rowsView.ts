@@ -194,7 +194,12 @@ export class RowsView {
     this.slots = layout.slots;
     this.at = layout.at;
     this.list.style.height = `${layout.height}px`;
+    // Drawing every row anew takes the focused one out of the page: the new one gets the focus (a row collapsed by keyboard).
+    const focused = this.list.contains(document.activeElement) && document.activeElement !== this.list;
     this.draw(redrawAll, split);
+    const selected = this.options.selected();
+    if (focused && selected !== undefined && !this.list.contains(document.activeElement))
+      (this.elements.get(selected) ?? this.list).focus({ preventScroll: true });
     const waiting = this.revealWhenListed;
     if (waiting !== undefined && this.at.has(waiting)) {
       this.revealWhenListed = undefined;
