@@ -838,6 +838,8 @@ export async function readingTheList({ page, step, screenshot, log, text, stamp 
     await runCommand(page, 'MCP: Open Inspector in Panel');
     const { height } = page.viewportSize();
     const panel = await frameWhere(page, '.rows[role=tree] .row', (f) => f.evaluate((h) => window.innerHeight < h * 0.6, height));
+    // The panel's page may still be on its Console tab (as `run` left it).
+    await panel.getByRole('tab', { name: 'Exchanges' }).click();
     const original = panel.getByRole('treeitem', { name: /^tools\/call echo, fixture-stdio, result, \d+ ms$/ }).first();
     await original.locator(':scope > .line').click();
     const seq = await original.getAttribute('data-seq');

@@ -176,6 +176,8 @@ function drawList(): void {
 function searchPayloads(): void {
   const text = filter.text?.trim() ? filter.text : '';
   if (!text) {
+    // The host stops a search under way (a 100,000-record recording takes a while), and answers nothing that matters.
+    if (searching) post({ type: 'search', text: '' });
     payloads = undefined;
     searching = undefined;
     return;
