@@ -27,6 +27,9 @@ interface Node {
   taskFailure?: Node;
 }
 
+/** The facts of a notification whose request the log found and that has no note. */
+const NO_FACTS: ExchangeFacts = Object.freeze({});
+
 /** What changed in the log since the last `apply`, by entry. */
 export interface RowsChange {
   added: readonly InspectorRecord[];
@@ -138,8 +141,14 @@ export class RowsModel {
   }
 
   private add(record: InspectorRecord): void {
-    // A log or progress notification is read too, whose request the log found: its row shows its message.
-    const facts = this.factsFor(record);
+    // A log or progress notification whose request the log found shows nothing of its message
+    // but the note the log read when it came: its message is not read again (a flood is thousands).
+    const facts =
+      record.note !== undefined && record.parentSeq !== undefined && record.kind === 'notification' && REQUEST_NOTIFICATIONS.has(record.method)
+        ? record.note
+          ? { note: record.note }
+          : NO_FACTS
+        : this.factsFor(record);
     const row = this.fields(record, facts, undefined) as InspectorRow;
     row.children = [];
     const node: Node = { record, facts, parent: undefined, row };

@@ -17,6 +17,7 @@ import { redactedJsonPrefix, redactText } from '../../shared/common/redact';
 import type { TraceRecord } from '../../mcp/trace';
 
 import type { ActivityEntry, ActivityStatus } from './activityEntry';
+import { noteOf } from './exchangeFacts';
 import { RecordedEntry, secretsNow, type ActivityServer, type RerunSource, type StoredMessage } from './recordedEntry';
 
 export type { ActivityEntry, ActivityStatus, ActivityServer };
@@ -315,7 +316,10 @@ export class ActivityLog {
       );
       if (kind === 'request' && record.round !== undefined && record.round >= 2 && record.originId !== undefined)
         this.roundOf(entry, server.id, record.round, record.originId);
-      if (kind === 'notification' && record.direction === 'receive' && REQUEST_NOTIFICATIONS.has(method)) this.nest(entry, raw.params);
+      if (kind === 'notification' && record.direction === 'receive' && REQUEST_NOTIFICATIONS.has(method)) {
+        this.nest(entry, raw.params);
+        entry.note = (raw.params && noteOf(method, raw.params, secretsNow(server.secrets))) || '';
+      }
       this.push(entry);
       this.change.added.push(entry);
       if (entry.kind === 'request' && entry.id !== undefined) this.pending.set(server.id, entry.direction, entry.id, entry);

@@ -5,6 +5,7 @@
  */
 
 import type { ActivityEntry } from './activityEntry';
+import { redactText, redactValue } from '../../shared/common/redact';
 
 /** What a view needs from the messages, read once per exchange (reading redacts: not per refresh). */
 export interface ExchangeFacts {
@@ -24,16 +25,21 @@ export interface ExchangeFacts {
 /** A note is one line of a list: longer messages are cut (the detail shows them whole). */
 const MAX_NOTE = 200;
 
-/** The line a list shows for a notifications/message (`level: data`) or notifications/progress (`progress/total message`). */
-function noteOf(method: string, params: Record<string, unknown>): string | undefined {
+/**
+ * The line a list shows for a notifications/message (`level: data`) or notifications/progress
+ * (`progress/total message`). `secrets`: the params are the message as it came, unredacted (the
+ * log reads the note once, when it records the notification), so what is shown is redacted here.
+ */
+export function noteOf(method: string, params: Record<string, unknown>, secrets?: readonly string[]): string | undefined {
+  const text = (value: string) => (secrets ? redactText(value, secrets) : value);
   let note: string | undefined;
   if (method === 'notifications/message') {
     const data = params.data;
-    const text = typeof data === 'string' ? data : data === undefined ? '' : JSON.stringify(data);
-    note = `${typeof params.level === 'string' ? `${params.level}: ` : ''}${text ?? ''}`;
+    const shown = typeof data === 'string' ? text(data) : data === undefined ? '' : (JSON.stringify(secrets ? redactValue(data, secrets) : data) ?? '');
+    note = `${typeof params.level === 'string' ? `${text(params.level)}: ` : ''}${shown}`;
   } else if (method === 'notifications/progress' && typeof params.progress === 'number') {
     const total = typeof params.total === 'number' ? `/${params.total}` : '';
-    note = `${params.progress}${total}${typeof params.message === 'string' ? ` ${params.message}` : ''}`;
+    note = `${params.progress}${total}${typeof params.message === 'string' ? ` ${text(params.message)}` : ''}`;
   }
   // One line: a multi-line log message would be cut at its first line break by the row's height.
   return note?.replace(/\s+/g, ' ').slice(0, MAX_NOTE);

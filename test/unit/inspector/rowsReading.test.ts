@@ -61,6 +61,27 @@ describe('Inspector rows, reading the list', () => {
     assert.equal(notes[3], 'error: {"code":7,"path":"/x"}');
   });
 
+  it("a note is redacted: the log reads it from the message as it came, with the server's secrets; an imported record's is read from its message", () => {
+    const log = new ActivityLog(100);
+    const secretive = { ...A, secrets: ['hunter2-secret'] };
+    log.add(secretive, req(1, 'tools/call', { name: 'x' }), 1);
+    log.add(secretive, note('notifications/message', { level: 'info', data: 'token hunter2-secret used' }), 2);
+    log.add(secretive, note('notifications/message', { level: 'info', data: { password: 'pw-1234', key: 'hunter2-secret' } }), 3);
+    const notes = rowsOf(log)[0].children.map((c) => c.note ?? '');
+    assert.equal(notes.length, 2);
+    assert.ok(
+      notes.every((n) => !n.includes('hunter2') && !n.includes('pw-1234')),
+      JSON.stringify(notes),
+    );
+    assert.match(notes[0], /^info: token .*redacted.* used$/);
+    // A recording's records carry no note: it is read from the (redacted) message in the file.
+    const imported = log.entries().map((e) => ({ ...e, request: e.request, response: e.response, note: undefined }));
+    assert.deepEqual(
+      buildRows(imported, factsOf)[0].children.map((c) => c.note),
+      notes,
+    );
+  });
+
   it('a note reaches the page: in the rows, in a delta, and the page refuses one that is not text', () => {
     const rows = rowsOf(busyCall());
     assert.ok(parseToWebview({ type: 'rows', rows, readOnly: false }));
