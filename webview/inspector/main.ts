@@ -172,6 +172,9 @@ function drawList(): void {
   rowsView.render(tree.rows, filter, payloads && payloads.text === (filter.text ?? '') ? payloads.seqs : undefined);
 }
 
+const SEARCH_AFTER_MS = 150;
+let searchTimer: ReturnType<typeof setTimeout> | undefined;
+
 /** Asks the host which exchanges hold the filter's words in their messages (once at a time; again if the rows changed meanwhile). */
 function searchPayloads(): void {
   const text = filter.text?.trim() ? filter.text : '';
@@ -229,8 +232,11 @@ textInput.addEventListener('input', () => {
   filter = { ...filter, text: textInput.value || undefined };
   save();
   // The list alone: typing changes neither the dropdowns nor the toolbar. The rows' own text
-  // filters now; the payloads' matches are added when the host answers.
-  searchPayloads();
+  // filters now; the payloads' matches are added when the host answers, asked once typing pauses
+  // (each answer lays the list out again: a 100,000-row recording in slices).
+  clearTimeout(searchTimer);
+  if (filter.text?.trim()) searchTimer = setTimeout(searchPayloads, SEARCH_AFTER_MS);
+  else searchPayloads();
   drawList();
   renderEmpty();
 });
