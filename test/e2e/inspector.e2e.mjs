@@ -744,7 +744,8 @@ export async function readingTheList({ page, step, screenshot, log, text, stamp 
     });
     const call = logCall(inspector);
     const label = await call.getAttribute('aria-label');
-    if (!/^tools\/call log, fixture-stdio, result, \d+ ms, 1 log$/.test(label ?? '')) throw new Error(`the call reads ${JSON.stringify(label)}`);
+    if (!/^tools\/call log, fixture-stdio, result, \d+ ms$/.test(label ?? '')) throw new Error(`the call reads ${JSON.stringify(label)}`);
+    await expectAttribute(call, 'aria-description', '1 log');
     await expectAttribute(call, 'aria-expanded', 'true');
     const line = call.locator(':scope > .line');
     const summary = await line.locator('.name .group-summary').textContent();

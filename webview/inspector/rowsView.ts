@@ -394,9 +394,12 @@ export class RowsView {
   private fill(item: HTMLElement, row: InspectorRow, level: number): void {
     const selected = row.seq === this.options.selected();
     const summary = row.children.length ? groupSummary(row.children) : undefined;
-    const label = `${row.method}${row.name ? ` ${row.name}` : ''}, ${row.serverLabel}, ${STATUS_LABEL[row.status]}${row.latencyMs !== undefined ? `, ${formatLatency(row.latencyMs)}` : ''}${row.replayOf !== undefined ? `, ${l10n.t('replay')}` : ''}${row.note ? `, ${row.note}` : ''}${summary ? `, ${summary}` : ''}`;
+    const label = `${row.method}${row.name ? ` ${row.name}` : ''}, ${row.serverLabel}, ${STATUS_LABEL[row.status]}${row.latencyMs !== undefined ? `, ${formatLatency(row.latencyMs)}` : ''}${row.replayOf !== undefined ? `, ${l10n.t('replay')}` : ''}${row.note ? `, ${row.note}` : ''}`;
     item.setAttribute('aria-level', String(level));
     item.setAttribute('aria-label', label);
+    // What is nested is read after the label: the label stays what the exchange is, while notifications still arrive.
+    if (summary) item.setAttribute('aria-description', summary);
+    else item.removeAttribute('aria-description');
     item.setAttribute('aria-selected', String(selected));
     item.dataset.status = row.status;
     // VS Code's webview/context menu: a client tools/call row offers Save as Test (package.json); every row sets it, so a child never inherits its parent's.
