@@ -13,6 +13,7 @@ import type { ActivityLog, LogChange } from '../traffic/common/activityLog';
 import type { InspectorRecord, InspectorRow } from './common/inspectorRows';
 import { RowsModel } from './common/rowsModel';
 import { Coalescer } from './common/rowsBatch';
+import { PayloadSearch } from './common/payloadSearch';
 import { isEmptyDelta } from './common/rowsDelta';
 import { parseFromWebview, type DetailAction, type FromWebview, type ToWebview } from './common/inspectorProtocol';
 import { parseConsoleFromWebview, type ConsoleFromWebview, type ConsoleToWebview } from './common/consoleProtocol';
@@ -79,6 +80,8 @@ export class InspectorController implements vscode.Disposable {
   private readonly outputCheck: OutputCheck;
   /** The exchange the page shows the detail of (the page says so when the user or the host selects one). */
   selected: number | undefined;
+  /** The filter text searched in the messages, for the page (it has no payloads). */
+  private readonly search = new PayloadSearch(() => this.records());
 
   constructor(
     webview: vscode.Webview,
@@ -310,6 +313,9 @@ export class InspectorController implements vscode.Disposable {
       case 'cancelReplay':
         this.cancelReplay(message.seq);
         return;
+      case 'search':
+        this.search.run(message.text, (seqs) => this.post({ type: 'searchMatches', text: message.text, seqs }));
+        return;
       case 'startServer': {
         const record = this.find(message.seq);
         if (record) await this.actions.startServer(record, (status) => this.post(status));
@@ -396,6 +402,7 @@ export class InspectorController implements vscode.Disposable {
 
   dispose(): void {
     this.batch.cancel();
+    this.search.cancel();
     this.onDidUpdateEmitter.dispose();
     this.disposables.dispose();
   }

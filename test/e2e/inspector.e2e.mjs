@@ -623,6 +623,8 @@ export async function run({ page, step, screenshot, workspace, log }) {
     await http.close();
   }
 
+  await readingTheList({ page, step, screenshot, log, text, stamp });
+
   // The saved tests in VS Code's Testing view (issue 31's picture): fixture.mcptest.json run from
   // its row, one test passing and one failing on purpose.
   await step('the Testing view: fixture.mcptest.json run from its row, its tests passed and failed', async () => {
@@ -767,4 +769,176 @@ async function expectFocused(locator, timeout = 5_000) {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`${locator} did not get the focus`);
+}
+
+/**
+ * Issue 29, reading the list: a call's nested rows counted on its row and collapsible (by click
+ * and by Left/Right), a log message's text in the name column, tooltips on cut text, the filter
+ * finding words in params and results, Hide pings, the list/detail split dragged and moved by
+ * keyboard, all of it kept when the page reloads; Replay scrolling to its new row (in the short
+ * bottom panel, scrolled away from the top); 24-hour times in Run Tool's history. Needs what
+ * `run` did before: the echo call with `text`, the log tool's warning `disk almost full <stamp>`,
+ * the Inspector's editor tab open. Exported for a module of these steps alone while developing.
+ */
+export async function readingTheList({ page, step, screenshot, log, text, stamp }) {
+  const restMouse = () => page.mouse.move(900, 850);
+  const editorTab = () => frameWhere(page, '.rows[role=tree]', (f) => f.evaluate(() => window.innerHeight > 450));
+  let inspector = await editorTab();
+  const warning = `warning: disk almost full ${stamp}`;
+  const nameIs = (frame, value) => frame.locator(':scope > .line .name', { hasText: value });
+  const logMessage = (frame) => frame.locator('.row[aria-level="2"]').filter({ has: nameIs(frame, warning) });
+  let callSeq;
+  const logCall = (frame) => frame.locator(`.row[data-seq="${callSeq}"]`);
+
+  await step("a call counts what is nested under it; the log message's text is in the name column; cut text has tooltips", async () => {
+    const message = logMessage(inspector).first();
+    await message.waitFor({ state: 'visible', timeout: 30_000 });
+    const name = message.locator(':scope > .line .name');
+    if ((await name.getAttribute('title')) !== warning) throw new Error(`the message's tooltip is ${JSON.stringify(await name.getAttribute('title'))}`);
+    // The list is flat (virtualized) and in screen order: the call is the nearest row above one level up.
+    callSeq = await message.evaluate((el) => {
+      const rows = [...el.parentElement.querySelectorAll('.row')];
+      return rows
+        .slice(0, rows.indexOf(el))
+        .reverse()
+        .find((r) => r.getAttribute('aria-level') === '1')
+        ?.getAttribute('data-seq');
+    });
+    const call = logCall(inspector);
+    const label = await call.getAttribute('aria-label');
+    if (!/^tools\/call log, fixture-stdio, result, \d+ ms$/.test(label ?? '')) throw new Error(`the call reads ${JSON.stringify(label)}`);
+    await expectAttribute(call, 'aria-description', '1 log');
+    await expectAttribute(call, 'aria-expanded', 'true');
+    const line = call.locator(':scope > .line');
+    const summary = await line.locator('.name .group-summary').textContent();
+    if (summary !== ' · 1 log') throw new Error(`the call's summary is ${JSON.stringify(summary)}`);
+    const titles = await line.evaluate((el) => ['.server', '.method', '.name'].map((s) => el.querySelector(s)?.getAttribute('title')));
+    if (JSON.stringify(titles) !== JSON.stringify(['fixture-stdio', 'tools/call', 'log · 1 log'])) throw new Error(`tooltips ${JSON.stringify(titles)}`);
+    await restMouse();
+    await screenshot('inspector-11-groups');
+  });
+
+  await step('collapse and expand the call: its ▾, then Left and Right as in a tree', async () => {
+    const call = logCall(inspector);
+    await call.locator(':scope > .line .twisty').click();
+    await expectAttribute(call, 'aria-expanded', 'false');
+    await logMessage(inspector).first().waitFor({ state: 'detached' });
+    await call.locator(':scope > .line .server').click();
+    await expectFocused(call);
+    await page.keyboard.press('ArrowRight');
+    await expectAttribute(call, 'aria-expanded', 'true');
+    await logMessage(inspector).first().waitFor({ state: 'visible' });
+    await page.keyboard.press('ArrowRight');
+    await expectAttribute(logMessage(inspector).first(), 'aria-selected', 'true');
+    await page.keyboard.press('ArrowLeft');
+    await expectAttribute(call, 'aria-selected', 'true');
+    await page.keyboard.press('ArrowLeft');
+    await expectAttribute(call, 'aria-expanded', 'false');
+    await logMessage(inspector).first().waitFor({ state: 'detached' });
+  });
+
+  const word = text.split(' ').pop();
+  await step(`the filter finds words in params and results: ${JSON.stringify(word)} is only in the echo call's arguments`, async () => {
+    const filter = inspector.getByRole('searchbox', { name: 'Filter text' });
+    await filter.fill(word);
+    await inspector
+      .getByRole('treeitem', { name: /^tools\/call echo, fixture-stdio, result\b/ })
+      .first()
+      .waitFor({ state: 'visible' });
+    const labels = await inspector.locator('.rows .row[aria-level="1"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label')));
+    if (labels.some((l) => !l.startsWith('tools/call echo, '))) throw new Error(`the filter shows ${JSON.stringify(labels)}`);
+    await restMouse();
+    await screenshot('inspector-12-search-payloads');
+    await filter.fill('');
+  });
+
+  await step('Hide pings leaves the pings out (the client pings each server every 30 s)', async () => {
+    const pings = inspector.locator('.rows .row[aria-label^="ping, "]');
+    await pings.first().waitFor({ state: 'attached', timeout: 45_000 });
+    await inspector.getByRole('checkbox', { name: 'Hide pings' }).check();
+    await pings.first().waitFor({ state: 'detached' });
+    await inspector.locator('.rows .row').first().waitFor({ state: 'visible' });
+  });
+
+  await step('the split between list and detail: dragged, then moved by keyboard', async () => {
+    const handle = inspector.getByRole('separator', { name: 'Resize the exchange list and the detail' });
+    const pane = inspector.locator('.list-pane');
+    const before = (await pane.boundingBox()).width;
+    const box = await handle.boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x - 150, box.y + box.height / 2, { steps: 5 });
+    await page.mouse.up();
+    const dragged = (await pane.boundingBox()).width;
+    if (Math.abs(before - 150 - dragged) > 30) throw new Error(`dragging the handle 150 px left took the list from ${before} to ${dragged} px`);
+    await handle.focus();
+    await page.keyboard.press('End');
+    await expectAttribute(handle, 'aria-valuenow', '80');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    await expectAttribute(handle, 'aria-valuenow', '70');
+    const split = (await inspector.locator('.split').boundingBox()).width;
+    const share = (await pane.boundingBox()).width / split;
+    if (Math.abs(share - 0.7) > 0.03) throw new Error(`the list takes ${share.toFixed(2)} of the width at 70 %`);
+  });
+
+  await step('reloading the page keeps the split, Hide pings and the collapsed call', async () => {
+    // A mark in the page as it is: the page found after the reload must be a new one.
+    await inspector.evaluate(() => (window.__beforeReload = true));
+    await runCommand(page, 'Developer: Reload Webviews');
+    inspector = await frameWhere(page, '.rows[role=tree] .row', (f) => f.evaluate(() => window.innerHeight > 450 && !window.__beforeReload), 30_000);
+    await expectAttribute(inspector.getByRole('separator', { name: 'Resize the exchange list and the detail' }), 'aria-valuenow', '70');
+    if (!(await inspector.getByRole('checkbox', { name: 'Hide pings' }).isChecked())) throw new Error('Hide pings is not kept');
+    await expectAttribute(logCall(inspector), 'aria-expanded', 'false');
+    await restMouse();
+    await screenshot('inspector-13-split');
+    await inspector.getByRole('checkbox', { name: 'Hide pings' }).uncheck();
+  });
+
+  await step('Replay in the short bottom panel, its list scrolled down: the new row is scrolled to and selected', async () => {
+    // The editor tab closed: the panel's page is then the one Inspector page.
+    await runCommand(page, 'View: Close All Editors');
+    await runCommand(page, 'MCP: Open Inspector in Panel');
+    const { height } = page.viewportSize();
+    const panel = await frameWhere(page, '.rows[role=tree] .row', (f) => f.evaluate((h) => window.innerHeight < h * 0.6, height));
+    // The panel's page may still be on its Console tab (as `run` left it).
+    await panel.getByRole('tab', { name: 'Exchanges' }).click();
+    const original = panel.getByRole('treeitem', { name: /^tools\/call echo, fixture-stdio, result, \d+ ms$/ }).first();
+    await original.locator(':scope > .line').click();
+    const seq = await original.getAttribute('data-seq');
+    await panel.getByRole('textbox', { name: 'Params to replay (JSON)' }).waitFor({ state: 'visible' });
+    const pane = panel.locator('.list-pane');
+    const overflows = await pane.evaluate((el) => {
+      el.scrollTop = el.scrollHeight;
+      return el.scrollHeight > el.clientHeight * 1.5;
+    });
+    if (!overflows) throw new Error('the list in the panel does not scroll: nothing to scroll back to');
+    await panel.getByRole('button', { name: 'Replay', exact: true }).click();
+    const replay = panel.locator(`.row[data-replay-of="${seq}"][aria-selected=true]`).last();
+    await replay.waitFor({ state: 'attached' });
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const [row, view] = [await replay.boundingBox(), await pane.boundingBox()];
+      if (row && view && row.y >= view.y - 1 && row.y + row.height <= view.y + view.height + 1) break;
+      if (Date.now() > deadline) throw new Error(`the replay's row is out of sight: ${JSON.stringify({ row, view })}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    await restMouse();
+    await screenshot('inspector-14-replay-scrolled');
+    await runCommand(page, 'View: Hide Panel');
+  });
+
+  await step("Run Tool's history shows 24-hour times", async () => {
+    const servers = page.getByRole('tree', { name: /^Servers\b/ });
+    const serverItem = servers.getByRole('treeitem', { name: /^fixture-stdio,/ });
+    const toolsGroup = servers.getByRole('treeitem', { name: /^Tools \d+$/ });
+    const echoItem = servers.getByRole('treeitem', { name: /^Echo echo\b/ });
+    await clickUntilTab(page, echoItem, /^Run Echo\b/, { ancestors: [serverItem, toolsGroup], log });
+    const form = await frameWith(page, '#history');
+    await form.locator('#history > summary').click();
+    const times = form.locator('#history .history-item .time');
+    await times.first().waitFor({ state: 'visible' });
+    const shown = await times.allTextContents();
+    if (!shown.every((t) => /^\d\d:\d\d:\d\d$/.test(t))) throw new Error(`Run Tool's history shows ${JSON.stringify(shown)}`);
+  });
 }

@@ -3,6 +3,7 @@
 // method, URL, status, timing, session id, sizes, and both header lists with the Mcp-* headers
 // highlighted and credentials shown as redacted. Everything arrives redacted from the host.
 import type { HttpExchangeView, HttpHeader } from '../../src/traffic/common/httpExchange';
+import { formatClock } from '../../src/inspector/common/inspectorRows';
 import * as l10n from '@vscode/l10n';
 import { h } from './dom';
 
@@ -53,7 +54,8 @@ function exchange(view: HttpExchangeView): HTMLElement {
     h('dt', {}, l10n.t('Status')),
     h('dd', { class: failed ? 'error' : '' }, status),
     h('dt', {}, l10n.t('Started')),
-    h('dd', {}, new Date(view.startedAt).toISOString().slice(11, 23)),
+    // Local time as the row's time column (the ISO form was UTC), 24-hour.
+    h('dd', {}, formatClock(view.startedAt)),
     h('dt', {}, l10n.t('Time to headers')),
     h('dd', {}, ms(view.headersMs)),
     h('dt', {}, view.stream ? l10n.t('Stream open for') : l10n.t('Total')),

@@ -17,6 +17,7 @@ import { ConsoleView, type ConsoleState } from './console';
 import { DetailView } from './detail';
 import { h } from './dom';
 import { RowsView } from './rowsView';
+import { Splitter } from './splitter';
 import { connectHost } from '../shared/hostChannel';
 
 type Tab = 'exchanges' | 'console';
@@ -28,10 +29,15 @@ interface SavedState {
   /** Params edited and not sent yet, by exchange (the newest few). */
   drafts?: [number, string][];
   scroll?: number;
+  /** Rows whose nested rows are hidden (the newest few). */
+  collapsed?: number[];
+  /** The list's share of the width beside the detail, in percent. */
+  split?: number;
 }
 const host = connectHost<FromWebview | ConsoleFromWebview, SavedState>();
 const post = (message: FromWebview | ConsoleFromWebview) => host.post(message);
 const MAX_SAVED_DRAFTS = 20;
+const MAX_SAVED_COLLAPSED = 500;
 
 window.addEventListener('error', (event) => post({ type: 'error', message: String(event.error?.stack ?? event.message) }));
 
@@ -39,6 +45,11 @@ const saved = host.savedState();
 let filter: RowFilter = saved?.filter ?? {};
 let selected: number | undefined = saved?.selected;
 let tab: Tab = saved?.tab === 'console' ? 'console' : 'exchanges';
+const collapsed = new Set<number>((saved?.collapsed ?? []).filter((seq) => Number.isSafeInteger(seq)));
+/** The exchanges whose messages hold the filter's words, as the host answered for `text` (undefined: not asked, or not answered yet). */
+let payloads: { text: string; seqs: Set<number> } | undefined;
+/** A search the host has not answered yet, and whether the rows changed since it was asked. */
+let searching: { text: string; again: boolean } | undefined;
 /** The rows as the host sent them (every row, then deltas). */
 const tree = new RowTree();
 let readOnly = false;
@@ -53,7 +64,13 @@ app.removeAttribute('aria-live');
 const serverSelect = h('select', { 'aria-label': l10n.t('Server') });
 const methodSelect = h('select', { 'aria-label': l10n.t('Method') });
 const errorsOnly = h('input', { type: 'checkbox', id: 'errors-only' });
-const textInput = h('input', { type: 'search', placeholder: l10n.t('Filter (server, method, name)'), 'aria-label': l10n.t('Filter text') });
+const hidePings = h('input', { type: 'checkbox', id: 'hide-pings' });
+const textInput = h('input', {
+  type: 'search',
+  placeholder: l10n.t('Filter (server, method, name, params, results)'),
+  'aria-label': l10n.t('Filter text'),
+  title: l10n.t('Words that must all occur in the row or in its request and response'),
+});
 const exportButton = h('button', { type: 'button', title: l10n.t('Save the recording as JSON Lines (secrets redacted)') }, l10n.t('Export…'));
 const harButton = h(
   'button',
@@ -68,6 +85,7 @@ const toolbar = h(
   serverSelect,
   methodSelect,
   h('label', { class: 'check' }, errorsOnly, l10n.t('Errors only')),
+  h('label', { class: 'check' }, hidePings, l10n.t('Hide pings')),
   textInput,
   sourceLabel,
   exportButton,
@@ -88,6 +106,7 @@ const detailView = new DetailView({
 });
 const consoleView = new ConsoleView({ post, save: () => save() }, saved?.console ?? { filter: {} });
 const listPane = h('div', { class: 'list-pane' }, list, empty);
+const splitter = new Splitter(listPane, saved?.split, () => save());
 const tabs = {
   exchanges: h('button', { type: 'button', role: 'tab', id: 'tab-exchanges', 'aria-controls': 'panel-exchanges' }, l10n.t('Exchanges')),
   console: h('button', { type: 'button', role: 'tab', id: 'tab-console', 'aria-controls': 'panel-console' }, l10n.t('Console')),
@@ -97,7 +116,7 @@ const panels = {
     'div',
     { class: 'tab-panel', role: 'tabpanel', id: 'panel-exchanges', 'aria-labelledby': 'tab-exchanges' },
     toolbar,
-    h('div', { class: 'split' }, listPane, detailView.element),
+    h('div', { class: 'split' }, listPane, splitter.element, detailView.element),
   ),
   console: h('div', { class: 'tab-panel', role: 'tabpanel', id: 'panel-console', 'aria-labelledby': 'tab-console' }, consoleView.element),
 };
@@ -138,8 +157,10 @@ const rowsView = new RowsView(list, listPane, {
   select: (seq) => select(seq),
   rendered: () => {
     renderEmpty();
-    if (filterChanged) dropHiddenSelection();
+    if (filterChanged && !awaitingPayloads()) dropHiddenSelection();
   },
+  collapsed: () => collapsed,
+  toggle: (seq) => toggle(seq),
 });
 
 /**
@@ -154,11 +175,60 @@ function dropHiddenSelection(): void {
   detailView.show(undefined);
   save();
 }
+
+/** Words are filtered but the host has not yet said which payloads hold them: the selected row may still match there. */
+function awaitingPayloads(): boolean {
+  return Boolean(filter.text?.trim()) && payloads?.text !== filter.text;
+}
+
+/** Shows or hides the rows nested under `seq`. */
+function toggle(seq: number, expand = collapsed.has(seq)): void {
+  if (expand === !collapsed.has(seq)) return;
+  if (expand) collapsed.delete(seq);
+  else collapsed.add(seq);
+  save();
+  drawList();
+}
+
+/** The rows as filtered, the host's payload matches with them once it answered for this text. */
+function drawList(): void {
+  rowsView.render(tree.rows, filter, payloads && payloads.text === (filter.text ?? '') ? payloads.seqs : undefined);
+}
+
+const SEARCH_AFTER_MS = 150;
+let searchTimer: ReturnType<typeof setTimeout> | undefined;
+
+/** Asks the host which exchanges hold the filter's words in their messages (once at a time; again if the rows changed meanwhile). */
+function searchPayloads(): void {
+  const text = filter.text?.trim() ? filter.text : '';
+  if (!text) {
+    // The host stops a search under way (a 100,000-record recording takes a while), and answers nothing that matters.
+    if (searching) post({ type: 'search', text: '' });
+    payloads = undefined;
+    searching = undefined;
+    return;
+  }
+  if (searching?.text === text) {
+    searching.again = true;
+    return;
+  }
+  searching = { text, again: false };
+  post({ type: 'search', text });
+}
 const rowKey = (row: InspectorRow | undefined) => (row ? `${row.status}:${row.size}` : '');
 
 function save(): void {
   const drafts = [...detailView.drafts].slice(-MAX_SAVED_DRAFTS);
-  host.saveState({ filter, selected, tab, console: consoleView.state, ...(drafts.length ? { drafts } : {}), scroll: listPane.scrollTop });
+  host.saveState({
+    filter,
+    selected,
+    tab,
+    console: consoleView.state,
+    ...(drafts.length ? { drafts } : {}),
+    scroll: listPane.scrollTop,
+    ...(collapsed.size ? { collapsed: [...collapsed].slice(-MAX_SAVED_COLLAPSED) } : {}),
+    ...(splitter.percent !== undefined ? { split: splitter.percent } : {}),
+  });
 }
 
 serverSelect.addEventListener('change', () => {
@@ -179,18 +249,30 @@ errorsOnly.addEventListener('change', () => {
   save();
   renderRows();
 });
+hidePings.addEventListener('change', () => {
+  filter = { ...filter, hidePings: hidePings.checked || undefined };
+  filterChanged = true;
+  save();
+  renderRows();
+});
 textInput.addEventListener('input', () => {
   filter = { ...filter, text: textInput.value || undefined };
   filterChanged = true;
   save();
-  // The list alone: typing changes neither the dropdowns nor the toolbar.
-  rowsView.render(tree.rows, filter);
+  // The list alone: typing changes neither the dropdowns nor the toolbar. The rows' own text
+  // filters now; the payloads' matches are added when the host answers, asked once typing pauses
+  // (each answer lays the list out again: a 100,000-row recording in slices).
+  clearTimeout(searchTimer);
+  if (filter.text?.trim()) searchTimer = setTimeout(searchPayloads, SEARCH_AFTER_MS);
+  else searchPayloads();
+  drawList();
   renderEmpty();
 });
 exportButton.addEventListener('click', () => post({ type: 'export', format: 'jsonl' }));
 harButton.addEventListener('click', () => post({ type: 'export', format: 'har' }));
 importButton.addEventListener('click', () => post({ type: 'import' }));
 errorsOnly.checked = !!filter.errorsOnly;
+hidePings.checked = !!filter.hidePings;
 textInput.value = filter.text ?? '';
 
 function fillSelect(select: HTMLSelectElement, allLabel: string, options: { value: string; label: string }[], value: string | undefined): void {
@@ -241,7 +323,7 @@ function renderRows(): void {
   if (readOnly && tab === 'console') showTab('exchanges');
   exportButton.hidden = readOnly;
   harButton.hidden = readOnly;
-  rowsView.render(tree.rows, filter);
+  drawList();
   renderEmpty();
 }
 
@@ -253,6 +335,23 @@ function select(seq: number, focus = true): void {
 }
 
 list.addEventListener('keydown', (event) => {
+  // Left and Right as in a tree: hide or show the nested rows, or go to the parent or the first child.
+  if ((event.key === 'ArrowLeft' || event.key === 'ArrowRight') && selected !== undefined) {
+    const at = rowsView.treeOf(selected);
+    if (!at) return;
+    event.preventDefault();
+    const open = at.children > 0 && !collapsed.has(selected);
+    if (event.key === 'ArrowRight') {
+      if (at.children && !open) toggle(selected, true);
+      else if (open) {
+        const order = rowsView.visibleOrder();
+        const child = order[order.indexOf(selected) + 1];
+        if (child !== undefined && rowsView.treeOf(child)?.level === at.level + 1) select(child);
+      }
+    } else if (open) toggle(selected, false);
+    else if (at.parent !== undefined) select(at.parent);
+    return;
+  }
   if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp' && event.key !== 'Home' && event.key !== 'End') return;
   event.preventDefault();
   const visibleOrder = rowsView.visibleOrder();
@@ -281,6 +380,7 @@ function receive(data: unknown): void {
       tree.reset(message.rows);
       readOnly = message.readOnly;
       source = message.source;
+      searchPayloads();
       renderRows();
       if (restoredScroll !== undefined) {
         listPane.scrollTop = restoredScroll;
@@ -288,11 +388,22 @@ function receive(data: unknown): void {
       }
     } else {
       rowsView.patch(tree.apply(message), filter, renderRows, tree.rows);
+      if (filter.text?.trim()) searchPayloads();
       renderChoices();
       renderEmpty();
     }
     if (message.select !== undefined) select(message.select);
     else if (selected !== undefined && (detailView.seq !== selected || rowKey(tree.find(selected)) !== detailKey)) post({ type: 'select', seq: selected });
+    return;
+  }
+  if (message.type === 'searchMatches') {
+    const again = searching?.text === message.text && searching.again;
+    if (searching?.text === message.text) searching = undefined;
+    if (message.text !== (filter.text ?? '')) return;
+    payloads = { text: message.text, seqs: new Set(message.seqs) };
+    if (again) searchPayloads();
+    drawList();
+    renderEmpty();
     return;
   }
   if (message.type === 'actionStatus') {

@@ -11,6 +11,7 @@ import * as l10n from '@vscode/l10n';
 import {
   filterRows,
   formatClock,
+  groupSummary,
   isErrorStatus,
   type HayCache,
   type InspectorRow,
@@ -41,7 +42,7 @@ function formatSize(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-export const isFiltered = (filter: RowFilter): boolean => !!(filter.serverId || filter.method || filter.errorsOnly || filter.text?.trim());
+export const isFiltered = (filter: RowFilter): boolean => !!(filter.serverId || filter.method || filter.errorsOnly || filter.hidePings || filter.text?.trim());
 
 /** A drawn row element, with the row it shows. */
 type RowElement = HTMLElement & { row?: InspectorRow };
@@ -70,14 +71,17 @@ const SLICED_ABOVE = 2_000;
 const SLICE_MS = 12;
 const TOP_ROWS_PER_CHECK = 200;
 
-/** The slots of a list being laid out, top-level rows added a slice at a time. */
+/** The slots of a list being laid out, top-level rows added a slice at a time (the children of a collapsed row left out). */
 class Layout {
   readonly slots: Slot[] = [];
   readonly at = new Map<number, number>();
   height = 0;
   private topCount = 0;
 
-  constructor(private readonly line: { first: number; more: number }) {}
+  constructor(
+    private readonly line: { first: number; more: number },
+    private readonly collapsed: ReadonlySet<number>,
+  ) {}
 
   add(rows: readonly InspectorRow[]): void {
     const { first, more } = this.line;
@@ -87,7 +91,7 @@ class Layout {
         this.at.set(row.seq, this.slots.length);
         this.slots.push({ row, level, posInSet: level === 1 ? ++this.topCount : i + 1, setSize: list.length, top: this.height, height });
         this.height += height;
-        if (row.children.length) visit(row.children, level + 1);
+        if (row.children.length && !this.collapsed.has(row.seq)) visit(row.children, level + 1);
       });
     };
     visit(rows, 1);
@@ -119,11 +123,20 @@ export class RowsView {
   private scrollFrame: number | undefined;
   /** The height of a one-line row and of each further line, measured once from a drawn row. */
   private lineHeight: { first: number; more: number } | undefined;
+  /** A row selected before it was listed (a replay's, whose row comes after the answer): scrolled to once it is. */
+  private revealWhenListed: number | undefined;
 
   constructor(
     readonly list: HTMLElement,
     private readonly scroller: HTMLElement,
-    private readonly options: { selected(): number | undefined; select(seq: number): void; rendered(): void },
+    private readonly options: {
+      selected(): number | undefined;
+      select(seq: number): void;
+      rendered(): void;
+      /** The rows whose children are hidden. */
+      collapsed(): ReadonlySet<number>;
+      toggle(seq: number): void;
+    },
   ) {
     scroller.addEventListener('scroll', () => {
       this.scrollFrame ??= requestAnimationFrame(() => {
@@ -142,14 +155,14 @@ export class RowsView {
    * Lays out `rows` (filtered) and draws the ones in sight, at once or (many rows) in slices;
    * `options.rendered` is told when the list shows them.
    */
-  render(rows: readonly InspectorRow[], filter: RowFilter): void {
+  render(rows: readonly InspectorRow[], filter: RowFilter, payloads?: ReadonlySet<number>): void {
     if (this.frame !== undefined) cancelAnimationFrame(this.frame);
     this.frame = undefined;
     if (this.job) this.job.cancelled = true;
     this.job = undefined;
-    const layout = new Layout(this.line());
+    const layout = new Layout(this.line(), this.options.collapsed());
     if (rows.length <= SLICED_ABOVE) {
-      layout.add(filterRows(rows, filter, this.hays));
+      layout.add(filterRows(rows, filter, this.hays, payloads));
       this.show(layout.finish(), true);
       return;
     }
@@ -159,7 +172,7 @@ export class RowsView {
       if (job.cancelled) return;
       const end = performance.now() + SLICE_MS;
       while (next < rows.length && performance.now() < end) {
-        layout.add(filterRows(rows.slice(next, next + TOP_ROWS_PER_CHECK), filter, this.hays));
+        layout.add(filterRows(rows.slice(next, next + TOP_ROWS_PER_CHECK), filter, this.hays, payloads));
         next += TOP_ROWS_PER_CHECK;
       }
       if (next < rows.length) {
@@ -181,7 +194,17 @@ export class RowsView {
     this.slots = layout.slots;
     this.at = layout.at;
     this.list.style.height = `${layout.height}px`;
+    // Drawing every row anew takes the focused one out of the page: the new one gets the focus (a row collapsed by keyboard).
+    const focused = this.list.contains(document.activeElement) && document.activeElement !== this.list;
     this.draw(redrawAll, split);
+    const selected = this.options.selected();
+    if (focused && selected !== undefined && !this.list.contains(document.activeElement))
+      (this.elements.get(selected) ?? this.list).focus({ preventScroll: true });
+    const waiting = this.revealWhenListed;
+    if (waiting !== undefined && this.at.has(waiting)) {
+      this.revealWhenListed = undefined;
+      this.select(waiting, false);
+    }
     this.options.rendered();
   }
 
@@ -207,7 +230,7 @@ export class RowsView {
       this.render(rows, filter);
       return;
     }
-    const layout = new Layout(this.line());
+    const layout = new Layout(this.line(), this.options.collapsed());
     layout.add(rows);
     this.show(layout.finish(), false);
   }
@@ -222,13 +245,28 @@ export class RowsView {
     return this.slots.map((s) => s.row.seq);
   }
 
-  /** Marks the selected row (and focuses it, scrolled into sight). */
+  /** A shown row's depth, whether it has children, and its parent's seq (for the Left and Right keys). */
+  treeOf(seq: number): { level: number; children: number; parent?: number } | undefined {
+    const index = this.at.get(seq);
+    if (index === undefined) return undefined;
+    const { level, row } = this.slots[index];
+    let parent: number | undefined;
+    for (let i = index - 1; level > 1 && i >= 0; i--)
+      if (this.slots[i].level === level - 1) {
+        parent = this.slots[i].row.seq;
+        break;
+      }
+    return { level, children: row.children.length, ...(parent !== undefined ? { parent } : {}) };
+  }
+
+  /** Marks the selected row, scrolled into sight (and focuses it); a row not listed yet is scrolled to once it is. */
   select(seq: number, focus: boolean): void {
     for (const item of this.list.querySelectorAll<HTMLElement>('.row[aria-selected=true]')) {
       item.setAttribute('aria-selected', 'false');
       item.tabIndex = -1;
     }
-    if (focus) this.reveal(seq);
+    this.revealWhenListed = this.at.has(seq) ? undefined : seq;
+    this.reveal(seq);
     const item = this.elements.get(seq);
     if (!item) return;
     item.setAttribute('aria-selected', 'true');
@@ -312,7 +350,7 @@ export class RowsView {
     if (first <= 0) return;
     this.lineHeight = { first, more: more > 0 ? more : first };
     if (first !== 22 || this.lineHeight.more !== 20) {
-      const layout = new Layout(this.lineHeight);
+      const layout = new Layout(this.lineHeight, this.options.collapsed());
       layout.add(this.slots.filter((s) => s.level === 1).map((s) => s.row));
       const { slots, at, height } = layout.finish();
       this.slots = slots;
@@ -352,7 +390,7 @@ export class RowsView {
       this.options.select(row.seq);
     });
     this.fill(item, row, level);
-    if (row.children.length) item.setAttribute('aria-expanded', 'true');
+    if (row.children.length) item.setAttribute('aria-expanded', String(!this.options.collapsed().has(row.seq)));
     this.place(item, slot);
     return item;
   }
@@ -360,9 +398,13 @@ export class RowsView {
   /** Sets a row element's attributes and draws its line (its children's group stays). */
   private fill(item: HTMLElement, row: InspectorRow, level: number): void {
     const selected = row.seq === this.options.selected();
-    const label = `${row.method}${row.name ? ` ${row.name}` : ''}, ${row.serverLabel}, ${STATUS_LABEL[row.status]}${row.latencyMs !== undefined ? `, ${formatLatency(row.latencyMs)}` : ''}${row.replayOf !== undefined ? `, ${l10n.t('replay')}` : ''}${row.outputIssue !== undefined ? `, ${l10n.t('breaks its outputSchema')}` : ''}`;
+    const summary = row.children.length ? groupSummary(row.children) : undefined;
+    const label = `${row.method}${row.name ? ` ${row.name}` : ''}, ${row.serverLabel}, ${STATUS_LABEL[row.status]}${row.latencyMs !== undefined ? `, ${formatLatency(row.latencyMs)}` : ''}${row.replayOf !== undefined ? `, ${l10n.t('replay')}` : ''}${row.outputIssue !== undefined ? `, ${l10n.t('breaks its outputSchema')}` : ''}${row.note ? `, ${row.note}` : ''}`;
     item.setAttribute('aria-level', String(level));
     item.setAttribute('aria-label', label);
+    // What is nested is read after the label: the label stays what the exchange is, while notifications still arrive.
+    if (summary) item.setAttribute('aria-description', summary);
+    else item.removeAttribute('aria-description');
     item.setAttribute('aria-selected', String(selected));
     item.dataset.status = row.status;
     // VS Code's webview/context menu: a client tools/call row offers Save as Test (package.json); every row sets it, so a child never inherits its parent's.
@@ -375,6 +417,9 @@ export class RowsView {
     else delete item.dataset.replayOf;
     const line = h('div', { class: 'line' });
     line.style.paddingLeft = `${(level - 1) * 16 + 4}px`;
+    // The name column: the name, a notification's message, what is nested under a call; cut to fit, whole in the tooltip.
+    const nameText = [row.name, row.note].filter(Boolean).join(' ');
+    const twisty = row.children.length ? this.twisty(row.seq) : undefined;
     line.append(
       h('span', { class: 'time' }, formatClock(row.startedAt)),
       h(
@@ -382,20 +427,22 @@ export class RowsView {
         { class: `status ${isErrorStatus(row.status) ? 'error' : row.status}`, title: row.statusText ?? STATUS_LABEL[row.status] },
         STATUS_ICON[row.status],
       ),
-      h('span', { class: 'server' }, row.serverLabel),
+      h('span', { class: 'server', title: row.serverLabel }, row.serverLabel),
       h(
         'span',
-        { class: 'method' },
+        { class: 'method', title: row.method },
+        ...(twisty ? [twisty] : []),
         ...(row.replayOf !== undefined ? [h('span', { class: 'replay-badge', title: l10n.t('Sent by Replay in the Inspector') }, '↻ ')] : []),
         row.direction === 'receive' ? `⇠ ${row.method}` : row.method,
       ),
       h(
         'span',
-        { class: 'name' },
+        { class: 'name', title: [nameText, summary].filter(Boolean).join(' · ') },
         ...(row.outputIssue !== undefined
           ? [h('span', { class: 'schema-badge', title: l10n.t("structuredContent breaks the tool's outputSchema: {0}", row.outputIssue) }, '⚠ ')]
           : []),
-        row.name ?? '',
+        nameText,
+        ...(summary ? [h('span', { class: 'group-summary' }, nameText ? ` · ${summary}` : summary)] : []),
       ),
       h('span', { class: 'latency' }, row.kind === 'request' ? (row.latencyMs === undefined ? l10n.t('pending') : formatLatency(row.latencyMs)) : ''),
       h('span', { class: 'size' }, formatSize(row.size)),
@@ -406,5 +453,20 @@ export class RowsView {
     const old = item.querySelector(':scope > .line');
     if (old) old.replaceWith(line);
     else item.prepend(line);
+  }
+
+  /** The ▾/▸ of a row with nested rows: a click shows or hides them (Left and Right do too). */
+  private twisty(seq: number): HTMLElement {
+    const collapsed = this.options.collapsed().has(seq);
+    const twisty = h(
+      'span',
+      { class: 'twisty', 'aria-hidden': 'true', title: collapsed ? l10n.t('Show the nested exchanges') : l10n.t('Hide the nested exchanges') },
+      collapsed ? '▸ ' : '▾ ',
+    );
+    twisty.addEventListener('click', (event) => {
+      event.stopPropagation();
+      this.options.toggle(seq);
+    });
+    return twisty;
   }
 }

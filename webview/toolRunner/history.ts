@@ -45,7 +45,8 @@ function statusText(status: RunStatus): string {
 /** "14:05:09", with the date when it is not today. */
 export function runTime(time: number): string {
   const date = new Date(time);
-  const clock = date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  // 24-hour, as the Inspector's times (a 12-hour locale's "02:05:09 PM" reads apart from them).
+  const clock = date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
   return date.toDateString() === new Date().toDateString() ? clock : `${date.toLocaleDateString()} ${clock}`;
 }
 

@@ -62,6 +62,12 @@ export type ToWebview =
       text: string;
       /** The new exchange a replay created (the page selects it). */
       newSeq?: number;
+    }
+  | {
+      /** The answer to `search`: the exchanges whose redacted messages hold every word of `text`. */
+      type: 'searchMatches';
+      text: string;
+      seqs: number[];
     };
 
 /** What the detail pane's buttons ask of the host; `params` is the edited params text (JSON). */
@@ -82,8 +88,13 @@ export type FromWebview =
   | { type: 'startServer'; seq: number }
   /** The Cancel button of a replay in flight (`seq`: the replay's exchange). */
   | { type: 'cancelReplay'; seq: number }
+  /** The filter's text, to search the exchanges' payloads for (answered by `searchMatches`). */
+  | { type: 'search'; text: string }
   /** An uncaught error in the webview script, for the log. */
   | { type: 'error'; message: string };
+
+/** Longer filter text is not searched for in the payloads (words that long match nothing anyway). */
+export const MAX_SEARCH_TEXT = 1000;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isSeq = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) > 0;
@@ -117,6 +128,8 @@ export function parseFromWebview(message: unknown): FromWebview | undefined {
       return isSeq(message.seq) ? { type: 'startServer', seq: message.seq } : undefined;
     case 'cancelReplay':
       return isSeq(message.seq) ? { type: 'cancelReplay', seq: message.seq } : undefined;
+    case 'search':
+      return typeof message.text === 'string' && message.text.length <= MAX_SEARCH_TEXT ? { type: 'search', text: message.text } : undefined;
     default:
       return undefined;
   }
@@ -136,6 +149,7 @@ function isRowData(v: unknown): v is RowData & Record<string, unknown> {
     typeof v.serverLabel === 'string' &&
     typeof v.method === 'string' &&
     (v.name === undefined || typeof v.name === 'string') &&
+    (v.note === undefined || typeof v.note === 'string') &&
     typeof v.startedAt === 'number' &&
     typeof v.size === 'number' &&
     (v.latencyMs === undefined || typeof v.latencyMs === 'number') &&
@@ -230,6 +244,10 @@ export function parseToWebview(message: unknown): ToWebview | undefined {
       text: message.text,
       ...(isSeq(message.newSeq) ? { newSeq: message.newSeq } : {}),
     };
+  }
+  if (message.type === 'searchMatches') {
+    if (typeof message.text !== 'string' || !Array.isArray(message.seqs) || !message.seqs.every(isSeq)) return undefined;
+    return { type: 'searchMatches', text: message.text, seqs: message.seqs };
   }
   return undefined;
 }

@@ -7,6 +7,7 @@
 
 import type { ActivityEntry } from '../../traffic/common/activityEntry';
 import type { HttpExchangeView } from '../../traffic/common/httpExchange';
+import * as l10n from '@vscode/l10n';
 import type { ExchangeFacts } from '../../traffic/common/exchangeFacts';
 
 /**
@@ -43,6 +44,8 @@ export interface InspectorRow {
   method: string;
   /** The tool, resource or prompt the request names (`params.name` / `params.uri`). */
   name?: string;
+  /** A log or progress notification's message (`warning: disk almost full`, `3/10 Indexing…`). */
+  note?: string;
   kind: 'request' | 'notification';
   direction: 'send' | 'receive';
   startedAt: number;
@@ -83,19 +86,22 @@ export interface RowFilter {
   serverId?: string;
   method?: string;
   errorsOnly?: boolean;
-  /** Words that must all occur (case-insensitive) in server, method, name or status text. */
+  /** Words that must all occur (case-insensitive) in server, method, name, message or status text (or the payloads: `payloadMatches`). */
   text?: string;
+  /** Leave out ping requests (either way): a server pinged every few seconds fills the list. */
+  hidePings?: boolean;
 }
 
 export function isErrorStatus(status: RowStatus): boolean {
   return status === 'rpcError' || status === 'toolError';
 }
 
-function matchesRow(row: InspectorRow, filter: RowFilter, words: string[], hays: HayCache | undefined): boolean {
+function matchesRow(row: InspectorRow, filter: RowFilter, words: string[], hays: HayCache | undefined, payloads: ReadonlySet<number> | undefined): boolean {
   if (filter.serverId && row.serverId !== filter.serverId) return false;
   if (filter.method && row.method !== filter.method) return false;
   if (filter.errorsOnly && !isErrorStatus(row.status)) return false;
-  if (!words.length) return true;
+  if (filter.hidePings && row.method === 'ping') return false;
+  if (!words.length || payloads?.has(row.seq)) return true;
   const hay = hayOf(row, hays);
   return words.every((w) => hay.includes(w));
 }
@@ -108,29 +114,36 @@ function matchesRow(row: InspectorRow, filter: RowFilter, words: string[], hays:
  */
 export type HayCache = WeakMap<InspectorRow, { statusText: string | undefined; hay: string }>;
 
+export const rowHay = (row: InspectorRow): string =>
+  `${row.serverLabel} ${row.method} ${row.name ?? ''} ${row.note ?? ''} ${row.statusText ?? ''}`.toLowerCase();
+
 function hayOf(row: InspectorRow, hays: HayCache | undefined): string {
-  if (!hays) return `${row.serverLabel} ${row.method} ${row.name ?? ''} ${row.statusText ?? ''}`.toLowerCase();
+  if (!hays) return rowHay(row);
   const cached = hays.get(row);
   if (cached && cached.statusText === row.statusText) return cached.hay;
-  const hay = `${row.serverLabel} ${row.method} ${row.name ?? ''} ${row.statusText ?? ''}`.toLowerCase();
+  const hay = rowHay(row);
   hays.set(row, { statusText: row.statusText, hay });
   return hay;
 }
 
+/** The words of a text filter, lower-cased: each must occur. */
+export const filterWords = (text: string | undefined): string[] => (text ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+
 /**
  * The rows that match, keeping the tree: a row is shown when it or one of its children matches
  * (then with only its matching children, unless it matches itself and the filter is about
- * server or text, where its notifications are context worth keeping).
+ * server or text, where its notifications are context worth keeping). `payloads`: the rows whose
+ * messages hold every word of the text (the host searched them: the page has no payloads).
  */
-export function filterRows(rows: readonly InspectorRow[], filter: RowFilter, hays?: HayCache): InspectorRow[] {
+export function filterRows(rows: readonly InspectorRow[], filter: RowFilter, hays?: HayCache, payloads?: ReadonlySet<number>): InspectorRow[] {
   // The words once per filtering, not once per row: a recording may hold 100,000 rows.
-  const words = (filter.text ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+  const words = filterWords(filter.text);
   const keepChildren = !(filter.errorsOnly || filter.method);
   const visit = (list: readonly InspectorRow[]): InspectorRow[] => {
     const out: InspectorRow[] = [];
     for (const row of list) {
       const children = row.children.length ? visit(row.children) : NO_ROWS;
-      if (matchesRow(row, filter, words, hays)) out.push(keepChildren ? row : { ...row, children });
+      if (matchesRow(row, filter, words, hays, payloads)) out.push(keepChildren ? row : { ...row, children });
       else if (children.length) out.push({ ...row, children });
     }
     return out;
@@ -146,6 +159,20 @@ export function formatClock(ms: number): string {
   const d = new Date(ms);
   const pad = (n: number, w = 2) => String(n).padStart(w, '0');
   return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
+}
+
+/** The short name of a nested row's kind in a call's summary: "progress" and "log" for its notifications, else its method. */
+function groupLabel(method: string, count: number): string {
+  if (method === 'notifications/progress') return l10n.t('{0} progress', count);
+  if (method === 'notifications/message') return l10n.t('{0} log', count);
+  return `${count} ${method}`;
+}
+
+/** What is nested under a row, counted by kind in order of first appearance: "10 progress, 9 log". */
+export function groupSummary(children: readonly InspectorRow[]): string {
+  const counts = new Map<string, number>();
+  for (const child of children) counts.set(child.method, (counts.get(child.method) ?? 0) + 1);
+  return [...counts].map(([method, count]) => groupLabel(method, count)).join(', ');
 }
 
 /** Servers and methods present, for the filter dropdowns. */

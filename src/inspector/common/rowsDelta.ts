@@ -31,6 +31,7 @@ const FIELDS = [
   'serverLabel',
   'method',
   'name',
+  'note',
   'kind',
   'direction',
   'startedAt',

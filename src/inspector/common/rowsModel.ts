@@ -17,8 +17,6 @@ import { rowData, sameRowData, type RowData, type RowsDelta } from './rowsDelta'
 
 /** Notifications that report on a request in flight: nested under it rather than listed apart. */
 const REQUEST_NOTIFICATIONS = new Set(['notifications/progress', 'notifications/message']);
-/** The facts of a notification whose request the log found: nothing else in it is shown, so its message is not read. */
-const NO_FACTS: ExchangeFacts = Object.freeze({});
 
 interface Node {
   row: InspectorRow;
@@ -28,6 +26,9 @@ interface Node {
   /** A child tasks/result that failed: a tool call run as a task ends with it, so it is the call's failure. */
   taskFailure?: Node;
 }
+
+/** The facts of a notification whose request the log found and that has no note. */
+const NO_FACTS: ExchangeFacts = Object.freeze({});
 
 /** What changed in the log since the last `apply`, by entry. */
 export interface RowsChange {
@@ -140,8 +141,14 @@ export class RowsModel {
   }
 
   private add(record: InspectorRecord): void {
+    // A log or progress notification whose request the log found shows nothing of its message
+    // but the note the log read when it came: its message is not read again (a flood is thousands).
     const facts =
-      record.parentSeq !== undefined && record.kind === 'notification' && REQUEST_NOTIFICATIONS.has(record.method) ? NO_FACTS : this.factsFor(record);
+      record.note !== undefined && record.parentSeq !== undefined && record.kind === 'notification' && REQUEST_NOTIFICATIONS.has(record.method)
+        ? record.note
+          ? { note: record.note }
+          : NO_FACTS
+        : this.factsFor(record);
     const row = this.fields(record, facts, undefined) as InspectorRow;
     row.children = [];
     const node: Node = { record, facts, parent: undefined, row };
@@ -224,6 +231,7 @@ export class RowsModel {
       status,
     };
     if (facts.name !== undefined) data.name = facts.name;
+    if (facts.note !== undefined) data.note = facts.note;
     if (record.kind === 'request' && record.endedAt !== undefined) data.latencyMs = record.endedAt - record.startedAt;
     if (statusText !== undefined) data.statusText = statusText;
     if (record.round !== undefined) data.round = record.round;

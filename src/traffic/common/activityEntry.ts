@@ -38,6 +38,12 @@ export interface ActivityEntry {
    * looks for the request itself).
    */
   parentSeq?: number;
+  /**
+   * A received progress or log notification: its message in one line, redacted (exchangeFacts.ts
+   * `noteOf`), read when it was recorded so the Inspector's row shows it without parsing the
+   * message again; '' when it has none. Absent elsewhere, and on imported records.
+   */
+  note?: string;
   /** The response asked the client for input instead of completing (`resultType: "input_required"`). */
   inputRequired?: boolean;
   /** For client `tools/call` only: the unredacted name and arguments, so "Re-run" sends what was sent. Never shown. */

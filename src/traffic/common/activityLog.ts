@@ -18,6 +18,7 @@ import type { TraceRecord } from '../../mcp/trace';
 
 import type { ActivityEntry, ActivityStatus } from './activityEntry';
 import { ExchangeIndex } from './exchangeIndex';
+import { noteOf } from './exchangeFacts';
 import { RecordedEntry, secretsNow, type ActivityServer, type RerunSource, type StoredMessage } from './recordedEntry';
 
 export type { ActivityEntry, ActivityStatus, ActivityServer };
@@ -307,7 +308,7 @@ export class ActivityLog {
       );
       if (kind === 'request' && record.round !== undefined && record.round >= 2 && record.originId !== undefined)
         this.roundOf(entry, server.id, record.round, record.originId);
-      if (kind === 'notification' && record.direction === 'receive' && REQUEST_NOTIFICATIONS.has(method)) this.nest(entry, raw.params);
+      if (kind === 'notification' && record.direction === 'receive' && REQUEST_NOTIFICATIONS.has(method)) this.nest(entry, raw.params, server.secrets);
       this.push(entry);
       this.change.added.push(entry);
       if (entry.kind === 'request' && entry.id !== undefined) this.pending.set(server.id, entry.direction, entry.id, entry);
@@ -398,7 +399,9 @@ export class ActivityLog {
    * with its progress token, else the server's one request in flight (with none or several, it
    * stands alone). Read from the message as it comes in: the token is only matched, never shown.
    */
-  private nest(entry: RecordedEntry, params: Record<string, unknown> | undefined): void {
+  private nest(entry: RecordedEntry, params: Record<string, unknown> | undefined, secrets: ActivityServer['secrets']): void {
+    // Its note too, read from the params as they came (redacted): the Inspector's row shows it without parsing the message again.
+    entry.note = (params && noteOf(entry.method, params, secretsNow(secrets))) || '';
     const reporting = this.reporting.get(entry.serverId);
     const token = params?.progressToken;
     const byToken = typeof token === 'string' || typeof token === 'number' ? reporting?.byToken.get(token) : undefined;

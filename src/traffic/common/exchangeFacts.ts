@@ -5,6 +5,7 @@
  */
 
 import type { ActivityEntry } from './activityEntry';
+import { redactText, redactValue } from '../../shared/common/redact';
 
 /** What a view needs from the messages, read once per exchange (reading redacts: not per refresh). */
 export interface ExchangeFacts {
@@ -17,6 +18,31 @@ export interface ExchangeFacts {
   errorText?: string;
   /** The task a request created (`result.task.taskId`), or the task a tasks/* request or task notification is about. */
   taskId?: string;
+  /** A log or progress notification's message, one line: `warning: disk almost full`, `3/10 Indexing…`. */
+  note?: string;
+}
+
+/** A note is one line of a list: longer messages are cut (the detail shows them whole). */
+const MAX_NOTE = 200;
+
+/**
+ * The line a list shows for a notifications/message (`level: data`) or notifications/progress
+ * (`progress/total message`). `secrets`: the params are the message as it came, unredacted (the
+ * log reads the note once, when it records the notification), so what is shown is redacted here.
+ */
+export function noteOf(method: string, params: Record<string, unknown>, secrets?: readonly string[]): string | undefined {
+  const text = (value: string) => (secrets ? redactText(value, secrets) : value);
+  let note: string | undefined;
+  if (method === 'notifications/message') {
+    const data = params.data;
+    const shown = typeof data === 'string' ? text(data) : data === undefined ? '' : (JSON.stringify(secrets ? redactValue(data, secrets) : data) ?? '');
+    note = `${typeof params.level === 'string' ? `${text(params.level)}: ` : ''}${shown}`;
+  } else if (method === 'notifications/progress' && typeof params.progress === 'number') {
+    const total = typeof params.total === 'number' ? `/${params.total}` : '';
+    note = `${params.progress}${total}${typeof params.message === 'string' ? ` ${text(params.message)}` : ''}`;
+  }
+  // One line: a multi-line log message would be cut at its first line break by the row's height.
+  return note?.replace(/\s+/g, ' ').slice(0, MAX_NOTE);
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -31,6 +57,10 @@ export function factsOf(record: Pick<ActivityEntry, 'kind' | 'method' | 'request
     else if (isRecord(params.ref) && typeof (params.ref.name ?? params.ref.uri) === 'string') facts.name = String(params.ref.name ?? params.ref.uri);
     const token = record.kind === 'notification' ? params.progressToken : isRecord(params._meta) ? params._meta.progressToken : undefined;
     if (typeof token === 'string' || typeof token === 'number') facts.progressToken = token;
+    if (record.kind === 'notification') {
+      const note = noteOf(record.method, params);
+      if (note) facts.note = note;
+    }
   }
   if (params && typeof params.taskId === 'string' && (record.method.startsWith('tasks/') || record.method.startsWith('notifications/tasks/')))
     facts.taskId = params.taskId;

@@ -61,6 +61,7 @@ export class RecordedEntry implements ActivityEntry {
   round?: number;
   originSeq?: number;
   parentSeq?: number;
+  note?: string;
   inputRequired?: boolean;
   readonly rerunUnavailable?: string;
   readonly #request: StoredMessage;

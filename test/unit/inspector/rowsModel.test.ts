@@ -101,7 +101,7 @@ describe('Inspector rows patched per batch (issue 29: the host side of a flood)'
     l.add(A, log('one more'), 200_000);
     const delta = w.batch();
     assert.equal(w.model.rowsBuilt - built, 1, 'rows built for one new entry');
-    assert.equal(w.factsRead() - read, 0, 'messages read: a log notification is nested by what the log found when it came');
+    assert.equal(w.factsRead() - read, 0, 'messages read: a log notification is nested, and its note read, by the log when it came');
     // The log is full: the oldest notification goes (not the call it is nested under), the new one comes.
     assert.deepEqual(delta.remove, [2]);
     assert.deepEqual(
