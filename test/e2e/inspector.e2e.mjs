@@ -27,7 +27,7 @@
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
-import { clickUntilTab, expectAttribute, frameWith, runCommand } from './workbench.mjs';
+import { clickUntilTab, closeContextMenu, expectAttribute, frameWith, runCommand } from './workbench.mjs';
 const EXTENSION_ID = 'mcp-workbench.mcp-workbench';
 
 export async function run({ page, step, screenshot, workspace, log }) {
@@ -107,7 +107,7 @@ export async function run({ page, step, screenshot, workspace, log }) {
     await row.locator(':scope > .line').click({ button: 'right' });
     await saveAsTest.first().waitFor({ state: 'visible', timeout: 10_000 });
     await screenshot('inspector-save-as-test-menu');
-    await page.keyboard.press('Escape');
+    await closeContextMenu(page);
     await saveAsTest.first().waitFor({ state: 'hidden' });
   });
 
@@ -116,9 +116,11 @@ export async function run({ page, step, screenshot, workspace, log }) {
     await row.waitFor({ state: 'visible' });
     await row.locator(':scope > .line').click({ button: 'right' });
     // The menu opens with VS Code's own items (Copy, Paste…); give it the time the first one took.
-    await page.getByRole('menuitem').first().waitFor({ state: 'visible', timeout: 10_000 });
+    // Its items only: the title bar's menu is made of menuitems too, and counting before this
+    // menu opened would pass whatever it offers (and the Escape then missed it).
+    await page.locator('.context-view').getByRole('menuitem').first().waitFor({ state: 'visible', timeout: 10_000 });
     const offered = await saveAsTest.count();
-    await page.keyboard.press('Escape');
+    await closeContextMenu(page);
     if (offered) throw new Error('a tools/list row offers Save as Test');
   });
 
