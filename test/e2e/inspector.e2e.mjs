@@ -27,7 +27,7 @@
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
-import { clickUntilTab, closeContextMenu, expectAttribute, frameWith, runCommand } from './workbench.mjs';
+import { clickUntilTab, closeContextMenu, expectAttribute, frameWhere, frameWith, pickInFileDialog, runCommand } from './workbench.mjs';
 const EXTENSION_ID = 'mcp-workbench.mcp-workbench';
 
 export async function run({ page, step, screenshot, workspace, log }) {
@@ -702,61 +702,6 @@ function writeBigRecording(file, calls, notes) {
     }
   }
   fs.writeFileSync(file, lines.join('\n') + '\n');
-}
-
-/** Types a path into VS Code's own file dialog (the one a remote workbench shows) and accepts it. */
-async function pickInFileDialog(page, file) {
-  const dialog = page.locator('.quick-input-widget');
-  const input = dialog.locator('input').first();
-  await input.waitFor({ state: 'visible' });
-  // The dialog fills in its starting folder a moment after it shows, over anything typed before.
-  await waitForValue(input, (v) => v.length > 0);
-  for (let attempt = 1; ; attempt++) {
-    await input.fill(file);
-    // The dialog may still replace the value while it lists the folder (slower on a loaded
-    // machine): accept only a value that stayed.
-    await page.waitForTimeout(300);
-    const value = await input.inputValue();
-    if (value !== file) {
-      if (attempt < 6) continue;
-      throw new Error(`the file dialog holds ${JSON.stringify(value)}, not ${JSON.stringify(file)}`);
-    }
-    await dialog.getByRole('button', { name: 'OK' }).click();
-    try {
-      await dialog.waitFor({ state: 'hidden', timeout: 5_000 });
-      return;
-    } catch (error) {
-      if (attempt >= 3) throw error;
-    }
-  }
-}
-
-async function waitForValue(locator, ok, timeout = 10_000) {
-  const deadline = Date.now() + timeout;
-  while (!ok(await locator.inputValue().catch(() => ''))) {
-    if (Date.now() > deadline) throw new Error(`${locator} got no value`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** The webview frame with `selector` for which `accept(frame)` holds (several Inspectors are open). */
-async function frameWhere(page, selector, accept, timeout = 20_000) {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    for (const frame of page.frames()) {
-      if (frame === page.mainFrame() || frame.isDetached()) continue;
-      if (
-        (await frame
-          .locator(selector)
-          .count()
-          .catch(() => 0)) > 0 &&
-        (await Promise.resolve(accept(frame)).catch(() => false))
-      )
-        return frame;
-    }
-    if (Date.now() > deadline) throw new Error(`no webview shows ${selector} as expected within ${timeout / 1000} s`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 /** Every row of an Inspector page: its seq and what a screen reader reads. */

@@ -20,7 +20,18 @@
 //    wraps the values within the pane.
 // Screenshots: test-results/e2e/<version>/toolRunner-raw.png and toolRunner-diff.png (README).
 
-import { clickUntilTab, expandServerTools, expectAttribute, expectText, expectValue, frameWith, runCommand, waitForText } from './workbench.mjs';
+import {
+  clickUntilTab,
+  expandServerTools,
+  expectAttribute,
+  expectText,
+  expectValue,
+  frameWhere,
+  frameWith,
+  pickInFileDialog,
+  runCommand,
+  waitForText,
+} from './workbench.mjs';
 
 /** Written to the user's keybindings.json by the launcher: the hidden command runs from a key. */
 export const keybindings = [{ key: 'ctrl+shift+alt+y', command: 'mcpWorkbench.toolRunner.rerunLast', args: 'fixture-stdio' }];
@@ -254,7 +265,9 @@ export async function run({ page, step, screenshot, workspace, log }) {
     writeFileSync(file, httpRecording(longName));
     await inspector.getByRole('button', { name: 'Import…' }).click();
     await pickInFileDialog(page, file);
-    const imported = await frameWithText(page, '.source', /mcpwb-e2e-http-.*\(read-only\)$/);
+    const imported = await frameWhere(page, '.source', async (f) =>
+      /mcpwb-e2e-http-.*\(read-only\)$/.test((await f.locator('.source').first().textContent()) ?? ''),
+    );
     await imported.locator('.rows .row > .line').first().click();
     const table = imported.locator('table.http-headers[aria-label="Response headers"]');
     await table.locator('th', { hasText: longName }).waitFor({ state: 'visible' });
@@ -319,49 +332,6 @@ function httpRecording(longName) {
     ],
   };
   return [JSON.stringify({ format: 'mcp-workbench-recording', version: 1, exportedAt: at }), JSON.stringify(record)].join('\n') + '\n';
-}
-
-/** Types `file` into VS Code's simple file dialog (the browser's) and accepts it (as inspector.e2e.mjs does). */
-async function pickInFileDialog(page, file) {
-  const dialog = page.locator('.quick-input-widget');
-  const input = dialog.locator('input').first();
-  await input.waitFor({ state: 'visible' });
-  // The dialog fills in its starting folder a moment after it shows, over anything typed before.
-  await waitFor(async () => (await input.inputValue()).length > 0, 'the file dialog');
-  for (let attempt = 1; ; attempt++) {
-    await input.fill(file);
-    await page.waitForTimeout(300);
-    if ((await input.inputValue()) !== file && attempt < 6) continue;
-    await dialog.getByRole('button', { name: 'OK' }).click();
-    try {
-      await dialog.waitFor({ state: 'hidden', timeout: 5_000 });
-      return;
-    } catch (error) {
-      if (attempt >= 3) throw error;
-    }
-  }
-}
-
-/** The webview frame whose `selector` text matches `pattern` (several Inspectors are open). */
-async function frameWithText(page, selector, pattern, timeout = 20_000) {
-  let found;
-  await waitFor(
-    async () => {
-      for (const frame of page.frames()) {
-        if (frame === page.mainFrame() || frame.isDetached()) continue;
-        const text = await frame
-          .locator(selector)
-          .first()
-          .textContent({ timeout: 500 })
-          .catch(() => undefined);
-        if (text !== undefined && pattern.test(text)) return (found = frame);
-      }
-      return false;
-    },
-    `a webview whose ${selector} reads ${pattern}`,
-    timeout,
-  );
-  return found;
 }
 
 async function waitFor(check, what, timeout = 15_000) {

@@ -168,6 +168,11 @@ export async function expectAttribute(locator, name, value, timeout = 10_000) {
  * has an element matching `selector`; polls, since webviews load and re-render asynchronously.
  */
 export async function frameWith(page, selector, timeout = 20_000) {
+  return frameWhere(page, selector, () => true, timeout);
+}
+
+/** The webview frame with `selector` for which `accept(frame)` holds (several Inspectors are open). */
+export async function frameWhere(page, selector, accept, timeout = 20_000) {
   const deadline = Date.now() + timeout;
   for (;;) {
     for (const frame of page.frames()) {
@@ -176,12 +181,48 @@ export async function frameWith(page, selector, timeout = 20_000) {
         (await frame
           .locator(selector)
           .count()
-          .catch(() => 0)) > 0
+          .catch(() => 0)) > 0 &&
+        (await Promise.resolve(accept(frame)).catch(() => false))
       )
         return frame;
     }
-    if (Date.now() > deadline) throw new Error(`no webview shows ${selector} within ${timeout / 1000} s`);
+    if (Date.now() > deadline) throw new Error(`no webview shows ${selector} as expected within ${timeout / 1000} s`);
     await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Types a path into VS Code's own file dialog (the one a remote workbench shows) and accepts it. */
+export async function pickInFileDialog(page, file) {
+  const dialog = page.locator('.quick-input-widget');
+  const input = dialog.locator('input').first();
+  await input.waitFor({ state: 'visible' });
+  // The dialog fills in its starting folder a moment after it shows, over anything typed before.
+  await waitForValue(input, (v) => v.length > 0);
+  for (let attempt = 1; ; attempt++) {
+    await input.fill(file);
+    // The dialog may still replace the value while it lists the folder (slower on a loaded
+    // machine): accept only a value that stayed.
+    await page.waitForTimeout(300);
+    const value = await input.inputValue();
+    if (value !== file) {
+      if (attempt < 6) continue;
+      throw new Error(`the file dialog holds ${JSON.stringify(value)}, not ${JSON.stringify(file)}`);
+    }
+    await dialog.getByRole('button', { name: 'OK' }).click();
+    try {
+      await dialog.waitFor({ state: 'hidden', timeout: 5_000 });
+      return;
+    } catch (error) {
+      if (attempt >= 3) throw error;
+    }
+  }
+}
+
+async function waitForValue(locator, ok, timeout = 10_000) {
+  const deadline = Date.now() + timeout;
+  while (!ok(await locator.inputValue().catch(() => ''))) {
+    if (Date.now() > deadline) throw new Error(`${locator} got no value`);
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 
