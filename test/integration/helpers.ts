@@ -1,4 +1,6 @@
 /** Helpers shared by the integration suites, which run inside the real VS Code extension host. */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../src/api';
@@ -202,5 +204,41 @@ export function recordOutputChannels(): { text(name?: string): string; dispose()
         .map((w) => w.text)
         .join('\n'),
     dispose: () => (window.createOutputChannel = original),
+  };
+}
+
+/**
+ * A fixture file edited in its unsaved document only (the language suites): its text replaced,
+ * positions found by a marker, and `restore()` at the end, which reverts the document, closes the
+ * editors and fails the suite, after putting the file back, if an edit reached the disk (the
+ * suites after it rely on the fixture as committed).
+ */
+export async function editUnsaved(uri: vscode.Uri, what: string) {
+  const onDisk = fs.readFileSync(uri.fsPath, 'utf8');
+  const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+  return {
+    editor,
+    async replaceText(text: string): Promise<void> {
+      const doc = editor.document;
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text);
+      assert.ok(await vscode.workspace.applyEdit(edit));
+    },
+    position(marker: string, delta = 0): vscode.Position {
+      const i = editor.document.getText().indexOf(marker);
+      assert.ok(i >= 0, `${marker} not in the document`);
+      return editor.document.positionAt(i + delta);
+    },
+    async restore(): Promise<void> {
+      if (editor.document.isDirty) {
+        await vscode.window.showTextDocument(editor.document);
+        await vscode.commands.executeCommand('workbench.action.files.revert');
+      }
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      if (fs.readFileSync(uri.fsPath, 'utf8') !== onDisk) {
+        fs.writeFileSync(uri.fsPath, onDisk);
+        throw new Error(`an edit of this suite was saved to ${what} (restored now); its edits must stay unsaved`);
+      }
+    },
   };
 }

@@ -5,18 +5,16 @@
  * file on disk (and the servers it starts) never change.
  */
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
-import { activateApi, folderUri, running, waitFor } from '../helpers';
+import { activateApi, editUnsaved, folderUri, running, waitFor } from '../helpers';
 
 suite('MCP config language server', function () {
   this.timeout(60000);
   let api: McpWorkbenchApi;
   let uri: vscode.Uri;
   let editor: vscode.TextEditor;
-
-  let onDisk: string;
+  let fixture: Awaited<ReturnType<typeof editUnsaved>>;
 
   suiteSetup(async () => {
     api = await activateApi();
@@ -29,36 +27,15 @@ suite('MCP config language server', function () {
       'off',
       'files.autoSave must be "off" (test/fixtures/workspaces/main.settings.json): this suite edits the fixture mcp.json without saving',
     );
-    onDisk = fs.readFileSync(uri.fsPath, 'utf8');
-    editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    fixture = await editUnsaved(uri, 'folder-a/.vscode/mcp.json');
+    editor = fixture.editor;
   });
 
-  suiteTeardown(async () => {
-    const doc = editor.document;
-    if (doc.isDirty) {
-      await vscode.window.showTextDocument(doc);
-      await vscode.commands.executeCommand('workbench.action.files.revert');
-    }
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    // Whatever saved it, the suites after this one get the fixture back; this suite fails instead of them.
-    if (fs.readFileSync(uri.fsPath, 'utf8') !== onDisk) {
-      fs.writeFileSync(uri.fsPath, onDisk);
-      throw new Error('an edit of this suite was saved to folder-a/.vscode/mcp.json (restored now); its edits must stay unsaved');
-    }
-  });
+  // Whatever saved it, the suites after this one get the fixture back; this suite fails instead of them.
+  suiteTeardown(() => fixture?.restore());
 
-  async function replaceText(text: string): Promise<void> {
-    const doc = editor.document;
-    const edit = new vscode.WorkspaceEdit();
-    edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text);
-    assert.ok(await vscode.workspace.applyEdit(edit));
-  }
-
-  function position(marker: string, delta = 0): vscode.Position {
-    const i = editor.document.getText().indexOf(marker);
-    assert.ok(i >= 0, `${marker} not in the document`);
-    return editor.document.positionAt(i + delta);
-  }
+  const replaceText = (text: string) => fixture.replaceText(text);
+  const position = (marker: string, delta = 0) => fixture.position(marker, delta);
 
   test('code lenses show the live state and tool count, with the lifecycle commands', async () => {
     const server = await running(api, 'fixture-stdio');

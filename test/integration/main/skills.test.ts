@@ -17,6 +17,7 @@ import type { McpServerConnection } from '../../../src/mcp/connection/serverConn
 import type { ServerNode, SkillNode, TreeNode } from '../../../src/servers/serverTreeNodes';
 import { createChatHandler, type McpChatMetadata } from '../../../src/chat/chatHandler';
 import { GOOD_SKILL_MD } from '../../fixtures/servers/skillsServer';
+import { fakeModel } from '../fakeChat';
 import { activateApi, recordNotifications, running, waitFor } from '../helpers';
 
 const FIXTURES = process.env.MCPWB_FIXTURES ?? '';
@@ -139,30 +140,11 @@ suite('Skills (SEP-2640)', function () {
     assert.ok(!tabs().some((t) => /broken-digest/.test(String((t.input as { uri?: vscode.Uri } | undefined)?.uri ?? ''))), 'no tab shows the refused skill');
   });
 
-  /** A model that records what it was sent and answers "ok"; a stream that records the markdown. */
+  /** The shared fake model answering "ok" (what it was sent: `sent`, one text per message); a stream that records the markdown. */
   function fakeChat() {
-    const sent: string[][] = [];
-    const model = {
-      id: 'fake',
-      name: 'Fake',
-      vendor: 'test',
-      family: 'fake',
-      version: '1',
-      maxInputTokens: 100000,
-      countTokens: async () => 1,
-      sendRequest: async (messages: vscode.LanguageModelChatMessage[]) => {
-        sent.push(messages.map((m) => (m.content as unknown[]).map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('')));
-        const parts = [new vscode.LanguageModelTextPart('ok')];
-        return {
-          stream: (async function* () {
-            yield* parts;
-          })(),
-          text: (async function* () {
-            yield 'ok';
-          })(),
-        };
-      },
-    } as unknown as vscode.LanguageModelChat;
+    const { model, calls } = fakeModel(() => [new vscode.LanguageModelTextPart('ok')]);
+    const textOf = (m: vscode.LanguageModelChatMessage) =>
+      (m.content as unknown[]).map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
     const markdown: string[] = [];
     const stream = {
       markdown: (v: string | vscode.MarkdownString) => markdown.push(typeof v === 'string' ? v : v.value),
@@ -183,7 +165,13 @@ suite('Skills (SEP-2640)', function () {
         stream,
         new vscode.CancellationTokenSource().token,
       )) as vscode.ChatResult & { metadata: McpChatMetadata };
-    return { ask, sent, markdown };
+    return {
+      ask,
+      get sent() {
+        return calls.map((c) => c.messages.map(textOf));
+      },
+      markdown,
+    };
   }
 
   test('@mcp /skill gives the model the verified SKILL.md with the question, and refuses a skill that fails verification', async () => {

@@ -6,17 +6,15 @@
  * reverted, so folder-a/mcp-tests/fixture.mcptest.json on disk (run by mcpTests.test.ts) never changes.
  */
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
-import { activateApi, folderUri, running, waitFor } from '../helpers';
+import { activateApi, editUnsaved, folderUri, running, waitFor } from '../helpers';
 
 suite('MCP config language server: saved tests', function () {
   this.timeout(60000);
   let api: McpWorkbenchApi;
   let uri: vscode.Uri;
-  let editor: vscode.TextEditor;
-  let onDisk: string;
+  let fixture: Awaited<ReturnType<typeof editUnsaved>>;
 
   const label = (i: vscode.CompletionItem) => (typeof i.label === 'string' ? i.label : i.label.label);
 
@@ -29,34 +27,14 @@ suite('MCP config language server: saved tests', function () {
       'off',
       'files.autoSave must be "off" (test/fixtures/workspaces/main.settings.json)',
     );
-    onDisk = fs.readFileSync(uri.fsPath, 'utf8');
-    editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    fixture = await editUnsaved(uri, 'folder-a/mcp-tests/fixture.mcptest.json');
   });
 
-  suiteTeardown(async () => {
-    if (editor.document.isDirty) {
-      await vscode.window.showTextDocument(editor.document);
-      await vscode.commands.executeCommand('workbench.action.files.revert');
-    }
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    if (fs.readFileSync(uri.fsPath, 'utf8') !== onDisk) {
-      fs.writeFileSync(uri.fsPath, onDisk);
-      throw new Error('an edit of this suite was saved to folder-a/mcp-tests/fixture.mcptest.json (restored now); its edits must stay unsaved');
-    }
-  });
+  // Whatever saved it, the suites after this one get the fixture back; this suite fails instead of them.
+  suiteTeardown(() => fixture?.restore());
 
-  async function replaceText(text: string): Promise<void> {
-    const doc = editor.document;
-    const edit = new vscode.WorkspaceEdit();
-    edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text);
-    assert.ok(await vscode.workspace.applyEdit(edit));
-  }
-
-  function position(marker: string, delta = 0): vscode.Position {
-    const i = editor.document.getText().indexOf(marker);
-    assert.ok(i >= 0, `${marker} not in the document`);
-    return editor.document.positionAt(i + delta);
-  }
+  const replaceText = (text: string) => fixture.replaceText(text);
+  const position = (marker: string, delta = 0) => fixture.position(marker, delta);
 
   async function labelsAt(at: vscode.Position): Promise<string[]> {
     const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', uri, at);
