@@ -32,3 +32,16 @@ export function fakeModel(script: (messages: vscode.LanguageModelChatMessage[], 
   };
   return { model: model as unknown as vscode.LanguageModelChat, calls };
 }
+
+/** The text of a message: its text parts and its tool results' text. */
+export function partText(message: vscode.LanguageModelChatMessage): string {
+  return (message.content as unknown[])
+    .map((p) =>
+      p instanceof vscode.LanguageModelTextPart
+        ? p.value
+        : p instanceof vscode.LanguageModelToolResultPart
+          ? p.content.map((c) => (c instanceof vscode.LanguageModelTextPart ? c.value : '')).join('')
+          : '',
+    )
+    .join('');
+}

@@ -16,7 +16,7 @@ import type { McpServerConnection } from '../../../src/mcp/connection/serverConn
 import type { ArgumentRequest, PromptPrompter } from '../../../src/prompts/common/promptFlow';
 import type { RunPromptResult, RunWithModelResult } from '../../../src/prompts/registerPrompts';
 import { activateApi, running, waitFor } from '../helpers';
-import { fakeModel, type Part } from '../fakeChat';
+import { fakeModel, partText, type Part } from '../fakeChat';
 
 function fakeStream() {
   const out = { markdown: [] as string[], progress: [] as string[] };
@@ -39,18 +39,6 @@ function request(prompt: string, model: vscode.LanguageModelChat, command?: stri
 }
 
 const context = { history: [] } as unknown as vscode.ChatContext;
-
-function partText(message: vscode.LanguageModelChatMessage): string {
-  return (message.content as unknown[])
-    .map((p) =>
-      p instanceof vscode.LanguageModelTextPart
-        ? p.value
-        : p instanceof vscode.LanguageModelToolResultPart
-          ? p.content.map((c) => (c instanceof vscode.LanguageModelTextPart ? c.value : '')).join('')
-          : '',
-    )
-    .join('');
-}
 
 suite('Chat participant @mcp', function () {
   this.timeout(60000);

@@ -14,22 +14,9 @@ import type { McpWorkbenchApi } from '../../../src/api';
 import type { McpChatMetadata } from '../../../src/chat/chatHandler';
 import type { ToolRunnerPanel } from '../../../src/toolRunner/toolRunnerPanel';
 import { activateApi, folderUri, running, waitFor, writeText } from '../helpers';
-import { fakeModel, type Part } from '../fakeChat';
+import { fakeModel, partText, type Part } from '../fakeChat';
 
 type Sent = { messages: string[]; tools: readonly vscode.LanguageModelChatTool[] };
-
-/** The text of a message: its text parts and its tool results' text. */
-function partText(message: vscode.LanguageModelChatMessage): string {
-  return (message.content as unknown[])
-    .map((p) =>
-      p instanceof vscode.LanguageModelTextPart
-        ? p.value
-        : p instanceof vscode.LanguageModelToolResultPart
-          ? p.content.map((c) => (c instanceof vscode.LanguageModelTextPart ? c.value : '')).join('')
-          : '',
-    )
-    .join('');
-}
 
 /** The shared fake model (../fakeChat), with what it was sent read as text per round. */
 function textModel(script: (round: number, sent: Sent) => Part[]) {

@@ -17,7 +17,7 @@ import type { McpServerConnection } from '../../../src/mcp/connection/serverConn
 import type { ServerNode, SkillNode, TreeNode } from '../../../src/servers/serverTreeNodes';
 import { createChatHandler, type McpChatMetadata } from '../../../src/chat/chatHandler';
 import { GOOD_SKILL_MD } from '../../fixtures/servers/skillsServer';
-import { fakeModel } from '../fakeChat';
+import { fakeModel, partText } from '../fakeChat';
 import { activateApi, recordNotifications, running, waitFor } from '../helpers';
 
 const FIXTURES = process.env.MCPWB_FIXTURES ?? '';
@@ -143,8 +143,6 @@ suite('Skills (SEP-2640)', function () {
   /** The shared fake model answering "ok" (what it was sent: `sent`, one text per message); a stream that records the markdown. */
   function fakeChat() {
     const { model, calls } = fakeModel(() => [new vscode.LanguageModelTextPart('ok')]);
-    const textOf = (m: vscode.LanguageModelChatMessage) =>
-      (m.content as unknown[]).map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
     const markdown: string[] = [];
     const stream = {
       markdown: (v: string | vscode.MarkdownString) => markdown.push(typeof v === 'string' ? v : v.value),
@@ -168,7 +166,7 @@ suite('Skills (SEP-2640)', function () {
     return {
       ask,
       get sent() {
-        return calls.map((c) => c.messages.map(textOf));
+        return calls.map((c) => c.messages.map(partText));
       },
       markdown,
     };
