@@ -9,16 +9,17 @@
  * `globalState`: one spawn, the shipped everyday case) and a first-ever start (the verdicts are
  * cleared before it: the SDK's `server/discover` probe spawns the server a second time). The
  * bare SDK's default is the 2025 handshake with no probe; "bare SDK, auto" is the SDK's own
- * probe, what any client that does not know the server's era pays.
+ * probe, what any client that does not know the server's era pays. "bare SDK v1" is the SDK line
+ * most other hosts still ship (issue 30 asks for both lines in one interleaved run).
  */
 import { MementoEraVerdictStore } from '../../../src/mcp/connection/eraVerdicts';
-import { connectBareStdio } from '../bareClient';
+import { connectBareStdio, connectBareStdioV1 } from '../bareClient';
 import { activateExtension, stdioEntry } from '../host';
 import { connectRawStdio } from '../rawClient';
 import { fixtureEnv, goal, STDIO_FIXTURE, type BenchOptions, type Scenario, type ScenarioResult } from '../scenario';
 import { formatRatios, formatTime, median, rotation, summarize, timeMs, type ContestantRun } from '../stats';
 
-type Name = 'raw' | 'bare' | 'bareAuto' | 'host' | 'hostFirst';
+type Name = 'raw' | 'bare' | 'bareV1' | 'bareAuto' | 'host' | 'hostFirst';
 
 /** Starts of one server per contestant per iteration (interleaved), so one-server p99 has samples. */
 const ONE_REPEATS = 5;
@@ -40,6 +41,10 @@ export const scenario: Scenario = {
         const clients = await Promise.all(Array.from({ length: n }, () => connectBareStdio(process.execPath, [STDIO_FIXTURE], fixtureEnv())));
         return () => Promise.all(clients.map((c) => c.close()));
       },
+      bareV1: async (n) => {
+        const clients = await Promise.all(Array.from({ length: n }, () => connectBareStdioV1(process.execPath, [STDIO_FIXTURE], fixtureEnv())));
+        return () => Promise.all(clients.map((c) => c.close()));
+      },
       bareAuto: async (n) => {
         const clients = await Promise.all(Array.from({ length: n }, () => connectBareStdio(process.execPath, [STDIO_FIXTURE], fixtureEnv(), true)));
         return () => Promise.all(clients.map((c) => c.close()));
@@ -55,9 +60,9 @@ export const scenario: Scenario = {
       if (notRunning.length) throw new Error(`${notRunning.length} servers did not start: ${JSON.stringify(notRunning[0].state)}`);
       return () => host.configure({});
     };
-    const names: Name[] = ['raw', 'bare', 'bareAuto', 'host', 'hostFirst'];
+    const names: Name[] = ['raw', 'bare', 'bareV1', 'bareAuto', 'host', 'hostFirst'];
     const runs = Object.fromEntries(names.flatMap((n) => [[`${n}:1`, [] as ContestantRun[]], [`${n}:${many}`, [] as ContestantRun[]]])) as Record<string, ContestantRun[]>;
-    const scaling: Record<Name, number[]> = { raw: [], bare: [], bareAuto: [], host: [], hostFirst: [] };
+    const scaling: Record<Name, number[]> = { raw: [], bare: [], bareV1: [], bareAuto: [], host: [], hostFirst: [] };
     const oneRepeats = options.smoke ? 1 : ONE_REPEATS;
     for (let run = 0; run < options.runs; run++) {
       const samples: Record<string, number[]> = Object.fromEntries(Object.keys(runs).map((k) => [k, []]));
@@ -79,7 +84,8 @@ export const scenario: Scenario = {
     const mid = (xs: ContestantRun[], p: 'p50' | 'p99' = 'p50') => median(xs.map((r) => r[p]));
     const label: Record<Name, string> = {
       raw: 'raw pipe (floor)',
-      bare: 'bare SDK (2025 handshake, its default)',
+      bare: 'bare SDK v2 (2025 handshake, its default)',
+      bareV1: 'bare SDK v1 (2025 handshake)',
       bareAuto: 'bare SDK, auto era negotiation (probe on a sibling process; diagnostic)',
       host: 'host (shipped), server seen before (era remembered)',
       hostFirst: 'host (shipped), first-ever start (era probed)',
@@ -95,9 +101,10 @@ export const scenario: Scenario = {
           'one server p99',
           `${many} servers p50`,
           `${many} ÷ one [each run]`,
-          'one × bare SDK, p50 [each run] ±spread',
-          'one × bare SDK, p99',
-          `${many} × bare SDK`,
+          'one × bare SDK v2, p50 [each run] ±spread',
+          'one × bare SDK v2, p99',
+          `${many} × bare SDK v2`,
+          'one × bare SDK v1, p50 [each run] ±spread',
         ],
         rows: names.map((n) => [
           label[n],
@@ -108,6 +115,7 @@ export const scenario: Scenario = {
           n === 'bare' ? '1 (reference)' : formatRatios(ratio(`${n}:1`, 'bare:1')),
           n === 'bare' ? '1 (reference)' : formatRatios(ratio(`${n}:1`, 'bare:1', 'p99')),
           n === 'bare' ? '1 (reference)' : formatRatios(ratio(`${n}:${many}`, `bare:${many}`)),
+          n === 'bareV1' ? '1 (reference)' : formatRatios(ratio(`${n}:1`, 'bareV1:1')),
         ]),
       },
       goals: [
@@ -115,6 +123,10 @@ export const scenario: Scenario = {
         {
           goal: 'first-ever start of one stdio server (era probed), host × bare SDK (no goal; reported)',
           measured: `${formatRatios(ratio('hostFirst:1', 'bare:1'))} (bare SDK, auto: ${formatRatios(ratio('bareAuto:1', 'bare:1'))})`,
+        },
+        {
+          goal: 'first start of one stdio server seen before, host × bare SDK v1 (no goal set; reported)',
+          measured: formatRatios(ratio('host:1', 'bareV1:1')),
         },
         {
           goal: `${many} servers at once ÷ one: host vs bare SDK (no goal set; reported)`,
