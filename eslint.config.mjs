@@ -70,6 +70,11 @@ export default tseslint.config(
           selector: "ConditionalExpression[test.operator='instanceof'][test.right.name='Error'][consequent.property.name='message']",
           message: 'Use errorMessage() from src/shared/common/errors.ts for the message of a caught value.',
         },
+        {
+          // Issue 29: "24-hour times everywhere". A locale's time string is "02:05:09 PM" in en-US.
+          selector: "CallExpression[callee.property.name='toLocaleTimeString']",
+          message: 'Use timeOfDay() from src/shared/common/durations.ts: every view shows the same 24-hour clock.',
+        },
       ],
     },
   },

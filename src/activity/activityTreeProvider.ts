@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { durationOf, formatBytes, formatDuration, type ActivityEntry, type ActivityLog } from '../traffic/common/activityLog';
 import { escapeMarkdown, revealControlCharacters } from '../shared/common/untrustedText';
+import { timeOfDay } from '../shared/common/durations';
 import { factsOf } from '../traffic/common/exchangeFacts';
 import { InspectorCommands } from '../inspector/common/commandIds';
 
@@ -151,7 +152,7 @@ function tooltipFor(entry: ActivityEntry, toolError: boolean): vscode.MarkdownSt
     [vscode.l10n.t('Server'), entry.serverLabel],
     [vscode.l10n.t('Direction'), entry.direction === 'send' ? vscode.l10n.t('client → server') : vscode.l10n.t('server → client')],
     [vscode.l10n.t('Status'), toolError ? vscode.l10n.t('tool error (result with isError: true)') : statusText(entry)],
-    [vscode.l10n.t('Started'), new Date(entry.startedAt).toLocaleTimeString()],
+    [vscode.l10n.t('Started'), timeOfDay(entry.startedAt)],
   ];
   if (duration !== undefined && entry.kind === 'request') rows.push([vscode.l10n.t('Duration'), formatDuration(duration)]);
   rows.push([entry.kind === 'request' ? vscode.l10n.t('Request size') : vscode.l10n.t('Size'), formatBytes(entry.requestSize)]);

@@ -27,6 +27,7 @@ import { elicitationContent, type ElicitationValues } from '../../src/approval/c
 import { button, el } from './dom';
 import { field, focusFirstProblem, markInvalid } from './formFields';
 import { fill } from '../shared/fill';
+import { timeOfDay } from '../../src/shared/common/durations';
 import { connectHost, typedMessage } from '../shared/hostChannel';
 import './style.css';
 
@@ -150,7 +151,7 @@ function stageLabel(stage: SamplingView['stage']): string {
 function header(p: PendingView, title: string): HTMLElement {
   const h = el('header');
   h.append(el('h1', {}, title), el('p', { class: 'asker' }, ...fill(l10n.t('Asked by MCP server {0}'), el('strong', { id: 'asker' }, p.server.label))));
-  if (p.deadline) h.append(el('p', { class: 'deadline' }, l10n.t('Answer before {0} or it is cancelled.', new Date(p.deadline).toLocaleTimeString())));
+  if (p.deadline) h.append(el('p', { class: 'deadline' }, l10n.t('Answer before {0} or it is cancelled.', timeOfDay(p.deadline))));
   return h;
 }
 

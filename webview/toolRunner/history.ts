@@ -6,7 +6,7 @@ import * as l10n from '@vscode/l10n';
 import type { FromWebview, RunDiff } from '../../src/toolRunner/common/toolRunnerProtocol';
 import type { DiffChange } from '../../src/toolRunner/common/jsonDiff';
 import type { HistorySummary, RunStatus } from '../../src/toolRunner/common/runHistory';
-import { formatDuration } from '../../src/shared/common/durations';
+import { formatDuration, timeOfDay } from '../../src/shared/common/durations';
 import { fill } from '../shared/fill';
 import { button, h } from './dom';
 import type { ViewState } from './viewState';
@@ -45,8 +45,7 @@ function statusText(status: RunStatus): string {
 /** "14:05:09", with the date when it is not today. */
 export function runTime(time: number): string {
   const date = new Date(time);
-  // 24-hour, as the Inspector's times (a 12-hour locale's "02:05:09 PM" reads apart from them).
-  const clock = date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+  const clock = timeOfDay(time);
   return date.toDateString() === new Date().toDateString() ? clock : `${date.toLocaleDateString()} ${clock}`;
 }
 

@@ -9,6 +9,7 @@ import type { ActivityEntry } from '../../traffic/common/activityEntry';
 import type { HttpExchangeView } from '../../traffic/common/httpExchange';
 import * as l10n from '@vscode/l10n';
 import type { ExchangeFacts } from '../../traffic/common/exchangeFacts';
+import { timeOfDay } from '../../shared/common/durations';
 
 /**
  * One exchange as the Inspector reads it: an activity log entry (its `request`/`response` are
@@ -156,9 +157,7 @@ const NO_ROWS = Object.freeze([]) as unknown as InspectorRow[];
 
 /** `HH:MM:SS.mmm` in local time. */
 export function formatClock(ms: number): string {
-  const d = new Date(ms);
-  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
-  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
+  return timeOfDay(ms, true);
 }
 
 /** The short name of a nested row's kind in a call's summary: "progress" and "log" for its notifications, else its method. */

@@ -1,6 +1,7 @@
 /**
  * Durations as people read them ("350 ms", "1.2 s", "2 min 5 s"), the one way every view, log
- * line and message shows how long something took. Pure; the webviews use it too.
+ * line and message shows how long something took, and times of day ("14:05:09"), the one way
+ * every view shows when something happened. Pure; the webviews use it too.
  */
 export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return '–';
@@ -14,4 +15,16 @@ export function formatDuration(ms: number): string {
   }
   const minutes = Math.floor(totalSeconds / 60) % 60;
   return `${Math.floor(totalSeconds / 3600)} h${minutes ? ` ${minutes} min` : ''}`;
+}
+
+/**
+ * "14:05:09" (with `millis`, "14:05:09.042") in local time, 24-hour whatever the locale: the
+ * Inspector, Activity, Run Tool and approvals show the same clock, and a 12-hour locale's
+ * "02:05:09 PM" beside a row's "14:05:09" reads as two different moments.
+ */
+export function timeOfDay(ms: number, millis = false): string {
+  const d = new Date(ms);
+  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+  const clock = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+  return millis ? `${clock}.${pad(d.getMilliseconds(), 3)}` : clock;
 }

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { formatDuration } from '../../../src/shared/common/durations';
+import { formatDuration, timeOfDay } from '../../../src/shared/common/durations';
 
 describe('formatDuration', () => {
   it('shows durations in the unit people read them in', () => {
@@ -22,5 +22,14 @@ describe('formatDuration', () => {
     ];
     for (const [ms, text] of cases) assert.equal(formatDuration(ms), text, String(ms));
     assert.equal(formatDuration(Number.NaN), '–');
+  });
+});
+
+describe('timeOfDay', () => {
+  it('is a 24-hour local clock whatever the locale, with milliseconds on request', () => {
+    const afternoon = new Date(2026, 10, 27, 14, 5, 9, 42).getTime();
+    assert.equal(timeOfDay(afternoon), '14:05:09');
+    assert.equal(timeOfDay(afternoon, true), '14:05:09.042');
+    assert.equal(timeOfDay(new Date(2026, 10, 27, 0, 0, 3).getTime()), '00:00:03');
   });
 });
