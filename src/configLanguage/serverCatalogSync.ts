@@ -21,6 +21,7 @@ export function syncServerCatalog(wb: Workbench, send: (params: ServerCatalogPar
   const remembered = new Map<McpServerConnection, CatalogLists>();
   let timer: NodeJS.Timeout | undefined;
   let lastSent: string | undefined;
+  let lastInputs: unknown[] | undefined;
   let disposed = false;
 
   const remember = (c: McpServerConnection) => {
@@ -32,12 +33,17 @@ export function syncServerCatalog(wb: Workbench, send: (params: ServerCatalogPar
   };
   const flush = () => {
     timer = undefined;
-    const params: ServerCatalogParams = {
-      servers: wb.registry.all().map((c) => {
-        remember(c);
-        return catalogServer(c.definition, remembered.get(c)!);
-      }),
-    };
+    const connections = wb.registry.all();
+    connections.forEach(remember);
+    // What a message is made of, by identity: a state change (most registry events) changes none
+    // of it, and building and comparing the text is a few MB for a 10,000-tool server.
+    const inputs = connections.flatMap((c) => {
+      const lists = remembered.get(c)!;
+      return [c.definition, lists.tools, lists.prompts, lists.resources];
+    });
+    if (lastInputs && inputs.length === lastInputs.length && inputs.every((x, i) => x === lastInputs![i])) return;
+    lastInputs = inputs;
+    const params: ServerCatalogParams = { servers: connections.map((c) => catalogServer(c.definition, remembered.get(c)!)) };
     const text = JSON.stringify(params);
     if (text === lastSent) return;
     lastSent = text;
@@ -79,6 +85,7 @@ export function syncServerCatalog(wb: Workbench, send: (params: ServerCatalogPar
     /** Sends it all again (a restarted server process). */
     resend: () => {
       lastSent = undefined;
+      lastInputs = undefined;
       if (!disposed) flush();
     },
   };
