@@ -12,6 +12,8 @@ import { errorMessage } from '../shared/common/errors';
 import { userLevelCap } from '../shared/common/userSettings';
 import { ActivityCommands, ActivityContextKeys } from './common/commandIds';
 import { registerCommandTable } from '../shared/commandTable';
+import { describeProtocol, type ServerState } from '../mcp/serverState';
+import { eraSourceWords } from '../servers/common/treeText';
 
 export const ACTIVITY_VIEW = 'mcpWorkbench.activity';
 export const ACTIVITY_SCHEME = 'mcp-activity';
@@ -23,6 +25,18 @@ const readMax = () => userLevelCap(MAX_ENTRIES_SETTING, vscode.workspace.getConf
 /** The traffic log of the window, built by the composition root: the Activity view fills it, the Inspector and Check read it. */
 export function createActivityLog(): ActivityLog {
   return new ActivityLog(readMax);
+}
+
+/**
+ * The session's handshake says how its era was decided (issue 30: probed now, remembered from an
+ * earlier start, or set by config): the Inspector shows it on the `initialize` / `server/discover` row.
+ */
+function noteEraOn(log: ActivityLog, serverId: string, state: Extract<ServerState, { kind: 'running' }>): void {
+  if (!state.eraSource) return;
+  const handshake = log
+    .entries()
+    .find((e) => e.serverId === serverId && e.kind === 'request' && e.direction === 'send' && (e.method === 'initialize' || e.method === 'server/discover'));
+  if (handshake) log.annotate(handshake, `${describeProtocol(state)}, ${eraSourceWords(state.eraSource)}`);
 }
 
 /** The view over `log`; re-runs ask `gate`, as Run Tool would. */
@@ -45,7 +59,8 @@ export function registerActivity(workbench: Workbench, log: ActivityLog, gate: T
     // Requests that were in flight when the connection went away will never be answered.
     workbench.registry.forEachConnection((connection) =>
       connection.onDidChangeState((state) => {
-        if (state.kind !== 'running' && state.kind !== 'starting') log.abandon(connection.definition.id, Date.now());
+        if (state.kind === 'running') noteEraOn(log, connection.definition.id, state);
+        else if (state.kind !== 'starting') log.abandon(connection.definition.id, Date.now());
       }),
     ),
   ];

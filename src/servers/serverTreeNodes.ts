@@ -10,7 +10,7 @@
 import * as vscode from 'vscode';
 import { isAppOnly, toolAppUri } from '../apps/common/appTools';
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
-import { describeProtocol, describeState, redactState, type EraSource } from '../mcp/serverState';
+import { describeProtocol, describeState, redactState } from '../mcp/serverState';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { ListKind } from '../mcp/connection/connectionTypes';
 import {
@@ -28,6 +28,7 @@ import {
   toolItemText,
   toolTooltip,
   type MarkdownPart,
+  eraSourceWords,
 } from './common/treeText';
 import { isTerminal, type TaskStatus, type ToolTask } from '../mcp/connection/toolTasks';
 import { redactText } from '../shared/common/redact';
@@ -470,20 +471,6 @@ function serverTooltip(connection: McpServerConnection): vscode.MarkdownString {
     }),
     true,
   );
-}
-
-/** How the tooltip says where the era came from (see EraSource). */
-function eraSourceWords(source: EraSource): string {
-  switch (source.kind) {
-    case 'probed':
-      return vscode.l10n.t('era probed at this start');
-    case 'remembered':
-      return source.confirmed
-        ? vscode.l10n.t('era remembered from {0}, confirmed at this start', new Date(source.since).toLocaleDateString())
-        : vscode.l10n.t('era remembered from {0}', new Date(source.since).toLocaleDateString());
-    case 'configured':
-      return vscode.l10n.t('era set by config');
-  }
 }
 
 /** A MarkdownString from the parts of ./common/treeText.ts; `text` parts are escaped by appendText. */

@@ -45,7 +45,7 @@ export interface InspectorRow {
   method: string;
   /** The tool, resource or prompt the request names (`params.name` / `params.uri`). */
   name?: string;
-  /** A log or progress notification's message (`warning: disk almost full`, `3/10 Indexing…`). */
+  /** A log or progress notification's message (`warning: disk almost full`, `3/10 Indexing…`), or how a handshake's era was decided. */
   note?: string;
   kind: 'request' | 'notification';
   direction: 'send' | 'receive';

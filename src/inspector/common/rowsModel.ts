@@ -232,6 +232,7 @@ export class RowsModel {
     };
     if (facts.name !== undefined) data.name = facts.name;
     if (facts.note !== undefined) data.note = facts.note;
+    else if (record.kind === 'request' && record.note) data.note = record.note;
     if (record.kind === 'request' && record.endedAt !== undefined) data.latencyMs = record.endedAt - record.startedAt;
     if (statusText !== undefined) data.statusText = statusText;
     if (record.round !== undefined) data.round = record.round;

@@ -6,7 +6,8 @@
  * workspace config files, so they are hostile.
  */
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
-import type { ServerState } from '../../mcp/serverState';
+import * as l10n from '@vscode/l10n';
+import type { EraSource, ServerState } from '../../mcp/serverState';
 import { firstSentence } from './failureText';
 import { codeSpan, escapeMarkdown, revealControlCharacters } from '../../shared/common/untrustedText';
 import { describeTask, type ToolTask } from '../../mcp/connection/toolTasks';
@@ -165,4 +166,21 @@ export function taskTooltip(task: ToolTask): MarkdownPart[] {
   if (task.lastUpdatedAt) parts.push({ markdown: `${task.createdAt ? ' · ' : ''}updated ${escapeMarkdown(task.lastUpdatedAt)}` });
   if (task.pollIntervalMs !== undefined) parts.push({ markdown: ` · polled every ${task.pollIntervalMs} ms` });
   return parts;
+}
+
+/**
+ * Where a running server's era came from (see EraSource), as the tree's tooltip and the
+ * Inspector's handshake row say it (issue 30: "show the era decision").
+ */
+export function eraSourceWords(source: EraSource): string {
+  switch (source.kind) {
+    case 'probed':
+      return l10n.t('era probed at this start');
+    case 'remembered':
+      return source.confirmed
+        ? l10n.t('era remembered from {0}, confirmed at this start', new Date(source.since).toLocaleDateString())
+        : l10n.t('era remembered from {0}', new Date(source.since).toLocaleDateString());
+    case 'configured':
+      return l10n.t('era set by config');
+  }
 }

@@ -41,7 +41,9 @@ export interface ActivityEntry {
   /**
    * A received progress or log notification: its message in one line, redacted (exchangeFacts.ts
    * `noteOf`), read when it was recorded so the Inspector's row shows it without parsing the
-   * message again; '' when it has none. Absent elsewhere, and on imported records.
+   * message again; '' when it has none. On a session's handshake request (`initialize`,
+   * `server/discover`): how its era was decided (ActivityLog.annotate). Absent elsewhere, and on
+   * imported records.
    */
   note?: string;
   /** The response asked the client for input instead of completing (`resultType: "input_required"`). */

@@ -363,6 +363,14 @@ export class ActivityLog {
     if (changed) this.fireChange();
   }
 
+  /** Sets our own note on an entry (a handshake's era decision, issue 30) and tells the listeners. */
+  annotate(entry: ActivityEntry, note: string): void {
+    if (entry.note === note) return;
+    entry.note = note;
+    this.change.updated.push(entry);
+    this.fireChange();
+  }
+
   dispose(): void {
     this.queue = [];
     this.onDidChangeEmitter.dispose();

@@ -8,6 +8,9 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
 import type { ActivityLog } from '../../../src/traffic/common/activityLog';
+import { factsOf } from '../../../src/traffic/common/exchangeFacts';
+import type { InspectorRow } from '../../../src/inspector/common/inspectorRows';
+import { buildRows } from '../../../src/inspector/common/rowsModel';
 import type { ApprovalService } from '../../../src/approval/approvalService';
 import type { ElicitFormView } from '../../../src/approval/common/approvalProtocol';
 import type { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
@@ -72,6 +75,34 @@ suite('Protocol eras (2026-07-28 and 2025-11-25)', function () {
       assert.match(tooltip, era === 'modern' ? /Protocol: MCP 2026-07-28 \(stateless\)/ : /Protocol: MCP 2025-11-25 \(initialize handshake\)/);
       // Where the era came from (issue 30): probed, or remembered from an earlier start of the same launch.
       assert.match(tooltip, /Protocol: MCP [^\n]*, era (probed at this start|remembered from [^\n]+)/);
+    }
+  });
+
+  test("the Inspector's handshake row says how the era was decided: a restart remembers it", async () => {
+    const log = (await vscode.commands.executeCommand<ActivityLog>('_mcpWorkbench.activityLog'))!;
+    const flat = (rows: readonly InspectorRow[]): InspectorRow[] => rows.flatMap((r) => [r, ...flat(r.children)]);
+    for (const { c, era, version } of both()) {
+      // A restart is a second start of the same launch: its era comes from the first one's verdict.
+      const before = log.entries()[0]?.seq ?? 0;
+      await c.restart();
+      await waitFor(() => c.state.kind === 'running', `${c.definition.name} running again`);
+      const handshake = await waitFor(
+        () =>
+          log
+            .entries()
+            .find(
+              (e) => e.seq > before && e.serverId === c.definition.id && e.kind === 'request' && /^(initialize|server\/discover)$/.test(e.method) && e.note,
+            ),
+        `the noted handshake of ${c.definition.name}`,
+      );
+      // The rows the Inspector builds from the log (the same model its panel uses).
+      const row = flat(buildRows(log.entries(), factsOf)).find((r) => r.seq === handshake.seq);
+      const protocol = era === 'modern' ? `MCP ${version} \\(stateless\\)` : `MCP ${version} \\(initialize handshake\\)`;
+      assert.match(
+        row?.note ?? '',
+        new RegExp(`^${protocol}, era remembered from .+`),
+        `${c.definition.name}: ${handshake.method} row ${JSON.stringify(row?.note)}`,
+      );
     }
   });
 
