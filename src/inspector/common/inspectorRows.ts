@@ -108,18 +108,25 @@ function matchesRow(row: InspectorRow, filter: RowFilter, words: string[], paylo
 
 /**
  * Whether one of the fields the text filter searches holds `word` (lower-cased, no spaces: it
- * never spans two fields). Nothing is built or kept per row: a string per row, cached, was
- * 100,000 objects the garbage collector had to copy while typing in a big recording's filter,
- * and built anew per keystroke they cost more than this (an already lower-case field is not copied).
+ * never spans two fields). Nothing is kept per row: a lower-cased string per row, cached, was
+ * 100,000 objects the garbage collector had to copy and mark while typing in a big recording's
+ * filter (issue 29). Nothing is built either for a field that `toLowerCase` would leave as it is.
  */
 function hasWord(row: InspectorRow, word: string): boolean {
   return (
-    row.serverLabel.toLowerCase().includes(word) ||
-    row.method.toLowerCase().includes(word) ||
-    (row.name?.toLowerCase().includes(word) ?? false) ||
-    (row.note?.toLowerCase().includes(word) ?? false) ||
-    (row.statusText?.toLowerCase().includes(word) ?? false)
+    fieldHas(row.serverLabel, word) ||
+    fieldHas(row.method, word) ||
+    (row.name !== undefined && fieldHas(row.name, word)) ||
+    (row.note !== undefined && fieldHas(row.note, word)) ||
+    (row.statusText !== undefined && fieldHas(row.statusText, word))
   );
+}
+
+/** A character `toLowerCase` may change: an ASCII capital, or any beyond ASCII. */
+const CASED = /[A-Z\u0080-\uffff]/;
+
+function fieldHas(field: string, word: string): boolean {
+  return field.includes(word) || (CASED.test(field) && field.toLowerCase().includes(word));
 }
 
 /** The words of a text filter, lower-cased: each must occur. */
@@ -135,21 +142,22 @@ export function filterRows(rows: readonly InspectorRow[], filter: RowFilter, pay
   // The words once per filtering, not once per row: a recording may hold 100,000 rows.
   const words = filterWords(filter.text);
   const keepChildren = !(filter.errorsOnly || filter.method);
-  const visit = (list: readonly InspectorRow[]): InspectorRow[] => {
-    const out: InspectorRow[] = [];
+  const visit = (list: readonly InspectorRow[]): InspectorRow[] | undefined => {
+    // Made for the first row shown: most calls of a big recording have no child that matches.
+    let out: InspectorRow[] | undefined;
     for (const row of list) {
       const matches = matchesRow(row, filter, words, payloads);
       // A matching row that keeps its children as they are needs them not filtered (nothing built to be dropped).
       if (matches && keepChildren) {
-        out.push(row);
+        (out ??= []).push(row);
         continue;
       }
-      const children = row.children.length ? visit(row.children) : NO_ROWS;
-      if (matches || children.length) out.push({ ...row, children });
+      const children = (row.children.length && visit(row.children)) || NO_ROWS;
+      if (matches || children.length) (out ??= []).push({ ...row, children });
     }
     return out;
   };
-  return visit(rows);
+  return visit(rows) ?? [];
 }
 
 /** The filtered children of a row without any (frozen: shared). */

@@ -77,13 +77,16 @@ describe('Inspector rows, the layout of the shown rows', () => {
     const echo = row({ name: 'Echo', serverLabel: 'Fixture Stdio' });
     const log = row({ kind: 'notification', method: 'notifications/message', note: 'warning: disk almost full' });
     const failed = row({ name: 'other', status: 'toolError', statusText: 'Quota EXCEEDED' });
-    const rows = [echo, row({}, [log]), failed];
+    const german = row({ name: 'Größe ÜBER Grenze' });
+    const rows = [echo, row({}, [log]), failed, german];
     const names = (text: string) => filterRows(rows, { text }).map((r) => r.name ?? r.note ?? r.children.map((c) => c.note).join());
     assert.deepEqual(names('ECHO stdio'), ['Echo']);
     assert.deepEqual(names('disk FULL'), ['warning: disk almost full']);
     assert.deepEqual(names('quota exceeded'), ['other']);
     assert.deepEqual(names('stdio tools/call'), ['Echo'], 'words of different fields');
     assert.deepEqual(names('stdiotools'), [], 'no word spans two fields');
+    assert.deepEqual(names('über GRÖSSE'), [], 'ß is not ss');
+    assert.deepEqual(names('über größe'), ['Größe ÜBER Grenze'], 'capitals beyond ASCII');
     // A matching row whose children stay is shown as it is: nothing is copied for it.
     assert.equal(filterRows(rows, { text: 'echo' })[0], echo);
   });
