@@ -187,6 +187,7 @@ function toggle(seq: number, expand = collapsed.has(seq)): void {
   if (expand) collapsed.delete(seq);
   else collapsed.add(seq);
   save();
+  rowsView.redrawRow(seq);
   drawList();
 }
 

@@ -13,8 +13,9 @@ import {
   formatClock,
   groupSummary,
   isErrorStatus,
-  type HayCache,
+  RowLayout,
   type InspectorRow,
+  type LineHeights,
   type RowFilter,
   type RowStatus,
 } from '../../src/inspector/common/inspectorRows';
@@ -50,17 +51,6 @@ type RowElement = HTMLElement & { row?: InspectorRow };
 /** Rows drawn beyond those in sight, each way: scrolling a little shows rows already laid out. */
 const OVERSCAN = 12;
 
-/** A shown row: its place in screen order, its depth, and its place among its siblings. */
-interface Slot {
-  row: InspectorRow;
-  level: number;
-  posInSet: number;
-  setSize: number;
-  /** Pixels from the top of the list. */
-  top: number;
-  height: number;
-}
-
 /**
  * Above this many top-level rows, filtering and laying out run in slices of SLICE_MS, a task
  * each, and the list changes once they are done: a keystroke in the filter of a 100,000-row
@@ -71,58 +61,23 @@ const SLICED_ABOVE = 2_000;
 const SLICE_MS = 12;
 const TOP_ROWS_PER_CHECK = 200;
 
-/** The slots of a list being laid out, top-level rows added a slice at a time (the children of a collapsed row left out). */
-class Layout {
-  readonly slots: Slot[] = [];
-  readonly at = new Map<number, number>();
-  height = 0;
-  private topCount = 0;
-
-  constructor(
-    private readonly line: { first: number; more: number },
-    private readonly collapsed: ReadonlySet<number>,
-  ) {}
-
-  add(rows: readonly InspectorRow[]): void {
-    const { first, more } = this.line;
-    const visit = (list: readonly InspectorRow[], level: number) => {
-      list.forEach((row, i) => {
-        const height = first + (linesOf(row) - 1) * more;
-        this.at.set(row.seq, this.slots.length);
-        this.slots.push({ row, level, posInSet: level === 1 ? ++this.topCount : i + 1, setSize: list.length, top: this.height, height });
-        this.height += height;
-        if (row.children.length && !this.collapsed.has(row.seq)) visit(row.children, level + 1);
-      });
-    };
-    visit(rows, 1);
-  }
-
-  /** The top-level rows' set size, known once every slice is in. */
-  finish(): this {
-    for (const slot of this.slots) if (slot.level === 1) slot.setSize = this.topCount;
-    return this;
-  }
-}
-
-/** Lines a row takes: its own, and one each for a round and a status text (they span the columns below). */
-function linesOf(row: InspectorRow): number {
-  return 1 + (row.round !== undefined ? 1 : 0) + ((row.statusText && isErrorStatus(row.status)) || row.status === 'cancelled' ? 1 : 0);
-}
-
 export class RowsView {
-  /** The shown rows in screen order, and the index of each by seq. */
-  private slots: Slot[] = [];
-  private at = new Map<number, number>();
-  /** Each row's text as the filter searches it. */
-  private readonly hays: HayCache = new WeakMap();
+  /**
+   * The shown rows in screen order, and the layout the next render builds in (a render is
+   * sliced: the list shows the old one meanwhile). The two swap, their storage kept.
+   */
+  private shown = new RowLayout();
+  private spare = new RowLayout();
   /** A sliced render under way (cancelled by the next). */
-  private job: { cancelled: boolean } | undefined;
+  private job: { cancelled: boolean; restart(): void } | undefined;
   /** The row elements in the page (those in sight), by seq. */
   private readonly elements = new Map<number, HTMLElement>();
+  /** Drawn rows to draw anew at the next draw (`redrawRow`). */
+  private readonly stale = new Set<number>();
   private frame: number | undefined;
   private scrollFrame: number | undefined;
   /** The height of a one-line row and of each further line, measured once from a drawn row. */
-  private lineHeight: { first: number; more: number } | undefined;
+  private lineHeight: LineHeights | undefined;
   /** A row selected before it was listed (a replay's, whose row comes after the answer): scrolled to once it is. */
   private revealWhenListed: number | undefined;
 
@@ -148,7 +103,7 @@ export class RowsView {
 
   /** How many rows are shown (children included), drawn or not. */
   get shownCount(): number {
-    return this.slots.length;
+    return this.shown.count;
   }
 
   /**
@@ -158,21 +113,19 @@ export class RowsView {
   render(rows: readonly InspectorRow[], filter: RowFilter, payloads?: ReadonlySet<number>): void {
     if (this.frame !== undefined) cancelAnimationFrame(this.frame);
     this.frame = undefined;
-    if (this.job) this.job.cancelled = true;
-    this.job = undefined;
-    const layout = new Layout(this.line(), this.options.collapsed());
+    const layout = this.newLayout();
     if (rows.length <= SLICED_ABOVE) {
-      layout.add(filterRows(rows, filter, this.hays, payloads));
-      this.show(layout.finish(), true);
+      layout.add(filterRows(rows, filter, payloads));
+      this.show(layout.finish());
       return;
     }
-    const job = (this.job = { cancelled: false });
+    const job = (this.job = { cancelled: false, restart: () => this.render(rows, filter, payloads) });
     let next = 0;
     const slice = () => {
       if (job.cancelled) return;
       const end = performance.now() + SLICE_MS;
       while (next < rows.length && performance.now() < end) {
-        layout.add(filterRows(rows.slice(next, next + TOP_ROWS_PER_CHECK), filter, this.hays, payloads));
+        layout.add(filterRows(rows.slice(next, next + TOP_ROWS_PER_CHECK), filter, payloads));
         next += TOP_ROWS_PER_CHECK;
       }
       if (next < rows.length) {
@@ -180,28 +133,40 @@ export class RowsView {
         return;
       }
       this.job = undefined;
-      this.show(layout.finish(), true, true);
+      this.show(layout.finish(), true);
     };
     slice();
   }
 
-  private line(): { first: number; more: number } {
+  private line(): LineHeights {
     return this.lineHeight ?? { first: 22, more: 20 };
   }
 
-  /** Puts a finished layout on screen (`split`: the rows in sight in this frame, those around them in the next). */
-  private show(layout: Layout, redrawAll: boolean, split = false): void {
-    this.slots = layout.slots;
-    this.at = layout.at;
+  /** The spare layout, emptied for a new build (a sliced one under way, which builds in it, is cancelled). */
+  private newLayout(): RowLayout {
+    if (this.job) this.job.cancelled = true;
+    this.job = undefined;
+    return this.spare.reset(this.line(), this.options.collapsed());
+  }
+
+  /**
+   * Puts a finished layout (the spare) on screen (`split`: the rows in sight in this frame, those
+   * around them in the next). Rows already drawn stay when their row is the same object (moved
+   * at most): a keystroke in the filter of a big recording then lays out the rows that changed,
+   * not every drawn row with all its cells (issue 29).
+   */
+  private show(layout: RowLayout, split = false): void {
+    this.spare = this.shown;
+    this.shown = layout;
     this.list.style.height = `${layout.height}px`;
-    // Drawing every row anew takes the focused one out of the page: the new one gets the focus (a row collapsed by keyboard).
+    // A row drawn anew takes the focused one out of the page: the new one gets the focus (a row collapsed by keyboard).
     const focused = this.list.contains(document.activeElement) && document.activeElement !== this.list;
-    this.draw(redrawAll, split);
+    this.draw(false, split);
     const selected = this.options.selected();
     if (focused && selected !== undefined && !this.list.contains(document.activeElement))
       (this.elements.get(selected) ?? this.list).focus({ preventScroll: true });
     const waiting = this.revealWhenListed;
-    if (waiting !== undefined && this.at.has(waiting)) {
+    if (waiting !== undefined && this.shown.indexOf(waiting) >= 0) {
       this.revealWhenListed = undefined;
       this.select(waiting, false);
     }
@@ -230,30 +195,33 @@ export class RowsView {
       this.render(rows, filter);
       return;
     }
-    const layout = new Layout(this.line(), this.options.collapsed());
+    const layout = this.newLayout();
     layout.add(rows);
-    this.show(layout.finish(), false);
+    this.show(layout.finish());
   }
 
   /** Whether the row with `seq` is in the list as filtered (drawn or not). */
   isShown(seq: number): boolean {
-    return this.at.has(seq);
+    return this.shown.indexOf(seq) >= 0;
   }
 
   /** Rows in screen order, for the arrow keys. */
   visibleOrder(): number[] {
-    return this.slots.map((s) => s.row.seq);
+    const { shown } = this;
+    return Array.from({ length: shown.count }, (_, i) => shown.row(i).seq);
   }
 
   /** A shown row's depth, whether it has children, and its parent's seq (for the Left and Right keys). */
   treeOf(seq: number): { level: number; children: number; parent?: number } | undefined {
-    const index = this.at.get(seq);
-    if (index === undefined) return undefined;
-    const { level, row } = this.slots[index];
+    const { shown } = this;
+    const index = shown.indexOf(seq);
+    if (index < 0) return undefined;
+    const level = shown.level(index);
+    const row = shown.row(index);
     let parent: number | undefined;
     for (let i = index - 1; level > 1 && i >= 0; i--)
-      if (this.slots[i].level === level - 1) {
-        parent = this.slots[i].row.seq;
+      if (shown.level(i) === level - 1) {
+        parent = shown.row(i).seq;
         break;
       }
     return { level, children: row.children.length, ...(parent !== undefined ? { parent } : {}) };
@@ -265,7 +233,7 @@ export class RowsView {
       item.setAttribute('aria-selected', 'false');
       item.tabIndex = -1;
     }
-    this.revealWhenListed = this.at.has(seq) ? undefined : seq;
+    this.revealWhenListed = this.shown.indexOf(seq) >= 0 ? undefined : seq;
     this.reveal(seq);
     const item = this.elements.get(seq);
     if (!item) return;
@@ -276,14 +244,22 @@ export class RowsView {
 
   /** Scrolls the row with `seq` into sight (if shown) and draws it. */
   private reveal(seq: number): void {
-    const index = this.at.get(seq);
-    if (index === undefined) return;
-    const slot = this.slots[index];
-    const top = this.list.offsetTop + slot.top;
+    const index = this.shown.indexOf(seq);
+    if (index < 0) return;
+    const top = this.list.offsetTop + this.shown.top(index);
+    const height = this.shown.heightOf(index);
     const view = this.scroller.clientHeight;
     if (top < this.scroller.scrollTop) this.scroller.scrollTop = top;
-    else if (top + slot.height > this.scroller.scrollTop + view) this.scroller.scrollTop = top + slot.height - view;
+    else if (top + height > this.scroller.scrollTop + view) this.scroller.scrollTop = top + height - view;
     this.draw();
+  }
+
+  /**
+   * Draws the row with `seq` anew when the list is next drawn (its nested rows were shown or
+   * hidden): then, not now, so that a focused row hands its focus on to the new one (`show`).
+   */
+  redrawRow(seq: number): void {
+    this.stale.add(seq);
   }
 
   private forget(seq: number): void {
@@ -297,12 +273,12 @@ export class RowsView {
       for (const element of this.elements.values()) element.remove();
       this.elements.clear();
     }
-    const slots = this.slots;
-    const first = this.indexAt(this.scroller.scrollTop - this.list.offsetTop);
-    const last = this.indexAt(this.scroller.scrollTop - this.list.offsetTop + Math.max(this.scroller.clientHeight, 400));
+    const { shown } = this;
+    const first = shown.indexAt(this.scroller.scrollTop - this.list.offsetTop);
+    const last = shown.indexAt(this.scroller.scrollTop - this.list.offsetTop + Math.max(this.scroller.clientHeight, 400));
     let overscan = OVERSCAN;
     // A jump (the scrollbar dragged far): the rows in sight in this frame, those around them in the next.
-    if (slots.length && (split || (this.elements.size && !this.elements.has(slots[first].row.seq) && !this.elements.has(slots[last].row.seq)))) {
+    if (shown.count && (split || (this.elements.size && !this.elements.has(shown.row(first).seq) && !this.elements.has(shown.row(last).seq)))) {
       overscan = 0;
       this.scrollFrame ??= requestAnimationFrame(() => {
         this.scrollFrame = undefined;
@@ -310,23 +286,25 @@ export class RowsView {
       });
     }
     const from = Math.max(0, first - overscan);
-    const to = Math.min(slots.length, last + 1 + overscan);
-    const keep = new Set<number>();
-    for (let i = from; i < to; i++) keep.add(slots[i].row.seq);
+    const to = Math.min(shown.count, last + 1 + overscan);
+    // The rows to draw by seq: a drawn element whose row is another object now (changed, or filtered anew) is drawn again.
+    const keep = new Map<number, InspectorRow>();
+    for (let i = from; i < to; i++) keep.set(shown.row(i).seq, shown.row(i));
     for (const [seq, element] of this.elements)
-      if (!keep.has(seq) || this.slots[this.at.get(seq)!].row !== (element as RowElement).row) {
+      if (keep.get(seq) !== (element as RowElement).row || this.stale.has(seq)) {
         element.remove();
         this.elements.delete(seq);
       }
+    this.stale.clear();
     // In screen order in the DOM too (what a screen reader's cursor walks): only misplaced ones move.
     let previous: Element | null = null;
     for (let i = from; i < to; i++) {
-      const slot = slots[i];
-      let element = this.elements.get(slot.row.seq);
+      const seq = shown.row(i).seq;
+      let element = this.elements.get(seq);
       if (!element) {
-        element = this.element(slot);
-        this.elements.set(slot.row.seq, element);
-      } else this.place(element, slot);
+        element = this.element(i);
+        this.elements.set(seq, element);
+      } else this.place(element, i);
       const next: Element | null = previous ? previous.nextElementSibling : this.list.firstElementChild;
       if (next !== element) this.list.insertBefore(element, next);
       previous = element;
@@ -350,39 +328,32 @@ export class RowsView {
     if (first <= 0) return;
     this.lineHeight = { first, more: more > 0 ? more : first };
     if (first !== 22 || this.lineHeight.more !== 20) {
-      const layout = new Layout(this.lineHeight, this.options.collapsed());
-      layout.add(this.slots.filter((s) => s.level === 1).map((s) => s.row));
-      const { slots, at, height } = layout.finish();
-      this.slots = slots;
-      this.at = at;
-      this.list.style.height = `${height}px`;
+      // Once per page, on a short list (the first drawn): laid out anew at once, a sliced render under way cancelled and redone.
+      const { shown } = this;
+      const restart = this.job?.restart;
+      const layout = this.newLayout();
+      for (let i = 0; i < shown.count; i++) if (shown.level(i) === 1) layout.add([shown.row(i)]);
+      layout.finish();
+      this.spare = shown;
+      this.shown = layout;
+      this.list.style.height = `${layout.height}px`;
       this.draw(true);
+      restart?.();
     }
   }
 
-  /** The index of the slot at `y` pixels from the top of the list (the last one past the end). */
-  private indexAt(y: number): number {
-    const slots = this.slots;
-    let lo = 0;
-    let hi = slots.length - 1;
-    if (hi < 0) return 0;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (slots[mid].top <= y) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
+  /** Sets a drawn row's place: its offset and height, and its place among its siblings. */
+  private place(element: HTMLElement, index: number): void {
+    const { shown } = this;
+    element.style.top = `${shown.top(index)}px`;
+    element.style.height = `${shown.heightOf(index)}px`;
+    element.setAttribute('aria-posinset', String(shown.posInSet(index)));
+    element.setAttribute('aria-setsize', String(shown.setSize(index)));
   }
 
-  private place(element: HTMLElement, slot: Slot): void {
-    element.style.top = `${slot.top}px`;
-    element.style.height = `${slot.height}px`;
-    element.setAttribute('aria-posinset', String(slot.posInSet));
-    element.setAttribute('aria-setsize', String(slot.setSize));
-  }
-
-  private element(slot: Slot): HTMLElement {
-    const { row, level } = slot;
+  private element(index: number): HTMLElement {
+    const row = this.shown.row(index);
+    const level = this.shown.level(index);
     const item = h('div', { class: 'row', role: 'treeitem', 'data-seq': String(row.seq) }) as RowElement;
     item.row = row;
     item.addEventListener('click', (event) => {
@@ -391,7 +362,7 @@ export class RowsView {
     });
     this.fill(item, row, level);
     if (row.children.length) item.setAttribute('aria-expanded', String(!this.options.collapsed().has(row.seq)));
-    this.place(item, slot);
+    this.place(item, index);
     return item;
   }
 

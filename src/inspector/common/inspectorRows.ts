@@ -97,34 +97,37 @@ export function isErrorStatus(status: RowStatus): boolean {
   return status === 'rpcError' || status === 'toolError';
 }
 
-function matchesRow(row: InspectorRow, filter: RowFilter, words: string[], hays: HayCache | undefined, payloads: ReadonlySet<number> | undefined): boolean {
+function matchesRow(row: InspectorRow, filter: RowFilter, words: string[], payloads: ReadonlySet<number> | undefined): boolean {
   if (filter.serverId && row.serverId !== filter.serverId) return false;
   if (filter.method && row.method !== filter.method) return false;
   if (filter.errorsOnly && !isErrorStatus(row.status)) return false;
   if (filter.hidePings && row.method === 'ping') return false;
   if (!words.length || payloads?.has(row.seq)) return true;
-  const hay = hayOf(row, hays);
-  return words.every((w) => hay.includes(w));
+  for (const word of words) if (!hasWord(row, word)) return false;
+  return true;
 }
 
 /**
- * What the text filter searches in each row, lower-cased once per row (the page keeps one):
- * typing a filter over a 100,000-row recording then costs a lookup per row, not a string built
- * per row and keystroke. Of those fields only the status text changes once a row exists (a delta
- * patches it in place).
+ * Whether one of the fields the text filter searches holds `word` (lower-cased, no spaces: it
+ * never spans two fields). Nothing is kept per row: a lower-cased string per row, cached, was
+ * 100,000 objects the garbage collector had to copy and mark while typing in a big recording's
+ * filter (issue 29). Nothing is built either for a field that `toLowerCase` would leave as it is.
  */
-export type HayCache = WeakMap<InspectorRow, { statusText: string | undefined; hay: string }>;
+function hasWord(row: InspectorRow, word: string): boolean {
+  return (
+    fieldHas(row.serverLabel, word) ||
+    fieldHas(row.method, word) ||
+    (row.name !== undefined && fieldHas(row.name, word)) ||
+    (row.note !== undefined && fieldHas(row.note, word)) ||
+    (row.statusText !== undefined && fieldHas(row.statusText, word))
+  );
+}
 
-export const rowHay = (row: InspectorRow): string =>
-  `${row.serverLabel} ${row.method} ${row.name ?? ''} ${row.note ?? ''} ${row.statusText ?? ''}`.toLowerCase();
+/** A character `toLowerCase` may change: an ASCII capital, or any beyond ASCII. */
+const CASED = /[A-Z\u0080-\uffff]/;
 
-function hayOf(row: InspectorRow, hays: HayCache | undefined): string {
-  if (!hays) return rowHay(row);
-  const cached = hays.get(row);
-  if (cached && cached.statusText === row.statusText) return cached.hay;
-  const hay = rowHay(row);
-  hays.set(row, { statusText: row.statusText, hay });
-  return hay;
+function fieldHas(field: string, word: string): boolean {
+  return field.includes(word) || (CASED.test(field) && field.toLowerCase().includes(word));
 }
 
 /** The words of a text filter, lower-cased: each must occur. */
@@ -136,20 +139,26 @@ export const filterWords = (text: string | undefined): string[] => (text ?? '').
  * server or text, where its notifications are context worth keeping). `payloads`: the rows whose
  * messages hold every word of the text (the host searched them: the page has no payloads).
  */
-export function filterRows(rows: readonly InspectorRow[], filter: RowFilter, hays?: HayCache, payloads?: ReadonlySet<number>): InspectorRow[] {
+export function filterRows(rows: readonly InspectorRow[], filter: RowFilter, payloads?: ReadonlySet<number>): InspectorRow[] {
   // The words once per filtering, not once per row: a recording may hold 100,000 rows.
   const words = filterWords(filter.text);
   const keepChildren = !(filter.errorsOnly || filter.method);
-  const visit = (list: readonly InspectorRow[]): InspectorRow[] => {
-    const out: InspectorRow[] = [];
+  const visit = (list: readonly InspectorRow[]): InspectorRow[] | undefined => {
+    // Made for the first row shown: most calls of a big recording have no child that matches.
+    let out: InspectorRow[] | undefined;
     for (const row of list) {
-      const children = row.children.length ? visit(row.children) : NO_ROWS;
-      if (matchesRow(row, filter, words, hays, payloads)) out.push(keepChildren ? row : { ...row, children });
-      else if (children.length) out.push({ ...row, children });
+      const matches = matchesRow(row, filter, words, payloads);
+      // A matching row that keeps its children as they are needs them not filtered (nothing built to be dropped).
+      if (matches && keepChildren) {
+        (out ??= []).push(row);
+        continue;
+      }
+      const children = (row.children.length && visit(row.children)) || NO_ROWS;
+      if (matches || children.length) (out ??= []).push({ ...row, children });
     }
     return out;
   };
-  return visit(rows);
+  return visit(rows) ?? [];
 }
 
 /** The filtered children of a row without any (frozen: shared). */
@@ -187,4 +196,135 @@ export function filterChoices(rows: readonly InspectorRow[]): { servers: { id: s
   };
   visit(rows);
   return { servers: [...servers].map(([id, label]) => ({ id, label })).sort((a, b) => a.label.localeCompare(b.label)), methods: [...methods].sort() };
+}
+
+/** Pixels a shown row takes: its first line, and each further line (a round, a status text). */
+export interface LineHeights {
+  first: number;
+  more: number;
+}
+
+/** Lines a row takes: its own, and one each for a round and a status text (they span the columns below). */
+export function linesOf(row: InspectorRow): number {
+  return 1 + (row.round !== undefined ? 1 : 0) + ((row.statusText && isErrorStatus(row.status)) || row.status === 'cancelled' ? 1 : 0);
+}
+
+/**
+ * The shown rows (filtered) in screen order, each with its depth, its place among its siblings
+ * and its offset in pixels; the children of a collapsed row left out. Built a slice of top-level
+ * rows at a time (`add`), then `finish`ed. The numbers live in typed arrays that a layout keeps
+ * from one build to the next (`reset`), not in an object per row: the page lays out a
+ * 100,000-row recording again on every keystroke in the filter, and 100,000 objects per layout,
+ * alive across the slices of a build, were what the garbage collector copied and marked in pauses
+ * of 50–70 ms (issue 29). Only `rows` holds references.
+ */
+export class RowLayout {
+  /** The shown rows, `count` of them (the rest is left from a longer build, cleared by `finish`). */
+  readonly rows: (InspectorRow | undefined)[] = [];
+  count = 0;
+  /** The whole list's height in pixels. */
+  height = 0;
+  private capacity = 0;
+  private seqs = new Float64Array(0);
+  private tops = new Float64Array(0);
+  private levels = new Int32Array(0);
+  private positions = new Int32Array(0);
+  private sizes = new Int32Array(0);
+  private topCount = 0;
+  private line: LineHeights = { first: 0, more: 0 };
+  private collapsed: ReadonlySet<number> = new Set();
+
+  /** Starts a new build, keeping the storage. */
+  reset(line: LineHeights, collapsed: ReadonlySet<number>): this {
+    this.line = line;
+    this.collapsed = collapsed;
+    this.count = 0;
+    this.height = 0;
+    this.topCount = 0;
+    return this;
+  }
+
+  /** Adds top-level rows (and their shown children) after those added so far. */
+  add(rows: readonly InspectorRow[]): void {
+    this.visit(rows, 1);
+  }
+
+  /** Ends a build: the top-level rows' set size is known once every slice is in. */
+  finish(): this {
+    for (let i = 0; i < this.count; i++) if (this.levels[i] === 1) this.sizes[i] = this.topCount;
+    this.tops[this.count] = this.height;
+    // What a longer build left: rows a live log dropped are not kept alive.
+    if (this.rows.length > this.count) this.rows.fill(undefined, this.count);
+    return this;
+  }
+
+  row(index: number): InspectorRow {
+    return this.rows[index]!;
+  }
+  top(index: number): number {
+    return this.tops[index];
+  }
+  heightOf(index: number): number {
+    return (index + 1 < this.count ? this.tops[index + 1] : this.height) - this.tops[index];
+  }
+  level(index: number): number {
+    return this.levels[index];
+  }
+  posInSet(index: number): number {
+    return this.positions[index];
+  }
+  setSize(index: number): number {
+    return this.sizes[index];
+  }
+
+  /** The index of the row with `seq`, or -1 if it is not shown (a scan: for a row or two, not per drawn row). */
+  indexOf(seq: number): number {
+    const index = this.seqs.indexOf(seq);
+    return index < this.count ? index : -1;
+  }
+
+  /** The index of the row at `y` pixels from the top (the last one past the end; 0 if none). */
+  indexAt(y: number): number {
+    let lo = 0;
+    let hi = this.count - 1;
+    if (hi < 0) return 0;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.tops[mid] <= y) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  private visit(list: readonly InspectorRow[], level: number): void {
+    const { first, more } = this.line;
+    for (let i = 0; i < list.length; i++) {
+      const row = list[i];
+      const at = this.count++;
+      if (at >= this.capacity) this.grow();
+      this.rows[at] = row;
+      this.seqs[at] = row.seq;
+      this.tops[at] = this.height;
+      this.levels[at] = level;
+      this.positions[at] = level === 1 ? ++this.topCount : i + 1;
+      this.sizes[at] = list.length;
+      this.height += first + (linesOf(row) - 1) * more;
+      if (row.children.length && !this.collapsed.has(row.seq)) this.visit(row.children, level + 1);
+    }
+  }
+
+  private grow(): void {
+    this.capacity = Math.max(1024, this.capacity * 2);
+    const bigger = <T extends Float64Array | Int32Array>(old: T, make: (n: number) => T, n: number): T => {
+      const next = make(n);
+      next.set(old);
+      return next;
+    };
+    this.seqs = bigger(this.seqs, (n) => new Float64Array(n), this.capacity);
+    // One more top: the end of the last row.
+    this.tops = bigger(this.tops, (n) => new Float64Array(n), this.capacity + 1);
+    this.levels = bigger(this.levels, (n) => new Int32Array(n), this.capacity);
+    this.positions = bigger(this.positions, (n) => new Int32Array(n), this.capacity);
+    this.sizes = bigger(this.sizes, (n) => new Int32Array(n), this.capacity);
+  }
 }

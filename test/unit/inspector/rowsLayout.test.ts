@@ -1,0 +1,93 @@
+// The page's layout of the shown rows (issue 29: a 100,000-message recording filters without a
+// frame over 50 ms): built a slice of top-level rows at a time, kept in typed arrays reused from
+// one build to the next, and the text filter that feeds it, which keeps nothing per row.
+import * as assert from 'node:assert/strict';
+import { filterRows, RowLayout, type InspectorRow } from '../../../src/inspector/common/inspectorRows';
+
+let nextSeq = 1;
+function row(fields: Partial<InspectorRow> = {}, children: InspectorRow[] = []): InspectorRow {
+  return {
+    seq: nextSeq++,
+    serverId: 'a',
+    serverLabel: 'Server A',
+    method: 'tools/call',
+    kind: 'request',
+    direction: 'send',
+    startedAt: 0,
+    size: 10,
+    status: 'result',
+    children,
+    ...fields,
+  };
+}
+
+const LINE = { first: 22, more: 20 };
+const dump = (layout: RowLayout) =>
+  Array.from({ length: layout.count }, (_, i) => [
+    layout.row(i).seq,
+    layout.level(i),
+    layout.posInSet(i),
+    layout.setSize(i),
+    layout.top(i),
+    layout.heightOf(i),
+  ]);
+
+describe('Inspector rows, the layout of the shown rows', () => {
+  it('lays out top-level rows added in slices, with their children, as one list', () => {
+    const failed = row({ status: 'toolError', statusText: 'boom' });
+    const call = row({}, [row({ kind: 'notification', method: 'notifications/message' }), row({ round: 2 })]);
+    const hidden = row({}, [row({ kind: 'notification', method: 'notifications/progress' })]);
+    const layout = new RowLayout().reset(LINE, new Set([hidden.seq]));
+    layout.add([failed, call]);
+    layout.add([hidden]);
+    layout.finish();
+    assert.deepEqual(dump(layout), [
+      // seq, level, posinset, setsize (the top level's known once every slice is in), top, height
+      [failed.seq, 1, 1, 3, 0, 42],
+      [call.seq, 1, 2, 3, 42, 22],
+      [call.children[0].seq, 2, 1, 2, 64, 22],
+      [call.children[1].seq, 2, 2, 2, 86, 42],
+      [hidden.seq, 1, 3, 3, 128, 22],
+    ]);
+    assert.equal(layout.height, 150);
+    assert.equal(layout.indexOf(call.children[1].seq), 3);
+    assert.equal(layout.indexOf(hidden.children[0].seq), -1, 'a collapsed row hides its children');
+    assert.deepEqual([layout.indexAt(0), layout.indexAt(63), layout.indexAt(64), layout.indexAt(10_000)], [0, 1, 2, 4]);
+  });
+
+  it('built again in the same storage, a shorter list forgets the longer one', () => {
+    const many = Array.from({ length: 3000 }, () => row());
+    const layout = new RowLayout().reset(LINE, new Set());
+    layout.add(many);
+    layout.finish();
+    assert.equal(layout.count, 3000);
+    assert.equal(layout.indexOf(many[2999].seq), 2999);
+    layout.reset(LINE, new Set());
+    layout.add(many.slice(0, 2));
+    layout.finish();
+    assert.equal(layout.count, 2);
+    assert.equal(layout.height, 44);
+    assert.equal(layout.heightOf(1), 22, 'the last row ends where the list does');
+    assert.equal(layout.indexOf(many[2999].seq), -1, 'a row of the longer build is not shown');
+    assert.equal(layout.rows[2999], undefined, 'nor kept alive');
+    assert.equal(layout.setSize(0), 2);
+  });
+
+  it("the text filter finds every word in the row's own fields, each word within one field", () => {
+    const echo = row({ name: 'Echo', serverLabel: 'Fixture Stdio' });
+    const log = row({ kind: 'notification', method: 'notifications/message', note: 'warning: disk almost full' });
+    const failed = row({ name: 'other', status: 'toolError', statusText: 'Quota EXCEEDED' });
+    const german = row({ name: 'Größe ÜBER Grenze' });
+    const rows = [echo, row({}, [log]), failed, german];
+    const names = (text: string) => filterRows(rows, { text }).map((r) => r.name ?? r.note ?? r.children.map((c) => c.note).join());
+    assert.deepEqual(names('ECHO stdio'), ['Echo']);
+    assert.deepEqual(names('disk FULL'), ['warning: disk almost full']);
+    assert.deepEqual(names('quota exceeded'), ['other']);
+    assert.deepEqual(names('stdio tools/call'), ['Echo'], 'words of different fields');
+    assert.deepEqual(names('stdiotools'), [], 'no word spans two fields');
+    assert.deepEqual(names('über GRÖSSE'), [], 'ß is not ss');
+    assert.deepEqual(names('über größe'), ['Größe ÜBER Grenze'], 'capitals beyond ASCII');
+    // A matching row whose children stay is shown as it is: nothing is copied for it.
+    assert.equal(filterRows(rows, { text: 'echo' })[0], echo);
+  });
+});
