@@ -91,6 +91,12 @@ export class OwnedStdioTransport implements Transport {
 
   /** Read by the SDK's era negotiation to spawn a disposable probe sibling (see the header). */
   readonly _serverParams: OwnedStdioParams;
+  /**
+   * The SDK's line codec, read once: in the bundle the SDK is loaded lazily (esbuild.mjs), so
+   * every read of one of its names goes through two getters, and these two run per message.
+   */
+  private readonly serialize = serializeMessage;
+  private readonly deserialize = deserializeMessage;
 
   constructor(params: OwnedStdioParams) {
     this._serverParams = params;
@@ -160,7 +166,7 @@ export class OwnedStdioTransport implements Transport {
         reject(new Error('Not connected'));
         return;
       }
-      if (stdin.write(serializeMessage(message))) resolve();
+      if (stdin.write(this.serialize(message))) resolve();
       else stdin.once('drain', resolve);
     });
   }
@@ -285,11 +291,12 @@ export class OwnedStdioTransport implements Transport {
   }
 
   private deliver(line: Buffer): void {
-    const text = line.toString('utf8').replace(/\r$/, '');
+    // A CRLF line: its \r is left out by where the text ends (no regular expression per message).
+    const text = line.toString('utf8', 0, line.length > 0 && line[line.length - 1] === 13 ? line.length - 1 : line.length);
     if (!text.trim()) return;
     let message: JSONRPCMessage;
     try {
-      message = deserializeMessage(text);
+      message = this.deserialize(text);
     } catch (error) {
       // Not a JSON-RPC message (a stray console.log): reported, skipped, the session goes on.
       this.onerror?.(asError(error));

@@ -19,7 +19,7 @@ import type { TraceRecord } from '../../mcp/trace';
 import type { ActivityEntry, ActivityStatus } from './activityEntry';
 import { ExchangeIndex } from './exchangeIndex';
 import { noteOf } from './exchangeFacts';
-import { RecordedEntry, secretsNow, type ActivityServer, type RerunSource, type StoredMessage } from './recordedEntry';
+import { RecordedEntry, STATUS_OK, secretsNow, type ActivityServer, type RerunSource, type StoredMessage } from './recordedEntry';
 
 export type { ActivityEntry, ActivityStatus, ActivityServer };
 
@@ -61,9 +61,8 @@ const REQUEST_NOTIFICATIONS = new Set(['notifications/progress', 'notifications/
 interface Reporting {
   /** Sent requests still in flight, pings aside (a ping does no work to report on). */
   inFlight: Set<ActivityEntry>;
-  /** Sent requests by their `_meta.progressToken` (a Map tells 1 from "1"). */
-  byToken: Map<string | number, ActivityEntry>;
-  tokenOf: Map<ActivityEntry, string | number>;
+  /** Sent requests by their `_meta.progressToken` (a Map tells 1 from "1"); the entry keeps its own token (`progressToken`). */
+  byToken: Map<string | number, RecordedEntry>;
 }
 
 /** The JSON text of a value (undefined for undefined), or null when it cannot be serialized. */
@@ -114,7 +113,8 @@ export class ActivityLog {
   private readonly reporting = new Map<string, Reporting>();
   /** Kept notifications nested under a request, counted by the request's seq: eviction keeps the request while they are kept. */
   private readonly nested = new Map<number, number>();
-  private queue: { server: ActivityServer; record: TraceRecord; at: number }[] = [];
+  /** Records waiting to be taken in, flat (server, record, at, server, …): `record()` is on every message's path and makes no object. */
+  private queued: unknown[] = [];
   private flushScheduled = false;
   /** What changed since the last onDidChange. */
   private change = { added: [] as ActivityEntry[], updated: [] as ActivityEntry[], removed: [] as ActivityEntry[], cleared: false };
@@ -204,7 +204,7 @@ export class ActivityLog {
 
   clear(): void {
     this.bound();
-    this.queue = [];
+    this.queued = [];
     this.buffer = new Array(this.capacity);
     this.start = 0;
     this.count = 0;
@@ -227,9 +227,8 @@ export class ActivityLog {
    * or when MAX_QUEUED are waiting). The message object is held until then: a snapshot of it is taken there.
    */
   record(server: ActivityServer, record: TraceRecord, at: number): void {
-    this.queue.push({ server, record, at });
     // A burst within one turn (a flood read in one chunk) is taken in before it grows large.
-    if (this.queue.length >= MAX_QUEUED) this.flush();
+    if (this.queued.push(server, record, at) >= MAX_QUEUED * 3) this.flush();
     else if (!this.flushScheduled) {
       this.flushScheduled = true;
       // In batches, a little later: a burst of calls pays the bookkeeping once, between calls
@@ -242,11 +241,11 @@ export class ActivityLog {
   flush(): void {
     this.flushScheduled = false;
     this.bound();
-    if (!this.queue.length) return;
-    const queued = this.queue;
-    this.queue = [];
+    if (!this.queued.length) return;
+    const q = this.queued;
+    this.queued = [];
     let changed = false;
-    for (const { server, record, at } of queued) if (this.take(server, record, at)) changed = true;
+    for (let i = 0; i < q.length; i += 3) if (this.take(q[i] as ActivityServer, q[i + 1] as TraceRecord, q[i + 2] as number)) changed = true;
     // One change for the batch: listeners throttle anyway, and this runs per message otherwise.
     if (changed) this.fireChange();
   }
@@ -275,10 +274,10 @@ export class ActivityLog {
       const isToolCall = kind === 'request' && record.direction === 'send' && method === 'tools/call' && typeof raw.params?.name === 'string';
       let rerun: RerunSource | undefined;
       let rerunUnavailable: string | undefined;
-      if (isToolCall && 'json' in stored && stored.json.length * 3 <= MAX_RERUN_BYTES) {
+      if (isToolCall && typeof stored === 'string' && stored.length * 3 <= MAX_RERUN_BYTES) {
         // The arguments are part of the kept request and no larger than it: Re-run reads them
         // from there, so they are neither serialized nor kept a second time.
-        rerun = { name: raw.params!.name as string, inRequest: true };
+        rerun = raw.params!.name as string;
       } else if (isToolCall) {
         const argsJson = jsonOf(raw.params!.arguments);
         // Bytes are at most 3 per UTF-16 unit: most arguments are known to fit without counting.
@@ -342,7 +341,7 @@ export class ActivityLog {
               code: record.errorCode ?? raw.error?.code,
               message: redactText(record.errorMessage ?? raw.error?.message ?? 'error', secretsNow(server.secrets)),
             }
-          : { kind: 'ok' };
+          : STATUS_OK;
     }
     return entry;
   }
@@ -372,7 +371,7 @@ export class ActivityLog {
   }
 
   dispose(): void {
-    this.queue = [];
+    this.queued = [];
     this.onDidChangeEmitter.dispose();
   }
 
@@ -390,15 +389,15 @@ export class ActivityLog {
   }
 
   /** A sent request (not a ping) that notifications may report on while it is in flight, or by its progress token. */
-  private reports(entry: ActivityEntry, params: Record<string, unknown> | undefined): void {
+  private reports(entry: RecordedEntry, params: Record<string, unknown> | undefined): void {
     let reporting = this.reporting.get(entry.serverId);
-    if (!reporting) this.reporting.set(entry.serverId, (reporting = { inFlight: new Set(), byToken: new Map(), tokenOf: new Map() }));
+    if (!reporting) this.reporting.set(entry.serverId, (reporting = { inFlight: new Set(), byToken: new Map() }));
     reporting.inFlight.add(entry);
     const meta = params?._meta as Record<string, unknown> | undefined;
     const token = meta?.progressToken;
     if (typeof token === 'string' || typeof token === 'number') {
       reporting.byToken.set(token, entry);
-      reporting.tokenOf.set(entry, token);
+      entry.progressToken = token;
     }
   }
 
@@ -457,17 +456,18 @@ export class ActivityLog {
       this.nested.delete(entry.seq);
       const reporting = this.reporting.get(entry.serverId);
       if (reporting) {
-        reporting.inFlight.delete(entry);
-        const token = reporting.tokenOf.get(entry);
-        if (token !== undefined) {
-          reporting.tokenOf.delete(entry);
-          if (reporting.byToken.get(token) === entry) reporting.byToken.delete(token);
-        }
+        // Only a request still in flight is in the set (its answer, a cancel or a closed connection took the others out).
+        if (entry.endedAt === undefined) reporting.inFlight.delete(entry);
+        const token = (entry as RecordedEntry).progressToken;
+        if (token !== undefined && reporting.byToken.get(token) === entry) reporting.byToken.delete(token);
       }
     }
     if (entry.kind === 'request' && entry.id !== undefined) {
-      if (this.pending.get(entry.serverId, entry.direction, entry.id) === entry) this.pending.delete(entry.serverId, entry.direction, entry.id);
-      if (this.origins.get(entry.serverId, entry.direction, entry.id) === entry) this.origins.delete(entry.serverId, entry.direction, entry.id);
+      // Looked up only where it can be: pending until answered or closed (a cancelled one waits for a late answer); an origin only if it got input_required.
+      const { serverId, direction, id } = entry;
+      const waits = entry.status.kind === 'pending' || entry.status.kind === 'cancelled';
+      if (waits && this.pending.get(serverId, direction, id) === entry) this.pending.delete(serverId, direction, id);
+      if (entry.inputRequired && this.origins.get(serverId, direction, id) === entry) this.origins.delete(serverId, direction, id);
     }
   }
 
@@ -489,7 +489,7 @@ export class ActivityLog {
     if (serialized === null) return { value: UNSERIALIZABLE_VALUE, size: 0 };
     const json = serialized ?? 'null';
     // Bytes are at most 3 per UTF-16 unit: only a message that may be large is counted here.
-    if (json.length * 3 <= MAX_STORED_BYTES) return { json };
+    if (json.length * 3 <= MAX_STORED_BYTES) return json;
     const size = Buffer.byteLength(json, 'utf8');
     if (size <= MAX_STORED_BYTES) return { json, size };
     // Rare: the preview is redacted once, here, walking only as much of the message as it shows.

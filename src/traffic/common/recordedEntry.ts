@@ -16,10 +16,23 @@ export interface ActivityServer {
 }
 
 /**
- * A message as kept: its JSON text, or (past MAX_STORED_BYTES) an already redacted preview;
- * `size` is its bytes, once counted.
+ * A message as kept: its JSON text (a bare string: one object fewer kept per message), the text
+ * with its bytes already counted (a large one), or (past MAX_STORED_BYTES) an already redacted
+ * preview and its bytes.
  */
-export type StoredMessage = { json: string; size?: number } | { value: unknown; size: number };
+export type StoredMessage = string | { json: string; size: number } | { value: unknown; size: number };
+
+/** The JSON text of a kept message (undefined for a preview). */
+function jsonOfStored(stored: StoredMessage): string | undefined {
+  return typeof stored === 'string' ? stored : 'json' in stored ? stored.json : undefined;
+}
+
+/**
+ * The two statuses without details, shared by every entry (one is set per message): a status is
+ * never changed in place, only replaced, so sharing one object is safe; frozen so it stays so.
+ */
+export const STATUS_OK: ActivityStatus = Object.freeze({ kind: 'ok' });
+const STATUS_PENDING: ActivityStatus = Object.freeze({ kind: 'pending' });
 
 export function secretsNow(secrets: ActivityServer['secrets']): readonly string[] {
   return typeof secrets === 'function' ? secrets() : secrets;
@@ -28,14 +41,14 @@ export function secretsNow(secrets: ActivityServer['secrets']): readonly string[
 /** Parses and redacts on every read: the one way out of the log for a message. */
 function readStored(stored: StoredMessage | undefined, secrets: ActivityServer['secrets']): unknown {
   if (stored === undefined) return undefined;
-  if ('value' in stored) return stored.value;
-  return redactValue(JSON.parse(stored.json) as unknown, secretsNow(secrets));
+  const json = jsonOfStored(stored);
+  if (json === undefined) return (stored as { value: unknown }).value;
+  return redactValue(JSON.parse(json) as unknown, secretsNow(secrets));
 }
 
-/** Bytes of a kept message, counted from its JSON when first asked for. */
-function sizeOf(stored: StoredMessage): number {
-  if (stored.size === undefined) stored.size = 'json' in stored ? Buffer.byteLength(stored.json, 'utf8') : 0;
-  return stored.size;
+/** A kept message with its bytes counted: counted from its JSON when first asked for (sizes are shown, not recorded). */
+function sized(stored: StoredMessage): Exclude<StoredMessage, string> {
+  return typeof stored === 'string' ? { json: stored, size: Buffer.byteLength(stored, 'utf8') } : stored;
 }
 
 /**
@@ -44,8 +57,11 @@ function sizeOf(stored: StoredMessage): number {
  * redacting getters. Built field by field (one is made per message, so no spreads), and its
  * byte sizes are counted from the kept JSON when first read.
  */
-/** Where Re-run finds a tool call's arguments: their own JSON, or the kept request's. */
-export type RerunSource = { name: string; arguments?: string; inRequest?: true };
+/**
+ * Where Re-run finds a tool call's arguments: their own JSON with the tool's name, or (the name
+ * alone, a string: nothing more is kept per call) in the kept request.
+ */
+export type RerunSource = string | { name: string; arguments?: string };
 
 export class RecordedEntry implements ActivityEntry {
   readonly seq: number;
@@ -64,14 +80,16 @@ export class RecordedEntry implements ActivityEntry {
   note?: string;
   inputRequired?: boolean;
   readonly rerunUnavailable?: string;
-  readonly #request: StoredMessage;
+  #request: StoredMessage;
   #response: StoredMessage | undefined;
   readonly #secrets: ActivityServer['secrets'];
   /**
    * A tool call's name and the JSON of its arguments, unredacted: Re-run sends them again (never
-   * shown). `inRequest`: the arguments are read from the kept request itself (see `take`).
+   * shown). A string: the name alone, the arguments are read from the kept request itself (see `take`).
    */
   readonly #rerun: RerunSource | undefined;
+  /** A sent request's `_meta.progressToken`, which the log finds it by: only matched, never shown (so not an own field). */
+  #progressToken: string | number | undefined;
 
   constructor(
     seq: number,
@@ -95,9 +113,9 @@ export class RecordedEntry implements ActivityEntry {
     this.startedAt = at;
     if (kind === 'notification') {
       this.endedAt = at;
-      this.status = { kind: 'ok' };
+      this.status = STATUS_OK;
     } else {
-      this.status = { kind: 'pending' };
+      this.status = STATUS_PENDING;
     }
     if (rerunUnavailable !== undefined) this.rerunUnavailable = rerunUnavailable;
     this.#request = request;
@@ -106,11 +124,12 @@ export class RecordedEntry implements ActivityEntry {
   }
 
   get requestSize(): number {
-    return sizeOf(this.#request);
+    return (this.#request = sized(this.#request)).size;
   }
 
   get responseSize(): number | undefined {
-    return this.#response && sizeOf(this.#response);
+    if (this.#response === undefined) return undefined;
+    return (this.#response = sized(this.#response)).size;
   }
 
   get request(): unknown {
@@ -121,18 +140,28 @@ export class RecordedEntry implements ActivityEntry {
     return readStored(this.#response, this.#secrets);
   }
 
+  get progressToken(): string | number | undefined {
+    return this.#progressToken;
+  }
+
+  set progressToken(token: string | number | undefined) {
+    this.#progressToken = token;
+  }
+
   /** Sets the response when it arrives. */
   respond(stored: StoredMessage): void {
     this.#response = stored;
   }
 
   get rerun(): { name: string; arguments?: Record<string, unknown> } | undefined {
-    if (!this.#rerun) return undefined;
-    const { name, arguments: args } = this.#rerun;
-    if (this.#rerun.inRequest && 'json' in this.#request) {
-      const request = JSON.parse(this.#request.json) as { params?: { arguments?: Record<string, unknown> } };
-      return { name, arguments: request.params?.arguments };
+    const rerun = this.#rerun;
+    if (rerun === undefined) return undefined;
+    if (typeof rerun === 'string') {
+      const json = jsonOfStored(this.#request);
+      const request = json === undefined ? undefined : (JSON.parse(json) as { params?: { arguments?: Record<string, unknown> } });
+      return { name: rerun, arguments: request?.params?.arguments };
     }
+    const { name, arguments: args } = rerun;
     return { name, arguments: args === undefined ? undefined : (JSON.parse(args) as Record<string, unknown>) };
   }
 
