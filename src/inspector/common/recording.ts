@@ -11,6 +11,8 @@ import { isHttpView } from './inspectorProtocol';
 
 export const RECORDING_FORMAT = 'mcp-workbench-recording';
 export const RECORDING_VERSION = 1;
+/** The longest note an imported request keeps (a hand-edited file's is cut). */
+const MAX_NOTE = 200;
 
 /**
  * The JSONL text of these exchanges, oldest first. `httpOf` gives an exchange's HTTP exchanges
@@ -46,6 +48,9 @@ export function exportRecording(
         originSeq: r.originSeq,
         parentSeq: r.parentSeq,
         inputRequired: r.inputRequired,
+        // Our own note on a request (how a handshake's era was decided); a notification's note
+        // is read from its message again on import.
+        note: r.kind === 'request' ? r.note : undefined,
         replayOf: replayOf(r.seq) ?? r.replayOf,
         request: r.request,
         response: r.response,
@@ -150,6 +155,8 @@ function recordOf(v: unknown): InspectorRecord | undefined {
     ...(v.originSeq !== undefined ? { originSeq: v.originSeq as number } : {}),
     ...(v.parentSeq !== undefined ? { parentSeq: v.parentSeq as number } : {}),
     ...(v.inputRequired === true ? { inputRequired: true } : {}),
+    // Shown as plain text, one line, as the log's own notes.
+    ...(v.kind === 'request' && typeof v.note === 'string' && v.note ? { note: v.note.replace(/\s+/g, ' ').slice(0, MAX_NOTE) } : {}),
     ...(Array.isArray(v.http) && v.http.length && v.http.every(isHttpView) ? { http: v.http } : {}),
     ...(v.replayOf !== undefined ? { replayOf: v.replayOf as number } : {}),
     request: v.request,

@@ -89,6 +89,18 @@ describe('Inspector recording (JSON Lines)', () => {
     assert.deepEqual(imported.records.find((r) => r.seq === call.seq)!.request, log.find(call.seq)!.request);
   });
 
+  it("keeps a request's own note (a handshake's era decision) through export and import, as one line", () => {
+    const log = recordedLog();
+    const call = log.entries().find((e) => e.method === 'tools/call')!;
+    log.annotate(call, 'MCP 2025-11-25 (initialize handshake), era probed at this start');
+    const imported = importRecording(exportRecording(log.entries()));
+    assert.deepEqual(buildRows(imported.records, factsOf), buildRows(log.entries(), factsOf));
+    assert.equal(imported.records.find((r) => r.seq === call.seq)!.note, 'MCP 2025-11-25 (initialize handshake), era probed at this start');
+    const handEdited = exportRecording(log.entries()).replace('era probed at this start', `era\\n${'x'.repeat(500)}`);
+    assert.match(importRecording(handEdited).records.find((r) => r.seq === call.seq)!.note!, /^MCP 2025-11-25 \(initialize handshake\), era x{100,}$/);
+    assert.equal(importRecording(handEdited).records.find((r) => r.seq === call.seq)!.note!.length, 200);
+  });
+
   it('import skips lines that are not exchanges and says which; rejects a file that is no recording', () => {
     const text = exportRecording(recordedLog().entries());
     const damaged = text.replace('\n', '\n{not json\n{"seq":"x"}\n');
