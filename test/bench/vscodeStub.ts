@@ -360,6 +360,10 @@ export function createVscodeStub(packageJsonPath: string): { api: Record<string,
     QuickPickItemKind: { Separator: -1, Default: 0 },
     ExtensionMode: { Production: 1, Development: 2, Test: 3 },
     l10n: withFallback('l10n', {
+      // English, as VS Code has it: no bundle (a fallback here would be an object that grows the
+      // keys l10n.t of @vscode/l10n looks up, and a webview's HTML would then try to carry it).
+      bundle: undefined,
+      uri: undefined,
       t: (message: string | { message: string; args?: unknown[] }, ...args: unknown[]) =>
         typeof message === 'string' ? format(message, args) : format(message.message, message.args ?? []),
     }, fallbacks),
