@@ -8,11 +8,10 @@
 import type { InspectorRecord } from './inspectorRows';
 import type { HttpExchangeView } from '../../traffic/common/httpExchange';
 import { isHttpView } from './inspectorProtocol';
+import { oneLineNote } from '../../traffic/common/exchangeFacts';
 
 export const RECORDING_FORMAT = 'mcp-workbench-recording';
 export const RECORDING_VERSION = 1;
-/** The longest note an imported request keeps (a hand-edited file's is cut). */
-const MAX_NOTE = 200;
 
 /**
  * The JSONL text of these exchanges, oldest first. `httpOf` gives an exchange's HTTP exchanges
@@ -155,8 +154,8 @@ function recordOf(v: unknown): InspectorRecord | undefined {
     ...(v.originSeq !== undefined ? { originSeq: v.originSeq as number } : {}),
     ...(v.parentSeq !== undefined ? { parentSeq: v.parentSeq as number } : {}),
     ...(v.inputRequired === true ? { inputRequired: true } : {}),
-    // Shown as plain text, one line, as the log's own notes.
-    ...(v.kind === 'request' && typeof v.note === 'string' && v.note ? { note: v.note.replace(/\s+/g, ' ').slice(0, MAX_NOTE) } : {}),
+    // Shown as plain text, one line, as the log's own notes (a hand-edited file's is cut).
+    ...(v.kind === 'request' && typeof v.note === 'string' && v.note ? { note: oneLineNote(v.note) } : {}),
     ...(Array.isArray(v.http) && v.http.length && v.http.every(isHttpView) ? { http: v.http } : {}),
     ...(v.replayOf !== undefined ? { replayOf: v.replayOf as number } : {}),
     request: v.request,

@@ -41,8 +41,12 @@ export function noteOf(method: string, params: Record<string, unknown>, secrets?
     const total = typeof params.total === 'number' ? `/${params.total}` : '';
     note = `${params.progress}${total}${typeof params.message === 'string' ? ` ${text(params.message)}` : ''}`;
   }
-  // One line: a multi-line log message would be cut at its first line break by the row's height.
-  return note?.replace(/\s+/g, ' ').slice(0, MAX_NOTE);
+  return note === undefined ? undefined : oneLineNote(note);
+}
+
+/** A note as a list shows it: one line (a multi-line text would be cut at its first break by the row's height), MAX_NOTE at most. */
+export function oneLineNote(text: string): string {
+  return text.replace(/\s+/g, ' ').slice(0, MAX_NOTE);
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
