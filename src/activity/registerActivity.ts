@@ -12,8 +12,8 @@ import { errorMessage } from '../shared/common/errors';
 import { userLevelCap } from '../shared/common/userSettings';
 import { ActivityCommands, ActivityContextKeys } from './common/commandIds';
 import { registerCommandTable } from '../shared/commandTable';
-import { describeProtocol, type ServerState } from '../mcp/serverState';
-import { eraSourceWords } from '../servers/common/treeText';
+import type { ServerState } from '../mcp/serverState';
+import { protocolAndEra } from '../servers/common/treeText';
 
 export const ACTIVITY_VIEW = 'mcpWorkbench.activity';
 export const ACTIVITY_SCHEME = 'mcp-activity';
@@ -36,7 +36,7 @@ function noteEraOn(log: ActivityLog, serverId: string, state: Extract<ServerStat
   const handshake = log
     .entries()
     .find((e) => e.serverId === serverId && e.kind === 'request' && e.direction === 'send' && (e.method === 'initialize' || e.method === 'server/discover'));
-  if (handshake) log.annotate(handshake, `${describeProtocol(state)}, ${eraSourceWords(state.eraSource)}`);
+  if (handshake) log.annotate(handshake, protocolAndEra(state));
 }
 
 /** The view over `log`; re-runs ask `gate`, as Run Tool would. */

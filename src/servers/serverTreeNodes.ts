@@ -10,7 +10,7 @@
 import * as vscode from 'vscode';
 import { isAppOnly, toolAppUri } from '../apps/common/appTools';
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
-import { describeProtocol, describeState, redactState } from '../mcp/serverState';
+import { describeState, redactState } from '../mcp/serverState';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { ListKind } from '../mcp/connection/connectionTypes';
 import {
@@ -28,7 +28,7 @@ import {
   toolItemText,
   toolTooltip,
   type MarkdownPart,
-  eraSourceWords,
+  protocolAndEra,
 } from './common/treeText';
 import { isTerminal, type TaskStatus, type ToolTask } from '../mcp/connection/toolTasks';
 import { redactText } from '../shared/common/redact';
@@ -458,7 +458,7 @@ function serverTooltip(connection: McpServerConnection): vscode.MarkdownString {
             running: {
               serverName: state.serverInfo.title ?? state.serverInfo.name,
               version: state.serverInfo.version,
-              protocolVersion: describeProtocol(state) + (state.eraSource ? `, ${eraSourceWords(state.eraSource)}` : ''),
+              protocolVersion: protocolAndEra(state),
               capabilities: Object.keys(state.capabilities),
               instructions: state.instructions,
             },

@@ -7,7 +7,7 @@
  */
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
 import * as l10n from '@vscode/l10n';
-import type { EraSource, ServerState } from '../../mcp/serverState';
+import { describeProtocol, type EraSource, type ServerState } from '../../mcp/serverState';
 import { firstSentence } from './failureText';
 import { codeSpan, escapeMarkdown, revealControlCharacters } from '../../shared/common/untrustedText';
 import { describeTask, type ToolTask } from '../../mcp/connection/toolTasks';
@@ -169,10 +169,16 @@ export function taskTooltip(task: ToolTask): MarkdownPart[] {
 }
 
 /**
- * Where a running server's era came from (see EraSource), as the tree's tooltip and the
- * Inspector's handshake row say it (issue 30: "show the era decision").
+ * A running server's protocol and where its era came from, as the tree's tooltip and the
+ * Inspector's handshake row say it (issue 30: "show the era decision"):
+ * `MCP 2025-11-25 (initialize handshake), era remembered from …`.
  */
-export function eraSourceWords(source: EraSource): string {
+export function protocolAndEra(state: Extract<ServerState, { kind: 'running' }>): string {
+  return describeProtocol(state) + (state.eraSource ? `, ${eraSourceWords(state.eraSource)}` : '');
+}
+
+/** Where a running server's era came from (see EraSource). */
+function eraSourceWords(source: EraSource): string {
   switch (source.kind) {
     case 'probed':
       return l10n.t('era probed at this start');
