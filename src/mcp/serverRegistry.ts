@@ -132,6 +132,8 @@ export class ServerRegistry {
     const diff = diffDefinitions(previous, next);
     const work: Promise<unknown>[] = [];
     for (const def of diff.removed) {
+      // Said in the server's log: a server that stops on its own is otherwise a mystery.
+      this.createLog(def).log('info', `Stopped: no longer in the configuration (${whereDefined(def)}).`);
       const connection = this.connections.get(def.id)!;
       this.connections.delete(def.id);
       this.wanted.delete(def.id);
@@ -149,6 +151,7 @@ export class ServerRegistry {
       const shouldRun = !def.disabled && (this.wanted.has(def.id) || (wasDisabled && this.startsOnItsOwn(def)));
       if (shouldRun) this.wanted.add(def.id);
       else this.wanted.delete(def.id);
+      this.createLog(def).log('info', `Its launch changed in the configuration (${whereDefined(def)})${shouldRun ? ': restarting' : ''}.`);
       work.push(
         connection.stop().then(() => {
           connection.updateDefinition(def);
@@ -418,4 +421,9 @@ export class ServerRegistry {
     if (heldBack && reason === heldBack) this.heldBackShown.set(def.id, heldBack);
     if (reason) connection.setBlocked(reason);
   }
+}
+
+/** "mcp.json of folder-b": where a server's definition was read, for its log. */
+function whereDefined(def: ServerDefinition): string {
+  return def.source.folder ? `${def.source.label} of ${def.source.folder}` : def.source.label;
 }

@@ -9,6 +9,8 @@ describe('ServerRegistry', function () {
   let defs: ServerDefinition[] = [];
   let registry: ServerRegistry;
   let policy: RegistryPolicy & { blocked?: string; provide?: boolean };
+  /** Each server's log, as its output channel would show it (one per server id, as ServerOutputs keeps them). */
+  let logs: Map<string, RecordingLog>;
   const pid = async (id: string) => {
     const c = registry.get(id)!;
     return (c.client as unknown as { transport?: { pid?: number } })?.transport?.pid;
@@ -21,7 +23,9 @@ describe('ServerRegistry', function () {
       collectInputs: async () => false,
       reportError: (e) => assert.fail(`unexpected background error: ${String(e)}`),
     };
-    registry = new ServerRegistry(recordingHost(), () => new RecordingLog(), policy);
+    logs = new Map();
+    const logOf = (d: ServerDefinition) => logs.get(d.id) ?? logs.set(d.id, new RecordingLog()).get(d.id)!;
+    registry = new ServerRegistry(recordingHost(), logOf, policy);
   });
   afterEach(() => registry.dispose());
 
@@ -50,6 +54,10 @@ describe('ServerRegistry', function () {
     assert.equal(registry.get('b')!.state.kind, 'running');
     assert.equal(registry.get('d')!.state.kind, 'running');
     assert.equal(c.state.kind, 'stopped');
+    // Why a server stopped or restarted on its own is said in its log.
+    assert.match(logs.get('c')!.text('info'), /Stopped: no longer in the configuration \(/);
+    assert.match(logs.get('b')!.text('info'), /Its launch changed in the configuration \(.*\): restarting\./);
+    assert.doesNotMatch(logs.get('a')!.text('info'), /configuration/, 'a relabel is not a change of launch');
   });
 
   it('onDidApply fires after every reload, also for an edit outside the launch (dev.watch) that restarts nothing', async () => {
