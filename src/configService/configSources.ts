@@ -27,7 +27,15 @@ import {
   parseCopilotConfig,
   type DiscoveryFile,
 } from '../config/common/discoverySources';
-import { parseConfigText, parseInputsValue, parseServerMapValue, positionAt, type ConfigFormat, type ConfigProblem } from '../config/common/serverConfig';
+import {
+  parseConfigText,
+  parseInputsValue,
+  parseServerMapValue,
+  positionAt,
+  type ConfigFormat,
+  type ConfigProblem,
+  type ParsedConfig,
+} from '../config/common/serverConfig';
 import { DisposableStore } from '../shared/common/disposables';
 import { parseWorkbenchFile, withWorkbenchFile, WORKBENCH_FILE_PATH } from '../config/common/ownKeys/workbenchFile';
 
@@ -65,6 +73,8 @@ export class ConfigSources implements vscode.Disposable {
   private debounce: NodeJS.Timeout | undefined;
   /** The last load's diagnostics per file, so they can be republished when documents open or close. */
   private lastDiagnostics = new Map<string, { uri: vscode.Uri; diagnostics: vscode.Diagnostic[] }>();
+  /** Each file's last read that was valid JSON: what its servers are while a later read is not (see `steady`). */
+  private readonly lastValid = new Map<string, { text: string; parsed: ParsedConfig }>();
   /**
    * Set by the config language client while it runs: documents it covers get their diagnostics
    * (these parse problems included) from the language server while they are open, so they are
@@ -200,13 +210,14 @@ export class ConfigSources implements vscode.Disposable {
         try {
           text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
         } catch {
+          this.lastValid.delete(uri.toString());
           continue; // not there
         }
         let parsed: ReturnType<typeof parseConfigText>;
         if (file.copilot) ({ text, parsed } = parseCopilotConfig(text));
         else parsed = parseConfigText(text, file.format);
+        ({ text, parsed } = this.steady(uri, text, parsed));
         if (file.format === 'vscode' && !file.copilot) parsed = await this.withOwnKeysBeside(folder, parsed);
-        this.lastDiagnostics.set(uri.toString(), { uri, diagnostics: parsed.problems.map((p) => toDiagnostic(text, p)) });
         docs.push({
           source: { scope: 'workspace', label: file.path, file: uri.fsPath, folder: folder.name, ...(file.copilot ? { copilotPlace: true } : {}) },
           parsed,
@@ -235,6 +246,22 @@ export class ConfigSources implements vscode.Disposable {
     return docs;
   }
 
+  /**
+   * Records a file's diagnostics and says what its servers are. A read that is not valid JSON is a
+   * file mid-edit (auto-save while typing) or mid-write (a tool truncates, then writes): the
+   * tolerant parser's guess at it would stop the servers it cannot see and restart those whose
+   * entry it cut. Until the file is valid again its servers stay as last read, and its
+   * diagnostics say so beside the syntax error. A file never read valid is used as parsed.
+   */
+  private steady(uri: vscode.Uri, text: string, parsed: ParsedConfig): { text: string; parsed: ParsedConfig } {
+    const key = uri.toString();
+    const valid = this.lastValid.get(key);
+    const problems = parsed.syntaxError && valid ? [...parsed.problems, keptServersNote(parsed.problems)] : parsed.problems;
+    this.lastDiagnostics.set(key, { uri, diagnostics: problems.map((p) => toDiagnostic(text, p)) });
+    if (!parsed.syntaxError) this.lastValid.set(key, { text, parsed });
+    return parsed.syntaxError && valid ? valid : { text, parsed };
+  }
+
   /** `.vscode/mcp.json` with MCP Workbench's own keys from `.vscode/mcp-workbench.json` beside it (ownKeys/workbenchFile.ts); that file's problems are its diagnostics. */
   private async withOwnKeysBeside(folder: vscode.WorkspaceFolder, parsed: ReturnType<typeof parseConfigText>): Promise<ReturnType<typeof parseConfigText>> {
     const uri = vscode.Uri.joinPath(folder.uri, WORKBENCH_FILE_PATH);
@@ -257,10 +284,11 @@ export class ConfigSources implements vscode.Disposable {
     try {
       text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
     } catch {
+      this.lastValid.delete(uri.toString());
       return undefined; // not there: no user-level MCP servers in VS Code, or a VS Code before 1.102
     }
-    const parsed = parseConfigText(text, 'vscode');
-    this.lastDiagnostics.set(uri.toString(), { uri, diagnostics: parsed.problems.map((p) => toDiagnostic(text, p)) });
+    let parsed = parseConfigText(text, 'vscode');
+    ({ text, parsed } = this.steady(uri, text, parsed));
     return {
       source: { scope: 'user', label: PROFILE_MCP_LABEL, file: uri.fsPath, vscodeProfile: true },
       parsed,
@@ -277,10 +305,11 @@ export class ConfigSources implements vscode.Disposable {
     try {
       raw = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
     } catch {
+      this.lastValid.delete(uri.toString());
       return undefined; // not there: no Copilot CLI servers
     }
-    const { text, parsed } = parseCopilotConfig(raw);
-    this.lastDiagnostics.set(uri.toString(), { uri, diagnostics: parsed.problems.map((p) => toDiagnostic(text, p)) });
+    const read = parseCopilotConfig(raw);
+    const { text, parsed } = this.steady(uri, read.text, read.parsed);
     return {
       source: { scope: 'user', label: COPILOT_USER_LABEL, file: uri.fsPath, copilotPlace: true },
       parsed,
@@ -296,10 +325,11 @@ export class ConfigSources implements vscode.Disposable {
       try {
         text = adaptDiscoveredText(new TextDecoder().decode(await vscode.workspace.fs.readFile(file.uri)));
       } catch {
+        this.lastValid.delete(file.uri.toString());
         continue;
       }
-      const parsed = parseConfigText(text, 'mcpServers');
-      this.lastDiagnostics.set(file.uri.toString(), { uri: file.uri, diagnostics: parsed.problems.map((p) => toDiagnostic(text, p)) });
+      let parsed = parseConfigText(text, 'mcpServers');
+      ({ text, parsed } = this.steady(file.uri, text, parsed));
       docs.push({
         source: { scope: file.source.scope, label: file.source.label, file: file.uri.fsPath, folder: file.folder?.name, discovered: file.source.id },
         parsed,
@@ -385,6 +415,17 @@ function loadVscodeSetting(): ConfigDocument | undefined {
 function watchFile(uri: vscode.Uri, changed: () => void): vscode.Disposable[] {
   const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.joinPath(uri, '..'), uri.path.split('/').pop()!));
   return [watcher, watcher.onDidChange(changed), watcher.onDidCreate(changed), watcher.onDidDelete(changed)];
+}
+
+/** Beside a syntax error: the file's servers are those of its last valid read (`steady`). */
+function keptServersNote(problems: readonly ConfigProblem[]): ConfigProblem {
+  const first = problems.find((p) => p.severity === 'error') ?? problems[0];
+  return {
+    severity: 'info',
+    message: vscode.l10n.t('The servers of this file are kept as they were last read until its JSON syntax error is fixed.'),
+    offset: first?.offset ?? 0,
+    length: first?.length ?? 1,
+  };
 }
 
 function toDiagnostic(text: string, problem: ConfigProblem): vscode.Diagnostic {

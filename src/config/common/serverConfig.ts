@@ -113,6 +113,8 @@ export interface ParsedConfig {
   problems: ConfigProblem[];
   /** The text nests deeper than MAX_NESTING: it was not parsed at all (see `parseJsonTree`). */
   tooDeep?: true;
+  /** The text is not valid JSON(C): what was read of it is a guess (a file mid-edit or mid-write). */
+  syntaxError?: true;
 }
 
 /** The problem reported for a text that nests too deep. */
@@ -146,7 +148,7 @@ export function parseConfigText(text: string, preferredFormat?: ConfigFormat): P
       length: Math.max(e.length, 1),
     });
   }
-  const result: ParsedConfig = { format: undefined, servers: [], inputs: [], problems };
+  const result: ParsedConfig = { format: undefined, servers: [], inputs: [], problems, ...(syntaxErrors.length ? { syntaxError: true as const } : {}) };
   if (!root) return result;
   if (root.type !== 'object') {
     problems.push(problemAt(root, 'error', 'The configuration must be a JSON object.'));

@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
 import type { ServerNode } from '../../../src/servers/serverTreeNodes';
-import { activateApi, folderUri, running, waitFor, writeText } from '../helpers';
+import { activateApi, folderUri, pidOf, running, waitFor, writeText } from '../helpers';
 
 suite('Broken configs and first failures', function () {
   this.timeout(90000);
@@ -24,6 +24,47 @@ suite('Broken configs and first failures', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.workspace.fs.delete(file).then(undefined, () => undefined);
     await api.reload();
+  });
+
+  test('a syntax error mid-edit keeps the servers as last read: none stops or restarts, the diagnostics say why', async () => {
+    // Before any test opens the file: an open config file's diagnostics come from the language server.
+    const entry = (name: string) => `"${name}": { "command": "node", "args": ["\${env:MCPWB_FIXTURES}/servers/stdioServer.js", "--name", "${name}"] }`;
+    const valid = `{\n  "servers": {\n    ${entry('steady-a')},\n    ${entry('steady-b')}\n  }\n}\n`;
+    await writeText(file, valid);
+    await api.reload();
+    const pids = [pidOf(await running(api, 'steady-a')), pidOf(await running(api, 'steady-b'))];
+    assert.ok(pids.every((p) => typeof p === 'number'));
+
+    // What an auto-save while typing, or a tool that truncates and then writes, leaves for a moment:
+    // steady-b's entry cut in its args (the tolerant parse would see a changed launch) and the rest missing.
+    await writeText(file, valid.slice(0, valid.indexOf('"--name", "steady-b"') + 3));
+    await api.reload();
+    const diagnostics = await waitFor(() => {
+      const d = vscode.languages.getDiagnostics(file);
+      return d.some((x) => x.message.startsWith('JSON syntax error')) && d;
+    }, 'the syntax error in the diagnostics');
+    assert.ok(
+      diagnostics.some((d) => d.severity === vscode.DiagnosticSeverity.Information && /kept as they were last read/.test(d.message)),
+      diagnostics.map((d) => d.message).join(' | '),
+    );
+    for (const [i, name] of ['steady-a', 'steady-b'].entries()) {
+      const c = api.server(name);
+      assert.equal(c?.state.kind, 'running', `${name} still runs`);
+      assert.equal(pidOf(c!), pids[i], `${name} was not restarted`);
+    }
+
+    await writeText(file, valid);
+    await api.reload();
+    await waitFor(() => !vscode.languages.getDiagnostics(file).length, 'the diagnostics to clear');
+    assert.deepEqual(
+      ['steady-a', 'steady-b'].map((n) => pidOf(api.server(n)!)),
+      pids,
+      'fixed, the same text as before: nothing restarts',
+    );
+    // The next test starts from no file, as it did before this one was added.
+    await vscode.workspace.fs.delete(file);
+    await api.reload();
+    await waitFor(() => !api.server('steady-a') && !api.server('steady-b'), 'the steady servers to go');
   });
 
   test('an entry with a misspelt key stays in the tree as a broken server, and "did you mean" fixes it', async () => {

@@ -30,6 +30,16 @@ describe('parseConfigText', () => {
     assert.equal(positionAt(text, parsed.servers[1].offset).line, 4);
   });
 
+  it('marks a text that is not valid JSON (mid-edit, mid-write) and only such a text', () => {
+    const valid = '{ "servers": { "a": { "command": "node", "args": ["x"], }, }, // comment\n}';
+    assert.equal(parseConfigText(valid).syntaxError, undefined, 'comments and trailing commas are valid');
+    assert.equal(parseConfigText('{ "servers": { "a": { "command": "node" } } }', 'vscode').syntaxError, undefined);
+    const cut = parseConfigText('{ "servers": { "a": { "command": "node", "args": ["x');
+    assert.equal(cut.syntaxError, true);
+    assert.equal(cut.servers[0]?.name, 'a', 'the tolerant parse still guesses at it (the caller decides whether to use it)');
+    assert.equal(parseConfigText('').syntaxError, true, 'an empty file is one truncated before its write');
+  });
+
   it('reads the mcpServers format and infers types', () => {
     const parsed = parseConfigText('{"mcpServers": {"a": {"command": "npx", "args": ["-y", "pkg"]}, "b": {"url": "http://localhost:1/mcp"}}}');
     assert.equal(parsed.format, 'mcpServers');
