@@ -7,46 +7,15 @@
 // groups). A host delta redraws at once while no filter is set, at most once a frame with one (a
 // filter's matches depend on children: a request is shown for a matching notification).
 // Every string from the host is server text: set with textContent only.
-import * as l10n from '@vscode/l10n';
-import {
-  filterRows,
-  formatClock,
-  groupSummary,
-  isErrorStatus,
-  RowLayout,
-  type InspectorRow,
-  type LineHeights,
-  type RowFilter,
-  type RowStatus,
-} from '../../src/inspector/common/inspectorRows';
+import { filterRows, planWindow, RowLayout, type InspectorRow, type LineHeights, type RowFilter } from '../../src/inspector/common/inspectorRows';
 import type { AppliedDelta } from '../../src/inspector/common/rowsDelta';
 import { h } from './dom';
-
-const STATUS_LABEL: Record<RowStatus, string> = {
-  pending: l10n.t('pending'),
-  result: l10n.t('result'),
-  rpcError: l10n.t('JSON-RPC error'),
-  toolError: l10n.t('tool error (isError)'),
-  cancelled: l10n.t('cancelled'),
-  notification: l10n.t('notification'),
-};
-const STATUS_ICON: Record<RowStatus, string> = { pending: '…', result: '✓', rpcError: '✕', toolError: '✕', cancelled: '⊘', notification: '•' };
-
-function formatLatency(ms: number | undefined): string {
-  if (ms === undefined) return '';
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
-}
-
-function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
+import { attr, fillRowElement, newRowElement, type RowElement } from './rowElement';
 
 export const isFiltered = (filter: RowFilter): boolean => !!(filter.serverId || filter.method || filter.errorsOnly || filter.hidePings || filter.text?.trim());
 
-/** A drawn row element, with the row it shows. */
-type RowElement = HTMLElement & { row?: InspectorRow };
+/** Row elements kept out of the page for the next rows to show (a jump draws the rows in sight first, the rest a frame later). */
+const POOL_MAX = 120;
 
 /** Rows drawn beyond those in sight, each way: scrolling a little shows rows already laid out. */
 const OVERSCAN = 12;
@@ -71,7 +40,9 @@ export class RowsView {
   /** A sliced render under way (cancelled by the next). */
   private job: { cancelled: boolean; restart(): void } | undefined;
   /** The row elements in the page (those in sight), by seq. */
-  private readonly elements = new Map<number, HTMLElement>();
+  private readonly elements = new Map<number, RowElement>();
+  /** Row elements out of the page, to be filled with rows to show. */
+  private readonly pool: RowElement[] = [];
   /** Drawn rows to draw anew at the next draw (`redrawRow`). */
   private readonly stale = new Set<number>();
   private frame: number | undefined;
@@ -159,7 +130,7 @@ export class RowsView {
     this.spare = this.shown;
     this.shown = layout;
     this.list.style.height = `${layout.height}px`;
-    // A row drawn anew takes the focused one out of the page: the new one gets the focus (a row collapsed by keyboard).
+    // A focused row that left the page (scrolled out, or a delta changed it) hands the focus to the selected row's element.
     const focused = this.list.contains(document.activeElement) && document.activeElement !== this.list;
     this.draw(false, split);
     const selected = this.options.selected();
@@ -255,8 +226,8 @@ export class RowsView {
   }
 
   /**
-   * Draws the row with `seq` anew when the list is next drawn (its nested rows were shown or
-   * hidden): then, not now, so that a focused row hands its focus on to the new one (`show`).
+   * Fills the row with `seq` again when the list is next drawn (its nested rows were shown or
+   * hidden), in its own element: a focused row keeps the focus.
    */
   redrawRow(seq: number): void {
     this.stale.add(seq);
@@ -287,24 +258,39 @@ export class RowsView {
     }
     const from = Math.max(0, first - overscan);
     const to = Math.min(shown.count, last + 1 + overscan);
-    // The rows to draw by seq: a drawn element whose row is another object now (changed, or filtered anew) is drawn again.
-    const keep = new Map<number, InspectorRow>();
-    for (let i = from; i < to; i++) keep.set(shown.row(i).seq, shown.row(i));
-    for (const [seq, element] of this.elements)
-      if (keep.get(seq) !== (element as RowElement).row || this.stale.has(seq)) {
-        element.remove();
-        this.elements.delete(seq);
-      }
+    // The drawn rows still in sight stay (filled again if their row is another object now, or
+    // marked stale); the elements of those that left show the new ones, or go to the pool.
+    const plan = planWindow(this.elements.values(), shown, from, to, this.stale);
     this.stale.clear();
+    const free: RowElement[] = [];
+    for (const element of plan.leaving) {
+      this.elements.delete(element.row!.seq);
+      // The focused element is not given another row (the focus would move to it): it goes, `show` focuses the selected row.
+      if (element.contains(document.activeElement)) element.remove();
+      else free.push(element);
+    }
+    for (const i of plan.refill) this.fill(this.elements.get(shown.row(i).seq)!, i);
+    // Scrolled a little, the rows that stay keep their place in the page and the handed-on
+    // elements are taken out, to go in at theirs (left in, each staying row after one would be
+    // moved instead: twice the work of a scroll frame). After a jump none stays: the handed-on
+    // elements keep their place, already in order.
+    const someStay = this.elements.size > 0;
+    let reused = 0;
+    for (const i of plan.fresh) {
+      const element = (reused < free.length ? free[reused++] : this.pool.pop()) ?? newRowElement(this.options);
+      if (someStay) element.remove();
+      this.fill(element, i);
+      this.elements.set(shown.row(i).seq, element);
+    }
+    for (; reused < free.length; reused++) {
+      free[reused].remove();
+      if (this.pool.length < POOL_MAX) this.pool.push(free[reused]);
+    }
     // In screen order in the DOM too (what a screen reader's cursor walks): only misplaced ones move.
     let previous: Element | null = null;
     for (let i = from; i < to; i++) {
-      const seq = shown.row(i).seq;
-      let element = this.elements.get(seq);
-      if (!element) {
-        element = this.element(i);
-        this.elements.set(seq, element);
-      } else this.place(element, i);
+      const element = this.elements.get(shown.row(i).seq)!;
+      this.place(element, i);
       const next: Element | null = previous ? previous.nextElementSibling : this.list.firstElementChild;
       if (next !== element) this.list.insertBefore(element, next);
       previous = element;
@@ -343,101 +329,18 @@ export class RowsView {
   }
 
   /** Sets a drawn row's place: its offset and height, and its place among its siblings. */
-  private place(element: HTMLElement, index: number): void {
+  private place(element: RowElement, index: number): void {
     const { shown } = this;
-    element.style.top = `${shown.top(index)}px`;
-    element.style.height = `${shown.heightOf(index)}px`;
-    element.setAttribute('aria-posinset', String(shown.posInSet(index)));
-    element.setAttribute('aria-setsize', String(shown.setSize(index)));
+    const top = shown.top(index);
+    const height = shown.heightOf(index);
+    if (element.top !== top) element.style.top = `${(element.top = top)}px`;
+    if (element.height !== height) element.style.height = `${(element.height = height)}px`;
+    attr(element, 'aria-posinset', String(shown.posInSet(index)));
+    attr(element, 'aria-setsize', String(shown.setSize(index)));
   }
 
-  private element(index: number): HTMLElement {
+  private fill(element: RowElement, index: number): void {
     const row = this.shown.row(index);
-    const level = this.shown.level(index);
-    const item = h('div', { class: 'row', role: 'treeitem', 'data-seq': String(row.seq) }) as RowElement;
-    item.row = row;
-    item.addEventListener('click', (event) => {
-      event.stopPropagation();
-      this.options.select(row.seq);
-    });
-    this.fill(item, row, level);
-    if (row.children.length) item.setAttribute('aria-expanded', String(!this.options.collapsed().has(row.seq)));
-    this.place(item, index);
-    return item;
-  }
-
-  /** Sets a row element's attributes and draws its line (its children's group stays). */
-  private fill(item: HTMLElement, row: InspectorRow, level: number): void {
-    const selected = row.seq === this.options.selected();
-    const summary = row.children.length ? groupSummary(row.children) : undefined;
-    const label = `${row.method}${row.name ? ` ${row.name}` : ''}, ${row.serverLabel}, ${STATUS_LABEL[row.status]}${row.latencyMs !== undefined ? `, ${formatLatency(row.latencyMs)}` : ''}${row.replayOf !== undefined ? `, ${l10n.t('replay')}` : ''}${row.outputIssue !== undefined ? `, ${l10n.t('breaks its outputSchema')}` : ''}${row.note ? `, ${row.note}` : ''}`;
-    item.setAttribute('aria-level', String(level));
-    item.setAttribute('aria-label', label);
-    // What is nested is read after the label: the label stays what the exchange is, while notifications still arrive.
-    if (summary) item.setAttribute('aria-description', summary);
-    else item.removeAttribute('aria-description');
-    item.setAttribute('aria-selected', String(selected));
-    item.dataset.status = row.status;
-    // VS Code's webview/context menu: a client tools/call row offers Save as Test (package.json); every row sets it, so a child never inherits its parent's.
-    item.dataset.vscodeContext = JSON.stringify({
-      webviewSection: row.method === 'tools/call' && row.kind === 'request' && row.direction === 'send' ? 'toolCall' : 'row',
-      seq: row.seq,
-    });
-    item.tabIndex = selected ? 0 : -1;
-    if (row.replayOf !== undefined) item.dataset.replayOf = String(row.replayOf);
-    else delete item.dataset.replayOf;
-    const line = h('div', { class: 'line' });
-    line.style.paddingLeft = `${(level - 1) * 16 + 4}px`;
-    // The name column: the name, a notification's message, what is nested under a call; cut to fit, whole in the tooltip.
-    const nameText = [row.name, row.note].filter(Boolean).join(' ');
-    const twisty = row.children.length ? this.twisty(row.seq) : undefined;
-    line.append(
-      h('span', { class: 'time' }, formatClock(row.startedAt)),
-      h(
-        'span',
-        { class: `status ${isErrorStatus(row.status) ? 'error' : row.status}`, title: row.statusText ?? STATUS_LABEL[row.status] },
-        STATUS_ICON[row.status],
-      ),
-      h('span', { class: 'server', title: row.serverLabel }, row.serverLabel),
-      h(
-        'span',
-        { class: 'method', title: row.method },
-        ...(twisty ? [twisty] : []),
-        ...(row.replayOf !== undefined ? [h('span', { class: 'replay-badge', title: l10n.t('Sent by Replay in the Inspector') }, '↻ ')] : []),
-        row.direction === 'receive' ? `⇠ ${row.method}` : row.method,
-      ),
-      h(
-        'span',
-        { class: 'name', title: [nameText, summary].filter(Boolean).join(' · ') },
-        ...(row.outputIssue !== undefined
-          ? [h('span', { class: 'schema-badge', title: l10n.t("structuredContent breaks the tool's outputSchema: {0}", row.outputIssue) }, '⚠ ')]
-          : []),
-        nameText,
-        ...(summary ? [h('span', { class: 'group-summary' }, nameText ? ` · ${summary}` : summary)] : []),
-      ),
-      h('span', { class: 'latency' }, row.kind === 'request' ? (row.latencyMs === undefined ? l10n.t('pending') : formatLatency(row.latencyMs)) : ''),
-      h('span', { class: 'size' }, formatSize(row.size)),
-    );
-    if (row.round !== undefined) line.append(h('span', { class: 'round' }, l10n.t('round {0}', row.round)));
-    if (row.statusText && isErrorStatus(row.status)) line.append(h('span', { class: 'status-text error' }, row.statusText));
-    if (row.status === 'cancelled') line.append(h('span', { class: 'status-text cancelled' }, row.statusText ? `cancelled: ${row.statusText}` : 'cancelled'));
-    const old = item.querySelector(':scope > .line');
-    if (old) old.replaceWith(line);
-    else item.prepend(line);
-  }
-
-  /** The ▾/▸ of a row with nested rows: a click shows or hides them (Left and Right do too). */
-  private twisty(seq: number): HTMLElement {
-    const collapsed = this.options.collapsed().has(seq);
-    const twisty = h(
-      'span',
-      { class: 'twisty', 'aria-hidden': 'true', title: collapsed ? l10n.t('Show the nested exchanges') : l10n.t('Hide the nested exchanges') },
-      collapsed ? '▸ ' : '▾ ',
-    );
-    twisty.addEventListener('click', (event) => {
-      event.stopPropagation();
-      this.options.toggle(seq);
-    });
-    return twisty;
+    fillRowElement(element, row, this.shown.level(index), row.seq === this.options.selected(), this.options.collapsed(), this.options);
   }
 }

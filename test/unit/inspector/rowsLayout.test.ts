@@ -2,7 +2,7 @@
 // frame over 50 ms): built a slice of top-level rows at a time, kept in typed arrays reused from
 // one build to the next, and the text filter that feeds it, which keeps nothing per row.
 import * as assert from 'node:assert/strict';
-import { filterRows, RowLayout, type InspectorRow } from '../../../src/inspector/common/inspectorRows';
+import { filterRows, planWindow, RowLayout, type InspectorRow } from '../../../src/inspector/common/inspectorRows';
 
 let nextSeq = 1;
 function row(fields: Partial<InspectorRow> = {}, children: InspectorRow[] = []): InspectorRow {
@@ -89,5 +89,33 @@ describe('Inspector rows, the layout of the shown rows', () => {
     assert.deepEqual(names('über größe'), ['Größe ÜBER Grenze'], 'capitals beyond ASCII');
     // A matching row whose children stay is shown as it is: nothing is copied for it.
     assert.equal(filterRows(rows, { text: 'echo' })[0], echo);
+  });
+
+  it('a draw of another window hands the drawn elements on, in order, and fills again in place the rows that changed', () => {
+    const rows = Array.from({ length: 100 }, () => row());
+    const layout = new RowLayout().reset(LINE, new Set());
+    layout.add(rows);
+    layout.finish();
+    // The elements of rows 0–9, as drawn (page order); row 3's object was replaced since (a delta), row 5 marked stale.
+    const drawn = rows.slice(0, 10).map((r, i) => ({ row: i === 3 ? { ...r } : r, at: i }));
+    const seqs = (indexes: number[]) => indexes.map((i) => layout.row(i).seq);
+    // A scrollbar jump: none of the ten stays, all ten show the new window, page order kept.
+    const jump = planWindow(drawn, layout, 50, 60, new Set());
+    assert.deepEqual(
+      jump.leaving.map((e) => e.at),
+      [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+    );
+    assert.deepEqual(seqs(jump.fresh), seqs([50, 51, 52, 53, 54, 55, 56, 57, 58, 59]));
+    assert.deepEqual(jump.refill, []);
+    // Scrolled by four rows: rows 4–9 stay (5 filled again: stale), 0–3 leave for 10–13.
+    const scrolled = planWindow(drawn, layout, 4, 14, new Set([rows[5].seq]));
+    assert.deepEqual(
+      scrolled.leaving.map((e) => e.at),
+      [0, 1, 2, 3],
+    );
+    assert.deepEqual(scrolled.refill, [5]);
+    assert.deepEqual(scrolled.fresh, [10, 11, 12, 13]);
+    // In place: row 3, another object now, is filled again in its own element.
+    assert.deepEqual(planWindow(drawn, layout, 0, 10, new Set()), { leaving: [], refill: [3], fresh: [] });
   });
 });
