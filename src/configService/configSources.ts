@@ -206,13 +206,8 @@ export class ConfigSources implements vscode.Disposable {
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       for (const file of WORKSPACE_CONFIG_FILES) {
         const uri = vscode.Uri.joinPath(folder.uri, file.path);
-        let text: string;
-        try {
-          text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-        } catch {
-          this.lastValid.delete(uri.toString());
-          continue; // not there
-        }
+        let text = await this.readSource(uri);
+        if (text === undefined) continue; // not there
         let parsed: ReturnType<typeof parseConfigText>;
         if (file.copilot) ({ text, parsed } = parseCopilotConfig(text));
         else parsed = parseConfigText(text, file.format);
@@ -255,11 +250,21 @@ export class ConfigSources implements vscode.Disposable {
    */
   private steady(uri: vscode.Uri, text: string, parsed: ParsedConfig): { text: string; parsed: ParsedConfig } {
     const key = uri.toString();
-    const valid = this.lastValid.get(key);
-    const problems = parsed.syntaxError && valid ? [...parsed.problems, keptServersNote(parsed.problems)] : parsed.problems;
+    const kept = parsed.syntaxError ? this.lastValid.get(key) : undefined;
+    const problems = kept ? [...parsed.problems, keptServersNote(parsed.problems)] : parsed.problems;
     this.lastDiagnostics.set(key, { uri, diagnostics: problems.map((p) => toDiagnostic(text, p)) });
     if (!parsed.syntaxError) this.lastValid.set(key, { text, parsed });
-    return parsed.syntaxError && valid ? valid : { text, parsed };
+    return kept ?? { text, parsed };
+  }
+
+  /** A config source's text, or undefined when it is not there (then its last valid read is forgotten too). */
+  private async readSource(uri: vscode.Uri): Promise<string | undefined> {
+    try {
+      return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    } catch {
+      this.lastValid.delete(uri.toString());
+      return undefined;
+    }
   }
 
   /** `.vscode/mcp.json` with MCP Workbench's own keys from `.vscode/mcp-workbench.json` beside it (ownKeys/workbenchFile.ts); that file's problems are its diagnostics. */
@@ -280,15 +285,9 @@ export class ConfigSources implements vscode.Disposable {
   private async loadProfile(): Promise<ConfigDocument | undefined> {
     const uri = this.profileFile;
     if (!uri) return undefined;
-    let text: string;
-    try {
-      text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-    } catch {
-      this.lastValid.delete(uri.toString());
-      return undefined; // not there: no user-level MCP servers in VS Code, or a VS Code before 1.102
-    }
-    let parsed = parseConfigText(text, 'vscode');
-    ({ text, parsed } = this.steady(uri, text, parsed));
+    const read = await this.readSource(uri);
+    if (read === undefined) return undefined; // not there: no user-level MCP servers in VS Code, or a VS Code before 1.102
+    const { text, parsed } = this.steady(uri, read, parseConfigText(read, 'vscode'));
     return {
       source: { scope: 'user', label: PROFILE_MCP_LABEL, file: uri.fsPath, vscodeProfile: true },
       parsed,
@@ -301,13 +300,8 @@ export class ConfigSources implements vscode.Disposable {
   private async loadCopilotUser(): Promise<ConfigDocument | undefined> {
     this.watchCopilotUserFile();
     const uri = this.copilotUserFile();
-    let raw: string;
-    try {
-      raw = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-    } catch {
-      this.lastValid.delete(uri.toString());
-      return undefined; // not there: no Copilot CLI servers
-    }
+    const raw = await this.readSource(uri);
+    if (raw === undefined) return undefined; // not there: no Copilot CLI servers
     const read = parseCopilotConfig(raw);
     const { text, parsed } = this.steady(uri, read.text, read.parsed);
     return {
@@ -321,15 +315,10 @@ export class ConfigSources implements vscode.Disposable {
   private async loadDiscovered(): Promise<ConfigDocument[]> {
     const docs: ConfigDocument[] = [];
     for (const file of this.discoveryFiles()) {
-      let text: string;
-      try {
-        text = adaptDiscoveredText(new TextDecoder().decode(await vscode.workspace.fs.readFile(file.uri)));
-      } catch {
-        this.lastValid.delete(file.uri.toString());
-        continue;
-      }
-      let parsed = parseConfigText(text, 'mcpServers');
-      ({ text, parsed } = this.steady(file.uri, text, parsed));
+      const raw = await this.readSource(file.uri);
+      if (raw === undefined) continue;
+      const adapted = adaptDiscoveredText(raw);
+      const { text, parsed } = this.steady(file.uri, adapted, parseConfigText(adapted, 'mcpServers'));
       docs.push({
         source: { scope: file.source.scope, label: file.source.label, file: file.uri.fsPath, folder: file.folder?.name, discovered: file.source.id },
         parsed,
