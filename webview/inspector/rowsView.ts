@@ -260,7 +260,7 @@ export class RowsView {
     const to = Math.min(shown.count, last + 1 + overscan);
     // The drawn rows still in sight stay (filled again if their row is another object now, or
     // marked stale); the elements of those that left show the new ones, or go to the pool.
-    const plan = planWindow(this.elements.values(), shown, from, to, this.stale);
+    const plan = planWindow(this.elements, shown, from, to, this.stale);
     this.stale.clear();
     const free: RowElement[] = [];
     for (const element of plan.leaving) {

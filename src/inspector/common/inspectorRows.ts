@@ -331,35 +331,33 @@ export class RowLayout {
 
 /**
  * What a draw of the rows `from`–`to` of `layout` does with the row elements drawn so far
- * (`drawn`, each with the row it shows, in page order): those still in the window stay, filled
- * again in place if their row changed (another object, or `stale`); the rest leave, and their
- * elements show the `fresh` rows (issue 29: a scrollbar jump fills the ~50 elements it has with
- * other text instead of building ~50 new ones, which with the layout of the new ones was most of
- * a jump's frame). `leaving` keeps page order and `fresh` screen order: handed on in order, the
- * elements of a whole jump need no move in the page.
+ * (`drawn`, by the seq of the row each shows, in page order): those still in the window stay,
+ * filled again in place if their row changed (another object, or `stale`); the rest leave, and
+ * their elements show the `fresh` rows (issue 29: a scrollbar jump fills the ~50 elements it has
+ * with other text instead of building ~50 new ones, which with the layout of the new ones was
+ * most of a jump's frame). `leaving` keeps page order and `fresh` screen order: handed on in
+ * order, the elements of a whole jump need no move in the page.
  */
 export function planWindow<T extends { readonly row?: InspectorRow }>(
-  drawn: Iterable<T>,
+  drawn: ReadonlyMap<number, T>,
   layout: RowLayout,
   from: number,
   to: number,
   stale: ReadonlySet<number>,
 ): { leaving: T[]; refill: number[]; fresh: number[] } {
-  const bySeq = new Map<number, T>();
-  for (const element of drawn) if (element.row) bySeq.set(element.row.seq, element);
   const refill: number[] = [];
   const fresh: number[] = [];
-  const staying = new Set<T>();
+  const staying = new Set<number>();
   for (let i = from; i < to; i++) {
     const row = layout.row(i);
-    const element = bySeq.get(row.seq);
+    const element = drawn.get(row.seq);
     if (!element) fresh.push(i);
     else {
-      staying.add(element);
+      staying.add(row.seq);
       if (element.row !== row || stale.has(row.seq)) refill.push(i);
     }
   }
   const leaving: T[] = [];
-  for (const element of bySeq.values()) if (!staying.has(element)) leaving.push(element);
+  for (const [seq, element] of drawn) if (!staying.has(seq)) leaving.push(element);
   return { leaving, refill, fresh };
 }

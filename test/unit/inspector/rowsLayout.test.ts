@@ -97,7 +97,7 @@ describe('Inspector rows, the layout of the shown rows', () => {
     layout.add(rows);
     layout.finish();
     // The elements of rows 0–9, as drawn (page order); row 3's object was replaced since (a delta), row 5 marked stale.
-    const drawn = rows.slice(0, 10).map((r, i) => ({ row: i === 3 ? { ...r } : r, at: i }));
+    const drawn = new Map(rows.slice(0, 10).map((r, i) => [r.seq, { row: i === 3 ? { ...r } : r, at: i }]));
     const seqs = (indexes: number[]) => indexes.map((i) => layout.row(i).seq);
     // A scrollbar jump: none of the ten stays, all ten show the new window, page order kept.
     const jump = planWindow(drawn, layout, 50, 60, new Set());
