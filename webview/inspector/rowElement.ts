@@ -9,6 +9,7 @@
 import * as l10n from '@vscode/l10n';
 import { formatClock, groupSummary, isErrorStatus, type InspectorRow, type RowStatus } from '../../src/inspector/common/inspectorRows';
 import { h } from './dom';
+import { formatBytes } from '../../src/shared/common/durations';
 
 const STATUS_LABEL: Record<RowStatus, string> = {
   pending: l10n.t('pending'),
@@ -23,12 +24,6 @@ const STATUS_ICON: Record<RowStatus, string> = { pending: '…', result: '✓', 
 function formatLatency(ms: number | undefined): string {
   if (ms === undefined) return '';
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
-}
-
-function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 /** A drawn row element: the row it shows, its cells, and the `top` and `height` its style says. */
@@ -168,7 +163,7 @@ export function fillRowElement(
   if (summary) text(textOf((cells.summary ??= h('span', { class: 'group-summary' }, ''))), nameText ? ` · ${summary}` : summary);
   putChild(cells.name, cells.summary, !!summary, null);
   text(cells.latency, row.kind === 'request' ? (row.latencyMs === undefined ? l10n.t('pending') : formatLatency(row.latencyMs)) : '');
-  text(cells.size, formatSize(row.size));
+  text(cells.size, formatBytes(row.size));
   // Further lines, spanning the columns: the round, then an error's or a cancellation's text.
   if (row.round !== undefined) text(textOf((cells.round ??= h('span', { class: 'round' }, ''))), l10n.t('round {0}', row.round));
   const statusLine =

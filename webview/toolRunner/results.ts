@@ -7,7 +7,7 @@ import type { FromWebview, ResultBlock, RunOutcome } from '../../src/toolRunner/
 import { fill } from '../shared/fill';
 import { button, h } from './dom';
 import type { ResultView, ViewState } from './viewState';
-import { formatDuration } from '../../src/shared/common/durations';
+import { formatBytes, formatDuration } from '../../src/shared/common/durations';
 import { renderMarkdown } from '../../src/shared/common/markdownLite';
 import { progressLine, progressPercent } from '../../src/toolRunner/common/progressLine';
 
@@ -54,12 +54,6 @@ export function renderProgress(running: ViewState['running'], post: Post): void 
     bar.value = percent;
   }
   holder.replaceChildren(h('div', { class: 'progress' }, bar, h('span', { id: 'progress-line' }, progressLine(running))));
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 /** The Rendered | Raw switch: two toggle buttons (aria-pressed), arrow keys move between them. */

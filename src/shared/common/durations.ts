@@ -1,7 +1,7 @@
 /**
  * Durations as people read them ("350 ms", "1.2 s", "2 min 5 s"), the one way every view, log
- * line and message shows how long something took, and times of day ("14:05:09"), the one way
- * every view shows when something happened. Pure; the webviews use it too.
+ * line and message shows how long something took, times of day ("14:05:09"), the one way
+ * every view shows when something happened, and sizes ("1.5 KB"). Pure; the webviews use it too.
  */
 export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return '–';
@@ -27,4 +27,11 @@ export function timeOfDay(ms: number, millis = false): string {
   const pad = (n: number, width = 2) => String(n).padStart(width, '0');
   const clock = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
   return millis ? `${clock}.${pad(d.getMilliseconds(), 3)}` : clock;
+}
+
+/** A size in bytes as people read it: "512 B", "1.5 KB", "2.0 MB". */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }

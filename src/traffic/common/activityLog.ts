@@ -13,6 +13,7 @@
  * message.
  */
 import { Emitter } from '../../shared/common/emitter';
+import { formatBytes, formatDuration } from '../../shared/common/durations';
 import { redactedJsonPrefix, redactText } from '../../shared/common/redact';
 import type { TraceRecord } from '../../mcp/trace';
 
@@ -78,13 +79,7 @@ export function durationOf(entry: ActivityEntry): number | undefined {
   return entry.endedAt === undefined ? undefined : entry.endedAt - entry.startedAt;
 }
 
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
-
-export { formatDuration } from '../../shared/common/durations';
+export { formatBytes, formatDuration };
 
 /** Case-insensitive; every whitespace-separated word must occur in the server label or method. */
 export function matchesFilter(entry: ActivityEntry, filter: string | undefined): boolean {
