@@ -72,7 +72,7 @@ export class ConfigSources implements vscode.Disposable {
   readonly onDidChange = this.onDidChangeEmitter.event;
   private debounce: NodeJS.Timeout | undefined;
   /** The last load's diagnostics per file, so they can be republished when documents open or close. */
-  private lastDiagnostics = new Map<string, { uri: vscode.Uri; diagnostics: vscode.Diagnostic[] }>();
+  private lastDiagnostics = new Map<string, { uri: vscode.Uri; diagnostics: vscode.Diagnostic[]; keptNote?: vscode.Diagnostic }>();
   /** Each file's last read that was valid JSON: what its servers are while a later read is not (see `steady`). */
   private readonly lastValid = new Map<string, { text: string; parsed: ParsedConfig }>();
   /**
@@ -251,8 +251,8 @@ export class ConfigSources implements vscode.Disposable {
   private steady(uri: vscode.Uri, text: string, parsed: ParsedConfig): { text: string; parsed: ParsedConfig } {
     const key = uri.toString();
     const kept = parsed.syntaxError ? this.lastValid.get(key) : undefined;
-    const problems = kept ? [...parsed.problems, keptServersNote(parsed.problems)] : parsed.problems;
-    this.lastDiagnostics.set(key, { uri, diagnostics: problems.map((p) => toDiagnostic(text, p)) });
+    const keptNote = kept ? toDiagnostic(text, keptServersNote(parsed.problems)) : undefined;
+    this.lastDiagnostics.set(key, { uri, diagnostics: [...parsed.problems.map((p) => toDiagnostic(text, p)), ...(keptNote ? [keptNote] : [])], keptNote });
     if (!parsed.syntaxError) this.lastValid.set(key, { text, parsed });
     return kept ?? { text, parsed };
   }
@@ -336,8 +336,10 @@ export class ConfigSources implements vscode.Disposable {
     const covered = this.coveredByLanguageServer;
     const open = new Set(vscode.workspace.textDocuments.filter((d) => covered?.(d)).map((d) => d.uri.toString()));
     this.diagnostics.clear();
-    for (const [key, { uri, diagnostics }] of this.lastDiagnostics) {
+    for (const [key, { uri, diagnostics, keptNote }] of this.lastDiagnostics) {
+      // An open file's problems come from the language server; that its servers are kept as last read is ours to say.
       if (!open.has(key)) this.diagnostics.set(uri, diagnostics);
+      else if (keptNote) this.diagnostics.set(uri, [keptNote]);
     }
   }
 
