@@ -13,7 +13,9 @@
 //    runs the same connection code as the extension without the `vscode` module
 // Flags: --watch rebuilds on change, --production minifies the shipped bundle,
 // --metafile=<file> writes esbuild's metafile of dist/extension.js there (what each input
-// costs in the bundle; `npm run bench` reads it).
+// costs in the bundle; `npm run bench` reads it), --dist=<folder> writes only the shipped
+// bundles (dist/**), into that folder instead of dist/ (the activation bench builds its
+// production bundle there, so the out/ and dist/ that tests beside it read are never rewritten).
 import * as esbuild from 'esbuild';
 import { existsSync, readdirSync, statSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -22,6 +24,7 @@ import { join, resolve } from 'node:path';
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
 const metafileOut = process.argv.find((arg) => arg.startsWith('--metafile='))?.slice('--metafile='.length);
+const distOut = process.argv.find((arg) => arg.startsWith('--dist='))?.slice('--dist='.length);
 
 function tsFiles(dir) {
   const found = [];
@@ -341,14 +344,26 @@ if (webviewEntries.length) {
   });
 }
 
-const contexts = await Promise.all(targets.map((options) => esbuild.context({ ...options, metafile: true })));
+/** With --dist: only the targets that write dist/, moved to that folder (index order kept for the metafile). */
+function intoDist(options) {
+  const moved = (file) => (file.startsWith('dist/') || file === 'dist' ? join(distOut, file.slice('dist'.length)) : undefined);
+  if (options.outfile) return moved(options.outfile) && { ...options, outfile: moved(options.outfile) };
+  return moved(options.outdir) && { ...options, outdir: moved(options.outdir) };
+}
+const built = distOut ? targets.map(intoDist) : targets;
+
+const contexts = await Promise.all(built.filter(Boolean).map((options) => esbuild.context({ ...options, metafile: true })));
 if (watch) {
   await Promise.all(contexts.map((ctx) => ctx.watch()));
 } else {
   try {
     const results = await Promise.all(contexts.map((ctx) => ctx.rebuild()));
-    pruneStaleOutputs(results.flatMap((r) => Object.keys(r.metafile?.outputs ?? {})));
-    // dist/extension.js and dist/deps.js (what loads at activation, and on first use).
+    pruneStaleOutputs(
+      results.flatMap((r) => Object.keys(r.metafile?.outputs ?? {})),
+      distOut ? [distOut] : ['dist', 'out'],
+    );
+    // dist/extension.js and dist/deps.js (what loads at activation, and on first use): indexes 0
+    // and 2 in either case, since the targets --dist leaves out all come after them.
     if (metafileOut) {
       const [extension, deps] = [results[0].metafile, results[2].metafile];
       writeFileSync(metafileOut, JSON.stringify({ inputs: { ...extension.inputs, ...deps.inputs }, outputs: { ...extension.outputs, ...deps.outputs } }));
@@ -363,7 +378,7 @@ if (watch) {
  * deleted test), after the fact: the folders are never emptied first, so a test run or a
  * VS Code window using them while a rebuild happens keeps finding its files.
  */
-function pruneStaleOutputs(outputs) {
+function pruneStaleOutputs(outputs, folders) {
   const keep = new Set(outputs.map((file) => resolve(file)));
   const walk = (dir) => {
     if (!existsSync(dir)) return;
@@ -373,6 +388,5 @@ function pruneStaleOutputs(outputs) {
       else if (!keep.has(resolve(path))) rmSync(path);
     }
   };
-  walk('dist');
-  walk('out');
+  folders.forEach(walk);
 }

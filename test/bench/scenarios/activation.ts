@@ -6,8 +6,9 @@
  * V8 code cache, as a user's first activation does). The measured processes take turns: one
  * with that code cache (every activation after the first), one with an empty global storage
  * (the first activation after an install or update). Reports the median of require + activate(), the bundle's size and what each
- * dependency costs in it. Puts the development build back afterwards (dist/ is shared with
- * the tests).
+ * dependency costs in it. The production bundle goes to a temp folder of its own (`--dist=`):
+ * dist/ and out/ are shared with whatever runs beside the bench (npm test runs conformance
+ * clients beside it), and rewriting them in place once fed a client a half-written file.
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -54,8 +55,10 @@ export const scenario: Scenario = {
   async run(options: BenchOptions): Promise<ScenarioResult> {
     const processes = options.smoke ? 3 : 15;
     const metaPath = path.join(os.tmpdir(), `mcp-workbench-bench-meta-${process.pid}.json`);
-    const bundle = path.join(REPO, 'dist/extension.js');
-    const entry = path.join(REPO, 'dist/main.js');
+    const buildRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-workbench-bench-build-'));
+    const dist = path.join(buildRoot, 'dist');
+    const bundle = path.join(dist, 'extension.js');
+    const entry = path.join(dist, 'main.js');
     const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-workbench-bench-storage-'));
     const samples: ChildResult[] = [];
     const firstEver: ChildResult[] = [];
@@ -63,9 +66,9 @@ export const scenario: Scenario = {
     let depsSize: number;
     let meta: Metafile;
     try {
-      build(['--production', `--metafile=${metaPath}`]);
+      build(['--production', `--metafile=${metaPath}`, `--dist=${dist}`]);
       size = fs.statSync(bundle).size;
-      depsSize = fs.statSync(path.join(REPO, 'dist/deps.js')).size;
+      depsSize = fs.statSync(path.join(dist, 'deps.js')).size;
       meta = JSON.parse(fs.readFileSync(metaPath, 'utf8')) as Metafile;
       await runNodeJson<ChildResult>(CHILD, [entry, storage]); // warm-up: dropped; makes the code cache
       for (let i = 0; i < processes; i++) {
@@ -80,7 +83,7 @@ export const scenario: Scenario = {
     } finally {
       fs.rmSync(metaPath, { force: true });
       fs.rmSync(storage, { recursive: true, force: true });
-      build([]);
+      fs.rmSync(buildRoot, { recursive: true, force: true });
     }
     // What each dependency costs: in dist/extension.js (loaded at activation) and dist/deps.js (on first use).
     const costsOf = (file: string) => {
