@@ -171,8 +171,8 @@ export function fillRowElement(
       ? row.statusText
       : row.status === 'cancelled'
         ? row.statusText
-          ? `cancelled: ${row.statusText}`
-          : 'cancelled'
+          ? l10n.t('cancelled: {0}', row.statusText)
+          : STATUS_LABEL.cancelled
         : undefined;
   if (statusLine !== undefined) {
     cells.statusLine ??= h('span', {}, '');
