@@ -9,7 +9,7 @@
 import '../shared/l10nSetup';
 import * as l10n from '@vscode/l10n';
 import './style.css';
-import { filterChoices, formatClock, type InspectorRow, type RowFilter } from '../../src/inspector/common/inspectorRows';
+import { filterChoices, formatClock, payloadsShowMore, type InspectorRow, type RowFilter } from '../../src/inspector/common/inspectorRows';
 import { RowTree } from '../../src/inspector/common/rowsDelta';
 import { parseToWebview, type FromWebview } from '../../src/inspector/common/inspectorProtocol';
 import { parseConsoleToWebview, type ConsoleFromWebview } from '../../src/inspector/common/consoleProtocol';
@@ -155,13 +155,16 @@ let filterChanged = false;
 const rowsView = new RowsView(list, listPane, {
   selected: () => selected,
   select: (seq) => select(seq),
-  rendered: () => {
-    renderEmpty();
-    if (filterChanged && !awaitingPayloads()) dropHiddenSelection();
-  },
+  rendered: () => rowsRendered(),
   collapsed: () => collapsed,
   toggle: (seq) => toggle(seq),
 });
+
+/** The list shows the rows as filtered now. */
+function rowsRendered(): void {
+  renderEmpty();
+  if (filterChanged && !awaitingPayloads()) dropHiddenSelection();
+}
 
 /**
  * A filter that hides the selected row (Errors only, a server, a method, words) clears the
@@ -403,7 +406,11 @@ function receive(data: unknown): void {
     if (message.text !== (filter.text ?? '')) return;
     payloads = { text: message.text, seqs: new Set(message.seqs) };
     if (again) searchPayloads();
-    drawList();
+    // The host leaves out the rows that hold the words themselves: most answers add no row, and
+    // the list as the words filtered it stands (laying out 100,000 rows again for nothing was a
+    // second render per pause in typing, issue 29). What waited for the answer is done now.
+    if (payloadsShowMore(filter, payloads.seqs, (seq) => tree.find(seq))) drawList();
+    else if (!rowsView.rendering) rowsRendered();
     renderEmpty();
     return;
   }

@@ -94,6 +94,11 @@ export class RowsModel {
     return (this.newestFirst ??= [...this.top].reverse());
   }
 
+  /** The row of the exchange with `seq`, nested or not (none before the batch that builds it). */
+  row(seq: number): InspectorRow | undefined {
+    return this.nodes.get(seq)?.row;
+  }
+
   /** How many rows there are, children included. */
   get size(): number {
     return this.nodes.size;
