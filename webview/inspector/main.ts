@@ -221,7 +221,20 @@ function searchPayloads(): void {
 }
 const rowKey = (row: InspectorRow | undefined) => (row ? `${row.status}:${row.size}` : '');
 
+const SAVE_TEXT_AFTER_MS = 300;
+let textSave: ReturnType<typeof setTimeout> | undefined;
+const saveTypedText = () => {
+  if (textSave === undefined) return;
+  save();
+};
+textInput.addEventListener('blur', saveTypedText);
+window.addEventListener('blur', saveTypedText);
+window.addEventListener('pagehide', saveTypedText);
+document.addEventListener('visibilitychange', saveTypedText);
+
 function save(): void {
+  clearTimeout(textSave);
+  textSave = undefined;
   const drafts = [...detailView.drafts].slice(-MAX_SAVED_DRAFTS);
   host.saveState({
     filter,
@@ -262,7 +275,11 @@ hidePings.addEventListener('change', () => {
 textInput.addEventListener('input', () => {
   filter = { ...filter, text: textInput.value || undefined };
   filterChanged = true;
-  save();
+  // Saved once typing pauses, not per keystroke (each save posts the whole state through VS Code,
+  // which in 1.139.1 runs on the page's own thread), and at once when the page loses the focus or
+  // is hidden: what was typed is never lost.
+  clearTimeout(textSave);
+  textSave = setTimeout(save, SAVE_TEXT_AFTER_MS);
   // The list alone: typing changes neither the dropdowns nor the toolbar. The rows' own text
   // filters now; the payloads' matches are added when the host answers, asked once typing pauses
   // (each answer lays the list out again: a 100,000-row recording in slices).
