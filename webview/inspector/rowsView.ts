@@ -55,6 +55,8 @@ export class RowsView {
   private readonly stale = new Set<number>();
   private frame: number | undefined;
   private scrollFrame: number | undefined;
+  /** The next draw is the second frame of a staged one (`draw`'s `split`): the rest of the rows in sight, none around. */
+  private stagedRest = false;
   /** The height of a one-line row and of each further line, measured once from a drawn row. */
   private lineHeight: LineHeights | undefined;
   /** A row selected before it was listed (a replay's, whose row comes after the answer): scrolled to once it is. */
@@ -271,7 +273,10 @@ export class RowsView {
     this.elements.delete(seq);
   }
 
-  /** Draws the rows in sight (and OVERSCAN more each way, unless `split` or a jump: then in the next frame); `all`: every drawn row anew. */
+  /**
+   * Draws the rows in sight (and OVERSCAN more each way, unless a jump or `split`: then over the
+   * next frames); `all`: every drawn row anew.
+   */
   private draw(all = false, split = false): void {
     if (all) {
       for (const element of this.elements.values()) element.remove();
@@ -281,9 +286,17 @@ export class RowsView {
     const first = shown.indexAt(this.scroller.scrollTop - this.list.offsetTop);
     const last = shown.indexAt(this.scroller.scrollTop - this.list.offsetTop + Math.max(this.scroller.clientHeight, 400));
     let overscan = OVERSCAN;
+    let freshRows = Infinity;
     // A jump (the scrollbar dragged far): the rows in sight in this frame, those around them in the next.
-    if (shown.count && (split || (this.elements.size && !this.elements.has(shown.row(first).seq) && !this.elements.has(shown.row(last).seq)))) {
+    // A list changed by a sliced render (`split`, a filter typed into a big recording): the top
+    // half of the rows in sight in this frame, the rest in the next, those around after. The
+    // style, layout and paint of every row in sight at once, all of them other rows, was the
+    // page's last task over 50 ms while typing (43–89 ms traced on 1.139.1, issue 29).
+    const jump = shown.count > 0 && this.elements.size > 0 && !this.elements.has(shown.row(first).seq) && !this.elements.has(shown.row(last).seq);
+    if (shown.count && (split || this.stagedRest || jump)) {
       overscan = 0;
+      this.stagedRest = split;
+      if (split) freshRows = Math.ceil((last - first + 1) / 2);
       this.scrollFrame ??= requestAnimationFrame(() => {
         this.scrollFrame = undefined;
         this.draw();
@@ -309,7 +322,7 @@ export class RowsView {
     // elements keep their place, already in order.
     const someStay = this.elements.size > 0;
     let reused = 0;
-    for (const i of plan.fresh) {
+    for (const i of plan.fresh.length > freshRows ? plan.fresh.slice(0, freshRows) : plan.fresh) {
       const element = (reused < free.length ? free[reused++] : this.pool.pop()) ?? newRowElement(this.options);
       if (someStay) element.remove();
       this.fill(element, i);
@@ -322,7 +335,9 @@ export class RowsView {
     // In screen order in the DOM too (what a screen reader's cursor walks): only misplaced ones move.
     let previous: Element | null = null;
     for (let i = from; i < to; i++) {
-      const element = this.elements.get(shown.row(i).seq)!;
+      // A row left for the next frame of a staged draw has no element yet.
+      const element = this.elements.get(shown.row(i).seq);
+      if (!element) continue;
       this.place(element, i);
       const next: Element | null = previous ? previous.nextElementSibling : this.list.firstElementChild;
       if (next !== element) this.list.insertBefore(element, next);
