@@ -10,7 +10,7 @@
  */
 import * as vscode from 'vscode';
 import type { ActivityLog, LogChange } from '../traffic/common/activityLog';
-import { rowHasWords, type InspectorRecord, type InspectorRow } from './common/inspectorRows';
+import type { InspectorRecord, InspectorRow } from './common/inspectorRows';
 import { RowsModel } from './common/rowsModel';
 import { Coalescer } from './common/rowsBatch';
 import { PayloadSearch } from './common/payloadSearch';
@@ -81,13 +81,7 @@ export class InspectorController implements vscode.Disposable {
   /** The exchange the page shows the detail of (the page says so when the user or the host selects one). */
   selected: number | undefined;
   /** The filter text searched in the messages, for the page (it has no payloads). */
-  private readonly search = new PayloadSearch(
-    () => this.records(),
-    (seq, words) => {
-      const row = this.model.row(seq);
-      return row !== undefined && rowHasWords(row, words);
-    },
-  );
+  private readonly search = new PayloadSearch(() => this.records(), { holdsWords: (seq, words) => this.model.holdsWords(seq, words) });
 
   constructor(
     webview: vscode.Webview,

@@ -7,7 +7,7 @@
  * and the next keystroke's search cancels this one. Each record's text is read (parsed and
  * redacted by the log's getters) and lower-cased once, then kept while its response stays as it
  * was: typing more words costs a lookup per record. The answer leaves out the exchanges whose
- * rows hold the words themselves (`holdsWords`): the page shows them anyway.
+ * rows hold the words themselves (`rows.holdsWords`): the page shows them anyway.
  */
 import { filterWords, type InspectorRecord } from './inspectorRows';
 
@@ -21,7 +21,7 @@ export class PayloadSearch {
   private job: { cancelled: boolean } | undefined;
 
   /**
-   * `holdsWords(seq, words)`: whether the exchange's row holds every word in its own fields. Those
+   * `rows.holdsWords(seq, words)`: whether the exchange's row holds every word in its own fields. Those
    * exchanges are left out of the answer (the page finds them by their text) and their messages
    * are not read: for a short word most of a 100,000-record recording, whose seqs were posted
    * through the workbench to the page, which made a set of them and laid the list out again
@@ -29,7 +29,7 @@ export class PayloadSearch {
    */
   constructor(
     private readonly records: () => readonly InspectorRecord[],
-    private readonly holdsWords: (seq: number, words: readonly string[]) => boolean = () => false,
+    private readonly rows: { holdsWords(seq: number, words: readonly string[]): boolean } = { holdsWords: () => false },
     private readonly later: (next: () => void) => void = (next) => setTimeout(next, 0),
   ) {}
 
@@ -53,7 +53,7 @@ export class PayloadSearch {
       const end = performance.now() + SLICE_MS;
       while (next < records.length && performance.now() < end) {
         const record = records[next++];
-        if (this.holdsWords(record.seq, words)) continue;
+        if (this.rows.holdsWords(record.seq, words)) continue;
         const hay = this.hayOf(record);
         if (words.every((w) => hay.includes(w))) seqs.push(record.seq);
       }

@@ -192,7 +192,7 @@ describe('Inspector rows, the layout of the shown rows', () => {
     ]);
     const search = new PayloadSearch(
       () => records,
-      (seq, words) => rowHasWords(rows.get(seq)!, words),
+      { holdsWords: (seq, words) => rowHasWords(rows.get(seq)!, words) },
       (next) => next(),
     );
     let answer: number[] | undefined;
