@@ -282,7 +282,7 @@ textInput.addEventListener('input', () => {
   textSave = setTimeout(save, SAVE_TEXT_AFTER_MS);
   // The list alone: typing changes neither the dropdowns nor the toolbar. The rows' own text
   // filters now; the payloads' matches are added when the host answers, asked once typing pauses
-  // (each answer lays the list out again: a 100,000-row recording in slices).
+  // (an answer that shows more rows lays the list out again: a 100,000-row recording in slices).
   clearTimeout(searchTimer);
   if (filter.text?.trim()) searchTimer = setTimeout(searchPayloads, SEARCH_AFTER_MS);
   else searchPayloads();
