@@ -81,7 +81,7 @@ export class InspectorController implements vscode.Disposable {
   /** The exchange the page shows the detail of (the page says so when the user or the host selects one). */
   selected: number | undefined;
   /** The filter text searched in the messages, for the page (it has no payloads). */
-  private readonly search = new PayloadSearch(() => this.records());
+  private readonly search = new PayloadSearch(() => this.records(), { holdsWords: (seq, words) => this.model.holdsWords(seq, words) });
 
   constructor(
     webview: vscode.Webview,

@@ -26,6 +26,7 @@
 
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { clickUntilTab, closeContextMenu, expectAttribute, frameWhere, frameWith, pickInFileDialog, runCommand } from './workbench.mjs';
 const EXTENSION_ID = 'mcp-workbench.mcp-workbench';
@@ -423,7 +424,8 @@ export async function run({ page, step, screenshot, workspace, log }) {
       );
       await imported.evaluate(() => (window.__frames.stop = true));
       log(
-        `100,000-row recording: shown ${(loadMs / 1000).toFixed(1)} s after the file was picked; ${results.map((r) => `${r.name}: ${r.longTasks.length ? `tasks over 50 ms ${r.longTasks.map((t) => `${t.ms} ms (${t.whose})`).join(', ')}` : 'no task over 50 ms'}, longest frame gap ${r.maxGap} ms`).join('; ')}`,
+        // The machine's load beside the numbers: on this shared two-core machine it moves them more than most changes do.
+        `100,000-row recording (load average ${os.loadavg()[0].toFixed(1)}): shown ${(loadMs / 1000).toFixed(1)} s after the file was picked; ${results.map((r) => `${r.name}: ${r.longTasks.length ? `tasks over 50 ms ${r.longTasks.map((t) => `${t.ms} ms (${t.whose})`).join(', ')}` : 'no task over 50 ms'}, longest frame gap ${r.maxGap} ms`).join('; ')}`,
       );
       await restMouse();
       await screenshot('inspector-06-big');

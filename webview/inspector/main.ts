@@ -9,7 +9,7 @@
 import '../shared/l10nSetup';
 import * as l10n from '@vscode/l10n';
 import './style.css';
-import { filterChoices, formatClock, type InspectorRow, type RowFilter } from '../../src/inspector/common/inspectorRows';
+import { filterChoices, formatClock, payloadsShowMore, type InspectorRow, type RowFilter } from '../../src/inspector/common/inspectorRows';
 import { RowTree } from '../../src/inspector/common/rowsDelta';
 import { parseToWebview, type FromWebview } from '../../src/inspector/common/inspectorProtocol';
 import { parseConsoleToWebview, type ConsoleFromWebview } from '../../src/inspector/common/consoleProtocol';
@@ -155,13 +155,16 @@ let filterChanged = false;
 const rowsView = new RowsView(list, listPane, {
   selected: () => selected,
   select: (seq) => select(seq),
-  rendered: () => {
-    renderEmpty();
-    if (filterChanged && !awaitingPayloads()) dropHiddenSelection();
-  },
+  rendered: () => rowsRendered(),
   collapsed: () => collapsed,
   toggle: (seq) => toggle(seq),
 });
+
+/** The list shows the rows as filtered now. */
+function rowsRendered(): void {
+  renderEmpty();
+  if (filterChanged && !awaitingPayloads()) dropHiddenSelection();
+}
 
 /**
  * A filter that hides the selected row (Errors only, a server, a method, words) clears the
@@ -218,7 +221,20 @@ function searchPayloads(): void {
 }
 const rowKey = (row: InspectorRow | undefined) => (row ? `${row.status}:${row.size}` : '');
 
+const SAVE_TEXT_AFTER_MS = 300;
+let textSave: ReturnType<typeof setTimeout> | undefined;
+const saveTypedText = () => {
+  if (textSave === undefined) return;
+  save();
+};
+textInput.addEventListener('blur', saveTypedText);
+window.addEventListener('blur', saveTypedText);
+window.addEventListener('pagehide', saveTypedText);
+document.addEventListener('visibilitychange', saveTypedText);
+
 function save(): void {
+  clearTimeout(textSave);
+  textSave = undefined;
   const drafts = [...detailView.drafts].slice(-MAX_SAVED_DRAFTS);
   host.saveState({
     filter,
@@ -259,10 +275,14 @@ hidePings.addEventListener('change', () => {
 textInput.addEventListener('input', () => {
   filter = { ...filter, text: textInput.value || undefined };
   filterChanged = true;
-  save();
+  // Saved once typing pauses, not per keystroke (each save posts the whole state through VS Code,
+  // which in 1.139.1 runs on the page's own thread), and at once when the page loses the focus or
+  // is hidden: what was typed is never lost.
+  clearTimeout(textSave);
+  textSave = setTimeout(save, SAVE_TEXT_AFTER_MS);
   // The list alone: typing changes neither the dropdowns nor the toolbar. The rows' own text
   // filters now; the payloads' matches are added when the host answers, asked once typing pauses
-  // (each answer lays the list out again: a 100,000-row recording in slices).
+  // (an answer that shows more rows lays the list out again: a 100,000-row recording in slices).
   clearTimeout(searchTimer);
   if (filter.text?.trim()) searchTimer = setTimeout(searchPayloads, SEARCH_AFTER_MS);
   else searchPayloads();
@@ -403,7 +423,11 @@ function receive(data: unknown): void {
     if (message.text !== (filter.text ?? '')) return;
     payloads = { text: message.text, seqs: new Set(message.seqs) };
     if (again) searchPayloads();
-    drawList();
+    // The host leaves out the rows that hold the words themselves: most answers add no row, and
+    // the list as the words filtered it stands (laying out 100,000 rows again for nothing was a
+    // second render per pause in typing, issue 29). What waited for the answer is done now.
+    if (payloadsShowMore(filter, payloads.seqs, (seq) => tree.find(seq))) drawList();
+    else if (!rowsView.rendering) rowsRendered();
     renderEmpty();
     return;
   }

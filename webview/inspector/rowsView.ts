@@ -7,7 +7,7 @@
 // groups). A host delta redraws at once while no filter is set, at most once a frame with one (a
 // filter's matches depend on children: a request is shown for a matching notification).
 // Every string from the host is server text: set with textContent only.
-import { filterRows, planWindow, RowLayout, type InspectorRow, type LineHeights, type RowFilter } from '../../src/inspector/common/inspectorRows';
+import { planWindow, rowFilter, RowLayout, type InspectorRow, type LineHeights, type RowFilter } from '../../src/inspector/common/inspectorRows';
 import type { AppliedDelta } from '../../src/inspector/common/rowsDelta';
 import { h } from './dom';
 import { attr, fillRowElement, newRowElement, type RowElement } from './rowElement';
@@ -28,7 +28,15 @@ const OVERSCAN = 12;
  */
 const SLICED_ABOVE = 2_000;
 const SLICE_MS = 12;
-const TOP_ROWS_PER_CHECK = 200;
+/** Top-level rows filtered between two looks at the clock (a call of the e2e recording has 4 nested rows: 250 rows). */
+const TOP_ROWS_PER_CHECK = 50;
+
+interface RenderJob {
+  cancelled: boolean;
+  /** The frame that shows the finished layout. */
+  swap?: number;
+  restart(): void;
+}
 
 export class RowsView {
   /**
@@ -38,7 +46,7 @@ export class RowsView {
   private shown = new RowLayout();
   private spare = new RowLayout();
   /** A sliced render under way (cancelled by the next). */
-  private job: { cancelled: boolean; restart(): void } | undefined;
+  private job: RenderJob | undefined;
   /** The row elements in the page (those in sight), by seq. */
   private readonly elements = new Map<number, RowElement>();
   /** Row elements out of the page, to be filled with rows to show. */
@@ -47,6 +55,8 @@ export class RowsView {
   private readonly stale = new Set<number>();
   private frame: number | undefined;
   private scrollFrame: number | undefined;
+  /** The next draw is the second frame of a staged one (`draw`'s `split`): the rest of the rows in sight, none around. */
+  private stagedRest = false;
   /** The height of a one-line row and of each further line, measured once from a drawn row. */
   private lineHeight: LineHeights | undefined;
   /** A row selected before it was listed (a replay's, whose row comes after the answer): scrolled to once it is. */
@@ -85,28 +95,50 @@ export class RowsView {
     if (this.frame !== undefined) cancelAnimationFrame(this.frame);
     this.frame = undefined;
     const layout = this.newLayout();
+    const keep = rowFilter(filter, payloads);
     if (rows.length <= SLICED_ABOVE) {
-      layout.add(filterRows(rows, filter, payloads));
+      for (const row of rows) {
+        const shown = keep(row);
+        if (shown) layout.addRow(shown);
+      }
       this.show(layout.finish());
       return;
     }
-    const job = (this.job = { cancelled: false, restart: () => this.render(rows, filter, payloads) });
+    // Sliced: every slice is a task of its own, the first too (in the keystroke's task it added
+    // a slice to the browser's own work for the key), and each filters the rows in place (no
+    // copy of a chunk of the list per check) straight into the layout.
+    const job: RenderJob = (this.job = { cancelled: false, restart: () => this.render(rows, filter, payloads) });
     let next = 0;
     const slice = () => {
       if (job.cancelled) return;
       const end = performance.now() + SLICE_MS;
       while (next < rows.length && performance.now() < end) {
-        layout.add(filterRows(rows.slice(next, next + TOP_ROWS_PER_CHECK), filter, payloads));
-        next += TOP_ROWS_PER_CHECK;
+        for (const stop = Math.min(rows.length, next + TOP_ROWS_PER_CHECK); next < stop; next++) {
+          const shown = keep(rows[next]);
+          if (shown) layout.addRow(shown);
+        }
       }
       if (next < rows.length) {
         setTimeout(slice, 0);
         return;
       }
-      this.job = undefined;
-      this.show(layout.finish(), true);
+      // The list changes at the start of the next frame, not at the end of this task: changed
+      // here, the frame laid out and painted the rows in sight and also ran the draw of the rows
+      // around them (`show` asks for it a frame later, which was this same frame), a second
+      // style and layout pass in one task of 50–110 ms on 1.139.1 (issue 29). From a frame
+      // callback, the rows around come in the frame after.
+      job.swap = requestAnimationFrame(() => {
+        if (job.cancelled) return;
+        this.job = undefined;
+        this.show(layout.finish(), true);
+      });
     };
-    slice();
+    setTimeout(slice, 0);
+  }
+
+  /** Whether a sliced render is under way: the list shows the rows as they were filtered before. */
+  get rendering(): boolean {
+    return this.job !== undefined;
   }
 
   private line(): LineHeights {
@@ -115,7 +147,10 @@ export class RowsView {
 
   /** The spare layout, emptied for a new build (a sliced one under way, which builds in it, is cancelled). */
   private newLayout(): RowLayout {
-    if (this.job) this.job.cancelled = true;
+    if (this.job) {
+      this.job.cancelled = true;
+      if (this.job.swap !== undefined) cancelAnimationFrame(this.job.swap);
+    }
     this.job = undefined;
     return this.spare.reset(this.line(), this.options.collapsed());
   }
@@ -238,7 +273,10 @@ export class RowsView {
     this.elements.delete(seq);
   }
 
-  /** Draws the rows in sight (and OVERSCAN more each way, unless `split` or a jump: then in the next frame); `all`: every drawn row anew. */
+  /**
+   * Draws the rows in sight (and OVERSCAN more each way, unless a jump or `split`: then over the
+   * next frames); `all`: every drawn row anew.
+   */
   private draw(all = false, split = false): void {
     if (all) {
       for (const element of this.elements.values()) element.remove();
@@ -248,9 +286,17 @@ export class RowsView {
     const first = shown.indexAt(this.scroller.scrollTop - this.list.offsetTop);
     const last = shown.indexAt(this.scroller.scrollTop - this.list.offsetTop + Math.max(this.scroller.clientHeight, 400));
     let overscan = OVERSCAN;
+    let freshRows = Infinity;
     // A jump (the scrollbar dragged far): the rows in sight in this frame, those around them in the next.
-    if (shown.count && (split || (this.elements.size && !this.elements.has(shown.row(first).seq) && !this.elements.has(shown.row(last).seq)))) {
+    // A list changed by a sliced render (`split`, a filter typed into a big recording): the top
+    // half of the rows in sight in this frame, the rest in the next, those around after. The
+    // style, layout and paint of every row in sight at once, all of them other rows, was the
+    // page's last task over 50 ms while typing (43–89 ms traced on 1.139.1, issue 29).
+    const jump = shown.count > 0 && this.elements.size > 0 && !this.elements.has(shown.row(first).seq) && !this.elements.has(shown.row(last).seq);
+    if (shown.count && (split || this.stagedRest || jump)) {
       overscan = 0;
+      this.stagedRest = split;
+      if (split) freshRows = Math.ceil((last - first + 1) / 2);
       this.scrollFrame ??= requestAnimationFrame(() => {
         this.scrollFrame = undefined;
         this.draw();
@@ -276,7 +322,7 @@ export class RowsView {
     // elements keep their place, already in order.
     const someStay = this.elements.size > 0;
     let reused = 0;
-    for (const i of plan.fresh) {
+    for (const i of plan.fresh.length > freshRows ? plan.fresh.slice(0, freshRows) : plan.fresh) {
       const element = (reused < free.length ? free[reused++] : this.pool.pop()) ?? newRowElement(this.options);
       if (someStay) element.remove();
       this.fill(element, i);
@@ -289,7 +335,9 @@ export class RowsView {
     // In screen order in the DOM too (what a screen reader's cursor walks): only misplaced ones move.
     let previous: Element | null = null;
     for (let i = from; i < to; i++) {
-      const element = this.elements.get(shown.row(i).seq)!;
+      // A row left for the next frame of a staged draw has no element yet.
+      const element = this.elements.get(shown.row(i).seq);
+      if (!element) continue;
       this.place(element, i);
       const next: Element | null = previous ? previous.nextElementSibling : this.list.firstElementChild;
       if (next !== element) this.list.insertBefore(element, next);
@@ -318,7 +366,7 @@ export class RowsView {
       const { shown } = this;
       const restart = this.job?.restart;
       const layout = this.newLayout();
-      for (let i = 0; i < shown.count; i++) if (shown.level(i) === 1) layout.add([shown.row(i)]);
+      for (let i = 0; i < shown.count; i++) if (shown.level(i) === 1) layout.addRow(shown.row(i));
       layout.finish();
       this.spare = shown;
       this.shown = layout;

@@ -103,8 +103,7 @@ function matchesRow(row: InspectorRow, filter: RowFilter, words: string[], paylo
   if (filter.errorsOnly && !isErrorStatus(row.status)) return false;
   if (filter.hidePings && row.method === 'ping') return false;
   if (!words.length || payloads?.has(row.seq)) return true;
-  for (const word of words) if (!hasWord(row, word)) return false;
-  return true;
+  return rowHasWords(row, words);
 }
 
 /**
@@ -140,25 +139,64 @@ export const filterWords = (text: string | undefined): string[] => (text ?? '').
  * messages hold every word of the text (the host searched them: the page has no payloads).
  */
 export function filterRows(rows: readonly InspectorRow[], filter: RowFilter, payloads?: ReadonlySet<number>): InspectorRow[] {
-  // The words once per filtering, not once per row: a recording may hold 100,000 rows.
+  const keep = rowFilter(filter, payloads);
+  const out: InspectorRow[] = [];
+  for (const row of rows) {
+    const shown = keep(row);
+    if (shown) out.push(shown);
+  }
+  return out;
+}
+
+/**
+ * `filterRows` for one top-level row at a time: what `row` shows as (itself, a copy with only its
+ * matching children) or undefined (hidden). Made once per filtering (the words are split once,
+ * not per row: a recording may hold 100,000 rows); a sliced render feeds its answers to the
+ * layout as it goes, with no list made per slice (issue 29).
+ */
+export function rowFilter(filter: RowFilter, payloads?: ReadonlySet<number>): (row: InspectorRow) => InspectorRow | undefined {
   const words = filterWords(filter.text);
   const keepChildren = !(filter.errorsOnly || filter.method);
+  const keep = (row: InspectorRow): InspectorRow | undefined => {
+    const matches = matchesRow(row, filter, words, payloads);
+    // A matching row that keeps its children as they are needs them not filtered (nothing built to be dropped).
+    if (matches && keepChildren) return row;
+    const children = (row.children.length && visit(row.children)) || NO_ROWS;
+    return matches || children.length ? { ...row, children } : undefined;
+  };
   const visit = (list: readonly InspectorRow[]): InspectorRow[] | undefined => {
     // Made for the first row shown: most calls of a big recording have no child that matches.
     let out: InspectorRow[] | undefined;
     for (const row of list) {
-      const matches = matchesRow(row, filter, words, payloads);
-      // A matching row that keeps its children as they are needs them not filtered (nothing built to be dropped).
-      if (matches && keepChildren) {
-        (out ??= []).push(row);
-        continue;
-      }
-      const children = (row.children.length && visit(row.children)) || NO_ROWS;
-      if (matches || children.length) (out ??= []).push({ ...row, children });
+      const shown = keep(row);
+      if (shown) (out ??= []).push(shown);
     }
     return out;
   };
-  return visit(rows) ?? [];
+  return keep;
+}
+
+/** Whether `row`'s own fields hold every one of `words` (lower-cased: `filterWords`). */
+export function rowHasWords(row: InspectorRow, words: readonly string[]): boolean {
+  for (const word of words) if (!hasWord(row, word)) return false;
+  return true;
+}
+
+/**
+ * Whether the host's payload matches `seqs` for `filter`'s words show a row the words alone do
+ * not: only a row that passes the other fields and lacks a word in its own fields is shown
+ * because of its payload. When none is (the host leaves out the rows that hold the words
+ * themselves), the list as filtered by the words is already the answer and is not laid out again.
+ */
+export function payloadsShowMore(filter: RowFilter, seqs: Iterable<number>, find: (seq: number) => InspectorRow | undefined): boolean {
+  const words = filterWords(filter.text);
+  if (!words.length) return false;
+  const others: RowFilter = { ...filter, text: undefined };
+  for (const seq of seqs) {
+    const row = find(seq);
+    if (row && matchesRow(row, others, [], undefined) && !rowHasWords(row, words)) return true;
+  }
+  return false;
 }
 
 /** The filtered children of a row without any (frozen: shared). */
@@ -246,12 +284,21 @@ export class RowLayout {
 
   /** Adds top-level rows (and their shown children) after those added so far. */
   add(rows: readonly InspectorRow[]): void {
-    this.visit(rows, 1);
+    for (const row of rows) this.addRow(row);
   }
 
-  /** Ends a build: the top-level rows' set size is known once every slice is in. */
+  /** Adds one top-level row (and its shown children) after those added so far. */
+  addRow(row: InspectorRow): void {
+    this.put(row, 1, ++this.topCount, 0);
+    if (row.children.length && !this.collapsed.has(row.seq)) this.visit(row.children, 2);
+  }
+
+  /**
+   * Ends a build. The top-level rows' set size is known once every slice is in: it is read from
+   * `topCount`, not written into each top-level row (a pass over every row in the task that
+   * shows the list, issue 29).
+   */
   finish(): this {
-    for (let i = 0; i < this.count; i++) if (this.levels[i] === 1) this.sizes[i] = this.topCount;
     this.tops[this.count] = this.height;
     // What a longer build left: rows a live log dropped are not kept alive.
     if (this.rows.length > this.count) this.rows.fill(undefined, this.count);
@@ -274,7 +321,7 @@ export class RowLayout {
     return this.positions[index];
   }
   setSize(index: number): number {
-    return this.sizes[index];
+    return this.levels[index] === 1 ? this.topCount : this.sizes[index];
   }
 
   /** The index of the row with `seq`, or -1 if it is not shown (a scan: for a row or two, not per drawn row). */
@@ -296,21 +343,27 @@ export class RowLayout {
     return lo;
   }
 
+  /** Nested rows (level 2 and deeper) with theirs. */
   private visit(list: readonly InspectorRow[], level: number): void {
-    const { first, more } = this.line;
     for (let i = 0; i < list.length; i++) {
       const row = list[i];
-      const at = this.count++;
-      if (at >= this.capacity) this.grow();
-      this.rows[at] = row;
-      this.seqs[at] = row.seq;
-      this.tops[at] = this.height;
-      this.levels[at] = level;
-      this.positions[at] = level === 1 ? ++this.topCount : i + 1;
-      this.sizes[at] = list.length;
-      this.height += first + (linesOf(row) - 1) * more;
+      this.put(row, level, i + 1, list.length);
       if (row.children.length && !this.collapsed.has(row.seq)) this.visit(row.children, level + 1);
     }
+  }
+
+  /** Appends one row's numbers; returns its index. */
+  private put(row: InspectorRow, level: number, position: number, size: number): number {
+    const at = this.count++;
+    if (at >= this.capacity) this.grow();
+    this.rows[at] = row;
+    this.seqs[at] = row.seq;
+    this.tops[at] = this.height;
+    this.levels[at] = level;
+    this.positions[at] = position;
+    this.sizes[at] = size;
+    this.height += this.line.first + (linesOf(row) - 1) * this.line.more;
+    return at;
   }
 
   private grow(): void {

@@ -6,7 +6,8 @@
  * page filters (rowsView.ts): a keystroke never holds the extension host for longer than a slice,
  * and the next keystroke's search cancels this one. Each record's text is read (parsed and
  * redacted by the log's getters) and lower-cased once, then kept while its response stays as it
- * was: typing more words costs a lookup per record.
+ * was: typing more words costs a lookup per record. The answer leaves out the exchanges whose
+ * rows hold the words themselves (`rows.holdsWords`): the page shows them anyway.
  */
 import { filterWords, type InspectorRecord } from './inspectorRows';
 
@@ -19,12 +20,23 @@ export class PayloadSearch {
   private readonly hays = new WeakMap<InspectorRecord, { state: string; hay: string }>();
   private job: { cancelled: boolean } | undefined;
 
+  /**
+   * `rows.holdsWords(seq, words)`: whether the exchange's row holds every word in its own fields. Those
+   * exchanges are left out of the answer (the page finds them by their text) and their messages
+   * are not read: for a short word most of a 100,000-record recording, whose seqs were posted
+   * through the workbench to the page, which made a set of them and laid the list out again
+   * for nothing (issue 29).
+   */
   constructor(
     private readonly records: () => readonly InspectorRecord[],
+    private readonly rows: { holdsWords(seq: number, words: readonly string[]): boolean } = { holdsWords: () => false },
     private readonly later: (next: () => void) => void = (next) => setTimeout(next, 0),
   ) {}
 
-  /** Searches every record for every word of `text`; `done` gets the seqs that match, unless a newer search started first. */
+  /**
+   * Searches every record for every word of `text`; `done` gets the seqs that match and whose
+   * rows do not hold every word themselves, unless a newer search started first.
+   */
   run(text: string, done: (seqs: number[]) => void): void {
     this.cancel();
     const words = filterWords(text);
@@ -41,6 +53,7 @@ export class PayloadSearch {
       const end = performance.now() + SLICE_MS;
       while (next < records.length && performance.now() < end) {
         const record = records[next++];
+        if (this.rows.holdsWords(record.seq, words)) continue;
         const hay = this.hayOf(record);
         if (words.every((w) => hay.includes(w))) seqs.push(record.seq);
       }

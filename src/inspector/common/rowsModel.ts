@@ -12,7 +12,7 @@
  * here. Later rounds of a multi-round-trip request go under its first round.
  */
 import type { ExchangeFacts } from '../../traffic/common/exchangeFacts';
-import { classify, isErrorStatus, outputIssueLine, type InspectorRecord, type InspectorRow, type RowFacts } from './inspectorRows';
+import { classify, isErrorStatus, outputIssueLine, rowHasWords, type InspectorRecord, type InspectorRow, type RowFacts } from './inspectorRows';
 import { rowData, sameRowData, type RowData, type RowsDelta } from './rowsDelta';
 
 /** Notifications that report on a request in flight: nested under it rather than listed apart. */
@@ -92,6 +92,12 @@ export class RowsModel {
   /** The rows, newest first. */
   get rows(): InspectorRow[] {
     return (this.newestFirst ??= [...this.top].reverse());
+  }
+
+  /** Whether the row of the exchange with `seq` (none before the batch that builds it) holds every one of `words` itself. */
+  holdsWords(seq: number, words: readonly string[]): boolean {
+    const row = this.nodes.get(seq)?.row;
+    return row !== undefined && rowHasWords(row, words);
   }
 
   /** How many rows there are, children included. */

@@ -2,7 +2,17 @@
 // frame over 50 ms): built a slice of top-level rows at a time, kept in typed arrays reused from
 // one build to the next, and the text filter that feeds it, which keeps nothing per row.
 import * as assert from 'node:assert/strict';
-import { filterRows, planWindow, RowLayout, type InspectorRow } from '../../../src/inspector/common/inspectorRows';
+import {
+  filterRows,
+  payloadsShowMore,
+  planWindow,
+  rowFilter,
+  rowHasWords,
+  RowLayout,
+  type InspectorRecord,
+  type InspectorRow,
+} from '../../../src/inspector/common/inspectorRows';
+import { PayloadSearch } from '../../../src/inspector/common/payloadSearch';
 
 let nextSeq = 1;
 function row(fields: Partial<InspectorRow> = {}, children: InspectorRow[] = []): InspectorRow {
@@ -117,5 +127,77 @@ describe('Inspector rows, the layout of the shown rows', () => {
     assert.deepEqual(scrolled.fresh, [10, 11, 12, 13]);
     // In place: row 3, another object now, is filled again in its own element.
     assert.deepEqual(planWindow(drawn, layout, 0, 10, new Set()), { leaving: [], refill: [3], fresh: [] });
+  });
+
+  it('rowFilter, one top-level row at a time into the layout, shows what filterRows does', () => {
+    const rows = [
+      row({ name: 'alpha' }, [row({ kind: 'notification', method: 'notifications/message', note: 'beta here' })]),
+      row({ name: 'gamma' }, [row({ kind: 'notification', method: 'notifications/message', note: 'alpha too' }), row({ round: 2 })]),
+      row({ name: 'delta', status: 'toolError', statusText: 'alpha failed' }),
+    ];
+    for (const filter of [{ text: 'alpha' }, { text: 'beta' }, { errorsOnly: true }, { method: 'notifications/message' }, {}]) {
+      const keep = rowFilter(filter);
+      const layout = new RowLayout().reset(LINE, new Set());
+      for (const r of rows) {
+        const shown = keep(r);
+        if (shown) layout.addRow(shown);
+      }
+      const whole = new RowLayout().reset(LINE, new Set());
+      whole.add(filterRows(rows, filter));
+      assert.deepEqual(dump(layout.finish()), dump(whole.finish()), JSON.stringify(filter));
+    }
+  });
+
+  it("the host's payload matches lay the list out again only when they show a row the words alone do not", () => {
+    const tool42 = row({ name: 'tool42' }, [row({ kind: 'notification', method: 'notifications/message', note: 'line 1' })]);
+    const other = row({ name: 'other' });
+    const elsewhere = row({ name: 'elsewhere', serverId: 'b' });
+    const rows = [tool42, other, elsewhere];
+    const find = (seq: number) => [tool42, tool42.children[0], other, elsewhere].find((r) => r.seq === seq);
+    const filter = { text: 'TOOL42', serverId: 'a' };
+    // Rows that hold the words themselves, a row another field hides, a seq with no row: the list as the words filtered it stands.
+    const nothingMore = new Set([tool42.seq, elsewhere.seq, 999]);
+    assert.equal(payloadsShowMore(filter, nothingMore, find), false);
+    assert.deepEqual(filterRows(rows, filter, nothingMore), filterRows(rows, filter));
+    // A row that matches by its payload alone (its params hold the word): shown, so laid out again.
+    const more = new Set([tool42.seq, other.seq]);
+    assert.equal(payloadsShowMore(filter, more, find), true);
+    assert.notDeepEqual(filterRows(rows, filter, more), filterRows(rows, filter));
+    assert.equal(payloadsShowMore({ serverId: 'a' }, more, find), false, 'no words, no payload matches');
+  });
+
+  it('the payload search leaves out the exchanges whose rows hold the words, without reading their messages', () => {
+    let read = 0;
+    const record = (seq: number, name: string) =>
+      ({
+        seq,
+        serverId: 'a',
+        serverLabel: 'Server A',
+        method: 'tools/call',
+        kind: 'request',
+        direction: 'send',
+        startedAt: 0,
+        requestSize: 10,
+        status: { kind: 'ok' },
+        get request() {
+          read++;
+          return { params: { name } };
+        },
+      }) as unknown as InspectorRecord;
+    const records = [record(1, 'tool42'), record(2, 'tool42'), record(3, 'other')];
+    const rows = new Map([
+      [1, row({ seq: 1, name: 'tool42' })],
+      [2, row({ seq: 2, name: 'renamed' })],
+      [3, row({ seq: 3, name: 'other' })],
+    ]);
+    const search = new PayloadSearch(
+      () => records,
+      { holdsWords: (seq, words) => rowHasWords(rows.get(seq)!, words) },
+      (next) => next(),
+    );
+    let answer: number[] | undefined;
+    search.run('Tool42', (seqs) => (answer = seqs));
+    assert.deepEqual(answer, [2], 'row 1 holds the word itself; row 2 only in its params');
+    assert.equal(read, 2, "row 1's messages are not read");
   });
 });
