@@ -66,13 +66,13 @@ export async function run({ page, step, screenshot, workspace, log }) {
     await runCommand(page, 'MCP: Open Inspector');
     await page.getByRole('tab', { name: /^MCP Inspector\b/ }).waitFor({ state: 'visible' });
     inspector = await frameWith(page, '.rows[role=tree]');
-    const row = inspector.getByRole('treeitem', { name: /^tools\/call echo, fixture-stdio, result, \d+ ms$/ });
+    const row = inspector.getByRole('treeitem', { name: /^tools\/call echo, fixture-stdio, result, (?:\d+ ms|\d+\.\d\d s)$/ });
     await row.first().waitFor({ state: 'visible' });
     const line = row.first().locator(':scope > .line');
     const time = await line.locator('.time').textContent();
     if (!/^\d\d:\d\d:\d\d\.\d{3}$/.test(time ?? '')) throw new Error(`time column shows ${JSON.stringify(time)}`);
     const latency = await line.locator('.latency').textContent();
-    if (!/^\d+ ms$/.test(latency ?? '')) throw new Error(`latency column shows ${JSON.stringify(latency)}`);
+    if (!/^(?:\d+ ms|\d+\.\d\d s)$/.test(latency ?? '')) throw new Error(`latency column shows ${JSON.stringify(latency)}`);
   });
 
   await step('select the row: request and response side by side, as JSON', async () => {
@@ -225,7 +225,7 @@ export async function run({ page, step, screenshot, workspace, log }) {
     await replayRow.first().waitFor({ state: 'visible' });
     // Pending first, then its result arrives.
     await replayRow
-      .and(inspector.getByRole('treeitem', { name: /^tools\/call echo, fixture-stdio, result, \d+ ms, replay$/ }))
+      .and(inspector.getByRole('treeitem', { name: /^tools\/call echo, fixture-stdio, result, (?:\d+ ms|\d+\.\d\d s), replay$/ }))
       .first()
       .waitFor({ state: 'visible' });
     if ((await replayRow.first().getAttribute('aria-selected')) !== 'true') throw new Error('the replay row is not selected');
@@ -489,7 +489,7 @@ export async function run({ page, step, screenshot, workspace, log }) {
     });
     if (!/^tools\/call log, fixture-stdio, result\b/.test(parentLabel ?? '')) throw new Error(`the log message sits under ${JSON.stringify(parentLabel)}`);
     await panel
-      .getByRole('treeitem', { name: /^tools\/call echo, fixture-stdio, result, \d+ ms, replay$/ })
+      .getByRole('treeitem', { name: /^tools\/call echo, fixture-stdio, result, (?:\d+ ms|\d+\.\d\d s), replay$/ })
       .first()
       .waitFor({ state: 'visible' });
     await restMouse();
@@ -763,7 +763,7 @@ export async function readingTheList({ page, step, screenshot, log, text, stamp 
     });
     const call = logCall(inspector);
     const label = await call.getAttribute('aria-label');
-    if (!/^tools\/call log, fixture-stdio, result, \d+ ms$/.test(label ?? '')) throw new Error(`the call reads ${JSON.stringify(label)}`);
+    if (!/^tools\/call log, fixture-stdio, result, (?:\d+ ms|\d+\.\d\d s)$/.test(label ?? '')) throw new Error(`the call reads ${JSON.stringify(label)}`);
     await expectAttribute(call, 'aria-description', '1 log');
     await expectAttribute(call, 'aria-expanded', 'true');
     const line = call.locator(':scope > .line');
@@ -860,7 +860,7 @@ export async function readingTheList({ page, step, screenshot, log, text, stamp 
     const panel = await frameWhere(page, '.rows[role=tree] .row', (f) => f.evaluate((h) => window.innerHeight < h * 0.6, height));
     // The panel's page may still be on its Console tab (as `run` left it).
     await panel.getByRole('tab', { name: 'Exchanges' }).click();
-    const original = panel.getByRole('treeitem', { name: /^tools\/call echo, fixture-stdio, result, \d+ ms$/ }).first();
+    const original = panel.getByRole('treeitem', { name: /^tools\/call echo, fixture-stdio, result, (?:\d+ ms|\d+\.\d\d s)$/ }).first();
     await original.locator(':scope > .line').click();
     const seq = await original.getAttribute('data-seq');
     await panel.getByRole('textbox', { name: 'Params to replay (JSON)' }).waitFor({ state: 'visible' });
