@@ -124,8 +124,12 @@ const lazyDependencies = {
           builtin
             ? `const load = () => (loaded ??= require(${JSON.stringify(args.path)}));`
             : `const load = () => (loaded ??= loadDeps(${JSON.stringify(bundleOf(args.path).file)})[${JSON.stringify(args.path)}]);`,
-          "Object.defineProperty(exports, '__esModule', { value: true });",
-          `for (const name of ${JSON.stringify(names)}) Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });`,
+          // A Proxy, not a getter per name: defining them (119 for the SDK client, 67 for
+          // node:crypto, …) took ~1 ms of every activation (docs/performance.md). Only the
+          // module's own names answer, as with getters: a probe for `then` or util.inspect's
+          // symbols must not load the module.
+          `const names = new Set(${JSON.stringify(names)});`,
+          'module.exports = new Proxy(Object.create(null), { get: (_, name) => (names.has(name) ? load()[name] : undefined), has: (_, name) => names.has(name) });',
         ].join('\n'),
       };
     });
@@ -179,7 +183,8 @@ const importedOnce = (specifiers) => ({
       // whole module again, and nothing here imports them so).
       const withDefault = !/^(vscode|node:.+)$/.test(args.path) && 'default' in requireHere(args.path);
       // The rewrite below reads `default` from the module itself, which is what esbuild's
-      // `__toESM` reads only for a module marked `__esModule` (the lazy facades all are).
+      // `__toESM` reads only for a module marked `__esModule` (or a lazy facade, which hands
+      // on the module's own `default`).
       if (withDefault && !isLazy(args.path) && !requireHere(args.path).__esModule) {
         return { errors: [{ text: `${args.path}: a default import of a CommonJS module without __esModule; imported-once would change what it reads` }] };
       }
