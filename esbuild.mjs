@@ -18,6 +18,7 @@
 // production bundle there, so the out/ and dist/ that tests beside it read are never rewritten).
 import * as esbuild from 'esbuild';
 import { existsSync, readdirSync, statSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 
@@ -95,6 +96,7 @@ const LAZY_BUNDLES = [
   { file: 'regexDeps.js', mark: 'mcpWorkbench/regexDeps', modules: LAZY_REGEX_DEPENDENCIES },
 ];
 const bundleOf = (module) => LAZY_BUNDLES.find((b) => b.modules.includes(module));
+const isLazy = (module) => bundleOf(module) !== undefined || LAZY_BUILTINS.includes(module);
 /**
  * Node built-ins that only starting a server, signing in or a panel needs: loaded on first
  * use the same way (they cost ~1-10 ms each to load in a fresh process; VS Code's extension
@@ -122,8 +124,12 @@ const lazyDependencies = {
           builtin
             ? `const load = () => (loaded ??= require(${JSON.stringify(args.path)}));`
             : `const load = () => (loaded ??= loadDeps(${JSON.stringify(bundleOf(args.path).file)})[${JSON.stringify(args.path)}]);`,
-          "Object.defineProperty(exports, '__esModule', { value: true });",
-          `for (const name of ${JSON.stringify(names)}) Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });`,
+          // A Proxy, not a getter per name: defining them (119 for the SDK client, 67 for
+          // node:crypto, …) took ~1 ms of every activation (docs/performance.md). Only the
+          // module's own names answer, as with getters: a probe for `then` or util.inspect's
+          // symbols must not load the module.
+          `const names = new Set(${JSON.stringify(names)});`,
+          'module.exports = new Proxy(Object.create(null), { get: (_, name) => (names.has(name) ? load()[name] : undefined), has: (_, name) => names.has(name) });',
         ].join('\n'),
       };
     });
@@ -158,10 +164,12 @@ const zodLocalesLeftOut = {
  * `import * as vscode from 'vscode'` in 69 modules that was 69 copies of the ~290 names of the
  * API (~36 ms of activation in issue 30's CPU profile), and the facades of the MCP SDK (119
  * names, 17 importers) and node:crypto (67 names, 12) cost the same way. Each import of these
- * goes through one ESM module per specifier that re-exports it (`export * from`), so the names
- * are copied once per bundle and every importer reads that module's namespace object; the
- * copies are getters, so `vscode.X` still reads the real API object when used.
- * test/unit/bundle.test.ts checks the bundle for per-module copies.
+ * goes through one ESM module per specifier that re-exports it (`export * from`), so every
+ * importer reads that module's namespace object. esbuild still builds that object by copying
+ * the names once per bundle (`__reExport`, and `__toESM` before it for a bundled module), 1.3-2.2
+ * ms of a CPU profile of activation; after the build each namespace object is made the module
+ * itself (namespaceIsTheModule below), so no name is copied at all and `vscode.X` reads the API
+ * object directly. test/unit/bundle.test.ts checks the bundle for copies.
  */
 const importedOnce = (specifiers) => ({
   name: 'imported-once',
@@ -169,19 +177,116 @@ const importedOnce = (specifiers) => ({
     build.onResolve({ filter: specifiers }, (args) =>
       args.namespace === 'imported-once' || args.kind !== 'import-statement' ? undefined : { path: args.path, namespace: 'imported-once' },
     );
-    build.onLoad({ filter: /.*/, namespace: 'imported-once' }, (args) => ({
+    build.onLoad({ filter: /.*/, namespace: 'imported-once' }, (args) => {
       // `export *` leaves out `default`: re-exported for the packages that have one (`import
       // Ajv from 'ajv'`); `vscode` and the built-ins have none (their ESM default would be the
-      // whole module again: one more copy, and nothing here imports them so).
-      contents: [
-        `export * from ${JSON.stringify(args.path)};`,
-        ...(!/^(vscode|node:.+)$/.test(args.path) && 'default' in requireHere(args.path) ? [`export { default } from ${JSON.stringify(args.path)};`] : []),
-      ].join('\n'),
-      loader: 'js',
-      resolveDir: '.',
-    }));
+      // whole module again, and nothing here imports them so).
+      const withDefault = !/^(vscode|node:.+)$/.test(args.path) && 'default' in requireHere(args.path);
+      // The rewrite below reads `default` from the module itself, which is what esbuild's
+      // `__toESM` reads only for a module marked `__esModule` (or a lazy facade, which hands
+      // on the module's own `default`).
+      if (withDefault && !isLazy(args.path) && !requireHere(args.path).__esModule) {
+        return { errors: [{ text: `${args.path}: a default import of a CommonJS module without __esModule; imported-once would change what it reads` }] };
+      }
+      return {
+        contents: [`export * from ${JSON.stringify(args.path)};`, ...(withDefault ? [`export { default } from ${JSON.stringify(args.path)};`] : [])].join('\n'),
+        loader: 'js',
+        resolveDir: '.',
+      };
+    });
+    build.onEnd(async (result) => {
+      if (result.errors.length || !result.metafile || !build.initialOptions.outfile) return;
+      const outfile = resolve(build.initialOptions.outfile);
+      const output = Object.entries(result.metafile.outputs).find(([file]) => resolve(file) === outfile)?.[1];
+      const modules = Object.keys(output?.inputs ?? {}).filter((input) => input.startsWith('imported-once:'));
+      const text = await readFile(outfile, 'utf8');
+      const rewritten = namespaceIsTheModule(text, modules.length, outfile);
+      if (typeof rewritten !== 'string') return { errors: [{ text: rewritten.error }] };
+      await writeFile(outfile, rewritten);
+    });
   },
 });
+
+/**
+ * Makes each namespace object of an imported-once module the module itself, in esbuild's output
+ * (development or minified): `var ns = {}; __reExport(ns, require("vscode"));` becomes `var ns =
+ * require("vscode");`, `var ns = {}; __reExport(ns, __toESM(require_x()));` becomes `var ns =
+ * require_x();` and, for a package whose default is re-exported too, the second conversion
+ * (`var import_x = __toESM(require_x());`) becomes `import_x = ns`. The copies were getters of
+ * every own name but `default`, so each read of `ns.X` gives what it gave (now straight from
+ * the module); nothing reads `default` of these but the packages whose `__toESM` kept the
+ * module's own (see onLoad). Lines are kept, so the development build's source map still fits.
+ * Returns { error } if the bundle does not have exactly `expected` such places, each with the
+ * same helpers, esbuild's `__reExport` and `__toESM` (the shape of esbuild's output changed).
+ */
+function namespaceIsTheModule(text, expected, file) {
+  if (expected === 0) return text;
+  const I = '[A-Za-z_$][\\w$]*';
+  const sites = new RegExp(
+    [
+      // 1 start, 2 namespace, 3 __export, 4 default's binding, 5 __reExport, 6 __toESM, 7 require_x, 8 what follows
+      `(var |,)(${I})\\s*=\\s*\\{\\};\\s*(${I})\\(\\2,\\s*\\{\\s*default:\\s*\\(\\)\\s*=>\\s*(${I})\\.default\\s*\\}\\);\\s*(${I})\\(\\2,\\s*(${I})\\((${I})\\(\\)\\)\\);\\s*var \\4\\s*=\\s*\\6\\(\\7\\(\\)\\)([;,])`,
+      // 9 start, 10 namespace, 11 __reExport, 12 __toESM, 13 require_x
+      `(var |,)(${I})\\s*=\\s*\\{\\};\\s*(${I})\\(\\10,\\s*(${I})\\((${I})\\(\\)\\)\\);`,
+      // 14 start, 15 namespace, 16 __reExport, 17 require("x")
+      `(var |,)(${I})\\s*=\\s*\\{\\};\\s*(${I})\\(\\15,\\s*(require\\("[^"]+"\\))\\);`,
+    ].join('|'),
+    'g',
+  );
+  const reExports = new Set();
+  const toESMs = new Set();
+  let found = 0;
+  const lines = (match) => '\n'.repeat(match.split('\n').length - 1);
+  const rewritten = text.replace(sites, (match, ...g) => {
+    found++;
+    if (g[0]) {
+      reExports.add(g[4]);
+      toESMs.add(g[5]);
+      return `${g[0]}${g[1]} = ${g[6]}(), ${g[3]} = ${g[1]}${g[7]}${lines(match)}`;
+    }
+    if (g[8]) {
+      reExports.add(g[10]);
+      toESMs.add(g[11]);
+      return `${g[8]}${g[9]} = ${g[12]}();${lines(match)}`;
+    }
+    reExports.add(g[15]);
+    return `${g[13]}${g[14]} = ${g[16]};${lines(match)}`;
+  });
+  // esbuild's helpers: `__reExport = (target, mod, secondTarget) => (__copyProps(target, mod,
+  // "default"), …)` and `__toESM = (mod, isNodeMode, target) => (target = mod != null ? …`.
+  const defined = (name, body) => new RegExp(`[\\s,]${name.replace(/\$/g, '\\$')}\\s*=\\s*\\((${I}),\\s*(${I}),\\s*(${I})\\)\\s*=>\\s*\\(${body}`).test(text);
+  const helpersOk =
+    reExports.size === 1 &&
+    defined([...reExports][0], `${I}\\(\\1,\\s*\\2,\\s*"default"\\)`) &&
+    toESMs.size <= 1 &&
+    [...toESMs].every((name) => defined(name, `\\3\\s*=\\s*\\1\\s*!=\\s*null\\s*\\?`));
+  if (found !== expected || !helpersOk) {
+    return {
+      error: `${file}: found ${found} of ${expected} imported-once namespaces in esbuild's output (helpers: ${[...reExports, ...toESMs].join(', ')}); esbuild's output changed, update namespaceIsTheModule in esbuild.mjs`,
+    };
+  }
+  return rewritten;
+}
+/**
+ * Fails a production build of dist/extension.js that is not ASCII: src/codeCacheLoader.ts reads
+ * an ASCII bundle as latin1, a byte copy, and decodes anything else as UTF-8 (1.5-3 ms more at
+ * every activation). esbuild's default charset escapes non-ASCII characters; the development
+ * build keeps comments, which may have some.
+ */
+const asciiOnly = {
+  name: 'ascii-only',
+  setup(build) {
+    build.onEnd(async (result) => {
+      if (result.errors.length || !build.initialOptions.outfile) return;
+      const bytes = await readFile(build.initialOptions.outfile);
+      const at = bytes.findIndex((byte) => byte > 0x7f);
+      if (at !== -1)
+        return {
+          errors: [{ text: `${build.initialOptions.outfile}: not ASCII at byte ${at} (${bytes.subarray(Math.max(0, at - 40), at + 40).toString('utf8')})` }],
+        };
+    });
+  },
+};
 /** What dist/extension.js imports once: `vscode`, the built-ins, the lazy facades and @vscode/l10n (CommonJS, bundled). */
 const SHARED_IN_BUNDLE = new RegExp(
   `^(vscode|node:.+|${[...LAZY_BUNDLES.flatMap((b) => b.modules), '@vscode/l10n'].map((d) => d.replace(/[/.]/g, '\\$&')).join('|')})$`,
@@ -201,7 +306,7 @@ const targets = [
     minify: production,
     sourcemap: !production,
     sourcesContent: false,
-    plugins: [problemMatcher, importedOnce(SHARED_IN_BUNDLE), lazyDependencies],
+    plugins: [problemMatcher, importedOnce(SHARED_IN_BUNDLE), lazyDependencies, ...(production ? [asciiOnly] : [])],
     // Performance marks for the activation timing (src/api.ts ActivationTiming); loadDeps is
     // what the facades of lazyDependencies call.
     banner: {

@@ -82,4 +82,18 @@ describe('the code cache loader (src/codeCacheLoader.ts)', () => {
     fs.writeFileSync(cacheFileFor(bundle, storage)!, 'not a code cache');
     assert.deepEqual(inChild(bundle, storage), { use: 'rejected', answer: 7 });
   });
+
+  it('reads a bundle that is not ASCII as UTF-8', () => {
+    // esbuild writes ASCII, which the loader reads as latin1 (no decoding); anything else must
+    // still come out as Node's loader would read it.
+    const bundle = path.join(dir, 'utf8.js');
+    const text = (source: string) => {
+      fs.writeFileSync(bundle, source);
+      const loaded = loadWithCodeCache(bundle, undefined).exports as unknown as { text: string };
+      delete require.cache[bundle];
+      return loaded.text;
+    };
+    assert.equal(text("exports.text = 'déjà vu ✓ 🙂';\n"), 'déjà vu ✓ 🙂');
+    assert.equal(text("exports.text = 'd\\u00e9j\\u00e0 vu \\u2713 \\ud83d\\ude42';\n"), 'déjà vu ✓ 🙂', 'as esbuild writes it');
+  });
 });
