@@ -52,7 +52,7 @@ async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, tim
 
 async function callSlowWithProgress(client: Client): Promise<{ text: string; progress: Progress[] }> {
   const progress: Progress[] = [];
-  const result = await client.callTool({ name: 'slow', arguments: { steps: 3, delayMs: 20 } }, undefined, {
+  const result = await client.callTool({ name: 'slow', arguments: { steps: 3, delayMs: 50 } }, undefined, {
     onprogress: (p) => progress.push(p),
   });
   return { text: firstText(result), progress };
@@ -76,14 +76,17 @@ async function commonChecks(client: Client): Promise<void> {
   const slow = await callSlowWithProgress(client);
   assert.equal(slow.text, 'done after 3 steps');
   // The SDK client drops a progress notification that arrives in the same read as the
-  // response (it handles responses first), which a loaded machine can cause for the last one.
+  // response (it handles responses first). On a loaded machine the client may not read the pipe
+  // for longer than a step: the last two progress notifications and the result came in one read
+  // once (unit tests beside the bench and conformance, load 5). Each step is 50 ms apart, so the
+  // first comes well before the result; the rest must be the next steps, in order.
   const expected = [
     [1, 3, 'step 1 of 3'],
     [2, 3, 'step 2 of 3'],
     [3, 3, 'step 3 of 3'],
   ];
   const seen = slow.progress.map((p) => [p.progress, p.total, p.message]);
-  assert.ok(seen.length >= 2, `progress: ${JSON.stringify(seen)}`);
+  assert.ok(seen.length >= 1, `progress: ${JSON.stringify(seen)}`);
   assert.deepEqual(seen, expected.slice(0, seen.length));
 }
 
