@@ -96,27 +96,29 @@ export class RowsView {
     this.frame = undefined;
     const layout = this.newLayout();
     const keep = rowFilter(filter, payloads);
-    if (rows.length <= SLICED_ABOVE) {
-      for (const row of rows) {
-        const shown = keep(row);
+    /** Filters the top-level rows `from`–`to` in place (no copy of a part of the list) into the layout. */
+    const addRows = (from: number, to: number) => {
+      for (let i = from; i < to; i++) {
+        const shown = keep(rows[i]);
         if (shown) layout.addRow(shown);
       }
+    };
+    if (rows.length <= SLICED_ABOVE) {
+      addRows(0, rows.length);
       this.show(layout.finish());
       return;
     }
     // Sliced: every slice is a task of its own, the first too (in the keystroke's task it added
-    // a slice to the browser's own work for the key), and each filters the rows in place (no
-    // copy of a chunk of the list per check) straight into the layout.
+    // a slice to the browser's own work for the key).
     const job: RenderJob = (this.job = { cancelled: false, restart: () => this.render(rows, filter, payloads) });
     let next = 0;
     const slice = () => {
       if (job.cancelled) return;
       const end = performance.now() + SLICE_MS;
       while (next < rows.length && performance.now() < end) {
-        for (const stop = Math.min(rows.length, next + TOP_ROWS_PER_CHECK); next < stop; next++) {
-          const shown = keep(rows[next]);
-          if (shown) layout.addRow(shown);
-        }
+        const stop = Math.min(rows.length, next + TOP_ROWS_PER_CHECK);
+        addRows(next, stop);
+        next = stop;
       }
       if (next < rows.length) {
         setTimeout(slice, 0);
