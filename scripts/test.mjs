@@ -38,11 +38,10 @@ const stages = [
   // the three took 99 + 95 s one after the other (2026-11-27), which put `npm test` over 25
   // minutes on this machine. No test of the three judges elapsed time tightly (the machine is
   // shared) and none writes what another reads: the bench's production build goes to a temp
-  // folder of its own (`esbuild.mjs --dist=`), since rewriting dist/ and out/ in place fed a
-  // conformance client a half-written file. The bench run is a smoke run with no thresholds, so
-  // the company does not judge it. The VSIX check runs alone: its production build rewrites
-  // out/ and dist/, which the others read (a conformance client read half-written failed 24
-  // scenarios).
+  // folder of its own (`esbuild.mjs --dist=`). The bench run is a smoke run with no thresholds,
+  // so the company does not judge it. The VSIX check runs alone: its production build rewrites
+  // out/ and dist/ in place, which the others read (a conformance client read half-written
+  // failed 24 scenarios).
   [
     ['test:unit', 'unit tests (mocha on plain Node, real fixture servers)', '~2 min'],
     ['test:bench', 'benchmark smoke run (no thresholds)', '~30 s'],
