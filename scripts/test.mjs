@@ -87,12 +87,23 @@ function runStage(script, held = false) {
     const kept = [];
     if (held) child.stderr.on('data', (chunk) => kept.push(chunk));
     let tally;
+    let titleOf; // index in failedLines of a unit failure whose test title comes on the next line
     let partial = '';
     const read = (line) => {
+      if (line.startsWith('failed: ')) failedLines.push(`${script}: ${line.slice(8)}`);
       const m = TALLY.exec(line);
       if (m) tally = { label: m[1], passed: Number(m[2]), failed: Number(m[3]) };
       // mocha's own summary (`  759 passing (1m)`, `  2 failing`) for the unit tests.
       const mocha = /^\s+(\d+) (passing|failing)\b/.exec(line);
+      // mocha lists each failure after its summary as `  1) suite` (the test's title on the next lines).
+      const numbered = /^ {2}(\d+)\) (.+)$/.exec(line);
+      if (titleOf !== undefined && line.trim()) {
+        failedLines[titleOf] += ` › ${line.trim()}`;
+        titleOf = undefined;
+      }
+      if (numbered && script === 'test:unit' && tally?.failed) {
+        titleOf = failedLines.push(`${script}: ${numbered[1]}) ${numbered[2]}`) - 1;
+      }
       if (mocha && script === 'test:unit') {
         tally ??= { label: 'unit', passed: 0, failed: 0 };
         tally[mocha[2] === 'passing' ? 'passed' : 'failed'] = Number(mocha[1]);
@@ -173,6 +184,7 @@ function pruneEvidence() {
 
 let interrupted = false;
 const running = new Set();
+const failedLines = [];
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => {
     interrupted = true;
@@ -224,6 +236,9 @@ async function main() {
   console.log(`\n== npm test ${failedStage || problems.length ? 'FAILED' : 'passed'} in ${mins} min${failedStage ? ` (stopped at ${failedStage})` : ''}`);
   console.log(done.join('\n'));
   if (fs.existsSync(path.join(REPO, evidence))) console.log(`failure evidence: ${evidence}/`);
+  // What failed, by name (the suites' own `failed: ` lines), so a log cut to its tail says it.
+  for (const line of failedLines.slice(0, 15)) console.log(`  failed in ${line.length > 240 ? `${line.slice(0, 239)}…` : line}`);
+  if (failedLines.length > 15) console.log(`  …and ${failedLines.length - 15} more failures (above)`);
   for (const t of tallies) console.log(`  ${t.label}: ${t.passed} passed, ${t.failed} failed`);
   const passed = tallies.reduce((n, t) => n + t.passed, 0);
   const failed = tallies.reduce((n, t) => n + t.failed, 0) + (failedStage && !tallies.some((t) => t.failed) ? 1 : 0) + (problems.length ? 1 : 0);

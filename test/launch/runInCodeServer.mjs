@@ -122,6 +122,9 @@ const EXIT_LINE = /Extension Host Process exited with code: (-?\d+|null)/;
 // ---------------------------------------------------------------------------------
 // Cleanup: everything started registers here, so Ctrl-C and failures kill it all.
 const cleanups = [];
+// One line per failed test, step or suite, repeated just above the summary: a CI log often keeps
+// only its tail, and the tally alone does not say what failed.
+const failedNames = [];
 async function cleanupAll() {
   while (cleanups.length) {
     const fn = cleanups.pop();
@@ -922,13 +925,17 @@ async function runSuite(suite, { vscode, extensionPaths, chromium }) {
     }
     for (const f of result.failures) {
       // The reporter's output above already has the stacks; repeat them only if it is missing.
+      failedNames.push(`${suite} on VS Code ${vscode.version}: ${f.title}: ${f.error.split('\n')[0]}`);
       if (printedTestOutput) console.log(`  FAILED: ${f.title}: ${f.error.split('\n')[0]}`);
       else console.log(`\n  FAILED: ${f.title}\n${f.error.replace(/^/gm, '    ')}`);
     }
   }
 
   if (!ok) {
-    if (problem) console.log(`\n[launcher] suite ${suite}: ${problem}`);
+    if (problem) {
+      console.log(`\n[launcher] suite ${suite}: ${problem}`);
+      failedNames.push(`${suite} on VS Code ${vscode.version}: ${problem.split('\n')[0]}`);
+    }
     if (result && result.done === false) {
       console.log(
         `[launcher] suite ${suite} stopped early: ${result.passed} passed, ${result.failed} failed, ${neverRan} of ${result.total} never ran (counted as failed)`,
@@ -1120,6 +1127,7 @@ async function runE2eModule(file, { vscode, extensionPaths, chromium }) {
     }
   }
   if (!failure && passed < 2) failure = { title: '(module)', message: 'run() ran no steps' };
+  if (failure) failedNames.push(`e2e ${name} on VS Code ${vscode.version}: ${failure.title}: ${failure.message.split('\n')[0]}`);
 
   if (failure) {
     console.log(`\n[launcher] e2e ${name}: failed at "${failure.title}"`);
@@ -1317,6 +1325,7 @@ async function main() {
       } catch (err) {
         if (interrupted) return new Promise(() => {}); // the signal handler exits
         console.error(`[launcher] suite ${suite} on VS Code ${version} crashed: ${err.stack || err}`);
+        failedNames.push(`${suite} on VS Code ${version}: the launcher crashed: ${String(err.message || err).split('\n')[0]}`);
         await cleanupAll();
         r = { passed: 0, failed: 0, crashed: true };
       }
@@ -1341,6 +1350,9 @@ function summarize(kind, totals) {
   // The VSIX stage's smoke run says so (MCPWB_TALLY_LABEL), not `integration`.
   kind = process.env.MCPWB_TALLY_LABEL || kind;
   console.log('');
+  const shown = failedNames.slice(0, 20).map((line) => (line.length > 240 ? `${line.slice(0, 239)}…` : line));
+  for (const line of shown) console.log(`failed: ${line}`);
+  if (failedNames.length > shown.length) console.log(`failed: …and ${failedNames.length - shown.length} more (above)`);
   for (const t of totals) console.log(`${kind} (VS Code ${t.version}): ${t.passed} passed, ${t.failed} failed`);
   const passed = totals.reduce((n, t) => n + t.passed, 0);
   const failed = totals.reduce((n, t) => n + t.failed, 0);
@@ -1374,6 +1386,7 @@ async function runE2e(given, { versions, extensionPaths }) {
       } catch (err) {
         if (interrupted) return new Promise(() => {}); // the signal handler exits
         console.error(`[launcher] e2e ${path.basename(file)} on VS Code ${version} crashed: ${err.stack || err}`);
+        failedNames.push(`e2e ${path.basename(file)} on VS Code ${version}: the launcher crashed: ${String(err.message || err).split('\n')[0]}`);
         await cleanupAll();
         r = { passed: 0, failed: 1 };
       }
