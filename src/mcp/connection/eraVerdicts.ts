@@ -73,9 +73,20 @@ const MAX_VERDICTS = 200;
  * Verdicts in one Memento entry (`globalState`, shared by the windows of a profile). Each write
  * reads the entry again, so windows lose each other's verdicts only when they write at the
  * same moment, which costs one probe.
+ *
+ * What this window wrote is also kept here, over what the Memento reads back. VS Code echoes
+ * every `globalState` write back to the extension host, and an echo replaces the extension's
+ * whole state with the value written then (the extension host's `ExtensionMemento` sets its
+ * value from `onDidChangeStorage`; the main thread's storage fires that for its own writes
+ * too). So when servers start together, an echo of the first verdict's write could arrive
+ * after the second was set, the second vanished from `get`, and the next write stored the list
+ * without it: under load one server in four was probed again on its restart (seen in the
+ * integration tests on 1.100.3).
  */
 export class MementoEraVerdictStore implements EraVerdictStore {
   static readonly KEY = 'mcpWorkbench.eraVerdicts';
+  /** This window's own writes since it started (undefined: forgotten), laid over the Memento's value. */
+  private readonly written = new Map<string, EraVerdict | undefined>();
   constructor(
     private readonly memento: MementoLike,
     private readonly now: () => number = Date.now,
@@ -87,19 +98,25 @@ export class MementoEraVerdictStore implements EraVerdictStore {
   }
 
   set(key: string, verdict: EraVerdict | undefined): void {
-    const all = this.all();
-    if (verdict) all[key] = verdict;
-    else delete all[key];
-    const kept = Object.entries(all)
+    this.written.set(key, verdict);
+    const kept = Object.entries(this.all())
       .filter(([, v]) => typeof v?.at === 'number' && this.now() - v.at <= VERDICT_LIFETIME_MS)
       .sort(([, a], [, b]) => b.at - a.at)
       .slice(0, MAX_VERDICTS);
+    // A verdict of ours that was dropped (expired, or past MAX_VERDICTS) is not laid over again.
+    const keptKeys = new Set(kept.map(([k]) => k));
+    for (const [k, v] of this.written) if (v && !keptKeys.has(k)) this.written.delete(k);
     void Promise.resolve(this.memento.update(MementoEraVerdictStore.KEY, Object.fromEntries(kept))).catch(() => undefined);
   }
 
   private all(): Record<string, EraVerdict> {
     const value = this.memento.get<Record<string, EraVerdict>>(MementoEraVerdictStore.KEY);
-    return value && typeof value === 'object' ? { ...value } : {};
+    const all: Record<string, EraVerdict> = value && typeof value === 'object' ? { ...value } : {};
+    for (const [k, v] of this.written) {
+      if (v) all[k] = v;
+      else delete all[k];
+    }
+    return all;
   }
 }
 

@@ -36,6 +36,33 @@ class MapMemento implements MementoLike {
   }
 }
 
+/**
+ * VS Code's `globalState` with its echo: the extension host keeps the extension's state as one
+ * object, and every write is sent back to it by the main thread, where it replaces that object
+ * (ExtensionMemento's `onDidChangeStorage` handler; the main thread's storage fires for its own
+ * writes). `deliverEcho` delivers the oldest write not yet echoed, as a late round trip would.
+ */
+class EchoingMemento implements MementoLike {
+  private state: Record<string, unknown> = {};
+  private readonly echoes: string[] = [];
+  get<T>(key: string): T | undefined {
+    return this.state[key] as T | undefined;
+  }
+  async update(key: string, value: unknown): Promise<void> {
+    this.state = { ...this.state, [key]: JSON.parse(JSON.stringify(value)) };
+    this.echoes.push(JSON.stringify(this.state));
+  }
+  deliverEcho(): void {
+    const next = this.echoes.shift();
+    if (next !== undefined) this.state = JSON.parse(next);
+  }
+  /** What the storage holds once every write arrived: the last one written. */
+  stored<T>(key: string): T | undefined {
+    const last = this.echoes.at(-1);
+    return last === undefined ? this.get<T>(key) : (JSON.parse(last)[key] as T | undefined);
+  }
+}
+
 function spawns(record: string): number {
   return fs.existsSync(record)
     ? fs
@@ -223,6 +250,28 @@ describe('Era verdict keys and store', () => {
     assert.equal(verdicts.get(base)?.at, now);
     verdicts.forget(base);
     assert.equal(verdicts.get(base), undefined);
+  });
+
+  it("keeps each verdict when VS Code's echo of an earlier write comes after a later one (servers starting together)", () => {
+    const memento = new EchoingMemento();
+    const store = new MementoEraVerdictStore(memento);
+    const now = Date.now();
+    store.set('first', { era: 'legacy', at: now });
+    store.set('second', { era: 'modern', at: now });
+    // The echo of the first write arrives: the extension's state goes back to holding only `first`.
+    memento.deliverEcho();
+    assert.equal(store.get('second')?.era, 'modern', 'the second verdict is still read');
+    store.set('third', { era: 'legacy', at: now });
+    memento.deliverEcho();
+    memento.deliverEcho();
+    for (const key of ['first', 'second', 'third']) assert.ok(store.get(key), `${key} is read`);
+    const stored = memento.stored<Record<string, EraVerdict>>(MementoEraVerdictStore.KEY)!;
+    assert.deepEqual(Object.keys(stored).sort(), ['first', 'second', 'third'], 'and stored, for the next session');
+    // A forgotten verdict stays forgotten, whatever an echo brings back.
+    store.set('second', undefined);
+    memento.deliverEcho();
+    memento.deliverEcho();
+    assert.equal(store.get('second'), undefined);
   });
 
   it('keeps what another window wrote meanwhile, and drops verdicts past their lifetime', () => {
