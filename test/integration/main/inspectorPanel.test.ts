@@ -188,7 +188,16 @@ suite('Inspector in the panel, Console, cancel', function () {
     const opened = await vscode.commands.executeCommand<InspectorController>('mcpWorkbench.openActivityEntryInInspector', entry.seq);
     assert.equal(opened, view, "the panel view's Inspector, not a new one");
     // The page itself selected the row (it asks for the detail of what it selects).
-    await waitFor(() => view.selected === entry.seq, `the row selected in the panel (selected: ${view.selected})`);
+    let now: Awaited<ReturnType<typeof viewState>> | undefined;
+    await waitFor(
+      async () => {
+        now = await viewState();
+        return view.selected === entry.seq;
+      },
+      () =>
+        `the row selected in the panel (selected: ${view.selected}, wanted ${entry.seq}; page loaded: ${view.pageLoaded}; ` +
+        `view visible: ${now?.visible}, its controller ${now?.controller === view ? 'this one' : now?.controller ? 'another' : 'none'}; row messages sent: ${JSON.stringify(view.sent)})`,
+    );
     assert.equal(inspectorTabs().length, 0, 'no Inspector editor tab was opened');
     // With the panel closed, the editor tab opens as before.
     await vscode.commands.executeCommand('workbench.action.closePanel');
