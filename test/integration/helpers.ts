@@ -242,3 +242,39 @@ export async function editUnsaved(uri: vscode.Uri, what: string) {
     },
   };
 }
+
+/**
+ * Node 20's V8 can abort a debuggee that js-debug pauses ("# Fatal error … Check failed:
+ * needs_context && current_scope_ == closure_scope_ …" in v8::internal::ScopeIterator, then
+ * SIGTRAP): an upstream bug, open as nodejs/node#57606 (also reported for Node 24 and for VS
+ * Code's own extension host, microsoft/vscode-remote-release#11860), hit when the debugger asks
+ * for scopes of a frame whose context is not set up yet (the pause of `--inspect-brk` at the
+ * first line). Seen in 2 of 3 full local runs once, and in the Testing view's Debug profile
+ * under load (2026-11-28). Our part (the server's failure said, the state back) is covered by
+ * the crash tests; a debug test whose run ends in that abort (its error, or a server's state,
+ * says SIGTRAP) is run once more, and says so. Any other failure fails at once.
+ */
+export async function retryOnceIfV8Aborted(api: McpWorkbenchApi, run: () => Promise<void>): Promise<void> {
+  try {
+    await run();
+  } catch (error) {
+    const seen = `${String(error)} ${api
+      .servers()
+      .map((s) => JSON.stringify(s.state))
+      .join(' ')}`;
+    if (!/SIGTRAP/.test(seen)) throw error;
+    console.log(`      (the debuggee's V8 aborted with SIGTRAP, an upstream Node bug; trying once more: ${String(error).slice(0, 200)})`);
+    await vscode.debug.stopDebugging();
+    await waitFor(
+      () => api.servers().every((s) => !s.launchOverride && s.state.kind !== 'starting'),
+      () =>
+        `every debugged server back on its own launch after the V8 abort (${api
+          .servers()
+          .filter((s) => s.launchOverride || s.state.kind === 'starting')
+          .map((s) => s.definition.name)
+          .join(', ')})`,
+      60_000,
+    );
+    await run();
+  }
+}

@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
 import type { McpTestsTesting } from '../../../src/mcpTests/registerMcpTests';
 import type { ActivityLog } from '../../../src/traffic/common/activityLog';
-import { activateApi, folderUri, running, textOf, waitFor, writeText } from '../helpers';
+import { activateApi, folderUri, retryOnceIfV8Aborted, running, textOf, waitFor, writeText } from '../helpers';
 
 const FILE = 'folder-a/mcp-tests/fixture.mcptest.json';
 const FIXTURES = process.env.MCPWB_FIXTURES ?? '';
@@ -99,33 +99,34 @@ suite('MCP tests in the Testing view', function () {
     assert.ok(seen.tools.includes('slow'), `the server saw the call cancelled: ${JSON.stringify(seen)}`);
   });
 
-  test('the Debug profile runs a test against its server started under the mcp debugger; the session is stopped after', async () => {
-    const c = await running(api, 'fixture-stdio');
-    const started: vscode.DebugSession[] = [];
-    const ended = new Set<string>();
-    const subscriptions = [vscode.debug.onDidStartDebugSession((s) => started.push(s)), vscode.debug.onDidTerminateDebugSession((s) => ended.add(s.id))];
-    let session: vscode.DebugSession | undefined;
-    try {
-      const outcomes = await tests.run([`${FILE}#add sums`], { profile: 'debug' });
-      session = started.find((s) => s.type === 'mcp');
-      assert.deepEqual(
-        outcomes.map((o) => `${o.id}: ${o.state}`),
-        ['add sums: passed'],
-        JSON.stringify(outcomes, null, 2),
-      );
-      assert.ok(session, `an mcp debug session; started: ${started.map((s) => `${s.type} "${s.name}"`).join(', ') || 'none'}`);
-      assert.equal(session.configuration.server, 'fixture-stdio');
-      // The steps went to the debuggee (its launch carries the inspector), with js-debug attached below the mcp session.
-      assert.ok((c.launchOverride?.launch as { args?: string[] } | undefined)?.args?.some((a) => a.startsWith('--inspect-brk=127.0.0.1:')));
-      await waitFor(() => started.find((s) => s.parentSession?.id === session!.id && s.type === 'pwa-node'), 'the attached pwa-node child session');
-    } finally {
-      if (session) await vscode.debug.stopDebugging(session);
-      await waitFor(() => !c.launchOverride && c.state.kind === 'running', 'the normal connection back');
-      // No debuggee (--inspect-brk) or js-debug session is left behind.
-      await waitFor(() => started.every((s) => ended.has(s.id)), 'every session of the debug run to end');
-      subscriptions.forEach((d) => d.dispose());
-    }
-  });
+  test('the Debug profile runs a test against its server started under the mcp debugger; the session is stopped after', () =>
+    retryOnceIfV8Aborted(api, async () => {
+      const c = await running(api, 'fixture-stdio');
+      const started: vscode.DebugSession[] = [];
+      const ended = new Set<string>();
+      const subscriptions = [vscode.debug.onDidStartDebugSession((s) => started.push(s)), vscode.debug.onDidTerminateDebugSession((s) => ended.add(s.id))];
+      let session: vscode.DebugSession | undefined;
+      try {
+        const outcomes = await tests.run([`${FILE}#add sums`], { profile: 'debug' });
+        session = started.find((s) => s.type === 'mcp');
+        assert.deepEqual(
+          outcomes.map((o) => `${o.id}: ${o.state}`),
+          ['add sums: passed'],
+          JSON.stringify(outcomes, null, 2),
+        );
+        assert.ok(session, `an mcp debug session; started: ${started.map((s) => `${s.type} "${s.name}"`).join(', ') || 'none'}`);
+        assert.equal(session.configuration.server, 'fixture-stdio');
+        // The steps went to the debuggee (its launch carries the inspector), with js-debug attached below the mcp session.
+        assert.ok((c.launchOverride?.launch as { args?: string[] } | undefined)?.args?.some((a) => a.startsWith('--inspect-brk=127.0.0.1:')));
+        await waitFor(() => started.find((s) => s.parentSession?.id === session!.id && s.type === 'pwa-node'), 'the attached pwa-node child session');
+      } finally {
+        if (session) await vscode.debug.stopDebugging(session);
+        await waitFor(() => !c.launchOverride && c.state.kind === 'running', 'the normal connection back');
+        // No debuggee (--inspect-brk) or js-debug session is left behind.
+        await waitFor(() => started.every((s) => ended.has(s.id)), 'every session of the debug run to end');
+        subscriptions.forEach((d) => d.dispose());
+      }
+    }));
 
   test('the Debug profile on a file that launches its own server: errored, saying to name a configured server', async () => {
     const outcomes = await tests.run(['folder-a/mcp-tests/broken.mcptest.json'], { profile: 'debug' });
