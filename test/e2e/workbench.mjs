@@ -33,8 +33,32 @@ export async function clickUntilTab(page, item, tabName, { attempts = 3, ancesto
     } catch (error) {
       if (i >= attempts) throw error;
       log?.(`clickUntilTab: try ${i} to open ${tabName} failed: ${String(error?.message ?? error).split('\n')[0]}`);
+      await clearStaleCommandToast(page, log);
     }
   }
+}
+
+/**
+ * A click on a tree row that VS Code is rendering again (its items were refreshed, e.g. a list
+ * that arrived as the group was expanded) runs the row's old command, which VS Code has already
+ * let go: it shows "Actual command not found, wanted to execute …" as an error toast and runs
+ * nothing. The next try clicks the new row; the toast would stay up and cover later steps, so
+ * it is logged and closed, and no other toast is touched.
+ */
+async function clearStaleCommandToast(page, log) {
+  const message = await clearToast(page, /Actual command not found, wanted to execute/);
+  if (message) log?.(`clickUntilTab: VS Code said "${message}" (the row's command was let go as the tree refreshed); closed that toast`);
+}
+
+/** Closes the notification toast whose text matches `pattern`, if one is shown; returns its message. */
+export async function clearToast(page, pattern) {
+  const toast = page.locator('.notification-toast-container').filter({ hasText: pattern }).first();
+  if (!(await toast.count())) return undefined;
+  const message = ((await toast.locator('.notification-list-item-message').textContent()) ?? '').trim();
+  await toast.hover();
+  await toast.getByRole('button', { name: /^Clear Notification/ }).click({ timeout: 5_000 });
+  await toast.waitFor({ state: 'hidden', timeout: 5_000 });
+  return message;
 }
 
 /**
