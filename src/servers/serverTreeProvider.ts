@@ -30,9 +30,6 @@ import { RunnerAnswerNode, RunnerChoiceNode } from './runnerChoiceNodes';
 import { SecondCopyWatch } from './secondCopyWatch';
 import { DisposableStore } from '../shared/common/disposables';
 
-/** How long a running server's groups wait for its lists before showing without their counts. */
-const GROUPS_WAIT_MS = 2_000;
-
 export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
   private readonly onDidChangeEmitter = new vscode.EventEmitter<TreeNode | undefined>();
   readonly onDidChangeTreeData = this.onDidChangeEmitter.event;
@@ -54,8 +51,6 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   private choiceNode: RunnerChoiceNode | undefined;
   /** Copies of our servers that VS Code's own host started (the process tree of this extension host). */
   readonly copies: SecondCopyWatch;
-  /** Servers whose groups wait for their lists (see `groups`): a list arriving meanwhile is read by that build. */
-  private readonly buildingGroups = new Set<McpServerConnection>();
 
   constructor(private readonly workbench: Workbench) {
     const { registry } = workbench;
@@ -168,24 +163,6 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
 
   private async groups(c: McpServerConnection): Promise<(GroupNode | TasksGroupNode | SkillsGroupNode)[]> {
     if (c.state.kind !== 'running') return [];
-    // The groups wait briefly for their lists (a session just started is fetching them), so that
-    // they show their counts at once and an expanded group's items come from the cache. Shown
-    // before ("…"), each list's arrival refreshed its group, and VS Code rendered an expanded
-    // group's items twice: a click on the first rendering ran a command VS Code had already let
-    // go ("Actual command not found, wanted to execute mcpWorkbench.runTool"). Past the wait (a
-    // slow server, 10,000 tools), the groups show "…" and are refreshed as their lists come.
-    this.buildingGroups.add(c);
-    try {
-      const advertised = GROUP_ORDER.filter((list) => c.advertises(list));
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.all(advertised.map((list) => c.list(list).catch(() => undefined))),
-        new Promise((resolve) => (timer = setTimeout(resolve, GROUPS_WAIT_MS))),
-      ]).finally(() => clearTimeout(timer));
-    } finally {
-      this.buildingGroups.delete(c);
-    }
-    if (c.state.kind !== 'running') return [];
     const groups: (GroupNode | TasksGroupNode | SkillsGroupNode)[] = [];
     for (const list of GROUP_ORDER) {
       if (!c.advertises(list)) continue;
@@ -297,7 +274,6 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
         else if (server && server.connection === c) this.onDidChangeEmitter.fire(server);
       }),
       c.onDidChangeList((list) => {
-        if (this.buildingGroups.has(c)) return;
         // Refresh just that group (its count and items); before it was shown, its server.
         const group = this.groupNodes.get(`${id}/${list}`);
         const server = this.serverNodes.get(id);

@@ -149,15 +149,9 @@ export class ListCache {
     return entry.chain as Promise<ListItems[K]>;
   }
 
-  /**
-   * Fetches every advertised list so the UI has them (new session); failures are logged, not
-   * fatal. A first listing already under way (the Servers tree asked as the session started) is
-   * the one this would start: it is not queued a second time.
-   */
+  /** Fetches every advertised list so the UI has them (new session); failures are logged, not fatal. */
   refreshAdvertised(): void {
     for (const kind of LIST_KINDS) {
-      const entry = this.entries.get(kind);
-      if (entry && entry.items === undefined && (entry.fetching || entry.queued)) continue;
       if (this.source.advertises(kind)) this.refresh(kind).catch(() => undefined);
     }
   }

@@ -140,47 +140,6 @@ suite('Servers tree', function () {
     }
   });
 
-  test('a server that just started shows its groups with their counts at once, and an expanded Tools group is not rendered twice', async () => {
-    // As VS Code does when the server's node turns running with Tools expanded: ask for its groups
-    // and the Tools items at once, while the new session is still listing (4 tools a page here).
-    const c = await running(api, 'fixture-stdio');
-    const events: TreeNode[] = [];
-    const sub = tree().onDidChangeTreeData((e) => e && events.push(e));
-    try {
-      const built = new Promise<{ description: unknown; items: number; at: number }>((resolve, reject) => {
-        const once = c.onDidChangeState(async (state) => {
-          if (state.kind !== 'running') return;
-          once.dispose();
-          try {
-            const groups = (await tree().getChildren(await serverNode('fixture-stdio'))) as GroupNode[];
-            const tools = groups.find((g) => tree().getTreeItem(g).label === 'Tools')!;
-            const description = tree().getTreeItem(tools).description;
-            const items = (await tree().getChildren(tools)).length;
-            resolve({ description, items, at: events.length });
-          } catch (error) {
-            reject(error);
-          }
-        });
-      });
-      await c.restart();
-      const first = await built;
-      const count = c.cached('tools')?.length;
-      assert.ok(count && count > 4, `the tools are listed (${count})`);
-      assert.equal(first.description, String(count), 'the Tools group shows its count when first shown, not "…"');
-      assert.equal(first.items, count);
-      // Nothing of this server's is refreshed after the groups were built: its lists were in them.
-      await new Promise((r) => setTimeout(r, 1000));
-      const later = events.slice(first.at).filter((n) => 'connection' in n && n.connection === c);
-      assert.deepEqual(
-        later.map((n) => n.kind),
-        [],
-        'no refresh of the server or its groups after they were built',
-      );
-    } finally {
-      sub.dispose();
-    }
-  });
-
   test('a server with 5,000 tools is listed over paginated requests', async () => {
     const file = vscode.Uri.joinPath(folderUri('folder-b'), '.mcp.json');
     const original = await vscode.workspace.fs.readFile(file);
