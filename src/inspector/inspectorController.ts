@@ -20,15 +20,13 @@ import { parseConsoleFromWebview, type ConsoleFromWebview, type ConsoleToWebview
 import { WebviewChannel } from '../shared/webviewChannel';
 import { ConsoleFeed } from './common/consoleFeed';
 import type { ConsoleLog } from './common/consoleLog';
-import { exportRecording } from './common/recording';
-import { buildHar } from './common/har';
 import type { HttpExchangeView } from '../traffic/common/httpExchange';
 import type { HttpLog } from '../traffic/common/httpLog';
 import type { InspectorActions } from './detailActions';
-import { showErrorMessage, showInformationMessage } from '../shared/notifications';
 import { errorMessage } from '../shared/common/errors';
 import { DisposableStore } from '../shared/common/disposables';
 import { OutputCheck } from './outputCheck';
+import { exportHarToFile, exportToFile } from './inspectorExports';
 
 /** What the page sends: its Console tab's messages, or the rest. */
 type PageMessage = { console: ConsoleFromWebview } | { page: FromWebview };
@@ -65,6 +63,9 @@ export class InspectorController implements vscode.Disposable {
   /** The page holds the rows of the model as of the last batch: the next can be a delta. */
   private pageHolds = false;
   private pendingSelect: number | undefined;
+  /** The row `selectWhenReady` asked for, until the page says it selected it; and its re-sends. */
+  private selectAsked: number | undefined;
+  private selectRetry: NodeJS.Timeout | undefined;
   private ready = false;
   private readonly channel: WebviewChannel<PageMessage, ToWebview | ConsoleToWebview>;
   /** Set while the view is hidden: what the Console watched, to watch again when shown. */
@@ -155,8 +156,17 @@ export class InspectorController implements vscode.Disposable {
    * message went out never got it, and asks again with `ready`.
    */
   selectWhenReady(seq: number): void {
-    this.pendingSelect = seq;
+    this.pendingSelect = this.selectAsked = seq;
     if (this.ready && !this.hiddenWatch) this.sendRows(seq);
+    // Until the page says it selected this row, every row and the selection go again (3 times,
+    // 1.5 s apart): a page reloading, or one answering with the selection it restored, left the
+    // request unanswered in 1.100 after the panel was closed and opened (integration, finalE).
+    clearInterval(this.selectRetry);
+    let tries = 0;
+    this.selectRetry = setInterval(() => {
+      if (this.selectAsked !== seq || ++tries > 3) clearInterval(this.selectRetry);
+      else if (this.ready && !this.hiddenWatch) this.sendRows(seq, true);
+    }, 1500);
   }
 
   /** Whether the page has loaded and said `ready`. */
@@ -290,6 +300,7 @@ export class InspectorController implements vscode.Disposable {
         return;
       case 'select':
         this.pendingSelect = undefined;
+        if (message.seq === this.selectAsked) this.selectAsked = undefined;
         this.selected = message.seq;
         this.post(this.detail(message.seq));
         return;
@@ -401,6 +412,7 @@ export class InspectorController implements vscode.Disposable {
   }
 
   dispose(): void {
+    clearInterval(this.selectRetry);
     this.batch.cancel();
     this.search.cancel();
     this.onDidUpdateEmitter.dispose();
@@ -408,92 +420,4 @@ export class InspectorController implements vscode.Disposable {
   }
 }
 
-/** Writes a recording (with its replay marks and HTTP exchanges) to `target`, or where the user picks. */
-export function exportToFile(
-  records: readonly InspectorRecord[],
-  marks: Parameters<typeof exportRecording>[2],
-  target?: vscode.Uri,
-): Promise<vscode.Uri | undefined> {
-  if (!records.length) {
-    void showInformationMessage(vscode.l10n.t('The Inspector has nothing recorded yet: run a tool or start a server first.'));
-    return Promise.resolve(undefined);
-  }
-  return saveExport(
-    target,
-    {
-      title: vscode.l10n.t('Export MCP Recording'),
-      name: 'mcp-recording',
-      extension: 'jsonl',
-      filter: vscode.l10n.t('JSON Lines'),
-      failed: (path, reason) => vscode.l10n.t('Could not write the recording to {0}: {1}', path, reason),
-    },
-    () => exportRecording(records, Date.now(), marks),
-  );
-}
-
 const httpPart = (http: readonly HttpExchangeView[] | undefined) => (http?.length ? { http: [...http] } : {});
-
-/** Saves the HTTP exchanges as HAR 1.2 to `target`, or where the user picks; says so when there are none. */
-export function exportHarToFile(http: HttpLog | undefined, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
-  const exchanges = http?.all() ?? [];
-  if (!exchanges.length) {
-    void showInformationMessage(vscode.l10n.t('No HTTP exchanges are recorded: HAR export covers servers reached over HTTP (Streamable HTTP or SSE).'));
-    return Promise.resolve(undefined);
-  }
-  const version = String(vscode.extensions.getExtension('mcp-workbench.mcp-workbench')?.packageJSON.version ?? '0.0.0');
-  return saveExport(
-    target,
-    {
-      title: vscode.l10n.t('Export HTTP Exchanges as HAR'),
-      name: 'mcp-http',
-      extension: 'har',
-      filter: vscode.l10n.t('HTTP Archive'),
-      failed: (path, reason) => vscode.l10n.t('Could not write the HAR file to {0}: {1}', path, reason),
-    },
-    () => JSON.stringify(buildHar(exchanges, version), null, 2),
-  );
-}
-
-/** Saves console lines as text to `target`, or where the user picks; says so when there are none. */
-export function exportConsoleToFile(text: string, lineCount: number, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
-  if (!lineCount) {
-    void showInformationMessage(vscode.l10n.t('The console has no lines to export yet.'));
-    return Promise.resolve(undefined);
-  }
-  return saveExport(
-    target,
-    {
-      title: vscode.l10n.t('Export Console Lines'),
-      name: 'mcp-console',
-      extension: 'log',
-      filter: vscode.l10n.t('Log files'),
-      failed: (path, reason) => vscode.l10n.t('Could not write the console lines to {0}: {1}', path, reason),
-    },
-    () => text,
-  );
-}
-
-/** The exports: `target`, or a save dialog on a time-stamped name in the first folder; a failed write is said in one line. */
-async function saveExport(
-  target: vscode.Uri | undefined,
-  file: { title: string; name: string; extension: string; filter: string; failed: (path: string, reason: string) => string },
-  text: () => string,
-): Promise<vscode.Uri | undefined> {
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  const uri =
-    target ??
-    (await vscode.window.showSaveDialog({
-      title: file.title,
-      defaultUri: folder ? vscode.Uri.joinPath(folder, `${file.name}-${stamp}.${file.extension}`) : undefined,
-      filters: { [file.filter]: [file.extension] },
-    }));
-  if (!uri) return undefined;
-  try {
-    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text()));
-  } catch (error) {
-    void showErrorMessage(file.failed(uri.fsPath, errorMessage(error)));
-    return undefined;
-  }
-  return uri;
-}
