@@ -17,13 +17,10 @@ export function exportToFile(
   marks: Parameters<typeof exportRecording>[2],
   target?: vscode.Uri,
 ): Promise<vscode.Uri | undefined> {
-  if (!records.length) {
-    void showInformationMessage(vscode.l10n.t('The Inspector has nothing recorded yet: run a tool or start a server first.'));
-    return Promise.resolve(undefined);
-  }
   return saveExport(
     target,
     {
+      nothing: records.length ? undefined : vscode.l10n.t('The Inspector has nothing recorded yet: run a tool or start a server first.'),
       title: vscode.l10n.t('Export MCP Recording'),
       name: 'mcp-recording',
       extension: 'jsonl',
@@ -37,33 +34,28 @@ export function exportToFile(
 /** Saves the HTTP exchanges as HAR 1.2 to `target`, or where the user picks; says so when there are none. */
 export function exportHarToFile(http: HttpLog | undefined, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
   const exchanges = http?.all() ?? [];
-  if (!exchanges.length) {
-    void showInformationMessage(vscode.l10n.t('No HTTP exchanges are recorded: HAR export covers servers reached over HTTP (Streamable HTTP or SSE).'));
-    return Promise.resolve(undefined);
-  }
-  const version = String(vscode.extensions.getExtension('mcp-workbench.mcp-workbench')?.packageJSON.version ?? '0.0.0');
   return saveExport(
     target,
     {
+      nothing: exchanges.length
+        ? undefined
+        : vscode.l10n.t('No HTTP exchanges are recorded: HAR export covers servers reached over HTTP (Streamable HTTP or SSE).'),
       title: vscode.l10n.t('Export HTTP Exchanges as HAR'),
       name: 'mcp-http',
       extension: 'har',
       filter: vscode.l10n.t('HTTP Archive'),
       failed: (path, reason) => vscode.l10n.t('Could not write the HAR file to {0}: {1}', path, reason),
     },
-    () => JSON.stringify(buildHar(exchanges, version), null, 2),
+    () => JSON.stringify(buildHar(exchanges, String(vscode.extensions.getExtension('mcp-workbench.mcp-workbench')?.packageJSON.version ?? '0.0.0')), null, 2),
   );
 }
 
 /** Saves console lines as text to `target`, or where the user picks; says so when there are none. */
 export function exportConsoleToFile(text: string, lineCount: number, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
-  if (!lineCount) {
-    void showInformationMessage(vscode.l10n.t('The console has no lines to export yet.'));
-    return Promise.resolve(undefined);
-  }
   return saveExport(
     target,
     {
+      nothing: lineCount ? undefined : vscode.l10n.t('The console has no lines to export yet.'),
       title: vscode.l10n.t('Export Console Lines'),
       name: 'mcp-console',
       extension: 'log',
@@ -74,12 +66,19 @@ export function exportConsoleToFile(text: string, lineCount: number, target?: vs
   );
 }
 
-/** The exports: `target`, or a save dialog on a time-stamped name in the first folder; a failed write is said in one line. */
+/**
+ * The exports: `target`, or a save dialog on a time-stamped name in the first folder. `nothing`
+ * (there is nothing to export) and a failed write are each said in one line.
+ */
 async function saveExport(
   target: vscode.Uri | undefined,
-  file: { title: string; name: string; extension: string; filter: string; failed: (path: string, reason: string) => string },
+  file: { nothing?: string; title: string; name: string; extension: string; filter: string; failed: (path: string, reason: string) => string },
   text: () => string,
 ): Promise<vscode.Uri | undefined> {
+  if (file.nothing !== undefined) {
+    void showInformationMessage(file.nothing);
+    return undefined;
+  }
   const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const uri =
