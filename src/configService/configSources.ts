@@ -379,7 +379,14 @@ export class ConfigSources implements vscode.Disposable {
     this.discoveryWatchersMade = true;
     this.discoveryWatchers.clear();
     if (!this.discoveryEnabled()) return;
-    for (const file of this.discoveryFiles()) this.discoveryWatchers.push(...watchFile(file.uri, () => this.changed()));
+    for (const file of this.discoveryFiles()) {
+      // A folder's file (`.cursor/mcp.json`) is watched from the folder, as the workspace's own
+      // files are: a watcher based in a folder that does not exist yet (no `.cursor`) missed the
+      // file's creation in VS Code 1.100 (a full run's Discovery test, the file read only at the
+      // next reload).
+      if (file.folder) this.discoveryWatchers.push(...watchPattern(new vscode.RelativePattern(file.folder, CURSOR_WORKSPACE_FILE), () => this.changed()));
+      else this.discoveryWatchers.push(...watchFile(file.uri, () => this.changed()));
+    }
   }
 
   private changed(): void {
@@ -421,7 +428,11 @@ function loadVscodeSetting(): ConfigDocument | undefined {
 
 /** Watches one file outside the workspace (its folder, non-recursively). */
 function watchFile(uri: vscode.Uri, changed: () => void): vscode.Disposable[] {
-  const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.joinPath(uri, '..'), uri.path.split('/').pop()!));
+  return watchPattern(new vscode.RelativePattern(vscode.Uri.joinPath(uri, '..'), uri.path.split('/').pop()!), changed);
+}
+
+function watchPattern(pattern: vscode.RelativePattern, changed: () => void): vscode.Disposable[] {
+  const watcher = vscode.workspace.createFileSystemWatcher(pattern);
   return [watcher, watcher.onDidChange(changed), watcher.onDidCreate(changed), watcher.onDidDelete(changed)];
 }
 
