@@ -1350,7 +1350,10 @@ function summarize(kind, totals) {
   // The VSIX stage's smoke run says so (MCPWB_TALLY_LABEL), not `integration`.
   kind = process.env.MCPWB_TALLY_LABEL || kind;
   console.log('');
-  const shown = failedNames.slice(0, 20).map((line) => (line.length > 240 ? `${line.slice(0, 239)}…` : line));
+  // A few failures keep their whole message (a CI log keeps only its tail, and a wait's message
+  // says why it gave up); many are cut so the tail still names them all.
+  const max = failedNames.length <= 3 ? 1000 : 240;
+  const shown = failedNames.slice(0, 20).map((line) => (line.length > max ? `${line.slice(0, max - 1)}…` : line));
   for (const line of shown) console.log(`failed: ${line}`);
   if (failedNames.length > shown.length) console.log(`failed: …and ${failedNames.length - shown.length} more (above)`);
   for (const t of totals) console.log(`${kind} (VS Code ${t.version}): ${t.passed} passed, ${t.failed} failed`);
