@@ -24,7 +24,11 @@ export class ConfigService implements ServerDefinitions {
   /** The config documents of the last load, for input prompts. */
   private documents: ConfigDocument[] = [];
   private target: DefinitionTarget | undefined;
-  /** Loads run one after another, each pushed before the next is read: the last change wins. */
+  /**
+   * Loads run one after another, each handed to the target before the next is read: the last
+   * change wins. The target applies them in order; the servers they start do not hold back the
+   * next read (never rejects: a failure is the caller's).
+   */
   private loading: Promise<void> = Promise.resolve();
   private readonly disposables = new DisposableStore();
 
@@ -44,14 +48,17 @@ export class ConfigService implements ServerDefinitions {
     this.target = target;
   }
 
+  /** Reads config and applies it; resolves when the servers it starts, stops or restarts have done so. */
   reload(): Promise<void> {
-    this.loading = this.loading
-      .catch(() => undefined)
-      .then(async () => {
-        const defs = await this.load();
-        await this.target?.apply(defs);
-      });
-    return this.loading;
+    const handedOver = this.loading.then(async () => {
+      const defs = await this.load();
+      return { done: this.target?.apply(defs) ?? Promise.resolve() };
+    });
+    this.loading = handedOver.then(
+      () => undefined,
+      () => undefined,
+    );
+    return handedOver.then(({ done }) => done);
   }
 
   /** Re-reads config in the background; a failure is shown, never left unhandled. */

@@ -53,7 +53,14 @@ export class ServerRegistry {
   /** Fires when a connection leaves the registry (removed from config, transient removed, registry disposed). */
   readonly onDidRemoveConnection = this.onDidRemoveEmitter.event;
 
-  private applying: Promise<void> = Promise.resolve();
+  /**
+   * Config changes are applied in order, each once the one before was applied (`applied`), but
+   * not after the servers it started have finished starting: a server slow to start (an `npx -y`
+   * download, one that never answers `initialize` until its connect timeout) must not hold back
+   * the next change of config. `settled` is when everything applied so far has finished.
+   */
+  private applied: Promise<void> = Promise.resolve();
+  private settled: Promise<void> = Promise.resolve();
   /** Crash history per server, for the backoff of automatic restarts. */
   private readonly crashes = new Map<string, CrashRestarts>();
   /** The held-back reason a server shows, so that only that reason is cleared when it no longer applies. */
@@ -119,13 +126,21 @@ export class ServerRegistry {
     return this.pendingRestarts.has(id);
   }
 
-  /** Applies a new set of definitions from config as a difference. Calls are serialised. */
+  /**
+   * Applies a new set of definitions from config as a difference; resolves when the servers it
+   * starts, stops or restarts have done so. The differences are applied in order (see `applied`).
+   */
   apply(next: ServerDefinition[]): Promise<void> {
-    this.applying = this.applying.catch(() => undefined).then(() => this.applyNow(next));
-    return this.applying;
+    const started = this.applied.then(() => this.applyNow(next));
+    const done = started.then(({ work }) => work);
+    // The chains never reject (a failure is the caller's, through `done`).
+    this.applied = started.then(noop, noop);
+    this.settled = Promise.all([this.settled, done.catch(noop)]).then(noop);
+    return done;
   }
 
-  private async applyNow(next: ServerDefinition[]): Promise<void> {
+  /** Applies the difference now; `work` is its servers' stops and starts, under way. */
+  private applyNow(next: ServerDefinition[]): { work: Promise<void> } {
     const previous = this.all()
       .filter((c) => !this.transient.has(c.definition.id))
       .map((c) => c.definition);
@@ -173,7 +188,7 @@ export class ServerRegistry {
     }
     if (diff.added.length || diff.removed.length || diff.changed.length) this.onDidChangeEmitter.fire();
     this.onDidApplyEmitter.fire();
-    await Promise.all(work);
+    return { work: Promise.all(work).then(() => undefined) };
   }
 
   /** Starts a server on the user's request. Resolves when it runs or has failed. */
@@ -265,9 +280,11 @@ export class ServerRegistry {
    * and show why; servers no longer held back start as auto-start would have started them.
    */
   applyHeldBack(): Promise<void> {
-    // After any reload under way, and before the next: both read and change the same connections.
-    this.applying = this.applying.catch(() => undefined).then(() => this.applyHeldBackNow());
-    return this.applying;
+    // After everything applied so far has finished (it reads whether a server is stopped, which a
+    // stop under way is not yet), and before the next reload: both change the same connections.
+    const done = this.settled.then(() => this.applyHeldBackNow());
+    this.applied = this.settled = done.then(noop, noop);
+    return done;
   }
 
   private async applyHeldBackNow(): Promise<void> {
@@ -319,7 +336,7 @@ export class ServerRegistry {
   }
 
   async dispose(): Promise<void> {
-    await this.applying.catch(() => undefined);
+    await this.settled;
     for (const cancel of this.pendingRestarts.values()) cancel();
     this.pendingRestarts.clear();
     const all = this.all();
@@ -427,3 +444,5 @@ export class ServerRegistry {
 function whereDefined(def: ServerDefinition): string {
   return def.source.folder ? `${def.source.label} of ${def.source.folder}` : def.source.label;
 }
+
+function noop(): void {}

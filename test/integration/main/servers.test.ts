@@ -100,6 +100,24 @@ suite('MCP servers in a real workspace', function () {
     assert.equal(added.state.kind, 'stopped');
   });
 
+  test('a config edit takes effect at once while another server is still starting', async () => {
+    const file = vscode.Uri.joinPath(folderUri('folder-b'), '.mcp.json');
+    const entry = { command: 'node', args: ['${env:MCPWB_FIXTURES}/servers/stdioServer.js'] };
+    const kept = { 'claude-format': { ...entry, env: { EDITED: 'yes' } } };
+    // It never answers `initialize`: its start ends only at the connect timeout (30 s).
+    const slow = { ...entry, env: { FIXTURE_HANG_INITIALIZE: '1' } };
+    try {
+      await writeText(file, JSON.stringify({ mcpServers: { ...kept, slow } }));
+      const starting = await waitFor(() => api.server('slow')?.state.kind === 'starting' && api.server('slow'), 'the slow server starting');
+      await writeText(file, JSON.stringify({ mcpServers: { ...kept, slow, quick: entry } }));
+      await running(api, 'quick');
+      assert.equal(starting.state.kind, 'starting', 'the edit was applied before the slow start ended');
+    } finally {
+      await writeText(file, JSON.stringify({ mcpServers: kept }));
+      await waitFor(() => !api.server('slow') && !api.server('quick'), 'the two servers to go');
+    }
+  });
+
   test('a broken config file gets diagnostics at the right line and breaks nothing else', async () => {
     const file = vscode.Uri.joinPath(folderUri('folder-b'), '.mcp.json');
     await writeText(

@@ -29,6 +29,20 @@ describe('ServerRegistry', function () {
   });
   afterEach(() => registry.dispose());
 
+  it('a server slow to start does not hold back the next change of config', async () => {
+    // It never answers `initialize`: its start ends only at its connect timeout (120 s here, far
+    // beyond this test's 20 s, so the second change cannot have waited for it).
+    const slow = definition(stdioLaunch({ FIXTURE_HANG_INITIALIZE: '1' }), { id: 'slow', timeouts: { connect: 120 } });
+    const first = registry.apply([slow]);
+    await waitFor(() => registry.get('slow')?.state.kind === 'starting', 'the slow start');
+    await registry.apply([slow, definition(stdioLaunch(), { id: 'quick' })]);
+    assert.equal(registry.get('quick')!.state.kind, 'running');
+    const state = registry.get('slow')!.state;
+    assert.equal(state.kind, 'starting', `the second change came while the first server was still starting (${JSON.stringify(state)})`);
+    await registry.stop('slow');
+    await first;
+  });
+
   it('starts added servers, restarts only changed ones and stops removed ones', async () => {
     defs = [definition(stdioLaunch(), { id: 'a' }), definition(stdioLaunch(), { id: 'b' }), definition(stdioLaunch(), { id: 'c' })];
     await registry.apply(defs);
