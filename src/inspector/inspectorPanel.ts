@@ -34,8 +34,11 @@ export class InspectorPanel extends InspectorController {
       },
     );
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'mcp.svg');
-    panel.webview.html = webviewHtml(panel.webview, extensionUri, 'inspector', title);
-    return new InspectorPanel(panel, source, context, select, closed);
+    const html = () => webviewHtml(panel.webview, extensionUri, 'inspector', title);
+    panel.webview.html = html();
+    const inspector = new InspectorPanel(panel, source, context, select, closed);
+    inspector.reloadPage = () => (panel.webview.html = html());
+    return inspector;
   }
 
   private disposed = false;

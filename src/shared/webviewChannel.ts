@@ -47,6 +47,8 @@ export class WebviewChannel<In, Out> {
   private queue: Out[] = [];
   private isReadyNow = false;
   private disposed = false;
+  /** Posts VS Code said it could not deliver (no page there to take them): a diagnostic for tests. */
+  lost = 0;
   private readonly listener: { dispose(): void };
   /** Resolves when the page first said `ready` (tests wait for it: the page's script runs). */
   readonly whenReady: Promise<void>;
@@ -73,7 +75,14 @@ export class WebviewChannel<In, Out> {
       if (this.queue.length > MAX_QUEUED_POSTS) this.queue.shift();
       return;
     }
-    void this.webview.postMessage(message);
+    this.send(message);
+  }
+
+  private send(message: Out): void {
+    void Promise.resolve(this.webview.postMessage(message)).then(
+      (delivered) => void (delivered || this.lost++),
+      () => this.lost++,
+    );
   }
 
   private onMessage(raw: unknown): void {
@@ -82,7 +91,7 @@ export class WebviewChannel<In, Out> {
       this.isReadyNow = true;
       const queued = this.queue;
       this.queue = [];
-      for (const message of queued) void this.webview.postMessage(message);
+      for (const message of queued) this.send(message);
       this.resolveReady();
       this.run(() => this.options.ready?.());
       return;

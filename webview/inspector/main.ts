@@ -414,7 +414,8 @@ function receive(data: unknown): void {
       renderEmpty();
     }
     if (message.select !== undefined) select(message.select);
-    else if (selected !== undefined && (detailView.seq !== selected || rowKey(tree.find(selected)) !== detailKey)) post({ type: 'select', seq: selected });
+    else if (selected !== undefined && (detailView.seq !== selected || rowKey(tree.find(selected)) !== detailKey))
+      post({ type: 'select', seq: selected, refresh: true });
     return;
   }
   if (message.type === 'searchMatches') {

@@ -79,7 +79,8 @@ export const MAX_PARAMS_TEXT = 1024 * 1024;
 /** Webview → host. */
 export type FromWebview =
   | { type: 'ready' }
-  | { type: 'select'; seq: number }
+  /** `refresh`: the page asks again for the detail of the row already selected (it reloaded, or the exchange changed): not a new choice. */
+  | { type: 'select'; seq: number; refresh?: true }
   | { type: 'copy'; seq: number; part: 'request' | 'response' | 'both' }
   | { type: 'export'; format: 'jsonl' | 'har' }
   | { type: 'import' }
@@ -109,7 +110,7 @@ export function parseFromWebview(message: unknown): FromWebview | undefined {
     case 'import':
       return { type: 'import' };
     case 'select':
-      return isSeq(message.seq) ? { type: 'select', seq: message.seq } : undefined;
+      return isSeq(message.seq) ? { type: 'select', seq: message.seq, ...(message.refresh === true ? { refresh: true as const } : {}) } : undefined;
     case 'copy':
       return isSeq(message.seq) && (message.part === 'request' || message.part === 'response' || message.part === 'both')
         ? { type: 'copy', seq: message.seq, part: message.part }

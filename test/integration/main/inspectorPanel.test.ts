@@ -196,7 +196,7 @@ suite('Inspector in the panel, Console, cancel', function () {
       },
       () =>
         `the row selected in the panel (selected: ${view.selected}, wanted ${entry.seq}; page loaded: ${view.pageLoaded}; ` +
-        `view visible: ${now?.visible}, its controller ${now?.controller === view ? 'this one' : now?.controller ? 'another' : 'none'}; row messages sent: ${JSON.stringify(view.sent)})`,
+        `view visible: ${now?.visible}, its controller ${now?.controller === view ? 'this one' : now?.controller ? 'another' : 'none'}; row messages sent: ${JSON.stringify(view.sent)}; heard from the page: ${JSON.stringify(view.heard)}; posts not delivered: ${view.lostPosts}; pages loaded anew: ${view.reloads})`,
     );
     assert.equal(inspectorTabs().length, 0, 'no Inspector editor tab was opened');
     // With the panel closed, the editor tab opens as before.
@@ -207,5 +207,24 @@ suite('Inspector in the panel, Console, cancel', function () {
     await waitFor(() => inspectorTabs().length === 1, 'the Inspector editor tab');
     await waitFor(() => tab.selected === entry.seq, 'the row selected in the editor tab');
     tab.dispose();
+  });
+
+  test('Open in Inspector with a panel page that no longer answers loads the page anew and selects the exchange there', async () => {
+    const view = await vscode.commands.executeCommand<InspectorController>('mcpWorkbench.openInspectorInPanel');
+    await waitFor(() => view.pageLoaded, 'the page loaded');
+    const stamp = `silent page ${Date.now()}`;
+    await c.callTool('echo', { text: stamp });
+    const entry = await waitFor(
+      () => log.entries().find((e) => e.rerun?.name === 'echo' && JSON.stringify(e.request).includes(stamp) && e.status.kind === 'ok'),
+      'the echo entry',
+    );
+    const reloads = view.reloads;
+    view.silencePageForTests();
+    assert.equal(await vscode.commands.executeCommand('mcpWorkbench.openActivityEntryInInspector', entry.seq), view);
+    await waitFor(
+      () => view.selected === entry.seq,
+      () => `the row selected in the page loaded anew (selected: ${view.selected}, wanted ${entry.seq}; pages loaded anew: ${view.reloads - reloads})`,
+    );
+    assert.equal(view.reloads, reloads + 1, 'the page was loaded anew once');
   });
 });

@@ -275,6 +275,10 @@ describe('Inspector rows', () => {
     assert.equal(parseFromWebview({ type: 'action', action: 'replay', seq: 3, params: { a: 1 } }), undefined);
     assert.equal(parseFromWebview({ type: 'action', action: 'replay', seq: 3, params: 'x'.repeat(MAX_PARAMS_TEXT + 1) }), undefined);
     assert.deepEqual(parseFromWebview({ type: 'startServer', seq: 4 }), { type: 'startServer', seq: 4 });
+    // A selection asked again for its detail says so (the host then keeps its own request standing).
+    assert.deepEqual(parseFromWebview({ type: 'select', seq: 5 }), { type: 'select', seq: 5 });
+    assert.deepEqual(parseFromWebview({ type: 'select', seq: 5, refresh: true }), { type: 'select', seq: 5, refresh: true });
+    assert.deepEqual(parseFromWebview({ type: 'select', seq: 5, refresh: 'yes' }), { type: 'select', seq: 5 });
     assert.equal(parseToWebview({ type: 'actionStatus', seq: 3, action: 'replay', kind: 'shout', text: 'x' }), undefined);
     assert.deepEqual(parseToWebview({ type: 'actionStatus', seq: 3, action: 'replay', kind: 'info', text: 'x', newSeq: 9 }), {
       type: 'actionStatus',
