@@ -8,6 +8,8 @@ import { escapeMarkdown, revealControlCharacters } from '../shared/common/untrus
 import { timeOfDay } from '../shared/common/durations';
 import { factsOf } from '../traffic/common/exchangeFacts';
 import { InspectorCommands } from '../inspector/common/commandIds';
+import { ActivityCommands } from './common/commandIds';
+import { onClick } from '../shared/selectionCommand';
 
 export const REFRESH_MS = 250;
 
@@ -62,7 +64,7 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityEnt
     item.iconPath = toolError ? new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed')) : iconFor(entry);
     item.tooltip = tooltipFor(entry, toolError);
     item.contextValue = entry.rerun ? RERUNNABLE_CONTEXT : entry.kind === 'request' ? 'activityRequest' : 'activityNotification';
-    item.command = { command: InspectorCommands.openActivityEntry, title: vscode.l10n.t('Open in Inspector'), arguments: [entry.seq] };
+    item.command = onClick(ActivityCommands.openSelected, openCommand(entry));
     item.accessibilityInformation = { label: `${entry.method}, ${describe(entry)}, ${toolError ? vscode.l10n.t('tool error') : statusText(entry)}` };
     return item;
   }
@@ -101,6 +103,11 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityEnt
     this.subscription.dispose();
     this.onDidChangeTreeDataEmitter.dispose();
   }
+}
+
+/** What a click on an entry runs (through the view's selection: src/shared/selectionCommand.ts). */
+export function openCommand(entry: ActivityEntry): vscode.Command {
+  return { command: InspectorCommands.openActivityEntry, title: vscode.l10n.t('Open in Inspector'), arguments: [entry.seq] };
 }
 
 function describe(entry: ActivityEntry): string {

@@ -5,7 +5,8 @@
 import * as vscode from 'vscode';
 import { ActivityLog, type ActivityEntry } from '../traffic/common/activityLog';
 import type { Workbench } from '../workbench';
-import { ActivityTreeProvider } from './activityTreeProvider';
+import { ActivityTreeProvider, openCommand } from './activityTreeProvider';
+import { runSelected } from '../shared/selectionCommand';
 import { showErrorMessage, showInformationMessage, showWarningMessage, withNotificationProgress } from '../shared/notifications';
 import type { ConfirmCall, ToolApprovalGate } from '../toolRunner/common/toolApprovals';
 import { errorMessage } from '../shared/common/errors';
@@ -134,6 +135,7 @@ export function registerActivity(workbench: Workbench, log: ActivityLog, gate: T
       if (e.affectsConfiguration(`mcpWorkbench.${MAX_ENTRIES_SETTING}`)) log.setMaxEntries(readMax());
     }),
     ...registerCommandTable({
+      [ActivityCommands.openSelected]: runSelected(view, openCommand),
       [ActivityCommands.showEntry]: showEntry,
       [ActivityCommands.rerunEntry]: rerun,
       [ActivityCommands.clear]: () => {

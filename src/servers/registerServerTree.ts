@@ -9,10 +9,11 @@ import { registerSkillCommands } from './skillCommands';
 import { redactValue } from '../shared/common/redact';
 import { ServerCommands, ServerContextKeys } from './common/commandIds';
 import { registerCommandTable } from '../shared/commandTable';
+import { runSelected } from '../shared/selectionCommand';
 
 /** `provider`: the tree's data, built by the composition root (the test API reads it too). */
 export function registerServerTree(workbench: Workbench, provider: ServerTreeProvider): vscode.Disposable[] {
-  const view = vscode.window.createTreeView('mcpWorkbench.servers', { treeDataProvider: provider, showCollapseAll: true });
+  const view = (provider.view = vscode.window.createTreeView('mcpWorkbench.servers', { treeDataProvider: provider, showCollapseAll: true }));
   const setDescription = () => {
     view.description = provider.filter ? vscode.l10n.t('tools matching "{0}"', provider.filter) : undefined;
   };
@@ -21,6 +22,7 @@ export function registerServerTree(workbench: Workbench, provider: ServerTreePro
     view,
     workbench.onDidChangeServersBadge((badge) => (view.badge = badge)),
     ...registerCommandTable({
+      [ServerCommands.openSelected]: runSelected(view, (node) => ('openCommand' in node ? node.openCommand() : undefined)),
       [ServerCommands.refresh]: () => workbench.config.reload().then(() => provider.refresh()),
       [ServerCommands.filterTools]: async () => {
         const text = await vscode.window.showInputBox({

@@ -8,6 +8,8 @@ import * as vscode from 'vscode';
 import type { ChooseOptions, WorkspaceServersRunner } from '../coexistence/common/builtinHost';
 // Registered by src/coexistence/registerCoexistence.ts: a command, so the tree imports no coexistence glue.
 import { CoexistenceCommands } from '../coexistence/common/commandIds';
+import { ServerCommands } from './common/commandIds';
+import { onClick } from '../shared/selectionCommand';
 
 export class RunnerChoiceNode {
   readonly kind = 'runnerChoice';
@@ -85,7 +87,12 @@ export class RunnerAnswerNode {
     item.tooltip = this.hoverText;
     item.contextValue = 'runnerAnswer';
     item.accessibilityInformation = { label: `${this.label}, ${this.hoverText}` };
-    item.command = { command: CoexistenceCommands.chooseRunner, title: this.label, arguments: [this.runner, this.options] };
+    item.command = onClick(ServerCommands.openSelected, this.openCommand());
     return item;
+  }
+
+  /** What a click on the answer runs (through the view's selection: src/shared/selectionCommand.ts). */
+  openCommand(): vscode.Command {
+    return { command: CoexistenceCommands.chooseRunner, title: this.label, arguments: [this.runner, this.options] };
   }
 }

@@ -8,6 +8,7 @@
  * user hovers (ServerTreeProvider calls `tooltip()`).
  */
 import * as vscode from 'vscode';
+import { onClick } from '../shared/selectionCommand';
 import { isAppOnly, toolAppUri } from '../apps/common/appTools';
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
 import { describeState, redactState } from '../mcp/serverState';
@@ -177,8 +178,13 @@ export class ToolNode {
     );
     // Hidden by the config file: the workspace toggle cannot bring it back, so neither toggle is offered.
     item.contextValue = this.hiddenByConfig ? 'tool.hiddenByConfig' : disabledInChat ? 'tool.disabledInChat' : 'tool';
-    item.command = { command: ToolRunnerCommands.run, title: vscode.l10n.t('Run Tool…'), arguments: [{ serverId: this.serverId, toolName: tool.name }] };
+    item.command = onClick(ServerCommands.openSelected, this.openCommand());
     return item;
+  }
+
+  /** What a click on the item runs (through the view's selection: src/shared/selectionCommand.ts). */
+  openCommand(): vscode.Command {
+    return { command: ToolRunnerCommands.run, title: vscode.l10n.t('Run Tool…'), arguments: [{ serverId: this.serverId, toolName: this.tool.name }] };
   }
 
   /** Built on hover (resolveTreeItem), not with the item: a server may have thousands of tools. */
@@ -224,8 +230,12 @@ export class ResourceNode {
     item.description = text.description;
     item.iconPath = new vscode.ThemeIcon(r.mimeType?.startsWith('image/') ? 'file-media' : 'file');
     item.contextValue = 'resource';
-    item.command = { command: ResourceCommands.open, title: vscode.l10n.t('Open Resource'), arguments: [{ serverId: this.serverId, uri: r.uri }] };
+    item.command = onClick(ServerCommands.openSelected, this.openCommand());
     return item;
+  }
+
+  openCommand(): vscode.Command {
+    return { command: ResourceCommands.open, title: vscode.l10n.t('Open Resource'), arguments: [{ serverId: this.serverId, uri: this.resource.uri }] };
   }
 
   tooltip(): vscode.MarkdownString {
@@ -252,12 +262,13 @@ export class TemplateNode {
     item.description = text.description;
     item.iconPath = new vscode.ThemeIcon('file-symlink-file');
     item.contextValue = 'resourceTemplate';
-    item.command = {
-      command: ResourceCommands.openTemplate,
-      title: vscode.l10n.t('Open Resource from Template'),
-      arguments: [{ serverId: this.serverId, uriTemplate: t.uriTemplate }],
-    };
+    item.command = onClick(ServerCommands.openSelected, this.openCommand());
     return item;
+  }
+
+  openCommand(): vscode.Command {
+    const args = [{ serverId: this.serverId, uriTemplate: this.template.uriTemplate }];
+    return { command: ResourceCommands.openTemplate, title: vscode.l10n.t('Open Resource from Template'), arguments: args };
   }
 
   tooltip(): vscode.MarkdownString {
@@ -353,12 +364,12 @@ export class SkillNode {
     item.iconPath = new vscode.ThemeIcon('book');
     item.contextValue = 'skill';
     item.accessibilityInformation = { label: vscode.l10n.t('Skill {0}', skillName(this.skill)) };
-    item.command = {
-      command: ServerCommands.openSkill,
-      title: vscode.l10n.t('Open Skill'),
-      arguments: [{ serverId: this.serverId, skillUri: this.skill.uri }],
-    };
+    item.command = onClick(ServerCommands.openSelected, this.openCommand());
     return item;
+  }
+
+  openCommand(): vscode.Command {
+    return { command: ServerCommands.openSkill, title: vscode.l10n.t('Open Skill'), arguments: [{ serverId: this.serverId, skillUri: this.skill.uri }] };
   }
 
   tooltip(): vscode.MarkdownString {
@@ -394,14 +405,15 @@ export class TaskNode {
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
     item.contextValue = isTerminal(this.task.status) ? `task.${this.task.status}` : 'task.running';
     item.tooltip = toMarkdown(taskTooltip(this.task));
-    if (this.task.result) {
-      item.command = {
-        command: ServerCommands.showTaskResult,
-        title: vscode.l10n.t('Show Task Result'),
-        arguments: [{ serverId: this.serverId, taskId: this.task.taskId }],
-      };
-    }
+    const open = this.openCommand();
+    if (open) item.command = onClick(ServerCommands.openSelected, open);
     return item;
+  }
+
+  /** A finished task's result; nothing while it runs. */
+  openCommand(): vscode.Command | undefined {
+    const args = [{ serverId: this.serverId, taskId: this.task.taskId }];
+    return this.task.result ? { command: ServerCommands.showTaskResult, title: vscode.l10n.t('Show Task Result'), arguments: args } : undefined;
   }
 }
 

@@ -49,6 +49,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   private rootSnapshot = '';
   /** The who-runs-them choice last shown at the top, if any. */
   private choiceNode: RunnerChoiceNode | undefined;
+  /** The view that shows this tree, once made (its selection is what a click opens; tests select through it). */
+  view: vscode.TreeView<TreeNode> | undefined;
   /** Copies of our servers that VS Code's own host started (the process tree of this extension host). */
   readonly copies: SecondCopyWatch;
 

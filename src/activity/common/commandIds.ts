@@ -6,11 +6,13 @@ export const ActivityCommands = {
   filter: 'mcpWorkbench.filterActivity',
   clearFilter: 'mcpWorkbench.clearActivityFilter',
   log: '_mcpWorkbench.activityLog',
+  openSelected: '_mcpWorkbench.openSelectedActivityEntry',
 } as const;
 
 /** Commands above that package.json does not contribute, and why they exist. */
 export const ActivityInternal: { readonly [K in keyof typeof ActivityCommands]?: string } = {
   log: 'returns the log behind the view, for the integration tests and the benchmark',
+  openSelected: 'a click on an entry: opens the selected entry in the Inspector (src/shared/selectionCommand.ts)',
 };
 
 export const ActivityContextKeys = {

@@ -24,7 +24,13 @@ export const ServerCommands = {
   openSkill: 'mcpWorkbench.openSkill',
   openSkillSource: 'mcpWorkbench.openSkillSource',
   addSkillToChat: 'mcpWorkbench.addSkillToChat',
+  openSelected: '_mcpWorkbench.openSelectedServerItem',
 } as const;
+
+/** Commands above that package.json does not contribute, and why they exist. */
+export const ServerInternal: { readonly [K in keyof typeof ServerCommands]?: string } = {
+  openSelected: "a click on a tool, resource, template, skill or task: runs the selected item's command (src/shared/selectionCommand.ts)",
+};
 
 /** Context keys (`setContext`) that package.json's `when` clauses read. */
 export const ServerContextKeys = {

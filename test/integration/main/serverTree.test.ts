@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
 import type { GroupNode, ServerNode, ToolNode, TreeNode } from '../../../src/servers/serverTreeNodes';
 import { activateApi, folderUri, running, waitFor, writeText } from '../helpers';
+import type { ToolRunnerPanel } from '../../../src/toolRunner/toolRunnerPanel';
 
 suite('Servers tree', function () {
   this.timeout(90000);
@@ -64,10 +65,28 @@ suite('Servers tree', function () {
     // Built only for the item hovered: VS Code calls resolveTreeItem when the tooltip is unset.
     assert.equal(item.tooltip, undefined);
     assert.match((tree().resolveTreeItem(item, echo).tooltip as vscode.MarkdownString).value, /"text"/);
-    assert.equal(item.command?.command, 'mcpWorkbench.runTool');
-    assert.deepEqual(item.command?.arguments, [{ serverId: echo.serverId, toolName: 'echo' }]);
+    // A click runs the selected item's command (no arguments VS Code could let go as the tree redraws).
+    assert.deepEqual(item.command, { command: '_mcpWorkbench.openSelectedServerItem', title: 'Run Tool…' });
+    assert.equal(echo.openCommand().command, 'mcpWorkbench.runTool');
+    assert.deepEqual(echo.openCommand().arguments, [{ serverId: echo.serverId, toolName: 'echo' }]);
     const fail = tree().getTreeItem(tools.find((t) => t.toolName === 'fail')!);
     assert.match(String(fail.description), /destructive/);
+  });
+
+  test('a click on a tool opens Run Tool for the item VS Code selected, through a command without arguments', async () => {
+    await vscode.commands.executeCommand('workbench.view.extension.mcpWorkbench');
+    const tools = (await tree().getChildren(await group('fixture-stdio', 'Tools'))) as ToolNode[];
+    const echo = tools.find((t) => t.toolName === 'echo')!;
+    const view = tree().view!;
+    await view.reveal(echo, { select: true, focus: true });
+    await waitFor(() => view.selection.length === 1 && (view.selection[0] as ToolNode).toolName === 'echo', 'echo selected in the view');
+    // What VS Code runs on the click: the item's command, which names no tool itself.
+    const panel = await vscode.commands.executeCommand<ToolRunnerPanel | undefined>(tree().getTreeItem(echo).command!.command);
+    try {
+      assert.equal(panel?.toolName, 'echo');
+    } finally {
+      panel?.dispose();
+    }
   });
 
   test('list_changed refreshes only the expanded group, which then shows the new tool', async () => {

@@ -88,7 +88,8 @@ suite('Skills (SEP-2640)', function () {
       ['code-review', 'Review a change for correctness, tests and clear names'],
     ]);
     assert.equal(items[0].contextValue, 'skill');
-    assert.equal(items[0].command?.command, 'mcpWorkbench.openSkill');
+    assert.equal(items[0].command?.command, '_mcpWorkbench.openSelectedServerItem');
+    assert.equal((nodes[0] as SkillNode).openCommand().command, 'mcpWorkbench.openSkill');
     await waitFor(() => tree().getTreeItem(group).description === '2', 'the group to count 2 skills');
     assert.deepEqual(reads(), [], 'listing fetched no skill file');
     const legacy = await running(api, 'fixture-stdio');

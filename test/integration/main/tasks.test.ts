@@ -36,10 +36,10 @@ suite('Tasks', function () {
     return (await tree().getChildren(server)).find((n: TreeNode) => n.kind === 'tasks') as TasksGroupNode | undefined;
   }
 
-  async function taskItem(taskId: string): Promise<vscode.TreeItem | undefined> {
+  async function taskItem(taskId: string): Promise<(vscode.TreeItem & { open: vscode.Command | undefined }) | undefined> {
     const group = await tasksGroup(legacy);
     const node = group && ((await tree().getChildren(group)) as TaskNode[]).find((n) => n.taskId === taskId);
-    return node && tree().getTreeItem(node);
+    return node && Object.assign(tree().getTreeItem(node), { open: node.openCommand() });
   }
 
   /** Resolves with the first state of the panel's task that `match` accepts. */
@@ -84,9 +84,11 @@ suite('Tasks', function () {
       const i = await taskItem(task.taskId);
       return i?.contextValue === 'task.completed' && i;
     }, 'the completed task in the tree');
-    assert.equal(done.command?.command, 'mcpWorkbench.showTaskResult');
+    // A click runs the selected item's command: the task's own, Show Task Result.
+    assert.equal(done.command?.command, '_mcpWorkbench.openSelectedServerItem');
+    assert.equal(done.open?.command, 'mcpWorkbench.showTaskResult');
     // Issue 29: the result opens read-only, not as an Untitled editor that asks to be saved.
-    await vscode.commands.executeCommand('mcpWorkbench.showTaskResult', ...(done.command?.arguments ?? []));
+    await vscode.commands.executeCommand('mcpWorkbench.showTaskResult', ...(done.open?.arguments ?? []));
     const editor = await waitFor(
       () => vscode.window.activeTextEditor?.document.getText().includes('task done after 4 steps') && vscode.window.activeTextEditor,
       'the result editor',
