@@ -118,13 +118,20 @@ suite('Broken configs and first failures', function () {
     // steady-b's entry cut in its args (the tolerant parse would see a changed launch) and the rest missing.
     await writeText(file, valid.slice(0, valid.indexOf('"--name", "steady-b"') + 3));
     await api.reload();
-    const diagnostics = await waitFor(() => {
-      const d = vscode.languages.getDiagnostics(file);
-      return d.some((x) => x.severity === vscode.DiagnosticSeverity.Information && /kept as they were last read/.test(x.message)) && d;
-    }, 'the note that the servers are kept');
-    assert.ok(
-      diagnostics.some((d) => d.severity === vscode.DiagnosticSeverity.Error),
-      `the syntax error beside it: ${diagnostics.map((d) => d.message).join(' | ')}`,
+    // Two sources, each in its own time: our note comes with the reload, the syntax error from the
+    // language server once VS Code has read the open document again from disk (which can be later:
+    // finalX on 1.100.3 saw the note alone when it looked right after it).
+    await waitFor(
+      () => {
+        const d = vscode.languages.getDiagnostics(file);
+        const note = d.some((x) => x.severity === vscode.DiagnosticSeverity.Information && /kept as they were last read/.test(x.message));
+        return note && d.some((x) => x.severity === vscode.DiagnosticSeverity.Error) && d;
+      },
+      () =>
+        `the note that the servers are kept, and the syntax error beside it (now: ${vscode.languages
+          .getDiagnostics(file)
+          .map((d) => d.message)
+          .join(' | ')})`,
     );
     for (const [i, name] of ['steady-a', 'steady-b'].entries()) {
       const c = api.server(name);
