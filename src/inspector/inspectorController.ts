@@ -68,8 +68,6 @@ export class InspectorController implements vscode.Disposable {
    */
   private selectAsked: number | undefined;
   private selectRetry: NodeJS.Timeout | undefined;
-  /** Loads the page anew (its owner sets the html again); the page keeps its saved state and says `ready`. */
-  reloadPage: (() => void) | undefined;
   private ready = false;
   private readonly channel: WebviewChannel<PageMessage, ToWebview | ConsoleToWebview>;
   /** Set while the view is hidden: what the Console watched, to watch again when shown. */
@@ -98,6 +96,8 @@ export class InspectorController implements vscode.Disposable {
 
   constructor(
     private readonly webview: vscode.Webview,
+    /** The page's html, made anew each time (a fresh nonce: VS Code reloads only a changed html). */
+    private readonly pageHtml: () => string,
     private readonly source: InspectorSource,
     private readonly context: InspectorContext,
     select?: number,
@@ -136,6 +136,8 @@ export class InspectorController implements vscode.Disposable {
         { dispose: () => this.feed?.dispose() },
       );
     }
+    // Last, so that the channel already listens when the page says `ready`.
+    webview.html = pageHtml();
   }
 
   get readOnly(): boolean {
@@ -183,7 +185,7 @@ export class InspectorController implements vscode.Disposable {
         clearInterval(this.selectRetry);
         if (this.ready && !this.hiddenWatch) {
           this.reloads++;
-          this.reloadPage?.();
+          this.webview.html = this.pageHtml();
         }
       } else if (this.ready && !this.hiddenWatch) this.sendRows(seq);
     }, 1500);

@@ -34,23 +34,20 @@ export class InspectorPanel extends InspectorController {
       },
     );
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'mcp.svg');
-    const html = () => webviewHtml(panel.webview, extensionUri, 'inspector', title);
-    panel.webview.html = html();
-    const inspector = new InspectorPanel(panel, source, context, select, closed);
-    inspector.reloadPage = () => (panel.webview.html = html());
-    return inspector;
+    return new InspectorPanel(panel, () => webviewHtml(panel.webview, extensionUri, 'inspector', title), source, context, select, closed);
   }
 
   private disposed = false;
 
   private constructor(
     private readonly panel: vscode.WebviewPanel,
+    pageHtml: () => string,
     source: InspectorSource,
     context: InspectorContext,
     select?: number,
     private readonly closed: () => void = () => undefined,
   ) {
-    super(panel.webview, source, context, select);
+    super(panel.webview, pageHtml, source, context, select);
     panel.onDidDispose(() => this.dispose());
   }
 

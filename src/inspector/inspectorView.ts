@@ -37,11 +37,9 @@ export class InspectorViewProvider implements vscode.WebviewViewProvider, vscode
     this.controller?.dispose();
     this.view = view;
     view.webview.options = { enableScripts: true, localResourceRoots: webviewResourceRoots(this.extensionUri) };
-    const controller = new InspectorController(view.webview, { kind: 'live', log: this.log }, this.context);
-    this.controller = controller;
     const html = () => webviewHtml(view.webview, this.extensionUri, 'inspector', vscode.l10n.t('MCP Inspector'));
-    view.webview.html = html();
-    controller.reloadPage = () => (view.webview.html = html());
+    const controller = new InspectorController(view.webview, html, { kind: 'live', log: this.log }, this.context);
+    this.controller = controller;
     // Hidden: nothing is sent. Shown again, the page either loads anew and says `ready`, or was
     // kept by VS Code and is brought up to date (see `hidden`).
     view.onDidChangeVisibility(() => {
