@@ -12,9 +12,16 @@
  * CI: a row detached by a re-render was not in the DOM again, and one click waited 30 s). When a
  * try fails or a row had to be expanded again, `log` says so: if the tree folds under the user,
  * that is a finding, and the step's log shows it.
+ *
+ * The tree renders only the rows in its viewport: a row that was in sight can leave the DOM when
+ * rows above it grow (another server's groups, the who-runs-them choice at the top). Before a
+ * click, a row that is not rendered is scrolled to with the mouse wheel, as a user would, and the
+ * log lists the rows the tree did render (seen in CI on 1.100.3: three clicks waited for a tool
+ * row under an expanded group that the DOM no longer held).
  */
 export async function clickUntilTab(page, item, tabName, { attempts = 3, ancestors = [], log } = {}) {
   const tab = page.getByRole('tab', { name: tabName });
+  const tree = page.getByRole('tree', { name: /^Servers\b/ });
   for (let i = 1; ; i++) {
     try {
       if (i > 1 && ancestors.length && !(await ancestors[0].isVisible())) {
@@ -27,6 +34,7 @@ export async function clickUntilTab(page, item, tabName, { attempts = 3, ancesto
         await row.click({ timeout: 10_000 });
         await expectAttribute(row, 'aria-expanded', 'true', 5_000);
       }
+      await scrollTreeToRow(page, tree, item, log);
       await item.click({ timeout: 10_000 });
       await tab.waitFor({ state: 'visible', timeout: 5_000 });
       return;
@@ -36,6 +44,52 @@ export async function clickUntilTab(page, item, tabName, { attempts = 3, ancesto
       await clearStaleCommandToast(page, log);
     }
   }
+}
+
+/**
+ * Wheels the tree from its top down until `item` is rendered and nothing lies over it (the list
+ * keeps only the rows in its viewport in the DOM, and once scrolled, its sticky header of parent
+ * rows covers the rows under it: a click there lands on the header). Does nothing when the row can
+ * be clicked already; logs what the tree rendered when it could not. Native scrolling would not
+ * do: VS Code's list resets it.
+ */
+async function scrollTreeToRow(page, tree, item, log) {
+  if (await rowInSight(item)) return;
+  const rendered = await tree
+    .getByRole('treeitem')
+    .evaluateAll((rows) => rows.map((r) => `${r.getAttribute('aria-label')}${r.getAttribute('aria-expanded') === 'true' ? ' [open]' : ''}`));
+  log?.(`clickUntilTab: ${item} is not in sight among the ${rendered.length} rows the tree renders (${rendered.join(' | ')}); scrolling the tree to it`);
+  const box = await tree.boundingBox();
+  if (!box) return;
+  const offset = () => tree.evaluate((t) => t.querySelector('.monaco-list-rows')?.style.top ?? '');
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  for (let i = 0, last; i < 60; i++) {
+    await page.mouse.wheel(0, -box.height);
+    await page.waitForTimeout(60);
+    const now = await offset();
+    if (now === last) break;
+    last = now;
+  }
+  for (let i = 0, last = await offset(); i < 60 && !(await rowInSight(item)); i++) {
+    await page.mouse.wheel(0, box.height / 3);
+    await page.waitForTimeout(150);
+    const now = await offset();
+    if (now === last) break;
+    last = now;
+  }
+  log?.(`clickUntilTab: ${(await rowInSight(item)) ? 'the row is in sight now' : 'the row is still not in sight after scrolling the tree through'}`);
+}
+
+/** Whether the row is rendered and its middle is not covered by another row (the sticky header). */
+async function rowInSight(item) {
+  if (!(await item.count())) return false;
+  return item.first().evaluate((row) => {
+    const r = row.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+    if (!hit || row.contains(hit)) return true;
+    // A hover card over the row goes when the pointer moves to click; another row does not.
+    return !hit.closest('.monaco-tree-sticky-container, .monaco-list-row');
+  });
 }
 
 /**
