@@ -283,9 +283,14 @@ export class Workbench implements vscode.Disposable {
           .catch((e) => this.config.reportReloadError(e));
       }),
     );
-    // The first start waits for the chat models to be looked at: whether VS Code's agent could
-    // run the workspace's servers decides who starts them (coexistence/common/builtinHost.ts).
-    this.ready = Promise.all([this.inputs.load(), this.builtinHost.ready]).then(() => this.config.reload());
+    // Config is read and servers start at once. Only a server whose runner depends on whether
+    // VS Code's agent could use it (a chat model, coexistence/common/builtinHost.ts) waits for the
+    // models to be looked at, up to 3 s; `ready` includes that answer, applied.
+    this.ready = this.inputs
+      .load()
+      .then(() => this.config.reload())
+      .then(() => this.builtinHost.ready)
+      .then(() => this.registry.applyHeldBack());
   }
 
   /**

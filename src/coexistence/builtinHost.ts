@@ -16,6 +16,8 @@ import {
   decideRunner,
   hasCopilotAgentHost,
   heldBackReason,
+  waitsForRunnerDecision,
+  DECIDING_RUNNER_REASON,
   parseRunner,
   readsProfileMcpJson,
   shouldAskRunner,
@@ -53,12 +55,14 @@ export class BuiltinHost implements vscode.Disposable {
 
   private hasChatModel = false;
   private modelsRead = false;
+  /** A server was told to wait for the models (DECIDING_RUNNER_REASON): their answer must be applied. */
+  private heldForModels = false;
   /** Reads of the chat models started; only the newest one's answer counts. */
   private modelReads = 0;
   private modelsWait: NodeJS.Timeout | undefined;
   /** This window started the shared servers here because VS Code's agent could not use them. */
   private startedHereUnasked = false;
-  /** Resolves once the chat models were looked at: the first start waits for it. */
+  /** Resolves once the chat models were looked at: the first start of a server whose runner depends on them waits for it. */
   readonly ready: Promise<void>;
 
   constructor(private readonly workspaceState: vscode.Memento) {
@@ -79,6 +83,8 @@ export class BuiltinHost implements vscode.Disposable {
       clearTimeout(this.modelsWait);
       this.modelsRead = true;
       this.noteDecision();
+      // The servers that waited for this answer start now, or show who runs them (Workbench: applyHeldBack).
+      if (this.heldForModels) this.onDidChangeEmitter.fire();
     });
   }
 
@@ -167,14 +173,12 @@ export class BuiltinHost implements vscode.Disposable {
 
   /** Why we do not start this server on our own (VS Code runs it), or undefined. */
   heldBackReason(def: ServerDefinition): string | undefined {
-    return heldBackReason(
-      def.source,
-      this.activeNow,
-      this.decision.runner,
-      readsProfileMcpJson(vscode.version),
-      this.runHere.includes(def.id),
-      hasCopilotAgentHost(vscode.version),
-    );
+    const facts = [readsProfileMcpJson(vscode.version), this.runHere.includes(def.id), hasCopilotAgentHost(vscode.version)] as const;
+    if (!this.modelsRead && waitsForRunnerDecision(def.source, this.activeNow, this.runner, ...facts)) {
+      this.heldForModels = true;
+      return DECIDING_RUNNER_REASON;
+    }
+    return heldBackReason(def.source, this.activeNow, this.decision.runner, ...facts);
   }
 
   /** Whether VS Code's Copilot agent host may run its own copy of this server (1.140+, GitHub Copilot's places). */

@@ -128,6 +128,28 @@ export function heldBackReason(
   return (runner ?? 'vscode') === 'vscode' ? RUN_BY_VSCODE_REASON : undefined;
 }
 
+/** Shown, for a few seconds at most, on a server whose start waits until the chat models were looked at. */
+export const DECIDING_RUNNER_REASON = "waiting to learn whether VS Code's agent runs it";
+
+/**
+ * Whether this server's first start must wait for the chat models to be looked at: only when
+ * who starts it depends on that answer (VS Code's agent could use it, and nobody chose yet).
+ * Every other server starts at once: the read can take VS Code seconds (it activates the
+ * extensions that offer models), and the user's own servers would wait for it for nothing.
+ */
+export function waitsForRunnerDecision(
+  source: ServerSource,
+  builtinActive: boolean,
+  stored: WorkspaceServersRunner | undefined,
+  readsProfile = true,
+  runHere = false,
+  agentHost = false,
+): boolean {
+  if (stored) return false;
+  const held = (runner: WorkspaceServersRunner) => heldBackReason(source, builtinActive, runner, readsProfile, runHere, agentHost);
+  return held('workbench') !== held('vscode');
+}
+
 /**
  * Whether VS Code's agent can use the workspace's MCP servers in this window: its MCP host is on
  * (`builtinHostActive`: MCP access, AI features) and there is a chat model to drive it

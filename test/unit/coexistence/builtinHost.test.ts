@@ -11,6 +11,7 @@ import {
   RUN_BY_AGENT_HOST_REASON,
   decideRunner,
   heldBackReason,
+  waitsForRunnerDecision,
   isSharedSource,
   offeredToAgent,
   parseRunner,
@@ -109,6 +110,26 @@ describe('servers of the files both hosts read', () => {
     const profile: ServerSource = { scope: 'user', label: 'VS Code user mcp.json', file: '/u/mcp.json', vscodeProfile: true };
     assert.equal(heldBackReason(profile, true, 'vscode', true, true), undefined);
     assert.equal(heldBackReason(rootFile, true, 'vscode', true, false), RUN_BY_VSCODE_REASON, 'the others stay left to VS Code');
+  });
+
+  // The first start no longer waits for VS Code to list its chat models (up to 3 s) for every
+  // server: only for those whose runner the answer decides.
+  it("only a server whose runner the chat models decide waits for them; the user's own servers start at once", () => {
+    const profile: ServerSource = { scope: 'user', label: 'VS Code user mcp.json', file: '/u/mcp.json', vscodeProfile: true };
+    const github: ServerSource = { scope: 'workspace', label: '.github/mcp.json', file: '/w/.github/mcp.json', folder: 'w', copilotPlace: true };
+    // VS Code's host on, nothing chosen yet.
+    assert.equal(waitsForRunnerDecision(vscodeFile, true, undefined), true, '.vscode/mcp.json: VS Code or us, the models decide');
+    assert.equal(waitsForRunnerDecision(rootFile, true, undefined), true, '.mcp.json too');
+    for (const source of [setting, cursorProject, claudeDesktop, profile]) {
+      assert.equal(waitsForRunnerDecision(source, true, undefined), false, `${source.label}: the choice does not move it`);
+    }
+    assert.equal(waitsForRunnerDecision(github, true, undefined, true, false, false), false, 'Copilot places before 1.140: ours');
+    assert.equal(waitsForRunnerDecision(github, true, undefined, true, false, true), true, '.github/mcp.json from 1.140: follows the choice');
+    // Nothing to wait for.
+    assert.equal(waitsForRunnerDecision(vscodeFile, false, undefined), false, "VS Code's host off: ours");
+    assert.equal(waitsForRunnerDecision(vscodeFile, true, 'vscode'), false, 'a stored choice');
+    assert.equal(waitsForRunnerDecision(vscodeFile, true, 'workbench'), false, 'a stored choice');
+    assert.equal(waitsForRunnerDecision(vscodeFile, true, undefined, true, true), false, 'Run Here on this one');
   });
 
   describe("GitHub Copilot's places (VS Code 1.140+'s Copilot agent host reads them; not testable in 1.139.1, so decided here)", () => {
