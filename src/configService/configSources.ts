@@ -92,6 +92,7 @@ export class ConfigSources implements vscode.Disposable {
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration(SERVERS_SETTING) || e.affectsConfiguration(INPUTS_SETTING) || e.affectsConfiguration(VSCODE_MCP_SETTING)) this.changed();
         if (e.affectsConfiguration(DISCOVERY_SETTING)) {
+          if (this.folderWatchersMade) this.watchFolders();
           this.watchDiscovered();
           this.changed();
         }
@@ -360,13 +361,18 @@ export class ConfigSources implements vscode.Disposable {
     }
   }
 
+  /**
+   * Each folder's config files, and with discovery on its Cursor file: a pattern based at the
+   * WorkspaceFolder is served by VS Code's watcher of the workspace, which sees a file made in a
+   * folder that did not exist yet (`.vscode/mcp.json`, `.cursor/mcp.json`). A watcher based at such
+   * a folder itself missed the file in 1.139.1 (finalX): it never fired.
+   */
   private watchFolders(): void {
     this.folderWatchersMade = true;
     this.folderWatchers.clear();
+    const paths = [...WORKSPACE_CONFIG_FILES.map((f) => f.path), WORKBENCH_FILE_PATH, ...(this.discoveryEnabled() ? [CURSOR_WORKSPACE_FILE] : [])];
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
-      const watcher = vscode.workspace.createFileSystemWatcher(
-        new vscode.RelativePattern(folder, `{${[...WORKSPACE_CONFIG_FILES.map((f) => f.path), WORKBENCH_FILE_PATH].join(',')}}`),
-      );
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, `{${paths.join(',')}}`));
       watcher.onDidChange(() => this.changed());
       watcher.onDidCreate(() => this.changed());
       watcher.onDidDelete(() => this.changed());
@@ -379,7 +385,8 @@ export class ConfigSources implements vscode.Disposable {
     this.discoveryWatchersMade = true;
     this.discoveryWatchers.clear();
     if (!this.discoveryEnabled()) return;
-    for (const file of this.discoveryFiles()) this.discoveryWatchers.push(...watchFile(file.uri, () => this.changed()));
+    // A workspace folder's files are in the folders' watchers (watchFolders).
+    for (const file of this.discoveryFiles()) if (!file.folder) this.discoveryWatchers.push(...watchFile(file.uri, () => this.changed()));
   }
 
   private changed(): void {
