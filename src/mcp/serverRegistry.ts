@@ -57,9 +57,12 @@ export class ServerRegistry {
    * Config changes are applied in order, each once the one before was applied (`applied`), but
    * not after the servers it started have finished starting: a server slow to start (an `npx -y`
    * download, one that never answers `initialize` until its connect timeout) must not hold back
-   * the next change of config. `settled` is when everything applied so far has finished.
+   * the next change of config. `stopped` is when the stops applied so far are done (applyHeldBack
+   * reads whether a server is stopped, which one whose stop is under way is not yet), and
+   * `settled` when everything applied so far has finished.
    */
   private applied: Promise<void> = Promise.resolve();
+  private stopped: Promise<void> = Promise.resolve();
   private settled: Promise<void> = Promise.resolve();
   /** Crash history per server, for the backoff of automatic restarts. */
   private readonly crashes = new Map<string, CrashRestarts>();
@@ -131,21 +134,31 @@ export class ServerRegistry {
    * starts, stops or restarts have done so. The differences are applied in order (see `applied`).
    */
   apply(next: ServerDefinition[]): Promise<void> {
-    const started = this.applied.then(() => this.applyNow(next));
+    return this.inOrder(this.applied, () => this.applyNow(next));
+  }
+
+  /**
+   * Runs `applyChange` once `before` has resolved, as the newest link of the chains (see
+   * `applied`); resolves when the work it began is done. The chains never reject (a failure is
+   * the caller's, through the promise returned).
+   */
+  private inOrder(before: Promise<unknown>, applyChange: () => AppliedChange): Promise<void> {
+    const started = before.then(applyChange);
     const done = started.then(({ work }) => work);
-    // The chains never reject (a failure is the caller's, through `done`).
     this.applied = started.then(noop, noop);
+    this.stopped = Promise.all([this.stopped, started.then(({ stops }) => stops).catch(noop)]).then(noop);
     this.settled = Promise.all([this.settled, done.catch(noop)]).then(noop);
     return done;
   }
 
-  /** Applies the difference now; `work` is its servers' stops and starts, under way. */
-  private applyNow(next: ServerDefinition[]): { work: Promise<void> } {
+  /** Applies the difference now. */
+  private applyNow(next: ServerDefinition[]): AppliedChange {
     const previous = this.all()
       .filter((c) => !this.transient.has(c.definition.id))
       .map((c) => c.definition);
     const diff = diffDefinitions(previous, next);
     const work: Promise<unknown>[] = [];
+    const stops: Promise<unknown>[] = [];
     for (const def of diff.removed) {
       // Said in the server's log: a server that stops on its own is otherwise a mystery.
       this.createLog(def).log('info', `Stopped: no longer in the configuration (${whereDefined(def)}).`);
@@ -167,12 +180,12 @@ export class ServerRegistry {
       if (shouldRun) this.wanted.add(def.id);
       else this.wanted.delete(def.id);
       this.createLog(def).log('info', `Its launch changed in the configuration (${whereDefined(def)})${shouldRun ? ': restarting' : ''}.`);
-      work.push(
-        connection.stop().then(() => {
-          connection.updateDefinition(def);
-          return shouldRun ? this.startConnection(connection) : this.markIdle(connection);
-        }),
-      );
+      const stop = connection.stop().then(() => {
+        connection.updateDefinition(def);
+        if (!shouldRun) this.markIdle(connection);
+      });
+      stops.push(stop);
+      work.push(shouldRun ? stop.then(() => this.startConnection(connection)) : stop);
     }
     for (const def of diff.added) {
       const connection = new McpServerConnection(def, this.host, this.createLog(def));
@@ -188,7 +201,7 @@ export class ServerRegistry {
     }
     if (diff.added.length || diff.removed.length || diff.changed.length) this.onDidChangeEmitter.fire();
     this.onDidApplyEmitter.fire();
-    return { work: Promise.all(work).then(() => undefined) };
+    return { work: Promise.all(work).then(noop), stops: Promise.all(stops).then(noop) };
   }
 
   /** Starts a server on the user's request. Resolves when it runs or has failed. */
@@ -280,15 +293,15 @@ export class ServerRegistry {
    * and show why; servers no longer held back start as auto-start would have started them.
    */
   applyHeldBack(): Promise<void> {
-    // After everything applied so far has finished (it reads whether a server is stopped, which a
-    // stop under way is not yet), and before the next reload: both change the same connections.
-    const done = this.settled.then(() => this.applyHeldBackNow());
-    this.applied = this.settled = done.then(noop, noop);
-    return done;
+    // In order with the reloads of config (both change the same connections), once the stops
+    // before it are done (it reads whether a server is stopped), but not after the starts before
+    // it: the servers the chat models' answer releases must not wait for a slow one.
+    return this.inOrder(Promise.all([this.applied, this.stopped]), () => this.applyHeldBackNow());
   }
 
-  private async applyHeldBackNow(): Promise<void> {
+  private applyHeldBackNow(): AppliedChange {
     const work: Promise<unknown>[] = [];
+    const stops: Promise<unknown>[] = [];
     for (const connection of this.all()) {
       const def = connection.definition;
       if (this.transient.has(def.id)) continue;
@@ -297,7 +310,9 @@ export class ServerRegistry {
         const wasWanted = this.wanted.delete(def.id);
         this.forgetCrashes(def.id);
         if (wasWanted) this.heldBackStopped.add(def.id);
-        work.push((wasWanted ? connection.stop() : Promise.resolve()).then(() => this.markIdle(connection)));
+        const stop = (wasWanted ? connection.stop() : Promise.resolve()).then(() => this.markIdle(connection));
+        stops.push(stop);
+        work.push(stop);
       } else if (
         connection.state.kind === 'stopped' &&
         (this.heldBackStopped.has(def.id) || (connection.state.reason !== undefined && connection.state.reason === this.heldBackShown.get(def.id)))
@@ -313,7 +328,7 @@ export class ServerRegistry {
         }
       }
     }
-    await Promise.all(work);
+    return { work: Promise.all(work).then(noop), stops: Promise.all(stops).then(noop) };
   }
 
   /** Whether auto-start starts this server (when added, or enabled again in config). */
@@ -438,6 +453,14 @@ export class ServerRegistry {
     if (heldBack && reason === heldBack) this.heldBackShown.set(def.id, heldBack);
     if (reason) connection.setBlocked(reason);
   }
+}
+
+/** A change applied to the connections: what it began, under way. */
+interface AppliedChange {
+  /** Its servers' stops and starts. */
+  work: Promise<void>;
+  /** Its stops only (and the held-back reasons shown after them). */
+  stops: Promise<void>;
 }
 
 /** "mcp.json of folder-b": where a server's definition was read, for its log. */

@@ -43,6 +43,28 @@ describe('ServerRegistry', function () {
     await first;
   });
 
+  it('a server slow to start holds back neither the servers a change of what is held back releases nor the next change of config', async () => {
+    // What a window does as it opens: the chat models' answer releases the servers that waited
+    // for it (applyHeldBack) while another server may still be starting (120 s here, far beyond
+    // this test's 20 s).
+    let heldBack: string | undefined = 'deciding who runs them';
+    policy.heldBackReason = (d) => (d.source.scope === 'workspace' ? heldBack : undefined);
+    const slow = definition(stdioLaunch({ FIXTURE_HANG_INITIALIZE: '1' }), { id: 'slow', timeouts: { connect: 120 } });
+    const shared = definition(stdioLaunch(), { id: 'shared', source: { scope: 'workspace', label: '.vscode/mcp.json' } });
+    const first = registry.apply([slow, shared]);
+    await waitFor(() => registry.get('slow')?.state.kind === 'starting', 'the slow start');
+    assert.deepEqual(registry.get('shared')!.state, { kind: 'stopped', reason: 'deciding who runs them' });
+    heldBack = undefined;
+    await registry.applyHeldBack();
+    assert.equal(registry.get('shared')!.state.kind, 'running', 'released and started');
+    await registry.apply([slow, shared, definition(stdioLaunch(), { id: 'quick' })]);
+    assert.equal(registry.get('quick')!.state.kind, 'running');
+    const state = registry.get('slow')!.state;
+    assert.equal(state.kind, 'starting', `all of it came while the slow server was still starting (${JSON.stringify(state)})`);
+    await registry.stop('slow');
+    await first;
+  });
+
   it('starts added servers, restarts only changed ones and stops removed ones', async () => {
     defs = [definition(stdioLaunch(), { id: 'a' }), definition(stdioLaunch(), { id: 'b' }), definition(stdioLaunch(), { id: 'c' })];
     await registry.apply(defs);
