@@ -34,7 +34,9 @@ export async function clickUntilTab(page, item, tabName, { attempts = 3, ancesto
         await row.click({ timeout: 10_000 });
         await expectAttribute(row, 'aria-expanded', 'true', 5_000);
       }
-      await scrollTreeToRow(page, tree, item, log);
+      // An item may be any object with click() that finds its row itself (devLoop's): only a
+      // Locator can be scrolled to.
+      if (typeof item.count === 'function') await scrollTreeToRow(page, tree, item, log);
       await item.click({ timeout: 10_000 });
       await tab.waitFor({ state: 'visible', timeout: 5_000 });
       return;
