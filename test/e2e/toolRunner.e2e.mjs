@@ -9,6 +9,8 @@
 // 5. `mcpWorkbench.toolRunner.rerunLast` (hidden from the palette; the keybinding this module
 //    declares runs it) re-runs the last call: a third history entry, and the diff
 //    against the previous run appears in the panel while the focus stays where it was.
+//    Typing the next arguments as a run ends goes on where the caret was (the page is drawn
+//    anew with the outcome and the history).
 // 6. "Save as Test" on the result writes the call into a new *.mcptest.json (VS Code's save
 //    dialog, the simple one of the browser) and opens it.
 // 7. In the Inspector (issue 29), the `add` call's params edited: "Reset to Recorded Params"
@@ -161,6 +163,24 @@ export async function run({ page, step, screenshot, workspace, log }) {
     if (!focused) throw new Error('the re-run moved the focus away from the Servers tree');
     await restMouse();
     await screenshot('toolRunner-rerun-diff');
+  });
+
+  await step('typing the next arguments as a run ends: the page is drawn anew, the caret stays where it was, nothing typed is lost', async () => {
+    const form = await runner();
+    const a = field(form, 'a');
+    const b = field(form, 'b');
+    const items = form.locator('#history .history-item');
+    await b.fill('1');
+    await a.fill('1');
+    // Ctrl+Enter runs the tool with the caret left at the end of `a`; the outcome, then the
+    // history, each draw the page anew while the user goes on typing there.
+    await a.press('End');
+    await a.press('Control+Enter');
+    await waitForText(form.locator('#result .outcome pre.text').first(), (t) => t.trim() === '2');
+    await waitFor(async () => (await items.count()) === 4, 'the run in the history');
+    await page.keyboard.type('0');
+    await expectValue(a, '10');
+    await expectValue(b, '1');
   });
 
   await step('Save as Test on the result: a new *.mcptest.json of the server opens with the call in it', async () => {

@@ -13,7 +13,7 @@ import { connectHost, typedMessage } from '../shared/hostChannel';
 import type { AppFromWebview } from '../../src/apps/common/appsProtocol';
 import { defaultValues, formToArguments, valuesFromArguments, type FieldProblem } from '../../src/jsonSchema/common/formValues';
 import type { FromWebview, ToolInfo, ToWebview } from '../../src/toolRunner/common/toolRunnerProtocol';
-import { button, h } from './dom';
+import { button, h, keepingFocus } from './dom';
 import { markIssues, renderForm, renderIssues, renderJsonEditor, type FormActions } from './form';
 import { renderOutcome, renderProgress } from './results';
 import { renderDiff, renderHistory, renderPresets, runTime, type HistoryActions } from './history';
@@ -200,6 +200,12 @@ function render(): void {
   if (!view) return;
   const v = view;
   const busy = !!v.running || !!v.pending;
+  keepingFocus(app, () => draw(v, busy));
+  renderProgress(v.running, post);
+  markIssues(v.issues);
+}
+
+function draw(v: ViewState, busy: boolean): void {
   app.replaceChildren(
     renderHeader(v.tool),
     renderIssues(v),
@@ -224,8 +230,6 @@ function render(): void {
     h('section', { id: 'result' }, renderResult(v)),
     renderHistory(v, historyActions),
   );
-  renderProgress(v.running, post);
-  markIssues(v.issues);
 }
 
 function setResultView(resultView: ResultView): void {
