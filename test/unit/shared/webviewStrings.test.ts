@@ -115,13 +115,13 @@ const TEXT_PLACES = [
   /\bbutton\(\s*'[^']*'\s*,\s*$/,
 ];
 
-/** Where a literal is not text, whatever it looks like. */
+/** Where a literal is not text, whatever it looks like (a DOM call may name its element type: querySelectorAll<HTMLElement>('…')). */
 const CODE_PLACES = [
   /\b(?:import|from)\s*$/,
   /\bcase\s*$/,
   /[!=]==?\s*$/,
   /\b(?:type|kind|class|id|for|role|value|mode|rel|sandbox|referrerpolicy|inputmode|spellcheck|rows|tabindex|'data-[\w-]+'|'aria-[\w-]+')\s*:\s*$/,
-  /\b(?:getElementById|querySelector|querySelectorAll|closest|setAttribute|removeAttribute|getAttribute|addEventListener|createElement|getPropertyValue|postMessage|matches|toggle|add|remove|contains)\(\s*$/,
+  /\b(?:getElementById|querySelector|querySelectorAll|closest|setAttribute|removeAttribute|getAttribute|addEventListener|createElement|getPropertyValue|postMessage|matches|toggle|add|remove|contains)(?:<[\w.]+>)?\(\s*$/,
   /\b(?:h|el)\(\s*$/,
 ];
 
