@@ -2,7 +2,7 @@
 // the MCP view, the one-line summary notification, its Show button (the report in a markdown
 // preview) and MCP: Go to Check Finding… (the findings in a quick pick). Workspace:
 // test/fixtures/workspaces/main. Run with `node test/launch/runInCodeServer.mjs --e2e checkServer`.
-import { pickCommand, runCommand } from './workbench.mjs';
+import { pickCommandUntil, runCommand } from './workbench.mjs';
 
 export async function run({ page, step, screenshot, vscodeVersion, log }) {
   const servers = page.getByRole('tree', { name: /^Servers\b/ });
@@ -56,19 +56,8 @@ export async function run({ page, step, screenshot, vscodeVersion, log }) {
   await step('MCP: Go to Check Finding… lists the findings with severity icons', async () => {
     const quickInput = page.locator('.quick-input-widget');
     const title = quickInput.locator('.quick-input-title', { hasText: /Check of fixture-stdio/ });
-    // A quick pick closes when the focus leaves it, and the preview the last step opened can take
-    // the focus as it finishes loading (seen on a loaded 1.100.3: the findings' pick was shown, then
-    // hidden, its title still in the DOM). A user would run the command again; so does this.
-    for (let i = 1; ; i++) {
-      await pickCommand(page, 'MCP: Go to Check Finding…');
-      try {
-        await title.waitFor({ state: 'visible', timeout: 10_000 });
-        break;
-      } catch (error) {
-        if (i >= 3) throw error;
-        log(`Go to Check Finding…, try ${i}: the pick is not showing (${(await title.count()) ? 'shown, then hidden' : 'never shown'}); running it again`);
-      }
-    }
+    // The preview the last step opened can take the focus, which closes the pick (pickCommandUntil).
+    await pickCommandUntil(page, 'MCP: Go to Check Finding…', title, { log });
     await screenshot('check-03-findings');
     await page.keyboard.press('Escape');
     await quickInput.waitFor({ state: 'hidden' });

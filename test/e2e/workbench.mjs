@@ -179,6 +179,26 @@ export async function closeContextMenu(page) {
   }
 }
 
+/**
+ * Runs a command that opens a quick pick of its own (see pickCommand) until `shown` is visible.
+ * A quick pick closes when the focus leaves it, and a webview that finishes loading (a markdown
+ * preview the step before opened) can take the focus: the pick is shown, then hidden (seen on a
+ * loaded 1.100.3). A user would run the command again; so does this, and `log` says whether the
+ * pick was shown then hidden or never shown.
+ */
+export async function pickCommandUntil(page, title, shown, { attempts = 3, log } = {}) {
+  for (let i = 1; ; i++) {
+    await pickCommand(page, title);
+    try {
+      await shown.waitFor({ state: 'visible', timeout: 10_000 });
+      return;
+    } catch (error) {
+      if (i >= attempts) throw error;
+      log?.(`${title}, try ${i}: its pick is not showing (${(await shown.count()) ? 'shown, then hidden' : 'never shown'}); running it again`);
+    }
+  }
+}
+
 /** Runs a command from the palette by its exact title (see pickCommand) and waits for the palette to close. */
 export async function runCommand(page, title, attempts = 3) {
   await pickCommand(page, title, attempts);
