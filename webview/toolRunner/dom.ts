@@ -46,19 +46,13 @@ export function keepingFocus(root: HTMLElement, draw: () => void): void {
   // Only while the page has the focus: nobody types into a page in the background, and focusing
   // there must not take the focus from the editor (a re-run from a key keeps it where it was).
   const key = document.hasFocus() && focused instanceof HTMLElement && root.contains(focused) ? controlKey(focused) : undefined;
-  const text = isTextControl(focused) ? selectionOf(focused) : undefined;
+  const caret = isTextControl(focused) ? ([focused.selectionStart ?? 0, focused.selectionEnd ?? 0, focused.selectionDirection ?? 'none'] as const) : undefined;
   draw();
   if (!key) return;
   const again = findControl(root, key);
   if (!again || again === document.activeElement) return;
   again.focus({ preventScroll: true });
-  if (text && isTextControl(again)) {
-    try {
-      again.setSelectionRange(text.start, text.end, text.direction);
-    } catch {
-      // Inputs such as number and date have no selection to set.
-    }
-  }
+  if (caret && isTextControl(again)) again.setSelectionRange(...caret);
 }
 
 function controlKey(el: HTMLElement): ControlKey | undefined {
@@ -80,11 +74,7 @@ function ownControls(field: HTMLElement): HTMLElement[] {
   return [...field.querySelectorAll<HTMLElement>('input, textarea, select, button')].filter((c) => c.closest('[data-pointer]') === field);
 }
 
+/** A control with a caret: a textarea, or an input that has a selection (not a checkbox, number or date). */
 function isTextControl(el: Element | null): el is TextControl {
   return el instanceof HTMLTextAreaElement || (el instanceof HTMLInputElement && el.selectionStart !== null);
-}
-
-function selectionOf(el: TextControl): { start: number; end: number; direction: 'forward' | 'backward' | 'none' } | undefined {
-  if (el.selectionStart === null || el.selectionEnd === null) return undefined;
-  return { start: el.selectionStart, end: el.selectionEnd, direction: el.selectionDirection ?? 'none' };
 }
