@@ -405,6 +405,20 @@ export async function run({ page, step, screenshot, workspace, log }) {
           }
         }),
       );
+      // A fast scroll leaves the row elements where they were in the page (moving them cost most
+      // of each frame); assistive tech must still read the rows in screen order: the page's own
+      // order, or the list's aria-owns when the page is not in it.
+      const order = await imported.locator('.rows').evaluate((list) => {
+        const rows = [...list.querySelectorAll(':scope > .row')];
+        const onScreen = [...rows].sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top)).map((r) => r.id);
+        const owns = list.getAttribute('aria-owns');
+        return { onScreen, read: owns ? owns.split(' ') : rows.map((r) => r.id), owns: !!owns, ids: rows.every((r) => /^row-\d+$/.test(r.id)) };
+      });
+      if (!order.ids || JSON.stringify(order.read) !== JSON.stringify(order.onScreen))
+        throw new Error(
+          `after the wheel scroll the rows read ${JSON.stringify(order.read.slice(0, 8))}… but show ${JSON.stringify(order.onScreen.slice(0, 8))}…`,
+        );
+      log(`after the wheel scroll: ${order.onScreen.length} rows drawn, read in screen order ${order.owns ? 'through aria-owns' : 'from the page'}`);
       results.push(
         await phase('scrollbar jumps', async () => {
           for (const at of [0.9, 0.1, 0.5, 0.75, 0.25, 1, 0]) {

@@ -119,6 +119,8 @@ export function fillRowElement(
   const summary = row.children.length ? groupSummary(row.children) : undefined;
   const label = `${row.method}${row.name ? ` ${row.name}` : ''}, ${row.serverLabel}, ${STATUS_LABEL[row.status]}${row.latencyMs !== undefined ? `, ${formatLatency(row.latencyMs)}` : ''}${row.replayOf !== undefined ? `, ${l10n.t('replay')}` : ''}${row.outputIssue !== undefined ? `, ${l10n.t('breaks its outputSchema')}` : ''}${row.note ? `, ${row.note}` : ''}`;
   attr(item, 'data-seq', String(row.seq));
+  // What the list's aria-owns names when the page is not in screen order (rowsView.ts putInOrder).
+  attr(item, 'id', `row-${row.seq}`);
   attr(item, 'aria-level', String(level));
   attr(item, 'aria-label', label);
   // What is nested is read after the label: the label stays what the exchange is, while notifications still arrive.

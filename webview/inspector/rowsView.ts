@@ -7,7 +7,7 @@
 // groups). A host delta redraws at once while no filter is set, at most once a frame with one (a
 // filter's matches depend on children: a request is shown for a matching notification).
 // Every string from the host is server text: set with textContent only.
-import { planWindow, rowFilter, RowLayout, type InspectorRow, type LineHeights, type RowFilter } from '../../src/inspector/common/inspectorRows';
+import { planWindow, rowFilter, rowsToMove, RowLayout, type InspectorRow, type LineHeights, type RowFilter } from '../../src/inspector/common/inspectorRows';
 import type { AppliedDelta } from '../../src/inspector/common/rowsDelta';
 import { h } from './dom';
 import { attr, fillRowElement, newRowElement, type RowElement } from './rowElement';
@@ -16,6 +16,9 @@ export const isFiltered = (filter: RowFilter): boolean => !!(filter.serverId || 
 
 /** Row elements kept out of the page for the next rows to show (a jump draws the rows in sight first, the rest a frame later). */
 const POOL_MAX = 120;
+
+/** The most rows a draw moves in the page to keep it in screen order (each is laid out anew); beyond, `aria-owns` gives the order. */
+const MAX_MOVES = 8;
 
 /** Rows drawn beyond those in sight, each way: scrolling a little shows rows already laid out. */
 const OVERSCAN = 12;
@@ -318,15 +321,17 @@ export class RowsView {
       else free.push(element);
     }
     for (const i of plan.refill) this.fill(this.elements.get(shown.row(i).seq)!, i);
-    // Scrolled a little, the rows that stay keep their place in the page and the handed-on
-    // elements are taken out, to go in at theirs (left in, each staying row after one would be
-    // moved instead: twice the work of a scroll frame). After a jump none stays: the handed-on
-    // elements keep their place, already in order.
-    const someStay = this.elements.size > 0;
+    // A leaving row's element shows a fresh row where it is in the page. Taken out and put back
+    // at the fresh row's place, the browser built its style and boxes anew: with ~30 rows a
+    // frame while the wheel scrolled fast, that was most of each frame and the page's long tasks
+    // (issue 29). Handed on in page order, a jump's elements are in screen order already.
+    if (free.length > 1) {
+      const page = this.pagePositions();
+      free.sort((a, b) => page.get(a)! - page.get(b)!);
+    }
     let reused = 0;
     for (const i of plan.fresh.length > freshRows ? plan.fresh.slice(0, freshRows) : plan.fresh) {
       const element = (reused < free.length ? free[reused++] : this.pool.pop()) ?? newRowElement(this.options);
-      if (someStay) element.remove();
       this.fill(element, i);
       this.elements.set(shown.row(i).seq, element);
     }
@@ -334,17 +339,16 @@ export class RowsView {
       free[reused].remove();
       if (this.pool.length < POOL_MAX) this.pool.push(free[reused]);
     }
-    // In screen order in the DOM too (what a screen reader's cursor walks): only misplaced ones move.
-    let previous: Element | null = null;
+    const drawn: RowElement[] = [];
     for (let i = from; i < to; i++) {
       // A row left for the next frame of a staged draw has no element yet.
       const element = this.elements.get(shown.row(i).seq);
       if (!element) continue;
       this.place(element, i);
-      const next: Element | null = previous ? previous.nextElementSibling : this.list.firstElementChild;
-      if (next !== element) this.list.insertBefore(element, next);
-      previous = element;
+      if (element.parentNode !== this.list) this.list.append(element);
+      drawn.push(element);
     }
+    this.putInOrder(drawn);
     if (!this.lineHeight && this.elements.size) this.measure();
   }
 
@@ -376,6 +380,30 @@ export class RowsView {
       this.draw(true);
       restart?.();
     }
+  }
+
+  /** Each row element's place in the page (the list's children). */
+  private pagePositions(): Map<Element, number> {
+    const page = new Map<Element, number>();
+    let position = 0;
+    for (let child = this.list.firstElementChild; child; child = child.nextElementSibling) page.set(child, position++);
+    return page;
+  }
+
+  /**
+   * Puts the page in screen order (what a screen reader's cursor walks) when a few moves do it:
+   * a scroll of a few rows, a row added by the host. After a fast scroll the page is a rotation
+   * of the screen order that would take up to half the rows' style and boxes built anew; it is
+   * left so, and `aria-owns` gives the rows' screen order to assistive tech instead.
+   */
+  private putInOrder(drawn: readonly RowElement[]): void {
+    const page = this.pagePositions();
+    const moves = rowsToMove(drawn.map((element) => page.get(element)!));
+    if (moves.length <= MAX_MOVES) {
+      // From the last: each moved row goes before its successor, which is in place by then.
+      for (let m = moves.length - 1; m >= 0; m--) this.list.insertBefore(drawn[moves[m]], drawn[moves[m] + 1] ?? null);
+      attr(this.list, 'aria-owns', undefined);
+    } else attr(this.list, 'aria-owns', drawn.map((element) => element.id).join(' '));
   }
 
   /** Sets a drawn row's place: its offset and height, and its place among its siblings. */

@@ -384,12 +384,12 @@ export class RowLayout {
 
 /**
  * What a draw of the rows `from`–`to` of `layout` does with the row elements drawn so far
- * (`drawn`, by the seq of the row each shows, in page order): those still in the window stay,
+ * (`drawn`, by the seq of the row each shows): those still in the window stay,
  * filled again in place if their row changed (another object, or `stale`); the rest leave, and
  * their elements show the `fresh` rows (issue 29: a scrollbar jump fills the ~50 elements it has
  * with other text instead of building ~50 new ones, which with the layout of the new ones was
- * most of a jump's frame). `leaving` keeps page order and `fresh` screen order: handed on in
- * order, the elements of a whole jump need no move in the page.
+ * most of a jump's frame). `fresh` is in screen order: the list hands the leaving elements on in
+ * their page order, so the elements of a whole jump need no move in the page.
  */
 export function planWindow<T extends { readonly row?: InspectorRow }>(
   drawn: ReadonlyMap<number, T>,
@@ -413,4 +413,31 @@ export function planWindow<T extends { readonly row?: InspectorRow }>(
   const leaving: T[] = [];
   for (const [seq, element] of drawn) if (!staying.has(seq)) leaving.push(element);
   return { leaving, refill, fresh };
+}
+
+/**
+ * Which drawn rows must move in the page for it to be in screen order, moving the fewest:
+ * `pagePositions` are the page positions of the drawn rows' elements, in screen order; the
+ * answer is the indexes (into it) of the rows outside one longest run already in order. A page
+ * scrolled by k rows, its elements handed on in place (rowsView.ts), is a rotation: min(k, n - k)
+ * moves.
+ */
+export function rowsToMove(pagePositions: readonly number[]): number[] {
+  // Patience sorting: `tails[l]` is the index ending the smallest-ending run of length l + 1.
+  const tails: number[] = [];
+  const previous = new Int32Array(pagePositions.length).fill(-1);
+  pagePositions.forEach((position, i) => {
+    let lo = 0;
+    let hi = tails.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (pagePositions[tails[mid]] < position) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > 0) previous[i] = tails[lo - 1];
+    tails[lo] = i;
+  });
+  const inOrder = new Set<number>();
+  for (let i = tails.length ? tails[tails.length - 1] : -1; i >= 0; i = previous[i]) inOrder.add(i);
+  return pagePositions.map((_, i) => i).filter((i) => !inOrder.has(i));
 }

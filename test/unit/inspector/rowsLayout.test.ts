@@ -9,6 +9,7 @@ import {
   rowFilter,
   rowHasWords,
   RowLayout,
+  rowsToMove,
   type InspectorRecord,
   type InspectorRow,
 } from '../../../src/inspector/common/inspectorRows';
@@ -127,6 +128,50 @@ describe('Inspector rows, the layout of the shown rows', () => {
     assert.deepEqual(scrolled.fresh, [10, 11, 12, 13]);
     // In place: row 3, another object now, is filled again in its own element.
     assert.deepEqual(planWindow(drawn, layout, 0, 10, new Set()), { leaving: [], refill: [3], fresh: [] });
+  });
+
+  it('rowsToMove: the fewest rows to move for the page to be in screen order, and moved as the list moves them, the page is in order', () => {
+    assert.deepEqual(rowsToMove([]), []);
+    assert.deepEqual(rowsToMove([0, 1, 2, 3]), []);
+    // Scrolled down two rows: the two leaving elements (page 0 and 1) show the two rows come in at the bottom.
+    assert.deepEqual(rowsToMove([2, 3, 4, 5, 0, 1]), [4, 5]);
+    // A row the host added at the top, its element appended to the page.
+    assert.deepEqual(rowsToMove([6, 0, 1, 2, 3, 4, 5]), [0]);
+    // Scrolled fast: a rotation by half the rows takes half the rows.
+    assert.equal(rowsToMove([30, 31, 32, 33, 0, 1, 2, 3]).length, 4);
+    // Any order: applied as rowsView.putInOrder applies it (from the last, each before its successor), the page is in order, in n - (longest run) moves.
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let round = 0; round < 200; round++) {
+      const n = 1 + Math.floor(random() * 40);
+      const page = Array.from({ length: n }, (_, i) => i);
+      for (let i = n - 1; i > 0; i--) {
+        const j = Math.floor(random() * (i + 1));
+        [page[i], page[j]] = [page[j], page[i]];
+      }
+      // page[p] = the screen index of the element at page position p; positions[s] = the page position of screen row s.
+      const positions = Array.from({ length: n }, (_, s) => page.indexOf(s));
+      const moves = rowsToMove(positions);
+      let longest = 0;
+      const best: number[] = [];
+      positions.forEach((p, i) => {
+        best[i] = 1 + Math.max(0, ...positions.slice(0, i).map((q, j) => (q < p ? best[j] : 0)));
+        longest = Math.max(longest, best[i]);
+      });
+      assert.equal(moves.length, n - longest, `moves for ${JSON.stringify(positions)}`);
+      const list = [...page];
+      for (let m = moves.length - 1; m >= 0; m--) {
+        const screen = moves[m];
+        list.splice(list.indexOf(screen), 1);
+        const before = list.indexOf(screen + 1);
+        list.splice(before < 0 ? list.length : before, 0, screen);
+      }
+      assert.deepEqual(
+        list,
+        [...page].sort((a, b) => a - b),
+        `after moving ${JSON.stringify(moves)} of ${JSON.stringify(page)}`,
+      );
+    }
   });
 
   it('rowFilter, one top-level row at a time into the layout, shows what filterRows does', () => {
