@@ -17,7 +17,7 @@ import { BARE_SDK_PACKAGE, BARE_SDK_V1_PACKAGE } from './bareClient';
 import { BUNDLE, deactivateExtension, REPO } from './host';
 import type { GoalResult, Scenario, ScenarioResult } from './scenario';
 
-const SCENARIOS = ['stdio', 'http', 'lists', 'biglist', 'servers', 'flood', 'inspector', 'activation'] as const;
+const SCENARIOS = ['stdio', 'http', 'lists', 'biglist', 'servers', 'flood', 'inspector', 'scroll', 'activation'] as const;
 const MODULES: Record<(typeof SCENARIOS)[number], string> = {
   stdio: './scenarios/toolCallStdio',
   http: './scenarios/toolCallHttp',
@@ -26,6 +26,7 @@ const MODULES: Record<(typeof SCENARIOS)[number], string> = {
   servers: './scenarios/manyServers',
   flood: './scenarios/flood',
   inspector: './scenarios/inspectorFlood',
+  scroll: './scenarios/inspectorScroll',
   activation: './scenarios/activation',
 };
 

@@ -28,6 +28,7 @@ import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { clickUntilTab, closeContextMenu, expectAttribute, frameWhere, frameWith, pickInFileDialog, runCommand } from './workbench.mjs';
 const EXTENSION_ID = 'mcp-workbench.mcp-workbench';
 
@@ -347,7 +348,9 @@ export async function run({ page, step, screenshot, workspace, log }) {
   await step(
     'a 100,000-message recording: import, scroll and filter; the longest frames measured in the page',
     async () => {
-      writeBigRecording(big, 20_000, 4);
+      // The bench scrolls the same rows in the page alone (test/bench/scenarios/inspectorScroll.ts).
+      const { bigRecording } = createRequire(import.meta.url)(fileURLToPath(new URL('../../out/test/shared/bigRecording.js', import.meta.url)));
+      fs.writeFileSync(big, bigRecording(20_000, 4));
       await page.getByRole('tab', { name: /^MCP Inspector$/ }).click();
       inspector = await frameWhere(page, '.rows[role=tree]', (f) => f.locator('.source:empty').count());
       await inspector.getByRole('button', { name: 'Import…' }).click();
@@ -680,54 +683,6 @@ export async function run({ page, step, screenshot, workspace, log }) {
  * Writes a recording of `calls` tools/call exchanges, each with `notes` log notifications nested
  * under it: calls × (1 + notes) records, as the Inspector exports them.
  */
-function writeBigRecording(file, calls, notes) {
-  const lines = [JSON.stringify({ format: 'mcp-workbench-recording', version: 1, exportedAt: 1_800_000_000_000 })];
-  let seq = 0;
-  for (let c = 0; c < calls; c++) {
-    const call = ++seq;
-    const at = 1_800_000_000_000 + call * 10;
-    const name = `tool${c % 50}`;
-    lines.push(
-      JSON.stringify({
-        seq: call,
-        serverId: 'big',
-        serverLabel: 'big-server',
-        method: 'tools/call',
-        kind: 'request',
-        id: c,
-        direction: 'send',
-        startedAt: at,
-        endedAt: at + 5,
-        status: { kind: 'ok' },
-        requestSize: 80,
-        responseSize: 60,
-        request: { jsonrpc: '2.0', id: c, method: 'tools/call', params: { name } },
-        response: { jsonrpc: '2.0', id: c, result: { content: [] } },
-      }),
-    );
-    for (let n = 0; n < notes; n++) {
-      const s = ++seq;
-      lines.push(
-        JSON.stringify({
-          seq: s,
-          serverId: 'big',
-          serverLabel: 'big-server',
-          method: 'notifications/message',
-          kind: 'notification',
-          direction: 'receive',
-          startedAt: at + 1,
-          endedAt: at + 1,
-          status: { kind: 'ok' },
-          requestSize: 70,
-          parentSeq: call,
-          request: { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: `line ${n} of call ${c}` } },
-        }),
-      );
-    }
-  }
-  fs.writeFileSync(file, lines.join('\n') + '\n');
-}
-
 /** Every row of an Inspector page: its seq and what a screen reader reads. */
 function rowsOf(frame) {
   return frame.locator('.rows .row').evaluateAll((rows) => rows.map((r) => ({ seq: r.getAttribute('data-seq'), label: r.getAttribute('aria-label') })));
