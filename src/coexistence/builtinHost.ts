@@ -16,6 +16,7 @@ import {
   decideRunner,
   hasCopilotAgentHost,
   heldBackReason,
+  type HostFacts,
   waitsForRunnerDecision,
   DECIDING_RUNNER_REASON,
   parseRunner,
@@ -173,12 +174,17 @@ export class BuiltinHost implements vscode.Disposable {
 
   /** Why we do not start this server on our own (VS Code runs it), or undefined. */
   heldBackReason(def: ServerDefinition): string | undefined {
-    const facts = [readsProfileMcpJson(vscode.version), this.runHere.includes(def.id), hasCopilotAgentHost(vscode.version)] as const;
-    if (!this.modelsRead && waitsForRunnerDecision(def.source, this.activeNow, this.runner, ...facts)) {
+    const facts: HostFacts = {
+      builtinActive: this.activeNow,
+      readsProfile: readsProfileMcpJson(vscode.version),
+      runHere: this.runHere.includes(def.id),
+      agentHost: hasCopilotAgentHost(vscode.version),
+    };
+    if (!this.modelsRead && waitsForRunnerDecision(def.source, this.runner, facts)) {
       this.heldForModels = true;
       return DECIDING_RUNNER_REASON;
     }
-    return heldBackReason(def.source, this.activeNow, this.decision.runner, ...facts);
+    return heldBackReason(def.source, this.decision.runner, facts);
   }
 
   /** Whether VS Code's Copilot agent host may run its own copy of this server (1.140+, GitHub Copilot's places). */

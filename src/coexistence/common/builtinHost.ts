@@ -95,6 +95,18 @@ export function agentHostMayRunCopy(source: ServerSource, builtinActive: boolean
   return source.copilotPlace === true && builtinActive && agentHost;
 }
 
+/** What, beside a server's source and the runner chosen, decides whether VS Code runs it. */
+export interface HostFacts {
+  /** VS Code's own MCP host is active (MCP access and AI features on). */
+  builtinActive: boolean;
+  /** VS Code reads the profile's `mcp.json` (1.102+); before, its user-level `mcp` setting. */
+  readsProfile?: boolean;
+  /** The user chose "Run Here" for this one server. */
+  runHere?: boolean;
+  /** VS Code's Copilot agent host is there (1.140+): it reads GitHub Copilot's places. */
+  agentHost?: boolean;
+}
+
 /**
  * Why we do not start a server on our own, or undefined when we do: while VS Code's host is
  * active, servers of the shared files are left to it unless the user chose that we run them
@@ -105,13 +117,9 @@ export function agentHostMayRunCopy(source: ServerSource, builtinActive: boolean
  */
 export function heldBackReason(
   source: ServerSource,
-  builtinActive: boolean,
   runner: WorkspaceServersRunner | undefined,
-  readsProfile = true,
-  runHere = false,
-  agentHost = false,
+  { builtinActive, readsProfile = true, runHere = false, agentHost = false }: HostFacts,
 ): string | undefined {
-  // `runHere`: the user chose "Run Here" for this one server.
   if (!builtinActive || runHere) return undefined;
   // GitHub Copilot's places: before 1.140 nothing in VS Code reads them, so they are ours alone.
   // From 1.140 the Copilot agent host does: the user's file is VS Code's own config then (as the
@@ -137,17 +145,8 @@ export const DECIDING_RUNNER_REASON = "waiting to learn whether VS Code's agent 
  * Every other server starts at once: the read can take VS Code seconds (it activates the
  * extensions that offer models), and the user's own servers would wait for it for nothing.
  */
-export function waitsForRunnerDecision(
-  source: ServerSource,
-  builtinActive: boolean,
-  stored: WorkspaceServersRunner | undefined,
-  readsProfile = true,
-  runHere = false,
-  agentHost = false,
-): boolean {
-  if (stored) return false;
-  const held = (runner: WorkspaceServersRunner) => heldBackReason(source, builtinActive, runner, readsProfile, runHere, agentHost);
-  return held('workbench') !== held('vscode');
+export function waitsForRunnerDecision(source: ServerSource, stored: WorkspaceServersRunner | undefined, facts: HostFacts): boolean {
+  return !stored && heldBackReason(source, 'workbench', facts) !== heldBackReason(source, 'vscode', facts);
 }
 
 /**

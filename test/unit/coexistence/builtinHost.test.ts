@@ -78,38 +78,50 @@ describe('servers of the files both hosts read', () => {
   });
 
   it('are left to VS Code while its host is active and nobody chose otherwise', () => {
-    assert.equal(heldBackReason(vscodeFile, true, undefined), RUN_BY_VSCODE_REASON);
-    assert.equal(heldBackReason(rootFile, true, 'vscode'), RUN_BY_VSCODE_REASON);
-    assert.equal(heldBackReason(vscodeFile, true, 'workbench'), undefined);
-    assert.equal(heldBackReason(vscodeFile, false, undefined), undefined, 'VS Code host off: we run them');
-    assert.equal(heldBackReason(vscodeFile, false, 'vscode'), undefined, 'VS Code host off: a stored choice does not stop them');
-    assert.equal(heldBackReason(setting, true, undefined), undefined, 'servers only we know run as today');
-    assert.equal(heldBackReason(cursorProject, true, 'vscode'), undefined, 'discovery imports run as today');
+    assert.equal(heldBackReason(vscodeFile, undefined, { builtinActive: true }), RUN_BY_VSCODE_REASON);
+    assert.equal(heldBackReason(rootFile, 'vscode', { builtinActive: true }), RUN_BY_VSCODE_REASON);
+    assert.equal(heldBackReason(vscodeFile, 'workbench', { builtinActive: true }), undefined);
+    assert.equal(heldBackReason(vscodeFile, undefined, { builtinActive: false }), undefined, 'VS Code host off: we run them');
+    assert.equal(heldBackReason(vscodeFile, 'vscode', { builtinActive: false }), undefined, 'VS Code host off: a stored choice does not stop them');
+    assert.equal(heldBackReason(setting, undefined, { builtinActive: true }), undefined, 'servers only we know run as today');
+    assert.equal(heldBackReason(cursorProject, 'vscode', { builtinActive: true }), undefined, 'discovery imports run as today');
   });
 
   it("the user profile's mcp.json is VS Code's own: left to it whatever the workspace chose, ours when its host is off", () => {
     const profile: ServerSource = { scope: 'user', label: 'VS Code user mcp.json', file: '/home/u/.config/Code/User/mcp.json', vscodeProfile: true };
-    assert.equal(heldBackReason(profile, true, undefined), RUN_BY_VSCODE_REASON);
-    assert.equal(heldBackReason(profile, true, 'workbench'), RUN_BY_VSCODE_REASON, 'the choice is about workspace servers');
-    assert.equal(heldBackReason(profile, false, 'vscode'), undefined, 'VS Code host off: we run them');
-    assert.equal(heldBackReason(profile, true, undefined, false), undefined, 'a VS Code before 1.102 does not read the file');
+    assert.equal(heldBackReason(profile, undefined, { builtinActive: true }), RUN_BY_VSCODE_REASON);
+    assert.equal(heldBackReason(profile, 'workbench', { builtinActive: true }), RUN_BY_VSCODE_REASON, 'the choice is about workspace servers');
+    assert.equal(heldBackReason(profile, 'vscode', { builtinActive: false }), undefined, 'VS Code host off: we run them');
+    assert.equal(heldBackReason(profile, undefined, { builtinActive: true, readsProfile: false }), undefined, 'a VS Code before 1.102 does not read the file');
     assert.deepEqual(['1.100.3', '1.101.2', '1.102.0', '1.139.1', 'x'].map(readsProfileMcpJson), [false, false, true, true, false]);
   });
 
   it("VS Code's user-level mcp setting (1.99 – 1.101) is VS Code's own too: left to it where VS Code reads it, ours elsewhere", () => {
     const setting: ServerSource = { scope: 'user', label: 'VS Code user settings', vscodeSetting: true };
     // readsProfile false: a VS Code before 1.102, which reads the setting (and not mcp.json).
-    assert.equal(heldBackReason(setting, true, undefined, false), RUN_BY_VSCODE_REASON);
-    assert.equal(heldBackReason(setting, true, 'workbench', false), RUN_BY_VSCODE_REASON, 'the choice is about workspace servers');
-    assert.equal(heldBackReason(setting, false, undefined, false), undefined, 'VS Code host off (or before 1.99): we run them');
-    assert.equal(heldBackReason(setting, true, undefined, true), undefined, '1.102+ no longer reads the setting');
+    assert.equal(heldBackReason(setting, undefined, { builtinActive: true, readsProfile: false }), RUN_BY_VSCODE_REASON);
+    assert.equal(
+      heldBackReason(setting, 'workbench', { builtinActive: true, readsProfile: false }),
+      RUN_BY_VSCODE_REASON,
+      'the choice is about workspace servers',
+    );
+    assert.equal(
+      heldBackReason(setting, undefined, { builtinActive: false, readsProfile: false }),
+      undefined,
+      'VS Code host off (or before 1.99): we run them',
+    );
+    assert.equal(heldBackReason(setting, undefined, { builtinActive: true, readsProfile: true }), undefined, '1.102+ no longer reads the setting');
   });
 
   it('a server the user chose to Run Here is not held back, whatever the workspace choice', () => {
-    assert.equal(heldBackReason(vscodeFile, true, 'vscode', true, true), undefined);
+    assert.equal(heldBackReason(vscodeFile, 'vscode', { builtinActive: true, readsProfile: true, runHere: true }), undefined);
     const profile: ServerSource = { scope: 'user', label: 'VS Code user mcp.json', file: '/u/mcp.json', vscodeProfile: true };
-    assert.equal(heldBackReason(profile, true, 'vscode', true, true), undefined);
-    assert.equal(heldBackReason(rootFile, true, 'vscode', true, false), RUN_BY_VSCODE_REASON, 'the others stay left to VS Code');
+    assert.equal(heldBackReason(profile, 'vscode', { builtinActive: true, readsProfile: true, runHere: true }), undefined);
+    assert.equal(
+      heldBackReason(rootFile, 'vscode', { builtinActive: true, readsProfile: true, runHere: false }),
+      RUN_BY_VSCODE_REASON,
+      'the others stay left to VS Code',
+    );
   });
 
   // The first start no longer waits for VS Code to list its chat models (up to 3 s) for every
@@ -118,18 +130,26 @@ describe('servers of the files both hosts read', () => {
     const profile: ServerSource = { scope: 'user', label: 'VS Code user mcp.json', file: '/u/mcp.json', vscodeProfile: true };
     const github: ServerSource = { scope: 'workspace', label: '.github/mcp.json', file: '/w/.github/mcp.json', folder: 'w', copilotPlace: true };
     // VS Code's host on, nothing chosen yet.
-    assert.equal(waitsForRunnerDecision(vscodeFile, true, undefined), true, '.vscode/mcp.json: VS Code or us, the models decide');
-    assert.equal(waitsForRunnerDecision(rootFile, true, undefined), true, '.mcp.json too');
+    assert.equal(waitsForRunnerDecision(vscodeFile, undefined, { builtinActive: true }), true, '.vscode/mcp.json: VS Code or us, the models decide');
+    assert.equal(waitsForRunnerDecision(rootFile, undefined, { builtinActive: true }), true, '.mcp.json too');
     for (const source of [setting, cursorProject, claudeDesktop, profile]) {
-      assert.equal(waitsForRunnerDecision(source, true, undefined), false, `${source.label}: the choice does not move it`);
+      assert.equal(waitsForRunnerDecision(source, undefined, { builtinActive: true }), false, `${source.label}: the choice does not move it`);
     }
-    assert.equal(waitsForRunnerDecision(github, true, undefined, true, false, false), false, 'Copilot places before 1.140: ours');
-    assert.equal(waitsForRunnerDecision(github, true, undefined, true, false, true), true, '.github/mcp.json from 1.140: follows the choice');
+    assert.equal(
+      waitsForRunnerDecision(github, undefined, { builtinActive: true, readsProfile: true, runHere: false, agentHost: false }),
+      false,
+      'Copilot places before 1.140: ours',
+    );
+    assert.equal(
+      waitsForRunnerDecision(github, undefined, { builtinActive: true, readsProfile: true, runHere: false, agentHost: true }),
+      true,
+      '.github/mcp.json from 1.140: follows the choice',
+    );
     // Nothing to wait for.
-    assert.equal(waitsForRunnerDecision(vscodeFile, false, undefined), false, "VS Code's host off: ours");
-    assert.equal(waitsForRunnerDecision(vscodeFile, true, 'vscode'), false, 'a stored choice');
-    assert.equal(waitsForRunnerDecision(vscodeFile, true, 'workbench'), false, 'a stored choice');
-    assert.equal(waitsForRunnerDecision(vscodeFile, true, undefined, true, true), false, 'Run Here on this one');
+    assert.equal(waitsForRunnerDecision(vscodeFile, undefined, { builtinActive: false }), false, "VS Code's host off: ours");
+    assert.equal(waitsForRunnerDecision(vscodeFile, 'vscode', { builtinActive: true }), false, 'a stored choice');
+    assert.equal(waitsForRunnerDecision(vscodeFile, 'workbench', { builtinActive: true }), false, 'a stored choice');
+    assert.equal(waitsForRunnerDecision(vscodeFile, undefined, { builtinActive: true, readsProfile: true, runHere: true }), false, 'Run Here on this one');
   });
 
   describe("GitHub Copilot's places (VS Code 1.140+'s Copilot agent host reads them; not testable in 1.139.1, so decided here)", () => {
@@ -147,8 +167,8 @@ describe('servers of the files both hosts read', () => {
 
     it('before 1.140 nothing in VS Code reads them: we run them whatever the choice', () => {
       for (const source of [github, copilotUser]) {
-        assert.equal(heldBackReason(source, true, undefined, true, false, false), undefined, source.label);
-        assert.equal(heldBackReason(source, true, 'vscode', true, false, false), undefined, source.label);
+        assert.equal(heldBackReason(source, undefined, { builtinActive: true, readsProfile: true, runHere: false, agentHost: false }), undefined, source.label);
+        assert.equal(heldBackReason(source, 'vscode', { builtinActive: true, readsProfile: true, runHere: false, agentHost: false }), undefined, source.label);
         assert.equal(agentHostMayRunCopy(source, true, false), false, source.label);
       }
       assert.equal(coveredByRunnerChoice(github, false), false, 'the question is not about them');
@@ -156,12 +176,24 @@ describe('servers of the files both hosts read', () => {
     });
 
     it('from 1.140 .github/mcp.json follows the workspace choice, the Copilot user file is left to VS Code (as the profile mcp.json)', () => {
-      assert.equal(heldBackReason(github, true, undefined, true, false, true), RUN_BY_AGENT_HOST_REASON);
-      assert.equal(heldBackReason(github, true, 'vscode', true, false, true), RUN_BY_AGENT_HOST_REASON);
-      assert.equal(heldBackReason(github, true, 'workbench', true, false, true), undefined);
-      assert.equal(heldBackReason(copilotUser, true, 'workbench', true, false, true), RUN_BY_AGENT_HOST_REASON, 'the choice is about workspace servers');
-      assert.equal(heldBackReason(copilotUser, true, 'vscode', true, true, true), undefined, 'Run Here runs it');
-      assert.equal(heldBackReason(github, false, 'vscode', true, false, true), undefined, "VS Code's MCP off: ours");
+      assert.equal(heldBackReason(github, undefined, { builtinActive: true, readsProfile: true, runHere: false, agentHost: true }), RUN_BY_AGENT_HOST_REASON);
+      assert.equal(heldBackReason(github, 'vscode', { builtinActive: true, readsProfile: true, runHere: false, agentHost: true }), RUN_BY_AGENT_HOST_REASON);
+      assert.equal(heldBackReason(github, 'workbench', { builtinActive: true, readsProfile: true, runHere: false, agentHost: true }), undefined);
+      assert.equal(
+        heldBackReason(copilotUser, 'workbench', { builtinActive: true, readsProfile: true, runHere: false, agentHost: true }),
+        RUN_BY_AGENT_HOST_REASON,
+        'the choice is about workspace servers',
+      );
+      assert.equal(
+        heldBackReason(copilotUser, 'vscode', { builtinActive: true, readsProfile: true, runHere: true, agentHost: true }),
+        undefined,
+        'Run Here runs it',
+      );
+      assert.equal(
+        heldBackReason(github, 'vscode', { builtinActive: false, readsProfile: true, runHere: false, agentHost: true }),
+        undefined,
+        "VS Code's MCP off: ours",
+      );
       assert.equal(coveredByRunnerChoice(github, true), true, 'the question covers .github/mcp.json');
       assert.equal(coveredByRunnerChoice(copilotUser, true), false);
       assert.ok(leftToVsCode(RUN_BY_AGENT_HOST_REASON), 'the row offers Run Here');
