@@ -17,7 +17,7 @@ export const isFiltered = (filter: RowFilter): boolean => !!(filter.serverId || 
 /** Row elements kept out of the page for the next rows to show (a jump draws the rows in sight first, the rest a frame later). */
 const POOL_MAX = 120;
 
-/** The most rows a draw moves in the page to keep it in screen order (each is laid out anew); beyond, `aria-owns` gives the order. */
+/** The most drawn rows a draw moves in the page to keep it in screen order (each is laid out anew); beyond, `aria-owns` gives the order. */
 const MAX_MOVES = 8;
 
 /** Rows drawn beyond those in sight, each way: scrolling a little shows rows already laid out. */
@@ -345,7 +345,6 @@ export class RowsView {
       const element = this.elements.get(shown.row(i).seq);
       if (!element) continue;
       this.place(element, i);
-      if (element.parentNode !== this.list) this.list.append(element);
       drawn.push(element);
     }
     this.putInOrder(drawn);
@@ -391,19 +390,24 @@ export class RowsView {
   }
 
   /**
-   * Puts the page in screen order (what a screen reader's cursor walks) when a few moves do it:
-   * a scroll of a few rows, a row added by the host. After a fast scroll the page is a rotation
-   * of the screen order that would take up to half the rows' style and boxes built anew; it is
-   * left so, and `aria-owns` gives the rows' screen order to assistive tech instead.
+   * Puts the drawn rows in the page in screen order (what a screen reader's cursor walks). A row
+   * element not in the page yet (new, or from the pool) goes in at its place for nothing; one
+   * already laid out is moved only when at most MAX_MOVES of them do it (a few rows scrolled, a
+   * host delta), since a move builds its style and boxes anew. After a fast scroll those are a
+   * rotation of up to half the rows: they stay, and `aria-owns` gives assistive tech the order.
    */
   private putInOrder(drawn: readonly RowElement[]): void {
     const page = this.pagePositions();
-    const moves = rowsToMove(drawn.map((element) => page.get(element)!));
-    if (moves.length <= MAX_MOVES) {
-      // From the last: each moved row goes before its successor, which is in place by then.
-      for (let m = moves.length - 1; m >= 0; m--) this.list.insertBefore(drawn[moves[m]], drawn[moves[m] + 1] ?? null);
+    const inPage = drawn.flatMap((element, i) => (page.has(element) ? [i] : []));
+    const moving = new Set(rowsToMove(inPage.map((i) => page.get(drawn[i])!)).map((k) => inPage[k]));
+    if (moving.size <= MAX_MOVES) {
+      // From the last: each row put in goes before its successor, which is in place by then.
+      for (let i = drawn.length - 1; i >= 0; i--) if (moving.has(i) || !page.has(drawn[i])) this.list.insertBefore(drawn[i], drawn[i + 1] ?? null);
       attr(this.list, 'aria-owns', undefined);
-    } else attr(this.list, 'aria-owns', drawn.map((element) => element.id).join(' '));
+      return;
+    }
+    for (const element of drawn) if (!page.has(element)) this.list.append(element);
+    attr(this.list, 'aria-owns', drawn.map((element) => element.id).join(' '));
   }
 
   /** Sets a drawn row's place: its offset and height, and its place among its siblings. */
