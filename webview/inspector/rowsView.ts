@@ -7,7 +7,7 @@
 // groups). A host delta redraws at once while no filter is set, at most once a frame with one (a
 // filter's matches depend on children: a request is shown for a matching notification).
 // Every string from the host is server text: set with textContent only.
-import { planWindow, rowFilter, rowsToMove, RowLayout, type InspectorRow, type LineHeights, type RowFilter } from '../../src/inspector/common/inspectorRows';
+import { planOrder, planWindow, rowFilter, RowLayout, type InspectorRow, type LineHeights, type RowFilter } from '../../src/inspector/common/inspectorRows';
 import type { AppliedDelta } from '../../src/inspector/common/rowsDelta';
 import { h } from './dom';
 import { attr, fillRowElement, newRowElement, type RowElement } from './rowElement';
@@ -398,16 +398,13 @@ export class RowsView {
    */
   private putInOrder(drawn: readonly RowElement[]): void {
     const page = this.pagePositions();
-    const inPage = drawn.flatMap((element, i) => (page.has(element) ? [i] : []));
-    const moving = new Set(rowsToMove(inPage.map((i) => page.get(drawn[i])!)).map((k) => inPage[k]));
-    if (moving.size <= MAX_MOVES) {
-      // From the last: each row put in goes before its successor, which is in place by then.
-      for (let i = drawn.length - 1; i >= 0; i--) if (moving.has(i) || !page.has(drawn[i])) this.list.insertBefore(drawn[i], drawn[i + 1] ?? null);
-      attr(this.list, 'aria-owns', undefined);
-      return;
-    }
-    for (const element of drawn) if (!page.has(element)) this.list.append(element);
-    attr(this.list, 'aria-owns', drawn.map((element) => element.id).join(' '));
+    const plan = planOrder(
+      drawn.map((element) => page.get(element)),
+      MAX_MOVES,
+    );
+    for (const i of plan.put) this.list.insertBefore(drawn[i], drawn[i + 1] ?? null);
+    for (const i of plan.append) this.list.append(drawn[i]);
+    attr(this.list, 'aria-owns', plan.ordered ? undefined : drawn.map((element) => element.id).join(' '));
   }
 
   /** Sets a drawn row's place: its offset and height, and its place among its siblings. */

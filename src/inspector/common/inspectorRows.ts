@@ -441,3 +441,20 @@ export function rowsToMove(pagePositions: readonly number[]): number[] {
   for (let i = tails.length ? tails[tails.length - 1] : -1; i >= 0; i = previous[i]) inOrder.add(i);
   return pagePositions.map((_, i) => i).filter((i) => !inOrder.has(i));
 }
+
+/**
+ * How a draw puts its rows in the page (rowsView.ts): `pagePositions` are, in screen order, each
+ * drawn row element's place in the page, or undefined for one not in the page yet (new, or from
+ * the pool), which goes in at its place for nothing. Rows already laid out are moved only when at
+ * most `maxMoves` of them do it: `put` lists the rows to insert, each before its successor in
+ * screen order, from the last. Beyond (after a fast scroll), `append` lists the rows not in the
+ * page, and `ordered` is false: the page is not in screen order, and aria-owns must say it.
+ */
+export function planOrder(pagePositions: readonly (number | undefined)[], maxMoves: number): { ordered: boolean; put: number[]; append: number[] } {
+  const inPage = pagePositions.flatMap((position, i) => (position === undefined ? [] : [i]));
+  const moving = new Set(rowsToMove(inPage.map((i) => pagePositions[i]!)).map((k) => inPage[k]));
+  const outside = pagePositions.flatMap((position, i) => (position === undefined ? [i] : []));
+  if (moving.size > maxMoves) return { ordered: false, put: [], append: outside };
+  const put = pagePositions.flatMap((position, i) => (position === undefined || moving.has(i) ? [i] : [])).reverse();
+  return { ordered: true, put, append: [] };
+}

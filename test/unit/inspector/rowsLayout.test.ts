@@ -8,6 +8,7 @@ import {
   planWindow,
   rowFilter,
   rowHasWords,
+  planOrder,
   RowLayout,
   rowsToMove,
   type InspectorRecord,
@@ -172,6 +173,42 @@ describe('Inspector rows, the layout of the shown rows', () => {
         `after moving ${JSON.stringify(moves)} of ${JSON.stringify(page)}`,
       );
     }
+  });
+
+  it('planOrder: rows not in the page go in at their place for nothing; laid-out rows move only within the budget, else aria-owns', () => {
+    // What rowsView.putInOrder does with a plan, on a page of screen indexes (undefined: not in the page yet).
+    const apply = (page: number[], plan: ReturnType<typeof planOrder>) => {
+      const list = [...page];
+      for (const i of plan.put) {
+        if (list.includes(i)) list.splice(list.indexOf(i), 1);
+        const before = list.indexOf(i + 1);
+        list.splice(before < 0 ? list.length : before, 0, i);
+      }
+      for (const i of plan.append) list.push(i);
+      return list;
+    };
+    // A short live list: 12 rows the host added at the top, not in the page yet, above 20 laid out in order.
+    const added = Array.from({ length: 32 }, (_, s) => (s < 12 ? undefined : s - 12));
+    const live = planOrder(added, 8);
+    assert.equal(live.ordered, true, 'rows not in the page are no moves');
+    const page = Array.from({ length: 20 }, (_, p) => p + 12);
+    assert.deepEqual(
+      apply(page, live),
+      Array.from({ length: 32 }, (_, s) => s),
+    );
+    // A fast scroll: 30 laid-out rows handed on in place, a rotation by 30 of 60.
+    const rotated = Array.from({ length: 60 }, (_, s) => (s + 30) % 60);
+    const fast = planOrder(rotated, 8);
+    assert.deepEqual(fast, { ordered: false, put: [], append: [] });
+    // A slow one: 5 rows handed on, and 2 more from the pool.
+    const slow = [...Array.from({ length: 53 }, (_, s) => s + 5), 0, 1, 2, 3, 4, undefined, undefined];
+    const plan = planOrder(slow, 8);
+    assert.equal(plan.ordered, true);
+    const before = Array.from({ length: 58 }, (_, p) => slow.indexOf(p));
+    assert.deepEqual(
+      apply(before, plan),
+      Array.from({ length: 60 }, (_, s) => s),
+    );
   });
 
   it('rowFilter, one top-level row at a time into the layout, shows what filterRows does', () => {
