@@ -8,6 +8,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
 import { REPO } from './host';
 
 export const CHROMIUM = process.env.MCPWB_CHROMIUM || '/usr/bin/chromium';
@@ -35,19 +36,34 @@ export function chromiumAvailable(): boolean {
   return fs.existsSync(CHROMIUM);
 }
 
-export async function measurePage(recorded: { setup: { json: string }[]; flood: { json: string }[] }): Promise<PageResult> {
+/**
+ * Headless Chromium with the real Inspector page (dist/webview/inspector.js and its stylesheet,
+ * after `theme`) in a page of `viewport`, its host a stub that drops what the page posts; the
+ * caller closes the browser.
+ */
+export async function openInspectorPage(viewport: { width: number; height: number }, theme = ''): Promise<{ browser: Browser; page: Page }> {
   const { chromium } = await import('playwright-core');
   const bundle = path.join(REPO, 'dist', 'webview');
   const script = fs.readFileSync(path.join(bundle, 'inspector.js'), 'utf8');
   const style = fs.readFileSync(path.join(bundle, 'inspector.css'), 'utf8');
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.setContent(`<!DOCTYPE html><html><head><style>${style}</style></head><body><main id="app"></main></body></html>`);
+    const page = await browser.newPage({ viewport });
+    await page.setContent(`<!DOCTYPE html><html><head><style>${theme}${style}</style></head><body><main id="app"></main></body></html>`);
     await page.evaluate(() => {
       (globalThis as unknown as BrowserGlobals).acquireVsCodeApi = () => ({ postMessage: () => undefined, getState: () => undefined, setState: () => undefined });
     });
     await page.addScriptTag({ content: script });
+    return { browser, page };
+  } catch (error) {
+    await browser.close();
+    throw error;
+  }
+}
+
+export async function measurePage(recorded: { setup: { json: string }[]; flood: { json: string }[] }): Promise<PageResult> {
+  const { browser, page } = await openInspectorPage({ width: 1280, height: 800 });
+  try {
     return await page.evaluate(
       async ({ setup, flood }) => {
         const window = globalThis as unknown as BrowserGlobals;

@@ -10,11 +10,8 @@
  * and script (tracing slows them). Headless Chromium alone is faster than the workbench's webview
  * (no workbench beside it, no nested frames): the e2e's numbers are the ones that judge.
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { ScenarioResult, BenchOptions, Scenario } from '../scenario';
-import { REPO } from '../host';
-import { CHROMIUM, chromiumAvailable } from '../inspectorPage';
+import { chromiumAvailable, openInspectorPage } from '../inspectorPage';
 import { percentile } from '../stats';
 import { bigRecording } from '../../shared/bigRecording';
 import { importRecording } from '../../../src/inspector/common/recording';
@@ -49,7 +46,6 @@ interface TraceEvent {
 }
 /** The page's globals used here (the bench compiles without the DOM library; code run in the page cannot share a helper). */
 interface PageGlobals {
-  acquireVsCodeApi(): unknown;
   dispatchEvent(event: unknown): void;
   MessageEvent: new (type: string, init: { data: unknown }) => unknown;
   requestAnimationFrame(callback: (now: number) => void): void;
@@ -59,20 +55,10 @@ interface PageGlobals {
 }
 
 async function runOnce(message: string, topRows: number, smoke: boolean): Promise<RunResult> {
-  const { chromium } = await import('playwright-core');
-  const bundle = path.join(REPO, 'dist', 'webview');
-  const script = fs.readFileSync(path.join(bundle, 'inspector.js'), 'utf8');
-  const style = fs.readFileSync(path.join(bundle, 'inspector.css'), 'utf8');
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  // The size of the workbench's editor area in the e2e (1400 × 900 window), and a webview's editor font.
+  const theme = 'body{margin:0;height:100vh;font-family:sans-serif;font-size:13px;--vscode-editor-font-family:monospace;--vscode-editor-font-size:13px}';
+  const { browser, page } = await openInspectorPage({ width: 1000, height: 850 }, theme);
   try {
-    // The size of the workbench's editor area in the e2e (1400 × 900 window), and a webview's editor font.
-    const page = await browser.newPage({ viewport: { width: 1000, height: 850 } });
-    const theme = 'body{margin:0;height:100vh;font-family:sans-serif;font-size:13px;--vscode-editor-font-family:monospace;--vscode-editor-font-size:13px}';
-    await page.setContent(`<!DOCTYPE html><html><head><style>${theme}${style}</style></head><body><main id="app"></main></body></html>`);
-    await page.evaluate(() => {
-      (globalThis as unknown as PageGlobals).acquireVsCodeApi = () => ({ postMessage: () => undefined, getState: () => undefined, setState: () => undefined });
-    });
-    await page.addScriptTag({ content: script });
     const started = Date.now();
     await page.evaluate((json) => (globalThis as unknown as PageGlobals).dispatchEvent(new ((globalThis as unknown as PageGlobals).MessageEvent)('message', { data: JSON.parse(json) as unknown })), message);
     await page.locator('.rows .row').first().waitFor();
