@@ -348,25 +348,8 @@ export async function run({ page, step, screenshot, workspace, log }) {
   await step(
     'a 100,000-message recording: import, scroll and filter; the longest frames measured in the page',
     async () => {
-      // The bench scrolls the same rows in the page alone (test/bench/scenarios/inspectorScroll.ts).
-      const { bigRecording } = createRequire(import.meta.url)(fileURLToPath(new URL('../../out/test/shared/bigRecording.js', import.meta.url)));
-      fs.writeFileSync(big, bigRecording(20_000, 4));
-      await page.getByRole('tab', { name: /^MCP Inspector$/ }).click();
-      inspector = await frameWhere(page, '.rows[role=tree]', (f) => f.locator('.source:empty').count());
-      await inspector.getByRole('button', { name: 'Import…' }).click();
-      await pickInFileDialog(page, big);
-      const pickedAt = Date.now();
-      // Reading 36 MB, building 100,000 rows and sending them to the page (21 MB of JSON through
-      // the remote workbench's connection) takes a while on a loaded machine: it is logged, not judged.
-      await page.getByRole('tab', { name: /^MCP Inspector: mcpwb-e2e-big-.*\(read-only\)/ }).waitFor({ state: 'visible', timeout: 120_000 });
-      const imported = await frameWhere(
-        page,
-        '.source',
-        async (f) => /^mcpwb-e2e-big-.*\(read-only\)$/.test((await f.locator('.source').textContent()) ?? ''),
-        240_000,
-      );
-      await imported.locator('.rows .row').first().waitFor({ state: 'visible', timeout: 60_000 });
-      const loadMs = Date.now() - pickedAt;
+      let imported, loadMs;
+      ({ inspector, imported, loadMs } = await importBigRecording(page, big));
       const shown = await imported.locator('.rows').evaluate((el) => el.getBoundingClientRect().height);
       if (shown < 100_000 * 10) throw new Error(`the list is ${shown}px high: not every one of the 100,000 rows is laid out`);
       // Long tasks (over 50 ms) and the longest gap between animation frames, from the page itself.
@@ -683,6 +666,34 @@ export async function run({ page, step, screenshot, workspace, log }) {
  * Writes a recording of `calls` tools/call exchanges, each with `notes` log notifications nested
  * under it: calls × (1 + notes) records, as the Inspector exports them.
  */
+/**
+ * Writes the 100,000-message recording (test/shared/bigRecording.ts, the rows the bench scrolls
+ * too) to `file`, imports it with the open Inspector tab's Import…, and resolves once the
+ * read-only page shows its first row: that tab's frame, the imported page's frame, and the time
+ * from the file picked to then. Reading 36 MB, building 100,000 rows and sending them to the page
+ * (21 MB of JSON through the remote workbench's connection) takes a while on a loaded machine:
+ * callers log it, never judge it. Also test/perf/scrollStress.e2e.mjs.
+ */
+export async function importBigRecording(page, file) {
+  const { bigRecording } = createRequire(import.meta.url)(fileURLToPath(new URL('../../out/test/shared/bigRecording.js', import.meta.url)));
+  fs.writeFileSync(file, bigRecording(20_000, 4));
+  await page.getByRole('tab', { name: /^MCP Inspector$/ }).click();
+  const inspector = await frameWhere(page, '.rows[role=tree]', (f) => f.locator('.source:empty').count());
+  await inspector.getByRole('button', { name: 'Import…' }).click();
+  await pickInFileDialog(page, file);
+  const pickedAt = Date.now();
+  const name = path.basename(file, '.jsonl').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  await page.getByRole('tab', { name: new RegExp(`^MCP Inspector: ${name}.*\\(read-only\\)`) }).waitFor({ state: 'visible', timeout: 120_000 });
+  const imported = await frameWhere(
+    page,
+    '.source',
+    async (f) => new RegExp(`^${name}.*\\(read-only\\)$`).test((await f.locator('.source').textContent()) ?? ''),
+    240_000,
+  );
+  await imported.locator('.rows .row').first().waitFor({ state: 'visible', timeout: 60_000 });
+  return { inspector, imported, loadMs: Date.now() - pickedAt };
+}
+
 /** Every row of an Inspector page: its seq and what a screen reader reads. */
 function rowsOf(frame) {
   return frame.locator('.rows .row').evaluateAll((rows) => rows.map((r) => ({ seq: r.getAttribute('data-seq'), label: r.getAttribute('aria-label') })));

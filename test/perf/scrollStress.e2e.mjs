@@ -7,32 +7,18 @@
 //   node test/launch/runInCodeServer.mjs --e2e test/perf/scrollStress.e2e.mjs --vscode 1.139.1
 // Two builds compared: run it from each build's folder in turn (docs/performance.md, issue 29).
 import * as fs from 'node:fs';
-import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { frameWhere, pickInFileDialog, runCommand } from '../e2e/workbench.mjs';
+import { runCommand } from '../e2e/workbench.mjs';
+import { importBigRecording } from '../e2e/inspector.e2e.mjs';
 
 export async function run({ page, step, workspace, log }) {
   await step(
     'wheel-scroll a 100,000-message recording in the Inspector; the page long tasks',
     async () => {
       const big = path.join(path.dirname(workspace), `mcpwb-e2e-big-${Date.now().toString(36)}.jsonl`);
-      const { bigRecording } = createRequire(import.meta.url)(fileURLToPath(new URL('../../out/test/shared/bigRecording.js', import.meta.url)));
-      fs.writeFileSync(big, bigRecording(20_000, 4));
       await runCommand(page, 'MCP: Open Inspector');
-      await page.getByRole('tab', { name: /^MCP Inspector$/ }).click();
-      const inspector = await frameWhere(page, '.rows[role=tree]', (f) => f.locator('.source:empty').count());
-      await inspector.getByRole('button', { name: 'Import…' }).click();
-      await pickInFileDialog(page, big);
-      await page.getByRole('tab', { name: /^MCP Inspector: mcpwb-e2e-big-.*\(read-only\)/ }).waitFor({ state: 'visible', timeout: 120_000 });
-      const imported = await frameWhere(
-        page,
-        '.source',
-        async (f) => /^mcpwb-e2e-big-.*\(read-only\)$/.test((await f.locator('.source').textContent()) ?? ''),
-        240_000,
-      );
-      await imported.locator('.rows .row').first().waitFor({ state: 'visible', timeout: 60_000 });
+      const { imported } = await importBigRecording(page, big);
       await page.waitForTimeout(1000);
       const box = await imported.locator('.list-pane').boundingBox();
       await imported.evaluate(() => {
