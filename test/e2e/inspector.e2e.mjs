@@ -30,6 +30,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { clickUntilTab, closeContextMenu, expectAttribute, frameWhere, frameWith, pickInFileDialog, runCommand } from './workbench.mjs';
+import { describeTasks, traceMainThreadTasks } from './mainThreadTasks.mjs';
 const EXTENSION_ID = 'mcp-workbench.mcp-workbench';
 
 export async function run({ page, step, screenshot, workspace, log }) {
@@ -340,10 +341,11 @@ export async function run({ page, step, screenshot, workspace, log }) {
     await screenshot('inspector-06-import');
   });
 
-  // Issue 29: "a 100k-message recording scrolls and filters without a frame over 50 ms". The
-  // numbers are measured in the page and logged; the assertion is generous (the machine running
-  // this is shared and loaded): before the list was virtualized, a keystroke in the filter of
-  // 20,000 rows took 2.3–4.2 s in headless Chromium and 100,000 rows crashed it.
+  // Issue 29: "a 100k-message recording scrolls and filters without a frame over 50 ms". What the
+  // page measures (long tasks, frame gaps) is logged, bounded only generously (2 s), since on this
+  // shared machine a task's wall time includes waiting for a core: before the list was
+  // virtualized, a keystroke in the filter of 20,000 rows took 2.3–4.2 s in headless Chromium and
+  // 100,000 rows crashed it. The 50 ms is asserted on each task's CPU time (a trace's).
   const big = path.join(path.dirname(workspace), `mcpwb-e2e-big-${Date.now().toString(36)}.jsonl`);
   await step(
     'a 100,000-message recording: import, scroll and filter; the longest frames measured in the page',
@@ -382,6 +384,9 @@ export async function run({ page, step, screenshot, workspace, log }) {
       const pane = imported.locator('.list-pane');
       const box = await pane.boundingBox();
       const results = [];
+      // The CPU time of each renderer main-thread task over the three phases, from a trace: what
+      // the page's work costs whatever the machine's load (mainThreadTasks.mjs).
+      const tasks = await traceMainThreadTasks(page);
       results.push(
         await phase('wheel scroll', async () => {
           await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
@@ -423,6 +428,10 @@ export async function run({ page, step, screenshot, workspace, log }) {
         }),
       );
       await imported.evaluate(() => (window.__frames.stop = true));
+      const { count, longest, busiest } = await tasks.stop();
+      log(
+        `renderer main-thread tasks over the three phases: ${count}; the longest ${describeTasks(longest.slice(0, 3))}; the most CPU ${describeTasks(busiest.slice(0, 3))}`,
+      );
       log(
         // The machine's load beside the numbers: on this shared two-core machine it moves them more than most changes do.
         `100,000-row recording (load average ${os.loadavg()[0].toFixed(1)}): shown ${(loadMs / 1000).toFixed(1)} s after the file was picked; ${results.map((r) => `${r.name}: ${r.longTasks.length ? `tasks over 50 ms ${r.longTasks.map((t) => `${t.ms} ms (${t.whose})`).join(', ')}` : 'no task over 50 ms'}, longest frame gap ${r.maxGap} ms`).join('; ')}`,
@@ -435,6 +444,12 @@ export async function run({ page, step, screenshot, workspace, log }) {
       await page.getByRole('tab', { name: /^MCP Inspector: mcpwb-e2e-big-/ }).waitFor({ state: 'hidden' });
       const worst = results.find((r) => r.longest > 2_000);
       if (worst) throw new Error(`${worst.name}: a task of ${worst.longest} ms in the page (bound 2,000 ms; see the log for every number)`);
+      // The goal itself, as work: no task of the renderer that draws the page spends over 50 ms of
+      // CPU (the most seen: 33 ms, 120 wheel ticks at load 5.8 on 1.139.1, whose webview shares a
+      // thread with the workbench). Its wall time also counts waiting for a core, so it is logged
+      // above, not asserted.
+      if (busiest[0] && busiest[0].cpuMs > 50)
+        throw new Error(`a renderer task spent ${Math.round(busiest[0].cpuMs)} ms of CPU (bound 50 ms): ${describeTasks(busiest.slice(0, 3))}`);
     },
     { timeout: 420_000 },
   );

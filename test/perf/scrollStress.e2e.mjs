@@ -11,6 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCommand } from '../e2e/workbench.mjs';
 import { importBigRecording } from '../e2e/inspector.e2e.mjs';
+import { describeTasks, traceMainThreadTasks } from '../e2e/mainThreadTasks.mjs';
 
 export async function run({ page, step, workspace, log }) {
   await step(
@@ -32,6 +33,7 @@ export async function run({ page, step, workspace, log }) {
         cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
         await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
       }
+      const tasks = cdp ? undefined : await traceMainThreadTasks(page);
       await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
       const rounds = Number(process.env.MCPWB_SCROLL_ROUNDS ?? 4);
       for (let round = 0; round < rounds; round++) {
@@ -43,6 +45,10 @@ export async function run({ page, step, workspace, log }) {
       await page.waitForTimeout(300);
       const longTasks = await imported.evaluate(() => window.__frames.longTasks);
       log(`long tasks ${JSON.stringify(longTasks)} in ${rounds * 30} wheel ticks; load ${os.loadavg()[0].toFixed(1)}`);
+      if (tasks) {
+        const { count, longest, busiest } = await tasks.stop();
+        log(`${count} renderer main-thread tasks; longest ${describeTasks(longest)}; most CPU ${describeTasks(busiest)}`);
+      }
       if (cdp) {
         const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
         await cdp.send('Tracing.end');
