@@ -66,4 +66,7 @@ export interface ActivationTiming {
   activateMs: number;
   /** ms after activate() returned that the SDK was loaded; undefined: not loaded yet; negative: loaded during activation. */
   depsLoadedAfterMs?: number;
+  /** From compiling the bundle to the end of activate(): ms on a CPU and ms waiting for one (Linux only; see CodeCacheState). */
+  cpuMs?: number;
+  waitMs?: number;
 }

@@ -169,10 +169,13 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
 function activationTiming(): ActivationTiming {
   const at = (name: string) => performance.getEntriesByName(name, 'mark').at(-1)?.startTime;
   const [compile, load, loaded, activate, activated, deps] = ['compile', 'load', 'loaded', 'activate', 'activated', 'deps'].map((n) => at(`mcpWorkbench/${n}`));
+  // Symbol.for: the loader's CODE_CACHE_STATE, without bundling the loader's code in here.
+  const loader = (globalThis as { [key: symbol]: CodeCacheState | undefined })[Symbol.for('mcpWorkbench.codeCache')];
   return {
     compileMs: compile !== undefined && load !== undefined && compile <= load ? load - compile : undefined,
-    // Symbol.for: the loader's CODE_CACHE_STATE, without bundling the loader's code in here.
-    codeCache: (globalThis as { [key: symbol]: CodeCacheState | undefined })[Symbol.for('mcpWorkbench.codeCache')]?.use,
+    codeCache: loader?.use,
+    cpuMs: loader?.cpuMs,
+    waitMs: loader?.waitMs,
     evaluateMs: load !== undefined && loaded !== undefined ? loaded - load : NaN,
     activateMs: activate !== undefined && activated !== undefined ? activated - activate : NaN,
     depsLoadedAfterMs: deps !== undefined && activated !== undefined ? deps - activated : undefined,

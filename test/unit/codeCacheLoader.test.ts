@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { cacheFileFor, loadWithCodeCache } from '../../src/codeCacheLoader';
+import { cacheFileFor, loadWithCodeCache, threadSchedule } from '../../src/codeCacheLoader';
 
 describe('the code cache loader (src/codeCacheLoader.ts)', () => {
   let dir: string;
@@ -95,5 +95,25 @@ describe('the code cache loader (src/codeCacheLoader.ts)', () => {
     };
     assert.equal(text("exports.text = 'déjà vu ✓ 🙂';\n"), 'déjà vu ✓ 🙂');
     assert.equal(text("exports.text = 'd\\u00e9j\\u00e0 vu \\u2713 \\ud83d\\ude42';\n"), 'déjà vu ✓ 🙂', 'as esbuild writes it');
+  });
+
+  it("reads this thread's CPU and wait time, in ns, as activation reports them (Linux)", function () {
+    if (process.platform !== 'linux') this.skip();
+    const start = threadSchedule();
+    assert.ok(start, 'no /proc/thread-self/schedstat');
+    // Work until the thread has run 20 ms more (however long the machine makes that take).
+    const process0 = process.cpuUsage();
+    let now = start;
+    const deadline = Date.now() + 10_000;
+    while (now[0] - start[0] < 20e6 && Date.now() < deadline) {
+      for (let i = 0; i < 1e5; i++) Math.sqrt(i);
+      now = threadSchedule()!;
+    }
+    const ranMs = (now[0] - start[0]) / 1e6;
+    const processMs = Object.values(process.cpuUsage(process0)).reduce((a, b) => a + b, 0) / 1e3;
+    assert.ok(ranMs >= 20, `the thread ran ${ranMs} ms`);
+    // The thread's CPU time is part of the process's (ns against µs: a unit slip fails one or the other).
+    assert.ok(ranMs <= processMs + 10 && processMs < ranMs * 50, `thread ${ranMs} ms, process ${processMs} ms`);
+    assert.ok(now[1] >= start[1], 'the wait time went back');
   });
 });
