@@ -30,13 +30,14 @@ export async function traceMainThreadTasks(page, keep = 5) {
       );
       const tasks = events
         .filter((e) => e.ph === 'X' && /RunTask$/.test(e.name) && mainThreads.has(`${e.pid}:${e.tid}`))
-        .map((e) => ({ wallMs: e.dur / 1000, cpuMs: (e.tdur ?? e.dur) / 1000, thread: `${e.pid}:${e.tid}` }));
-      if (tasks.length && tasks.every((t) => t.cpuMs === t.wallMs))
-        throw new Error('the trace has no thread times (tdur): CPU time cannot be told from wall time');
+        .map((e) => ({ wallMs: e.dur / 1000, cpuMs: e.tdur === undefined ? undefined : e.tdur / 1000, thread: `${e.pid}:${e.tid}` }));
+      // A task without a thread time (one the trace caught half-way) is ranked by wall time only.
+      const timed = tasks.filter((t) => t.cpuMs !== undefined);
+      if (tasks.length && !timed.length) throw new Error('the trace has no thread times (tdur): CPU time cannot be told from wall time');
       return {
         count: tasks.length,
         longest: [...tasks].sort((a, b) => b.wallMs - a.wallMs).slice(0, keep),
-        busiest: [...tasks].sort((a, b) => b.cpuMs - a.cpuMs).slice(0, keep),
+        busiest: timed.sort((a, b) => b.cpuMs - a.cpuMs).slice(0, keep),
       };
     },
   };
@@ -44,5 +45,5 @@ export async function traceMainThreadTasks(page, keep = 5) {
 
 /** "57 ms (24 ms CPU)" for each task. */
 export function describeTasks(tasks) {
-  return tasks.map((t) => `${Math.round(t.wallMs)} ms (${Math.round(t.cpuMs)} ms CPU)`).join(', ');
+  return tasks.map((t) => `${Math.round(t.wallMs)} ms (${t.cpuMs === undefined ? 'CPU not traced' : `${Math.round(t.cpuMs)} ms CPU`})`).join(', ');
 }

@@ -1,7 +1,8 @@
 // A stress run of issue 29's scrolling, not part of `npm test` (it judges nothing): imports the
 // 100,000-message recording into the Inspector of the real workbench and wheel-scrolls it
 // MCPWB_SCROLL_ROUNDS times 30 ticks of 600 px (down, up, …: four times the e2e step's phase by
-// default), then logs the page's long tasks over 50 ms and the load. With MCPWB_TRACE_OUT set it
+// default), then logs the page's long tasks over 50 ms, the load, and the renderer main threads'
+// longest tasks with their CPU time (mainThreadTasks.mjs). With MCPWB_TRACE_OUT set it
 // records a CDP trace of the whole browser meanwhile (timeline categories; tracing slows every
 // step 1.5-2x) into that file, for `chrome://tracing` or a script. Run it with the e2e launcher:
 //   node test/launch/runInCodeServer.mjs --e2e test/perf/scrollStress.e2e.mjs --vscode 1.139.1
