@@ -15,6 +15,7 @@ import {
   copilotUserConfigPath,
   COPILOT_USER_LABEL,
   CURSOR_WORKSPACE_FILE,
+  folderWatchGlob,
   GITHUB_MCP_FILE,
   DISCOVERY_SETTING,
   DISCOVERY_SOURCES,
@@ -365,14 +366,16 @@ export class ConfigSources implements vscode.Disposable {
    * Each folder's config files, and with discovery on its Cursor file: a pattern based at the
    * WorkspaceFolder is served by VS Code's watcher of the workspace, which sees a file made in a
    * folder that did not exist yet (`.vscode/mcp.json`, `.cursor/mcp.json`). A watcher based at such
-   * a folder itself missed the file in 1.139.1 (finalX): it never fired.
+   * a folder itself missed the file in 1.139.1 (finalX): it never fired. The folders above the
+   * files are in the pattern too: under load, the workspace's watcher can miss a file written just
+   * after its new folder, never the folder (folderWatchGlob).
    */
   private watchFolders(): void {
     this.folderWatchersMade = true;
     this.folderWatchers.clear();
     const paths = [...WORKSPACE_CONFIG_FILES.map((f) => f.path), WORKBENCH_FILE_PATH, ...(this.discoveryEnabled() ? [CURSOR_WORKSPACE_FILE] : [])];
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
-      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, `{${paths.join(',')}}`));
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, folderWatchGlob(paths)));
       watcher.onDidChange(() => this.changed());
       watcher.onDidCreate(() => this.changed());
       watcher.onDidDelete(() => this.changed());

@@ -177,6 +177,25 @@ export function parseCopilotConfig(raw: string): { text: string; parsed: ParsedC
 export const CURSOR_WORKSPACE_FILE = '.cursor/mcp.json';
 
 /**
+ * The glob a workspace folder's watcher uses for config files at `paths` (relative to the
+ * folder): the files and every folder above them. A file made together with its folder (an app
+ * writing `.cursor/mcp.json` in a folder that had no `.cursor`) may never fire an event of its
+ * own: VS Code's watcher starts watching the new folder only after it sees it, and a file written
+ * before that is missed (2 of 25 such writes in VS Code 1.100.3 under load), and a folder moved in
+ * with its file, or deleted with it, fires no event for the file at all. The folder's own event
+ * is seen, and the read it triggers finds the file (or its absence).
+ */
+export function folderWatchGlob(paths: readonly string[]): string {
+  const entries = new Set<string>();
+  for (const path of paths) {
+    const parts = path.split('/');
+    for (let i = 1; i < parts.length; i++) entries.add(parts.slice(0, i).join('/'));
+    entries.add(path);
+  }
+  return `{${[...entries].join(',')}}`;
+}
+
+/**
  * Other apps' spellings read as ours before parsing: Windsurf writes a remote server's URL as
  * `serverUrl`. Only the key is renamed, so lines (for "open at the server's line") stay put.
  */

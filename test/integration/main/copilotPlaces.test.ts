@@ -24,6 +24,7 @@ suite("GitHub Copilot's config places", function () {
   const fixtureServer = () => path.join(process.env.MCPWB_FIXTURES!, 'servers', 'stdioServer.js');
   const githubDir = () => vscode.Uri.joinPath(folderUri('folder-a'), '.github');
   const githubFile = () => vscode.Uri.joinPath(githubDir(), 'mcp.json');
+  const movedGithubDir = () => vscode.Uri.joinPath(folderUri('folder-b'), '.github');
   const rootMcpJson = () => vscode.Uri.joinPath(folderUri('folder-a'), '.mcp.json');
   const userFile = () => path.join(copilotHome, 'mcp-config.json');
   const tree = () => api.testing.serverTree;
@@ -49,13 +50,17 @@ suite("GitHub Copilot's config places", function () {
   suiteTeardown(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.workspace.fs.delete(githubDir(), { recursive: true }).then(undefined, () => undefined);
+    await vscode.workspace.fs.delete(movedGithubDir(), { recursive: true }).then(undefined, () => undefined);
     await vscode.workspace.fs.delete(rootMcpJson()).then(undefined, () => undefined);
     if (launcherCopilotHome === undefined) delete process.env.COPILOT_HOME;
     else process.env.COPILOT_HOME = launcherCopilotHome;
     delete process.env.MCPWB_COPILOT_NAME;
     fs.rmSync(copilotHome, { recursive: true, force: true });
     await api.reload();
-    await waitFor(() => !['copilot-user', 'copilot-user-2', 'github-repo', 'added-root'].some((n) => api.server(n)), 'the servers of the removed files to go');
+    await waitFor(
+      () => !['copilot-user', 'copilot-user-2', 'github-repo', 'added-root', 'github-moved'].some((n) => api.server(n)),
+      'the servers of the removed files to go',
+    );
   });
 
   test('a server of .github/mcp.json and one of the COPILOT_HOME mcp-config.json show, run, say where they come from and list their tools', async () => {
@@ -123,6 +128,24 @@ suite("GitHub Copilot's config places", function () {
     text.mcpServers['copilot-user-2'] = { command: 'node', args: [fixtureServer()], tools: ['*'] };
     fs.writeFileSync(userFile(), JSON.stringify(text, null, 2));
     await running(api, 'copilot-user-2');
+  });
+
+  test('a .github folder moved into a workspace folder (a checkout, an unzip) brings its server: the new folder is watched, not only the file', async () => {
+    // VS Code's watcher fires no event for a file that arrives inside a new folder, only for the folder.
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwb-moved-'));
+    try {
+      fs.mkdirSync(path.join(outside, '.github'));
+      fs.writeFileSync(
+        path.join(outside, '.github', 'mcp.json'),
+        JSON.stringify({ mcpServers: { 'github-moved': { type: 'local', command: 'node', args: [fixtureServer()], tools: ['*'] } } }),
+      );
+      fs.renameSync(path.join(outside, '.github'), movedGithubDir().fsPath);
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+    const moved = await running(api, 'github-moved');
+    assert.equal(moved.definition.source.folder, 'folder-b');
+    assert.equal(moved.definition.source.file, vscode.Uri.joinPath(movedGithubDir(), 'mcp.json').fsPath);
   });
 
   test('bad JSON in .github/mcp.json gets a diagnostic, not silence', async () => {

@@ -128,6 +128,28 @@ suite("Discovery of other apps' servers", function () {
     assert.equal(remote.definition.launch.type, 'http');
   });
 
+  test('Discovery sees a .cursor folder moved in whole, its mcp.json with it (as a checkout or an unzip makes it)', async () => {
+    // A file that arrives inside a new folder fires no event of its own in VS Code's watcher: only
+    // the folder does, and the read it triggers finds the file. Writing the two at once missed
+    // the file 2 times in 25 under load; a move never fires the file's event at all. Deleting the
+    // folder fired none for its file either: the server stayed.
+    await vscode.workspace.fs.delete(cursorDir(), { recursive: true });
+    await waitFor(() => !api.server('cursor-stdio'), "the removed .cursor folder's server to go");
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwb-moved-'));
+    try {
+      fs.mkdirSync(path.join(outside, '.cursor'));
+      fs.writeFileSync(
+        path.join(outside, '.cursor', 'mcp.json'),
+        JSON.stringify({ mcpServers: { 'cursor-moved': { url: 'http://127.0.0.1:9/mcp', disabled: true } } }),
+      );
+      fs.renameSync(path.join(outside, '.cursor'), cursorDir().fsPath);
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+    const moved = await waitFor(() => api.server('cursor-moved'), 'the server of the .cursor folder moved in');
+    assert.equal(moved.definition.source.label, 'Cursor (workspace)');
+  });
+
   test('Discovery import: copies the entry into .vscode/mcp.json in the servers shape, secrets into inputs', async () => {
     const source = await running(api, 'desktop-stdio');
     await vscode.commands.executeCommand('mcpWorkbench.importServer', { serverId: source.definition.id, folder: 'folder-a' });

@@ -9,6 +9,7 @@ import {
   discoveryEnvironment,
   discoveryPromptMessage,
   discoveryPromptOutcome,
+  folderWatchGlob,
   shouldOfferDiscovery,
   toWorkspaceEntry,
   userDiscoveryFiles,
@@ -209,6 +210,16 @@ describe('discoverySources', () => {
       assert.match(discoveryPromptMessage(['Claude Desktop', 'Cursor (global)', 'Cursor (workspace)']), /for Claude Desktop and Cursor\./);
       assert.match(discoveryPromptMessage(['Windsurf']), /for Windsurf\./);
     });
+  });
+});
+
+describe('folderWatchGlob', () => {
+  it('watches each file and every folder above it, once', () => {
+    assert.equal(
+      folderWatchGlob(['.vscode/mcp.json', '.mcp.json', '.github/mcp.json', '.vscode/mcp-workbench.json', '.cursor/mcp.json']),
+      '{.vscode,.vscode/mcp.json,.mcp.json,.github,.github/mcp.json,.vscode/mcp-workbench.json,.cursor,.cursor/mcp.json}',
+    );
+    assert.equal(folderWatchGlob(['a/b/c.json']), '{a,a/b,a/b/c.json}');
   });
 });
 
