@@ -428,9 +428,9 @@ export async function run({ page, step, screenshot, workspace, log }) {
         }),
       );
       await imported.evaluate(() => (window.__frames.stop = true));
-      const { count, longest, busiest } = await tasks.stop();
+      const { count, longest, busiest, hardest } = await tasks.stop();
       log(
-        `renderer main-thread tasks over the three phases: ${count}; the longest ${describeTasks(longest.slice(0, 3))}; the most CPU ${describeTasks(busiest.slice(0, 3))}`,
+        `renderer main-thread tasks over the three phases: ${count}; the longest ${describeTasks(longest.slice(0, 3))}; the most CPU ${describeTasks(busiest.slice(0, 3))}; the most work (CPU less GC) ${describeTasks(hardest.slice(0, 3))}`,
       );
       log(
         // The machine's load beside the numbers: on this shared two-core machine it moves them more than most changes do.
@@ -446,9 +446,11 @@ export async function run({ page, step, screenshot, workspace, log }) {
       if (worst) throw new Error(`${worst.name}: a task of ${worst.longest} ms in the page (bound 2,000 ms; see the log for every number)`);
       // The work of a task, whatever the machine's load: no task of the renderer that draws the page
       // spends over 100 ms of CPU (a task's wall time also counts waiting for a core, so it is
-      // logged above, not asserted). The goal is 50 ms; most runs stay under 35 ms, but one full
-      // run on 1.139.1 (load 5.5) had a 55 ms task while the filter was typed, so 50 would fail
+      // logged above, not asserted). The goal is 50 ms. Most runs stay under 35 ms, but under load
+      // a task's CPU time grows too: up to 41 ms of work in a stress run at load 5.3, and one full
+      // run on 1.139.1 (load 5.5) had a 55 ms task while the filter was typed. So 50 would fail
       // now and then: the bound is twice the goal, a guard against the page doing real work again.
+      // The log splits each task's CPU time into work and the garbage collector's pauses.
       if (busiest[0] && busiest[0].cpuMs > 100)
         throw new Error(`a renderer task spent ${Math.round(busiest[0].cpuMs)} ms of CPU (bound 100 ms): ${describeTasks(busiest.slice(0, 3))}`);
     },

@@ -1,10 +1,11 @@
 // A stress run of issue 29's scrolling, not part of `npm test` (it judges nothing): imports the
 // 100,000-message recording into the Inspector of the real workbench and wheel-scrolls it
 // MCPWB_SCROLL_ROUNDS times 30 ticks of 600 px (down, up, …: four times the e2e step's phase by
-// default), then logs the page's long tasks over 50 ms, the load, and the renderer main threads'
-// longest tasks with their CPU time (mainThreadTasks.mjs). With MCPWB_TRACE_OUT set it
-// records a CDP trace of the whole browser meanwhile (timeline categories; tracing slows every
-// step 1.5-2x) into that file, for `chrome://tracing` or a script. Run it with the e2e launcher:
+// default), types and erases a filter MCPWB_TYPE_ROUNDS times (2), then logs the page's long
+// tasks over 50 ms, the load, and the renderer main threads' longest tasks with their CPU time
+// (mainThreadTasks.mjs). With MCPWB_TRACE_OUT set the trace also holds the timeline and V8's
+// collections (tracing slows every step 1.5-2x): it goes into that file, for `chrome://tracing`
+// or a script, and the busiest tasks are logged with what they did. Run it with the e2e launcher:
 //   node test/launch/runInCodeServer.mjs --e2e test/perf/scrollStress.e2e.mjs --vscode 1.139.1
 // Two builds compared: run it from each build's folder in turn (docs/performance.md, issue 29).
 import * as fs from 'node:fs';
@@ -12,11 +13,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCommand } from '../e2e/workbench.mjs';
 import { importBigRecording } from '../e2e/inspector.e2e.mjs';
-import { describeTasks, traceMainThreadTasks } from '../e2e/mainThreadTasks.mjs';
+import { describeTasks, taskBreakdown, traceMainThreadTasks } from '../e2e/mainThreadTasks.mjs';
 
 export async function run({ page, step, workspace, log }) {
   await step(
-    'wheel-scroll a 100,000-message recording in the Inspector; the page long tasks',
+    'wheel-scroll a 100,000-message recording in the Inspector and type a filter; the long tasks',
     async () => {
       const big = path.join(path.dirname(workspace), `mcpwb-e2e-big-${Date.now().toString(36)}.jsonl`);
       await runCommand(page, 'MCP: Open Inspector');
@@ -27,14 +28,12 @@ export async function run({ page, step, workspace, log }) {
         const seen = (window.__frames = { longTasks: [] });
         new PerformanceObserver((l) => l.getEntries().forEach((e) => seen.longTasks.push(Math.round(e.duration)))).observe({ type: 'longtask' });
       });
+      const filter = imported.getByRole('searchbox', { name: 'Filter text' });
       const traceOut = process.env.MCPWB_TRACE_OUT;
-      const cdp = traceOut ? await page.context().browser().newBrowserCDPSession() : undefined;
-      const events = [];
-      if (cdp) {
-        cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
-        await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
-      }
-      const tasks = cdp ? undefined : await traceMainThreadTasks(page);
+      // With a file to write, what the tasks did as well: the timeline and V8's collections.
+      const tasks = await traceMainThreadTasks(page, {
+        categories: traceOut ? ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-v8.gc'] : [],
+      });
       await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
       const rounds = Number(process.env.MCPWB_SCROLL_ROUNDS ?? 4);
       for (let round = 0; round < rounds; round++) {
@@ -43,17 +42,23 @@ export async function run({ page, step, workspace, log }) {
           await page.waitForTimeout(30);
         }
       }
+      // Typing a filter, as the e2e step does: a keystroke filters the 100,000 rows in slices, and
+      // once typing pauses the host answers which payloads hold the words.
+      const typing = Number(process.env.MCPWB_TYPE_ROUNDS ?? 2);
+      for (let round = 0; round < typing; round++) {
+        await filter.click();
+        await filter.pressSequentially('tool42', { delay: 80 });
+        await imported.locator('.row[aria-label^="tools/call tool42,"]').first().waitFor({ state: 'visible' });
+        for (let i = 0; i < 6; i++) await filter.press('Backspace', { delay: 80 });
+        await page.waitForTimeout(500);
+      }
       await page.waitForTimeout(300);
       const longTasks = await imported.evaluate(() => window.__frames.longTasks);
-      log(`long tasks ${JSON.stringify(longTasks)} in ${rounds * 30} wheel ticks; load ${os.loadavg()[0].toFixed(1)}`);
-      if (tasks) {
-        const { count, longest, busiest } = await tasks.stop();
-        log(`${count} renderer main-thread tasks; longest ${describeTasks(longest)}; most CPU ${describeTasks(busiest)}`);
-      }
-      if (cdp) {
-        const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-        await cdp.send('Tracing.end');
-        await complete;
+      log(`long tasks ${JSON.stringify(longTasks)} in ${rounds * 30} wheel ticks and ${typing} filters typed; load ${os.loadavg()[0].toFixed(1)}`);
+      const { count, longest, busiest, hardest, events } = await tasks.stop();
+      log(`${count} renderer main-thread tasks; longest ${describeTasks(longest)}; most CPU ${describeTasks(busiest)}; most work ${describeTasks(hardest)}`);
+      if (traceOut) {
+        for (const task of new Set([...busiest, ...hardest])) log(`  ${describeTasks([task])}: ${taskBreakdown(events, task)}`);
         fs.writeFileSync(traceOut, JSON.stringify({ traceEvents: events }));
         log(`trace: ${events.length} events in ${traceOut}`);
       }
