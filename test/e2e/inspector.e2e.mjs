@@ -354,26 +354,7 @@ export async function run({ page, step, screenshot, workspace, log }) {
       ({ inspector, imported, loadMs } = await importBigRecording(page, big));
       const shown = await imported.locator('.rows').evaluate((el) => el.getBoundingClientRect().height);
       if (shown < 100_000 * 10) throw new Error(`the list is ${shown}px high: not every one of the 100,000 rows is laid out`);
-      // Long tasks (over 50 ms) and the longest gap between animation frames, from the page itself.
-      await imported.evaluate(() => {
-        const seen = (window.__frames = { longTasks: [], maxGap: 0 });
-        // Whose task it was: in 1.139.1 the webview shares a renderer (and its event loop) with the
-        // workbench, so a long task may be the workbench's ('cross-origin-ancestor', …), not the page's ('self').
-        const whose = (e) =>
-          [e.name, ...(e.attribution ?? []).map((a) => [a.containerType, a.containerName].filter(Boolean).join(' ')).filter((a) => a && a !== 'window')].join(
-            ', ',
-          );
-        new PerformanceObserver((list) => list.getEntries().forEach((e) => seen.longTasks.push({ ms: Math.round(e.duration), whose: whose(e) }))).observe({
-          type: 'longtask',
-        });
-        let last = performance.now();
-        const tick = (now) => {
-          seen.maxGap = Math.max(seen.maxGap, Math.round(now - last));
-          last = now;
-          if (!seen.stop) requestAnimationFrame(tick);
-        };
-        requestAnimationFrame(tick);
-      });
+      await watchPageFrames(imported);
       const phase = async (name, act) => {
         await imported.evaluate(() => Object.assign(window.__frames, { longTasks: [], maxGap: 0 }));
         await act();
@@ -710,6 +691,31 @@ export async function importBigRecording(page, file) {
   );
   await imported.locator('.rows .row').first().waitFor({ state: 'visible', timeout: 60_000 });
   return { inspector, imported, loadMs: Date.now() - pickedAt };
+}
+
+/**
+ * Starts counting, in `frame` itself, its long tasks (over 50 ms: `{ ms, whose }`) and the longest
+ * gap between animation frames, into `window.__frames` (`{ longTasks, maxGap }`; set `stop` to end
+ * the frame count). Wall times: on a shared machine they include waiting for a core.
+ */
+export async function watchPageFrames(frame) {
+  await frame.evaluate(() => {
+    const seen = (window.__frames = { longTasks: [], maxGap: 0 });
+    // Whose task it was: in 1.139.1 the webview shares a renderer (and its event loop) with the
+    // workbench, so a long task may be the workbench's ('cross-origin-ancestor', …), not the page's ('self').
+    const whose = (e) =>
+      [e.name, ...(e.attribution ?? []).map((a) => [a.containerType, a.containerName].filter(Boolean).join(' ')).filter((a) => a && a !== 'window')].join(', ');
+    new PerformanceObserver((list) => list.getEntries().forEach((e) => seen.longTasks.push({ ms: Math.round(e.duration), whose: whose(e) }))).observe({
+      type: 'longtask',
+    });
+    let last = performance.now();
+    const tick = (now) => {
+      seen.maxGap = Math.max(seen.maxGap, Math.round(now - last));
+      last = now;
+      if (!seen.stop) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
 }
 
 /** Every row of an Inspector page: its seq and what a screen reader reads. */

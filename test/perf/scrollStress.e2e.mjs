@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCommand } from '../e2e/workbench.mjs';
-import { importBigRecording } from '../e2e/inspector.e2e.mjs';
+import { importBigRecording, watchPageFrames } from '../e2e/inspector.e2e.mjs';
 import { describeTasks, taskBreakdown, traceMainThreadTasks } from '../e2e/mainThreadTasks.mjs';
 
 export async function run({ page, step, workspace, log }) {
@@ -24,10 +24,7 @@ export async function run({ page, step, workspace, log }) {
       const { imported } = await importBigRecording(page, big);
       await page.waitForTimeout(1000);
       const box = await imported.locator('.list-pane').boundingBox();
-      await imported.evaluate(() => {
-        const seen = (window.__frames = { longTasks: [] });
-        new PerformanceObserver((l) => l.getEntries().forEach((e) => seen.longTasks.push(Math.round(e.duration)))).observe({ type: 'longtask' });
-      });
+      await watchPageFrames(imported);
       const filter = imported.getByRole('searchbox', { name: 'Filter text' });
       const traceOut = process.env.MCPWB_TRACE_OUT;
       // With a file to write, what the tasks did as well: the timeline and V8's collections.
@@ -53,7 +50,8 @@ export async function run({ page, step, workspace, log }) {
         await page.waitForTimeout(500);
       }
       await page.waitForTimeout(300);
-      const longTasks = await imported.evaluate(() => window.__frames.longTasks);
+      const longTasks = await imported.evaluate(() => window.__frames.longTasks.map((t) => `${t.ms} ms (${t.whose})`));
+      await imported.evaluate(() => (window.__frames.stop = true));
       log(`long tasks ${JSON.stringify(longTasks)} in ${rounds * 30} wheel ticks and ${typing} filters typed; load ${os.loadavg()[0].toFixed(1)}`);
       const { count, longest, busiest, hardest, events } = await tasks.stop();
       log(`${count} renderer main-thread tasks; longest ${describeTasks(longest)}; most CPU ${describeTasks(busiest)}; most work ${describeTasks(hardest)}`);
