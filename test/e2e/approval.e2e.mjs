@@ -6,7 +6,8 @@
 //    more with "Answer by hand": the button says so, and Approve waits for a written reply.
 // 2. Elicitation: run the fixture tool `elicit`; the form opens in the same panel; an invalid
 //    name shows its problem and gets the focus, the fixed form is accepted through the sticky
-//    action bar (checked to be on screen and uncovered); the tool result has the content,
+//    action bar (checked to be on screen and uncovered); a sampling request arriving while the
+//    name is typed leaves the focus and caret in the field; the tool result has the content,
 //    with the Run Tool panel left visible beside the approval panel all along.
 // 3. Sampling mock profile: fixture-stdio gets `"sampling": { "mock": "weather" }` in its config
 //    file (applied without a restart); `sample` is answered by the profile, the panel says
@@ -18,6 +19,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { clickUntilTab, expandServerTools, expectText, expectValue, frameWith, waitForText } from './workbench.mjs';
 const FAKE_MODEL = 'vscode-lm:mcpwb-fake/mcpwb-fake-echo';
+
+// Re-runs the last call of fixture-stdio's open Run Tool panels from a key, the focus staying
+// where it is: a server's request arriving while the user types in the approval panel.
+export const keybindings = [{ key: 'ctrl+shift+alt+y', command: 'mcpWorkbench.toolRunner.rerunLast', args: 'fixture-stdio' }];
 
 export async function run({ page, step, screenshot, workspace, log }) {
   const tag = Date.now().toString(36);
@@ -160,6 +165,23 @@ export async function run({ page, step, screenshot, workspace, log }) {
     await panel.locator('#elicit-form').waitFor({ state: 'visible' }); // still waiting for the user
     await restMouse();
     await screenshot('approval-06-elicit-invalid');
+  });
+
+  await step('a sampling request arrives while the name is typed: the panel is drawn anew, the field keeps the focus and the caret', async () => {
+    const panel = await approval();
+    const name = panel.locator('#field-name');
+    await name.fill('Ada Lace');
+    await name.evaluate((el) => el.setSelectionRange(4, 4));
+    // From the field, as a user's key: the Run Sample panel runs its last call again (`sample`),
+    // and its sampling request joins the queue.
+    await page.keyboard.press('Control+Shift+Alt+Y');
+    await waitForValue(() => panel.locator('#queue .queue-item').count(), 2, 'requests in the queue', 20_000);
+    await page.keyboard.type('Love');
+    await expectValue(name, 'Ada LoveLace');
+    await panel.locator('#queue .queue-item', { hasText: 'sampling' }).click();
+    await panel.locator('#deny').click();
+    await waitForValue(() => panel.locator('#queue .queue-item').count(), 1, 'requests in the queue once the sampling one is denied', 20_000);
+    await expectValue(panel.locator('#field-name'), 'Ada LoveLace');
   });
 
   await step('fix the name, fill email and size, Accept: the tool result has the accepted content', async () => {

@@ -29,6 +29,7 @@ import { field, focusFirstProblem, markInvalid } from './formFields';
 import { fill } from '../shared/fill';
 import { timeOfDay } from '../../src/shared/common/durations';
 import { connectHost, typedMessage } from '../shared/hostChannel';
+import { keepingFocus } from '../shared/keepingFocus';
 import './style.css';
 
 const host = connectHost<FromWebview, { selected?: string }>();
@@ -99,8 +100,15 @@ function render(): void {
   // user: the same request keeps its scroll position and focus.
   const sameRequest = renderedKey.split('|')[1] === current?.id;
   renderedKey = key;
-  const focused = document.activeElement?.id;
   const scrolled = document.scrollingElement?.scrollTop ?? 0;
+  // The control being typed in keeps the focus and its caret: a request arriving meanwhile must
+  // not send the next keys to the start of the text.
+  keepingFocus(app, () => draw(current));
+  if (sameRequest && document.scrollingElement) document.scrollingElement.scrollTop = scrolled;
+}
+
+/** The queue and the selected request's detail, drawn anew. */
+function draw(current: PendingView | undefined): void {
   app.replaceChildren();
   if (!pending.length) {
     app.append(el('p', { class: 'empty', id: 'empty' }, l10n.t('No requests are waiting. Sampling and elicitation requests from MCP servers appear here.')));
@@ -140,8 +148,6 @@ function render(): void {
   else if (current?.kind === 'elicitForm') renderForm(detail, current);
   else if (current?.kind === 'elicitUrl') renderUrl(detail, current);
   app.append(queue, detail);
-  if (focused) document.getElementById(focused)?.focus({ preventScroll: true });
-  if (sameRequest && document.scrollingElement) document.scrollingElement.scrollTop = scrolled;
 }
 
 function stageLabel(stage: SamplingView['stage']): string {
