@@ -102,7 +102,7 @@ function render(): void {
   renderedKey = key;
   const scrolled = document.scrollingElement?.scrollTop ?? 0;
   // The control being typed in keeps the focus and its caret: a request arriving meanwhile must
-  // not send the next keys to the start of the text.
+  // not send the next keys to the end of the text (as focusing the new field by its id did).
   keepingFocus(app, () => draw(current));
   if (sameRequest && document.scrollingElement) document.scrollingElement.scrollTop = scrolled;
 }
