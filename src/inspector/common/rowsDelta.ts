@@ -9,7 +9,7 @@
  * are sorted by seq under each parent (newest first at the top, oldest first under a request),
  * so the kept rows keep their order and new ones only go between them.
  */
-import type { InspectorRow } from './inspectorRows';
+import type { InspectorRow, RowStatus } from './inspectorRows';
 
 /** A row as sent in a delta: its own fields, without its children (they are placed by `insert`). */
 export type RowData = Omit<InspectorRow, 'children'>;
@@ -121,21 +121,74 @@ export interface AppliedDelta {
  * The page's copy of the row tree, patched by deltas. `rows` is the tree itself (top level,
  * newest first), so the pure filters of inspectorRows.ts work on it unchanged.
  */
+/** The most distinct values `RowTree` shares at a time. */
+const SHARED_MAX = 10_000;
+
+/** The program's own copy of a row status (the page checked it on arrival: `isRow`). */
+function sharedStatus(status: RowStatus): RowStatus {
+  switch (status) {
+    case 'pending':
+      return 'pending';
+    case 'result':
+      return 'result';
+    case 'rpcError':
+      return 'rpcError';
+    case 'toolError':
+      return 'toolError';
+    case 'cancelled':
+      return 'cancelled';
+    case 'notification':
+      return 'notification';
+  }
+}
+
 export class RowTree {
   rows: InspectorRow[] = [];
   private readonly bySeq = new Map<number, { row: InspectorRow; parent: InspectorRow | undefined }>();
+  /** One copy of each value of the rows' repeated fields (`shareStrings`). */
+  private readonly strings = new Map<string, string>();
 
   /** Replaces the whole tree (the host's full `rows` message). */
   reset(rows: InspectorRow[]): void {
     this.rows = rows;
     this.bySeq.clear();
+    this.strings.clear();
     const visit = (list: readonly InspectorRow[], parent: InspectorRow | undefined) => {
       for (const row of list) {
+        this.shareStrings(row);
         this.bySeq.set(row.seq, { row, parent });
         visit(row.children, row);
       }
     };
     visit(rows, undefined);
+  }
+
+  /**
+   * Points the row's repeated fields (server, method, kind, direction, status) at one copy of
+   * each value. A message posted to the page arrives as a structured clone, which makes a string
+   * of its own for every field of every row: a 100,000-row recording held some 600,000 strings of
+   * a dozen values, about 34 MB of heap, which every garbage collection of the page walked (in
+   * VS Code 1.139.1 the collection pauses the workbench too: issue 29). Only fields of few values
+   * are shared (a name or note of its own per row would make the map grow with the log), and at
+   * most SHARED_MAX values are kept.
+   */
+  private shareStrings(row: InspectorRow): void {
+    row.serverId = this.share(row.serverId);
+    row.serverLabel = this.share(row.serverLabel);
+    row.method = this.share(row.method);
+    // The fields of a fixed set of values take the program's own copies (no lookup to pay).
+    row.kind = row.kind === 'request' ? 'request' : row.kind === 'notification' ? 'notification' : row.kind;
+    row.direction = row.direction === 'send' ? 'send' : row.direction === 'receive' ? 'receive' : row.direction;
+    row.status = sharedStatus(row.status);
+  }
+
+  /** The copy of `value` the tree keeps. */
+  private share(value: string): string {
+    const known = this.strings.get(value);
+    if (known !== undefined) return known;
+    if (this.strings.size >= SHARED_MAX) this.strings.clear();
+    this.strings.set(value, value);
+    return value;
   }
 
   find(seq: number): InspectorRow | undefined {
@@ -184,6 +237,7 @@ export class RowTree {
         // A moved row keeps its children: they did not move with respect to it.
         const moved = detached.get(seq);
         const row: InspectorRow = moved ? assignFields(moved, fields) : { ...fields, children: [] };
+        this.shareStrings(row);
         this.bySeq.set(seq, { row, parent });
         rows.push(row);
         applied.inserted.push({ row, parent, before });
@@ -196,7 +250,8 @@ export class RowTree {
       if (placed.has(fields.seq)) continue;
       const row = this.bySeq.get(fields.seq)?.row;
       if (!row) continue;
-      applied.changed.push(assignFields(row, fields));
+      this.shareStrings(assignFields(row, fields));
+      applied.changed.push(row);
     }
     return applied;
   }
