@@ -117,10 +117,6 @@ export interface AppliedDelta {
   changed: InspectorRow[];
 }
 
-/**
- * The page's copy of the row tree, patched by deltas. `rows` is the tree itself (top level,
- * newest first), so the pure filters of inspectorRows.ts work on it unchanged.
- */
 /** The most distinct values `RowTree` shares at a time. */
 const SHARED_MAX = 10_000;
 
@@ -142,6 +138,10 @@ function sharedStatus(status: RowStatus): RowStatus {
   }
 }
 
+/**
+ * The page's copy of the row tree, patched by deltas. `rows` is the tree itself (top level,
+ * newest first), so the pure filters of inspectorRows.ts work on it unchanged.
+ */
 export class RowTree {
   rows: InspectorRow[] = [];
   private readonly bySeq = new Map<number, { row: InspectorRow; parent: InspectorRow | undefined }>();
@@ -166,9 +166,9 @@ export class RowTree {
   /**
    * Points the row's repeated fields (server, method, kind, direction, status) at one copy of
    * each value. A message posted to the page arrives as a structured clone, which makes a string
-   * of its own for every field of every row: a 100,000-row recording held some 600,000 strings of
-   * a dozen values, about 34 MB of heap, which every garbage collection of the page walked (in
-   * VS Code 1.139.1 the collection pauses the workbench too: issue 29). Only fields of few values
+   * of its own for every field of every row: a 100,000-row recording took 31.7 MB of the page's
+   * heap, 21.7 MB with them shared, and every garbage collection of the page walks it (in VS Code
+   * 1.139.1 the collection pauses the workbench too: issue 29). Only fields of few values
    * are shared (a name or note of its own per row would make the map grow with the log), and at
    * most SHARED_MAX values are kept.
    */
