@@ -9,7 +9,7 @@
  * are sorted by seq under each parent (newest first at the top, oldest first under a request),
  * so the kept rows keep their order and new ones only go between them.
  */
-import type { InspectorRow, RowStatus } from './inspectorRows';
+import type { InspectorRow } from './inspectorRows';
 
 /** A row as sent in a delta: its own fields, without its children (they are placed by `insert`). */
 export type RowData = Omit<InspectorRow, 'children'>;
@@ -120,24 +120,6 @@ export interface AppliedDelta {
 /** The most distinct values `RowTree` shares at a time. */
 const SHARED_MAX = 10_000;
 
-/** The program's own copy of a row status (the page checked it on arrival: `isRow`). */
-function sharedStatus(status: RowStatus): RowStatus {
-  switch (status) {
-    case 'pending':
-      return 'pending';
-    case 'result':
-      return 'result';
-    case 'rpcError':
-      return 'rpcError';
-    case 'toolError':
-      return 'toolError';
-    case 'cancelled':
-      return 'cancelled';
-    case 'notification':
-      return 'notification';
-  }
-}
-
 /**
  * The page's copy of the row tree, patched by deltas. `rows` is the tree itself (top level,
  * newest first), so the pure filters of inspectorRows.ts work on it unchanged.
@@ -176,16 +158,15 @@ export class RowTree {
     row.serverId = this.share(row.serverId);
     row.serverLabel = this.share(row.serverLabel);
     row.method = this.share(row.method);
-    // The fields of a fixed set of values take the program's own copies (no lookup to pay).
-    row.kind = row.kind === 'request' ? 'request' : row.kind === 'notification' ? 'notification' : row.kind;
-    row.direction = row.direction === 'send' ? 'send' : row.direction === 'receive' ? 'receive' : row.direction;
-    row.status = sharedStatus(row.status);
+    row.kind = this.share(row.kind);
+    row.direction = this.share(row.direction);
+    row.status = this.share(row.status);
   }
 
   /** The copy of `value` the tree keeps. */
-  private share(value: string): string {
+  private share<T extends string>(value: T): T {
     const known = this.strings.get(value);
-    if (known !== undefined) return known;
+    if (known !== undefined) return known as T;
     if (this.strings.size >= SHARED_MAX) this.strings.clear();
     this.strings.set(value, value);
     return value;
