@@ -414,15 +414,7 @@ export async function run({ page, step, screenshot, workspace, log }) {
           }
         }),
       );
-      const filter = imported.getByRole('searchbox', { name: 'Filter text' });
-      results.push(
-        await phase('type a filter', async () => {
-          await filter.click();
-          await filter.pressSequentially('tool42', { delay: 80 });
-          await imported.locator('.row[aria-label^="tools/call tool42,"]').first().waitFor({ state: 'visible' });
-          for (let i = 0; i < 6; i++) await filter.press('Backspace', { delay: 80 });
-        }),
-      );
+      results.push(await phase('type a filter', () => typeAndEraseFilter(imported)));
       await imported.evaluate(() => (window.__frames.stop = true));
       const { count, longest, busiest, hardest } = await tasks.stop();
       log(
@@ -731,6 +723,15 @@ export async function watchPageFrames(frame) {
     };
     requestAnimationFrame(tick);
   });
+}
+
+/** Types `tool42` into the filter of a big recording's page (`importBigRecording`), waits for its call to show, and erases it, as a user types. */
+export async function typeAndEraseFilter(imported) {
+  const filter = imported.getByRole('searchbox', { name: 'Filter text' });
+  await filter.click();
+  await filter.pressSequentially('tool42', { delay: 80 });
+  await imported.locator('.row[aria-label^="tools/call tool42,"]').first().waitFor({ state: 'visible' });
+  for (let i = 0; i < 6; i++) await filter.press('Backspace', { delay: 80 });
 }
 
 /** Every row of an Inspector page: its seq and what a screen reader reads. */

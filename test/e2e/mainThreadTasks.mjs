@@ -39,29 +39,18 @@ export async function traceMainThreadTasks(page, { keep = 5, categories = [] } =
         events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`),
       );
       // A task is traced twice, nested (`ThreadControllerImpl::RunTask` around `RunTask`): the outer one counts.
-      const tasks = [];
-      const lastEnd = new Map();
-      for (const e of events
-        .filter((e) => e.ph === 'X' && /RunTask$/.test(e.name) && mainThreads.has(`${e.pid}:${e.tid}`))
-        .sort((a, b) => a.ts - b.ts || b.dur - a.dur)) {
-        const thread = `${e.pid}:${e.tid}`;
-        if (e.ts < (lastEnd.get(thread) ?? -Infinity)) continue;
-        lastEnd.set(thread, e.ts + e.dur);
-        tasks.push({ wallMs: e.dur / 1000, cpuMs: e.tdur === undefined ? undefined : e.tdur / 1000, thread, ts: e.ts });
-      }
+      const tasks = outermost(events.filter((e) => /RunTask$/.test(e.name) && mainThreads.has(`${e.pid}:${e.tid}`))).map((e) => ({
+        wallMs: e.dur / 1000,
+        cpuMs: e.tdur === undefined ? undefined : e.tdur / 1000,
+        thread: `${e.pid}:${e.tid}`,
+        ts: e.ts,
+      }));
       // The collector's CPU time in each task: its outermost events on the task's thread.
-      const collections = new Map();
-      for (const e of events
-        .filter((e) => e.ph === 'X' && /^V8\.GC|^(Major|Minor)GC$/.test(e.name) && mainThreads.has(`${e.pid}:${e.tid}`))
-        .sort((a, b) => a.ts - b.ts || b.dur - a.dur)) {
-        const list = collections.get(`${e.pid}:${e.tid}`) ?? collections.set(`${e.pid}:${e.tid}`, []).get(`${e.pid}:${e.tid}`);
-        const last = list.at(-1);
-        if (!last || e.ts >= last.ts + last.dur) list.push(e);
-      }
+      const collections = outermost(events.filter((e) => /^V8\.GC|^(Major|Minor)GC$/.test(e.name) && mainThreads.has(`${e.pid}:${e.tid}`)));
       for (const task of tasks) {
         const end = task.ts + task.wallMs * 1000;
         task.gcMs = 0;
-        for (const e of collections.get(task.thread) ?? []) if (e.ts >= task.ts && e.ts < end) task.gcMs += (e.tdur ?? e.dur) / 1000;
+        for (const e of collections) if (e.ts >= task.ts && e.ts < end && `${e.pid}:${e.tid}` === task.thread) task.gcMs += (e.tdur ?? e.dur) / 1000;
         task.workMs = task.cpuMs === undefined ? undefined : Math.max(0, task.cpuMs - task.gcMs);
       }
       // A task without a thread time (one the trace caught half-way) is ranked by wall time only.
@@ -76,6 +65,19 @@ export async function traceMainThreadTasks(page, { keep = 5, categories = [] } =
       };
     },
   };
+}
+
+/** The complete (`X`) events not nested in another of `events` on the same thread, oldest first. */
+function outermost(events) {
+  const kept = [];
+  const lastEnd = new Map();
+  for (const e of events.filter((e) => e.ph === 'X').sort((a, b) => a.ts - b.ts || b.dur - a.dur)) {
+    const thread = `${e.pid}:${e.tid}`;
+    if (e.ts < (lastEnd.get(thread) ?? -Infinity)) continue;
+    lastEnd.set(thread, e.ts + e.dur);
+    kept.push(e);
+  }
+  return kept;
 }
 
 /** "57 ms (24 ms CPU, 9 of it GC)" for each task. */
@@ -99,7 +101,7 @@ export function taskBreakdown(events, task, top = 8) {
   const inside = events
     .filter((e) => e.pid === pid && e.tid === tid && e.ph === 'X' && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= end && !/RunTask$/.test(e.name))
     .sort((a, b) => a.ts - b.ts || b.dur - a.dur);
-  const self = new Map();
+  const entries = [];
   const open = [];
   for (const e of inside) {
     while (open.length && open.at(-1).ts + open.at(-1).dur <= e.ts) open.pop();
@@ -111,10 +113,10 @@ export function taskBreakdown(events, task, top = 8) {
       .join(' ');
     const entry = { ts: e.ts, dur: e.dur, label, self: cpu };
     open.push(entry);
-    self.set(entry, label);
+    entries.push(entry);
   }
   const byLabel = new Map();
-  for (const [entry, label] of self) byLabel.set(label, (byLabel.get(label) ?? 0) + entry.self);
+  for (const { label, self } of entries) byLabel.set(label, (byLabel.get(label) ?? 0) + self);
   return [...byLabel]
     .sort((a, b) => b[1] - a[1])
     .slice(0, top)

@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCommand } from '../e2e/workbench.mjs';
-import { importBigRecording, watchPageFrames } from '../e2e/inspector.e2e.mjs';
+import { importBigRecording, typeAndEraseFilter, watchPageFrames } from '../e2e/inspector.e2e.mjs';
 import { describeTasks, taskBreakdown, traceMainThreadTasks } from '../e2e/mainThreadTasks.mjs';
 
 export async function run({ page, step, workspace, log }) {
@@ -25,11 +25,10 @@ export async function run({ page, step, workspace, log }) {
       await page.waitForTimeout(1000);
       const box = await imported.locator('.list-pane').boundingBox();
       await watchPageFrames(imported);
-      const filter = imported.getByRole('searchbox', { name: 'Filter text' });
       const traceOut = process.env.MCPWB_TRACE_OUT;
-      // With a file to write, what the tasks did as well: the timeline and V8's collections.
+      // With a file to write, what the tasks did as well: the timeline (V8's collections are always traced).
       const tasks = await traceMainThreadTasks(page, {
-        categories: traceOut ? ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-v8.gc'] : [],
+        categories: traceOut ? ['devtools.timeline', 'disabled-by-default-devtools.timeline'] : [],
       });
       await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
       const rounds = Number(process.env.MCPWB_SCROLL_ROUNDS ?? 4);
@@ -43,10 +42,7 @@ export async function run({ page, step, workspace, log }) {
       // once typing pauses the host answers which payloads hold the words.
       const typing = Number(process.env.MCPWB_TYPE_ROUNDS ?? 2);
       for (let round = 0; round < typing; round++) {
-        await filter.click();
-        await filter.pressSequentially('tool42', { delay: 80 });
-        await imported.locator('.row[aria-label^="tools/call tool42,"]').first().waitFor({ state: 'visible' });
-        for (let i = 0; i < 6; i++) await filter.press('Backspace', { delay: 80 });
+        await typeAndEraseFilter(imported);
         await page.waitForTimeout(500);
       }
       await page.waitForTimeout(300);
