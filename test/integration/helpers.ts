@@ -1,6 +1,8 @@
 /** Helpers shared by the integration suites, which run inside the real VS Code extension host. */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../src/api';
@@ -79,6 +81,23 @@ export async function setUserSetting(key: string, value: unknown): Promise<void>
   const config = () => vscode.workspace.getConfiguration('mcpWorkbench');
   await config().update(key, value, vscode.ConfigurationTarget.Global);
   await waitFor(() => isDeepStrictEqual(config().inspect(key)?.globalValue, value), `mcpWorkbench.${key} = ${JSON.stringify(value)} at user level`);
+}
+
+/**
+ * Makes `folder` with one file in it (`name`, `text`) outside the workspace and moves it to
+ * `target` whole, as a checkout or an unzip brings a folder: VS Code's watcher reports the folder,
+ * never the file. (The run's temp folder holds the workspace copy too: one file system.)
+ */
+export function moveFolderIn(target: vscode.Uri, name: string, text: string): void {
+  const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwb-moved-'));
+  try {
+    const folder = path.join(outside, path.basename(target.fsPath));
+    fs.mkdirSync(folder);
+    fs.writeFileSync(path.join(folder, name), text);
+    fs.renameSync(folder, target.fsPath);
+  } finally {
+    fs.rmSync(outside, { recursive: true, force: true });
+  }
 }
 
 export async function writeText(uri: vscode.Uri, text: string): Promise<void> {

@@ -14,7 +14,7 @@ import * as jsonc from 'jsonc-parser';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
 import type { GroupNode, ServerNode, ToolNode } from '../../../src/servers/serverTreeNodes';
-import { activateApi, folderUri, running, waitFor, writeText } from '../helpers';
+import { activateApi, folderUri, moveFolderIn, running, waitFor, writeText } from '../helpers';
 
 suite("GitHub Copilot's config places", function () {
   this.timeout(90000);
@@ -132,17 +132,11 @@ suite("GitHub Copilot's config places", function () {
 
   test('a .github folder moved into a workspace folder (a checkout, an unzip) brings its server: the new folder is watched, not only the file', async () => {
     // VS Code's watcher fires no event for a file that arrives inside a new folder, only for the folder.
-    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwb-moved-'));
-    try {
-      fs.mkdirSync(path.join(outside, '.github'));
-      fs.writeFileSync(
-        path.join(outside, '.github', 'mcp.json'),
-        JSON.stringify({ mcpServers: { 'github-moved': { type: 'local', command: 'node', args: [fixtureServer()], tools: ['*'] } } }),
-      );
-      fs.renameSync(path.join(outside, '.github'), movedGithubDir().fsPath);
-    } finally {
-      fs.rmSync(outside, { recursive: true, force: true });
-    }
+    moveFolderIn(
+      movedGithubDir(),
+      'mcp.json',
+      JSON.stringify({ mcpServers: { 'github-moved': { type: 'local', command: 'node', args: [fixtureServer()], tools: ['*'] } } }),
+    );
     const moved = await running(api, 'github-moved');
     assert.equal(moved.definition.source.folder, 'folder-b');
     assert.equal(moved.definition.source.file, vscode.Uri.joinPath(movedGithubDir(), 'mcp.json').fsPath);

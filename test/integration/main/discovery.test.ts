@@ -13,7 +13,7 @@ import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
 import { DISCOVERY_HOME_ENV, userDiscoveryFiles } from '../../../src/config/common/discoverySources';
 import type { ServerNode } from '../../../src/servers/serverTreeNodes';
-import { activateApi, folderUri, running, setUserSetting, textOf, waitFor, writeText } from '../helpers';
+import { activateApi, folderUri, moveFolderIn, running, setUserSetting, textOf, waitFor, writeText } from '../helpers';
 
 suite("Discovery of other apps' servers", function () {
   this.timeout(90000);
@@ -135,17 +135,7 @@ suite("Discovery of other apps' servers", function () {
     // folder fired none for its file either: the server stayed.
     await vscode.workspace.fs.delete(cursorDir(), { recursive: true });
     await waitFor(() => !api.server('cursor-stdio'), "the removed .cursor folder's server to go");
-    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwb-moved-'));
-    try {
-      fs.mkdirSync(path.join(outside, '.cursor'));
-      fs.writeFileSync(
-        path.join(outside, '.cursor', 'mcp.json'),
-        JSON.stringify({ mcpServers: { 'cursor-moved': { url: 'http://127.0.0.1:9/mcp', disabled: true } } }),
-      );
-      fs.renameSync(path.join(outside, '.cursor'), cursorDir().fsPath);
-    } finally {
-      fs.rmSync(outside, { recursive: true, force: true });
-    }
+    moveFolderIn(cursorDir(), 'mcp.json', JSON.stringify({ mcpServers: { 'cursor-moved': { url: 'http://127.0.0.1:9/mcp', disabled: true } } }));
     const moved = await waitFor(() => api.server('cursor-moved'), 'the server of the .cursor folder moved in');
     assert.equal(moved.definition.source.label, 'Cursor (workspace)');
   });
