@@ -62,10 +62,20 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityEnt
     item.description = revealControlCharacters(describe(entry));
     const toolError = this.isToolError(entry);
     item.iconPath = toolError ? new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed')) : iconFor(entry);
-    item.tooltip = tooltipFor(entry, toolError);
     item.contextValue = entry.rerun ? RERUNNABLE_CONTEXT : entry.kind === 'request' ? 'activityRequest' : 'activityNotification';
     item.command = onClick(ActivityCommands.openSelected, openCommand(entry));
     item.accessibilityInformation = { label: `${entry.method}, ${describe(entry)}, ${toolError ? vscode.l10n.t('tool error') : statusText(entry)}` };
+    return item;
+  }
+
+  /**
+   * The tooltip, built for the entry hovered: VS Code asks for it only then. A refresh sends every
+   * entry of the log to the workbench (1,000 by default), at most four times a second while a
+   * server is busy; with a tooltip each, that was 37% more bytes per refresh, and as many
+   * tooltips built in the extension host (issue 29, docs/performance.md).
+   */
+  resolveTreeItem(item: vscode.TreeItem, entry: ActivityEntry): vscode.TreeItem {
+    item.tooltip ??= tooltipFor(entry, this.isToolError(entry));
     return item;
   }
 

@@ -163,6 +163,7 @@ export function registerActivity(workbench: Workbench, log: ActivityLog, gate: T
       },
       // Not in the palette: the log behind the view, for the integration tests.
       [ActivityCommands.log]: () => log,
+      [ActivityCommands.tree]: () => provider,
     }),
   ];
 }

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
 import type { ActivityEntry, ActivityLog } from '../../../src/traffic/common/activityLog';
 import type { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
+import type { ActivityTreeProvider } from '../../../src/activity/activityTreeProvider';
 import { activateApi, running, setUserSetting, waitFor } from '../helpers';
 
 suite('Activity', function () {
@@ -41,6 +42,20 @@ suite('Activity', function () {
     // The initialize handshake and notifications were recorded too.
     assert.ok(log.entries().some((e) => e.serverId === c.definition.id && e.method === 'initialize' && e.status.kind === 'ok'));
     assert.ok(log.entries().some((e) => e.method === 'notifications/initialized' && e.kind === 'notification'));
+  });
+
+  test("an entry's tooltip is built when it is hovered, not with the item: a refresh sends every entry", async () => {
+    const tree = (await vscode.commands.executeCommand<ActivityTreeProvider>('_mcpWorkbench.activityTree'))!;
+    await c.callTool('echo', { text: 'for the tooltip' });
+    const entry = await waitFor(() => toolCall((e) => e.rerun?.arguments?.text === 'for the tooltip' && e.status.kind === 'ok'), 'the entry');
+    const item = tree.getTreeItem(entry);
+    // VS Code calls resolveTreeItem for the item hovered when its tooltip is unset.
+    assert.equal(item.tooltip, undefined);
+    assert.match(String(item.accessibilityInformation?.label), /^tools\/call, /);
+    const tooltip = (tree.resolveTreeItem(item, entry).tooltip as vscode.MarkdownString).value;
+    assert.match(tooltip, /^\*\*tools\/call\*\* #\d+/);
+    assert.match(tooltip, /Status: ok/);
+    assert.match(tooltip, /Duration: /);
   });
 
   test('an unknown tool gives an error entry with the JSON-RPC code', async () => {
