@@ -1,7 +1,7 @@
 // Self-check of the fixture servers in test/fixtures/servers, driven by the SDK's own client.
 // Run: npm run build && npx mocha out/test/unit/fixtures.test.js
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -94,6 +94,43 @@ describe('fixture servers', function () {
   this.timeout(20000);
 
   describe('stdioServer', () => {
+    // The integration test of a cancelled MCP test run (mcpTests.test.ts) sends the call, its
+    // notifications/cancelled and the `cancellations` call within 2 ms: one chunk on the pipe.
+    it('records a call cancelled by a notifications/cancelled that comes in the same chunk', async () => {
+      const child = spawn(process.execPath, [STDIO_SERVER], { stdio: ['pipe', 'pipe', 'ignore'] });
+      try {
+        const replies = new Map<number, (message: { result?: CallToolResult }) => void>();
+        let pending = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          const lines = (pending + chunk.toString('utf8')).split('\n');
+          pending = lines.pop() ?? '';
+          for (const line of lines) {
+            const message = JSON.parse(line) as { id?: number; result?: CallToolResult };
+            if (message.id !== undefined) replies.get(message.id)?.(message);
+          }
+        });
+        const reply = (id: number) => new Promise<{ result?: CallToolResult }>((resolve) => replies.set(id, resolve));
+        const write = (...messages: object[]) => child.stdin.write(messages.map((m) => `${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`).join(''));
+        const initialized = reply(0);
+        write({
+          id: 0,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'fixture-self-check', version: '0' } },
+        });
+        await initialized;
+        const answered = reply(2);
+        write(
+          { method: 'notifications/initialized' },
+          { id: 1, method: 'tools/call', params: { name: 'slow', arguments: { steps: 600, delayMs: 100 } } },
+          { method: 'notifications/cancelled', params: { requestId: 1 } },
+          { id: 2, method: 'tools/call', params: { name: 'cancellations', arguments: {} } },
+        );
+        assert.deepEqual(JSON.parse(firstText((await answered).result)), { count: 1, tools: ['slow'] });
+      } finally {
+        child.kill();
+      }
+    });
+
     it('serves tools, progress, and fetches roots after initialized', async () => {
       const client = newClient(true);
       await client.connect(stdioTransport());
