@@ -46,11 +46,17 @@ export async function traceMainThreadTasks(page, { keep = 5, categories = [] } =
         ts: e.ts,
       }));
       // The collector's CPU time in each task: its outermost events on the task's thread.
-      const collections = outermost(events.filter((e) => /^V8\.GC|^(Major|Minor)GC$/.test(e.name) && mainThreads.has(`${e.pid}:${e.tid}`)));
+      // Grouped by thread once (Map.groupBy is Node 21+), not matched to each task's thread anew.
+      const collections = new Map();
+      for (const e of outermost(events.filter((e) => /^V8\.GC|^(Major|Minor)GC$/.test(e.name) && mainThreads.has(`${e.pid}:${e.tid}`)))) {
+        const thread = `${e.pid}:${e.tid}`;
+        if (!collections.has(thread)) collections.set(thread, []);
+        collections.get(thread).push(e);
+      }
       for (const task of tasks) {
         const end = task.ts + task.wallMs * 1000;
         task.gcMs = 0;
-        for (const e of collections) if (e.ts >= task.ts && e.ts < end && `${e.pid}:${e.tid}` === task.thread) task.gcMs += (e.tdur ?? e.dur) / 1000;
+        for (const e of collections.get(task.thread) ?? []) if (e.ts >= task.ts && e.ts < end) task.gcMs += (e.tdur ?? e.dur) / 1000;
         task.workMs = task.cpuMs === undefined ? undefined : Math.max(0, task.cpuMs - task.gcMs);
       }
       // A task without a thread time (one the trace caught half-way) is ranked by wall time only.
