@@ -1,7 +1,8 @@
 // A stress run of issue 29's scrolling, not part of `npm test` (it judges nothing): imports the
 // 100,000-message recording into the Inspector of the real workbench and wheel-scrolls it
 // MCPWB_SCROLL_ROUNDS times 30 ticks of 600 px (down, up, …: four times the e2e step's phase by
-// default), types and erases a filter MCPWB_TYPE_ROUNDS times (2), then logs the page's long
+// default), jumps through it with the scrollbar MCPWB_JUMP_ROUNDS times 7 (4), types and erases a
+// filter MCPWB_TYPE_ROUNDS times (2), then logs the page's long
 // tasks over 50 ms, the load, and the renderer main threads' longest tasks with their CPU time
 // (mainThreadTasks.mjs). With MCPWB_TRACE_OUT set the trace also holds the timeline and V8's
 // collections (tracing slows every step 1.5-2x): it goes into that file, for `chrome://tracing`
@@ -38,6 +39,15 @@ export async function run({ page, step, workspace, log }) {
           await page.waitForTimeout(30);
         }
       }
+      // Scrollbar jumps, as the e2e step does: each one lays out a screenful of rows never drawn before.
+      const pane = imported.locator('.list-pane');
+      const jumps = Number(process.env.MCPWB_JUMP_ROUNDS ?? 4);
+      for (let round = 0; round < jumps; round++) {
+        for (const at of [0.9, 0.1, 0.5, 0.75, 0.25, 1, 0]) {
+          await pane.evaluate((el, f) => (el.scrollTop = f * el.scrollHeight), (at + round * 0.013) % 1);
+          await page.waitForTimeout(50);
+        }
+      }
       // Typing a filter, as the e2e step does: a keystroke filters the 100,000 rows in slices, and
       // once typing pauses the host answers which payloads hold the words.
       const typing = Number(process.env.MCPWB_TYPE_ROUNDS ?? 2);
@@ -48,9 +58,12 @@ export async function run({ page, step, workspace, log }) {
       await page.waitForTimeout(300);
       const longTasks = await imported.evaluate(() => window.__frames.longTasks.map((t) => `${t.ms} ms (${t.whose})`));
       await imported.evaluate(() => (window.__frames.stop = true));
-      log(`long tasks ${JSON.stringify(longTasks)} in ${rounds * 30} wheel ticks and ${typing} filters typed; load ${os.loadavg()[0].toFixed(1)}`);
+      log(
+        `long tasks ${JSON.stringify(longTasks)} in ${rounds * 30} wheel ticks, ${jumps * 7} scrollbar jumps and ${typing} filters typed; load ${os.loadavg()[0].toFixed(1)}`,
+      );
       const { count, longest, busiest, hardest, events } = await tasks.stop();
       log(`${count} renderer main-thread tasks; longest ${describeTasks(longest)}; most CPU ${describeTasks(busiest)}; most work ${describeTasks(hardest)}`);
+      if (process.env.MCPWB_TASKS_OUT) fs.writeFileSync(process.env.MCPWB_TASKS_OUT, JSON.stringify({ traceEvents: events }));
       if (traceOut) {
         for (const task of new Set([...busiest, ...hardest])) log(`  ${describeTasks([task])}: ${taskBreakdown(events, task)}`);
         fs.writeFileSync(traceOut, JSON.stringify({ traceEvents: events }));
