@@ -1,6 +1,8 @@
 /**
  * The Activity tree: one item per JSON-RPC exchange, newest first. Refreshes are throttled
- * (at most one per REFRESH_MS) so a busy server never costs a re-render per message.
+ * (at most one per REFRESH_MS) so a busy server never costs a re-render per message. The view
+ * lists the newest LISTED_MAX exchanges; older ones (a log raised above its default size) are
+ * under one collapsed "N older exchanges" node, so a refresh costs the same whatever the log's size.
  */
 import * as vscode from 'vscode';
 import { durationOf, formatBytes, formatDuration, type ActivityEntry, type ActivityLog } from '../traffic/common/activityLog';
@@ -16,11 +18,29 @@ export const REFRESH_MS = 250;
 /** contextValue of entries that "Re-run" applies to (client `tools/call`). */
 export const RERUNNABLE_CONTEXT = 'activityToolCall';
 
+/**
+ * The most exchanges the view lists at its top level: the log's default size
+ * (`mcpWorkbench.activity.maxEntries`). A refresh sends every listed item to the workbench, at
+ * most four times a second while a server is busy; with the log raised to 10,000 entries a flood
+ * of notifications took 2.5 times as long with the view visible, and with 50,000 one refresh sent
+ * 31,614 items and the view stopped following (issue 29, docs/performance.md). The rest are under
+ * the OLDER node, whose children VS Code asks for only while it is expanded.
+ */
+export const LISTED_MAX = 1000;
+
+/** The node the exchanges beyond LISTED_MAX are under (one per view: its id keeps it collapsed or expanded across refreshes). */
+export interface OlderExchanges {
+  readonly older: true;
+}
+/** What the view shows: an exchange, or the node of the older ones. */
+export type ActivityNode = ActivityEntry | OlderExchanges;
+export const isOlderExchanges = (node: ActivityNode | undefined): node is OlderExchanges => !!node && 'older' in node;
+
 /** Requests whose result may carry `isError` (a task's tool result comes back through tasks/result). */
 const TOOL_RESULT_METHODS = new Set(['tools/call', 'tasks/result']);
 
-export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityEntry>, vscode.Disposable {
-  private readonly onDidChangeTreeDataEmitter = new vscode.EventEmitter<ActivityEntry | undefined>();
+export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityNode>, vscode.Disposable {
+  private readonly onDidChangeTreeDataEmitter = new vscode.EventEmitter<ActivityNode | undefined>();
   readonly onDidChangeTreeData = this.onDidChangeTreeDataEmitter.event;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private lastFire = 0;
@@ -28,6 +48,9 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityEnt
   private readonly subscription: { dispose(): void };
   /** Answered tool calls whose result has `isError: true`; read once per entry (reading a response parses and redacts it). */
   private readonly toolErrors = new WeakMap<ActivityEntry, boolean>();
+  /** The one OLDER node, and how many exchanges were under it at the last listing of the top level. */
+  readonly older: OlderExchanges = { older: true };
+  private olderCount = 0;
 
   constructor(private readonly log: ActivityLog) {
     this.subscription = log.onDidChange(() => this.scheduleRefresh());
@@ -42,16 +65,29 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityEnt
     this.refreshNow();
   }
 
-  /** Top-level exchanges; under the first round of a multi-round-trip request, its later rounds. */
-  getChildren(element?: ActivityEntry): ActivityEntry[] {
-    return element ? this.log.rounds(element) : this.log.topLevel(this._filter);
+  /**
+   * The newest LISTED_MAX top-level exchanges, then the OLDER node if there are more; under it
+   * the rest; under the first round of a multi-round-trip request, its later rounds.
+   */
+  getChildren(element?: ActivityNode): ActivityNode[] {
+    if (element && !isOlderExchanges(element)) return this.log.rounds(element);
+    const top = this.log.topLevel(this._filter);
+    if (element) return top.slice(LISTED_MAX);
+    this.olderCount = Math.max(0, top.length - LISTED_MAX);
+    return this.olderCount ? [...top.slice(0, LISTED_MAX), this.older] : top;
   }
 
-  getParent(entry: ActivityEntry): ActivityEntry | undefined {
-    return entry.originSeq === undefined ? undefined : this.log.find(entry.originSeq);
+  /** For reveal: a later round's first round; an older exchange's OLDER node (looked up here only: a reveal is rare). */
+  getParent(node: ActivityNode): ActivityNode | undefined {
+    if (isOlderExchanges(node)) return undefined;
+    const origin = node.originSeq === undefined ? undefined : this.log.find(node.originSeq);
+    if (origin) return origin;
+    return this.log.topLevel(this._filter).indexOf(node) >= LISTED_MAX ? this.older : undefined;
   }
 
-  getTreeItem(entry: ActivityEntry): vscode.TreeItem {
+  getTreeItem(node: ActivityNode): vscode.TreeItem {
+    if (isOlderExchanges(node)) return this.olderItem();
+    const entry = node;
     const hasRounds = entry.round === 1 && this.log.rounds(entry).length > 0;
     const label =
       entry.round !== undefined && entry.round > 1
@@ -74,8 +110,22 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityEnt
    * server is busy; with a tooltip each, that was 37% more bytes per refresh, and as many
    * tooltips built in the extension host (issue 29, docs/performance.md).
    */
-  resolveTreeItem(item: vscode.TreeItem, entry: ActivityEntry): vscode.TreeItem {
-    item.tooltip ??= tooltipFor(entry, this.isToolError(entry));
+  resolveTreeItem(item: vscode.TreeItem, node: ActivityNode): vscode.TreeItem {
+    if (!isOlderExchanges(node)) item.tooltip ??= tooltipFor(node, this.isToolError(node));
+    return item;
+  }
+
+  private olderItem(): vscode.TreeItem {
+    const count = this.olderCount.toLocaleString(vscode.env.language);
+    const item = new vscode.TreeItem(vscode.l10n.t('{0} older exchanges', count), vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = 'activity-older';
+    item.iconPath = new vscode.ThemeIcon('history');
+    item.contextValue = 'olderExchanges';
+    item.tooltip = vscode.l10n.t(
+      'The view lists the newest {0} exchanges; the log keeps {1} more (mcpWorkbench.activity.maxEntries). The Inspector lists them all, with filters.',
+      LISTED_MAX.toLocaleString(vscode.env.language),
+      count,
+    );
     return item;
   }
 

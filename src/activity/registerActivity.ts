@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { ActivityLog, type ActivityEntry } from '../traffic/common/activityLog';
 import type { Workbench } from '../workbench';
-import { ActivityTreeProvider, openCommand } from './activityTreeProvider';
+import { ActivityTreeProvider, isOlderExchanges, openCommand } from './activityTreeProvider';
 import { runSelected } from '../shared/selectionCommand';
 import { showErrorMessage, showInformationMessage, showWarningMessage, withNotificationProgress } from '../shared/notifications';
 import type { ConfirmCall, ToolApprovalGate } from '../toolRunner/common/toolApprovals';
@@ -66,8 +66,14 @@ export function registerActivity(workbench: Workbench, log: ActivityLog, gate: T
     ),
   ];
 
+  /** The exchange selected in the view (not the node of the older ones). */
+  const selectedEntry = (): ActivityEntry | undefined => {
+    const node = view.selection[0];
+    return isOlderExchanges(node) ? undefined : node;
+  };
+
   const showEntry = async (arg?: ActivityEntry | number) => {
-    const entry = typeof arg === 'number' ? log.find(arg) : (arg ?? view.selection[0]);
+    const entry = typeof arg === 'number' ? log.find(arg) : (arg ?? selectedEntry());
     if (!entry) return;
     const request = ActivityDocuments.uri(entry, 'request');
     const title = `${entry.method}${entry.id !== undefined ? ` #${entry.id}` : ''} · ${entry.serverLabel}`;
@@ -82,7 +88,7 @@ export function registerActivity(workbench: Workbench, log: ActivityLog, gate: T
 
   /** `options.confirm` replaces Run Tool's dialog for tests (see ConfirmCall), as on the Run Tool panel. */
   const rerun = async (arg?: ActivityEntry | number, options?: { confirm?: ConfirmCall }): Promise<ActivityEntry | undefined> => {
-    const entry = typeof arg === 'number' ? log.find(arg) : (arg ?? view.selection[0]);
+    const entry = typeof arg === 'number' ? log.find(arg) : (arg ?? selectedEntry());
     if (!entry?.rerun) {
       void showInformationMessage(entry?.rerunUnavailable ?? vscode.l10n.t('Only tool calls (tools/call) can be re-run.'));
       return undefined;
@@ -135,7 +141,7 @@ export function registerActivity(workbench: Workbench, log: ActivityLog, gate: T
       if (e.affectsConfiguration(`mcpWorkbench.${MAX_ENTRIES_SETTING}`)) log.setMaxEntries(readMax());
     }),
     ...registerCommandTable({
-      [ActivityCommands.openSelected]: runSelected(view, openCommand),
+      [ActivityCommands.openSelected]: runSelected(view, (node) => (isOlderExchanges(node) ? undefined : openCommand(node))),
       [ActivityCommands.showEntry]: showEntry,
       [ActivityCommands.rerunEntry]: rerun,
       [ActivityCommands.clear]: () => {
