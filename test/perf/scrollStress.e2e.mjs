@@ -6,7 +6,9 @@
 // tasks over 50 ms, the load, and the renderer main threads' longest tasks with their CPU time
 // (mainThreadTasks.mjs). With MCPWB_TRACE_OUT set the trace also holds the timeline and V8's
 // collections (tracing slows every step 1.5-2x): it goes into that file, for `chrome://tracing`
-// or a script, and the busiest tasks are logged with what they did. Run it with the e2e launcher:
+// or a script, and the busiest tasks are logged with what they did. MCPWB_TASKS_OUT writes the
+// light trace (each task's wall and CPU time, the collector's) to that file, for statistics over
+// many tasks without the timeline's slowdown. Run it with the e2e launcher:
 //   node test/launch/runInCodeServer.mjs --e2e test/perf/scrollStress.e2e.mjs --vscode 1.139.1
 // Two builds compared: run it from each build's folder in turn (docs/performance.md, issue 29).
 import * as fs from 'node:fs';
