@@ -106,6 +106,18 @@ suite('Activity over a large log', function () {
     assert.equal(item.id, 'activity-older');
     assert.match(String(item.tooltip), /The Inspector lists them all/);
     assert.equal(item.command, undefined, 'a click expands it');
+    // Its inline action opens the Inspector, which lists every exchange (VS Code passes the node).
+    const menus = (
+      vscode.extensions.getExtension('mcp-workbench.mcp-workbench')!.packageJSON as {
+        contributes: { menus: Record<string, { command: string; when?: string; group?: string }[]> };
+      }
+    ).contributes.menus['view/item/context'];
+    const inline = menus.find((m) => m.group === 'inline' && m.when === `view == mcpWorkbench.activity && viewItem == ${item.contextValue}`);
+    assert.equal(inline?.command, 'mcpWorkbench.openInspector');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand(inline.command, older);
+    await waitFor(() => vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.label.startsWith('MCP Inspector'))), 'the Inspector tab');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     // Reveal finds an entry through its parent: the node for the older ones, none for the listed.
     assert.equal(tree.getParent(top[LISTED_MAX] as ActivityEntry), older);
     assert.equal(tree.getParent(top[0]), undefined);
