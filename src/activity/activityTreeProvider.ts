@@ -48,9 +48,14 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityNod
   private readonly subscription: { dispose(): void };
   /** Answered tool calls whose result has `isError: true`; read once per entry (reading a response parses and redacts it). */
   private readonly toolErrors = new WeakMap<ActivityEntry, boolean>();
-  /** The one OLDER node, and how many exchanges were under it at the last listing of the top level. */
+  /** The one OLDER node. */
   readonly older: OlderExchanges = { older: true };
-  private olderCount = 0;
+  /**
+   * The exchanges under it as of the last listing of the top level. VS Code asks for the top
+   * level, then for the children of expanded nodes: listed anew, an exchange pushed down by one
+   * that arrived in between would be under both, and VS Code 1.100 rejects an id listed twice.
+   */
+  private olderListed: readonly ActivityEntry[] = [];
 
   constructor(private readonly log: ActivityLog) {
     this.subscription = log.onDidChange(() => this.scheduleRefresh());
@@ -70,19 +75,18 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityNod
    * the rest; under the first round of a multi-round-trip request, its later rounds.
    */
   getChildren(element?: ActivityNode): ActivityNode[] {
-    if (element && !isOlderExchanges(element)) return this.log.rounds(element);
+    if (element) return isOlderExchanges(element) ? [...this.olderListed] : this.log.rounds(element);
     const top = this.log.topLevel(this._filter);
-    if (element) return top.slice(LISTED_MAX);
-    this.olderCount = Math.max(0, top.length - LISTED_MAX);
-    return this.olderCount ? [...top.slice(0, LISTED_MAX), this.older] : top;
+    this.olderListed = top.slice(LISTED_MAX);
+    return this.olderListed.length ? [...top.slice(0, LISTED_MAX), this.older] : top;
   }
 
-  /** For reveal: a later round's first round; an older exchange's OLDER node (looked up here only: a reveal is rare). */
+  /** For reveal: a later round's first round; an older exchange's OLDER node. */
   getParent(node: ActivityNode): ActivityNode | undefined {
     if (isOlderExchanges(node)) return undefined;
     const origin = node.originSeq === undefined ? undefined : this.log.find(node.originSeq);
     if (origin) return origin;
-    return this.log.topLevel(this._filter).indexOf(node) >= LISTED_MAX ? this.older : undefined;
+    return this.olderListed.includes(node) ? this.older : undefined;
   }
 
   getTreeItem(node: ActivityNode): vscode.TreeItem {
@@ -116,7 +120,7 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityNod
   }
 
   private olderItem(): vscode.TreeItem {
-    const count = this.olderCount.toLocaleString(vscode.env.language);
+    const count = this.olderListed.length.toLocaleString(vscode.env.language);
     const item = new vscode.TreeItem(vscode.l10n.t('{0} older exchanges', count), vscode.TreeItemCollapsibleState.Collapsed);
     item.id = 'activity-older';
     item.iconPath = new vscode.ThemeIcon('history');
