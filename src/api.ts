@@ -5,6 +5,7 @@
 import type { AgentServers } from './coexistence/agentServers';
 import type { McpServerConnection } from './mcp/connection/serverConnection';
 import type { ServerTreeProvider } from './servers/serverTreeProvider';
+import type { ActivityTreeProvider } from './activity/activityTreeProvider';
 import type { ChatRequestHandler, Uri } from 'vscode';
 
 export interface McpWorkbenchApi {
@@ -26,6 +27,7 @@ export interface McpWorkbenchApi {
   /** For this extension's own integration tests only (views' data providers); not a stable API. */
   readonly testing: {
     readonly serverTree: ServerTreeProvider;
+    readonly activityTree: ActivityTreeProvider;
     /** Delivers a link to the extension's URI handler, as a `vscode://mcp-workbench.mcp-workbench/…` link would. */
     handleUri(uri: Uri): void;
     /** How long this activation took, from performance marks the extension sets (see ActivationTiming). */

@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import type { ActivationTiming, McpWorkbenchApi } from './api';
 import { createActivityLog, registerActivity } from './activity/registerActivity';
+import { ActivityTreeProvider } from './activity/activityTreeProvider';
 import { configurePureL10n } from './shared/l10nBundle';
 import { registerApproval } from './approval/registerApproval';
 import { ApprovalService } from './approval/approvalService';
@@ -96,6 +97,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
     // The traffic log: the Activity view fills it, the Inspector and Check read it.
     const activityLog = createActivityLog();
     const serverTree = new ServerTreeProvider(wb);
+    const activityTree = new ActivityTreeProvider(activityLog);
     // Mode 2 of living beside VS Code's own MCP host (1.101+; undefined before).
     const agentServers = createAgentServers(wb, gate, builtinHost);
 
@@ -105,7 +107,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
     context.subscriptions.push(
       vscode.window.registerUriHandler(wb.uris),
       ...registerServerTree(wb, serverTree),
-      ...registerActivity(wb, activityLog, gate),
+      ...registerActivity(wb, activityLog, activityTree, gate),
       ...registerCoexistence(wb, builtinHost),
       ...registerCommands(wb),
       ...registerStatusBar(wb),
@@ -126,6 +128,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
       ...registerGallery(wb),
       // The services go after the features that use them.
       serverTree,
+      activityTree,
       activityLog,
       apps,
       approval,
@@ -145,6 +148,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
       onDidDevRestart: (listener) => wb.onDidDevRestart(listener),
       testing: {
         serverTree,
+        activityTree,
         handleUri: (uri) => wb.uris.handleUri(uri),
         activationTiming,
         coexistence: () => ({

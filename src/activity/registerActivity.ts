@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { ActivityLog, type ActivityEntry } from '../traffic/common/activityLog';
 import type { Workbench } from '../workbench';
-import { ActivityTreeProvider, isOlderExchanges, openCommand } from './activityTreeProvider';
+import { isOlderExchanges, openCommand, type ActivityTreeProvider } from './activityTreeProvider';
 import { runSelected } from '../shared/selectionCommand';
 import { showErrorMessage, showInformationMessage, showWarningMessage, withNotificationProgress } from '../shared/notifications';
 import type { ConfirmCall, ToolApprovalGate } from '../toolRunner/common/toolApprovals';
@@ -40,9 +40,8 @@ function noteEraOn(log: ActivityLog, serverId: string, state: Extract<ServerStat
   if (handshake) log.annotate(handshake, protocolAndEra(state));
 }
 
-/** The view over `log`; re-runs ask `gate`, as Run Tool would. */
-export function registerActivity(workbench: Workbench, log: ActivityLog, gate: ToolApprovalGate): vscode.Disposable[] {
-  const provider = new ActivityTreeProvider(log);
+/** The view of `provider` over `log`; re-runs ask `gate`, as Run Tool would. */
+export function registerActivity(workbench: Workbench, log: ActivityLog, provider: ActivityTreeProvider, gate: ToolApprovalGate): vscode.Disposable[] {
   const view = vscode.window.createTreeView(ACTIVITY_VIEW, { treeDataProvider: provider, showCollapseAll: false });
   const documents = new ActivityDocuments(log);
 
@@ -132,7 +131,6 @@ export function registerActivity(workbench: Workbench, log: ActivityLog, gate: T
   };
 
   return [
-    provider,
     view,
     documents,
     vscode.workspace.registerTextDocumentContentProvider(ACTIVITY_SCHEME, documents),
@@ -169,7 +167,6 @@ export function registerActivity(workbench: Workbench, log: ActivityLog, gate: T
       },
       // Not in the palette: the log behind the view, for the integration tests.
       [ActivityCommands.log]: () => log,
-      [ActivityCommands.tree]: () => provider,
     }),
   ];
 }

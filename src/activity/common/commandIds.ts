@@ -6,14 +6,12 @@ export const ActivityCommands = {
   filter: 'mcpWorkbench.filterActivity',
   clearFilter: 'mcpWorkbench.clearActivityFilter',
   log: '_mcpWorkbench.activityLog',
-  tree: '_mcpWorkbench.activityTree',
   openSelected: '_mcpWorkbench.openSelectedActivityEntry',
 } as const;
 
 /** Commands above that package.json does not contribute, and why they exist. */
 export const ActivityInternal: { readonly [K in keyof typeof ActivityCommands]?: string } = {
   log: 'returns the log behind the view, for the integration tests and the benchmark',
-  tree: "returns the view's tree data provider, for the integration tests",
   openSelected: 'a click on an entry: opens the selected entry in the Inspector (src/shared/selectionCommand.ts)',
 };
 

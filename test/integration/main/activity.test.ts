@@ -7,7 +7,6 @@ import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
 import type { ActivityEntry, ActivityLog } from '../../../src/traffic/common/activityLog';
 import type { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
-import type { ActivityTreeProvider } from '../../../src/activity/activityTreeProvider';
 import { activateApi, running, setUserSetting, waitFor } from '../helpers';
 
 suite('Activity', function () {
@@ -45,7 +44,7 @@ suite('Activity', function () {
   });
 
   test("an entry's tooltip is built when it is hovered, not with the item: a refresh sends every entry", async () => {
-    const tree = (await vscode.commands.executeCommand<ActivityTreeProvider>('_mcpWorkbench.activityTree'))!;
+    const tree = api.testing.activityTree;
     await c.callTool('echo', { text: 'for the tooltip' });
     const entry = await waitFor(() => toolCall((e) => e.rerun?.arguments?.text === 'for the tooltip' && e.status.kind === 'ok'), 'the entry');
     const item = tree.getTreeItem(entry);

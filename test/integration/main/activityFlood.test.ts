@@ -36,7 +36,7 @@ suite('Activity over a large log', function () {
   suiteSetup(async () => {
     api = await activateApi();
     log = (await vscode.commands.executeCommand<ActivityLog>('_mcpWorkbench.activityLog'))!;
-    tree = (await vscode.commands.executeCommand<ActivityTreeProvider>('_mcpWorkbench.activityTree'))!;
+    tree = api.testing.activityTree;
     originalServers = cfg().inspect<Record<string, unknown>>('servers')?.globalValue;
     originalMax = cfg().inspect<number>('activity.maxEntries')?.globalValue;
     await setUserSetting('activity.maxEntries', 10000);
