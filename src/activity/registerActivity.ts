@@ -47,8 +47,9 @@ export function registerActivity(workbench: Workbench, log: ActivityLog, provide
 
   const updateDescription = () => {
     view.description = provider.filter ? vscode.l10n.t('filter: {0}', provider.filter) : undefined;
+    // Counted in the log: listing the provider here would replace what VS Code's last listing left under the older exchanges' node.
     view.message =
-      provider.filter && log.size > 0 && provider.getChildren().length === 0 ? vscode.l10n.t('No entries match "{0}".', provider.filter) : undefined;
+      provider.filter && log.size > 0 && log.topLevel(provider.filter).length === 0 ? vscode.l10n.t('No entries match "{0}".', provider.filter) : undefined;
     void vscode.commands.executeCommand('setContext', ActivityContextKeys.filtered, !!provider.filter);
   };
 
