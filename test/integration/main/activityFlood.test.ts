@@ -82,7 +82,7 @@ suite('Activity over a large log', function () {
     const visibleMs = Date.now() - started;
     // The call's answer changes the log once more: VS Code asks again after it.
     const before = asked.length;
-    await waitFor(() => asked.length > before, 'VS Code to ask for the view after the flood', 10000);
+    await waitFor(() => asked.length > before, 'VS Code to ask for the view after the flood', 30000);
     console.log(
       `[activity flood] ${COUNT} notifications into a log of ${log.size}: call ${hiddenMs} ms with the view hidden, ${visibleMs} ms with it visible; ` +
         `VS Code asked for the top level ${asked.length} times, ${Math.max(...asked)} items at most`,
