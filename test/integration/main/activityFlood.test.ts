@@ -11,13 +11,10 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
 import type { ActivityEntry, ActivityLog } from '../../../src/traffic/common/activityLog';
-import type { ActivityNode, ActivityTreeProvider } from '../../../src/activity/activityTreeProvider';
+import { LISTED_MAX, isOlderExchanges as isOlder, type ActivityNode, type ActivityTreeProvider } from '../../../src/activity/activityTreeProvider';
 import { activateApi, running, setUserSetting, waitFor } from '../helpers';
 
-/** src/activity/activityTreeProvider.ts LISTED_MAX (not imported: that module imports `vscode` as a value). */
-const LISTED_MAX = 1000;
 const COUNT = 3000;
-const isOlder = (node: ActivityNode | undefined): boolean => !!node && 'older' in node;
 
 suite('Activity over a large log', function () {
   this.timeout(180000);
