@@ -84,6 +84,27 @@ export async function setUserSetting(key: string, value: unknown): Promise<void>
 }
 
 /**
+ * Adds the stdio fixture with its `flood` tool to the user's servers as `name`, with the Activity
+ * log's bound at `maxEntries` (room for whole floods); what it returns puts both settings back and
+ * waits for the server to go.
+ */
+export async function addFloodServer(api: McpWorkbenchApi, name: string, maxEntries: number): Promise<() => Promise<void>> {
+  const config = vscode.workspace.getConfiguration('mcpWorkbench');
+  const servers = config.inspect<Record<string, unknown>>('servers')?.globalValue;
+  const max = config.inspect<number>('activity.maxEntries')?.globalValue;
+  await setUserSetting('activity.maxEntries', maxEntries);
+  await setUserSetting('servers', {
+    ...servers,
+    [name]: { type: 'stdio', command: 'node', args: ['${env:MCPWB_FIXTURES}/servers/stdioServer.js'], env: { FIXTURE_FLOOD: '1' } },
+  });
+  return async () => {
+    await setUserSetting('servers', servers);
+    await setUserSetting('activity.maxEntries', max);
+    await waitFor(() => !api.server(name), `${name} to go`);
+  };
+}
+
+/**
  * Makes `folder` with one file in it (`name`, `text`) outside the workspace and moves it to
  * `target` whole, as a checkout or an unzip brings a folder: VS Code's watcher reports the folder,
  * never the file. (The run's temp folder holds the workspace copy too: one file system.)

@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
 import type { ActivityEntry, ActivityLog } from '../../../src/traffic/common/activityLog';
 import { LISTED_MAX, isOlderExchanges as isOlder, type ActivityNode, type ActivityTreeProvider } from '../../../src/activity/activityTreeProvider';
-import { activateApi, running, setUserSetting, waitFor } from '../helpers';
+import { activateApi, addFloodServer, running, waitFor } from '../helpers';
 
 const COUNT = 3000;
 
@@ -21,9 +21,7 @@ suite('Activity over a large log', function () {
   let api: McpWorkbenchApi;
   let log: ActivityLog;
   let tree: ActivityTreeProvider;
-  const cfg = () => vscode.workspace.getConfiguration('mcpWorkbench');
-  let originalServers: Record<string, unknown> | undefined;
-  let originalMax: number | undefined;
+  let removeFloodServer: (() => Promise<void>) | undefined;
   /** What each of VS Code's requests for the top level got (items), since `asked.length = 0`. */
   const asked: number[] = [];
   let unwrap: (() => void) | undefined;
@@ -34,13 +32,7 @@ suite('Activity over a large log', function () {
     api = await activateApi();
     log = (await vscode.commands.executeCommand<ActivityLog>('_mcpWorkbench.activityLog'))!;
     tree = api.testing.activityTree;
-    originalServers = cfg().inspect<Record<string, unknown>>('servers')?.globalValue;
-    originalMax = cfg().inspect<number>('activity.maxEntries')?.globalValue;
-    await setUserSetting('activity.maxEntries', 10000);
-    await setUserSetting('servers', {
-      ...originalServers,
-      'activity-flood': { type: 'stdio', command: 'node', args: ['${env:MCPWB_FIXTURES}/servers/stdioServer.js'], env: { FIXTURE_FLOOD: '1' } },
-    });
+    removeFloodServer = await addFloodServer(api, 'activity-flood', 10000);
     const getChildren = tree.getChildren.bind(tree);
     listTop = () => getChildren();
     tree.getChildren = (element?: ActivityNode) => {
@@ -54,9 +46,7 @@ suite('Activity over a large log', function () {
   suiteTeardown(async () => {
     unwrap?.();
     tree.filter = undefined;
-    await setUserSetting('servers', originalServers);
-    await setUserSetting('activity.maxEntries', originalMax);
-    await waitFor(() => !api.server('activity-flood'), 'the flood server to go');
+    await removeFloodServer?.();
     // The view hidden again: later tests' traffic does not refresh it.
     await vscode.commands.executeCommand('workbench.view.explorer');
   });

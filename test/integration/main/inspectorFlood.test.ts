@@ -17,7 +17,7 @@ import type { InspectorRow } from '../../../src/inspector/common/inspectorRows';
 import { buildRows } from '../../../src/inspector/common/rowsModel';
 import { RowTree, type RowsDelta } from '../../../src/inspector/common/rowsDelta';
 import { factsOf } from '../../../src/traffic/common/exchangeFacts';
-import { activateApi, running, setUserSetting, waitFor } from '../helpers';
+import { activateApi, addFloodServer, running, waitFor } from '../helpers';
 
 const COUNT = 2000;
 const flat = (rows: readonly InspectorRow[]): InspectorRow[] => rows.flatMap((r) => [r, ...flat(r.children)]);
@@ -27,29 +27,19 @@ suite('Inspector under a flood', function () {
   this.timeout(180000);
   let api: McpWorkbenchApi;
   let log: ActivityLog;
-  const cfg = () => vscode.workspace.getConfiguration('mcpWorkbench');
-  let originalServers: Record<string, unknown> | undefined;
-  let originalMax: number | undefined;
+  let removeFloodServer: (() => Promise<void>) | undefined;
 
   suiteSetup(async () => {
     api = await activateApi();
     log = (await vscode.commands.executeCommand<ActivityLog>('_mcpWorkbench.activityLog'))!;
-    originalServers = cfg().inspect<Record<string, unknown>>('servers')?.globalValue;
-    originalMax = cfg().inspect<number>('activity.maxEntries')?.globalValue;
     // Room for the whole flood: at the default 1,000 entries the finished call is evicted by
     // the next message of any server, and its notifications move to the top level (a change the
     // page is sent again, which is not what this test is about).
-    await setUserSetting('activity.maxEntries', 5000);
-    await setUserSetting('servers', {
-      ...originalServers,
-      'inspector-flood': { type: 'stdio', command: 'node', args: ['${env:MCPWB_FIXTURES}/servers/stdioServer.js'], env: { FIXTURE_FLOOD: '1' } },
-    });
+    removeFloodServer = await addFloodServer(api, 'inspector-flood', 5000);
   });
 
   suiteTeardown(async () => {
-    await setUserSetting('servers', originalServers);
-    await setUserSetting('activity.maxEntries', originalMax);
-    await waitFor(() => !api.server('inspector-flood'), 'the flood server to go');
+    await removeFloodServer?.();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
