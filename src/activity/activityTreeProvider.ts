@@ -55,7 +55,7 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityNod
    * level, then for the children of expanded nodes: listed anew, an exchange pushed down by one
    * that arrived in between would be under both, and VS Code 1.100 rejects an id listed twice.
    */
-  private olderListed: readonly ActivityEntry[] = [];
+  private olderListed: ActivityEntry[] = [];
 
   constructor(private readonly log: ActivityLog) {
     this.subscription = log.onDidChange(() => this.scheduleRefresh());
@@ -75,7 +75,7 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityNod
    * the rest; under the first round of a multi-round-trip request, its later rounds.
    */
   getChildren(element?: ActivityNode): ActivityNode[] {
-    if (element) return isOlderExchanges(element) ? [...this.olderListed] : this.log.rounds(element);
+    if (element) return isOlderExchanges(element) ? this.olderListed : this.log.rounds(element);
     const top = this.log.topLevel(this._filter);
     this.olderListed = top.slice(LISTED_MAX);
     return this.olderListed.length ? [...top.slice(0, LISTED_MAX), this.older] : top;

@@ -65,11 +65,11 @@ export async function run({ page, step, workspace, log }) {
       );
       const { count, longest, busiest, hardest, events } = await tasks.stop();
       log(`${count} renderer main-thread tasks; longest ${describeTasks(longest)}; most CPU ${describeTasks(busiest)}; most work ${describeTasks(hardest)}`);
-      if (process.env.MCPWB_TASKS_OUT) fs.writeFileSync(process.env.MCPWB_TASKS_OUT, JSON.stringify({ traceEvents: events }));
-      if (traceOut) {
-        for (const task of new Set([...busiest, ...hardest])) log(`  ${describeTasks([task])}: ${taskBreakdown(events, task)}`);
-        fs.writeFileSync(traceOut, JSON.stringify({ traceEvents: events }));
-        log(`trace: ${events.length} events in ${traceOut}`);
+      if (traceOut) for (const task of new Set([...busiest, ...hardest])) log(`  ${describeTasks([task])}: ${taskBreakdown(events, task)}`);
+      const out = traceOut ?? process.env.MCPWB_TASKS_OUT;
+      if (out) {
+        fs.writeFileSync(out, JSON.stringify({ traceEvents: events }));
+        log(`trace: ${events.length} events in ${out}`);
       }
       fs.rmSync(big, { force: true });
     },
