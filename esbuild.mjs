@@ -4,6 +4,8 @@
 //  - dist/extension.js: the shipped extension bundle (node/cjs, `vscode` external)
 //  - dist/server.js: the MCP config language server (node/cjs, never imports `vscode`)
 //  - dist/languageClient.js: vscode-languageclient, required only once a config file opens
+//  - dist/features.js: the code of our own that only a command, a panel or a running server
+//    needs, required on first use (see lazyFeatures below)
 //  - dist/deps.js: the MCP SDK and ajv, required on first use (see lazyDependencies below)
 //  - dist/agentDeps.js: the SDK's server side, required only when VS Code's agent first
 //    reaches our servers through the loopback endpoint (src/coexistence)
@@ -20,7 +22,7 @@ import * as esbuild from 'esbuild';
 import { existsSync, readdirSync, statSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -296,6 +298,192 @@ const SHARED_IN_BUNDLE = new RegExp(
 // build (`module`) bundles cleanly, so prefer `module` for every bundle.
 const common = { platform: 'node', format: 'cjs', target: 'node20', sourcemap: true, logLevel: 'warning', mainFields: ['module', 'main'] };
 
+/**
+ * The registration shell (issue 30). Compiling dist/extension.js with V8's code cache costs in
+ * proportion to the bundle (a bundle without the features' code activated 23% faster under the
+ * stub, docs/performance.md), and code that is bundled but never run still costs: wrapped to run
+ * on first use in the same file, it saved nothing. So each `await import('./x')` of our own code
+ * moves x (and what only it imports) to dist/features.js, which the shell requires on first use.
+ * Those dynamic imports are the one way to mark code as not needed at activation.
+ *
+ * One instance of every module: what dist/extension.js holds, dist/features.js reads from it
+ * (`fromShell`) instead of bundling a second copy, so module state (l10n, the `vscode` namespace,
+ * the lazy facades, classes checked with instanceof) is the shell's. Built in three steps
+ * (buildShellAndFeatures): the shell, to learn what it holds and which modules go; the features,
+ * to learn what they read from the shell; the shell again, exporting those modules as
+ * `__shared`. `--watch` builds one bundle (the dynamic imports stay in it, run on first use).
+ */
+const FEATURES = { file: 'features.js', mark: 'mcpWorkbench/features' };
+
+/** The key of a resolved module in esbuild's metafile (`src/x.ts`, `imported-once:vscode`). */
+const inputKey = (resolved) =>
+  resolved.namespace === 'file' ? relative(process.cwd(), resolved.path).split(sep).join('/') : `${resolved.namespace}:${resolved.path}`;
+
+/** Shell side: each dynamic import of a file of ours becomes a facade reading dist/features.js; `lazy` collects their keys. */
+const lazyFeatures = (lazy) => ({
+  name: 'lazy-features',
+  setup(build) {
+    build.onResolve({ filter: /^\./ }, async (args) => {
+      if (args.kind !== 'dynamic-import' || args.pluginData?.lazyFeatures) return undefined;
+      const resolved = await build.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: { lazyFeatures: true },
+      });
+      if (resolved.errors.length || resolved.external || resolved.namespace !== 'file') return undefined;
+      const key = inputKey(resolved);
+      lazy.add(key);
+      return { path: key, namespace: 'lazy-feature' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'lazy-feature' }, (args) => ({
+      loader: 'js',
+      contents: `module.exports = loadDeps(${JSON.stringify(FEATURES.file)})[${JSON.stringify(args.path)}];`,
+    }));
+  },
+});
+
+/** Features side: a module the shell holds (`shellInputs`) is read from the shell's `__shared`; `used` collects their keys. */
+const fromShell = (shellInputs, used) => ({
+  name: 'from-shell',
+  setup(build) {
+    build.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.pluginData?.fromShell || args.kind === 'entry-point' || args.namespace === 'from-shell') return undefined;
+      const resolved = await build.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        namespace: args.namespace,
+        pluginData: { fromShell: true },
+      });
+      if (resolved.errors.length || resolved.external) return undefined;
+      const key = inputKey(resolved);
+      if (!shellInputs.has(key)) return undefined;
+      used.add(key);
+      return { path: key, namespace: 'from-shell' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'from-shell' }, (args) => ({
+      loader: 'js',
+      contents: `module.exports = fromShell(${JSON.stringify(args.path)});`,
+    }));
+  },
+});
+
+/** The value export names of each of `files` (metafile keys of ours and of bundled packages), as esbuild sees them when bundling each alone. */
+async function exportNames(files, shell) {
+  if (!files.length) return new Map();
+  const result = await esbuild.build({
+    entryPoints: files,
+    bundle: true,
+    write: false,
+    metafile: true,
+    format: 'esm',
+    platform: 'node',
+    outdir: 'export-names',
+    outbase: '.',
+    packages: 'external',
+    external: ['vscode'],
+    logLevel: 'silent',
+    mainFields: shell.mainFields,
+  });
+  const names = new Map();
+  for (const output of Object.values(result.metafile.outputs)) if (output.entryPoint) names.set(output.entryPoint, output.exports);
+  const missing = files.filter((f) => !names.has(f));
+  if (missing.length) throw new Error(`no export names for ${missing.join(', ')}`);
+  return names;
+}
+
+/** An import specifier, from the working directory, for the module of a metafile key (see inputKey). */
+function specifierOf(key) {
+  const at = key.indexOf(':');
+  if (at > 1) return key.slice(at + 1); // imported-once:vscode, lazy-dependency:ajv: the plugins make the same module of it
+  return key.startsWith('.') ? key : `./${key}`;
+}
+
+/**
+ * The shell (`shell`: dist/extension.js's options) and dist/features.js, in the three steps
+ * above; returns their results in that order. Fails the build if a module ended up in both.
+ */
+async function buildShellAndFeatures(shell) {
+  const lazy = new Set();
+  const entry = shell.entryPoints[0];
+  const first = await esbuild.build({ ...shell, metafile: true, plugins: [lazyFeatures(lazy), ...shell.plugins] });
+  const shellInputs = new Set(Object.keys(first.metafile.inputs));
+  const featuresFile = join(shell.outfile, '..', FEATURES.file);
+  if (!lazy.size) {
+    rmSync(featuresFile, { force: true });
+    return [first];
+  }
+  const used = new Set();
+  const keys = [...lazy].sort();
+  const features = await esbuild.build({
+    ...shell,
+    entryPoints: undefined,
+    stdin: {
+      contents: [
+        ...keys.map((k, i) => `import * as feature${i} from ${JSON.stringify(specifierOf(k))};`),
+        `export default {`,
+        ...keys.map((k, i) => `  ${JSON.stringify(k)}: feature${i},`),
+        `};`,
+      ].join('\n'),
+      resolveDir: '.',
+      sourcefile: 'lazy-features',
+    },
+    outfile: featuresFile,
+    metafile: true,
+    plugins: [fromShell(shellInputs, used), ...shell.plugins],
+    banner: {
+      js: [
+        shell.banner.js.replace("performance.mark('mcpWorkbench/load');", ''),
+        `let mcpWorkbenchShared;`,
+        `function fromShell(key) { return (mcpWorkbenchShared ??= require(require('node:path').join(__dirname, ${JSON.stringify(shell.outfile.split('/').pop())})).__shared())[key]; }`,
+      ].join('\n'),
+    },
+    footer: undefined,
+  });
+  const shared = [...used].sort();
+  // Named imports where the module's export names are known at build time (our files and
+  // bundled packages: read from esbuild's metafile), so the shell makes no namespace object
+  // for them: each is a getter per name per module (~600 closures, ~30 KB more code cache to
+  // read at every activation). The table is built inside a function, when dist/features.js
+  // first asks for it. The rest (`vscode`, the facades) are objects already.
+  const files = shared.filter((k) => !k.includes(':'));
+  const names = await exportNames(files, shell);
+  const lines = [`export * from ${JSON.stringify(specifierOf(entry))};`];
+  const table = [];
+  shared.forEach((k, i) => {
+    if (names.has(k)) {
+      const own = names.get(k);
+      if (own.length) lines.push(`import { ${own.map((n, j) => `${n} as shared${i}_${j}`).join(', ')} } from ${JSON.stringify(specifierOf(k))};`);
+      table.push(`    ${JSON.stringify(k)}: { ${own.map((n, j) => `get ${n}() { return shared${i}_${j}; }`).join(', ')} },`);
+    } else {
+      lines.push(`import * as shared${i} from ${JSON.stringify(specifierOf(k))};`);
+      table.push(`    ${JSON.stringify(k)}: shared${i},`);
+    }
+  });
+  lines.push(
+    '/** What dist/features.js reads from this bundle (esbuild.mjs, fromShell), built when it first asks. */',
+    'export function __shared() {',
+    '  return {',
+    ...table,
+    '  };',
+    '}',
+  );
+  const second = await esbuild.build({
+    ...shell,
+    entryPoints: undefined,
+    stdin: { contents: lines.join('\n'), resolveDir: '.', sourcefile: 'shell' },
+    metafile: true,
+    plugins: [lazyFeatures(new Set()), ...shell.plugins],
+  });
+  const twice = Object.keys(features.metafile.inputs).filter((k) => shellInputs.has(k) && !k.startsWith('from-shell:'));
+  const lost = [...shellInputs].filter((k) => !(k in second.metafile.inputs));
+  if (twice.length || lost.length) {
+    throw new Error(`dist/${FEATURES.file}: ${twice.length ? `bundled again what the shell holds: ${twice.join(', ')}` : `the shell lost ${lost.join(', ')}`}`);
+  }
+  return [second, features];
+}
+
 const targets = [
   {
     ...common,
@@ -314,7 +502,7 @@ const targets = [
         "'use strict';", // the banner comes before esbuild's own directive, which would then not count
         "performance.mark('mcpWorkbench/load');",
         'const mcpWorkbenchDeps = {};',
-        `const mcpWorkbenchDepMarks = ${JSON.stringify(Object.fromEntries(LAZY_BUNDLES.map((b) => [b.file, b.mark])))};`,
+        `const mcpWorkbenchDepMarks = ${JSON.stringify(Object.fromEntries([...LAZY_BUNDLES, FEATURES].map((b) => [b.file, b.mark])))};`,
         "function loadDeps(file) { if (!mcpWorkbenchDeps[file]) { mcpWorkbenchDeps[file] = require(require('node:path').join(__dirname, file)).default; performance.mark(mcpWorkbenchDepMarks[file]); } return mcpWorkbenchDeps[file]; }",
       ].join('\n'),
     },
@@ -457,21 +645,39 @@ function intoDist(options) {
 }
 const built = distOut ? targets.map(intoDist) : targets;
 
-const contexts = await Promise.all(built.filter(Boolean).map((options) => esbuild.context({ ...options, metafile: true })));
 if (watch) {
+  const contexts = await Promise.all(built.filter(Boolean).map((options) => esbuild.context({ ...options, metafile: true })));
   await Promise.all(contexts.map((ctx) => ctx.watch()));
 } else {
+  // Index 0, dist/extension.js, is built with dist/features.js (buildShellAndFeatures).
+  const [shell, ...rest] = built.filter(Boolean);
+  const contexts = await Promise.all(rest.map((options) => esbuild.context({ ...options, metafile: true })));
   try {
-    const results = await Promise.all(contexts.map((ctx) => ctx.rebuild()));
+    const [[shellResult, featuresResult], restResults] = await Promise.all([
+      buildShellAndFeatures(shell).catch((error) => {
+        if (!error.errors) console.error(`✘ [ERROR] ${error.message}`);
+        process.exitCode = 1;
+        return [];
+      }),
+      Promise.all(contexts.map((ctx) => ctx.rebuild())),
+    ]);
+    if (!shellResult) throw new Error('dist/extension.js was not built');
+    const results = [shellResult, ...restResults];
     pruneStaleOutputs(
-      results.flatMap((r) => Object.keys(r.metafile?.outputs ?? {})),
+      [...results, ...(featuresResult ? [featuresResult] : [])].flatMap((r) => Object.keys(r.metafile?.outputs ?? {})),
       distOut ? [distOut] : ['dist', 'out'],
     );
     // dist/extension.js and dist/deps.js (what loads at activation, and on first use): indexes 0
     // and 2 in either case, since the targets --dist leaves out all come after them.
     if (metafileOut) {
-      const [extension, deps] = [results[0].metafile, results[2].metafile];
-      writeFileSync(metafileOut, JSON.stringify({ inputs: { ...extension.inputs, ...deps.inputs }, outputs: { ...extension.outputs, ...deps.outputs } }));
+      const [extension, deps, features] = [results[0].metafile, results[2].metafile, featuresResult?.metafile];
+      writeFileSync(
+        metafileOut,
+        JSON.stringify({
+          inputs: { ...extension.inputs, ...deps.inputs, ...features?.inputs },
+          outputs: { ...extension.outputs, ...deps.outputs, ...features?.outputs },
+        }),
+      );
     }
   } finally {
     await Promise.all(contexts.map((ctx) => ctx.dispose()));
