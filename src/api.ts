@@ -68,6 +68,11 @@ export interface ActivationTiming {
   activateMs: number;
   /** ms after activate() returned that the SDK was loaded; undefined: not loaded yet; negative: loaded during activation. */
   depsLoadedAfterMs?: number;
+  /**
+   * When dist/features.js (the code only commands, panels and sessions need; esbuild.mjs
+   * lazyFeatures) loaded, ms after `activate()` returned; undefined while nothing needed it.
+   */
+  featuresLoadedAfterMs?: number;
   /** From compiling the bundle to the end of activate(): ms on a CPU and ms waiting for one (Linux only; see CodeCacheState). */
   cpuMs?: number;
   waitMs?: number;

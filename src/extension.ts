@@ -172,7 +172,9 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
 /** The marks of this activation; `mcpWorkbench/load` and `/deps` are set by the bundle (esbuild.mjs), `/compile` by the loader (src/codeCacheLoader.ts). */
 function activationTiming(): ActivationTiming {
   const at = (name: string) => performance.getEntriesByName(name, 'mark').at(-1)?.startTime;
-  const [compile, load, loaded, activate, activated, deps] = ['compile', 'load', 'loaded', 'activate', 'activated', 'deps'].map((n) => at(`mcpWorkbench/${n}`));
+  const [compile, load, loaded, activate, activated, deps, features] = ['compile', 'load', 'loaded', 'activate', 'activated', 'deps', 'features'].map((n) =>
+    at(`mcpWorkbench/${n}`),
+  );
   // Symbol.for: the loader's CODE_CACHE_STATE, without bundling the loader's code in here.
   const loader = (globalThis as { [key: symbol]: CodeCacheState | undefined })[Symbol.for('mcpWorkbench.codeCache')];
   return {
@@ -183,6 +185,7 @@ function activationTiming(): ActivationTiming {
     evaluateMs: load !== undefined && loaded !== undefined ? loaded - load : NaN,
     activateMs: activate !== undefined && activated !== undefined ? activated - activate : NaN,
     depsLoadedAfterMs: deps !== undefined && activated !== undefined ? deps - activated : undefined,
+    featuresLoadedAfterMs: features !== undefined && activated !== undefined ? features - activated : undefined,
   };
 }
 

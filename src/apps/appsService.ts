@@ -11,7 +11,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { AppSandboxServer, type AppSandbox } from './common/sandboxServer';
 import { appResourceFrom } from './common/appResource';
 import { toolAppUri } from './common/appTools';
-import { AppSession } from './appSession';
+import type { AppSession } from './appSession';
 import type { Workbench } from '../workbench';
 import type { SampleForApp } from './appRequestPolicy';
 import type { AppChatRoute } from './appMessageRoute';
@@ -79,6 +79,8 @@ export class AppsService implements vscode.Disposable, AppsChatLink {
     }
     const resource = appResourceFrom(read, uri);
     if ('error' in resource) return { error: resource.error };
+    // The session's code loads with the first app (dist/features.js, esbuild.mjs lazyFeatures).
+    const { AppSession } = await import('./appSession.js');
     const session = new AppSession(
       this.workbench,
       serverId,

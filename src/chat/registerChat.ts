@@ -10,7 +10,7 @@ import type { Workbench } from '../workbench';
 import { groupedByServer } from '../shared/serverGroupedItems';
 import type { ToolApprovalGate } from '../toolRunner/common/toolApprovals';
 import { revealControlCharacters } from '../shared/common/untrustedText';
-import { createChatHandler, type ChatDeps, type ResourceChoice } from './chatHandler';
+import type { ChatDeps, ResourceChoice } from './chatHandler';
 import type { SkillChoice } from './common/skillContext';
 import type { Skill } from '../mcp/connection/serverSkills';
 import { ChatCommands } from './common/commandIds';
@@ -65,7 +65,12 @@ export function createMcpChatHandler(workbench: Workbench, gate: ToolApprovalGat
     pickSkill,
     ...(apps ? { apps } : {}),
   };
-  return createChatHandler(deps);
+  // The handler's code loads with the first chat request (dist/features.js, esbuild.mjs lazyFeatures).
+  let handler: vscode.ChatRequestHandler | undefined;
+  return async (request, context, stream, token) => {
+    handler ??= (await import('./chatHandler.js')).createChatHandler(deps);
+    return handler(request, context, stream, token);
+  };
 }
 
 /**

@@ -18,8 +18,7 @@ import type { Workbench } from '../workbench';
 import { revealControlCharacters } from '../shared/common/untrustedText';
 import { showInformationMessage, showWarningMessage, withNotificationProgress } from '../shared/notifications';
 import { DEFAULT_BUDGETS, isObject, type CheckBudgets, type CheckInput, type Finding } from './common/checkTypes';
-import { gatherCheckInput, StoppedWhileCheckedError } from './common/gatherInput';
-import { reportMarkdown, runChecks, summaryOf, type CheckReport } from './common/runChecks';
+import type { CheckReport } from './common/runChecks';
 import { errorMessage } from '../shared/common/errors';
 import { InspectorCommands } from '../inspector/common/commandIds';
 import { CheckCommands } from './common/commandIds';
@@ -63,6 +62,8 @@ export function registerCheck(workbench: Workbench, log: ActivityLog): vscode.Di
     progress: vscode.Progress<{ message?: string }>,
     token: vscode.CancellationToken,
   ): Promise<CheckInput | undefined> => {
+    // The checks' code loads on the first check (dist/features.js, esbuild.mjs lazyFeatures).
+    const { gatherCheckInput, StoppedWhileCheckedError } = await import('./common/gatherInput.js');
     const abort = new AbortController();
     const sub = token.onCancellationRequested(() => abort.abort());
     try {
@@ -103,6 +104,7 @@ export function registerCheck(workbench: Workbench, log: ActivityLog): vscode.Di
       void showInformationMessage(vscode.l10n.t('No server was checked yet. Run MCP: Check Server first.'));
       return;
     }
+    const { summaryOf } = await import('./common/runChecks.js');
     const icon = { error: 'error', warning: 'warning', info: 'info' } as const;
     const items = stored.report.findings.map((f) => ({
       label: `$(${icon[f.severity]}) ${revealControlCharacters(f.message).replace(/\$\(/g, '$\u200b(')}`,
@@ -141,6 +143,7 @@ export function registerCheck(workbench: Workbench, log: ActivityLog): vscode.Di
       return undefined;
     }
     if (!input) return undefined;
+    const { reportMarkdown, runChecks, summaryOf } = await import('./common/runChecks.js');
     const report = runChecks(input);
     const id = c.definition.id;
     checks.delete(id);

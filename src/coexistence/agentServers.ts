@@ -18,7 +18,7 @@ import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { ConfirmCall, ToolApprovalGate } from '../toolRunner/common/toolApprovals';
 import type { Workbench } from '../workbench';
 import type { BuiltinHost } from './builtinHost';
-import { AgentEndpoint, type AgentRoute } from './common/agentEndpoint';
+import type { AgentEndpoint, AgentRoute } from './common/agentEndpoint';
 import { newRouteId } from './common/agentEndpointGate';
 import { offeredToAgent } from './common/builtinHost';
 
@@ -106,10 +106,15 @@ export class AgentServers implements vscode.Disposable {
   async definitions(): Promise<AgentDefinition[]> {
     const offered = this.offered();
     if (!offered.length) return [];
-    const endpoint = (this.endpoint ??= new AgentEndpoint(
-      (id) => this.routeOf(id),
-      (line) => this.logEndpoint(line),
-    ));
+    // The endpoint's code loads when there is a server to offer (dist/features.js, esbuild.mjs lazyFeatures).
+    if (!this.endpoint) {
+      const { AgentEndpoint } = await import('./common/agentEndpoint.js');
+      this.endpoint ??= new AgentEndpoint(
+        (id) => this.routeOf(id),
+        (line) => this.logEndpoint(line),
+      );
+    }
+    const endpoint = this.endpoint;
     await endpoint.listen();
     return offered.map((c) => ({ label: agentLabel(c.definition.label), uri: endpoint.url(this.routeIdOf(c.definition.id)), headers: endpoint.headers() }));
   }

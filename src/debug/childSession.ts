@@ -7,16 +7,12 @@
 import * as vscode from 'vscode';
 import type { DebugPlan } from './common/debugLaunch';
 import type { McpDebugConfiguration } from './debugConfigurationProvider';
+import { DEV_RESTART_MARKER } from './common/devWatch';
 
 /** How long the runtime's debugger may take to attach before the start is given up (`attachTimeout` changes it). */
 const DEFAULT_ATTACH_TIMEOUT_S = 30;
 /** Marks the child session's configuration so the adapter finds its own child. */
 const CHILD_MARKER = '__mcpWorkbenchParent';
-/**
- * Marks a session the dev loop started for a changed `dev.watch` file (its value is that
- * file): the session opens no view and no console, since restarts never take focus.
- */
-export const DEV_RESTART_MARKER = '__mcpWorkbenchDevRestart';
 
 /**
  * Starts the child session of the runtime's debugger that attaches to the debuggee, under

@@ -8,10 +8,9 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ServerDefinition, StdioLaunch } from '../config/common/launchDefinition';
-import { actionOnChange, displayPath, normalizeWatch, Throttle, watchRoots, watchTargets } from './common/devWatch';
+import { actionOnChange, DEV_RESTART_MARKER, displayPath, normalizeWatch, Throttle, WATCH_DELAY_MS, watchRoots, watchTargets } from './common/devWatch';
 import { serverConfiguration } from './debugConfigurationProvider';
 import { watchDevFiles } from './devFileWatch';
-import { DEV_RESTART_MARKER, WATCH_DELAY_MS } from './mcpDebugAdapter';
 import type { Workbench } from '../workbench';
 import { errorMessage } from '../shared/common/errors';
 

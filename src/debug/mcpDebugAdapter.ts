@@ -15,7 +15,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { DEFAULT_URL_TIMEOUT_S, DebugLaunchError, planDebugLaunch, waitForUrl, type DebugPlan, type RuntimeSetting } from './common/debugLaunch';
-import { displayPath, normalizeWatch, Throttle, watchRoots, watchTargets } from './common/devWatch';
+import { DEV_RESTART_MARKER, displayPath, normalizeWatch, Throttle, WATCH_DELAY_MS, watchRoots, watchTargets } from './common/devWatch';
 import type { HttpLaunch, ServerDefinition, StdioLaunch } from '../config/common/launchDefinition';
 import { redactText } from '../shared/common/redact';
 import { showErrorMessage } from '../shared/notifications';
@@ -29,14 +29,10 @@ import type { Workbench } from '../workbench';
 import type { McpDebugConfiguration } from './debugConfigurationProvider';
 import { watchDevFiles } from './devFileWatch';
 import { errorMessage } from '../shared/common/errors';
-import { attachChildSession, DEV_RESTART_MARKER } from './childSession';
+import { attachChildSession } from './childSession';
 
 /** Timeouts while under the debugger: a debuggee paused at a breakpoint answers late. */
 const DEBUG_TIMEOUTS = { connect: 300, request: 3600, maxTotal: 0 };
-/** How long a burst of file events may last before the restart it causes (also the dev loop's). */
-export const WATCH_DELAY_MS = 300;
-// Kept importable from here too: the dev loop (devRestarts.ts) marks its sessions with it.
-export { DEV_RESTART_MARKER } from './childSession';
 export const PYTHON_DEBUGGER_EXTENSION = 'ms-python.debugpy';
 
 /** A server the adapter starts itself and reaches over HTTP. */

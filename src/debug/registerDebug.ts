@@ -11,7 +11,6 @@ import {
   serverConfiguration,
   type DebugServers,
 } from './debugConfigurationProvider';
-import { McpDebugAdapter } from './mcpDebugAdapter';
 import { DevRestarts } from './devRestarts';
 import { showErrorMessage } from '../shared/notifications';
 import { DebugCommands } from './common/commandIds';
@@ -41,7 +40,11 @@ export function registerDebug(workbench: Workbench): vscode.Disposable[] {
     ),
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, new McpDebugConfigurationResolver(servers, showError)),
     vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, {
-      createDebugAdapterDescriptor: (session) => new vscode.DebugAdapterInlineImplementation(new McpDebugAdapter(session, workbench)),
+      // The adapter's code loads with the first session (dist/features.js, esbuild.mjs lazyFeatures).
+      createDebugAdapterDescriptor: async (session) => {
+        const { McpDebugAdapter } = await import('./mcpDebugAdapter.js');
+        return new vscode.DebugAdapterInlineImplementation(new McpDebugAdapter(session, workbench));
+      },
     }),
     ...registerCommandTable({
       [DebugCommands.debugServer]: async (arg?: ServerRef | McpServerConnection) => {

@@ -2,16 +2,13 @@
  * The server gallery: "MCP: Browse Server Registry" (also the first choice of Add Server),
  * "MCP: Install Server from Link…", and install links at
  * `vscode://mcp-workbench.mcp-workbench/install?<json>` (VS Code's `mcp/install` JSON).
+ * The gallery's code loads on first use (dist/features.js, esbuild.mjs lazyFeatures).
  */
 import * as vscode from 'vscode';
 import { userLevelValue } from '../shared/common/userSettings';
 import { showErrorMessage, withNotificationProgress } from '../shared/notifications';
 import type { Workbench } from '../workbench';
-import { parseInstallLink } from './common/installLink';
-import { DEFAULT_REGISTRY_URL, RegistryCancelled, RegistryClient, RegistryError, REGISTRY_URL_SETTING, registryBaseUrl } from './common/registryClient';
 import type { RegistryEntry } from './common/registryTypes';
-import { installFromLink, installRegistryEntry } from './galleryInstall';
-import { pickRegistryServer } from './galleryPicker';
 import type { WrittenInstall } from './installTargets';
 import { GalleryCommands } from './common/commandIds';
 import { registerCommandTable } from '../shared/commandTable';
@@ -31,16 +28,15 @@ export interface BrowseRegistryArgs {
 }
 
 export function registerGallery(workbench: Workbench): vscode.Disposable[] {
-  const client = () =>
-    new RegistryClient(
-      // Read at user level only: a workspace must not choose where servers are installed from.
-      registryBaseUrl(userLevelValue(vscode.workspace.getConfiguration().inspect<string>(REGISTRY_URL_SETTING), DEFAULT_REGISTRY_URL)),
-      { userAgent: `mcp-workbench/${String(workbench.context.extension.packageJSON.version ?? '0.0.0')}` },
-    );
-
   const browse = async (args?: BrowseRegistryArgs): Promise<WrittenInstall | undefined> => {
+    const { DEFAULT_REGISTRY_URL, RegistryCancelled, RegistryClient, RegistryError, REGISTRY_URL_SETTING, registryBaseUrl } =
+      await import('./common/registryClient.js');
     try {
-      const registry = client();
+      const registry = new RegistryClient(
+        // Read at user level only: a workspace must not choose where servers are installed from.
+        registryBaseUrl(userLevelValue(vscode.workspace.getConfiguration().inspect<string>(REGISTRY_URL_SETTING), DEFAULT_REGISTRY_URL)),
+        { userAgent: `mcp-workbench/${String(workbench.context.extension.packageJSON.version ?? '0.0.0')}` },
+      );
       let entry: RegistryEntry | undefined;
       if (typeof args?.name === 'string' && args.name) {
         const name = args.name;
@@ -50,9 +46,9 @@ export function registerGallery(workbench: Workbench): vscode.Disposable[] {
           return registry.getServer(name, abort.signal);
         });
       } else {
-        entry = await pickRegistryServer(registry);
+        entry = await (await import('./galleryPicker.js')).pickRegistryServer(registry);
       }
-      return entry ? await installRegistryEntry(workbench, registry.baseUrl, entry) : undefined;
+      return entry ? await (await import('./galleryInstall.js')).installRegistryEntry(workbench, registry.baseUrl, entry) : undefined;
     } catch (error) {
       if (error instanceof RegistryCancelled) return undefined;
       if (!(error instanceof RegistryError)) {
@@ -67,7 +63,9 @@ export function registerGallery(workbench: Workbench): vscode.Disposable[] {
     }
   };
 
+  const installFromLink = async (text: string) => (await import('./galleryInstall.js')).installFromLink(workbench, text);
   const fromLink = async (link?: string): Promise<WrittenInstall | undefined> => {
+    const { parseInstallLink } = await import('./common/installLink.js');
     const text =
       typeof link === 'string'
         ? link
@@ -86,7 +84,7 @@ export function registerGallery(workbench: Workbench): vscode.Disposable[] {
               }
             },
           });
-    return text?.trim() ? installFromLink(workbench, text) : undefined;
+    return text?.trim() ? installFromLink(text) : undefined;
   };
 
   return [
@@ -95,6 +93,6 @@ export function registerGallery(workbench: Workbench): vscode.Disposable[] {
       [GalleryCommands.installFromLink]: (link?: string) => fromLink(link),
     }),
     // The query of `…/install?<json>` arrives decoded once; parseInstallLink also takes it still encoded.
-    ...INSTALL_LINK_PATHS.map((path) => workbench.uris.register(path, (uri) => installFromLink(workbench, uri.query))),
+    ...INSTALL_LINK_PATHS.map((path) => workbench.uris.register(path, (uri) => installFromLink(uri.query))),
   ];
 }

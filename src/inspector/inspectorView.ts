@@ -4,11 +4,12 @@
  * retainContextWhenHidden): the filters, selection, tab, Console settings and params drafts are
  * in the page's saved state, and the host sends the rows again when the page loads or is shown
  * again. Nothing here reveals the view: it opens only when the user opens it, never on a
- * server's restart.
+ * server's restart. The page's controller loads when the view is first resolved
+ * (dist/features.js, esbuild.mjs lazyFeatures).
  */
 import * as vscode from 'vscode';
 import type { ActivityLog } from '../traffic/common/activityLog';
-import { InspectorController, type InspectorContext } from './inspectorController';
+import type { InspectorController, InspectorContext } from './inspectorController';
 import { webviewHtml, webviewResourceRoots } from '../shared/webviewHtml';
 
 /** How long `show` waits for VS Code to report the view visible or resolved. */
@@ -33,9 +34,18 @@ export class InspectorViewProvider implements vscode.WebviewViewProvider, vscode
     return this.view?.visible ?? false;
   }
 
-  resolveWebviewView(view: vscode.WebviewView): void {
+  async resolveWebviewView(view: vscode.WebviewView): Promise<void> {
     this.controller?.dispose();
+    this.controller = undefined;
     this.view = view;
+    let disposed = false;
+    const disposal = view.onDidDispose(() => (disposed = true));
+    const { InspectorController } = await import('./inspectorController.js');
+    disposal.dispose();
+    if (disposed || this.view !== view) {
+      if (this.view === view) this.view = undefined;
+      return;
+    }
     view.webview.options = { enableScripts: true, localResourceRoots: webviewResourceRoots(this.extensionUri) };
     const html = () => webviewHtml(view.webview, this.extensionUri, 'inspector', vscode.l10n.t('MCP Inspector'));
     const controller = new InspectorController(view.webview, html, { kind: 'live', log: this.log }, this.context);

@@ -3,21 +3,20 @@
  * in Panel" (the same in the bottom panel), "Open in Inspector" on an Activity entry, and
  * "MCP: Import Recording…" (a saved .jsonl opens read-only in an editor tab). The Console's
  * lines are recorded from activation on, so the panel shows what came before it was opened.
+ * The panels' and the exports' code loads on first use (dist/features.js, esbuild.mjs lazyFeatures).
  */
 import * as vscode from 'vscode';
 import type { ActivityLog } from '../traffic/common/activityLog';
 import { HttpLog } from '../traffic/common/httpLog';
 import type { Workbench } from '../workbench';
 import type { ToolApprovalGate } from '../toolRunner/common/toolApprovals';
-import { InspectorPanel } from './inspectorPanel';
+import type { InspectorPanel } from './inspectorPanel';
 import { InspectorViewProvider } from './inspectorView';
 import { type InspectorContext, type InspectorController } from './inspectorController';
-import { exportConsoleToFile, exportHarToFile, exportToFile } from './inspectorExports';
 import { InspectorActions } from './detailActions';
 import { ConsoleLog, consoleLevelOf, formatConsoleExport } from './common/consoleLog';
 import { ALL_SERVERS } from './common/consoleProtocol';
 import { redactText } from '../shared/common/redact';
-import { importRecording } from './common/recording';
 import { showErrorMessage, showWarningMessage } from '../shared/notifications';
 import { errorMessage } from '../shared/common/errors';
 import { InspectorCommands } from './common/commandIds';
@@ -59,6 +58,7 @@ export function registerInspector(workbench: Workbench, log: ActivityLog, gate: 
       void showErrorMessage(vscode.l10n.t('Could not read {0}: {1}', uri.fsPath, errorMessage(error)));
       return undefined;
     }
+    const { importRecording } = await import('./common/recording.js');
     let imported: ReturnType<typeof importRecording>;
     try {
       imported = importRecording(text);
@@ -77,6 +77,7 @@ export function registerInspector(workbench: Workbench, log: ActivityLog, gate: 
       );
     }
     const name = uri.path.split('/').pop() ?? uri.path;
+    const { InspectorPanel } = await import('./inspectorPanel.js');
     return InspectorPanel.showRecording(extensionUri, imported.records, name, context);
   };
 
@@ -85,7 +86,7 @@ export function registerInspector(workbench: Workbench, log: ActivityLog, gate: 
    * more with the secrets known now, each server's own: a token learnt after a line was recorded
    * is hidden too.
    */
-  const exportConsole = (serverId: string = ALL_SERVERS, target?: vscode.Uri): Promise<vscode.Uri | undefined> => {
+  const exportConsole = async (serverId: string = ALL_SERVERS, target?: vscode.Uri): Promise<vscode.Uri | undefined> => {
     const all = serverId === ALL_SERVERS;
     const secretsOf = (id: string) => {
       const def = workbench.registry.get(id)?.definition;
@@ -97,6 +98,7 @@ export function registerInspector(workbench: Workbench, log: ActivityLog, gate: 
         return consoleLog.lines(id).map((l) => ({ ...l, text: redactText(l.text, secrets), ...(all ? { server: redactText(label, secrets) } : {}) }));
       })
       .sort((a, b) => a.seq - b.seq);
+    const { exportConsoleToFile } = await import('./inspectorExports.js');
     return exportConsoleToFile(formatConsoleExport(lines), lines.length, target);
   };
 
@@ -112,19 +114,26 @@ export function registerInspector(workbench: Workbench, log: ActivityLog, gate: 
   const view = new InspectorViewProvider(extensionUri, log, context);
 
   const seqOf = (arg?: { seq?: unknown } | number): number | undefined => (typeof arg === 'number' ? arg : typeof arg?.seq === 'number' ? arg.seq : undefined);
-  /** The live Inspector tab while it is open: one per window, revealed again rather than opened twice. */
-  let live: InspectorPanel | undefined;
-  const open = (arg?: { seq?: unknown } | number): InspectorPanel => {
+  /** The live Inspector tab while it is open (or opening): one per window, revealed again rather than opened twice. */
+  let live: Promise<InspectorPanel> | undefined;
+  const open = async (arg?: { seq?: unknown } | number): Promise<InspectorPanel> => {
     const select = seqOf(arg);
     if (live) {
-      live.reveal();
-      if (select !== undefined) live.selectWhenReady(select);
-      return live;
+      const panel = await live;
+      panel.reveal();
+      if (select !== undefined) panel.selectWhenReady(select);
+      return panel;
     }
-    const opened = InspectorPanel.openLive(extensionUri, log, context, select, () => {
-      if (live === opened) live = undefined;
+    const opening: Promise<InspectorPanel> = import('./inspectorPanel.js').then(({ InspectorPanel }) =>
+      InspectorPanel.openLive(extensionUri, log, context, select, () => {
+        if (live === opening) live = undefined;
+      }),
+    );
+    live = opening;
+    opening.catch(() => {
+      if (live === opening) live = undefined;
     });
-    return (live = opened);
+    return opening;
   };
   /**
    * "Open in Inspector" (an Activity entry, a Check Server finding): where the user keeps the
@@ -148,7 +157,7 @@ export function registerInspector(workbench: Workbench, log: ActivityLog, gate: 
       [InspectorCommands.importRecording]: importFile,
       // Exports the live recording without opening anything.
       [InspectorCommands.exportRecording]: async (target?: vscode.Uri) =>
-        exportToFile(
+        (await import('./inspectorExports.js')).exportToFile(
           log.entries(),
           { replayOf: actions.replayOf, httpOf: (r) => http.exchangesFor(r.serverId, r) },
           target instanceof vscode.Uri ? target : undefined,
@@ -156,11 +165,12 @@ export function registerInspector(workbench: Workbench, log: ActivityLog, gate: 
       // Tests and keyboard users: the Console's Export button, with a server id (default: all servers).
       [InspectorCommands.exportConsole]: async (target?: vscode.Uri, serverId?: string) =>
         exportConsole(typeof serverId === 'string' ? serverId : ALL_SERVERS, target instanceof vscode.Uri ? target : undefined),
-      [InspectorCommands.exportHar]: async (target?: vscode.Uri) => exportHarToFile(http, target instanceof vscode.Uri ? target : undefined),
+      [InspectorCommands.exportHar]: async (target?: vscode.Uri) =>
+        (await import('./inspectorExports.js')).exportHarToFile(http, target instanceof vscode.Uri ? target : undefined),
       // Tests: the panel view's controller (undefined until the view was shown once).
       [InspectorCommands.view]: () => ({ controller: view.controller, visible: view.visible }),
     }),
-    { dispose: () => live?.dispose() },
+    { dispose: () => void live?.then((panel) => panel.dispose()) },
     view,
     httpSubscription,
     clearSubscription,

@@ -8,9 +8,9 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../shared/common/errors';
 import type { Workbench } from '../workbench';
-import { formatProblems } from './common/runFile';
 import { parseTestFile } from './common/parseTestFile';
-import { readText, RecordingRun, runFileItems, type RecordedOutcome } from './runTestItems';
+// Running tests loads on the first run or read (dist/features.js, esbuild.mjs lazyFeatures).
+import type { RecordedOutcome } from './runTestItems';
 import { McpTestsCommands } from './common/commandIds';
 import { registerCommandTable } from '../shared/commandTable';
 
@@ -51,7 +51,7 @@ export function registerMcpTests(wb: Workbench): vscode.Disposable[] {
 
   /** Reads (or takes) a file's text and makes its item and its tests' items match it. */
   const update = async (uri: vscode.Uri, given?: string) => {
-    const text = given ?? (await readText(uri).catch(() => undefined));
+    const text = given ?? (await (await import('./runTestItems.js')).readText(uri).catch(() => undefined));
     if (text === undefined) return remove(uri);
     const id = uri.toString();
     let item = controller.items.get(id);
@@ -67,7 +67,8 @@ export function registerMcpTests(wb: Workbench): vscode.Disposable[] {
       return new vscode.Position(line, offset - starts[line]);
     };
     const errors = parsed.problems.filter((p) => p.severity === 'error');
-    item.error = errors.length ? new vscode.MarkdownString().appendText(formatProblems(item.label, text, errors).join('\n')) : undefined;
+    const { formatProblems } = errors.length ? await import('./common/runFile.js') : { formatProblems: undefined };
+    item.error = formatProblems ? new vscode.MarkdownString().appendText(formatProblems(item.label, text, errors).join('\n')) : undefined;
     const server = parsed.file?.server;
     servers.set(id, typeof server === 'string' ? server : undefined);
     const seen = new Set<string>();
@@ -122,6 +123,7 @@ export function registerMcpTests(wb: Workbench): vscode.Disposable[] {
 
   const runOnce = async (request: vscode.TestRunRequest, token: vscode.CancellationToken, updateSnapshots: boolean, debug = false) => {
     await discover();
+    const { RecordingRun, runFileItems } = await import('./runTestItems.js');
     const run = new RecordingRun(controller.createTestRun(request));
     try {
       for (const [file, tests] of plan(request)) {

@@ -8,7 +8,8 @@ import type { Tool } from '@modelcontextprotocol/client';
 import type { ToolRef } from '../shared/common/commandArgs';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { Workbench } from '../workbench';
-import { ToolRunnerPanel, type OpenToolRunners, type ToolRunnerServices } from './toolRunnerPanel';
+// The panel's code loads on the first Run Tool (dist/features.js, esbuild.mjs lazyFeatures).
+import type { OpenToolRunners, ToolRunnerPanel, ToolRunnerServices } from './toolRunnerPanel';
 import { rerunLastCall } from './rerunLastCall';
 import { defaultSaveAsTestUi, saveRunAsTest, type SaveAsTestUi } from './saveRunAsTest';
 import { historyEntryOfRecordedCall } from './common/recordedCall';
@@ -81,7 +82,7 @@ export function registerToolRunner(services: ToolRunnerServices): vscode.Disposa
         if (def) workbench.outputs.logFor(def).log('error', `Re-running the last calls after the restart failed: ${errorMessage(error)}`);
       });
     }),
-    new vscode.Disposable(() => ToolRunnerPanel.disposeAll(open)),
+    new vscode.Disposable(() => [...open.values()].forEach((panel) => panel.dispose())),
   ];
 }
 
@@ -92,7 +93,9 @@ function isToolRef(arg: unknown): arg is ToolRef {
 
 async function runTool(services: ToolRunnerServices, open: OpenToolRunners, arg: unknown): Promise<ToolRunnerPanel | undefined> {
   const picked = isToolRef(arg) ? await resolveRef(services.workbench, arg) : await pickTool(services.workbench);
-  return picked && ToolRunnerPanel.show(services, open, picked.connection, picked.tool, prefillOf(arg));
+  if (!picked) return undefined;
+  const { ToolRunnerPanel } = await import('./toolRunnerPanel.js');
+  return ToolRunnerPanel.show(services, open, picked.connection, picked.tool, prefillOf(arg));
 }
 
 /** `arguments` of a ToolRef fill the form (Open in Run Tool from the Inspector); anything but an object is ignored. */

@@ -4,7 +4,7 @@
  * Panels are not revealed (the user keeps editing); approvals apply as for any run.
  */
 import * as vscode from 'vscode';
-import { ToolRunnerPanel, type OpenToolRunners, type SubmitResult } from './toolRunnerPanel';
+import type { OpenToolRunners, SubmitResult } from './toolRunnerPanel';
 
 export interface RerunResult {
   toolName: string;
@@ -19,7 +19,7 @@ export interface RerunResult {
  */
 export async function rerunLastCall(open: OpenToolRunners, serverName: string): Promise<RerunResult[]> {
   const results: RerunResult[] = [];
-  for (const panel of ToolRunnerPanel.forServer(open, serverName)) {
+  for (const panel of [...open.values()].filter((p) => p.serverName === serverName)) {
     const outcome = await panel.rerunLast(vscode.l10n.t('Re-run of the last call (server "{0}" changed)', serverName));
     results.push({ toolName: panel.toolName, outcome });
   }

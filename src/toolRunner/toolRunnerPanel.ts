@@ -473,14 +473,4 @@ export class ToolRunnerPanel implements vscode.Disposable {
     this.onDidTaskEmitter.dispose();
     this.onDidDisposeEmitter.dispose();
   }
-
-  /** The open Run Tool panels of a server, by its configured name. */
-  static forServer(open: OpenToolRunners, serverName: string): ToolRunnerPanel[] {
-    return [...open.values()].filter((p) => p.serverName === serverName);
-  }
-
-  /** Closes every open Run Tool panel (extension shutdown). */
-  static disposeAll(open: OpenToolRunners): void {
-    for (const panel of [...open.values()]) panel.dispose();
-  }
 }

@@ -27,9 +27,12 @@ describe('the activation bundle (dist/extension.js)', () => {
     // that was 69 copies of the ~290 names of the vscode API (~36 ms of activation in issue 30),
     // and once per bundle (importedOnce in esbuild.mjs) still 1.3-2.2 ms of a CPU profile. Each
     // importer now reads one namespace object that is the module (namespaceIsTheModule).
+    // Not the facades of dist/features.js (esbuild.mjs lazyFeatures): a dynamic import's namespace
+    // is built when the command that needs it runs, of the few names of one module.
+    const lazyFacades = new Set([...bundle.matchAll(/var (require_\w+) = __commonJS\(\{\s*"lazy-feature:/g)].map((m) => `${m[1]}()`));
     const copies = new Map<string, number>();
     for (const [, module] of bundle.matchAll(/(?:__toESM|__reExport)\((?:\w+,\s*)?(?:__toESM\()?(require\("[^"]+"\)|require_\w+\(\))/g)) {
-      copies.set(module, (copies.get(module) ?? 0) + 1);
+      if (!lazyFacades.has(module)) copies.set(module, (copies.get(module) ?? 0) + 1);
     }
     assert.deepEqual(
       [...copies].map(([module, count]) => `${module} ×${count}`),
@@ -45,6 +48,60 @@ describe('the activation bundle (dist/extension.js)', () => {
     const packages = new Set(map.sources.map((source) => /node_modules\/(@modelcontextprotocol\/[^/]+|zod|ajv|ajv-formats|jose|re2js)\//.exec(source)?.[1]));
     packages.delete(undefined);
     assert.deepEqual([...packages], [], 'bundled into dist/extension.js instead of dist/deps.js: add the import to LAZY_DEPENDENCIES in esbuild.mjs');
+  });
+
+  it('leaves the code only commands, panels and sessions need to dist/features.js, which reads the rest from it', () => {
+    // Compiling the bundle with the code cache costs in proportion to its size (issue 30, the
+    // registration shell: esbuild.mjs lazyFeatures). A dynamic import of our own code marks code
+    // activation does not need; these are the largest such parts.
+    const lazy = [
+      'src/toolRunner/toolRunnerPanel.ts',
+      'src/inspector/inspectorPanel.ts',
+      'src/inspector/inspectorController.ts',
+      'src/inspector/inspectorExports.ts',
+      'src/check/common/runChecks.ts',
+      'src/check/common/gatherInput.ts',
+      'src/mcpTests/runTestItems.ts',
+      'src/gallery/galleryInstall.ts',
+      'src/gallery/galleryPicker.ts',
+      'src/debug/mcpDebugAdapter.ts',
+      'src/chat/chatHandler.ts',
+      'src/apps/appSession.ts',
+      'src/coexistence/common/agentEndpoint.ts',
+    ];
+    const sourcesOf = (bundle: string) => {
+      const map = JSON.parse(read(`${bundle}.map`)) as { sources: string[] };
+      // Files only: `from-shell:…` are the features' readers of the shell's modules, `lazy-…:` facades.
+      return new Set(
+        map.sources
+          .filter((s) => !/^[\w-]+:/.test(s))
+          .map((s) =>
+            path
+              .relative(REPO, path.resolve(path.dirname(bundle), s))
+              .split(path.sep)
+              .join('/'),
+          ),
+      );
+    };
+    const shell = sourcesOf(BUNDLE);
+    const features = sourcesOf(path.join(REPO, 'dist', 'features.js'));
+    assert.deepEqual(
+      lazy.filter((f) => shell.has(f)),
+      [],
+      'in dist/extension.js, loaded at every activation',
+    );
+    assert.deepEqual(
+      lazy.filter((f) => !features.has(f)),
+      [],
+      'not in dist/features.js',
+    );
+    // One copy of every module: a second would have state of its own (l10n, caches, classes).
+    assert.deepEqual(
+      [...features].filter((f) => shell.has(f)),
+      [],
+      'in both bundles',
+    );
+    assert.ok(features.has('src/shared/notifications.ts') === false && shell.has('src/shared/notifications.ts'), 'shared modules stay in the shell');
   });
 
   it("is loaded by the entry point with V8's code cache from the second activation on", function () {

@@ -4,6 +4,15 @@
  * events becomes one restart, and whether a server's state lets a change restart it. Pure.
  */
 
+/** How long a burst of file events may last before the restart it causes (the debug type's and the dev loop's). */
+export const WATCH_DELAY_MS = 300;
+
+/**
+ * Marks a session the dev loop started for a changed `dev.watch` file (its value is that
+ * file): the session opens no view and no console, since restarts never take focus.
+ */
+export const DEV_RESTART_MARKER = '__mcpWorkbenchDevRestart';
+
 /** `watch` globs: one string or a list; empty and non-string entries dropped. */
 export function normalizeWatch(value: unknown): string[] {
   if (typeof value === 'string') return value.trim() ? [value] : [];

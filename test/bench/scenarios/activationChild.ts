@@ -37,8 +37,8 @@ async function main(): Promise<void> {
   // CPU time too: on a loaded machine the wall time mostly measures waiting for a core.
   const cpu = process.cpuUsage(c0);
   // What activation loaded: dist/deps.js (the MCP SDK, ajv) and dist/agentDeps.js (the SDK's
-  // server side) must wait for first use.
-  const depsAtActivation = Object.keys(require.cache).some((file) => ['deps.js', 'agentDeps.js'].includes(path.basename(file)));
+  // server side) and dist/features.js (the code of commands and panels) must wait for first use.
+  const depsAtActivation = Object.keys(require.cache).some((file) => ['deps.js', 'agentDeps.js', 'features.js'].includes(path.basename(file)));
   await exported.ready;
   const t3 = performance.now();
   // The loader's own account (src/api.ts ActivationTiming): compile time and the code cache's use.

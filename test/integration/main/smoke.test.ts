@@ -49,6 +49,23 @@ suite('smoke', () => {
     );
   });
 
+  test('the code only commands and panels need loads on first use (dist/features.js), after activation', async () => {
+    const api = await activateApi();
+    // Never during activation (issue 30: the registration shell, esbuild.mjs lazyFeatures): if
+    // activation had loaded it, its mark would come before activate() returned.
+    const before = api.testing.activationTiming().featuresLoadedAfterMs;
+    assert.ok(before === undefined || before >= 0, `dist/features.js loaded during activation: ${before} ms`);
+    // The Inspector's tab is such code; in the VSIX this is the minified bundle a user installs.
+    const panel = await vscode.commands.executeCommand<vscode.Disposable | undefined>('mcpWorkbench.openInspector');
+    try {
+      assert.ok(panel, 'MCP: Open Inspector opened no tab');
+      const after = api.testing.activationTiming().featuresLoadedAfterMs;
+      assert.ok(after !== undefined && after >= 0, `dist/features.js did not load for the Inspector: ${after}`);
+    } finally {
+      panel?.dispose();
+    }
+  });
+
   test("the entry point compiles the bundle with V8's code cache, and the first activation leaves one", async function () {
     this.timeout(60000);
     await activateApi();
