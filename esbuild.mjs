@@ -343,6 +343,18 @@ const lazyFeatures = (lazy) => ({
   },
 });
 
+/**
+ * What dist/features.js makes its own of though the shell has it too: the facades of lazy
+ * dependencies (a Proxy: no own names to read them through) and the namespaces of `vscode` and
+ * Node's built-ins. Each stands for a module Node or VS Code keeps once (require's cache, the
+ * extension's one API object), so there is still one instance underneath.
+ */
+function ownInFeatures(key) {
+  if (key.startsWith('lazy-dependency:')) return true;
+  const once = /^imported-once:(.+)$/.exec(key)?.[1];
+  return once !== undefined && (once === 'vscode' || once.startsWith('node:') || isLazy(once));
+}
+
 /** Features side: a module the shell holds (`shellInputs`) is read from the shell's `__shared`; `used` collects their keys. */
 const fromShell = (shellInputs, used) => ({
   name: 'from-shell',
@@ -358,7 +370,7 @@ const fromShell = (shellInputs, used) => ({
       });
       if (resolved.errors.length || resolved.external) return undefined;
       const key = inputKey(resolved);
-      if (!shellInputs.has(key)) return undefined;
+      if (!shellInputs.has(key) || ownInFeatures(key)) return undefined;
       used.add(key);
       return { path: key, namespace: 'from-shell' };
     });
@@ -455,7 +467,8 @@ async function buildShellAndFeatures(shell) {
     if (names.has(k)) {
       const own = names.get(k);
       if (own.length) lines.push(`import { ${own.map((n, j) => `${n} as shared${i}_${j}`).join(', ')} } from ${JSON.stringify(specifierOf(k))};`);
-      table.push(`    ${JSON.stringify(k)}: { ${own.map((n, j) => `get ${n}() { return shared${i}_${j}; }`).join(', ')} },`);
+      // __esModule: esbuild's interop in dist/features.js then reads `default` as the module's own.
+      table.push(`    ${JSON.stringify(k)}: { __esModule: true, ${own.map((n, j) => `get ${n}() { return shared${i}_${j}; }`).join(', ')} },`);
     } else {
       lines.push(`import * as shared${i} from ${JSON.stringify(specifierOf(k))};`);
       table.push(`    ${JSON.stringify(k)}: shared${i},`);
@@ -476,7 +489,7 @@ async function buildShellAndFeatures(shell) {
     metafile: true,
     plugins: [lazyFeatures(new Set()), ...shell.plugins],
   });
-  const twice = Object.keys(features.metafile.inputs).filter((k) => shellInputs.has(k) && !k.startsWith('from-shell:'));
+  const twice = Object.keys(features.metafile.inputs).filter((k) => shellInputs.has(k) && !ownInFeatures(k));
   const lost = [...shellInputs].filter((k) => !(k in second.metafile.inputs));
   if (twice.length || lost.length) {
     throw new Error(`dist/${FEATURES.file}: ${twice.length ? `bundled again what the shell holds: ${twice.join(', ')}` : `the shell lost ${lost.join(', ')}`}`);
@@ -503,7 +516,8 @@ const targets = [
         "performance.mark('mcpWorkbench/load');",
         'const mcpWorkbenchDeps = {};',
         `const mcpWorkbenchDepMarks = ${JSON.stringify(Object.fromEntries([...LAZY_BUNDLES, FEATURES].map((b) => [b.file, b.mark])))};`,
-        "function loadDeps(file) { if (!mcpWorkbenchDeps[file]) { mcpWorkbenchDeps[file] = require(require('node:path').join(__dirname, file)).default; performance.mark(mcpWorkbenchDepMarks[file]); } return mcpWorkbenchDeps[file]; }",
+        // Marked once: dist/features.js has its own loadDeps for the same files (Node's require cache keeps one copy).
+        "function loadDeps(file) { if (!mcpWorkbenchDeps[file]) { mcpWorkbenchDeps[file] = require(require('node:path').join(__dirname, file)).default; if (!performance.getEntriesByName(mcpWorkbenchDepMarks[file], 'mark').length) performance.mark(mcpWorkbenchDepMarks[file]); } return mcpWorkbenchDeps[file]; }",
       ].join('\n'),
     },
     footer: { js: "performance.mark('mcpWorkbench/loaded');" },
