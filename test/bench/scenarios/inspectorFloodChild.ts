@@ -63,7 +63,7 @@ async function main(): Promise<void> {
   const connection = host.running('bench-flood');
   await Promise.all([connection.list('tools'), connection.list('resources'), connection.list('prompts'), connection.list('resourceTemplates')]);
   const hostReceived = () => host.stub.outputLines.get('info') ?? 0;
-  const provider = host.stub.webviewViews.get(VIEW_ID) as { resolveWebviewView(view: unknown): void; controller?: InspectorController } | undefined;
+  const provider = host.stub.webviewViews.get(VIEW_ID) as { resolveWebviewView(view: unknown): Promise<void> | void; controller?: InspectorController } | undefined;
   if (!provider) throw new Error(`the extension registered no ${VIEW_ID} provider`);
 
   const openView = async (): Promise<FakeView> => {
@@ -83,7 +83,8 @@ async function main(): Promise<void> {
       },
     };
     const view = { webview, visible: true, show: () => undefined, onDidChangeVisibility: new EventEmitter<void>().event, onDidDispose: disposed.event };
-    provider.resolveWebviewView(view);
+    // The controller's code loads on first use (dist/features.js): resolving waits for it, as VS Code does.
+    await provider.resolveWebviewView(view);
     const controller = provider.controller;
     if (!controller) throw new Error('the Inspector view resolved without a controller');
     // The page loads and says so; the host answers with every row.
