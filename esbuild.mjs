@@ -315,6 +315,17 @@ const common = { platform: 'node', format: 'cjs', target: 'node20', sourcemap: t
  */
 const FEATURES = { file: 'features.js', mark: 'mcpWorkbench/features' };
 
+/**
+ * `loadDeps(file)`, which the facades of lazyDependencies and lazyFeatures call: requires a lazily
+ * loaded bundle once and sets its performance mark. In the banner of dist/extension.js and of
+ * dist/features.js (Node's require cache keeps one copy of each file; the mark is set once).
+ */
+const LOAD_DEPS = [
+  'const mcpWorkbenchDeps = {};',
+  `const mcpWorkbenchDepMarks = ${JSON.stringify(Object.fromEntries([...LAZY_BUNDLES, FEATURES].map((b) => [b.file, b.mark])))};`,
+  "function loadDeps(file) { if (!mcpWorkbenchDeps[file]) { mcpWorkbenchDeps[file] = require(require('node:path').join(__dirname, file)).default; if (!performance.getEntriesByName(mcpWorkbenchDepMarks[file], 'mark').length) performance.mark(mcpWorkbenchDepMarks[file]); } return mcpWorkbenchDeps[file]; }",
+];
+
 /** The key of a resolved module in esbuild's metafile (`src/x.ts`, `imported-once:vscode`). */
 const inputKey = (resolved) =>
   resolved.namespace === 'file' ? relative(process.cwd(), resolved.path).split(sep).join('/') : `${resolved.namespace}:${resolved.path}`;
@@ -446,7 +457,8 @@ async function buildShellAndFeatures(shell) {
     plugins: [fromShell(shellInputs, used), ...shell.plugins],
     banner: {
       js: [
-        shell.banner.js.replace("performance.mark('mcpWorkbench/load');", ''),
+        "'use strict';", // as dist/extension.js: the code is ES modules, strict
+        ...LOAD_DEPS,
         `let mcpWorkbenchShared;`,
         `function fromShell(key) { return (mcpWorkbenchShared ??= require(require('node:path').join(__dirname, ${JSON.stringify(shell.outfile.split('/').pop())})).__shared())[key]; }`,
       ].join('\n'),
@@ -514,10 +526,7 @@ const targets = [
       js: [
         "'use strict';", // the banner comes before esbuild's own directive, which would then not count
         "performance.mark('mcpWorkbench/load');",
-        'const mcpWorkbenchDeps = {};',
-        `const mcpWorkbenchDepMarks = ${JSON.stringify(Object.fromEntries([...LAZY_BUNDLES, FEATURES].map((b) => [b.file, b.mark])))};`,
-        // Marked once: dist/features.js has its own loadDeps for the same files (Node's require cache keeps one copy).
-        "function loadDeps(file) { if (!mcpWorkbenchDeps[file]) { mcpWorkbenchDeps[file] = require(require('node:path').join(__dirname, file)).default; if (!performance.getEntriesByName(mcpWorkbenchDepMarks[file], 'mark').length) performance.mark(mcpWorkbenchDepMarks[file]); } return mcpWorkbenchDeps[file]; }",
+        ...LOAD_DEPS,
       ].join('\n'),
     },
     footer: { js: "performance.mark('mcpWorkbench/loaded');" },

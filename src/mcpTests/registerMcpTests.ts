@@ -67,8 +67,9 @@ export function registerMcpTests(wb: Workbench): vscode.Disposable[] {
       return new vscode.Position(line, offset - starts[line]);
     };
     const errors = parsed.problems.filter((p) => p.severity === 'error');
-    const { formatProblems } = errors.length ? await import('./common/runFile.js') : { formatProblems: undefined };
-    item.error = formatProblems ? new vscode.MarkdownString().appendText(formatProblems(item.label, text, errors).join('\n')) : undefined;
+    item.error = errors.length
+      ? new vscode.MarkdownString().appendText((await import('./common/runFile.js')).formatProblems(item.label, text, errors).join('\n'))
+      : undefined;
     const server = parsed.file?.server;
     servers.set(id, typeof server === 'string' ? server : undefined);
     const seen = new Set<string>();
