@@ -28,6 +28,8 @@ export interface McpWorkbenchApi {
   readonly testing: {
     readonly serverTree: ServerTreeProvider;
     readonly activityTree: ActivityTreeProvider;
+    /** This extension's log folder; VS Code's extension host log is in the folder above it. */
+    readonly logUri: Uri;
     /** Delivers a link to the extension's URI handler, as a `vscode://mcp-workbench.mcp-workbench/…` link would. */
     handleUri(uri: Uri): void;
     /** How long this activation took, from performance marks the extension sets (see ActivationTiming). */

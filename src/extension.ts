@@ -149,6 +149,7 @@ export function activate(context: vscode.ExtensionContext): McpWorkbenchApi {
       testing: {
         serverTree,
         activityTree,
+        logUri: context.logUri,
         handleUri: (uri) => wb.uris.handleUri(uri),
         activationTiming,
         coexistence: () => ({

@@ -6,6 +6,14 @@
  * The items of lists (tools, resources, templates, prompts) leave `tooltip` unset: a server may
  * list tens of thousands, and VS Code asks `resolveTreeItem` for the tooltip of the one the
  * user hovers (ServerTreeProvider calls `tooltip()`).
+ *
+ * Servers and groups have ids (their rows keep expansion and selection); the items listed under a
+ * group (tools, resources, templates, prompts, skills, tasks) have none. A group lists its items
+ * over the wire, and VS Code 1.100's extension host, when the group's or its server's row is
+ * refreshed during that listing, registers the late answer under the row it has just dropped:
+ * with ids, every later listing of the group then throws "Element with id … is already
+ * registered" and the group shows no rows. Without ids, VS Code names an item by its group and
+ * label, which stays the same from listing to listing (test/integration/main/serverTree.test.ts).
  */
 import * as vscode from 'vscode';
 import { onClick } from '../shared/selectionCommand';
@@ -169,7 +177,6 @@ export class ToolNode {
     const notInChat = this.hiddenByConfig ? vscode.l10n.t('not in chat ({0})', this.hiddenByConfig) : disabledInChat ? vscode.l10n.t('not in chat') : undefined;
     const text = toolItemText(tool, badges, notInChat);
     const item = new vscode.TreeItem(text.label, vscode.TreeItemCollapsibleState.None);
-    item.id = `server:${this.serverId}/tool/${tool.name}`;
     item.description = text.description;
     // Not the group's wrench: items and their group should look different. A tool with an app
     // (MCP Apps) gets the window icon.
@@ -226,7 +233,6 @@ export class ResourceNode {
     const r = this.resource;
     const text = resourceItemText(r);
     const item = new vscode.TreeItem(text.label, vscode.TreeItemCollapsibleState.None);
-    item.id = `server:${this.serverId}/resource/${r.uri}`;
     item.description = text.description;
     item.iconPath = new vscode.ThemeIcon(r.mimeType?.startsWith('image/') ? 'file-media' : 'file');
     item.contextValue = 'resource';
@@ -258,7 +264,6 @@ export class TemplateNode {
     const t = this.template;
     const text = templateItemText(t);
     const item = new vscode.TreeItem(text.label, vscode.TreeItemCollapsibleState.None);
-    item.id = `server:${this.serverId}/template/${t.uriTemplate}`;
     item.description = text.description;
     item.iconPath = new vscode.ThemeIcon('file-symlink-file');
     item.contextValue = 'resourceTemplate';
@@ -291,7 +296,6 @@ export class PromptNode {
     const p = this.prompt;
     const text = promptItemText(p);
     const item = new vscode.TreeItem(text.label, vscode.TreeItemCollapsibleState.None);
-    item.id = `server:${this.serverId}/prompt/${p.name}`;
     item.description = text.description;
     item.iconPath = new vscode.ThemeIcon('comment-discussion');
     item.contextValue = 'prompt';
@@ -359,7 +363,6 @@ export class SkillNode {
   toTreeItem(): vscode.TreeItem {
     const text = skillItemText(this.skill);
     const item = new vscode.TreeItem(text.label, vscode.TreeItemCollapsibleState.None);
-    item.id = `server:${this.serverId}/skill/${this.skill.uri}`;
     item.description = text.description;
     item.iconPath = new vscode.ThemeIcon('book');
     item.contextValue = 'skill';
@@ -399,7 +402,6 @@ export class TaskNode {
   toTreeItem(): vscode.TreeItem {
     const text = taskItemText(this.task);
     const item = new vscode.TreeItem(text.label, vscode.TreeItemCollapsibleState.None);
-    item.id = `server:${this.serverId}/task/${this.task.taskId}`;
     item.description = text.description;
     const [icon, color] = TASK_ICONS[this.task.status];
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);

@@ -163,13 +163,16 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     return this.workbench.builtinHost.agentHostMayRunCopy(c.definition) ? vscode.l10n.t("VS Code's Copilot agent host may run its own copy") : undefined;
   }
 
-  private async groups(c: McpServerConnection): Promise<(GroupNode | TasksGroupNode | SkillsGroupNode)[]> {
+  private groups(c: McpServerConnection): (GroupNode | TasksGroupNode | SkillsGroupNode)[] {
     if (c.state.kind !== 'running') return [];
     const groups: (GroupNode | TasksGroupNode | SkillsGroupNode)[] = [];
     for (const list of GROUP_ORDER) {
       if (!c.advertises(list)) continue;
       const filtering = this.toolFilter !== '' && list === 'tools';
-      if (filtering) await c.list('tools').catch(() => undefined);
+      // Counted from the cache, never awaited here: a server's row refreshed while its groups were
+      // awaited would register them twice (see serverTreeNodes.ts). A list not fetched yet is
+      // fetched now; its arrival refreshes the group (onDidChangeList).
+      if (filtering && !c.cached('tools')) c.list('tools').catch(() => undefined);
       const count = filtering ? () => c.cached('tools')?.filter((t) => this.matches(t)).length : () => c.cached(list)?.length;
       const node = new GroupNode(c, list, count, filtering);
       this.groupNodes.set(`${c.definition.id}/${list}`, node);
