@@ -19,7 +19,8 @@ import { Emitter, type Event } from './shared/common/emitter';
 import { formatTrace, type TraceLevel, type TraceRecord } from './mcp/trace';
 import type { HttpRecord } from './mcp/connection/httpRecording';
 import type { ActivityServer } from './traffic/common/activityLog';
-import { mergePaths, readLoginShellPath } from './mcp/process/commandResolution';
+import { mergePaths } from './mcp/process/commandResolution';
+import { LoginShellPath } from './mcp/process/loginShellPath';
 import type { ClientFeatures, ConnectionAuthHost, ConnectionHost, ServerLog } from './mcp/connection/connectionTypes';
 import { ServerRegistry } from './mcp/serverRegistry';
 import { MementoEraVerdictStore } from './mcp/connection/eraVerdicts';
@@ -166,7 +167,7 @@ export class Workbench implements vscode.Disposable {
   private readonly onHttpEmitter = new Emitter<{ server: ServerDefinition; record: HttpRecord }>();
   /** Every HTTP exchange of an HTTP server, raw (see ConnectionHost.http): redact when shown. */
   readonly onHttp = this.onHttpEmitter.event;
-  private loginShellPath: Promise<string | undefined> | undefined;
+  private readonly loginShellPath: LoginShellPath;
   /** Resolves when the first load of config has been applied (servers started or blocked). */
   readonly ready: Promise<void>;
   /** The extension's URI handler: features register the link paths they take (registered in extension.ts). */
@@ -223,10 +224,11 @@ export class Workbench implements vscode.Disposable {
     this.inputs = services.inputs;
     this.chatTools = services.chatTools;
     this.builtinHost = services.builtinHost;
+    this.loginShellPath = new LoginShellPath(context.globalState);
     const host: ConnectionHost = {
       clientInfo: { name: 'mcp-workbench', version: String(context.extension.packageJSON.version ?? '0.0.0') },
       roots: () => this.roots(),
-      baseEnv: () => this.baseEnv(),
+      baseEnv: (options) => this.baseEnv(options),
       pingIntervalMs: () => vscode.workspace.getConfiguration('mcpWorkbench').get<number>('pingIntervalSeconds', 30) * 1000,
       sandboxSettings: () => {
         const config = vscode.workspace.getConfiguration('mcpWorkbench');
@@ -271,7 +273,7 @@ export class Workbench implements vscode.Disposable {
         if (e.affectsConfiguration('mcpWorkbench.serverLogLevel')) {
           for (const c of this.registry.all()) void c.applyLogLevel();
         }
-        if (e.affectsConfiguration('mcpWorkbench.useLoginShellPath')) this.loginShellPath = undefined;
+        if (e.affectsConfiguration('mcpWorkbench.useLoginShellPath')) this.loginShellPath.reset();
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => {
         for (const c of this.registry.all()) void c.notifyRootsChanged();
@@ -358,12 +360,13 @@ export class Workbench implements vscode.Disposable {
   /**
    * The environment stdio servers inherit: the extension host's, with the login shell's PATH
    * merged in on macOS/Linux when it has directories the host lacks (GUI launches miss them).
+   * That PATH is the one kept from the last read, so a start does not wait for a login shell;
+   * `fresh` waits for this session's read (src/mcp/process/loginShellPath.ts).
    */
-  async baseEnv(): Promise<Record<string, string | undefined>> {
+  async baseEnv(options: { fresh?: boolean } = {}): Promise<Record<string, string | undefined>> {
     const env = { ...process.env };
     if (process.platform !== 'win32' && vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>('useLoginShellPath', true)) {
-      this.loginShellPath ??= readLoginShellPath();
-      env.PATH = mergePaths(env.PATH ?? '', await this.loginShellPath);
+      env.PATH = mergePaths(env.PATH ?? '', await (options.fresh ? this.loginShellPath.fresh() : this.loginShellPath.get()));
     }
     return env;
   }

@@ -123,7 +123,13 @@ export class SessionOpener {
     const def = this.owner.definition();
     let plan: StdioSpawnPlan;
     try {
-      plan = await planStdioSpawn(launch, await this.owner.host.baseEnv(), `server "${def.name}"`, def.source.label);
+      const who = `server "${def.name}"`;
+      plan = await planStdioSpawn(launch, await this.owner.host.baseEnv(), who, def.source.label).catch(async (error: unknown) => {
+        // The login shell's PATH kept from before may predate a tool installed since: ask the shell now.
+        if (error instanceof SpawnError && error.missingCommand)
+          return planStdioSpawn(launch, await this.owner.host.baseEnv({ fresh: true }), who, def.source.label);
+        throw error;
+      });
     } catch (error) {
       throw error instanceof SpawnError ? new ServerError(error.message, error.detail) : error;
     }

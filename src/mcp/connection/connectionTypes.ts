@@ -41,8 +41,11 @@ export interface ConnectionHost {
   readonly clientInfo: { name: string; version: string };
   /** The roots offered to servers: the workspace folders. */
   roots(): Root[];
-  /** Environment a stdio server inherits before `envFile` and `env` apply. */
-  baseEnv(): Promise<Record<string, string | undefined>>;
+  /**
+   * Environment a stdio server inherits before `envFile` and `env` apply. `fresh`: the login
+   * shell's PATH of now, not the one kept from before (src/mcp/process/loginShellPath.ts).
+   */
+  baseEnv(options?: { fresh?: boolean }): Promise<Record<string, string | undefined>>;
   /** Level requested with `logging/setLevel`, or undefined to keep the server's default. */
   serverLogLevel(): McpLogLevel | undefined;
   /**

@@ -34,6 +34,8 @@ export class SpawnError extends Error {
   constructor(
     message: string,
     readonly detail?: string,
+    /** The command was not found on the PATH searched. */
+    readonly missingCommand = false,
   ) {
     super(message);
     this.name = 'SpawnError';
@@ -78,7 +80,7 @@ export async function planStdioSpawn(
   const found = resolveCommand(launch.command, { pathValue, pathExt: env.PATHEXT, cwd: launch.cwd, ...options });
   if (!found.resolved) {
     // The line names the command and what to do; the directories searched go to the details only.
-    throw new SpawnError(describeMissingCommand(launch.command, found), describeSearchedPath(launch.command, found));
+    throw new SpawnError(describeMissingCommand(launch.command, found), describeSearchedPath(launch.command, found), true);
   }
   let spawn: StdioSpawnPlan['spawn'] = { command: found.resolved, args: launch.args };
   if (found.needsShell) {

@@ -1,0 +1,55 @@
+/**
+ * The login shell's PATH that stdio servers get (merged into the extension host's, see
+ * `mergePaths`), without making a window's first server start wait for a login shell. Starting
+ * one takes 0.5 s for a bare bash on this project's machines and seconds with nvm or oh-my-zsh,
+ * and VS Code started from a terminal or the Dock usually has that PATH already, so the wait
+ * bought nothing there. The answer is kept across sessions (the profile's `globalState`): a start
+ * uses the one kept for the same shell at once, and the shell is asked again in the background
+ * once per session, its answer serving the starts after it and the next session. A command the
+ * kept PATH does not find waits for the new answer (`fresh`), so a tool installed since is found.
+ * No `vscode` import.
+ */
+import type { MementoLike } from '../connection/eraVerdicts';
+import { readLoginShellPath } from './commandResolution';
+
+/** The globalState entry: the shell asked and its PATH (undefined when it could not be read). */
+export const LOGIN_SHELL_PATH_KEY = 'loginShellPath';
+
+interface KeptPath {
+  shell: string;
+  path: string | undefined;
+}
+
+export class LoginShellPath {
+  private asked: Promise<string | undefined> | undefined;
+
+  constructor(
+    private readonly memento: MementoLike,
+    private readonly shell: string | undefined = process.env.SHELL,
+    private readonly read: (shell: string | undefined) => Promise<string | undefined> = readLoginShellPath,
+  ) {}
+
+  /** The kept PATH of this shell at once (the shell is asked in the background); else the shell's answer. */
+  get(): Promise<string | undefined> {
+    const answer = this.ask();
+    const kept = this.memento.get<KeptPath>(LOGIN_SHELL_PATH_KEY);
+    return kept && kept.shell === this.shell ? Promise.resolve(kept.path) : answer;
+  }
+
+  /** This session's answer of the shell (asked now if it was not yet). */
+  fresh(): Promise<string | undefined> {
+    return this.ask();
+  }
+
+  /** The next `get` asks the shell again (the setting was turned off and on). */
+  reset(): void {
+    this.asked = undefined;
+  }
+
+  private ask(): Promise<string | undefined> {
+    return (this.asked ??= this.read(this.shell).then(async (path) => {
+      if (this.shell) await this.memento.update(LOGIN_SHELL_PATH_KEY, { shell: this.shell, path } satisfies KeptPath).then(undefined, () => undefined);
+      return path;
+    }));
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * The login shell's PATH kept across sessions (src/mcp/process/loginShellPath.ts), asked of a real
+ * shell: a script that answers like a login shell with the PATH written in a file, and counts how
+ * often it was started. The Memento is an in-memory map (VS Code's globalState is not there in
+ * plain Node). The last test starts a real server whose command only the new PATH has.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { LOGIN_SHELL_PATH_KEY, LoginShellPath } from '../../../src/mcp/process/loginShellPath';
+import { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
+import { definition, recordingHost, RecordingLog, STDIO_FIXTURE, stdioLaunch } from './testHost';
+
+class MapMemento {
+  readonly values = new Map<string, unknown>();
+  get<T>(key: string): T | undefined {
+    return this.values.get(key) as T | undefined;
+  }
+  async update(key: string, value: unknown): Promise<void> {
+    this.values.set(key, value);
+  }
+}
+
+describe('LoginShellPath', function () {
+  this.timeout(20000);
+  let dir: string;
+  let shell: string;
+  const setShellPath = (value: string) => fs.writeFileSync(path.join(dir, 'path'), value);
+  const starts = () => (fs.existsSync(path.join(dir, 'starts')) ? fs.readFileSync(path.join(dir, 'starts'), 'utf8').length : 0);
+
+  before(function () {
+    if (process.platform === 'win32') this.skip();
+  });
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwb-login-shell-'));
+    shell = path.join(dir, 'shell');
+    // Called as `shell -ilc <command>`, as readLoginShellPath calls a login shell.
+    fs.writeFileSync(shell, `#!/bin/sh\nprintf x >> "${dir}/starts"\nPATH="$(cat "${dir}/path")"\nexport PATH\nexec /bin/sh -c "$2"\n`, { mode: 0o755 });
+    setShellPath('/from/shell:/usr/bin:/bin');
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('asks the shell once, keeps its answer, and serves it to every later start', async () => {
+    const memento = new MapMemento();
+    const paths = new LoginShellPath(memento, shell);
+    assert.equal(await paths.get(), '/from/shell:/usr/bin:/bin');
+    assert.equal(await paths.get(), '/from/shell:/usr/bin:/bin');
+    assert.equal(starts(), 1);
+    assert.deepEqual(memento.get(LOGIN_SHELL_PATH_KEY), { shell, path: '/from/shell:/usr/bin:/bin' });
+  });
+
+  it('a later session serves the kept PATH before the shell answers, then the new one', async () => {
+    const memento = new MapMemento();
+    await new LoginShellPath(memento, shell).get();
+    setShellPath('/installed/since:/usr/bin:/bin');
+    const next = new LoginShellPath(memento, shell);
+    // The kept PATH resolves before the shell (a process) can answer.
+    const first = await Promise.race([next.get().then((p) => ['kept', p]), next.fresh().then((p) => ['shell', p])]);
+    assert.deepEqual(first, ['kept', '/from/shell:/usr/bin:/bin']);
+    assert.equal(await next.fresh(), '/installed/since:/usr/bin:/bin');
+    assert.equal(await next.get(), '/installed/since:/usr/bin:/bin');
+    assert.equal(starts(), 2);
+  });
+
+  it('waits for the shell when the PATH kept is of another shell', async () => {
+    const memento = new MapMemento();
+    await memento.update(LOGIN_SHELL_PATH_KEY, { shell: '/bin/zsh', path: '/zsh/only' });
+    assert.equal(await new LoginShellPath(memento, shell).get(), '/from/shell:/usr/bin:/bin');
+  });
+
+  it('a server whose command only the new PATH has starts, with the kept PATH lacking it', async () => {
+    const tools = path.join(dir, 'tools');
+    fs.mkdirSync(tools);
+    const command = path.join(tools, 'fixture-server-command');
+    fs.writeFileSync(command, `#!/bin/sh\nexec "${process.execPath}" "${STDIO_FIXTURE}"\n`, { mode: 0o755 });
+    const memento = new MapMemento();
+    await memento.update(LOGIN_SHELL_PATH_KEY, { shell, path: '/usr/bin:/bin' });
+    setShellPath(`${tools}:/usr/bin:/bin`);
+    const paths = new LoginShellPath(memento, shell);
+    const host = recordingHost();
+    host.baseEnv = async (options) => ({ ...process.env, PATH: `${await (options?.fresh ? paths.fresh() : paths.get())}` });
+    const c = new McpServerConnection(definition(stdioLaunch({}, { command: 'fixture-server-command', args: [] })), host, new RecordingLog());
+    try {
+      await c.start();
+      assert.equal(c.state.kind, 'running', JSON.stringify(c.state));
+    } finally {
+      await c.dispose();
+    }
+  });
+});
