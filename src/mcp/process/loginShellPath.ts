@@ -48,7 +48,11 @@ export class LoginShellPath {
 
   private ask(): Promise<string | undefined> {
     return (this.asked ??= this.read(this.shell).then(async (path) => {
-      if (this.shell) await this.memento.update(LOGIN_SHELL_PATH_KEY, { shell: this.shell, path } satisfies KeptPath).then(undefined, () => undefined);
+      // Written only when it changed: each write goes to VS Code's state database, in every session.
+      const kept = this.memento.get<KeptPath>(LOGIN_SHELL_PATH_KEY);
+      if (this.shell && (kept?.shell !== this.shell || kept.path !== path)) {
+        await this.memento.update(LOGIN_SHELL_PATH_KEY, { shell: this.shell, path } satisfies KeptPath).then(undefined, () => undefined);
+      }
       return path;
     }));
   }

@@ -14,10 +14,12 @@ import { definition, recordingHost, RecordingLog, STDIO_FIXTURE, stdioLaunch } f
 
 class MapMemento {
   readonly values = new Map<string, unknown>();
+  writes = 0;
   get<T>(key: string): T | undefined {
     return this.values.get(key) as T | undefined;
   }
   async update(key: string, value: unknown): Promise<void> {
+    this.writes++;
     this.values.set(key, value);
   }
 }
@@ -61,6 +63,14 @@ describe('LoginShellPath', function () {
     assert.equal(await next.fresh(), '/installed/since:/usr/bin:/bin');
     assert.equal(await next.get(), '/installed/since:/usr/bin:/bin');
     assert.equal(starts(), 2);
+  });
+
+  it('a session whose shell gives the kept PATH again writes nothing', async () => {
+    const memento = new MapMemento();
+    await new LoginShellPath(memento, shell).get();
+    assert.equal(memento.writes, 1);
+    assert.equal(await new LoginShellPath(memento, shell).fresh(), '/from/shell:/usr/bin:/bin');
+    assert.equal(memento.writes, 1);
   });
 
   it('waits for the shell when the PATH kept is of another shell', async () => {
