@@ -168,6 +168,9 @@ export class Workbench implements vscode.Disposable {
   /** Every HTTP exchange of an HTTP server, raw (see ConnectionHost.http): redact when shown. */
   readonly onHttp = this.onHttpEmitter.event;
   private readonly loginShellPath: LoginShellPath;
+  private readonly onDidChangeSpawnPathEmitter = new Emitter<void>();
+  /** Fires when `knownSpawnPath()` may have changed: the login shell answered, or its setting changed. */
+  readonly onDidChangeSpawnPath = this.onDidChangeSpawnPathEmitter.event;
   /** Resolves when the first load of config has been applied (servers started or blocked). */
   readonly ready: Promise<void>;
   /** The extension's URI handler: features register the link paths they take (registered in extension.ts). */
@@ -225,6 +228,7 @@ export class Workbench implements vscode.Disposable {
     this.chatTools = services.chatTools;
     this.builtinHost = services.builtinHost;
     this.loginShellPath = new LoginShellPath(context.globalState);
+    this.loginShellPath.onDidAnswer(() => this.onDidChangeSpawnPathEmitter.fire());
     const host: ConnectionHost = {
       clientInfo: { name: 'mcp-workbench', version: String(context.extension.packageJSON.version ?? '0.0.0') },
       roots: () => this.roots(),
@@ -273,7 +277,10 @@ export class Workbench implements vscode.Disposable {
         if (e.affectsConfiguration('mcpWorkbench.serverLogLevel')) {
           for (const c of this.registry.all()) void c.applyLogLevel();
         }
-        if (e.affectsConfiguration('mcpWorkbench.useLoginShellPath')) this.loginShellPath.reset();
+        if (e.affectsConfiguration('mcpWorkbench.useLoginShellPath')) {
+          this.loginShellPath.reset();
+          this.onDidChangeSpawnPathEmitter.fire();
+        }
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => {
         for (const c of this.registry.all()) void c.notifyRootsChanged();
@@ -365,10 +372,24 @@ export class Workbench implements vscode.Disposable {
    */
   async baseEnv(options: { fresh?: boolean } = {}): Promise<Record<string, string | undefined>> {
     const env = { ...process.env };
-    if (process.platform !== 'win32' && vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>('useLoginShellPath', true)) {
+    if (this.usesLoginShellPath()) {
       env.PATH = mergePaths(env.PATH ?? '', await (options.fresh ? this.loginShellPath.fresh() : this.loginShellPath.get()));
     }
     return env;
+  }
+
+  /**
+   * The PATH of `baseEnv()` as known now, without waiting for or starting a login shell (the
+   * config language server checks commands on it); `onDidChangeSpawnPath` says when to read it again.
+   */
+  knownSpawnPath(): { path: string; withLoginShell: boolean } {
+    const hostPath = process.env.PATH ?? '';
+    const path = this.usesLoginShellPath() ? mergePaths(hostPath, this.loginShellPath.known()) : hostPath;
+    return { path, withLoginShell: path !== hostPath };
+  }
+
+  private usesLoginShellPath(): boolean {
+    return process.platform !== 'win32' && vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>('useLoginShellPath', true);
   }
 
   /** Stops every server (awaiting their shutdown) before the channels they log to go away. */
@@ -377,6 +398,7 @@ export class Workbench implements vscode.Disposable {
     this.disposables.dispose();
     this.onTraceEmitter.dispose();
     this.onHttpEmitter.dispose();
+    this.onDidChangeSpawnPathEmitter.dispose();
     this.chatTools.dispose();
     this.onDidChangeServersBadgeEmitter.dispose();
     this.onDidChangeDevRestartingEmitter.dispose();

@@ -9,11 +9,11 @@ import type { LanguageClient, LanguageClientOptions } from './languageClientFact
 import {
   InputValueRequest,
   ServerCatalogNotification,
-  SettingsChangedNotification,
+  SpawnPathNotification,
   type InputValueParams,
   type InputValueResult,
   type McpLanguageServerOptions,
-  type SettingsChangedParams,
+  type SpawnPathParams,
 } from './common/languageMessages';
 import { inputKey } from '../config/common/definitionBuilder';
 import { WORKBENCH_FILE_PATH } from '../config/common/ownKeys/workbenchFile';
@@ -48,6 +48,7 @@ export function registerLanguageClient(wb: Workbench): vscode.Disposable[] {
   let client: LanguageClient | undefined;
   let catalog: ReturnType<typeof syncServerCatalog> | undefined;
   let restarts: vscode.Disposable | undefined;
+  let spawnPaths: vscode.Disposable | undefined;
   const disposables: vscode.Disposable[] = [];
 
   const start = () => {
@@ -58,8 +59,9 @@ export function registerLanguageClient(wb: Workbench): vscode.Disposable[] {
     const factory = require(vscode.Uri.joinPath(dist, 'languageClient.js').fsPath) as typeof import('./languageClientFactory');
     const initializationOptions: McpLanguageServerOptions = {
       hostProvidesJsonSchema: !!vscode.extensions.getExtension('vscode.json-language-features'),
-      useLoginShellPath: vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>('useLoginShellPath', true),
+      spawnPath: wb.knownSpawnPath(),
     };
+    let spawnPathSent: SpawnPathParams = initializationOptions.spawnPath;
     const clientOptions: LanguageClientOptions = {
       documentSelector: [...CONFIG_DOCUMENT_SELECTOR, ...TEST_DOCUMENT_SELECTOR],
       initializationOptions,
@@ -83,8 +85,26 @@ export function registerLanguageClient(wb: Workbench): vscode.Disposable[] {
           // A server that just crashed misses it; restarted, it is told all again below.
           started.sendNotification(ServerCatalogNotification, params).catch(() => undefined);
         });
+        // The PATH servers start with: the one the Workbench keeps, then the login shell's answer
+        // of this session (asked now if no server start asked yet). The server asks no shell itself.
+        const sendSpawnPath = (always = false) => {
+          const now = wb.knownSpawnPath();
+          if (!always && now.path === spawnPathSent.path && now.withLoginShell === spawnPathSent.withLoginShell) return;
+          spawnPathSent = now;
+          started.sendNotification(SpawnPathNotification, now).catch(() => undefined);
+        };
+        const tellSpawnPath = () => {
+          void wb.baseEnv({ fresh: true });
+          sendSpawnPath();
+        };
+        spawnPaths = wb.onDidChangeSpawnPath(tellSpawnPath);
+        tellSpawnPath();
         // The client restarts a crashed server: the new process knows nothing yet.
-        restarts = started.onDidChangeState((e) => e.newState === factory.State.Running && catalog?.resend());
+        restarts = started.onDidChangeState((e) => {
+          if (e.newState !== factory.State.Running) return;
+          catalog?.resend();
+          sendSpawnPath(true);
+        });
       },
       (error: unknown) => {
         wb.sources.coveredByLanguageServer = undefined;
@@ -105,15 +125,10 @@ export function registerLanguageClient(wb: Workbench): vscode.Disposable[] {
   }
 
   disposables.push(
-    vscode.workspace.onDidChangeConfiguration((e) => {
-      if (client?.isRunning() && e.affectsConfiguration('mcpWorkbench.useLoginShellPath')) {
-        const params: SettingsChangedParams = { useLoginShellPath: vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>('useLoginShellPath', true) };
-        void client.sendNotification(SettingsChangedNotification, params);
-      }
-    }),
     ...registerServerCodeLenses(wb, CONFIG_DOCUMENT_SELECTOR),
     new vscode.Disposable(() => {
       restarts?.dispose();
+      spawnPaths?.dispose();
       catalog?.dispose();
       catalog = undefined;
       wb.sources.coveredByLanguageServer = undefined;

@@ -13,17 +13,22 @@ export interface McpLanguageServerOptions {
    * and completion showing twice. False (or absent) makes the server do it itself.
    */
   hostProvidesJsonSchema: boolean;
-  /** The `mcpWorkbench.useLoginShellPath` setting: commands are looked up as the extension will spawn them. */
-  useLoginShellPath: boolean;
+  /** The PATH stdio servers start with, as the extension knows it when it starts the server. */
+  spawnPath: SpawnPathParams;
 }
 
 /**
- * Client → server notification, sent when an `mcpWorkbench.*` setting the server uses changes
- * (only `useLoginShellPath` today), so command diagnostics follow the PATH the extension
- * will spawn servers with.
+ * Client → server notification, sent when the PATH stdio servers start with changes (the login
+ * shell answered, or `mcpWorkbench.useLoginShellPath` changed), so command diagnostics follow the
+ * PATH the extension will spawn servers with. The extension asks the login shell; the server
+ * starts none of its own.
  */
-export const SettingsChangedNotification = 'mcpWorkbench/settingsChanged';
-export type SettingsChangedParams = Pick<McpLanguageServerOptions, 'useLoginShellPath'>;
+export const SpawnPathNotification = 'mcpWorkbench/spawnPath';
+export interface SpawnPathParams {
+  path: string;
+  /** The login shell's PATH is merged in: diagnostics say so. */
+  withLoginShell: boolean;
+}
 
 /**
  * Server → client request, sent while building a hover over `${input:id}`: stored input

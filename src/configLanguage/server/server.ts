@@ -15,16 +15,15 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   InputValueRequest,
   ServerCatalogNotification,
-  SettingsChangedNotification,
+  SpawnPathNotification,
   type InputValueParams,
   type InputValueResult,
   type McpLanguageServerOptions,
   type ServerCatalogParams,
-  type SettingsChangedParams,
+  type SpawnPathParams,
 } from '../common/languageMessages';
 import type { TestFileContext } from '../common/testFileLanguage';
 import { parseConfigText } from '../../config/common/serverConfig';
-import { mergePaths, readLoginShellPath } from '../../mcp/process/commandResolution';
 import { formatForPath } from './configModel';
 import { McpConfigService } from './mcpConfigService';
 import { folderOf, readTextOnDisk, statOnDisk, type LanguageContext, type OtherServer, type WorkbenchFileContext } from './serverContext';
@@ -43,9 +42,8 @@ const service = new McpConfigService(loadSchema(path.join(__dirname, '..', 'sche
 
 const testFiles = new TestFileService(loadSchema(path.join(__dirname, '..', 'schemas', 'mcp-test.schema.json')));
 
-let options: McpLanguageServerOptions = { hostProvidesJsonSchema: false, useLoginShellPath: true };
+let options: McpLanguageServerOptions = { hostProvidesJsonSchema: false, spawnPath: { path: process.env.PATH ?? '', withLoginShell: false } };
 let folders: { name: string; path: string }[] = [];
-let loginShellPath: string | undefined;
 /** The servers the extension knows, with their last lists; undefined until it sent them. */
 let catalog: ServerCatalogParams | undefined;
 
@@ -65,7 +63,6 @@ connection.onInitialize((params) => {
 });
 
 connection.onInitialized(() => {
-  void refreshLoginShellPath();
   connection.workspace.onDidChangeWorkspaceFolders((e) => {
     const removed = new Set(e.removed.map((f) => f.uri));
     const kept = folders.filter((f) => !removed.has(pathToFileURL(f.path).toString()));
@@ -74,9 +71,9 @@ connection.onInitialized(() => {
   });
 });
 
-connection.onNotification(SettingsChangedNotification, (params: SettingsChangedParams) => {
-  options = { ...options, useLoginShellPath: params.useLoginShellPath };
-  void refreshLoginShellPath();
+connection.onNotification(SpawnPathNotification, (params: SpawnPathParams) => {
+  options = { ...options, spawnPath: params };
+  validateAll();
 });
 
 connection.onNotification(ServerCatalogNotification, (params: ServerCatalogParams) => {
@@ -84,23 +81,16 @@ connection.onNotification(ServerCatalogNotification, (params: ServerCatalogParam
   for (const doc of documents.all()) if (isTestFileUri(doc.uri)) validate(doc, 0);
 });
 
-async function refreshLoginShellPath(): Promise<void> {
-  loginShellPath = options.useLoginShellPath && process.platform !== 'win32' ? await readLoginShellPath() : undefined;
-  validateAll();
-}
-
 function context(uri: string): LanguageContext {
   const filePath = uri.startsWith('file:') ? fileURLToPath(uri) : undefined;
-  const hostPath = process.env.PATH ?? '';
-  const pathValue = mergePaths(hostPath, loginShellPath);
   return {
     filePath,
     folderPath: filePath ? folderOf(filePath, folders) : undefined,
     workspaceFolders: folders,
     userHome: os.homedir(),
     env: process.env,
-    pathValue,
-    loginShellPath: pathValue !== hostPath,
+    pathValue: options.spawnPath.path,
+    loginShellPath: options.spawnPath.withLoginShell,
     platform: process.platform,
     stat: statOnDisk,
     otherServers: filePath ? otherServers(filePath) : [],

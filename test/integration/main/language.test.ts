@@ -1,10 +1,14 @@
 /**
  * The MCP config language server inside a real VS Code: diagnostics from the running server,
  * a quick fix applied through the code action API, code lenses from the live registry,
- * completion and hover. Edits stay in the unsaved document and are reverted, so the fixture
- * file on disk (and the servers it starts) never change.
+ * completion and hover, and command checks on the PATH servers start with. Edits stay in the
+ * unsaved document and are reverted, so the fixture file on disk (and the servers it starts)
+ * never change.
  */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
 import { activateApi, editUnsaved, folderUri, running, waitFor } from '../helpers';
@@ -128,5 +132,43 @@ suite('MCP config language server', function () {
     const remote = await keys('"https://mcp.example.com/mcp",');
     assert.ok(remote.includes('headers'), remote.join(', '));
     assert.ok(!remote.includes('command') && !remote.includes('args'), `no command/args for an http entry: ${remote.join(', ')}`);
+  });
+
+  test("a command only the login shell's PATH has: the check follows the Workbench's PATH, and the window starts one login shell", async () => {
+    // A login shell of our own: counts its starts and puts a folder with the command on PATH.
+    // `$SHELL` is read when the shell is asked (src/mcp/process/loginShellPath.ts), so pointing it
+    // here for this test reaches the Workbench; the language server was started with the real one.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwb-login-shell-'));
+    fs.mkdirSync(path.join(dir, 'bin'));
+    fs.writeFileSync(path.join(dir, 'bin', 'mcpwb-login-only-server'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    const shell = path.join(dir, 'shell');
+    fs.writeFileSync(shell, `#!/bin/sh\nprintf x >> "${dir}/starts"\nPATH="${dir}/bin:$PATH"\nexport PATH\nexec /bin/sh -c "$2"\n`, { mode: 0o755 });
+    const starts = () => (fs.existsSync(path.join(dir, 'starts')) ? fs.readFileSync(path.join(dir, 'starts'), 'utf8').length : 0);
+    const savedShell = process.env.SHELL;
+    const settings = () => vscode.workspace.getConfiguration('mcpWorkbench');
+    assert.equal(settings().inspect('useLoginShellPath')?.globalValue, false, 'test/fixtures/workspaces/main.settings.json turns the login shell off');
+    const notFound = () => vscode.languages.getDiagnostics(uri).find((d) => d.code === 'mcp.command-not-found' && /mcpwb-login-only-server/.test(d.message));
+    try {
+      process.env.SHELL = shell;
+      await replaceText(`{
+  "servers": {
+    "login-only": { "type": "stdio", "command": "mcpwb-login-only-server" },
+  },
+}`);
+      const before = await waitFor(notFound, 'the command-not-found warning with the login shell off');
+      assert.doesNotMatch(before.message, /login shell/);
+      await settings().update('useLoginShellPath', true, vscode.ConfigurationTarget.Global);
+      await waitFor(() => !notFound(), "the warning to go once the login shell's PATH is used", 30_000);
+      assert.equal(starts(), 1, 'one login shell: the Workbench asked it, the language server did not start its own');
+      // Off again: the PATH is the extension host's, and the warning is back.
+      await settings().update('useLoginShellPath', false, vscode.ConfigurationTarget.Global);
+      await waitFor(notFound, 'the warning back with the login shell off');
+      assert.equal(starts(), 1);
+    } finally {
+      process.env.SHELL = savedShell;
+      if (settings().inspect('useLoginShellPath')?.globalValue !== false)
+        await settings().update('useLoginShellPath', false, vscode.ConfigurationTarget.Global);
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

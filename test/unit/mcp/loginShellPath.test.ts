@@ -79,6 +79,36 @@ describe('LoginShellPath', function () {
     assert.equal(await new LoginShellPath(memento, shell).get(), '/from/shell:/usr/bin:/bin');
   });
 
+  it("known() gives the kept PATH without asking, then this session's answer, announced once", async () => {
+    const memento = new MapMemento();
+    await memento.update(LOGIN_SHELL_PATH_KEY, { shell, path: '/kept:/usr/bin' });
+    const paths = new LoginShellPath(memento, shell);
+    let told = 0;
+    paths.onDidAnswer(() => told++);
+    assert.equal(paths.known(), '/kept:/usr/bin');
+    assert.equal(starts(), 0, 'known() starts no shell');
+    assert.equal(await paths.fresh(), '/from/shell:/usr/bin:/bin');
+    assert.equal(paths.known(), '/from/shell:/usr/bin:/bin');
+    assert.equal(told, 1);
+    await paths.fresh();
+    assert.equal(told, 1, 'asked once a session, told once');
+  });
+
+  it("an answer asked before a reset is not taken as the next session's", async () => {
+    const memento = new MapMemento();
+    const paths = new LoginShellPath(memento, shell);
+    let told = 0;
+    paths.onDidAnswer(() => told++);
+    const before = paths.fresh();
+    paths.reset();
+    setShellPath('/after/reset:/usr/bin');
+    await before; // (its script may read either PATH)
+    assert.equal(told, 0);
+    assert.equal(await paths.fresh(), '/after/reset:/usr/bin');
+    assert.equal(paths.known(), '/after/reset:/usr/bin');
+    assert.equal(told, 1);
+  });
+
   it('a server whose command only the new PATH has starts, with the kept PATH lacking it', async () => {
     const tools = path.join(dir, 'tools');
     fs.mkdirSync(tools);
