@@ -30,14 +30,18 @@ interface InstallRequest {
 export async function installRegistryEntry(workbench: Workbench, registryUrl: string, registryEntry: RegistryEntry): Promise<WrittenInstall | undefined> {
   const { server, official } = registryEntry;
   const displayName = server.title || server.name;
-  const env = await workbench.baseEnv();
+  const options = installOptions(server);
+  const onPath = (env: Record<string, string | undefined>, runtime: string) =>
+    resolveCommand(runtime, { pathValue: env.PATH ?? env.Path ?? '', pathExt: env.PATHEXT }).resolved !== undefined;
+  let env = await workbench.baseEnv();
+  // The login shell's PATH kept from before may predate a runtime installed since: ask the shell now.
+  if (options.some((o) => o.runtime && !onPath(env, o.runtime))) env = await workbench.baseEnv({ fresh: true });
   const found = new Map<string, boolean>();
   const canRun = (runtime: string) => {
-    if (!found.has(runtime))
-      found.set(runtime, resolveCommand(runtime, { pathValue: env.PATH ?? env.Path ?? '', pathExt: env.PATHEXT }).resolved !== undefined);
+    if (!found.has(runtime)) found.set(runtime, onPath(env, runtime));
     return found.get(runtime)!;
   };
-  const { choices, skipped } = chooseOptions(installOptions(server), canRun);
+  const { choices, skipped } = chooseOptions(options, canRun);
   if (!choices.length) {
     const reasons = skipped.map((s) => s.reason).join(' ');
     void showErrorMessage(

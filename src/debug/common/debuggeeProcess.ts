@@ -80,7 +80,7 @@ export class DebuggeeProcess {
     } = await planStdioSpawn(launch, baseEnv, `"${label}"`).catch((error: unknown) => {
       // Server notifications name the server already; a debug session's error does not.
       if (error instanceof SpawnError && !error.message.startsWith('The working directory'))
-        throw new SpawnError(`Cannot start "${label}": ${error.message}`, error.detail);
+        throw new SpawnError(`Cannot start "${label}": ${error.message}`, error.detail, error.missingCommand);
       throw error;
     });
     const child = spawn(how.command, how.args, {

@@ -8,8 +8,10 @@
  * those window functions (the extension and the tests share one `vscode` API object).
  */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import * as jsonc from 'jsonc-parser';
@@ -45,7 +47,7 @@ suite('Server gallery: install from the MCP registry and from links', function (
     const load = (file: string) => require(path.join(process.env.MCPWB_FIXTURES!, file));
     mcp = await load('servers/httpServer.js').startHttpFixture();
     registry = await load('registry/registryServer.js').startRegistryFixture({ remoteUrls: { 'com.example/issues': mcp.url } });
-    for (const key of ['registry.url', 'autoStart', 'servers', 'inputs']) before[key] = config().inspect(key)?.globalValue;
+    for (const key of ['registry.url', 'autoStart', 'servers', 'inputs', 'useLoginShellPath']) before[key] = config().inspect(key)?.globalValue;
     // Installed servers are started by the test when it wants them (npx would try to download).
     await setUserSetting('autoStart', false);
     await setUserSetting('registry.url', registry.url);
@@ -132,6 +134,45 @@ suite('Server gallery: install from the MCP registry and from links', function (
     assert.ok(connection.definition.secrets.includes('tracker-token-0815'), 'the token is redacted like every secret');
     assert.ok(!JSON.stringify(config().inspect('servers')?.globalValue).includes('tracker-token-0815'), 'the token is not written to settings');
     await vscode.commands.executeCommand('mcpWorkbench.stopServer', connection.definition.id);
+  });
+
+  test("a runtime installed since the login shell's PATH was kept is found: the shell is asked again before saying it is missing", async () => {
+    // A login shell of our own whose PATH comes from a file; `$SHELL` is read when the shell is
+    // asked (src/mcp/process/loginShellPath.ts). No uvx on this machine's own PATH.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwb-login-shell-'));
+    const bin = path.join(dir, 'bin');
+    fs.mkdirSync(bin);
+    const shellPath = path.join(dir, 'path');
+    fs.writeFileSync(shellPath, `/mcpwb-nothing-here:${process.env.PATH}`);
+    const shell = path.join(dir, 'shell');
+    fs.writeFileSync(shell, `#!/bin/sh\nPATH="$(cat "${shellPath}")"\nexport PATH\nexec /bin/sh -c "$2"\n`, { mode: 0o755 });
+    const savedShell = process.env.SHELL;
+    const uvxMissing = /^uvx was not found on PATH/m;
+    const askToInstallFetch = async () => {
+      modalAnswer = undefined; // cancelled: only the question is looked at
+      await vscode.commands.executeCommand('mcpWorkbench.browseServerRegistry', { name: 'io.github.example/fetch' });
+      const question = modals.at(-1)!;
+      assert.equal(question.message, 'Install MCP server "Fetch" from the MCP registry?');
+      return question.detail;
+    };
+    try {
+      process.env.SHELL = shell;
+      await setUserSetting('useLoginShellPath', true);
+      // The shell's PATH lacks uvx: it is kept (in globalState, for this shell), and the question says uvx is missing.
+      assert.match(await askToInstallFetch(), uvxMissing);
+      // uvx installed since, somewhere only the login shell's PATH has; a new session (the setting off and on).
+      fs.writeFileSync(path.join(bin, 'uvx'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+      fs.writeFileSync(shellPath, `${bin}:${process.env.PATH}`);
+      await setUserSetting('useLoginShellPath', false);
+      await setUserSetting('useLoginShellPath', true);
+      const detail = await askToInstallFetch();
+      assert.doesNotMatch(detail, uvxMissing);
+      assert.match(detail, /^Runs: uvx mcp-server-fetch==2025\.4\.7 /m);
+    } finally {
+      process.env.SHELL = savedShell;
+      await setUserSetting('useLoginShellPath', before.useLoginShellPath);
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('a server with several packages and a remote: the local package this machine can run, or the remote', async () => {

@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { StdioLaunch } from '../../../src/config/common/launchDefinition';
 import { DebuggeeProcess } from '../../../src/debug/common/debuggeeProcess';
+import type { SpawnError } from '../../../src/mcp/process/stdioSpawn';
 import { FIXTURES } from '../mcp/testHost';
 import { alive } from '../../shared/processAlive';
 
@@ -72,7 +73,8 @@ describe('DebuggeeProcess (a server process the mcp debug type starts for an HTT
   it('names the missing command and the PATH searched', async () => {
     await assert.rejects(
       DebuggeeProcess.start(launch('no-such-mcp-server-cmd', []), { PATH: '/nonexistent' }, 'srv'),
-      /Cannot start "srv".*no-such-mcp-server-cmd/s,
+      // missingCommand: the debug adapter asks the login shell again before failing (mcpDebugAdapter.ts).
+      (error: SpawnError) => error.missingCommand && /Cannot start "srv".*no-such-mcp-server-cmd/s.test(error.message),
     );
     await assert.rejects(DebuggeeProcess.start(launch('node', [], {}, '/no/such/dir'), process.env, 'srv'), /working directory "\/no\/such\/dir"/);
   });
