@@ -25,9 +25,13 @@ import { syncServerCatalog } from './serverCatalogSync';
 /** Every file an MCP host reads servers from, by the patterns users know them by. */
 export const CONFIG_FILE_PATTERNS = ['**/.vscode/mcp.json', '**/.mcp.json', '**/.cursor/mcp.json', '**/claude_desktop_config.json'];
 
-/** Plain filters, so the same value serves VS Code's and the language client's selector types. */
-export const CONFIG_DOCUMENT_SELECTOR: { language: string; pattern: string }[] = CONFIG_FILE_PATTERNS.flatMap((pattern) =>
-  ['json', 'jsonc'].map((language) => ({ language, pattern })),
+/**
+ * Plain filters, so the same value serves VS Code's and the language client's selector types.
+ * Files on disk only: a git revision of `.vscode/mcp.json` (a diff's left side) has the same path,
+ * and must get neither the live servers' lenses nor the language server's checks.
+ */
+export const CONFIG_DOCUMENT_SELECTOR: { scheme: 'file'; language: string; pattern: string }[] = CONFIG_FILE_PATTERNS.flatMap((pattern) =>
+  ['json', 'jsonc'].map((language) => ({ scheme: 'file' as const, language, pattern })),
 );
 
 export function isCoveredConfigDocument(doc: vscode.TextDocument): boolean {
@@ -38,7 +42,11 @@ export function isCoveredConfigDocument(doc: vscode.TextDocument): boolean {
  * Saved tests: the server completes and checks the servers, tools and arguments they name. Not
  * config files: the config sources' own diagnostics and the code lenses leave them alone.
  */
-const TEST_DOCUMENT_SELECTOR: { language: string; pattern: string }[] = ['json', 'jsonc'].map((language) => ({ language, pattern: '**/*.mcptest.json' }));
+const TEST_DOCUMENT_SELECTOR: { scheme: 'file'; language: string; pattern: string }[] = ['json', 'jsonc'].map((language) => ({
+  scheme: 'file' as const,
+  language,
+  pattern: '**/*.mcptest.json',
+}));
 
 function isServedDocument(doc: vscode.TextDocument): boolean {
   return isCoveredConfigDocument(doc) || vscode.languages.match(TEST_DOCUMENT_SELECTOR, doc) > 0;

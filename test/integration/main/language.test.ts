@@ -134,6 +134,49 @@ suite('MCP config language server', function () {
     assert.ok(!remote.includes('command') && !remote.includes('args'), `no command/args for an http entry: ${remote.join(', ')}`);
   });
 
+  test('a git revision of the config file (its path under another scheme) gets neither the live lenses nor the checks', async () => {
+    // A diff's left side: the same path, another scheme. A content provider of the test stands in for git's.
+    const scheme = 'mcpwb-revision';
+    const revisionText = `{
+  "servers": {
+    "fixture-stdio": { "type": "stdio", "command": "mcpwb-no-such-command-in-revision" },
+  },
+}`;
+    const provider = vscode.workspace.registerTextDocumentContentProvider(scheme, { provideTextDocumentContent: () => revisionText });
+    try {
+      const revision = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme, path: uri.path, query: 'ref=HEAD' }));
+      // The file itself, for comparison: its lenses, and the check of the same missing command.
+      await replaceText(revisionText.replace('-in-revision', '-in-file'));
+      await waitFor(
+        () => vscode.languages.getDiagnostics(uri).some((d) => d.code === 'mcp.command-not-found'),
+        'the command-not-found warning in the file itself',
+      );
+      const ours = async (u: vscode.Uri) =>
+        (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', u)).filter((l) =>
+          (l.command?.arguments ?? []).some((a: unknown) => typeof a === 'object' && a !== null && 'serverId' in a),
+        );
+      assert.ok((await ours(uri)).length > 0, 'the file has the live lenses of fixture-stdio');
+      assert.deepEqual(
+        (await ours(revision.uri)).map((l) => l.command?.title),
+        [],
+        'no lenses of the running servers on a revision',
+      );
+      assert.deepEqual(
+        vscode.languages.getDiagnostics(revision.uri).map((d) => d.message),
+        [],
+        'no checks on a revision',
+      );
+      // VS Code's own verdict on our selectors, in its extension host log (code-server's name for it, as `npm test` runs).
+      const hostLog = path.join(path.dirname(api.testing.logUri.fsPath), 'remoteexthost.log');
+      const warned = (fs.existsSync(hostLog) ? fs.readFileSync(hostLog, 'utf8') : '')
+        .split('\n')
+        .filter((l) => l.includes("'mcp-workbench.mcp-workbench' uses a document selector without scheme"));
+      assert.deepEqual(warned, []);
+    } finally {
+      provider.dispose();
+    }
+  });
+
   test("a command only the login shell's PATH has: the check follows the Workbench's PATH, and the window starts one login shell", async () => {
     // A login shell of our own: counts its starts and puts a folder with the command on PATH.
     // `$SHELL` is read when the shell is asked (src/mcp/process/loginShellPath.ts), so pointing it
