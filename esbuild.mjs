@@ -296,7 +296,19 @@ const SHARED_IN_BUNDLE = new RegExp(
 
 // jsonc-parser's `main` is a UMD build whose inner requires esbuild cannot follow; its ESM
 // build (`module`) bundles cleanly, so prefer `module` for every bundle.
-const common = { platform: 'node', format: 'cjs', target: 'node20', sourcemap: true, logLevel: 'warning', mainFields: ['module', 'main'] };
+// `navigator` is left undefined, as in Node 20: zod (its eval check, when the SDK's schemas are
+// built), jose and the SDK read it to detect browsers and Cloudflare Workers. Newer extension
+// hosts (VS Code 1.139.1) answer the read of Node's own `navigator` with a deprecation warning
+// and a stack through dist/deps.js in the user's log, once per window that starts a server.
+const common = {
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: true,
+  logLevel: 'warning',
+  mainFields: ['module', 'main'],
+  define: { navigator: 'undefined' },
+};
 
 /**
  * The registration shell (issue 30). Compiling dist/extension.js with V8's code cache costs in
@@ -602,7 +614,7 @@ const targets = [
     bundle: true,
     outfile: 'dist/cli.js',
     banner: { js: '#!/usr/bin/env node' },
-    define: { MCPWB_CLI_VERSION: JSON.stringify(requireHere('./package.json').version) },
+    define: { ...common.define, MCPWB_CLI_VERSION: JSON.stringify(requireHere('./package.json').version) },
     plugins: [problemMatcher, zodLocalesLeftOut],
     minify: production,
     sourcemap: !production,
