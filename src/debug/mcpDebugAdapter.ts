@@ -23,7 +23,7 @@ import { oneLine } from '../servers/common/failureText';
 import { DEFAULT_TIMEOUTS, type TimeoutSettings } from '../config/common/serverConfig';
 import { formatTrace } from '../mcp/trace';
 import { DebuggeeProcess, type ProcessExit } from './common/debuggeeProcess';
-import { SpawnError } from '../mcp/process/stdioSpawn';
+import { withFreshPathOnMissingCommand } from '../mcp/process/stdioSpawn';
 import { freePort, inlineDefinition, processLaunch, readFirstLine } from './debuggeeLaunch';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { Workbench } from '../workbench';
@@ -245,9 +245,10 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
     http: HttpTarget,
     timeouts: Partial<TimeoutSettings>,
   ): Promise<void> {
-    const start = async (fresh: boolean) => DebuggeeProcess.start(plan.launch, await this.workbench.baseEnv({ fresh }), def.label);
-    // The login shell's PATH kept from before may predate a tool installed since: ask the shell now.
-    const proc = await start(false).catch((error: unknown) => (error instanceof SpawnError && error.missingCommand ? start(true) : Promise.reject(error)));
+    const proc = await withFreshPathOnMissingCommand(
+      (options) => this.workbench.baseEnv(options),
+      (env) => DebuggeeProcess.start(plan.launch, env, def.label),
+    );
     this.process = proc;
     const log = this.workbench.outputs.logFor(def);
     proc.onLine(({ stream, line }) => {

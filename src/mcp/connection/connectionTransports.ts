@@ -37,7 +37,7 @@ import {
   type ServerLog,
 } from './connectionTypes';
 import type { WorkbenchOAuthProvider } from '../auth/oauthProvider';
-import { planStdioSpawn, SpawnError, type StdioSpawnPlan } from '../process/stdioSpawn';
+import { planStdioSpawn, SpawnError, withFreshPathOnMissingCommand, type StdioSpawnPlan } from '../process/stdioSpawn';
 import { DEFAULT_SANDBOX_SETTINGS, planSandbox } from '../process/sandbox';
 import { resolveCommand } from '../process/commandResolution';
 import { descendantsOf, killProcesses, killTreeWindows } from '../process/processTree';
@@ -124,12 +124,10 @@ export class SessionOpener {
     let plan: StdioSpawnPlan;
     try {
       const who = `server "${def.name}"`;
-      plan = await planStdioSpawn(launch, await this.owner.host.baseEnv(), who, def.source.label).catch(async (error: unknown) => {
-        // The login shell's PATH kept from before may predate a tool installed since: ask the shell now.
-        if (error instanceof SpawnError && error.missingCommand)
-          return planStdioSpawn(launch, await this.owner.host.baseEnv({ fresh: true }), who, def.source.label);
-        throw error;
-      });
+      plan = await withFreshPathOnMissingCommand(
+        (options) => this.owner.host.baseEnv(options),
+        (env) => planStdioSpawn(launch, env, who, def.source.label),
+      );
     } catch (error) {
       throw error instanceof SpawnError ? new ServerError(error.message, error.detail) : error;
     }

@@ -42,6 +42,23 @@ export class SpawnError extends Error {
   }
 }
 
+/** The environment servers start with; `fresh` waits for this session's login-shell PATH (loginShellPath.ts). */
+export type BaseEnv = (options?: { fresh?: boolean }) => Promise<Record<string, string | undefined>>;
+
+/**
+ * Runs a start (`attempt`) with the environment servers start with. Its login-shell PATH may be
+ * the one kept from an earlier session, older than a tool installed since: a command it does not
+ * find is tried once more with the shell's answer of this session before the start fails.
+ */
+export async function withFreshPathOnMissingCommand<T>(baseEnv: BaseEnv, attempt: (env: Record<string, string | undefined>) => Promise<T>): Promise<T> {
+  try {
+    return await attempt(await baseEnv());
+  } catch (error) {
+    if (!(error instanceof SpawnError && error.missingCommand)) throw error;
+    return attempt(await baseEnv({ fresh: true }));
+  }
+}
+
 /** For tests: another platform's rules, and which files are executables there. */
 export interface PlanOptions {
   platform?: NodeJS.Platform;
