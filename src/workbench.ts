@@ -379,13 +379,15 @@ export class Workbench implements vscode.Disposable {
   }
 
   /**
-   * The PATH of `baseEnv()` as known now, without waiting for or starting a login shell (the
-   * config language server checks commands on it); `onDidChangeSpawnPath` says when to read it again.
+   * The PATH of `baseEnv()` as known now, without waiting for a login shell (the config language
+   * server checks commands on it). The shell is asked in the background if this session has not
+   * yet; `onDidChangeSpawnPath` says when to read it again.
    */
-  knownSpawnPath(): { path: string; withLoginShell: boolean } {
+  knownSpawnPath(): string {
     const hostPath = process.env.PATH ?? '';
-    const path = this.usesLoginShellPath() ? mergePaths(hostPath, this.loginShellPath.known()) : hostPath;
-    return { path, withLoginShell: path !== hostPath };
+    if (!this.usesLoginShellPath()) return hostPath;
+    void this.loginShellPath.fresh();
+    return mergePaths(hostPath, this.loginShellPath.known());
   }
 
   private usesLoginShellPath(): boolean {

@@ -69,7 +69,7 @@ export function registerLanguageClient(wb: Workbench): vscode.Disposable[] {
       hostProvidesJsonSchema: !!vscode.extensions.getExtension('vscode.json-language-features'),
       spawnPath: wb.knownSpawnPath(),
     };
-    let spawnPathSent: SpawnPathParams = initializationOptions.spawnPath;
+    let spawnPathSent = initializationOptions.spawnPath;
     const clientOptions: LanguageClientOptions = {
       documentSelector: [...CONFIG_DOCUMENT_SELECTOR, ...TEST_DOCUMENT_SELECTOR],
       initializationOptions,
@@ -94,19 +94,15 @@ export function registerLanguageClient(wb: Workbench): vscode.Disposable[] {
           started.sendNotification(ServerCatalogNotification, params).catch(() => undefined);
         });
         // The PATH servers start with: the one the Workbench keeps, then the login shell's answer
-        // of this session (asked now if no server start asked yet). The server asks no shell itself.
+        // of this session. The server asks no shell itself.
         const sendSpawnPath = (always = false) => {
-          const now = wb.knownSpawnPath();
-          if (!always && now.path === spawnPathSent.path && now.withLoginShell === spawnPathSent.withLoginShell) return;
-          spawnPathSent = now;
-          started.sendNotification(SpawnPathNotification, now).catch(() => undefined);
+          const spawnPath = wb.knownSpawnPath();
+          if (!always && spawnPath === spawnPathSent) return;
+          spawnPathSent = spawnPath;
+          started.sendNotification(SpawnPathNotification, { spawnPath } satisfies SpawnPathParams).catch(() => undefined);
         };
-        const tellSpawnPath = () => {
-          void wb.baseEnv({ fresh: true });
-          sendSpawnPath();
-        };
-        spawnPaths = wb.onDidChangeSpawnPath(tellSpawnPath);
-        tellSpawnPath();
+        spawnPaths = wb.onDidChangeSpawnPath(() => sendSpawnPath());
+        sendSpawnPath();
         // The client restarts a crashed server: the new process knows nothing yet.
         restarts = started.onDidChangeState((e) => {
           if (e.newState !== factory.State.Running) return;

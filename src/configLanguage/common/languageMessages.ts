@@ -14,7 +14,7 @@ export interface McpLanguageServerOptions {
    */
   hostProvidesJsonSchema: boolean;
   /** The PATH stdio servers start with, as the extension knows it when it starts the server. */
-  spawnPath: SpawnPathParams;
+  spawnPath: string;
 }
 
 /**
@@ -25,9 +25,7 @@ export interface McpLanguageServerOptions {
  */
 export const SpawnPathNotification = 'mcpWorkbench/spawnPath';
 export interface SpawnPathParams {
-  path: string;
-  /** The login shell's PATH is merged in: diagnostics say so. */
-  withLoginShell: boolean;
+  spawnPath: string;
 }
 
 /**

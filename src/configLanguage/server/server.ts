@@ -42,7 +42,7 @@ const service = new McpConfigService(loadSchema(path.join(__dirname, '..', 'sche
 
 const testFiles = new TestFileService(loadSchema(path.join(__dirname, '..', 'schemas', 'mcp-test.schema.json')));
 
-let options: McpLanguageServerOptions = { hostProvidesJsonSchema: false, spawnPath: { path: process.env.PATH ?? '', withLoginShell: false } };
+let options: McpLanguageServerOptions = { hostProvidesJsonSchema: false, spawnPath: process.env.PATH ?? '' };
 let folders: { name: string; path: string }[] = [];
 /** The servers the extension knows, with their last lists; undefined until it sent them. */
 let catalog: ServerCatalogParams | undefined;
@@ -72,7 +72,7 @@ connection.onInitialized(() => {
 });
 
 connection.onNotification(SpawnPathNotification, (params: SpawnPathParams) => {
-  options = { ...options, spawnPath: params };
+  options = { ...options, spawnPath: params.spawnPath };
   validateAll();
 });
 
@@ -89,8 +89,9 @@ function context(uri: string): LanguageContext {
     workspaceFolders: folders,
     userHome: os.homedir(),
     env: process.env,
-    pathValue: options.spawnPath.path,
-    loginShellPath: options.spawnPath.withLoginShell,
+    pathValue: options.spawnPath,
+    // This process has the extension host's environment: a different PATH has the login shell's merged in.
+    loginShellPath: options.spawnPath !== (process.env.PATH ?? ''),
     platform: process.platform,
     stat: statOnDisk,
     otherServers: filePath ? otherServers(filePath) : [],
