@@ -19,6 +19,7 @@ import type { McpWorkbenchApi } from '../../../src/api';
 import type { HttpFixture } from '../../fixtures/servers/httpServer';
 import type { RegistryFixture } from '../../fixtures/registry/registryServer';
 import { activateApi, folderUri, recordNotifications, running, setUserSetting, waitFor } from '../helpers';
+import { fakeLoginShell } from '../../shared/fakeLoginShell';
 
 type Window = Record<string, unknown>;
 
@@ -142,10 +143,7 @@ suite('Server gallery: install from the MCP registry and from links', function (
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwb-login-shell-'));
     const bin = path.join(dir, 'bin');
     fs.mkdirSync(bin);
-    const shellPath = path.join(dir, 'path');
-    fs.writeFileSync(shellPath, `/mcpwb-nothing-here:${process.env.PATH}`);
-    const shell = path.join(dir, 'shell');
-    fs.writeFileSync(shell, `#!/bin/sh\nPATH="$(cat "${shellPath}")"\nexport PATH\nexec /bin/sh -c "$2"\n`, { mode: 0o755 });
+    const { shell, setPath } = fakeLoginShell(dir, `/mcpwb-nothing-here:${process.env.PATH}`);
     const savedShell = process.env.SHELL;
     const uvxMissing = /^uvx was not found on PATH/m;
     const askToInstallFetch = async () => {
@@ -162,7 +160,7 @@ suite('Server gallery: install from the MCP registry and from links', function (
       assert.match(await askToInstallFetch(), uvxMissing);
       // uvx installed since, somewhere only the login shell's PATH has; a new session (the setting off and on).
       fs.writeFileSync(path.join(bin, 'uvx'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
-      fs.writeFileSync(shellPath, `${bin}:${process.env.PATH}`);
+      setPath(`${bin}:${process.env.PATH}`);
       await setUserSetting('useLoginShellPath', false);
       await setUserSetting('useLoginShellPath', true);
       const detail = await askToInstallFetch();

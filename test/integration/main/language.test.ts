@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
 import { activateApi, editUnsaved, folderUri, running, waitFor } from '../helpers';
+import { fakeLoginShell } from '../../shared/fakeLoginShell';
 
 suite('MCP config language server', function () {
   this.timeout(60000);
@@ -184,9 +185,7 @@ suite('MCP config language server', function () {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwb-login-shell-'));
     fs.mkdirSync(path.join(dir, 'bin'));
     fs.writeFileSync(path.join(dir, 'bin', 'mcpwb-login-only-server'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
-    const shell = path.join(dir, 'shell');
-    fs.writeFileSync(shell, `#!/bin/sh\nprintf x >> "${dir}/starts"\nPATH="${dir}/bin:$PATH"\nexport PATH\nexec /bin/sh -c "$2"\n`, { mode: 0o755 });
-    const starts = () => (fs.existsSync(path.join(dir, 'starts')) ? fs.readFileSync(path.join(dir, 'starts'), 'utf8').length : 0);
+    const { shell, starts } = fakeLoginShell(dir, `${path.join(dir, 'bin')}:${process.env.PATH}`);
     const savedShell = process.env.SHELL;
     const settings = () => vscode.workspace.getConfiguration('mcpWorkbench');
     assert.equal(settings().inspect('useLoginShellPath')?.globalValue, false, 'test/fixtures/workspaces/main.settings.json turns the login shell off');

@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { LOGIN_SHELL_PATH_KEY, LoginShellPath } from '../../../src/mcp/process/loginShellPath';
 import { McpServerConnection } from '../../../src/mcp/connection/serverConnection';
 import { definition, recordingHost, RecordingLog, STDIO_FIXTURE, stdioLaunch } from './testHost';
+import { fakeLoginShell } from '../../shared/fakeLoginShell';
 
 class MapMemento {
   readonly values = new Map<string, unknown>();
@@ -28,18 +29,15 @@ describe('LoginShellPath', function () {
   this.timeout(20000);
   let dir: string;
   let shell: string;
-  const setShellPath = (value: string) => fs.writeFileSync(path.join(dir, 'path'), value);
-  const starts = () => (fs.existsSync(path.join(dir, 'starts')) ? fs.readFileSync(path.join(dir, 'starts'), 'utf8').length : 0);
+  let setShellPath: (value: string) => void;
+  let starts: () => number;
 
   before(function () {
     if (process.platform === 'win32') this.skip();
   });
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwb-login-shell-'));
-    shell = path.join(dir, 'shell');
-    // Called as `shell -ilc <command>`, as readLoginShellPath calls a login shell.
-    fs.writeFileSync(shell, `#!/bin/sh\nprintf x >> "${dir}/starts"\nPATH="$(cat "${dir}/path")"\nexport PATH\nexec /bin/sh -c "$2"\n`, { mode: 0o755 });
-    setShellPath('/from/shell:/usr/bin:/bin');
+    ({ shell, setPath: setShellPath, starts } = fakeLoginShell(dir, '/from/shell:/usr/bin:/bin'));
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
