@@ -48,6 +48,12 @@ export interface InspectorContext {
   onDidChangeServers: vscode.Event<unknown>;
 }
 
+/** How long a page loaded anew for a selection has to say `ready` before the selection goes elsewhere. */
+const RELOAD_ANSWER_MS = 5000;
+
+/** A page that never answers (tests). */
+const SILENT_PAGE = '<!DOCTYPE html><html><body></body></html>';
+
 type ActionStatus = Extract<ToWebview, { type: 'actionStatus' }>;
 
 export class InspectorController implements vscode.Disposable {
@@ -68,6 +74,8 @@ export class InspectorController implements vscode.Disposable {
    */
   private selectAsked: number | undefined;
   private selectRetry: NodeJS.Timeout | undefined;
+  /** After a page was loaded anew for a selection: gives up on it if it does not say `ready`. */
+  private reloadWatch: NodeJS.Timeout | undefined;
   private ready = false;
   private readonly channel: WebviewChannel<PageMessage, ToWebview | ConsoleToWebview>;
   /** Set while the view is hidden: what the Console watched, to watch again when shown. */
@@ -169,15 +177,21 @@ export class InspectorController implements vscode.Disposable {
    * Selects a row now, or once the page has loaded (a message before `ready` would be lost). The
    * request stands until the page says it selected a row: a page that was reloading when the
    * message went out never got it, and asks again with `ready`.
+   * Until the page says so, the selection goes again (3 times, 1.5 s apart), then the page is
+   * loaded anew, once: in 1.100, after the panel was closed and opened, a page left the request
+   * unanswered through all three (integration, finalE and CI of stop 39). A page that reloads says
+   * `ready` and gets every row and the selection then.
+   * `unreachable` is called when that cannot work: VS Code did not deliver the posts (1.100.3 under
+   * load, CI of stop 47: a panel view it reported visible had its page released, and setting the
+   * html of a released page loads nothing until the view is shown anew), or the page loaded anew
+   * has not said `ready` within RELOAD_ANSWER_MS. The caller then shows the exchange elsewhere.
    */
-  selectWhenReady(seq: number): void {
+  selectWhenReady(seq: number, unreachable?: () => void): void {
     this.selectAsked = seq;
+    const lostBefore = this.channel.lost;
     if (this.ready && !this.hiddenWatch) this.sendRows(seq);
-    // Until the page says it selected this row, the selection goes again (3 times, 1.5 s apart),
-    // then the page is loaded anew, once: in 1.100, after the panel was closed and opened, a page
-    // left the request unanswered through all three (integration, finalE and CI of stop 39). A
-    // page that reloads says `ready` and gets every row and the selection then.
     clearInterval(this.selectRetry);
+    clearTimeout(this.reloadWatch);
     let tries = 0;
     this.selectRetry = setInterval(() => {
       if (this.selectAsked !== seq) clearInterval(this.selectRetry);
@@ -185,16 +199,30 @@ export class InspectorController implements vscode.Disposable {
         clearInterval(this.selectRetry);
         if (this.ready && !this.hiddenWatch) {
           this.reloads++;
-          this.webview.html = this.pageHtml();
+          const readyBefore = this.heard.ready;
+          this.webview.html = this.silentForTests ? SILENT_PAGE : this.pageHtml();
+          this.silentForTests = false;
+          const gaveUp = () => {
+            if (this.selectAsked !== seq || this.heard.ready !== readyBefore) return;
+            this.selectAsked = undefined;
+            unreachable?.();
+          };
+          if (this.channel.lost > lostBefore) gaveUp();
+          else this.reloadWatch = setTimeout(gaveUp, RELOAD_ANSWER_MS);
         }
       } else if (this.ready && !this.hiddenWatch) this.sendRows(seq);
     }, 1500);
   }
 
-  /** Tests: puts a page that never answers in place of this one, as a page VS Code lost would behave. */
-  silencePageForTests(): void {
-    this.webview.html = '<!DOCTYPE html><html><body></body></html>';
+  /**
+   * Tests: puts a page that never answers in place of this one, as a page VS Code lost would
+   * behave; `alsoWhenLoadedAnew`: the next page loaded for a selection is silent too (once).
+   */
+  silencePageForTests(alsoWhenLoadedAnew = false): void {
+    this.silentForTests = alsoWhenLoadedAnew;
+    this.webview.html = SILENT_PAGE;
   }
+  private silentForTests = false;
 
   /** Whether the page has loaded and said `ready`. */
   get pageLoaded(): boolean {
@@ -444,6 +472,7 @@ export class InspectorController implements vscode.Disposable {
 
   dispose(): void {
     clearInterval(this.selectRetry);
+    clearTimeout(this.reloadWatch);
     this.batch.cancel();
     this.search.cancel();
     this.onDidUpdateEmitter.dispose();

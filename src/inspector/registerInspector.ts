@@ -138,13 +138,18 @@ export function registerInspector(workbench: Workbench, log: ActivityLog, gate: 
   /**
    * "Open in Inspector" (an Activity entry, a Check Server finding): where the user keeps the
    * Inspector. With the panel view in sight the exchange is selected there; otherwise in the
-   * editor tab, as "MCP: Open Inspector" opens it.
+   * editor tab, as "MCP: Open Inspector" opens it. A panel page that cannot be reached (VS Code
+   * lost it, see selectWhenReady) does not swallow the request: the editor tab shows the exchange.
    */
   const openEntry = async (arg?: { seq?: unknown } | number): Promise<InspectorController> => {
     if (!view.visible) return open(arg);
     const controller = await view.show();
     const seq = seqOf(arg);
-    if (seq !== undefined) controller.selectWhenReady(seq);
+    if (seq !== undefined)
+      controller.selectWhenReady(seq, () => {
+        console.warn(`MCP Workbench Inspector: the page in the panel did not answer; exchange ${seq} is shown in the Inspector editor tab.`);
+        void open(seq);
+      });
     return controller;
   };
 

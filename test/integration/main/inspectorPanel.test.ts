@@ -187,18 +187,26 @@ suite('Inspector in the panel, Console, cancel', function () {
         .filter((t) => t.input instanceof vscode.TabInputWebview && /mcpWorkbench\.inspector/.test(t.input.viewType));
     const opened = await vscode.commands.executeCommand<InspectorController>('mcpWorkbench.openActivityEntryInInspector', entry.seq);
     assert.equal(opened, view, "the panel view's Inspector, not a new one");
-    // The page itself selected the row (it asks for the detail of what it selects).
+    // The page itself selected the row (it asks for the detail of what it selects). Or, when
+    // VS Code 1.100 did not deliver the posts to the page it reports visible (seen under a full
+    // run's load, CI of stop 47), the exchange was shown in the editor tab instead: only then.
     let now: Awaited<ReturnType<typeof viewState>> | undefined;
+    let shownInTab = false;
     await waitFor(
       async () => {
         now = await viewState();
-        return view.selected === entry.seq;
+        if (view.selected === entry.seq) return true;
+        if (view.lostPosts === 0 || inspectorTabs().length === 0) return false;
+        const tab = await vscode.commands.executeCommand<InspectorPanel>('mcpWorkbench.openInspector');
+        shownInTab = tab.selected === entry.seq;
+        return shownInTab;
       },
       () =>
         `the row selected in the panel (selected: ${view.selected}, wanted ${entry.seq}; page loaded: ${view.pageLoaded}; ` +
         `view visible: ${now?.visible}, its controller ${now?.controller === view ? 'this one' : now?.controller ? 'another' : 'none'}; row messages sent: ${JSON.stringify(view.sent)}; heard from the page: ${JSON.stringify(view.heard)}; posts not delivered: ${view.lostPosts}; pages loaded anew: ${view.reloads})`,
     );
-    assert.equal(inspectorTabs().length, 0, 'no Inspector editor tab was opened');
+    if (shownInTab) console.log(`      (VS Code did not deliver ${view.lostPosts} post(s) to the panel's page: the exchange was shown in the editor tab)`);
+    else assert.equal(inspectorTabs().length, 0, 'no Inspector editor tab was opened');
     // With the panel closed, the editor tab opens as before.
     await vscode.commands.executeCommand('workbench.action.closePanel');
     await waitFor(async () => !(await viewState()).visible, 'the panel closed');
@@ -226,5 +234,34 @@ suite('Inspector in the panel, Console, cancel', function () {
       () => `the row selected in the page loaded anew (selected: ${view.selected}, wanted ${entry.seq}; pages loaded anew: ${view.reloads - reloads})`,
     );
     assert.equal(view.reloads, reloads + 1, 'the page was loaded anew once');
+  });
+
+  test('Open in Inspector with a panel page that does not answer even loaded anew: the exchange is shown in the editor tab; the next reaches the panel again', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const view = await vscode.commands.executeCommand<InspectorController>('mcpWorkbench.openInspectorInPanel');
+    await waitFor(() => view.pageLoaded, 'the page loaded');
+    const stamp = `lost page ${Date.now()}`;
+    await c.callTool('echo', { text: stamp });
+    const entry = await waitFor(
+      () => log.entries().find((e) => e.rerun?.name === 'echo' && JSON.stringify(e.request).includes(stamp) && e.status.kind === 'ok'),
+      'the echo entry',
+    );
+    const reloads = view.reloads;
+    view.silencePageForTests(true);
+    assert.equal(await vscode.commands.executeCommand('mcpWorkbench.openActivityEntryInInspector', entry.seq), view);
+    const tabs = () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .filter((t) => t.input instanceof vscode.TabInputWebview && /mcpWorkbench\.inspector/.test(t.input.viewType));
+    await waitFor(() => tabs().length === 1, 'the Inspector editor tab, once the page loaded anew said nothing', 30000);
+    const tab = await vscode.commands.executeCommand<InspectorPanel>('mcpWorkbench.openInspector');
+    await waitFor(() => tab.selected === entry.seq, 'the exchange selected in the editor tab');
+    assert.equal(view.reloads, reloads + 1, 'the panel page was loaded anew once before');
+    assert.notEqual(view.selected, entry.seq);
+    tab.dispose();
+    // The panel's page, silent once more only for that reload, answers the next request.
+    assert.equal(await vscode.commands.executeCommand('mcpWorkbench.openActivityEntryInInspector', entry.seq), view);
+    await waitFor(() => view.selected === entry.seq, 'the exchange selected in the panel, its page loaded anew', 30000);
+    assert.equal(tabs().length, 0, 'no editor tab this time');
   });
 });
