@@ -271,37 +271,38 @@ suite('Debugging MCP servers (mcp debug type)', function () {
       await waitFor(() => allEnded(parent), 'every session of the debug run to end');
     }));
 
-  test('a configured http server with "command" in the launch configuration: debugged at its url; stop restores its state', async () => {
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}/mcp`;
-    const settings = vscode.workspace.getConfiguration('mcpWorkbench');
-    const original = settings.inspect<Record<string, unknown>>('servers')?.globalValue;
-    await setUserSetting('servers', { ...original, 'http-dev': { type: 'http', url } });
-    let pid = 0;
-    try {
-      // Nothing listens at the url yet: the configured connection does not run.
-      const c = await waitFor(() => {
-        const x = api.server('http-dev');
-        return x && x.state.kind !== 'starting' && x;
-      }, 'the configured http server to settle');
-      assert.notEqual(c.state.kind, 'running');
-      const parent = await startMcp({ name: 'Debug http-dev', server: 'http-dev', command: 'node', args: [HTTP_DEBUGGEE, String(port)] });
-      await waitFor(() => c.launchOverride && c.state.kind === 'running', 'the debuggee connection');
-      assert.deepEqual(c.launchOverride!.launch, { ...c.definition.launch, url });
-      await waitFor(() => childOf(parent), 'the attached child session');
-      assert.equal(textOf(await c.callTool('echo', { text: 'configured' })), 'echo: configured');
-      pid = Number(textOf(await c.callTool('pid', {})));
-      assert.ok(pid > 0 && alive(pid));
-      await vscode.debug.stopDebugging(parent);
-      await waitFor(() => !c.launchOverride && c.state.kind !== 'running', 'the configured state back (not running, as before)');
-      await waitFor(() => !alive(pid), 'the server process to be gone');
-      await waitFor(() => allEnded(parent), 'every session of the debug run to end');
-      assert.equal(api.server('http-dev'), c, 'the same configured connection');
-    } finally {
-      await setUserSetting('servers', original);
-      await waitFor(() => !api.server('http-dev'), 'the temporary server to go away');
-    }
-  });
+  test('a configured http server with "command" in the launch configuration: debugged at its url; stop restores its state', () =>
+    retryOnceIfV8Aborted(api, async () => {
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}/mcp`;
+      const settings = vscode.workspace.getConfiguration('mcpWorkbench');
+      const original = settings.inspect<Record<string, unknown>>('servers')?.globalValue;
+      await setUserSetting('servers', { ...original, 'http-dev': { type: 'http', url } });
+      let pid = 0;
+      try {
+        // Nothing listens at the url yet: the configured connection does not run.
+        const c = await waitFor(() => {
+          const x = api.server('http-dev');
+          return x && x.state.kind !== 'starting' && x;
+        }, 'the configured http server to settle');
+        assert.notEqual(c.state.kind, 'running');
+        const parent = await startMcp({ name: 'Debug http-dev', server: 'http-dev', command: 'node', args: [HTTP_DEBUGGEE, String(port)] });
+        await waitFor(() => c.launchOverride && c.state.kind === 'running', 'the debuggee connection');
+        assert.deepEqual(c.launchOverride!.launch, { ...c.definition.launch, url });
+        await waitFor(() => childOf(parent), 'the attached child session');
+        assert.equal(textOf(await c.callTool('echo', { text: 'configured' })), 'echo: configured');
+        pid = Number(textOf(await c.callTool('pid', {})));
+        assert.ok(pid > 0 && alive(pid));
+        await vscode.debug.stopDebugging(parent);
+        await waitFor(() => !c.launchOverride && c.state.kind !== 'running', 'the configured state back (not running, as before)');
+        await waitFor(() => !alive(pid), 'the server process to be gone');
+        await waitFor(() => allEnded(parent), 'every session of the debug run to end');
+        assert.equal(api.server('http-dev'), c, 'the same configured connection');
+      } finally {
+        await setUserSetting('servers', original);
+        await waitFor(() => !api.server('http-dev'), 'the temporary server to go away');
+      }
+    }));
 
   test('debugging a configured server replaces its connection; stopping restores the normal one', () =>
     retryOnceIfV8Aborted(api, async () => {

@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
 import type { ServerNode } from '../../../src/servers/serverTreeNodes';
 import type { ToolRunnerPanel } from '../../../src/toolRunner/toolRunnerPanel';
-import { activateApi, folderUri, pidOf, recordNotifications, recordOutputChannels, running, waitFor } from '../helpers';
+import { activateApi, folderUri, pidOf, recordNotifications, recordOutputChannels, retryOnceIfV8Aborted, running, waitFor } from '../helpers';
 
 const FIXTURES = process.env.MCPWB_FIXTURES ?? '';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -272,35 +272,38 @@ suite('Dev loop (dev.watch restarts)', function () {
     assert.equal(starts.descriptions.length, 2);
   });
 
-  test('with dev.debug the restart starts the server under the debugger, quietly', async () => {
-    await cfg().update('servers', { ...original, 'dev-debugged': entry({ watch: 'src/*.js', debug: { type: 'node' } }) }, vscode.ConfigurationTarget.Global);
-    const c = await running(api, 'dev-debugged');
-    const events: { serverName: string }[] = [];
-    disposables.push(api.onDidDevRestart((e) => events.push(e)));
-    const sessions: vscode.DebugSession[] = [];
-    disposables.push(vscode.debug.onDidStartDebugSession((s) => sessions.push(s)));
-    const doc = await openNotes();
+  test('with dev.debug the restart starts the server under the debugger, quietly', () =>
+    retryOnceIfV8Aborted(api, async () => {
+      await cfg().update('servers', { ...original, 'dev-debugged': entry({ watch: 'src/*.js', debug: { type: 'node' } }) }, vscode.ConfigurationTarget.Global);
+      const c = await running(api, 'dev-debugged');
+      const events: { serverName: string }[] = [];
+      disposables.push(api.onDidDevRestart((e) => events.push(e)));
+      const sessions: vscode.DebugSession[] = [];
+      disposables.push(vscode.debug.onDidStartDebugSession((s) => sessions.push(s)));
+      const doc = await openNotes();
 
-    await saveInEditor(path.join(dir, 'src', 'server.js'));
-    await waitFor(() => events.some((e) => e.serverName === 'dev-debugged'), 'onDidDevRestart of the debugged server', 60000).catch((error: Error) => {
-      const seen = sessions.map((s) => `${s.type} "${s.name}"`).join(', ') || 'none';
-      throw new Error(`${error.message} (state ${c.state.kind}; debug sessions started: ${seen})\nits log:\n${outputs.text('MCP dev-debugged').slice(-3000)}`);
-    });
-    await waitFor(() => c.state.kind === 'running' && c, 'the debuggee running');
-    assert.equal(c.state.kind, 'running');
-    assert.ok(c.launchOverride, "it runs with the debugger's launch");
-    const mcp = sessions.find((s) => s.type === 'mcp' && s.configuration.server === 'dev-debugged');
-    assert.ok(mcp, 'an mcp debug session for it');
-    assert.ok(
-      sessions.some((s) => s.type === 'pwa-node'),
-      'the JavaScript debugger attached',
-    );
-    assert.equal(vscode.window.activeTextEditor?.document, doc, 'the editor is still the active one');
+      await saveInEditor(path.join(dir, 'src', 'server.js'));
+      await waitFor(() => events.some((e) => e.serverName === 'dev-debugged'), 'onDidDevRestart of the debugged server', 60000).catch((error: Error) => {
+        const seen = sessions.map((s) => `${s.type} "${s.name}"`).join(', ') || 'none';
+        throw new Error(
+          `${error.message} (state ${c.state.kind}; debug sessions started: ${seen})\nits log:\n${outputs.text('MCP dev-debugged').slice(-3000)}`,
+        );
+      });
+      await waitFor(() => c.state.kind === 'running' && c, 'the debuggee running');
+      assert.equal(c.state.kind, 'running');
+      assert.ok(c.launchOverride, "it runs with the debugger's launch");
+      const mcp = sessions.find((s) => s.type === 'mcp' && s.configuration.server === 'dev-debugged');
+      assert.ok(mcp, 'an mcp debug session for it');
+      assert.ok(
+        sessions.some((s) => s.type === 'pwa-node'),
+        'the JavaScript debugger attached',
+      );
+      assert.equal(vscode.window.activeTextEditor?.document, doc, 'the editor is still the active one');
 
-    // Stopping the session gives the normal launch back.
-    await vscode.debug.stopDebugging(mcp);
-    await waitFor(() => !c.launchOverride && c.state.kind === 'running' && c, 'the normal connection back', 30000);
-  });
+      // Stopping the session gives the normal launch back.
+      await vscode.debug.stopDebugging(mcp);
+      await waitFor(() => !c.launchOverride && c.state.kind === 'running' && c, 'the normal connection back', 30000);
+    }));
 
   test('a debugger that never attaches: the session gives up after "attachTimeout", says what to do, the server runs as before', async function () {
     this.timeout(90000);
