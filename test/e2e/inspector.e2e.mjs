@@ -29,7 +29,7 @@ import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { clickUntilTab, closeContextMenu, expectAttribute, frameWhere, frameWith, pickInFileDialog, runCommand } from './workbench.mjs';
+import { clickUntilTab, closeContextMenu, expectAttribute, frameWhere, frameWith, pickInFileDialog, runCommand, typeInField } from './workbench.mjs';
 import { describeTasks, traceMainThreadTasks } from './mainThreadTasks.mjs';
 const EXTENSION_ID = 'mcp-workbench.mcp-workbench';
 
@@ -457,7 +457,7 @@ export async function run({ page, step, screenshot, workspace, log }) {
       await clickUntilTab(page, logTool, /^Run Emit log message\b/, { ancestors: [serverItem, toolsGroup], log });
       const form = await frameWith(page, '.field[data-pointer="/level"]');
       await form.locator('.field[data-pointer="/level"] select').selectOption(level);
-      await form.locator('.field[data-pointer="/message"]').getByRole('textbox').fill(message);
+      await typeInField(page, form.locator('.field[data-pointer="/message"]').getByRole('textbox'), message, log);
       await form.getByRole('button', { name: 'Run', exact: true }).click();
       await form
         .locator('#result .outcome')

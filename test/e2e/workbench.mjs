@@ -318,6 +318,30 @@ export async function pickInFileDialog(page, file) {
   }
 }
 
+/**
+ * Types `text` into a webview's text field as a user does (a click, then the text in place of
+ * what it held) and goes on only once the field holds it. Playwright's fill focuses the field,
+ * then sends the text to whatever has the focus by then: right after a tree item's click opened
+ * the panel, the workbench may still be moving the focus (ciO, 1.100.3 under load: Run Tool ran
+ * with the message of the run before). What the field holds after a moment is what the page
+ * holds: a page drawn anew draws its fields from its model (and keeps the focus, keepingFocus.ts).
+ */
+export async function typeInField(page, box, text, log, attempts = 3) {
+  for (let i = 1; ; i++) {
+    await box.click();
+    await box.fill(text);
+    await page.waitForTimeout(200);
+    const value = await box.inputValue();
+    if (value === text) return;
+    const focus = await page.evaluate(() => {
+      const el = document.activeElement;
+      return el ? `${el.tagName.toLowerCase()}${el.getAttribute('class') ? `.${el.getAttribute('class').trim().split(/\s+/).join('.')}` : ''}` : 'none';
+    });
+    log?.(`typeInField: the field holds ${JSON.stringify(value)} after typing ${JSON.stringify(text)} (try ${i}); the workbench's focus: ${focus}`);
+    if (i >= attempts) throw new Error(`the field holds ${JSON.stringify(value)}, not the typed ${JSON.stringify(text)}`);
+  }
+}
+
 async function waitForValue(locator, ok, timeout = 10_000) {
   const deadline = Date.now() + timeout;
   while (!ok(await locator.inputValue().catch(() => ''))) {
