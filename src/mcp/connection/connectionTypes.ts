@@ -23,6 +23,7 @@ import type { TraceRecord } from '../trace';
 import type { HttpRecord } from './httpRecording';
 import type { EraVerdictStore } from './eraVerdicts';
 import type { SandboxHostSettings } from '../process/sandbox';
+import type { BaseEnv } from '../process/stdioSpawn';
 
 /** Where a connection writes what the user may want to read. */
 export interface ServerLog {
@@ -45,7 +46,7 @@ export interface ConnectionHost {
    * Environment a stdio server inherits before `envFile` and `env` apply. `fresh`: the login
    * shell's PATH of now, not the one kept from before (src/mcp/process/loginShellPath.ts).
    */
-  baseEnv(options?: { fresh?: boolean }): Promise<Record<string, string | undefined>>;
+  baseEnv: BaseEnv;
   /** Level requested with `logging/setLevel`, or undefined to keep the server's default. */
   serverLogLevel(): McpLogLevel | undefined;
   /**
