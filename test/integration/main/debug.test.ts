@@ -7,6 +7,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/api';
@@ -14,6 +15,7 @@ import { McpDebugConfigurationProvider, McpDynamicConfigurationProvider, type De
 import type { HttpLaunch, StdioLaunch } from '../../../src/config/common/launchDefinition';
 import { activateApi, EXTENSION_ID, folderUri, pidOf, retryOnceIfV8Aborted, running, setUserSetting, textOf, waitFor } from '../helpers';
 import { alive } from '../../shared/processAlive';
+import { fakeLoginShell } from '../../shared/fakeLoginShell';
 
 const REPO = process.env.MCPWB_REPO ?? path.resolve(process.env.MCPWB_FIXTURES ?? '', '..', '..', '..');
 const DEBUGGEE = path.join(REPO, 'test', 'fixtures', 'debuggee', 'debuggeeServer.js');
@@ -301,6 +303,62 @@ suite('Debugging MCP servers (mcp debug type)', function () {
       } finally {
         await setUserSetting('servers', original);
         await waitFor(() => !api.server('http-dev'), 'the temporary server to go away');
+      }
+    }));
+
+  test("an HTTP server's command that only the login shell's new PATH has: the debug start asks the shell again and starts it", () =>
+    retryOnceIfV8Aborted(api, async () => {
+      // A Node runtime under a name of its own ("runtime": "node" says what it is), in a folder
+      // only the login shell's PATH will have. The shell is a script of ours (fakeLoginShell).
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwb-login-shell-'));
+      const bin = path.join(dir, 'bin');
+      fs.mkdirSync(bin);
+      fs.writeFileSync(path.join(bin, 'mcpwb-login-only-node'), '#!/bin/sh\nexec node "$@"\n', { mode: 0o755 });
+      const { shell, setPath, starts } = fakeLoginShell(dir, `/mcpwb-nothing-here:${process.env.PATH}`);
+      const savedShell = process.env.SHELL;
+      const settings = vscode.workspace.getConfiguration('mcpWorkbench');
+      const before = {
+        servers: settings.inspect<Record<string, unknown>>('servers')?.globalValue,
+        shell: settings.inspect<boolean>('useLoginShellPath')?.globalValue,
+      };
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}/mcp`;
+      let parent: vscode.DebugSession | undefined;
+      try {
+        process.env.SHELL = shell;
+        await setUserSetting('useLoginShellPath', true);
+        // A start makes this session read the shell, whose PATH (without the folder) is then kept.
+        const c = await running(api, 'fixture-stdio');
+        await vscode.commands.executeCommand('mcpWorkbench.restartServer', c.definition.id);
+        await waitFor(() => starts() >= 1 && c.state.kind === 'running', 'a start with the login shell read');
+        // The runtime installed since: only the shell's new PATH has it. A new session starts from the kept PATH.
+        setPath(`${bin}:${process.env.PATH}`);
+        await setUserSetting('useLoginShellPath', false);
+        await setUserSetting('useLoginShellPath', true);
+        const asked = starts();
+        await setUserSetting('servers', { ...before.servers, 'http-login-only': { type: 'http', url } });
+        parent = await startMcp({
+          name: 'Debug http-login-only',
+          server: 'http-login-only',
+          command: 'mcpwb-login-only-node',
+          runtime: 'node',
+          args: [HTTP_DEBUGGEE, String(port)],
+        });
+        const d = await waitFor(() => {
+          const x = api.server('http-login-only');
+          return x?.launchOverride && x.state.kind === 'running' && x;
+        }, 'the debuggee connection, its command found on the new PATH');
+        assert.equal(textOf(await d.callTool('echo', { text: 'login only' })), 'echo: login only');
+        assert.ok(starts() > asked, 'the shell was asked again');
+        await vscode.debug.stopDebugging(parent);
+        await waitFor(() => allEnded(parent!), 'every session of the debug run to end');
+      } finally {
+        if (parent) await vscode.debug.stopDebugging(parent);
+        process.env.SHELL = savedShell;
+        await setUserSetting('useLoginShellPath', before.shell);
+        await setUserSetting('servers', before.servers);
+        await waitFor(() => !api.server('http-login-only'), 'the temporary server to go away');
+        fs.rmSync(dir, { recursive: true, force: true });
       }
     }));
 
