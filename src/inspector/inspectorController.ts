@@ -48,8 +48,11 @@ export interface InspectorContext {
   onDidChangeServers: vscode.Event<unknown>;
 }
 
-/** How long a page loaded anew for a selection has to say `ready` before the selection goes elsewhere. */
-const RELOAD_ANSWER_MS = 5000;
+/**
+ * How long a page loaded anew for a selection has to say `ready` before the selection is shown
+ * elsewhere too (a page loads in under a second idle, seconds on a loaded machine).
+ */
+const RELOAD_ANSWER_MS = 10_000;
 
 /** A page that never answers (tests). */
 const SILENT_PAGE = '<!DOCTYPE html><html><body></body></html>';
@@ -202,10 +205,9 @@ export class InspectorController implements vscode.Disposable {
           const readyBefore = this.heard.ready;
           this.webview.html = this.silentForTests ? SILENT_PAGE : this.pageHtml();
           this.silentForTests = false;
+          // The request still stands: a page that loads late selects the row too.
           const gaveUp = () => {
-            if (this.selectAsked !== seq || this.heard.ready !== readyBefore) return;
-            this.selectAsked = undefined;
-            unreachable?.();
+            if (this.selectAsked === seq && this.heard.ready === readyBefore) unreachable?.();
           };
           if (this.channel.lost > lostBefore) gaveUp();
           else this.reloadWatch = setTimeout(gaveUp, RELOAD_ANSWER_MS);
