@@ -23,7 +23,7 @@ import { oneLine } from '../servers/common/failureText';
 import { DEFAULT_TIMEOUTS, type TimeoutSettings } from '../config/common/serverConfig';
 import { formatTrace } from '../mcp/trace';
 import { DebuggeeProcess, type ProcessExit } from './common/debuggeeProcess';
-import { withFreshPathOnMissingCommand } from '../mcp/process/stdioSpawn';
+import { lookingAgainMessage, withFreshPathOnMissingCommand } from '../mcp/process/stdioSpawn';
 import { freePort, inlineDefinition, processLaunch, readFirstLine } from './debuggeeLaunch';
 import type { McpServerConnection } from '../mcp/connection/serverConnection';
 import type { Workbench } from '../workbench';
@@ -248,6 +248,7 @@ export class McpDebugAdapter implements vscode.DebugAdapter {
     const proc = await withFreshPathOnMissingCommand(
       (options) => this.workbench.baseEnv(options),
       (env) => DebuggeeProcess.start(plan.launch, env, def.label),
+      () => this.output('console', `${lookingAgainMessage(plan.launch.command)}\n`),
     );
     this.process = proc;
     const log = this.workbench.outputs.logFor(def);

@@ -13,14 +13,28 @@ export interface FakeLoginShell {
   setPath(value: string): void;
   /** How often it was started. */
   starts(): number;
+  /** Starts from now on wait to answer until `release` (each still within the reader's timeout). */
+  hold(): void;
+  release(): void;
 }
 
 export function fakeLoginShell(dir: string, initialPath: string): FakeLoginShell {
   const shell = path.join(dir, 'shell');
   const pathFile = path.join(dir, 'path');
   const startsFile = path.join(dir, 'starts');
-  fs.writeFileSync(shell, `#!/bin/sh\nprintf x >> "${startsFile}"\nPATH="$(cat "${pathFile}")"\nexport PATH\nexec /bin/sh -c "$2"\n`, { mode: 0o755 });
+  const holdFile = path.join(dir, 'hold');
+  fs.writeFileSync(
+    shell,
+    `#!/bin/sh\nprintf x >> "${startsFile}"\nwhile [ -f "${holdFile}" ]; do sleep 0.05; done\nPATH="$(cat "${pathFile}")"\nexport PATH\nexec /bin/sh -c "$2"\n`,
+    { mode: 0o755 },
+  );
   const setPath = (value: string) => fs.writeFileSync(pathFile, value);
   setPath(initialPath);
-  return { shell, setPath, starts: () => (fs.existsSync(startsFile) ? fs.readFileSync(startsFile, 'utf8').length : 0) };
+  return {
+    shell,
+    setPath,
+    starts: () => (fs.existsSync(startsFile) ? fs.readFileSync(startsFile, 'utf8').length : 0),
+    hold: () => fs.writeFileSync(holdFile, ''),
+    release: () => fs.rmSync(holdFile, { force: true }),
+  };
 }

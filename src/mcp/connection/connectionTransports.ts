@@ -37,7 +37,7 @@ import {
   type ServerLog,
 } from './connectionTypes';
 import type { WorkbenchOAuthProvider } from '../auth/oauthProvider';
-import { planStdioSpawn, SpawnError, withFreshPathOnMissingCommand, type StdioSpawnPlan } from '../process/stdioSpawn';
+import { lookingAgainMessage, planStdioSpawn, SpawnError, withFreshPathOnMissingCommand, type StdioSpawnPlan } from '../process/stdioSpawn';
 import { DEFAULT_SANDBOX_SETTINGS, planSandbox } from '../process/sandbox';
 import { resolveCommand } from '../process/commandResolution';
 import { descendantsOf, killProcesses, killTreeWindows } from '../process/processTree';
@@ -127,6 +127,7 @@ export class SessionOpener {
       plan = await withFreshPathOnMissingCommand(
         (options) => this.owner.host.baseEnv(options),
         (env) => planStdioSpawn(launch, env, who, def.source.label),
+        () => this.owner.log.log('info', lookingAgainMessage(launch.command)),
       );
     } catch (error) {
       throw error instanceof SpawnError ? new ServerError(error.message, error.detail) : error;

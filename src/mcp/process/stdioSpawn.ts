@@ -49,15 +49,24 @@ export type BaseEnv = (options?: { fresh?: boolean }) => Promise<Record<string, 
  * Runs a start (`attempt`) with the environment servers start with. Its login-shell PATH may be
  * the one kept from an earlier session, older than a tool installed since: a command it does not
  * find is tried once more with the shell's answer of this session before the start fails.
+ * `onRetry` is told first (the caller says so in its log: the start may wait for the shell).
  */
-export async function withFreshPathOnMissingCommand<T>(baseEnv: BaseEnv, attempt: (env: Record<string, string | undefined>) => Promise<T>): Promise<T> {
+export async function withFreshPathOnMissingCommand<T>(
+  baseEnv: BaseEnv,
+  attempt: (env: Record<string, string | undefined>) => Promise<T>,
+  onRetry?: () => void,
+): Promise<T> {
   try {
     return await attempt(await baseEnv());
   } catch (error) {
     if (!(error instanceof SpawnError && error.missingCommand)) throw error;
+    onRetry?.();
     return attempt(await baseEnv({ fresh: true }));
   }
 }
+
+/** What a start's log says when its command is looked for again (withFreshPathOnMissingCommand). */
+export const lookingAgainMessage = (command: string): string => `"${command}" is not on the PATH kept from the login shell; reading the shell's PATH again.`;
 
 /** For tests: another platform's rules, and which files are executables there. */
 export interface PlanOptions {

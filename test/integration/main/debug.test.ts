@@ -314,7 +314,7 @@ suite('Debugging MCP servers (mcp debug type)', function () {
       const bin = path.join(dir, 'bin');
       fs.mkdirSync(bin);
       fs.writeFileSync(path.join(bin, 'mcpwb-login-only-node'), '#!/bin/sh\nexec node "$@"\n', { mode: 0o755 });
-      const { shell, setPath, starts } = fakeLoginShell(dir, `/mcpwb-nothing-here:${process.env.PATH}`);
+      const { shell, setPath, starts, hold, release } = fakeLoginShell(dir, `/mcpwb-nothing-here:${process.env.PATH}`);
       const savedShell = process.env.SHELL;
       const settings = vscode.workspace.getConfiguration('mcpWorkbench');
       const before = {
@@ -331,28 +331,43 @@ suite('Debugging MCP servers (mcp debug type)', function () {
         const c = await running(api, 'fixture-stdio');
         await vscode.commands.executeCommand('mcpWorkbench.restartServer', c.definition.id);
         await waitFor(() => starts() >= 1 && c.state.kind === 'running', 'a start with the login shell read');
-        // The runtime installed since: only the shell's new PATH has it. A new session starts from the kept PATH.
+        // The runtime installed since: only the shell's new PATH has it. A new session starts
+        // from the kept PATH while the shell is asked again. The shell holds its answer until the
+        // start has said it looks again, so the start surely meets the kept PATH first (the
+        // language server may ask the shell the moment the setting changes).
+        await setUserSetting('servers', { ...before.servers, 'http-login-only': { type: 'http', url } });
         setPath(`${bin}:${process.env.PATH}`);
+        hold();
         await setUserSetting('useLoginShellPath', false);
         await setUserSetting('useLoginShellPath', true);
-        const asked = starts();
-        await setUserSetting('servers', { ...before.servers, 'http-login-only': { type: 'http', url } });
-        parent = await startMcp({
-          name: 'Debug http-login-only',
-          server: 'http-login-only',
-          command: 'mcpwb-login-only-node',
-          runtime: 'node',
-          args: [HTTP_DEBUGGEE, String(port)],
-        });
+        const from = seen.length;
+        const name = 'Debug http-login-only';
+        // Not awaited yet: VS Code's startDebugging waits for the launch, which waits for the shell.
+        const starting = startMcp({ name, server: 'http-login-only', command: 'mcpwb-login-only-node', runtime: 'node', args: [HTTP_DEBUGGEE, String(port)] });
+        starting.catch(() => undefined);
+        await waitFor(
+          () =>
+            seen
+              .slice(from)
+              .some(
+                (s) =>
+                  s.session.name === name &&
+                  s.message.event === 'output' &&
+                  String(s.message.body?.output).includes('is not on the PATH kept from the login shell'),
+              ),
+          'the start saying it looks for the command again',
+        );
+        release();
+        parent = await starting;
         const d = await waitFor(() => {
           const x = api.server('http-login-only');
           return x?.launchOverride && x.state.kind === 'running' && x;
-        }, 'the debuggee connection, its command found on the new PATH');
+        }, "the debuggee connection, its command found on the shell's new PATH");
         assert.equal(textOf(await d.callTool('echo', { text: 'login only' })), 'echo: login only');
-        assert.ok(starts() > asked, 'the shell was asked again');
         await vscode.debug.stopDebugging(parent);
         await waitFor(() => allEnded(parent!), 'every session of the debug run to end');
       } finally {
+        release();
         if (parent) await vscode.debug.stopDebugging(parent);
         process.env.SHELL = savedShell;
         await setUserSetting('useLoginShellPath', before.shell);

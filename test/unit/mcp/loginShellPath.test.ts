@@ -118,10 +118,13 @@ describe('LoginShellPath', function () {
     const paths = new LoginShellPath(memento, shell);
     const host = recordingHost();
     host.baseEnv = async (options) => ({ ...process.env, PATH: `${await (options?.fresh ? paths.fresh() : paths.get())}` });
-    const c = new McpServerConnection(definition(stdioLaunch({}, { command: 'fixture-server-command', args: [] })), host, new RecordingLog());
+    const log = new RecordingLog();
+    const c = new McpServerConnection(definition(stdioLaunch({}, { command: 'fixture-server-command', args: [] })), host, log);
     try {
       await c.start();
       assert.equal(c.state.kind, 'running', JSON.stringify(c.state));
+      // The log says why the start waited for the shell, before it says what it started.
+      assert.match(log.text('info'), /"fixture-server-command" is not on the PATH kept from the login shell; reading the shell's PATH again\.\nStarting /);
     } finally {
       await c.dispose();
     }
