@@ -40,6 +40,19 @@ suite('Inspector in the panel, Console, cancel', function () {
     log = (await vscode.commands.executeCommand<ActivityLog>('_mcpWorkbench.activityLog'))!;
   });
 
+  /** Calls the fixture's echo with `stamp` and returns its recorded exchange once answered. */
+  const echoEntry = async (stamp: string) => {
+    await c.callTool('echo', { text: stamp });
+    return waitFor(
+      () => log.entries().find((e) => e.rerun?.name === 'echo' && JSON.stringify(e.request).includes(stamp) && e.status.kind === 'ok'),
+      'the echo entry',
+    );
+  };
+  const inspectorTabs = () =>
+    vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .filter((t) => t.input instanceof vscode.TabInputWebview && /mcpWorkbench\.inspector/.test(t.input.viewType));
+
   suiteTeardown(async () => {
     await vscode.commands.executeCommand('workbench.action.closePanel');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -176,15 +189,7 @@ suite('Inspector in the panel, Console, cancel', function () {
     await waitFor(async () => !(await viewState()).visible, 'the panel closed');
     const view = await vscode.commands.executeCommand<InspectorController>('mcpWorkbench.openInspectorInPanel');
     const stamp = `open here ${Date.now()}`;
-    await c.callTool('echo', { text: stamp });
-    const entry = await waitFor(
-      () => log.entries().find((e) => e.rerun?.name === 'echo' && JSON.stringify(e.request).includes(stamp) && e.status.kind === 'ok'),
-      'the echo entry',
-    );
-    const inspectorTabs = () =>
-      vscode.window.tabGroups.all
-        .flatMap((g) => g.tabs)
-        .filter((t) => t.input instanceof vscode.TabInputWebview && /mcpWorkbench\.inspector/.test(t.input.viewType));
+    const entry = await echoEntry(stamp);
     const opened = await vscode.commands.executeCommand<InspectorController>('mcpWorkbench.openActivityEntryInInspector', entry.seq);
     assert.equal(opened, view, "the panel view's Inspector, not a new one");
     // The page itself selected the row (it asks for the detail of what it selects). Or, when
@@ -221,11 +226,7 @@ suite('Inspector in the panel, Console, cancel', function () {
     const view = await vscode.commands.executeCommand<InspectorController>('mcpWorkbench.openInspectorInPanel');
     await waitFor(() => view.pageLoaded, 'the page loaded');
     const stamp = `silent page ${Date.now()}`;
-    await c.callTool('echo', { text: stamp });
-    const entry = await waitFor(
-      () => log.entries().find((e) => e.rerun?.name === 'echo' && JSON.stringify(e.request).includes(stamp) && e.status.kind === 'ok'),
-      'the echo entry',
-    );
+    const entry = await echoEntry(stamp);
     const reloads = view.reloads;
     view.silencePageForTests();
     assert.equal(await vscode.commands.executeCommand('mcpWorkbench.openActivityEntryInInspector', entry.seq), view);
@@ -241,19 +242,11 @@ suite('Inspector in the panel, Console, cancel', function () {
     const view = await vscode.commands.executeCommand<InspectorController>('mcpWorkbench.openInspectorInPanel');
     await waitFor(() => view.pageLoaded, 'the page loaded');
     const stamp = `lost page ${Date.now()}`;
-    await c.callTool('echo', { text: stamp });
-    const entry = await waitFor(
-      () => log.entries().find((e) => e.rerun?.name === 'echo' && JSON.stringify(e.request).includes(stamp) && e.status.kind === 'ok'),
-      'the echo entry',
-    );
+    const entry = await echoEntry(stamp);
     const reloads = view.reloads;
     view.silencePageForTests(true);
     assert.equal(await vscode.commands.executeCommand('mcpWorkbench.openActivityEntryInInspector', entry.seq), view);
-    const tabs = () =>
-      vscode.window.tabGroups.all
-        .flatMap((g) => g.tabs)
-        .filter((t) => t.input instanceof vscode.TabInputWebview && /mcpWorkbench\.inspector/.test(t.input.viewType));
-    await waitFor(() => tabs().length === 1, 'the Inspector editor tab, once the page loaded anew said nothing', 30000);
+    await waitFor(() => inspectorTabs().length === 1, 'the Inspector editor tab, once the page loaded anew said nothing', 30000);
     const tab = await vscode.commands.executeCommand<InspectorPanel>('mcpWorkbench.openInspector');
     await waitFor(() => tab.selected === entry.seq, 'the exchange selected in the editor tab');
     assert.equal(view.reloads, reloads + 1, 'the panel page was loaded anew once before');
@@ -262,6 +255,6 @@ suite('Inspector in the panel, Console, cancel', function () {
     // The panel's page, silent once more only for that reload, answers the next request.
     assert.equal(await vscode.commands.executeCommand('mcpWorkbench.openActivityEntryInInspector', entry.seq), view);
     await waitFor(() => view.selected === entry.seq, 'the exchange selected in the panel, its page loaded anew', 30000);
-    assert.equal(tabs().length, 0, 'no editor tab this time');
+    assert.equal(inspectorTabs().length, 0, 'no editor tab this time');
   });
 });
