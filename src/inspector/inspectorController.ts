@@ -48,11 +48,16 @@ export interface InspectorContext {
   onDidChangeServers: vscode.Event<unknown>;
 }
 
+/** How often a selection the page has not answered goes again, and how many times, before the page is loaded anew. */
+const SELECT_RETRY_MS = 1500;
+const SELECT_TRIES = 3;
 /**
  * How long a page loaded anew for a selection has to say `ready` before the selection is shown
- * elsewhere too (a page loads in under a second idle, seconds on a loaded machine).
+ * elsewhere too. A page loads in under a second idle and in a few seconds on a loaded machine; a
+ * page that answers later still selects the row (the request stands), so a longer wait would only
+ * keep the user waiting for the fallback.
  */
-const RELOAD_ANSWER_MS = 10_000;
+const RELOAD_ANSWER_MS = 6_000;
 
 /** A page that never answers (tests). */
 const SILENT_PAGE = '<!DOCTYPE html><html><body></body></html>';
@@ -90,6 +95,10 @@ export class InspectorController implements vscode.Disposable {
   readonly heard = { ready: 0, messages: 0, last: '', error: '' };
   /** Pages loaded anew because a selection went unanswered (a test's diagnostic). */
   reloads = 0;
+  /** Selections given up on here, for the caller to show elsewhere (the `unreachable` of selectWhenReady; tests read it). */
+  givenUp = 0;
+  /** The longest a selection waits before it is given up on: the re-sends, then the page loaded anew (tests wait as long). */
+  readonly selectGivesUpWithinMs = SELECT_RETRY_MS * (SELECT_TRIES + 1) + RELOAD_ANSWER_MS;
   /** Posts VS Code could not deliver to the page (a diagnostic for tests). */
   get lostPosts(): number {
     return this.channel.lost;
@@ -180,7 +189,7 @@ export class InspectorController implements vscode.Disposable {
    * Selects a row now, or once the page has loaded (a message before `ready` would be lost). The
    * request stands until the page says it selected a row: a page that was reloading when the
    * message went out never got it, and asks again with `ready`.
-   * Until the page says so, the selection goes again (3 times, 1.5 s apart), then the page is
+   * Until the page says so, the selection goes again (SELECT_TRIES times, SELECT_RETRY_MS apart), then the page is
    * loaded anew, once: in 1.100, after the panel was closed and opened, a page left the request
    * unanswered through all three (integration, finalE and CI of stop 39). A page that reloads says
    * `ready` and gets every row and the selection then.
@@ -198,7 +207,7 @@ export class InspectorController implements vscode.Disposable {
     let tries = 0;
     this.selectRetry = setInterval(() => {
       if (this.selectAsked !== seq) clearInterval(this.selectRetry);
-      else if (++tries > 3) {
+      else if (++tries > SELECT_TRIES) {
         clearInterval(this.selectRetry);
         if (this.ready && !this.hiddenWatch) {
           this.reloads++;
@@ -207,13 +216,15 @@ export class InspectorController implements vscode.Disposable {
           this.silentForTests = false;
           // The request still stands: a page that loads late selects the row too.
           const gaveUp = () => {
-            if (this.selectAsked === seq && this.heard.ready === readyBefore) unreachable?.();
+            if (this.selectAsked !== seq || this.heard.ready !== readyBefore) return;
+            this.givenUp++;
+            unreachable?.();
           };
           if (this.channel.lost > lostBefore) gaveUp();
           else this.reloadWatch = setTimeout(gaveUp, RELOAD_ANSWER_MS);
         }
       } else if (this.ready && !this.hiddenWatch) this.sendRows(seq);
-    }, 1500);
+    }, SELECT_RETRY_MS);
   }
 
   /**

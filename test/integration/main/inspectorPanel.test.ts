@@ -26,6 +26,8 @@ const linesOf = (c: InspectorController, serverId: string): ConsoleLine[] => {
   if (c.consoleWatching !== serverId) c.watchConsole(serverId);
   return shownLines(c);
 };
+/** How long the Inspector editor tab may take to open and select a row on a loaded machine (about 7 s idle). */
+const TAB_LOADS_WITHIN_MS = 40_000;
 const viewState = async () => (await vscode.commands.executeCommand<{ controller?: InspectorController; visible: boolean }>('_mcpWorkbench.inspectorView'))!;
 
 suite('Inspector in the panel, Console, cancel', function () {
@@ -197,25 +199,25 @@ suite('Inspector in the panel, Console, cancel', function () {
     // The page itself selected the row (it asks for the detail of what it selects). Or, when
     // VS Code 1.100 did not deliver the posts to the page it reports visible (seen under a full
     // run's load, CI of stop 47), or took them and never answered, and the page loaded anew never
-    // said `ready` either (ciS: one post lost before the request, three taken, one reload, no
-    // answer), the exchange was shown in the editor tab instead: only then. That fallback comes
-    // after three sends 1.5 s apart and the reloaded page's 10 s (selectWhenReady), and the tab
-    // still has to load: the wait allows for it on a loaded machine.
+    // said `ready` either (ciS), the controller gave up on the panel (`givenUp`) and the exchange
+    // was shown in the editor tab instead: only then. The wait allows for the controller's own
+    // give-up time and the tab's load on a loaded machine.
     let now: Awaited<ReturnType<typeof viewState>> | undefined;
     let shownInTab = false;
+    const givenUp = view.givenUp;
     await waitFor(
       async () => {
         now = await viewState();
         if (view.selected === entry.seq) return true;
-        if ((view.lostPosts === 0 && view.reloads === 0) || inspectorTabs().length === 0) return false;
+        if (view.givenUp === givenUp || inspectorTabs().length === 0) return false;
         const tab = await vscode.commands.executeCommand<InspectorPanel>('mcpWorkbench.openInspector');
         shownInTab = tab.selected === entry.seq;
         return shownInTab;
       },
       () =>
         `the row selected in the panel (selected: ${view.selected}, wanted ${entry.seq}; page loaded: ${view.pageLoaded}; ` +
-        `view visible: ${now?.visible}, its controller ${now?.controller === view ? 'this one' : now?.controller ? 'another' : 'none'}; row messages sent: ${JSON.stringify(view.sent)}; heard from the page: ${JSON.stringify(view.heard)}; posts not delivered: ${view.lostPosts}; pages loaded anew: ${view.reloads})`,
-      45000,
+        `view visible: ${now?.visible}, its controller ${now?.controller === view ? 'this one' : now?.controller ? 'another' : 'none'}; row messages sent: ${JSON.stringify(view.sent)}; heard from the page: ${JSON.stringify(view.heard)}; posts not delivered: ${view.lostPosts}; pages loaded anew: ${view.reloads}; given up: ${view.givenUp - givenUp})`,
+      view.selectGivesUpWithinMs + TAB_LOADS_WITHIN_MS,
     );
     if (shownInTab)
       console.log(
@@ -248,7 +250,7 @@ suite('Inspector in the panel, Console, cancel', function () {
   });
 
   test('Open in Inspector with a panel page that does not answer even loaded anew: the exchange is shown in the editor tab; the next reaches the panel again', async function () {
-    // The tab comes after three sends, a reload and its 10 s: 23 s on an idle machine.
+    // The tab comes after the controller gives up (three sends, a reload and its wait) and loads.
     this.timeout(120000);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const view = await vscode.commands.executeCommand<InspectorController>('mcpWorkbench.openInspectorInPanel');
@@ -256,9 +258,15 @@ suite('Inspector in the panel, Console, cancel', function () {
     const stamp = `lost page ${Date.now()}`;
     const entry = await echoEntry(stamp);
     const reloads = view.reloads;
+    const givenUp = view.givenUp;
     view.silencePageForTests(true);
     assert.equal(await vscode.commands.executeCommand('mcpWorkbench.openActivityEntryInInspector', entry.seq), view);
-    await waitFor(() => inspectorTabs().length === 1, 'the Inspector editor tab, once the page loaded anew said nothing', 60000);
+    await waitFor(
+      () => inspectorTabs().length === 1,
+      'the Inspector editor tab, once the page loaded anew said nothing',
+      view.selectGivesUpWithinMs + TAB_LOADS_WITHIN_MS,
+    );
+    assert.equal(view.givenUp, givenUp + 1, 'the controller gave up on the panel once');
     const tab = await vscode.commands.executeCommand<InspectorPanel>('mcpWorkbench.openInspector');
     await waitFor(() => tab.selected === entry.seq, 'the exchange selected in the editor tab');
     assert.equal(view.reloads, reloads + 1, 'the panel page was loaded anew once before');
