@@ -203,7 +203,11 @@ const importedOnce = (specifiers) => ({
       const modules = Object.keys(output?.inputs ?? {}).filter((input) => input.startsWith('imported-once:'));
       const text = await readFile(outfile, 'utf8');
       const rewritten = namespaceIsTheModule(text, modules.length, outfile);
-      if (typeof rewritten !== 'string') return { errors: [{ text: rewritten.error }] };
+      if (typeof rewritten !== 'string') {
+        // esbuild does not log errors an onEnd callback returns: without this line the build said only "not built".
+        console.error(`✘ [ERROR] ${rewritten.error}`);
+        return { errors: [{ text: rewritten.error }] };
+      }
       await writeFile(outfile, rewritten);
     });
   },
