@@ -10,8 +10,9 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../shared/common/errors';
 import type { Workbench } from '../workbench';
 import { parseTestFile } from './common/parseTestFile';
-// Running tests loads on the first run or read (dist/features.js, esbuild.mjs lazyFeatures).
-import type { RecordedOutcome } from './runTestItems';
+// This module is loaded once the workspace has a test file (registerMcpTests.ts), so what runs the tests comes with it.
+import { RecordingRun, readText, runFileItems, type RecordedOutcome } from './runTestItems';
+import { formatProblems } from './common/runFile';
 import { TEST_FILE_EXCLUDE, TEST_FILE_GLOB, isTestFile } from './testFiles';
 
 /** For this extension's integration tests (`_mcpWorkbench.testing.mcpTests`): drives the real controller. */
@@ -50,7 +51,7 @@ export function createMcpTestController(wb: Workbench, watcher: vscode.FileSyste
 
   /** Reads (or takes) a file's text and makes its item and its tests' items match it. */
   const update = async (uri: vscode.Uri, given?: string) => {
-    const text = given ?? (await (await import('./runTestItems.js')).readText(uri).catch(() => undefined));
+    const text = given ?? (await readText(uri).catch(() => undefined));
     if (text === undefined) return remove(uri);
     const id = uri.toString();
     let item = controller.items.get(id);
@@ -66,9 +67,7 @@ export function createMcpTestController(wb: Workbench, watcher: vscode.FileSyste
       return new vscode.Position(line, offset - starts[line]);
     };
     const errors = parsed.problems.filter((p) => p.severity === 'error');
-    item.error = errors.length
-      ? new vscode.MarkdownString().appendText((await import('./common/runFile.js')).formatProblems(item.label, text, errors).join('\n'))
-      : undefined;
+    item.error = errors.length ? new vscode.MarkdownString().appendText(formatProblems(item.label, text, errors).join('\n')) : undefined;
     const server = parsed.file?.server;
     servers.set(id, typeof server === 'string' ? server : undefined);
     const seen = new Set<string>();
@@ -123,7 +122,6 @@ export function createMcpTestController(wb: Workbench, watcher: vscode.FileSyste
 
   const runOnce = async (request: vscode.TestRunRequest, token: vscode.CancellationToken, updateSnapshots: boolean, debug = false) => {
     await discover();
-    const { RecordingRun, runFileItems } = await import('./runTestItems.js');
     const run = new RecordingRun(controller.createTestRun(request));
     try {
       for (const [file, tests] of plan(request)) {

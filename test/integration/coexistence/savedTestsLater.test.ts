@@ -17,7 +17,7 @@ suite('Saved MCP tests in a workspace without any', function () {
     await activateApi();
     await waitFor(async () => (await state()).searched, 'the search of the workspace for test files');
     assert.equal((await state()).madeBy, undefined, 'no controller for a workspace without test files');
-    const file = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, 'later', 'added.mcptest.json');
+    const file = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, 'added.mcptest.json');
     try {
       await writeText(file, JSON.stringify({ server: 'user-server', tests: [{ name: 'lists tools', steps: [{ list: 'tools' }] }] }, null, 2));
       await waitFor(async () => (await state()).madeBy !== undefined, 'the controller, made by the new file');
@@ -26,10 +26,10 @@ suite('Saved MCP tests in a workspace without any', function () {
       const files = await tests.discover();
       assert.deepEqual(
         files.map((f) => ({ file: f.file, error: f.error, tests: f.tests.map((t) => t.name) })),
-        [{ file: 'later/added.mcptest.json', error: undefined, tests: ['lists tools'] }],
+        [{ file: 'added.mcptest.json', error: undefined, tests: ['lists tools'] }],
       );
     } finally {
-      await vscode.workspace.fs.delete(vscode.Uri.joinPath(file, '..'), { recursive: true }).then(undefined, () => undefined);
+      await vscode.workspace.fs.delete(file).then(undefined, () => undefined);
     }
   });
 });
