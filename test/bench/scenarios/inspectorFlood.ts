@@ -3,7 +3,10 @@
  * notifications/message, with the Inspector panel's host side subscribed and posting to its page
  * vs. the same extension with the panel closed vs. the bare SDK. Each run is a fresh process
  * (inspectorFloodChild.ts) in which the three take turns in rotating order; the ratios are per
- * run, panel / closed and closed / bare SDK, with their spread. Then the page's own work on the
+ * run, panel / closed and closed / bare SDK, with their spread. Then the closed extension and the
+ * bare SDK again, each alone in a process of its own (the two in turns, the first alternating from
+ * run to run): sharing one process moved their ratio from 1.2 to 1.7 between two builds whose
+ * host did the same work per call (docs/performance.md). Then the page's own work on the
  * messages of one flood, in Chromium (inspectorPage.ts).
  */
 import * as fs from 'node:fs';
@@ -24,6 +27,11 @@ interface ChildResult {
   activityEntries: number;
 }
 
+interface AloneResult {
+  alone: 'bare' | 'closed';
+  samples: Summary;
+}
+
 const CHILD = path.join(__dirname, 'inspectorFloodChild.js');
 const COUNT = 2000;
 
@@ -33,6 +41,7 @@ export const scenario: Scenario = {
     const iterations = options.smoke ? 2 : 15;
     const warmup = options.smoke ? 1 : 2;
     const results: ChildResult[] = [];
+    const apart: { bare: Summary; closed: Summary }[] = [];
     const recordFile = path.join(os.tmpdir(), `mcpwb-bench-inspector-${process.pid}.json`);
     let page: PageResult | undefined;
     let pageNote = `page not measured: no Chromium at ${process.env.MCPWB_CHROMIUM || '/usr/bin/chromium'} (set MCPWB_CHROMIUM)`;
@@ -44,6 +53,13 @@ export const scenario: Scenario = {
         options.log(
           `  inspector run ${run + 1}: bare ${r.bare.p50.toFixed(0)} ms, closed ${r.closed.p50.toFixed(0)} ms, panel ${r.panel.p50.toFixed(0)} ms (settled ${r.settled.p50.toFixed(0)} ms), ${r.messages.p50} messages, ${(r.bytes.p50 / 1024).toFixed(0)} KB per flood`,
         );
+      }
+      for (let run = 0; run < options.runs; run++) {
+        const order = run % 2 === 0 ? (['bare', 'closed'] as const) : (['closed', 'bare'] as const);
+        const pair: Partial<Record<'bare' | 'closed', Summary>> = {};
+        for (const alone of order) pair[alone] = (await runNodeJson<AloneResult>(CHILD, [String(COUNT), String(iterations), String(warmup), `--alone=${alone}`])).samples;
+        apart.push({ bare: pair.bare!, closed: pair.closed! });
+        options.log(`  inspector run ${run + 1}, each alone: bare ${pair.bare!.p50.toFixed(0)} ms, closed ${pair.closed!.p50.toFixed(0)} ms`);
       }
       if (chromiumAvailable() && fs.existsSync(recordFile)) {
         page = await measurePage(JSON.parse(fs.readFileSync(recordFile, 'utf8')) as Parameters<typeof measurePage>[0]);
@@ -58,6 +74,9 @@ export const scenario: Scenario = {
     const settledP50 = per((r) => r.settled.p50 / r.closed.p50);
     const closedP50 = per((r) => r.closed.p50 / r.bare.p50);
     const closedP99 = per((r) => r.closed.p99 / r.bare.p99);
+    const apartP50 = apart.map((r) => r.closed.p50 / r.bare.p50);
+    const apartP99 = apart.map((r) => r.closed.p99 / r.bare.p99);
+    const apartMs = (pick: (r: { bare: Summary; closed: Summary }) => number) => formatTime(median(apart.map(pick)), 'ms');
     const ms = (pick: (r: ChildResult) => number) => formatTime(median(per(pick)), 'ms');
     const dash = '—';
     return {
@@ -88,6 +107,8 @@ export const scenario: Scenario = {
             `${median(per((r) => r.messages.p50))} (fewest ${Math.min(...per((r) => r.messages.min))}, most ${Math.max(...per((r) => r.messages.max))})`,
             `${(median(per((r) => r.bytes.p50)) / 1024).toFixed(0)} KB`,
           ],
+          ['bare SDK, alone in its process', apartMs((r) => r.bare.p50), apartMs((r) => r.bare.p99), dash, dash, '1 (reference, alone)', dash, dash],
+          ['host, Inspector closed, alone in its process', apartMs((r) => r.closed.p50), apartMs((r) => r.closed.p99), dash, dash, formatRatios(apartP50), dash, dash],
           [
             'host, panel visible, until the call\u2019s finished row was posted',
             ms((r) => r.settled.p50),
@@ -103,12 +124,16 @@ export const scenario: Scenario = {
       goals: [
         { ...goal('inspector: a flood of 2,000 notifications with the panel visible ≤ 1.2× the panel closed (p50)', panelP50, 1.2, options), context: `p99 ${formatRatios(panelP99)}` },
         { goal: 'inspector: the panel closed, same flood, × bare SDK (no goal, reported)', measured: `p50 ${formatRatios(closedP50)}, p99 ${formatRatios(closedP99)}` },
+        {
+          goal: 'inspector: the panel closed × bare SDK, each alone in its own process (no goal, reported)',
+          measured: `p50 ${formatRatios(apartP50)}, p99 ${formatRatios(apartP99)}`,
+        },
       ],
       notes: [
         'A sample is the tools/call\u2019s wall time; "until posted" runs on until the host has sent the page the call\u2019s row with its result. The panel\u2019s view is resolved with a fake webview whose postMessage serializes each message to JSON (what VS Code does with it) and counts it; the view is opened before and disposed after each of its calls, so the closed contestant never has one. Each run is a fresh process; the bare SDK shares it (stats.ts: shared heap flatters the host, never the reverse).',
         pageNote,
       ],
-      data: { runs: results, page },
+      data: { runs: results, apart, page },
     };
   },
 };

@@ -1,6 +1,9 @@
 /**
  * One run of the inspector scenario in a fresh Node process:
  * `node inspectorFloodChild.js <notifications> <iterations> <warmup> [record.json]`. Prints one JSON line.
+ * With `--alone=bare` or `--alone=closed` (any place in the arguments) that one contestant runs by
+ * itself in the process (no other client, no extension beside the bare SDK): the scenario
+ * compares the two apart as well, since sharing a process can move their ratio (docs/performance.md).
  *
  * One tools/call of the fixture's `flood` tool (that many notifications/message) per sample, by
  * three contestants in this process, taking turns in rotating order (stats.ts, rules 1–3):
@@ -50,7 +53,10 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const flat = (rows: readonly InspectorRow[]): InspectorRow[] => rows.flatMap((r) => [r, ...flat(r.children)]);
 
 async function main(): Promise<void> {
-  const [countArg, iterationsArg, warmupArg, recordFile] = process.argv.slice(2);
+  const alone = process.argv.find((a) => a.startsWith('--alone='))?.slice('--alone='.length) as 'bare' | 'closed' | undefined;
+  if (alone && alone !== 'bare' && alone !== 'closed') throw new Error(`--alone=${String(alone)}: bare or closed`);
+  const [countArg, iterationsArg, warmupArg, recordFile] = process.argv.slice(2).filter((a) => !a.startsWith('--alone='));
+  if (alone) return runAlone(alone, Number(countArg), Number(iterationsArg), Number(warmupArg));
   const count = Number(countArg);
   const iterations = Number(iterationsArg);
   const warmup = Number(warmupArg);
@@ -159,6 +165,42 @@ async function main(): Promise<void> {
       activityEntries: entries,
     })}\n`,
   );
+  process.exit(0);
+}
+
+/** One contestant by itself: its samples, one JSON line `{ alone, samples }`. */
+async function runAlone(alone: 'bare' | 'closed', count: number, iterations: number, warmup: number): Promise<void> {
+  const floodArgs = { count };
+  const samples: number[] = [];
+  if (alone === 'bare') {
+    const bare = await connectBareStdio(process.execPath, [STDIO_FIXTURE], fixtureEnv(knobs));
+    let received = 0;
+    bare.onLogMessage(() => received++);
+    for (let i = 0; i < warmup + iterations; i++) {
+      const before = received;
+      const ms = await timeMs(() => bare.callTool('flood', floodArgs));
+      if (received - before !== count) throw new Error(`bare received ${received - before} of ${count}`);
+      if (i >= warmup) samples.push(ms);
+      await pause(PAUSE_MS);
+    }
+    await bare.close();
+  } else {
+    const host = await activateExtension();
+    await host.configure({ 'bench-flood': stdioEntry(STDIO_FIXTURE, knobs) });
+    const connection = host.running('bench-flood');
+    await Promise.all([connection.list('tools'), connection.list('resources'), connection.list('prompts'), connection.list('resourceTemplates')]);
+    const received = () => host.stub.outputLines.get('info') ?? 0;
+    for (let i = 0; i < warmup + iterations; i++) {
+      host.activityLog().clear();
+      const before = received();
+      const ms = await timeMs(() => connection.callTool('flood', floodArgs));
+      if (received() - before !== count) throw new Error(`host received ${received() - before} of ${count}`);
+      if (i >= warmup) samples.push(ms);
+      await pause(PAUSE_MS);
+    }
+    await host.deactivate();
+  }
+  process.stdout.write(`${JSON.stringify({ alone, samples: summarize(samples) })}\n`);
   process.exit(0);
 }
 
