@@ -8,6 +8,7 @@
  */
 import * as vscode from 'vscode';
 import type { Workbench } from '../workbench';
+import { errorMessage } from '../shared/common/errors';
 import type { McpTestsTesting } from './mcpTestController';
 import { McpTestsCommands } from './common/commandIds';
 import { registerCommandTable } from '../shared/commandTable';
@@ -36,21 +37,28 @@ export function registerMcpTests(wb: Workbench): vscode.Disposable[] {
       if (disposed) disposables.forEach((d) => d.dispose());
       else owned.push(...disposables);
       return testing;
-    })());
+    })().catch((error: unknown) => {
+      // The next sign of a test file tries again; until then the extension host log says why.
+      made = madeBy = undefined;
+      console.error(`MCP Workbench: the saved tests' controller could not be made: ${errorMessage(error)}`);
+      throw error;
+    }));
+  /** Makes the controller on a sign of a test file; a failure is logged by make(). */
+  const notice = (by: McpTestsMadeBy) => void make(by).catch(() => undefined);
 
   // Editors restored with the window have their gutter buttons before the Testing view is opened.
-  if (vscode.workspace.textDocuments.some((d) => isTestFile(d.uri))) void make('open editor');
+  if (vscode.workspace.textDocuments.some((d) => isTestFile(d.uri))) notice('open editor');
 
   /** Looks for one test file in the workspace, after the servers' configuration was read (their starts go first). */
   let listening = false;
   const search = () => {
     if (made || disposed) return;
-    if (!listening) owned.push(watch().onDidCreate(() => void make('new file')));
+    if (!listening) owned.push(watch().onDidCreate(() => notice('new file')));
     listening = true;
     void (async () => {
       try {
         const found = await vscode.workspace.findFiles(TEST_FILE_GLOB, TEST_FILE_EXCLUDE, 1);
-        if (found.length && !disposed) void make('workspace search');
+        if (found.length && !disposed) notice('workspace search');
       } catch {
         // No search (a closing window): a test file opened or created later still makes the controller.
       } finally {
@@ -61,7 +69,7 @@ export function registerMcpTests(wb: Workbench): vscode.Disposable[] {
   wb.ready.then(search, search);
 
   return [
-    vscode.workspace.onDidOpenTextDocument((d) => isTestFile(d.uri) && void make('open editor')),
+    vscode.workspace.onDidOpenTextDocument((d) => isTestFile(d.uri) && notice('open editor')),
     vscode.workspace.onDidChangeWorkspaceFolders(() => search()),
     ...registerCommandTable({
       [McpTestsCommands.testing]: () => make('request'),
