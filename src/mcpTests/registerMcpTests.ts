@@ -27,7 +27,13 @@ export function registerMcpTests(wb: Workbench): vscode.Disposable[] {
   let disposed = false;
   const owned: vscode.Disposable[] = [];
   let watcher: vscode.FileSystemWatcher | undefined;
-  const watch = () => (watcher ??= vscode.workspace.createFileSystemWatcher(TEST_FILE_GLOB));
+  /** The one watcher of test files: a file created makes the controller, which then follows the files through it too. */
+  const watch = (): vscode.FileSystemWatcher => {
+    if (watcher) return watcher;
+    watcher = vscode.workspace.createFileSystemWatcher(TEST_FILE_GLOB);
+    owned.push(watcher.onDidCreate(() => notice('new file')));
+    return watcher;
+  };
 
   const make = (by: McpTestsMadeBy): Promise<McpTestsTesting> =>
     (made ??= (async () => {
@@ -50,11 +56,9 @@ export function registerMcpTests(wb: Workbench): vscode.Disposable[] {
   if (vscode.workspace.textDocuments.some((d) => isTestFile(d.uri))) notice('open editor');
 
   /** Looks for one test file in the workspace, after the servers' configuration was read (their starts go first). */
-  let listening = false;
   const search = () => {
     if (made || disposed) return;
-    if (!listening) owned.push(watch().onDidCreate(() => notice('new file')));
-    listening = true;
+    watch();
     void (async () => {
       try {
         const found = await vscode.workspace.findFiles(TEST_FILE_GLOB, TEST_FILE_EXCLUDE, 1);
