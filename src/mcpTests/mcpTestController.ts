@@ -1,7 +1,7 @@
 /**
  * Saved MCP tests (`*.mcptest.json`) in VS Code's Testing view: one item per file of the
  * workspace, one child per test at its entry in the file (so the editor's gutter has run
- * buttons), kept up to date by a file watcher and the open editors. The Run profiles run them
+ * buttons), kept up to date by a file watcher, VS Code's own file operations and the open editors. The Run profiles run them
  * with the same pure runner as the command line (src/mcpTests/common, via runTestItems.ts); the
  * default one can also run continuously: again each time the dev loop restarts the file's server.
  * Made once the workspace has a test file (registerMcpTests.ts); loaded then, from dist/features.js.
@@ -208,6 +208,15 @@ export function createMcpTestController(wb: Workbench, watcher: vscode.FileSyste
     watcher.onDidCreate(fromDisk),
     watcher.onDidChange(fromDisk),
     watcher.onDidDelete(remove),
+    // What VS Code itself creates, renames or deletes (registerMcpTests.ts: the watcher can miss it).
+    vscode.workspace.onDidCreateFiles((e) => e.files.filter(isTestFile).forEach(fromDisk)),
+    vscode.workspace.onDidRenameFiles((e) =>
+      e.files.forEach(({ oldUri, newUri }) => {
+        if (isTestFile(oldUri)) remove(oldUri);
+        if (isTestFile(newUri)) fromDisk(newUri);
+      }),
+    ),
+    vscode.workspace.onDidDeleteFiles((e) => e.files.filter(isTestFile).forEach(remove)),
     vscode.workspace.onDidOpenTextDocument((d) => isTestFile(d.uri) && void update(d.uri, d.getText())),
     vscode.workspace.onDidChangeTextDocument((e) => isTestFile(e.document.uri) && void update(e.document.uri, e.document.getText())),
     // Closing an editor without saving: the items go back to what is on disk.

@@ -1,7 +1,7 @@
 /**
  * Saved MCP tests in VS Code's Testing view, made only once the workspace has a test file: an
  * open editor of one, one found by a search of the workspace right after the configuration was
- * read, or one created later. A workspace without saved tests gets no "MCP Tests" in the Testing
+ * read, or one created or renamed later. A workspace without saved tests gets no "MCP Tests" in the Testing
  * view, and activation creates no test controller (about 1.6 ms of VS Code's API, the tenth
  * round in docs/performance.md) and loads none of its code: mcpTestController.ts comes from
  * dist/features.js when it is made (esbuild.mjs lazyFeatures).
@@ -17,7 +17,7 @@ import { TEST_FILE_EXCLUDE, TEST_FILE_GLOB, isTestFile } from './testFiles';
 export type { McpTestsTesting };
 
 /** Why the controller was made, if it was (`_mcpWorkbench.testing.mcpTestsState`, for the integration tests). */
-export type McpTestsMadeBy = 'open editor' | 'workspace search' | 'new file' | 'request';
+export type McpTestsMadeBy = 'open editor' | 'workspace search' | 'new file' | 'made in VS Code' | 'request';
 
 export function registerMcpTests(wb: Workbench): vscode.Disposable[] {
   let made: Promise<McpTestsTesting> | undefined;
@@ -74,6 +74,11 @@ export function registerMcpTests(wb: Workbench): vscode.Disposable[] {
 
   return [
     vscode.workspace.onDidOpenTextDocument((d) => isTestFile(d.uri) && notice('open editor')),
+    // A file made or renamed by VS Code itself (the Explorer, a WorkspaceEdit): told at once, where
+    // the disk watcher can miss a file in a folder made at the same moment, or one under
+    // files.watcherExclude. (A git checkout or a terminal reaches only the watcher.)
+    vscode.workspace.onDidCreateFiles((e) => e.files.some(isTestFile) && notice('made in VS Code')),
+    vscode.workspace.onDidRenameFiles((e) => e.files.some((f) => isTestFile(f.newUri)) && notice('made in VS Code')),
     vscode.workspace.onDidChangeWorkspaceFolders(() => search()),
     ...registerCommandTable({
       [McpTestsCommands.testing]: () => make('request'),
