@@ -11,7 +11,7 @@ import type { Workbench } from '../workbench';
 // The panel's code loads on the first Run Tool (dist/features.js, esbuild.mjs lazyFeatures).
 import type { OpenToolRunners, ToolRunnerPanel, ToolRunnerServices } from './toolRunnerPanel';
 import { rerunLastCall } from './rerunLastCall';
-import { defaultSaveAsTestUi, saveRunAsTest, type SaveAsTestUi } from './saveRunAsTest';
+import type { SaveAsTestUi } from './saveRunAsTest';
 import { historyEntryOfRecordedCall } from './common/recordedCall';
 import { showErrorMessage, showInformationMessage } from '../shared/notifications';
 import { errorMessage } from '../shared/common/errors';
@@ -61,7 +61,10 @@ export function registerToolRunner(services: ToolRunnerServices): vscode.Disposa
           void showInformationMessage(vscode.l10n.t('This call has no answer yet; save it as a test once it has one.'));
           return undefined;
         }
-        return saveRunAsTest(server, call.toolName, call.entry, ui ?? defaultSaveAsTestUi);
+        // The test file's writer comes from dist/features.js with the Run Tool panel, on first use.
+        return import('./saveRunAsTest.js').then(({ saveRunAsTest, defaultSaveAsTestUi }) =>
+          saveRunAsTest(server, call.toolName, call.entry, ui ?? defaultSaveAsTestUi),
+        );
       },
       [ToolRunnerCommands.resetApprovals]: async () => {
         const count = approvals.count();
