@@ -45,7 +45,10 @@ function tsFiles(dir) {
 /**
  * Prints errors the way VS Code's esbuild problem matcher expects. The `[watch]` lines are the
  * matcher's begin/end patterns, so they are printed only in watch mode: a one-shot build (npm
- * test, npm start) saying "[watch]" made newcomers think something was left watching.
+ * test, npm start) saying "[watch]" made newcomers think something was left watching. It goes
+ * last among a build's plugins: esbuild does not log the errors an onEnd callback returns (the
+ * imported-once rewrite's, the ASCII check's), and a later onEnd callback sees them in
+ * `result.errors` (without this, a failed rewrite said only "dist/extension.js was not built").
  */
 const problemMatcher = {
   name: 'problem-matcher',
@@ -204,8 +207,6 @@ const importedOnce = (specifiers) => ({
       const text = await readFile(outfile, 'utf8');
       const rewritten = namespaceIsTheModule(text, modules.length, outfile);
       if (typeof rewritten !== 'string') {
-        // esbuild does not log errors an onEnd callback returns: without this line the build said only "not built".
-        console.error(`✘ [ERROR] ${rewritten.error}`);
         return { errors: [{ text: rewritten.error }] };
       }
       await writeFile(outfile, rewritten);
@@ -535,7 +536,7 @@ const targets = [
     minify: production,
     sourcemap: !production,
     sourcesContent: false,
-    plugins: [problemMatcher, importedOnce(SHARED_IN_BUNDLE), lazyDependencies, ...(production ? [asciiOnly] : [])],
+    plugins: [importedOnce(SHARED_IN_BUNDLE), lazyDependencies, ...(production ? [asciiOnly] : []), problemMatcher],
     // Performance marks for the activation timing (src/api.ts ActivationTiming); loadDeps is
     // what the facades of lazyDependencies call.
     banner: {
@@ -575,7 +576,7 @@ const targets = [
     },
     bundle: true,
     outfile: `dist/${lazy.file}`,
-    plugins: [zodLocalesLeftOut],
+    plugins: [zodLocalesLeftOut, problemMatcher],
     minify: production,
     sourcemap: !production,
     sourcesContent: false,
@@ -605,7 +606,7 @@ const targets = [
     bundle: true,
     outfile: 'dist/languageClient.js',
     external: ['vscode'],
-    plugins: [importedOnce(/^vscode$/)],
+    plugins: [importedOnce(/^vscode$/), problemMatcher],
     minify: production,
     sourcemap: !production,
     sourcesContent: false,
@@ -619,7 +620,7 @@ const targets = [
     outfile: 'dist/cli.js',
     banner: { js: '#!/usr/bin/env node' },
     define: { ...common.define, MCPWB_CLI_VERSION: JSON.stringify(requireHere('./package.json').version) },
-    plugins: [problemMatcher, zodLocalesLeftOut],
+    plugins: [zodLocalesLeftOut, problemMatcher],
     minify: production,
     sourcemap: !production,
     sourcesContent: false,
