@@ -61,14 +61,9 @@ async function main(): Promise<void> {
   const iterations = Number(iterationsArg);
   const warmup = Number(warmupArg);
 
-  const bare = await connectBareStdio(process.execPath, [STDIO_FIXTURE], fixtureEnv(knobs));
-  let bareReceived = 0;
-  bare.onLogMessage(() => bareReceived++);
-  const host = await activateExtension();
-  await host.configure({ 'bench-flood': stdioEntry(STDIO_FIXTURE, knobs) });
-  const connection = host.running('bench-flood');
-  await Promise.all([connection.list('tools'), connection.list('resources'), connection.list('prompts'), connection.list('resourceTemplates')]);
-  const hostReceived = () => host.stub.outputLines.get('info') ?? 0;
+  const bare = await connectBare(count);
+  const extension = await connectExtension(count);
+  const { host, connection } = extension;
   const provider = host.stub.webviewViews.get(VIEW_ID) as { resolveWebviewView(view: unknown): Promise<void> | void; controller?: InspectorController } | undefined;
   if (!provider) throw new Error(`the extension registered no ${VIEW_ID} provider`);
 
@@ -109,16 +104,9 @@ async function main(): Promise<void> {
   for (let i = 0; i < warmup + iterations; i++) {
     for (const name of rotation(names, i)) {
       let ms: number;
-      if (name === 'bare') {
-        const before = bareReceived;
-        ms = await timeMs(() => bare.callTool('flood', floodArgs));
-        if (bareReceived - before !== count) throw new Error(`bare received ${bareReceived - before} of ${count}`);
-      } else if (name === 'closed') {
-        host.activityLog().clear();
-        const before = hostReceived();
-        ms = await timeMs(() => connection.callTool('flood', floodArgs));
-        if (hostReceived() - before !== count) throw new Error(`host received ${hostReceived() - before} of ${count}`);
-      } else {
+      if (name === 'bare') ms = await bare.flood();
+      else if (name === 'closed') ms = await extension.flood();
+      else {
         host.activityLog().clear();
         const view = await openView();
         const setup = view.posted.length;
@@ -152,7 +140,7 @@ async function main(): Promise<void> {
   if (recordFile && recorded) fs.writeFileSync(recordFile, JSON.stringify(recorded));
   const entries = host.activityLog().size;
   await bare.close();
-  await host.deactivate();
+  await extension.close();
   process.stdout.write(
     `${JSON.stringify({
       count,
@@ -170,38 +158,63 @@ async function main(): Promise<void> {
 
 /** One contestant by itself: its samples, one JSON line `{ alone, samples }`. */
 async function runAlone(alone: 'bare' | 'closed', count: number, iterations: number, warmup: number): Promise<void> {
-  const floodArgs = { count };
+  const contestant = alone === 'bare' ? await connectBare(count) : await connectExtension(count);
   const samples: number[] = [];
-  if (alone === 'bare') {
-    const bare = await connectBareStdio(process.execPath, [STDIO_FIXTURE], fixtureEnv(knobs));
-    let received = 0;
-    bare.onLogMessage(() => received++);
-    for (let i = 0; i < warmup + iterations; i++) {
-      const before = received;
-      const ms = await timeMs(() => bare.callTool('flood', floodArgs));
-      if (received - before !== count) throw new Error(`bare received ${received - before} of ${count}`);
-      if (i >= warmup) samples.push(ms);
-      await pause(PAUSE_MS);
-    }
-    await bare.close();
-  } else {
-    const host = await activateExtension();
-    await host.configure({ 'bench-flood': stdioEntry(STDIO_FIXTURE, knobs) });
-    const connection = host.running('bench-flood');
-    await Promise.all([connection.list('tools'), connection.list('resources'), connection.list('prompts'), connection.list('resourceTemplates')]);
-    const received = () => host.stub.outputLines.get('info') ?? 0;
-    for (let i = 0; i < warmup + iterations; i++) {
-      host.activityLog().clear();
-      const before = received();
-      const ms = await timeMs(() => connection.callTool('flood', floodArgs));
-      if (received() - before !== count) throw new Error(`host received ${received() - before} of ${count}`);
-      if (i >= warmup) samples.push(ms);
-      await pause(PAUSE_MS);
-    }
-    await host.deactivate();
+  for (let i = 0; i < warmup + iterations; i++) {
+    const ms = await contestant.flood();
+    if (i >= warmup) samples.push(ms);
+    await pause(PAUSE_MS);
   }
+  await contestant.close();
   process.stdout.write(`${JSON.stringify({ alone, samples: summarize(samples) })}\n`);
   process.exit(0);
+}
+
+/** A contestant ready for samples: `flood()` makes one call of `count` notifications, checks every one arrived, and gives its wall time. */
+interface Contestant {
+  flood(): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** The bare SDK client, connected to its own fixture server. */
+async function connectBare(count: number): Promise<Contestant> {
+  const bare = await connectBareStdio(process.execPath, [STDIO_FIXTURE], fixtureEnv(knobs));
+  let received = 0;
+  bare.onLogMessage(() => received++);
+  return {
+    flood: async () => {
+      const before = received;
+      const ms = await timeMs(() => bare.callTool('flood', { count }));
+      if (received - before !== count) throw new Error(`bare received ${received - before} of ${count}`);
+      return ms;
+    },
+    close: () => bare.close(),
+  };
+}
+
+/**
+ * The extension with the fixture server running and listed (as the Servers view would), no
+ * Inspector open. `flood()` clears the Activity log first: each sample is one call's
+ * notifications, not the eviction of the last sample's.
+ */
+async function connectExtension(count: number) {
+  const host = await activateExtension();
+  await host.configure({ 'bench-flood': stdioEntry(STDIO_FIXTURE, knobs) });
+  const connection = host.running('bench-flood');
+  await Promise.all([connection.list('tools'), connection.list('resources'), connection.list('prompts'), connection.list('resourceTemplates')]);
+  const received = () => host.stub.outputLines.get('info') ?? 0;
+  return {
+    host,
+    connection,
+    flood: async () => {
+      host.activityLog().clear();
+      const before = received();
+      const ms = await timeMs(() => connection.callTool('flood', { count }));
+      if (received() - before !== count) throw new Error(`host received ${received() - before} of ${count}`);
+      return ms;
+    },
+    close: () => host.deactivate(),
+  };
 }
 
 main().catch((error: unknown) => {
