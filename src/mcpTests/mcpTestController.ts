@@ -1,9 +1,10 @@
 /**
  * Saved MCP tests (`*.mcptest.json`) in VS Code's Testing view: one item per file of the
  * workspace, one child per test at its entry in the file (so the editor's gutter has run
- * buttons), kept up to date by a file watcher, VS Code's own file operations and the open editors. The Run profiles run them
- * with the same pure runner as the command line (src/mcpTests/common, via runTestItems.ts); the
- * default one can also run continuously: again each time the dev loop restarts the file's server.
+ * buttons), kept up to date by a file watcher, VS Code's own file operations and the open
+ * editors. The Run profiles run them with the same pure runner as the command line
+ * (src/mcpTests/common, via runTestItems.ts); the default one can also run continuously: again
+ * each time the dev loop restarts the file's server.
  * Made once the workspace has a test file (registerMcpTests.ts); loaded then, from dist/features.js.
  */
 import * as vscode from 'vscode';

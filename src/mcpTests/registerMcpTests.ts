@@ -1,10 +1,10 @@
 /**
  * Saved MCP tests in VS Code's Testing view, made only once the workspace has a test file: an
  * open editor of one, one found by a search of the workspace right after the configuration was
- * read, or one created or renamed later. A workspace without saved tests gets no "MCP Tests" in the Testing
- * view, and activation creates no test controller (about 1.6 ms of VS Code's API, the tenth
- * round in docs/performance.md) and loads none of its code: mcpTestController.ts comes from
- * dist/features.js when it is made (esbuild.mjs lazyFeatures).
+ * read, or one created or renamed later. A workspace without saved tests gets no "MCP Tests" in
+ * the Testing view, and activation creates no test controller (about 1.6 ms of VS Code's API,
+ * the tenth round in docs/performance.md) and loads none of its code: mcpTestController.ts
+ * comes from dist/features.js when it is made (esbuild.mjs lazyFeatures).
  */
 import * as vscode from 'vscode';
 import type { Workbench } from '../workbench';
