@@ -14,7 +14,7 @@ import { parseTestFile } from './common/parseTestFile';
 // This module is loaded once the workspace has a test file (registerMcpTests.ts), so what runs the tests comes with it.
 import { RecordingRun, readText, runFileItems, type RecordedOutcome } from './runTestItems';
 import { formatProblems } from './common/runFile';
-import { TEST_FILE_EXCLUDE, TEST_FILE_GLOB, isTestFile } from './testFiles';
+import { TEST_FILE_EXCLUDE, TEST_FILE_GLOB, isTestFile, type TestFileEvents } from './testFiles';
 
 /** For this extension's integration tests (`_mcpWorkbench.testing.mcpTests`): drives the real controller. */
 export interface McpTestsTesting {
@@ -36,10 +36,10 @@ function lineStarts(text: string): number[] {
 }
 
 /**
- * The controller and what keeps its items up to date; `watcher` sees the workspace's test files
- * (made by registerMcpTests, which keeps it). Returns the testing handle and what to dispose.
+ * The controller and what keeps its items up to date; `files` are the workspace's test files'
+ * events (made by registerMcpTests, which keeps them). Returns the testing handle and what to dispose.
  */
-export function createMcpTestController(wb: Workbench, watcher: vscode.FileSystemWatcher): { testing: McpTestsTesting; disposables: vscode.Disposable[] } {
+export function createMcpTestController(wb: Workbench, files: TestFileEvents): { testing: McpTestsTesting; disposables: vscode.Disposable[] } {
   const controller = vscode.tests.createTestController('mcpWorkbench.mcpTests', vscode.l10n.t('MCP Tests'));
   /** The server each file names, by file item id (the dev loop re-runs the files of the server it restarted). */
   const servers = new Map<string, string | undefined>();
@@ -206,18 +206,9 @@ export function createMcpTestController(wb: Workbench, watcher: vscode.FileSyste
 
   const disposables = [
     controller,
-    watcher.onDidCreate(fromDisk),
-    watcher.onDidChange(fromDisk),
-    watcher.onDidDelete(remove),
-    // What VS Code itself creates, renames or deletes (registerMcpTests.ts: the watcher can miss it).
-    vscode.workspace.onDidCreateFiles((e) => e.files.filter(isTestFile).forEach(fromDisk)),
-    vscode.workspace.onDidRenameFiles((e) =>
-      e.files.forEach(({ oldUri, newUri }) => {
-        if (isTestFile(oldUri)) remove(oldUri);
-        if (isTestFile(newUri)) fromDisk(newUri);
-      }),
-    ),
-    vscode.workspace.onDidDeleteFiles((e) => e.files.filter(isTestFile).forEach(remove)),
+    files.onDidCreate(({ uri }) => fromDisk(uri)),
+    files.onDidChange(fromDisk),
+    files.onDidDelete(remove),
     vscode.workspace.onDidOpenTextDocument((d) => isTestFile(d.uri) && void update(d.uri, d.getText())),
     vscode.workspace.onDidChangeTextDocument((e) => isTestFile(e.document.uri) && void update(e.document.uri, e.document.getText())),
     // Closing an editor without saving: the items go back to what is on disk.

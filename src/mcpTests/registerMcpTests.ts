@@ -12,7 +12,7 @@ import { errorMessage } from '../shared/common/errors';
 import type { McpTestsTesting } from './mcpTestController';
 import { McpTestsCommands } from './common/commandIds';
 import { registerCommandTable } from '../shared/commandTable';
-import { TEST_FILE_EXCLUDE, TEST_FILE_GLOB, isTestFile } from './testFiles';
+import { TEST_FILE_EXCLUDE, TEST_FILE_GLOB, isTestFile, watchTestFiles, type TestFileEvents } from './testFiles';
 
 export type { McpTestsTesting };
 
@@ -26,13 +26,16 @@ export function registerMcpTests(wb: Workbench): vscode.Disposable[] {
   let searched = false;
   let disposed = false;
   const owned: vscode.Disposable[] = [];
-  let watcher: vscode.FileSystemWatcher | undefined;
-  /** The one watcher of test files: a file created makes the controller, which then follows the files through it too. */
-  const watch = (): vscode.FileSystemWatcher => {
-    if (watcher) return watcher;
-    watcher = vscode.workspace.createFileSystemWatcher(TEST_FILE_GLOB);
-    owned.push(watcher.onDidCreate(() => notice('new file')));
-    return watcher;
+  let files: TestFileEvents | undefined;
+  /** The one source of test file events (disk watcher and VS Code's own file operations): a file created makes the controller, which then follows the files through it too. */
+  const watch = (): TestFileEvents => {
+    if (files) return files;
+    const events = watchTestFiles();
+    owned.push(
+      events,
+      events.onDidCreate(({ madeInVsCode }) => notice(madeInVsCode ? 'made in VS Code' : 'new file')),
+    );
+    return (files = events);
   };
 
   const make = (by: McpTestsMadeBy): Promise<McpTestsTesting> =>
@@ -74,11 +77,6 @@ export function registerMcpTests(wb: Workbench): vscode.Disposable[] {
 
   return [
     vscode.workspace.onDidOpenTextDocument((d) => isTestFile(d.uri) && notice('open editor')),
-    // A file made or renamed by VS Code itself (the Explorer, a WorkspaceEdit): told at once, where
-    // the disk watcher can miss a file in a folder made at the same moment, or one under
-    // files.watcherExclude. (A git checkout or a terminal reaches only the watcher.)
-    vscode.workspace.onDidCreateFiles((e) => e.files.some(isTestFile) && notice('made in VS Code')),
-    vscode.workspace.onDidRenameFiles((e) => e.files.some((f) => isTestFile(f.newUri)) && notice('made in VS Code')),
     vscode.workspace.onDidChangeWorkspaceFolders(() => search()),
     ...registerCommandTable({
       [McpTestsCommands.testing]: () => make('request'),
@@ -88,7 +86,6 @@ export function registerMcpTests(wb: Workbench): vscode.Disposable[] {
       dispose: () => {
         disposed = true;
         owned.forEach((d) => d.dispose());
-        watcher?.dispose();
       },
     },
   ];
